@@ -1,0 +1,190 @@
+//! `testdeck list`: every case of both sources.
+
+use super::{Ctx, print_json};
+use crate::sanitize::escape;
+use crate::workspace::Workspace;
+use crate::workspace::fuzzy::Query;
+use crate::workspace::logs::RunStatus;
+use serde_json::{Value, json};
+use std::collections::HashSet;
+use std::process::ExitCode;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Only one source.
+    #[arg(long, value_parser = ["tests", "catalog"])]
+    pub source: Option<String>,
+    /// Fuzzy filter (fzf syntax) over id, title, path, category.
+    #[arg(long)]
+    pub filter: Option<String>,
+    /// One JSON document.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Every tests-tree case (and every orphan: logs whose test file is gone) as JSON.
+pub fn tests_cases(ws: &Workspace) -> Vec<Value> {
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    for c in &ws.tests.cases {
+        seen.insert(c.key());
+        let runs: Vec<_> = ws.logs.of_case(&c.scope, &c.case_id).collect();
+        let latest = runs.last().map(|r| r.status.as_str());
+        let mut v = json!({
+            "source": "tests",
+            "id": c.case_id,
+            "path": c.path,
+            "scope": c.scope,
+            "domain": c.domain,
+            "layer": c.layer,
+            "suite": c.suite,
+            "groups": c.groups,
+            "registered": c.registered,
+            "temp": c.temp,
+            "live": c.live,
+            "orphan": false,
+            "latestStatus": latest,
+            "runCount": runs.iter().filter(|r| r.status.is_finished()).count(),
+        });
+        if let Some(e) = ws.plan.entry(&c.case_id) {
+            v["plan"] = json!(e);
+        }
+        out.push(v);
+    }
+    // orphans: one entry per logged case without a test file
+    let mut i = 0;
+    let runs = &ws.logs.runs;
+    while i < runs.len() {
+        let r = &runs[i];
+        let group: Vec<_> = ws.logs.of_case(&r.scope, &r.case_id).collect();
+        i += group.len().max(1);
+        if seen.contains(&r.key()) {
+            continue;
+        }
+        let segs: Vec<&str> = r.scope.split('/').filter(|s| !s.is_empty()).collect();
+        let temp = segs.first() == Some(&"temp");
+        out.push(json!({
+            "source": "tests",
+            "id": r.case_id,
+            "path": format!("tests/logs/{}", crate::workspace::tree::key(&r.scope, &r.case_id)),
+            "scope": r.scope,
+            "domain": segs.first(),
+            "layer": if temp { None } else { segs.get(1) },
+            "suite": if temp { None } else { segs.get(2) },
+            "groups": segs.get(if temp { 1 } else { 3 }..).unwrap_or_default(),
+            "registered": temp || ws.plan.is_registered(&r.case_id),
+            "temp": temp,
+            "live": segs.iter().skip(1).any(|s| *s == "live"),
+            "orphan": true,
+            "latestStatus": group.last().map(|r| r.status.as_str()),
+            "runCount": group.iter().filter(|r| r.status.is_finished()).count(),
+        }));
+    }
+    out
+}
+
+/// Every catalog case as JSON (empty without a catalog).
+pub fn catalog_cases(ws: &Workspace) -> Vec<Value> {
+    let _ = ws;
+    Vec::new()
+}
+
+fn haystack(v: &Value) -> String {
+    ["id", "title", "path", "category"]
+        .iter()
+        .filter_map(|k| v.get(*k).and_then(Value::as_str))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
+    let ws = match ctx.workspace() {
+        Ok(ws) => ws,
+        Err(code) => return code,
+    };
+    let mut cases = Vec::new();
+    if args.source.as_deref() != Some("catalog") {
+        cases.extend(tests_cases(&ws));
+    }
+    if args.source.as_deref() != Some("tests") {
+        cases.extend(catalog_cases(&ws));
+    }
+    if let Some(q) = &args.filter {
+        let mut query = Query::new(q);
+        let mut scored: Vec<(u32, Value)> = cases
+            .into_iter()
+            .filter_map(|c| query.score(&haystack(&c)).map(|s| (s, c)))
+            .collect();
+        scored.sort_by_key(|s| std::cmp::Reverse(s.0));
+        cases = scored.into_iter().map(|(_, c)| c).collect();
+    }
+    if args.json {
+        print_json(&json!({ "cases": cases }));
+        return ExitCode::SUCCESS;
+    }
+    for c in &cases {
+        let s = |k: &str| c.get(k).and_then(Value::as_str).unwrap_or("");
+        if s("source") == "tests" {
+            let mut badges = Vec::new();
+            if c["temp"] == true {
+                badges.push("temp");
+            }
+            if c["live"] == true {
+                badges.push("live");
+            }
+            if c["registered"] == false {
+                badges.push("unregistered");
+            }
+            if c["orphan"] == true {
+                badges.push("orphan");
+            }
+            println!(
+                "tests    {:<40} {:<12} runs={:<4} {}{}",
+                escape(s("id")),
+                c["latestStatus"].as_str().unwrap_or("—"),
+                c["runCount"],
+                escape(s("path")),
+                if badges.is_empty() {
+                    String::new()
+                } else {
+                    format!("  [{}]", badges.join(", "))
+                }
+            );
+        } else {
+            println!(
+                "catalog  {:<16} {:<12} {:<11} {:<6} {:<8} {}",
+                escape(s("id")),
+                escape(s("category")),
+                escape(s("risk")),
+                escape(s("tag")),
+                escape(s("lifecycle")),
+                escape(s("title")),
+            );
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// A short summary of a workspace (what `testdeck` prints before the TUI exists).
+pub fn print_summary(ws: &Workspace) {
+    let finished = ws
+        .logs
+        .runs
+        .iter()
+        .filter(|r| r.status.is_finished())
+        .count();
+    let in_progress = ws
+        .logs
+        .runs
+        .iter()
+        .filter(|r| r.status == RunStatus::InProgress)
+        .count();
+    println!("workspace  {}", escape(&ws.root.display().to_string()));
+    println!(
+        "tests      {} cases, {} runs ({} in progress)",
+        ws.tests.cases.len(),
+        finished,
+        in_progress
+    );
+    println!("catalog    {} cases", catalog_cases(ws).len());
+}

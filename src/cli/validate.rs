@@ -1,0 +1,34 @@
+//! `testdeck validate`: every rule, as `file:line:col severity rule message`.
+
+use super::{Ctx, EXIT_FOUND, print_json};
+use serde_json::json;
+use std::process::ExitCode;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// One JSON document.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
+    let ws = match ctx.workspace() {
+        Ok(ws) => ws,
+        Err(code) => return code,
+    };
+    let problems = crate::workspace::validate::validate(&ws);
+    let errors = problems.iter().filter(|p| p.is_error()).count();
+    if args.json {
+        print_json(&json!({ "problems": problems }));
+    } else {
+        for p in &problems {
+            println!("{p}");
+        }
+        println!("{} errors, {} warnings", errors, problems.len() - errors);
+    }
+    if errors > 0 {
+        ExitCode::from(EXIT_FOUND)
+    } else {
+        ExitCode::SUCCESS
+    }
+}

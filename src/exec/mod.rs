@@ -1,0 +1,2 @@
+//! Launching: the runner for the tests tree, catalog cases, processes,
+//! authorization policy, probes, expectations, run records.

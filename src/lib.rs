@@ -1,0 +1,13 @@
+//! testdeck: a keyboard-driven terminal test cockpit. The library holds the core
+//! (workspace model, tail engine, launching) that the CLI, the TUI and the tests share.
+
+pub mod cli;
+pub mod exec;
+pub mod problem;
+pub mod sanitize;
+pub mod tail;
+pub mod tui;
+pub mod workspace;
+
+pub use problem::{Problem, Severity};
+pub use workspace::Workspace;

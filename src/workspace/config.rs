@@ -1,0 +1,80 @@
+//! `testdeck.toml`: the runner command for the tests tree and the artifact openers.
+
+use crate::problem::Problem;
+use serde::Deserialize;
+use std::path::Path;
+
+/// The default runner of seed 000 §4.
+pub const DEFAULT_RUNNER: [&str; 2] = ["node", "scripts/test-workflow.mjs"];
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    pub runner: Runner,
+    pub open: Open,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Runner {
+    /// The command, as argv; the selection's filters are appended.
+    pub command: Vec<String>,
+}
+
+impl Default for Runner {
+    fn default() -> Self {
+        Self {
+            command: DEFAULT_RUNNER.iter().map(|s| (*s).to_owned()).collect(),
+        }
+    }
+}
+
+/// Openers for artifacts, as argv; the artifact's absolute path is appended.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Open {
+    pub trace: Vec<String>,
+    pub html: Vec<String>,
+    pub default: Vec<String>,
+}
+
+impl Default for Open {
+    fn default() -> Self {
+        Self {
+            trace: vec!["npx".into(), "playwright".into(), "show-trace".into()],
+            html: vec!["xdg-open".into()],
+            default: vec!["xdg-open".into()],
+        }
+    }
+}
+
+impl Config {
+    /// Read `testdeck.toml` when present; a broken file is a located problem and
+    /// the defaults are used.
+    pub fn load(root: &Path, problems: &mut Vec<Problem>) -> Config {
+        let path = root.join("testdeck.toml");
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            return Config::default();
+        };
+        match toml::from_str::<Config>(&text) {
+            Ok(c) => c,
+            Err(e) => {
+                let (line, col) = e.span().map_or((0, 0), |s| line_col(&text, s.start));
+                problems.push(
+                    Problem::error("testdeck.toml", "config-syntax", e.message().to_owned())
+                        .at(line, col),
+                );
+                Config::default()
+            }
+        }
+    }
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+pub fn line_col(text: &str, offset: usize) -> (u32, u32) {
+    let offset = offset.min(text.len());
+    let before = text.get(..offset).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line as u32, col as u32)
+}

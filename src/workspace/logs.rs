@@ -1,0 +1,683 @@
+//! Raw logs (seed 000 §5): run folders under `tests/logs/`, their `meta.json`,
+//! `timeline.jsonl`, `runtime-events.jsonl`, `artifacts.json` and `artifacts/`.
+
+use super::timeline::{self, TimelineEvent};
+use crate::problem::Problem;
+use rayon::prelude::*;
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::path::{Component, Path, PathBuf};
+
+/// Largest `meta.json` / `artifacts.json` read; bigger is a problem, not a parse.
+pub const MAX_JSON_FILE: u64 = 8 * 1024 * 1024;
+
+/// The fixed top-level fields of `meta.json`.
+pub const META_FIELDS: [&str; 9] = [
+    "schemaVersion",
+    "runId",
+    "caseId",
+    "scope",
+    "status",
+    "startedAt",
+    "finishedAt",
+    "stats",
+    "runtime",
+];
+/// The value set of `artifacts.json` `items[].kind`.
+pub const ARTIFACT_KINDS: [&str; 6] = [
+    "trace",
+    "screenshot",
+    "video",
+    "playwright-report",
+    "jsonl",
+    "other",
+];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RunStatus {
+    Passed,
+    Failed,
+    /// No readable `meta.json` yet: running, abandoned, or its meta is broken.
+    InProgress,
+}
+
+impl RunStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunStatus::Passed => "passed",
+            RunStatus::Failed => "failed",
+            RunStatus::InProgress => "in-progress",
+        }
+    }
+    pub fn is_finished(self) -> bool {
+        self != RunStatus::InProgress
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MetaStats {
+    pub duration_ms: Option<u64>,
+    pub steps: Option<u64>,
+    pub assertions: Option<u64>,
+    pub errors: Option<u64>,
+    pub artifacts: Option<u64>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MetaRuntime {
+    pub driver: Option<String>,
+    pub target: Option<String>,
+    pub model_name: Option<String>,
+}
+
+/// `meta.json`, read leniently: every field optional, unknown fields kept.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Meta {
+    pub schema_version: Option<i64>,
+    pub run_id: Option<String>,
+    pub case_id: Option<String>,
+    pub scope: Option<String>,
+    pub status: Option<String>,
+    pub started_at: Option<String>,
+    pub finished_at: Option<String>,
+    pub stats: MetaStats,
+    pub runtime: MetaRuntime,
+    /// Top-level fields beyond the fixed ones (a contract drift, still shown).
+    #[serde(skip_serializing_if = "Map::is_empty")]
+    pub extra: Map<String, Value>,
+}
+
+/// One run folder.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RawRun {
+    /// The folder's name.
+    pub run_id: String,
+    /// The parent folder's name.
+    pub case_id: String,
+    /// The folders between `logs/` and the caseId.
+    pub scope: String,
+    /// The run folder, relative to the workspace root.
+    pub path: String,
+    pub status: RunStatus,
+    pub meta: Option<Meta>,
+    /// `meta.json` exists but could not be read.
+    pub meta_broken: bool,
+    pub has_timeline: bool,
+    pub has_runtime_events: bool,
+    pub has_artifacts_json: bool,
+    pub has_artifacts_dir: bool,
+}
+
+impl RawRun {
+    pub fn key(&self) -> String {
+        super::tree::key(&self.scope, &self.case_id)
+    }
+    /// Temp runs (scope `temp` or `temp/…`) count in no statistic.
+    pub fn is_temp(&self) -> bool {
+        self.scope == "temp" || self.scope.starts_with("temp/")
+    }
+    pub fn started_at(&self) -> Option<&str> {
+        self.meta.as_ref().and_then(|m| m.started_at.as_deref())
+    }
+    pub fn finished_at(&self) -> Option<&str> {
+        self.meta.as_ref().and_then(|m| m.finished_at.as_deref())
+    }
+    pub fn duration_ms(&self) -> Option<u64> {
+        self.meta.as_ref().and_then(|m| m.stats.duration_ms)
+    }
+    /// When the run started: `startedAt`, or the time in a well-formed runId.
+    pub fn start_time(&self) -> Option<chrono::DateTime<chrono::Utc>> {
+        self.started_at()
+            .and_then(|s| chrono::DateTime::parse_from_rfc3339(s).ok())
+            .map(|d| d.with_timezone(&chrono::Utc))
+            .or_else(|| run_id_time(&self.run_id))
+    }
+}
+
+/// The time in a `YYYYMMDD-HHmmss-SSS` runId (taken as UTC).
+pub fn run_id_time(run_id: &str) -> Option<chrono::DateTime<chrono::Utc>> {
+    if !is_run_id(run_id) {
+        return None;
+    }
+    chrono::NaiveDateTime::parse_from_str(&run_id[..15], "%Y%m%d-%H%M%S")
+        .ok()
+        .map(|n| n.and_utc() + chrono::Duration::milliseconds(run_id[16..].parse().unwrap_or(0)))
+}
+
+/// `YYYYMMDD-HHmmss-SSS`.
+pub fn is_run_id(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 19
+        && b.iter().enumerate().all(|(i, c)| match i {
+            8 | 15 => *c == b'-',
+            _ => c.is_ascii_digit(),
+        })
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Logs {
+    /// Sorted by scope, caseId, then runId (oldest first).
+    pub runs: Vec<RawRun>,
+}
+
+impl Logs {
+    /// Runs of one case (scope + caseId), oldest first.
+    pub fn of_case<'a>(
+        &'a self,
+        scope: &'a str,
+        case_id: &'a str,
+    ) -> impl Iterator<Item = &'a RawRun> + 'a {
+        let start = self
+            .runs
+            .partition_point(|r| (r.scope.as_str(), r.case_id.as_str()) < (scope, case_id));
+        self.runs[start..]
+            .iter()
+            .take_while(move |r| r.scope == scope && r.case_id == case_id)
+    }
+}
+
+/// Scan `tests/logs/` for run folders, in parallel.
+pub fn scan(root: &Path, problems: &mut Vec<Problem>) -> Logs {
+    let logs = root.join("tests/logs");
+    if !logs.is_dir() {
+        return Logs::default();
+    }
+    let (mut runs, mut probs) = scan_dir(root, &logs, &logs);
+    runs.sort_by(|a, b| (&a.scope, &a.case_id, &a.run_id).cmp(&(&b.scope, &b.case_id, &b.run_id)));
+    problems.append(&mut probs);
+    Logs { runs }
+}
+
+fn scan_dir(root: &Path, logs: &Path, dir: &Path) -> (Vec<RawRun>, Vec<Problem>) {
+    let rd = match std::fs::read_dir(dir) {
+        Ok(rd) => rd,
+        Err(e) => {
+            return (
+                Vec::new(),
+                vec![Problem::warning(
+                    super::rel(root, dir),
+                    "unreadable",
+                    format!("cannot read folder: {e}"),
+                )],
+            );
+        }
+    };
+    let mut subdirs = Vec::new();
+    let mut names = Names::default();
+    for ent in rd.flatten() {
+        let Ok(ft) = ent.file_type() else { continue };
+        let name = ent.file_name();
+        match name.to_str() {
+            Some("meta.json") if ft.is_file() => names.meta = true,
+            Some("timeline.jsonl") if ft.is_file() => names.timeline = true,
+            Some("runtime-events.jsonl") if ft.is_file() => names.runtime = true,
+            Some("artifacts.json") if ft.is_file() => names.artifacts_json = true,
+            Some("artifacts") if ft.is_dir() => {
+                names.artifacts_dir = true;
+                subdirs.push(ent.path());
+            }
+            // symlinks are never followed: no loops, no escape from the workspace
+            _ if ft.is_dir() => subdirs.push(ent.path()),
+            _ => {}
+        }
+    }
+    if names.meta || names.timeline {
+        if dir == logs || dir.parent() == Some(logs) {
+            // a run folder needs at least a caseId folder above it
+            return (
+                Vec::new(),
+                vec![Problem::warning(
+                    super::rel(root, dir),
+                    "log-misplaced",
+                    "run files directly under tests/logs or a domain folder: no caseId folder above them",
+                )],
+            );
+        }
+        let mut probs = Vec::new();
+        let run = read_run(root, logs, dir, &names, &mut probs);
+        return (vec![run], probs);
+    }
+    subdirs.par_iter().map(|d| scan_dir(root, logs, d)).reduce(
+        || (Vec::new(), Vec::new()),
+        |mut a, mut b| {
+            a.0.append(&mut b.0);
+            a.1.append(&mut b.1);
+            a
+        },
+    )
+}
+
+#[derive(Default)]
+struct Names {
+    meta: bool,
+    timeline: bool,
+    runtime: bool,
+    artifacts_json: bool,
+    artifacts_dir: bool,
+}
+
+fn read_run(
+    root: &Path,
+    logs: &Path,
+    dir: &Path,
+    names: &Names,
+    problems: &mut Vec<Problem>,
+) -> RawRun {
+    let name = |p: &Path| {
+        p.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
+    let run_id = name(dir);
+    let case_dir = dir.parent().unwrap_or(dir);
+    let case_id = name(case_dir);
+    let scope = case_dir
+        .parent()
+        .and_then(|s| s.strip_prefix(logs).ok())
+        .map(|s| super::rel(Path::new(""), s))
+        .unwrap_or_default();
+    let mut meta = None;
+    let mut meta_broken = false;
+    if names.meta {
+        let file = dir.join("meta.json");
+        match read_meta(root, &file) {
+            Ok((m, mut p)) => {
+                meta = Some(m);
+                problems.append(&mut p);
+            }
+            Err(p) => {
+                meta_broken = true;
+                problems.push(p);
+            }
+        }
+    }
+    let status = match meta.as_ref().and_then(|m| m.status.as_deref()) {
+        Some("passed") => RunStatus::Passed,
+        Some(_) => RunStatus::Failed,
+        // a meta without a status says the run ended but not how: count it failed
+        None if meta.is_some() => RunStatus::Failed,
+        None => RunStatus::InProgress,
+    };
+    RawRun {
+        run_id,
+        case_id,
+        scope,
+        path: super::rel(root, dir),
+        status,
+        meta,
+        meta_broken,
+        has_timeline: names.timeline,
+        has_runtime_events: names.runtime,
+        has_artifacts_json: names.artifacts_json,
+        has_artifacts_dir: names.artifacts_dir,
+    }
+}
+
+/// Read a JSON file with a size limit; a syntax error is located.
+pub fn read_json_file(
+    root: &Path,
+    file: &Path,
+    rule_prefix: &str,
+) -> Result<(Value, String), Problem> {
+    let rel = super::rel(root, file);
+    let meta = std::fs::metadata(file).map_err(|e| {
+        Problem::error(
+            &rel,
+            &format!("{rule_prefix}-unreadable"),
+            format!("cannot read: {e}"),
+        )
+    })?;
+    if meta.len() > MAX_JSON_FILE {
+        return Err(Problem::error(
+            &rel,
+            &format!("{rule_prefix}-too-large"),
+            format!(
+                "{} bytes is over the {} byte limit",
+                meta.len(),
+                MAX_JSON_FILE
+            ),
+        ));
+    }
+    let bytes = std::fs::read(file).map_err(|e| {
+        Problem::error(
+            &rel,
+            &format!("{rule_prefix}-unreadable"),
+            format!("cannot read: {e}"),
+        )
+    })?;
+    let text = match String::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            let (l, c) = super::config::line_col(&text, at);
+            return Err(
+                Problem::error(&rel, &format!("{rule_prefix}-not-utf8"), "invalid UTF-8").at(l, c),
+            );
+        }
+    };
+    match serde_json::from_str::<Value>(&text) {
+        Ok(v) => Ok((v, text)),
+        Err(e) => Err(Problem::error(
+            &rel,
+            &format!("{rule_prefix}-syntax"),
+            format!("invalid JSON: {e}"),
+        )
+        .at(e.line() as u32, e.column().max(1) as u32)),
+    }
+}
+
+/// Line and column of the first `"key"` in a JSON text (to locate a value's problem).
+pub fn locate_key(text: &str, key: &str) -> (u32, u32) {
+    let needle = format!("\"{key}\"");
+    text.find(&needle)
+        .map_or((0, 0), |at| super::config::line_col(text, at))
+}
+
+/// Read `meta.json`. A syntax error is `Err`; wrong types are problems beside a
+/// meta that keeps what could be read.
+pub fn read_meta(root: &Path, file: &Path) -> Result<(Meta, Vec<Problem>), Problem> {
+    let (value, text) = read_json_file(root, file, "meta")?;
+    let rel = super::rel(root, file);
+    let Value::Object(mut map) = value else {
+        return Err(
+            Problem::error(&rel, "meta-wrong-type", "meta.json must be a JSON object").at(1, 1),
+        );
+    };
+    let mut problems = Vec::new();
+    let mut wrong = |key: &str, want: &str, got: &Value| {
+        let (l, c) = locate_key(&text, key);
+        problems.push(
+            Problem::error(
+                &rel,
+                "meta-wrong-type",
+                format!("{key} should be {want}, found {}", timeline::kind_of(got)),
+            )
+            .at(l, c),
+        );
+    };
+    let mut meta = Meta::default();
+    let take_str =
+        |map: &mut Map<String, Value>, key: &str, wrong: &mut dyn FnMut(&str, &str, &Value)| {
+            match map.remove(key) {
+                None | Some(Value::Null) => None,
+                Some(Value::String(s)) => Some(s),
+                Some(v) => {
+                    wrong(key, "a string", &v);
+                    None
+                }
+            }
+        };
+    meta.run_id = take_str(&mut map, "runId", &mut wrong);
+    meta.case_id = take_str(&mut map, "caseId", &mut wrong);
+    meta.scope = take_str(&mut map, "scope", &mut wrong);
+    meta.status = take_str(&mut map, "status", &mut wrong);
+    meta.started_at = take_str(&mut map, "startedAt", &mut wrong);
+    meta.finished_at = take_str(&mut map, "finishedAt", &mut wrong);
+    match map.remove("schemaVersion") {
+        None | Some(Value::Null) => {}
+        Some(Value::Number(n)) if n.as_i64().is_some() => meta.schema_version = n.as_i64(),
+        Some(v) => wrong("schemaVersion", "an integer", &v),
+    }
+    match map.remove("stats") {
+        None | Some(Value::Null) => {}
+        Some(Value::Object(mut s)) => {
+            let mut num = |k: &str| match s.remove(k) {
+                None | Some(Value::Null) => None,
+                Some(Value::Number(n)) if n.as_u64().is_some() => n.as_u64(),
+                // a float duration is still a duration
+                Some(Value::Number(n)) if n.as_f64().is_some_and(|f| f >= 0.0) => {
+                    n.as_f64().map(|f| f as u64)
+                }
+                Some(v) => {
+                    wrong(k, "a non-negative number", &v);
+                    None
+                }
+            };
+            meta.stats = MetaStats {
+                duration_ms: num("durationMs"),
+                steps: num("steps"),
+                assertions: num("assertions"),
+                errors: num("errors"),
+                artifacts: num("artifacts"),
+            };
+        }
+        Some(v) => wrong("stats", "an object", &v),
+    }
+    match map.remove("runtime") {
+        None | Some(Value::Null) => {}
+        Some(Value::Object(mut r)) => {
+            meta.runtime = MetaRuntime {
+                driver: take_str(&mut r, "driver", &mut wrong),
+                target: take_str(&mut r, "target", &mut wrong),
+                model_name: take_str(&mut r, "modelName", &mut wrong),
+            };
+        }
+        Some(v) => wrong("runtime", "an object", &v),
+    }
+    meta.extra = map;
+    Ok((meta, problems))
+}
+
+/// One `artifacts.json` item.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Artifact {
+    pub id: String,
+    pub kind: String,
+    /// As written, relative to the run folder.
+    pub path: String,
+    pub step_id: Option<String>,
+    pub assertion_id: Option<String>,
+    /// The path stays inside the run folder (otherwise it is never opened).
+    pub inside: bool,
+    /// The file exists.
+    pub exists: bool,
+}
+
+impl Artifact {
+    /// The absolute file, only when it stays inside the run folder.
+    pub fn file(&self, run_dir: &Path) -> Option<PathBuf> {
+        self.inside.then(|| run_dir.join(&self.path))
+    }
+}
+
+/// Whether a relative path stays inside its folder (no `..` that climbs out, not
+/// absolute, and no symlink on the way that leads out).
+pub fn stays_inside(base: &Path, rel: &str) -> bool {
+    let p = Path::new(rel);
+    let mut depth: i32 = 0;
+    for c in p.components() {
+        match c {
+            Component::Normal(_) => depth += 1,
+            Component::CurDir => {}
+            Component::ParentDir => {
+                depth -= 1;
+                if depth < 0 {
+                    return false;
+                }
+            }
+            Component::RootDir | Component::Prefix(_) => return false,
+        }
+    }
+    // a symlink inside the folder could still lead out
+    match (base.join(p).canonicalize(), base.canonicalize()) {
+        (Ok(full), Ok(b)) => full.starts_with(b),
+        _ => true,
+    }
+}
+
+/// Read `artifacts.json` of a run folder.
+pub fn read_artifacts(root: &Path, run_dir: &Path) -> (Vec<Artifact>, Vec<Problem>) {
+    let file = run_dir.join("artifacts.json");
+    let rel = super::rel(root, &file);
+    let (value, text) = match read_json_file(root, &file, "artifacts") {
+        Ok(v) => v,
+        Err(p) => return (Vec::new(), vec![p]),
+    };
+    let mut problems = Vec::new();
+    let items = match &value {
+        Value::Object(m) => match m.get("items") {
+            Some(Value::Array(a)) => a.as_slice(),
+            Some(v) => {
+                let (l, c) = locate_key(&text, "items");
+                problems.push(
+                    Problem::error(
+                        &rel,
+                        "artifacts-wrong-type",
+                        format!("items should be an array, found {}", timeline::kind_of(v)),
+                    )
+                    .at(l, c),
+                );
+                &[]
+            }
+            None => {
+                problems.push(
+                    Problem::error(&rel, "artifacts-wrong-type", "items is missing").at(1, 1),
+                );
+                &[]
+            }
+        },
+        v => {
+            problems.push(
+                Problem::error(
+                    &rel,
+                    "artifacts-wrong-type",
+                    format!(
+                        "artifacts.json must be an object, found {}",
+                        timeline::kind_of(v)
+                    ),
+                )
+                .at(1, 1),
+            );
+            &[]
+        }
+    };
+    let mut out = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let Value::Object(m) = item else {
+            problems.push(Problem::error(
+                &rel,
+                "artifacts-wrong-type",
+                format!("items[{i}] should be an object"),
+            ));
+            continue;
+        };
+        let field = |k: &str| m.get(k).and_then(Value::as_str).map(str::to_owned);
+        let Some(path) = field("path") else {
+            let (l, c) = locate_key(&text, "items");
+            problems.push(
+                Problem::error(
+                    &rel,
+                    "artifacts-wrong-type",
+                    format!("items[{i}].path should be a string"),
+                )
+                .at(l, c),
+            );
+            continue;
+        };
+        let refs = m.get("refs").and_then(Value::as_object);
+        let reference = |k: &str| {
+            refs.and_then(|r| r.get(k))
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        };
+        let inside = stays_inside(run_dir, &path);
+        if !inside {
+            let (l, c) = locate_key_value(&text, &path);
+            problems.push(
+                Problem::error(
+                    &rel,
+                    "artifact-path-escapes",
+                    format!("path {path:?} leaves the run folder; it is never opened"),
+                )
+                .at(l, c),
+            );
+        }
+        out.push(Artifact {
+            id: field("id").unwrap_or_else(|| format!("#{i}")),
+            kind: field("kind").unwrap_or_else(|| "other".into()),
+            exists: inside && run_dir.join(&path).exists(),
+            path,
+            step_id: reference("stepId"),
+            assertion_id: reference("assertionId"),
+            inside,
+        });
+    }
+    (out, problems)
+}
+
+/// Line and column of the first string value equal to `value` in a JSON text.
+pub fn locate_key_value(text: &str, value: &str) -> (u32, u32) {
+    let needle = serde_json::to_string(value).unwrap_or_default();
+    text.find(&needle)
+        .map_or((0, 0), |at| super::config::line_col(text, at))
+}
+
+/// A whole timeline read at once (for small files; the tail engine follows big or growing ones).
+pub fn read_timeline(root: &Path, file: &Path) -> (Vec<TimelineEvent>, Vec<Problem>) {
+    let rel = super::rel(root, file);
+    let bytes = match std::fs::read(file) {
+        Ok(b) => b,
+        Err(e) => {
+            return (
+                Vec::new(),
+                vec![Problem::error(
+                    &rel,
+                    "timeline-unreadable",
+                    format!("cannot read: {e}"),
+                )],
+            );
+        }
+    };
+    let mut events = Vec::new();
+    let mut problems = Vec::new();
+    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let (ev, issues) = timeline::parse_line(line);
+        for is in issues {
+            let sev = if is.rule == "timeline-bad-type" || is.rule == "timeline-bad-status" {
+                crate::Severity::Warning
+            } else {
+                crate::Severity::Error
+            };
+            let mut p = Problem::error(&rel, is.rule, is.message).at_line(i as u32 + 1);
+            p.column = is.column;
+            p.severity = sev;
+            problems.push(p);
+        }
+        events.push(ev);
+    }
+    (events, problems)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn run_ids() {
+        assert!(is_run_id("20260315-101530-112"));
+        assert!(!is_run_id("20260315-101530"));
+        assert!(!is_run_id("2026031x-101530-112"));
+        let t = run_id_time("20260315-101530-112").expect("time");
+        assert_eq!(t.to_rfc3339(), "2026-03-15T10:15:30.112+00:00");
+    }
+
+    #[test]
+    fn inside_checks() {
+        let d = std::env::temp_dir();
+        assert!(stays_inside(&d, "artifacts/a.png"));
+        assert!(stays_inside(&d, "artifacts/../a.png"));
+        assert!(!stays_inside(&d, "../a.png"));
+        assert!(!stays_inside(&d, "artifacts/../../a.png"));
+        assert!(!stays_inside(&d, "/etc/passwd"));
+    }
+}

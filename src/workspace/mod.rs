@@ -1,0 +1,130 @@
+//! The workspace: discovery of the root and the model of its three sources (tests
+//! tree, raw logs, tester catalog). No terminal, no async: a command, the TUI and a
+//! test call the same functions.
+
+pub mod catalog;
+pub mod config;
+pub mod fuzzy;
+pub mod logs;
+pub mod plan;
+pub mod report;
+pub mod select;
+pub mod stats;
+pub mod timeline;
+pub mod tree;
+pub mod validate;
+pub mod vars;
+pub mod walk;
+
+use crate::problem::Problem;
+use std::path::{Path, PathBuf};
+
+/// Why a workspace could not be opened at all (exit 2). Anything less is a `Problem`.
+#[derive(Debug, thiserror::Error)]
+pub enum WorkspaceError {
+    #[error("{0}: not a folder")]
+    NotAFolder(String),
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// A loaded workspace. Loading never fails on bad content: what cannot be read is
+/// a located problem in `problems`, and the rest loads.
+#[derive(Debug)]
+pub struct Workspace {
+    pub root: PathBuf,
+    pub config: config::Config,
+    pub tests: tree::TestsTree,
+    pub logs: logs::Logs,
+    pub plan: plan::TestPlan,
+    pub catalog: Option<catalog::Catalog>,
+    /// Problems met while loading (syntax errors, unreadable files, wrong types).
+    pub problems: Vec<Problem>,
+}
+
+/// Walk up from `start` to the first folder with `tests/`, `.pouch/tester/` or `testdeck.toml`.
+pub fn find_root(start: &Path) -> Option<PathBuf> {
+    let mut dir = Some(start);
+    while let Some(d) = dir {
+        if is_root(d) {
+            return Some(d.to_path_buf());
+        }
+        dir = d.parent();
+    }
+    None
+}
+
+fn is_root(d: &Path) -> bool {
+    d.join("tests").is_dir()
+        || d.join(".pouch/tester").is_dir()
+        || d.join("testdeck.toml").is_file()
+}
+
+impl Workspace {
+    /// Load every source of the workspace at `root`.
+    pub fn load(root: &Path) -> Result<Workspace, WorkspaceError> {
+        let meta = std::fs::metadata(root).map_err(|e| WorkspaceError::Io {
+            path: root.display().to_string(),
+            source: e,
+        })?;
+        if !meta.is_dir() {
+            return Err(WorkspaceError::NotAFolder(root.display().to_string()));
+        }
+        let root = root.to_path_buf();
+        let mut problems = Vec::new();
+        let config = config::Config::load(&root, &mut problems);
+        // the three sources are independent: read them side by side
+        let ((tests, plan, mut p1), ((logs, mut p2), (catalog, mut p3))) = rayon::join(
+            || {
+                let mut p = Vec::new();
+                let plan = plan::TestPlan::load(&root, &mut p);
+                let tests = tree::scan(&root, &plan, &mut p);
+                (tests, plan, p)
+            },
+            || {
+                rayon::join(
+                    || {
+                        let mut p = Vec::new();
+                        (logs::scan(&root, &mut p), p)
+                    },
+                    || {
+                        let mut p = Vec::new();
+                        (catalog::load(&root, &mut p), p)
+                    },
+                )
+            },
+        );
+        problems.append(&mut p1);
+        problems.append(&mut p2);
+        problems.append(&mut p3);
+        Ok(Workspace {
+            root,
+            config,
+            tests,
+            logs,
+            plan,
+            catalog,
+            problems,
+        })
+    }
+
+    /// A path relative to the root, with `/`.
+    pub fn rel(&self, p: &Path) -> String {
+        rel(&self.root, p)
+    }
+}
+
+/// `p` relative to `root`, with `/` separators (or `p` itself when outside).
+pub fn rel(root: &Path, p: &Path) -> String {
+    let r = p.strip_prefix(root).unwrap_or(p);
+    let s = r.to_string_lossy();
+    if std::path::MAIN_SEPARATOR == '/' {
+        s.into_owned()
+    } else {
+        s.replace(std::path::MAIN_SEPARATOR, "/")
+    }
+}

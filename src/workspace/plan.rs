@@ -1,0 +1,225 @@
+//! The test plan (`doc/test-plan/**`): which caseIds are registered, and the
+//! entry (heading section or table row) that defines each case.
+
+use crate::problem::Problem;
+use serde::Serialize;
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Mutex;
+
+/// Largest plan file read; anything bigger is a problem, not a memory spike.
+const MAX_PLAN_FILE: u64 = 16 * 1024 * 1024;
+
+#[derive(Debug, Clone, Default)]
+pub struct TestPlan {
+    /// Files relative to the root, with their text.
+    pub files: Vec<(String, String)>,
+    /// identifier token -> places (file index, 1-based line) where it appears.
+    index: HashMap<String, Vec<(usize, u32)>>,
+}
+
+/// The plan's entry for one case.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PlanEntry {
+    pub file: String,
+    pub line: u32,
+    pub text: String,
+}
+
+fn is_ident_byte(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.'
+}
+
+impl TestPlan {
+    pub fn load(root: &Path, problems: &mut Vec<Problem>) -> TestPlan {
+        let dir = root.join("doc/test-plan");
+        if !dir.is_dir() {
+            return TestPlan::default();
+        }
+        let found = Mutex::new(Vec::new());
+        let probs = Mutex::new(Vec::new());
+        let visit = |e: &super::walk::Entry| {
+            if e.is_dir || e.is_symlink {
+                return;
+            }
+            let rel = super::rel(root, &e.path);
+            let big = std::fs::metadata(&e.path).map(|m| m.len() > MAX_PLAN_FILE);
+            if let Ok(true) = big {
+                if let Ok(mut p) = probs.lock() {
+                    p.push(Problem::warning(
+                        rel,
+                        "file-too-large",
+                        "test-plan file over 16 MiB is not read",
+                    ));
+                }
+                return;
+            }
+            match std::fs::read(&e.path) {
+                Ok(bytes) => {
+                    let text = String::from_utf8_lossy(&bytes).into_owned();
+                    if let Ok(mut f) = found.lock() {
+                        f.push((rel, text));
+                    }
+                }
+                Err(err) => {
+                    if let Ok(mut p) = probs.lock() {
+                        p.push(Problem::warning(
+                            rel,
+                            "unreadable",
+                            format!("cannot read: {err}"),
+                        ));
+                    }
+                }
+            }
+        };
+        super::walk::walk(root, &dir, &|_: &Path| true, &visit, &probs);
+        let mut files = found.into_inner().unwrap_or_default();
+        files.sort();
+        problems.extend(probs.into_inner().unwrap_or_default());
+        let mut plan = TestPlan {
+            files,
+            index: HashMap::new(),
+        };
+        plan.build_index();
+        plan
+    }
+
+    /// A plan made from in-memory files (tests, benchmarks).
+    pub fn from_files(files: Vec<(String, String)>) -> TestPlan {
+        let mut plan = TestPlan {
+            files,
+            index: HashMap::new(),
+        };
+        plan.build_index();
+        plan
+    }
+
+    fn build_index(&mut self) {
+        for (fi, (_, text)) in self.files.iter().enumerate() {
+            for (li, line) in text.lines().enumerate() {
+                for tok in line.split(|c: char| !is_ident_byte(c)) {
+                    let tok = tok.trim_matches('.');
+                    if tok.is_empty() {
+                        continue;
+                    }
+                    let places = self.index.entry(tok.to_owned()).or_default();
+                    if places.last() != Some(&(fi, li as u32 + 1)) {
+                        places.push((fi, li as u32 + 1));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The caseId appears as a whole word in some plan file.
+    pub fn is_registered(&self, case_id: &str) -> bool {
+        self.index.contains_key(case_id)
+    }
+
+    /// Every entry that names the case: one per heading section or table row.
+    pub fn entries(&self, case_id: &str) -> Vec<PlanEntry> {
+        let Some(places) = self.index.get(case_id) else {
+            return Vec::new();
+        };
+        let mut out: Vec<PlanEntry> = Vec::new();
+        for &(fi, line) in places {
+            let (file, text) = &self.files[fi];
+            let lines: Vec<&str> = text.lines().collect();
+            let entry = entry_at(&lines, line as usize - 1);
+            if !out.iter().any(|e| e.file == *file && e.line == entry.0) {
+                out.push(PlanEntry {
+                    file: file.clone(),
+                    line: entry.0,
+                    text: entry.1,
+                });
+            }
+        }
+        out
+    }
+
+    /// The first entry that names the case.
+    pub fn entry(&self, case_id: &str) -> Option<PlanEntry> {
+        self.entries(case_id).into_iter().next()
+    }
+}
+
+fn heading_level(line: &str) -> Option<usize> {
+    let t = line.trim_start();
+    let n = t.bytes().take_while(|&b| b == b'#').count();
+    (n > 0 && n <= 6 && t[n..].starts_with([' ', '\t'])).then_some(n)
+}
+
+/// (1-based first line, text) of the entry around line index `i`.
+fn entry_at(lines: &[&str], i: usize) -> (u32, String) {
+    let line = lines[i];
+    if line.trim_start().starts_with('|') {
+        // a table row: the table's header (first two rows) plus this row
+        let mut start = i;
+        while start > 0 && lines[start - 1].trim_start().starts_with('|') {
+            start -= 1;
+        }
+        let mut text = String::new();
+        if start + 1 < i {
+            text.push_str(lines[start]);
+            text.push('\n');
+            text.push_str(lines[start + 1]);
+            text.push('\n');
+        }
+        text.push_str(line);
+        return (i as u32 + 1, text);
+    }
+    // a heading section: from the nearest heading at or above the line to the
+    // next heading of the same or a higher level
+    let Some(h) = (0..=i).rev().find(|&k| heading_level(lines[k]).is_some()) else {
+        return (i as u32 + 1, line.to_owned());
+    };
+    let level = heading_level(lines[h]).unwrap_or(1);
+    let end = (h + 1..lines.len())
+        .find(|&k| heading_level(lines[k]).is_some_and(|l| l <= level))
+        .unwrap_or(lines.len());
+    let text = lines[h..end].join("\n").trim_end().to_owned();
+    (h as u32 + 1, text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan() -> TestPlan {
+        TestPlan::from_files(vec![
+            (
+                "doc/test-plan/ai.md".into(),
+                "# AI\n\n## terminal-basic-command\n\n- What: runs a command\n- Oracle: exit 0\n\n## other-case\n\ntext\n".into(),
+            ),
+            (
+                "doc/test-plan/kb.md".into(),
+                "| caseId | What |\n|---|---|\n| kb-search-basic | finds |\n| kb-empty | nothing |\n".into(),
+            ),
+        ])
+    }
+
+    #[test]
+    fn registration_is_whole_word() {
+        let p = plan();
+        assert!(p.is_registered("terminal-basic-command"));
+        assert!(!p.is_registered("terminal-basic"));
+        assert!(p.is_registered("kb-empty"));
+    }
+
+    #[test]
+    fn section_and_row_entries() {
+        let p = plan();
+        let e = p.entry("terminal-basic-command").expect("entry");
+        assert_eq!(e.line, 3);
+        assert_eq!(
+            e.text,
+            "## terminal-basic-command\n\n- What: runs a command\n- Oracle: exit 0"
+        );
+        let r = p.entry("kb-empty").expect("row");
+        assert_eq!(r.line, 4);
+        assert_eq!(
+            r.text,
+            "| caseId | What |\n|---|---|\n| kb-empty | nothing |"
+        );
+    }
+}

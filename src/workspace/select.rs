@@ -1,0 +1,1 @@
+//! The catalog selection: lifecycle, max risk, tag, run_together expansion, order.

@@ -1,0 +1,360 @@
+//! Statistics (seed 000 §7): historical and latest pass rates for every node of the
+//! tree, from `tests/logs/` alone; temp and in-progress runs excluded.
+
+use super::logs::{Logs, RawRun, RunStatus};
+use super::tree::TestsTree;
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// How many of the newest finished runs decide whether a case is flaky.
+pub const FLAKY_WINDOW: usize = 10;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum NodeKind {
+    Root,
+    Domain,
+    Layer,
+    Suite,
+    Group,
+    Case,
+}
+
+impl NodeKind {
+    /// The kind of a folder at a depth below the root (1 = domain).
+    pub fn of_depth(depth: usize) -> NodeKind {
+        match depth {
+            0 => NodeKind::Root,
+            1 => NodeKind::Domain,
+            2 => NodeKind::Layer,
+            3 => NodeKind::Suite,
+            _ => NodeKind::Group,
+        }
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NodeKind::Root => "root",
+            NodeKind::Domain => "domain",
+            NodeKind::Layer => "layer",
+            NodeKind::Suite => "suite",
+            NodeKind::Group => "group",
+            NodeKind::Case => "case",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Historical {
+    pub total_runs: u64,
+    pub passed_runs: u64,
+    pub failed_runs: u64,
+    pub historical_success_rate: Option<f64>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Latest {
+    pub latest_case_count: u64,
+    pub latest_passed_cases: u64,
+    pub latest_failed_cases: u64,
+    pub latest_success_rate: Option<f64>,
+}
+
+/// One node of the statistics tree.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeStats {
+    /// `""` for the root, the scope for folders, `scope/caseId` for cases.
+    pub path: String,
+    pub kind: NodeKind,
+    pub historical: Historical,
+    pub latest: Latest,
+    /// Cases whose last 10 finished runs hold both outcomes (1 or 0 for a case).
+    pub flaky_cases: u64,
+    /// For a case: its logs exist but its test file is gone.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub orphan: bool,
+}
+
+/// A percentage with one decimal, or `None` when there is nothing to divide.
+pub fn rate(part: u64, whole: u64) -> Option<f64> {
+    (whole > 0).then(|| ((part as f64) * 1000.0 / (whole as f64)).round() / 10.0)
+}
+
+/// `70.2%`, or `—` for no rate.
+pub fn fmt_rate(r: Option<f64>) -> String {
+    r.map_or_else(|| "—".to_owned(), |r| format!("{r:.1}%"))
+}
+
+/// Options of a statistics computation.
+#[derive(Debug, Clone, Default)]
+pub struct Window {
+    /// Only runs that started at or after this time.
+    pub since: Option<DateTime<Utc>>,
+    /// Only nodes at or under this scope (the root then sums that scope).
+    pub scope: Option<String>,
+}
+
+impl Window {
+    fn admits(&self, run: &RawRun) -> bool {
+        if run.is_temp() || !run.status.is_finished() {
+            return false;
+        }
+        if let Some(scope) = &self.scope {
+            let key = run.key();
+            if !under(&key, scope) {
+                return false;
+            }
+        }
+        match self.since {
+            Some(since) => run.start_time().is_some_and(|t| t >= since),
+            None => true,
+        }
+    }
+}
+
+/// `path` is `scope` or below it.
+pub fn under(path: &str, scope: &str) -> bool {
+    let scope = scope.trim_matches('/');
+    scope.is_empty()
+        || path == scope
+        || (path.starts_with(scope) && path.as_bytes().get(scope.len()) == Some(&b'/'))
+}
+
+/// One case's contribution: its chain of nodes, counts, latest status, flaky, orphan.
+type Update = (Vec<Vec<String>>, Historical, Option<RunStatus>, bool, bool);
+
+#[derive(Default)]
+struct Acc {
+    kind: Option<NodeKind>,
+    h: Historical,
+    l: Latest,
+    flaky: u64,
+    orphan: bool,
+}
+
+/// Compute every node. Nodes come in tree order (root, then depth first).
+pub fn compute(tree: &TestsTree, logs: &Logs, window: &Window) -> Vec<NodeStats> {
+    let mut nodes: BTreeMap<Vec<String>, Acc> = BTreeMap::new();
+    nodes.entry(Vec::new()).or_default().kind = Some(NodeKind::Root);
+    let mut touch = |scope: &str, case_id: &str| -> Vec<Vec<String>> {
+        // the chain of nodes from the root down to the case
+        let segs: Vec<String> = scope
+            .split('/')
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+            .collect();
+        let mut chain = vec![Vec::new()];
+        for d in 1..=segs.len() {
+            let k = segs[..d].to_vec();
+            let acc = nodes.entry(k.clone()).or_default();
+            acc.kind.get_or_insert(NodeKind::of_depth(d));
+            chain.push(k);
+        }
+        let mut k = segs;
+        k.push(format!("\u{0}{case_id}"));
+        nodes.entry(k.clone()).or_default().kind = Some(NodeKind::Case);
+        chain.push(k);
+        chain
+    };
+    // cases of the tree, so a case without runs still has its (empty) node
+    let mut known = std::collections::HashSet::new();
+    for c in &tree.cases {
+        if c.temp {
+            continue;
+        }
+        if let Some(scope) = &window.scope {
+            if !under(&c.key(), scope) {
+                continue;
+            }
+        }
+        known.insert(c.key());
+        touch(&c.scope, &c.case_id);
+    }
+    // runs: grouped by case (logs are sorted by scope, caseId, runId)
+    let mut i = 0;
+    let runs = &logs.runs;
+    let mut updates: Vec<Update> = Vec::new();
+    while i < runs.len() {
+        let mut j = i;
+        while j < runs.len() && runs[j].scope == runs[i].scope && runs[j].case_id == runs[i].case_id
+        {
+            j += 1;
+        }
+        let group: Vec<&RawRun> = runs[i..j].iter().filter(|r| window.admits(r)).collect();
+        let first = &runs[i];
+        i = j;
+        if group.is_empty() {
+            continue;
+        }
+        let mut h = Historical::default();
+        for r in &group {
+            h.total_runs += 1;
+            if r.status == RunStatus::Passed {
+                h.passed_runs += 1;
+            } else {
+                h.failed_runs += 1;
+            }
+        }
+        let latest = group.last().map(|r| r.status);
+        let recent = &group[group.len().saturating_sub(FLAKY_WINDOW)..];
+        let flaky = recent.iter().any(|r| r.status == RunStatus::Passed)
+            && recent.iter().any(|r| r.status == RunStatus::Failed);
+        let orphan = !known.contains(&first.key());
+        updates.push((
+            touch(&first.scope, &first.case_id),
+            h,
+            latest,
+            flaky,
+            orphan,
+        ));
+    }
+    for (chain, h, latest, flaky, orphan) in updates {
+        let last = chain.len() - 1;
+        for (n, k) in chain.into_iter().enumerate() {
+            let acc = nodes.entry(k).or_default();
+            acc.h.total_runs += h.total_runs;
+            acc.h.passed_runs += h.passed_runs;
+            acc.h.failed_runs += h.failed_runs;
+            if let Some(s) = latest {
+                acc.l.latest_case_count += 1;
+                if s == RunStatus::Passed {
+                    acc.l.latest_passed_cases += 1;
+                } else {
+                    acc.l.latest_failed_cases += 1;
+                }
+            }
+            acc.flaky += u64::from(flaky);
+            if n == last {
+                acc.orphan = orphan;
+            }
+        }
+    }
+    nodes
+        .into_iter()
+        .filter(|(k, _)| {
+            // with a scope, keep the root and the nodes at or below the scope
+            window
+                .scope
+                .as_deref()
+                .is_none_or(|s| k.is_empty() || under(&path_of(k), s))
+        })
+        .map(|(k, mut a)| {
+            a.h.historical_success_rate = rate(a.h.passed_runs, a.h.total_runs);
+            a.l.latest_success_rate = rate(a.l.latest_passed_cases, a.l.latest_case_count);
+            NodeStats {
+                path: path_of(&k),
+                kind: a.kind.unwrap_or(NodeKind::Group),
+                historical: a.h,
+                latest: a.l,
+                flaky_cases: a.flaky,
+                orphan: a.orphan,
+            }
+        })
+        .collect()
+}
+
+fn path_of(k: &[String]) -> String {
+    k.iter()
+        .map(|s| s.trim_start_matches('\u{0}'))
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// The 通过率 block of seed 000 §7 for one node, as `stats --markdown` prints it.
+pub fn markdown_block(n: &NodeStats) -> String {
+    let r = |x: Option<f64>| x.map_or_else(|| "—".to_owned(), |v| format!("{v:.1}%"));
+    format!(
+        "- 历史总数据:\n  - totalRuns: {}\n  - passedRuns: {}\n  - failedRuns: {}\n  - historicalSuccessRate: {}\n- 最新总数据:\n  - latestCaseCount: {}\n  - latestPassedCases: {}\n  - latestFailedCases: {}\n  - latestSuccessRate: {}\n",
+        n.historical.total_runs,
+        n.historical.passed_runs,
+        n.historical.failed_runs,
+        r(n.historical.historical_success_rate),
+        n.latest.latest_case_count,
+        n.latest.latest_passed_cases,
+        n.latest.latest_failed_cases,
+        r(n.latest.latest_success_rate),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workspace::logs::{Meta, RawRun};
+
+    fn run(scope: &str, case: &str, id: &str, status: RunStatus) -> RawRun {
+        RawRun {
+            run_id: id.into(),
+            case_id: case.into(),
+            scope: scope.into(),
+            path: String::new(),
+            status,
+            meta: (status != RunStatus::InProgress).then(Meta::default),
+            meta_broken: false,
+            has_timeline: true,
+            has_runtime_events: true,
+            has_artifacts_json: true,
+            has_artifacts_dir: false,
+        }
+    }
+
+    #[test]
+    fn rates_round_to_one_decimal() {
+        assert_eq!(rate(2, 3), Some(66.7));
+        assert_eq!(rate(1, 1), Some(100.0));
+        assert_eq!(rate(0, 0), None);
+        assert_eq!(fmt_rate(Some(70.0)), "70.0%");
+        assert_eq!(fmt_rate(None), "—");
+    }
+
+    #[test]
+    fn historical_latest_flaky_temp_in_progress() {
+        use RunStatus::{Failed, InProgress, Passed};
+        let logs = Logs {
+            runs: vec![
+                run("ai/backend/tools", "a", "20260101-000000-000", Failed),
+                run("ai/backend/tools", "a", "20260102-000000-000", Passed),
+                run("ai/backend/tools", "a", "20260103-000000-000", InProgress),
+                run("ai/backend/tools", "b", "20260101-000000-000", Failed),
+                run("temp", "t", "20260101-000000-000", Passed),
+            ],
+        };
+        let nodes = compute(&TestsTree::default(), &logs, &Window::default());
+        let get = |p: &str| nodes.iter().find(|n| n.path == p).expect(p);
+        let root = get("");
+        assert_eq!(root.kind, NodeKind::Root);
+        assert_eq!(
+            (root.historical.total_runs, root.historical.passed_runs),
+            (3, 1)
+        );
+        assert_eq!(root.historical.historical_success_rate, Some(33.3));
+        assert_eq!(
+            (
+                root.latest.latest_case_count,
+                root.latest.latest_passed_cases
+            ),
+            (2, 1)
+        );
+        assert_eq!(root.latest.latest_success_rate, Some(50.0));
+        let a = get("ai/backend/tools/a");
+        assert_eq!(a.kind, NodeKind::Case);
+        assert_eq!(a.flaky_cases, 1);
+        assert!(a.orphan);
+        assert_eq!(get("ai/backend").kind, NodeKind::Layer);
+        assert!(nodes.iter().all(|n| !n.path.starts_with("temp")));
+        let since = Window {
+            since: Some(run_time("2026-01-02T00:00:00Z")),
+            scope: None,
+        };
+        let nodes = compute(&TestsTree::default(), &logs, &since);
+        assert_eq!(nodes[0].historical.total_runs, 1);
+    }
+
+    fn run_time(s: &str) -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339(s)
+            .expect("time")
+            .with_timezone(&Utc)
+    }
+}

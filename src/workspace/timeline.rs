@@ -1,0 +1,212 @@
+//! One `timeline.jsonl` event (seed 000 §5): parsing a line leniently, with located problems.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// The value set of `type` fixed by the seed.
+pub const EVENT_TYPES: [&str; 6] = ["run", "step", "assertion", "artifact", "signal", "error"];
+/// The value set of `status` fixed by the seed.
+pub const EVENT_STATUSES: [&str; 4] = ["info", "ok", "failed", "skipped"];
+
+/// A timeline event. Fields with a wrong type are kept in `extra` under their
+/// own name and reported as a problem; unknown fields are kept in `extra` too.
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+pub struct TimelineEvent {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ts: Option<String>,
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub name: String,
+    pub status: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    pub message: String,
+    pub data: Value,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// What is wrong with one line (the line number is the caller's).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineIssue {
+    /// `timeline-not-json`, `timeline-not-object`, `timeline-wrong-type`,
+    /// `timeline-not-utf8`, `timeline-bad-type`, `timeline-bad-status`.
+    pub rule: &'static str,
+    pub column: Option<u32>,
+    pub message: String,
+}
+
+/// Parse one line (without its newline). Always returns an event to show: a line
+/// that is not JSON becomes an `error`-less placeholder whose `message` holds the
+/// raw text, so nothing is lost. Issues are returned beside it.
+pub fn parse_line(raw: &[u8]) -> (TimelineEvent, Vec<LineIssue>) {
+    let mut issues = Vec::new();
+    let text = match std::str::from_utf8(raw) {
+        Ok(t) => std::borrow::Cow::Borrowed(t),
+        Err(e) => {
+            issues.push(LineIssue {
+                rule: "timeline-not-utf8",
+                column: Some(e.valid_up_to() as u32 + 1),
+                message: format!("invalid UTF-8 at byte {}", e.valid_up_to() + 1),
+            });
+            String::from_utf8_lossy(raw)
+        }
+    };
+    let text = text.trim_end_matches('\r');
+    let value: Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => {
+            issues.push(LineIssue {
+                rule: "timeline-not-json",
+                column: Some(e.column().max(1) as u32),
+                message: format!("not JSON: {e}"),
+            });
+            return (raw_event(text), issues);
+        }
+    };
+    let Value::Object(map) = value else {
+        issues.push(LineIssue {
+            rule: "timeline-not-object",
+            column: Some(1),
+            message: "a timeline line must be a JSON object".into(),
+        });
+        return (raw_event(text), issues);
+    };
+    let ev = from_map(map, &mut issues);
+    if !ev.kind.is_empty() && !EVENT_TYPES.contains(&ev.kind.as_str()) {
+        issues.push(LineIssue {
+            rule: "timeline-bad-type",
+            column: None,
+            message: format!("type {:?} is not one of {}", ev.kind, EVENT_TYPES.join(" ")),
+        });
+    }
+    if !ev.status.is_empty() && !EVENT_STATUSES.contains(&ev.status.as_str()) {
+        issues.push(LineIssue {
+            rule: "timeline-bad-status",
+            column: None,
+            message: format!(
+                "status {:?} is not one of {}",
+                ev.status,
+                EVENT_STATUSES.join(" ")
+            ),
+        });
+    }
+    (ev, issues)
+}
+
+fn raw_event(text: &str) -> TimelineEvent {
+    TimelineEvent {
+        message: text.to_owned(),
+        data: Value::Null,
+        ..TimelineEvent::default()
+    }
+}
+
+fn from_map(mut map: Map<String, Value>, issues: &mut Vec<LineIssue>) -> TimelineEvent {
+    let mut take_str = |map: &mut Map<String, Value>, key: &str| -> Option<String> {
+        match map.remove(key) {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) => Some(s),
+            Some(other) => {
+                issues.push(LineIssue {
+                    rule: "timeline-wrong-type",
+                    column: None,
+                    message: format!(
+                        "field {key:?} should be a string, found {}",
+                        kind_of(&other)
+                    ),
+                });
+                let shown = other.to_string();
+                map.insert(key.to_owned(), other);
+                Some(shown)
+            }
+        }
+    };
+    let ts = match map.remove("ts") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s),
+        // epoch milliseconds are common enough to accept as a time
+        Some(Value::Number(n)) => Some(n.to_string()),
+        Some(other) => {
+            let s = other.to_string();
+            map.insert("ts".into(), other);
+            Some(s)
+        }
+    };
+    let kind = take_str(&mut map, "type").unwrap_or_default();
+    let name = take_str(&mut map, "name").unwrap_or_default();
+    let status = take_str(&mut map, "status").unwrap_or_default();
+    let id = take_str(&mut map, "id");
+    let message = take_str(&mut map, "message").unwrap_or_default();
+    let data = map.remove("data").unwrap_or(Value::Null);
+    // wrongly typed fields were put back under their names: keep them out of the
+    // typed ones but visible in `extra`.
+    TimelineEvent {
+        ts,
+        kind,
+        name,
+        status,
+        id,
+        message,
+        data,
+        extra: map,
+    }
+}
+
+pub fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_a_full_event() {
+        let (ev, issues) = parse_line(
+            br#"{"ts":"2026-03-15T10:15:30.112Z","type":"step","name":"open","status":"ok","id":"s1","message":"opened","data":{"a":1},"extra":true}"#,
+        );
+        assert!(issues.is_empty(), "{issues:?}");
+        assert_eq!(ev.kind, "step");
+        assert_eq!(ev.id.as_deref(), Some("s1"));
+        assert_eq!(ev.data["a"], 1);
+        assert_eq!(ev.extra["extra"], true);
+    }
+
+    #[test]
+    fn broken_line_is_kept() {
+        let (ev, issues) = parse_line(b"{not json");
+        assert_eq!(issues[0].rule, "timeline-not-json");
+        assert_eq!(ev.message, "{not json");
+    }
+
+    #[test]
+    fn wrong_type_and_value_sets() {
+        let (ev, issues) =
+            parse_line(br#"{"type":"weird","name":5,"status":"done","message":"m"}"#);
+        let rules: Vec<_> = issues.iter().map(|i| i.rule).collect();
+        assert_eq!(
+            rules,
+            [
+                "timeline-wrong-type",
+                "timeline-bad-type",
+                "timeline-bad-status"
+            ]
+        );
+        assert_eq!(ev.name, "5");
+    }
+
+    #[test]
+    fn non_utf8_is_reported_and_shown() {
+        let (ev, issues) = parse_line(b"{\"type\":\"run\",\"message\":\"a\xffb\"}");
+        assert_eq!(issues[0].rule, "timeline-not-utf8");
+        assert_eq!(ev.message, "a\u{fffd}b");
+    }
+}

@@ -1,0 +1,1 @@
+//! HOST and `${VAR}` resolution: process environment > local.yaml > catalog vars.
