@@ -412,6 +412,8 @@ pub struct CaseFile {
     pub category: Option<String>,
     /// Whether `category` came from a `category:` key in the file.
     pub declared: bool,
+    /// Place of the `category:` value (1:1 when not declared).
+    pub pos: Pos,
     /// Cases read from it.
     pub cases: usize,
     /// False when the file could not be parsed (its cases are missing).

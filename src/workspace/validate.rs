@@ -18,6 +18,9 @@ pub fn validate(ws: &Workspace) -> Vec<Problem> {
             ));
         }
     }
+    if let Some(cat) = &ws.catalog {
+        out.extend(super::catalog::validate(cat, &super::vars::process_env));
+    }
     crate::problem::sort(&mut out);
     out
 }

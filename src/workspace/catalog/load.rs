@@ -710,6 +710,7 @@ impl Reader<'_> {
                 .find(|c| c.id.to_lowercase() == stem)
                 .map(|c| c.id.clone()),
             declared: false,
+            pos: Pos::new(1, 1),
             cases: 0,
             parsed: false,
         };
@@ -728,7 +729,7 @@ impl Reader<'_> {
                     match k.key_text().as_deref() {
                         Some("category") => {
                             if let Some(c) = self.text("category", v) {
-                                self.locs.insert("category".to_owned(), v.pos);
+                                f.pos = v.pos;
                                 f.category = Some(c);
                                 f.declared = true;
                             }
