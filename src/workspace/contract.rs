@@ -106,6 +106,8 @@ pub fn check_run(root: &Path, run: &RawRun) -> Vec<Problem> {
                 format!("status {s:?} is not passed or failed (counted as failed)"),
                 at("status"),
             )),
+            // a wrongly typed status is already an error of its own
+            None if meta_text.contains("\"status\"") => {}
             None => out.push(warn(
                 &meta_file,
                 "meta-bad-status",

@@ -377,7 +377,7 @@ pub fn read_json_file(
         Err(e) => Err(Problem::error(
             &rel,
             &format!("{rule_prefix}-syntax"),
-            format!("invalid JSON: {e}"),
+            format!("invalid JSON: {}", timeline::json_error_text(&e)),
         )
         .at(e.line() as u32, e.column().max(1) as u32)),
     }
