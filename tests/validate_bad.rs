@@ -26,10 +26,10 @@ fn bad_workspace() -> tempfile::TempDir {
         .path()
         .join("tests/logs/ai/backend/tools/basic/tool-ok/20260301-100000-006/timeline.jsonl");
     let mut text = std::fs::read_to_string(&run).expect("timeline");
-    text.push_str(&format!(
-        "{{\"type\":\"signal\",\"name\":\"huge\",\"status\":\"info\",\"message\":\"{}\",\"data\":null}}\n",
-        "x".repeat(2 * 1024 * 1024)
-    ));
+    let huge = "x".repeat(2 * 1024 * 1024);
+    let line = serde_json::json!({"type": "signal", "name": "huge", "status": "info", "message": huge, "data": null});
+    text.push_str(&line.to_string());
+    text.push('\n');
     std::fs::write(&run, text).expect("write");
     std::os::unix::fs::symlink("loop", tmp.path().join("tests/ai/backend/loop")).expect("symlink");
     std::os::unix::fs::symlink(".", tmp.path().join("tests/logs/ai/here")).expect("symlink");
