@@ -116,15 +116,33 @@ impl TestPlan {
         self.index.contains_key(case_id)
     }
 
-    /// Every entry that names the case: one per heading section or table row.
+    /// Every entry that defines the case: a heading that names it (with its
+    /// section) or a table row that names it. When no heading or row names it, the
+    /// section around its first mention.
     pub fn entries(&self, case_id: &str) -> Vec<PlanEntry> {
         let Some(places) = self.index.get(case_id) else {
             return Vec::new();
         };
         let mut out: Vec<PlanEntry> = Vec::new();
+        let mut fallback = None;
         for &(fi, line) in places {
             let (file, text) = &self.files[fi];
             let lines: Vec<&str> = text.lines().collect();
+            let Some(l) = lines.get(line as usize - 1) else {
+                continue;
+            };
+            let defining = heading_level(l).is_some() || l.trim_start().starts_with('|');
+            if !defining {
+                if fallback.is_none() {
+                    let entry = entry_at(&lines, line as usize - 1);
+                    fallback = Some(PlanEntry {
+                        file: file.clone(),
+                        line: entry.0,
+                        text: entry.1,
+                    });
+                }
+                continue;
+            }
             let entry = entry_at(&lines, line as usize - 1);
             if !out.iter().any(|e| e.file == *file && e.line == entry.0) {
                 out.push(PlanEntry {
@@ -133,6 +151,9 @@ impl TestPlan {
                     text: entry.1,
                 });
             }
+        }
+        if out.is_empty() {
+            out.extend(fallback);
         }
         out
     }
@@ -215,6 +236,7 @@ mod tests {
             e.text,
             "## terminal-basic-command\n\n- What: runs a command\n- Oracle: exit 0"
         );
+        assert_eq!(p.entries("terminal-basic-command").len(), 1);
         let r = p.entry("kb-empty").expect("row");
         assert_eq!(r.line, 4);
         assert_eq!(

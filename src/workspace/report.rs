@@ -149,7 +149,7 @@ pub fn check_report<S: std::hash::BuildHasher>(
     }
     // layers and their nodes
     let mut path: Vec<(usize, String)> = Vec::new();
-    let body_start = overview.map_or(1, |i| i + 1);
+    let body_start = overview.unwrap_or(1);
     let mut i = body_start;
     while i < hs.len() {
         let h = &hs[i];

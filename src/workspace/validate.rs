@@ -18,6 +18,29 @@ pub fn validate(ws: &Workspace) -> Vec<Problem> {
             ));
         }
     }
+    // a case defined twice in the plan with different text: which one holds?
+    let mut seen = std::collections::HashSet::new();
+    for c in &ws.tests.cases {
+        if c.temp || !seen.insert(c.case_id.as_str()) {
+            continue;
+        }
+        let entries = ws.plan.entries(&c.case_id);
+        if let Some(first) = entries.first() {
+            for e in entries.iter().skip(1).filter(|e| e.text != first.text) {
+                out.push(
+                    Problem::warning(
+                        &e.file,
+                        "plan-entry-conflict",
+                        format!(
+                            "caseId {:?} is also defined at {}:{} with different text",
+                            c.case_id, first.file, first.line
+                        ),
+                    )
+                    .at_line(e.line),
+                );
+            }
+        }
+    }
     out.extend(super::contract::check_runs(ws));
     out.extend(super::report::check(ws));
     crate::problem::sort(&mut out);
