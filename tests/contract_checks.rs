@@ -152,7 +152,7 @@ fn each_drift_is_one_located_warning() {
         |r| {
             edit_meta(r, BACK, |m| {
                 m.insert("fixture".into(), json!("x"));
-            })
+            });
         },
         "meta-extra-field",
         &bm,
@@ -162,7 +162,7 @@ fn each_drift_is_one_located_warning() {
         |r| {
             edit_meta(r, BACK, |m| {
                 m.insert("schemaVersion".into(), json!(3));
-            })
+            });
         },
         "meta-schema-version",
         &bm,
@@ -172,7 +172,7 @@ fn each_drift_is_one_located_warning() {
         |r| {
             edit_meta(r, BACK, |m| {
                 m.insert("status".into(), json!("blocked"));
-            })
+            });
         },
         "meta-bad-status",
         &bm,
@@ -182,7 +182,7 @@ fn each_drift_is_one_located_warning() {
         |r| {
             edit_meta(r, BACK, |m| {
                 m.insert("runId".into(), json!("20260301-090000-001"));
-            })
+            });
         },
         "run-id-mismatch",
         &bm,
@@ -212,7 +212,7 @@ fn each_drift_is_one_located_warning() {
                 r,
                 &format!("{BACK}/timeline.jsonl"),
                 "{\"type\":\"run\",\"name\":\"s\",\"status\":\"info\",\"message\":\"m\"}\n{\"type\":\"step\",\"name\":\"s\",\"status\":\"blocked\",\"message\":\"m\"}\n",
-            )
+            );
         },
         "timeline-bad-status",
         &format!("{BACK}/timeline.jsonl"),
@@ -224,7 +224,7 @@ fn each_drift_is_one_located_warning() {
                 r,
                 &format!("{BACK}/timeline.jsonl"),
                 "{\"type\":\"tool\",\"name\":\"s\",\"status\":\"info\",\"message\":\"m\"}\n",
-            )
+            );
         },
         "timeline-bad-type",
         &format!("{BACK}/timeline.jsonl"),
