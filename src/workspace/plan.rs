@@ -131,7 +131,7 @@ impl TestPlan {
             let defining = heading_level(l).is_some() || l.trim_start().starts_with('|');
             if !defining {
                 if fallback.is_none() {
-                    let entry = entry_at(&lines, line as usize - 1);
+                    let entry = entry_at(lines, line as usize - 1);
                     fallback = Some(PlanEntry {
                         file: file.clone(),
                         line: entry.0,
@@ -140,7 +140,7 @@ impl TestPlan {
                 }
                 continue;
             }
-            let entry = entry_at(&lines, line as usize - 1);
+            let entry = entry_at(lines, line as usize - 1);
             if !out.iter().any(|e| e.file == *file && e.line == entry.0) {
                 out.push(PlanEntry {
                     file: file.clone(),
