@@ -8,6 +8,7 @@
 //! `yaml-syntax`, `yaml-limit`, `yaml-type`, `field-missing`, `<field>-value`);
 //! [`validate`] checks the rules across fields and files.
 
+pub mod csv;
 mod load;
 mod rules;
 pub mod yaml;
