@@ -250,3 +250,189 @@ fn resolve_arg(cat: &Catalog, arg: &str) -> Vec<usize> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workspace::catalog::from_texts;
+
+    const CAT: &str = r"
+categories:
+  - {id: WEB, title: Web, status_probe: false}
+  - {id: API, title: Api}
+  - {id: OPS, title: Ops, status_probe: {url: '${OPS}/ready', stop_if: {state: [down]}}}
+risks: [readonly, mutating, destructive]
+default_max_risk: mutating
+vars: {API: 'http://${HOST}:8095', OPS: 'http://${HOST}:9000'}
+status_probe: {url: '${API}/health', stop_if: {status: [maintenance]}}
+run_together:
+  - ids: [A-3, A-1]
+    continue_on_fail: true
+";
+
+    fn case(id: &str, risk: &str, tag: &str, lifecycle: &str) -> String {
+        format!(
+            "  - {{id: {id}, title: title of {id}, risk: {risk}, tag: {tag}, lifecycle: {lifecycle}}}\n"
+        )
+    }
+
+    fn catalog() -> Catalog {
+        let api = [
+            case("A-1", "readonly", "smoke", "active"),
+            case("A-2", "readonly", "full", "active"),
+            case("A-3", "mutating", "full", "active"),
+            case("A-4", "readonly", "full", "pending"),
+            case("A-5", "destructive", "full", "active"),
+        ]
+        .concat();
+        let web = [
+            case("W-1", "readonly", "smoke", "active"),
+            case("W-2", "readonly", "full", "retired"),
+        ]
+        .concat();
+        let ops = case("O-1", "readonly", "slow", "active");
+        let files = [
+            ("cases/api.yaml", format!("cases:\n{api}")),
+            ("cases/ops.yaml", format!("cases:\n{ops}")),
+            ("cases/web.yaml", format!("cases:\n{web}")),
+        ];
+        let files: Vec<(&str, Option<&str>)> =
+            files.iter().map(|(p, t)| (*p, Some(t.as_str()))).collect();
+        let mut p = Vec::new();
+        from_texts(CAT, None, &files, &mut p)
+    }
+
+    fn run(ids: &[&str], max: Option<Risk>, tag: Option<Tag>) -> Selection {
+        let cat = catalog();
+        let vars = Vars::resolve(&cat, &|n| (n == "HOST").then(|| "127.0.0.9".to_owned()));
+        select(
+            &cat,
+            &vars,
+            &Request {
+                ids: ids.iter().map(|s| (*s).to_owned()).collect(),
+                max_risk: max,
+                tag,
+            },
+        )
+    }
+
+    fn ids(s: &Selection) -> Vec<(&str, Option<usize>)> {
+        s.selected
+            .iter()
+            .map(|x| (x.id.as_str(), x.group))
+            .collect()
+    }
+
+    fn excluded(s: &Selection) -> Vec<(&str, &str)> {
+        s.excluded
+            .iter()
+            .map(|x| (x.id.as_str(), x.reason.as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn everything_in_category_order_with_groups_together() {
+        let s = run(&[], None, None);
+        assert_eq!(
+            ids(&s),
+            [
+                ("W-1", None),
+                ("A-3", Some(0)),
+                ("A-1", Some(0)),
+                ("A-2", None),
+                ("O-1", None)
+            ]
+        );
+        assert_eq!(
+            excluded(&s),
+            [
+                ("W-2", "lifecycle retired"),
+                ("A-4", "lifecycle pending"),
+                ("A-5", "risk destructive is above max-risk mutating"),
+            ]
+        );
+        assert_eq!(s.max_risk, Risk::Mutating);
+    }
+
+    #[test]
+    fn one_member_selects_the_group_in_ids_order() {
+        let s = run(&["A-1"], None, None);
+        assert_eq!(ids(&s), [("A-3", Some(0)), ("A-1", Some(0))]);
+        assert!(s.excluded.is_empty());
+    }
+
+    #[test]
+    fn a_group_with_a_member_above_max_risk_is_left_out_whole() {
+        let s = run(&["A-1"], Some(Risk::Readonly), None);
+        assert!(s.selected.is_empty());
+        assert_eq!(
+            excluded(&s),
+            [
+                ("A-3", "risk mutating is above max-risk readonly"),
+                (
+                    "A-1",
+                    "run_together group 0: A-3 is above max-risk readonly"
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn tag_filters_what_was_picked_but_not_group_members() {
+        let s = run(&[], Some(Risk::Destructive), Some(Tag::Smoke));
+        assert_eq!(ids(&s), [("W-1", None), ("A-3", Some(0)), ("A-1", Some(0))]);
+        let ex = excluded(&s);
+        assert!(ex.contains(&("A-2", "tag full is not smoke")));
+        assert!(ex.contains(&("O-1", "tag slow is not smoke")));
+        assert!(!ex.iter().any(|(id, _)| *id == "A-3"));
+    }
+
+    #[test]
+    fn ids_categories_queries_and_unknown() {
+        let s = run(&["OPS", "nothing-matches-this", "W-1"], None, None);
+        assert_eq!(ids(&s), [("W-1", None), ("O-1", None)]);
+        assert_eq!(
+            excluded(&s),
+            [(
+                "nothing-matches-this",
+                "unknown id: no case id, category or title matches"
+            )]
+        );
+        let s = run(&["title of A-2"], None, None);
+        assert_eq!(ids(&s), [("A-2", None)]);
+    }
+
+    #[test]
+    fn probes_per_selected_category_expanded() {
+        let s = run(&[], None, None);
+        let probes: Vec<(&str, Option<&str>)> = s
+            .categories
+            .iter()
+            .map(|c| {
+                (
+                    c.id.as_str(),
+                    c.status_probe.as_ref().map(|p| p.url.as_str()),
+                )
+            })
+            .collect();
+        assert_eq!(
+            probes,
+            [
+                ("WEB", None),
+                ("API", Some("http://127.0.0.9:8095/health")),
+                ("OPS", Some("http://127.0.0.9:9000/ready")),
+            ]
+        );
+        let json = serde_json::to_value(&s).expect("json");
+        assert_eq!(
+            json["categories"][2]["statusProbe"],
+            serde_json::json!({"url": "http://127.0.0.9:9000/ready", "stop_if": {"state": ["down"]}})
+        );
+        assert_eq!(
+            json["categories"][0]["statusProbe"],
+            serde_json::Value::Null
+        );
+        let only_web = run(&["W-1"], None, None);
+        assert_eq!(only_web.categories.len(), 1);
+    }
+}
