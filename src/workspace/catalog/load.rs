@@ -715,10 +715,26 @@ impl Reader<'_> {
             parsed: false,
         };
         let Some(text) = text else { return f };
-        let Some(root) = self.parse(text) else {
-            return f;
+        let root = match yaml::parse(text) {
+            Ok(root) => {
+                f.parsed = true;
+                root
+            }
+            Err(e) => {
+                // one broken case must not hide the others: cut the list into items
+                let Some(r) = yaml::recover_list(text, "cases") else {
+                    self.problem(e.rule, e.pos, e.message);
+                    return f;
+                };
+                if r.errors.is_empty() {
+                    self.problem(e.rule, e.pos, e.message);
+                }
+                for e in r.errors {
+                    self.problem(e.rule, e.pos, e.message);
+                }
+                r.root
+            }
         };
-        f.parsed = true;
         let list = match &root.value {
             Yaml::Null => return f,
             // a bare list of cases is accepted as well

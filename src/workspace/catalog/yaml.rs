@@ -161,6 +161,128 @@ pub fn parse(text: &str) -> Result<Node, ParseError> {
     serde_saphyr::from_str_with_options::<Node>(text, options).map_err(|e| to_parse_error(&e))
 }
 
+/// What is left of a broken file whose block list `key:` could be cut into items:
+/// the items that parse (places true to the file) and the errors of the others.
+#[derive(Debug, Clone)]
+pub struct Recovered {
+    /// A mapping with the header's keys (before `key:`) and `key` → the good items.
+    pub root: Node,
+    /// The errors of the items that do not parse (empty: the error is elsewhere).
+    pub errors: Vec<ParseError>,
+}
+
+/// Cut the block list under a top-level `key:` into its items and parse each
+/// alone, so one broken item does not hide the others. `None` when the file has
+/// no such block list.
+pub fn recover_list(text: &str, key: &str) -> Option<Recovered> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let head = format!("{key}:");
+    let start = lines.iter().position(|l| {
+        l.strip_prefix(&head)
+            .is_some_and(|r| r.trim().is_empty() || r.trim_start().starts_with('#'))
+    })?;
+    let is_item = |t: &str| t == "-" || t.starts_with("- ") || t.starts_with("-\t");
+    let mut indent = None;
+    let mut items: Vec<(usize, usize)> = Vec::new();
+    let mut cur = None;
+    let mut end = lines.len();
+    for (i, l) in lines.iter().enumerate().skip(start + 1) {
+        let t = l.trim_start_matches(' ');
+        if t.trim().is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let ind = l.len() - t.len();
+        match indent {
+            None if is_item(t) => {
+                indent = Some(ind);
+                cur = Some(i);
+            }
+            None => return None,
+            Some(n) if ind < n || (ind == n && !is_item(t)) => {
+                end = i;
+                break;
+            }
+            Some(n) if ind == n => {
+                if let Some(c) = cur.replace(i) {
+                    items.push((c, i));
+                }
+            }
+            Some(_) => {}
+        }
+    }
+    let n = indent?;
+    if let Some(c) = cur {
+        items.push((c, end));
+    }
+    let mut good = Vec::new();
+    let mut errors = Vec::new();
+    for (a, b) in items {
+        let chunk: Vec<&str> = lines[a..b]
+            .iter()
+            .map(|l| {
+                if l.len() >= n && l.is_char_boundary(n) {
+                    &l[n..]
+                } else {
+                    l.trim_start()
+                }
+            })
+            .collect();
+        let shift = |p: Pos| Pos::new(p.line + a as u32, p.column + n as u32);
+        match parse(&chunk.join("\n")) {
+            Ok(mut node) => {
+                node.shift(&shift);
+                if let Yaml::Seq(mut s) = node.value {
+                    good.append(&mut s);
+                }
+            }
+            Err(mut e) => {
+                e.pos = shift(e.pos);
+                errors.push(e);
+            }
+        }
+    }
+    let mut entries = match parse(&lines[..start].join("\n")) {
+        Ok(Node {
+            value: Yaml::Map(m),
+            ..
+        }) => m,
+        _ => Vec::new(),
+    };
+    let key_pos = Pos::new(start as u32 + 1, 1);
+    entries.push((
+        Node {
+            value: Yaml::Str(key.to_owned()),
+            pos: key_pos,
+        },
+        Node {
+            value: Yaml::Seq(good),
+            pos: key_pos,
+        },
+    ));
+    Some(Recovered {
+        root: Node {
+            value: Yaml::Map(entries),
+            pos: Pos::new(1, 1),
+        },
+        errors,
+    })
+}
+
+impl Node {
+    /// Move every place of the subtree.
+    fn shift(&mut self, f: &dyn Fn(Pos) -> Pos) {
+        self.pos = f(self.pos);
+        match &mut self.value {
+            Yaml::Seq(s) => s.iter_mut().for_each(|n| n.shift(f)),
+            Yaml::Map(m) => m.iter_mut().for_each(|(k, v)| {
+                k.shift(f);
+                v.shift(f);
+            }),
+            _ => {}
+        }
+    }
+}
+
 fn to_parse_error(e: &serde_saphyr::Error) -> ParseError {
     use serde_saphyr::Error as E;
     let e = e.without_snippet();
@@ -323,6 +445,31 @@ mod tests {
         }
         let ok = format!("{}{}", "[".repeat(40), "]".repeat(40));
         assert!(parse(&ok).is_ok());
+    }
+
+    #[test]
+    fn a_broken_item_does_not_hide_the_others() {
+        let text = "category: API\ncases:\n  - id: A\n    title: ok\n  - id: B\n    title: [broken\n  - id: C\n    how:\n      run: |\n        echo hi\nextra: 1\n";
+        assert!(parse(text).is_err());
+        let r = recover_list(text, "cases").expect("recovered");
+        assert_eq!(r.errors.len(), 1);
+        assert!(r.errors[0].pos.line >= 6, "{:?}", r.errors);
+        let cases = r.root.get("cases").and_then(Node::as_seq).expect("cases");
+        let ids: Vec<_> = cases
+            .iter()
+            .filter_map(|c| c.get("id")?.as_text())
+            .collect();
+        assert_eq!(ids, ["A", "C"]);
+        assert_eq!(cases[1].get("id").map(|n| n.pos), Some(Pos::new(7, 9)));
+        assert_eq!(
+            cases[1]
+                .get("how")
+                .and_then(|h| h.get("run"))
+                .and_then(Node::as_str),
+            Some("echo hi\n")
+        );
+        assert_eq!(r.root.get("category").and_then(Node::as_str), Some("API"));
+        assert!(recover_list("cases: [a, {b\n", "cases").is_none());
     }
 
     #[test]
