@@ -125,6 +125,9 @@ value_set!(
 pub struct Catalog {
     /// `catalog.yaml`, relative to the workspace root.
     pub file: String,
+    /// Whether `catalog.yaml` was read and parsed (rules about its contents and
+    /// the files' categories are skipped when it was not: its problem says why).
+    pub parsed: bool,
     pub categories: Vec<Category>,
     /// The ladder as written (values outside the three risks are dropped, with a problem).
     pub risks: Vec<Risk>,

@@ -56,12 +56,15 @@ pub fn load(root: &Path, problems: &mut Vec<Problem>) -> Option<Catalog> {
         .iter()
         .map(|(p, t)| (p.as_str(), t.as_deref()))
         .collect();
-    Some(from_texts(
+    let mut cat = from_texts(
         catalog_text.as_deref().unwrap_or(""),
         local_text.as_deref(),
         &files,
         problems,
-    ))
+    );
+    // a missing or unreadable catalog.yaml was reported already
+    cat.parsed &= catalog_text.is_some();
+    Some(cat)
 }
 
 /// Read a file of at most [`yaml::MAX_FILE_BYTES`] as UTF-8, or report why not.
@@ -131,6 +134,7 @@ pub fn from_texts(
     };
     if let Some(root) = rd.parse(catalog_yaml) {
         rd.catalog(&root, &mut cat);
+        cat.parsed = true;
     }
     cat.locs = std::mem::take(&mut rd.locs);
     let problems = rd.problems;
@@ -851,7 +855,13 @@ impl Reader<'_> {
                 }
                 "session" => c.session = self.text("session", v),
                 "how" => c.how = self.how(v),
-                "expected" => c.expected = self.expected(v),
+                "expected" => {
+                    c.expected = self.expected(v);
+                    if !matches!(v.value, Yaml::Seq(_) | Yaml::Map(_) | Yaml::Null) {
+                        // already a wrong type: not also an empty list
+                        locs.remove("expected");
+                    }
+                }
                 "maps_to" => c.maps_to = self.texts("maps_to", v),
                 "assume" => c.assume = self.text("assume", v),
                 "setup" => c.setup = self.texts("setup", v),

@@ -64,7 +64,14 @@ fn id_regex(cat: &Catalog, out: &mut Out) -> Option<regex::Regex> {
                 &cat.file,
                 cat.at("id_pattern"),
                 "id-pattern-regex",
-                format!("id_pattern {p:?} is not a valid regular expression: {e}"),
+                format!(
+                    "id_pattern {p:?} is not a valid regular expression: {}",
+                    e.to_string()
+                        .lines()
+                        .last()
+                        .unwrap_or_default()
+                        .trim_start_matches("error: ")
+                ),
             );
             None
         }
@@ -73,7 +80,7 @@ fn id_regex(cat: &Catalog, out: &mut Out) -> Option<regex::Regex> {
 
 fn catalog_rules(cat: &Catalog, vars: &Vars, out: &mut Out) {
     let f = cat.file.as_str();
-    let parsed = !cat.locs.is_empty();
+    let parsed = cat.parsed;
     // risks: a prefix of readonly → mutating → destructive starting at readonly
     if parsed {
         let ladder = &Risk::ALL[..cat.risks.len().min(Risk::ALL.len())];
@@ -547,6 +554,9 @@ fn collect_strings(v: &serde_json::Value, f: &mut dyn FnMut(&str)) {
 
 /// Problems of the case files themselves: a file whose category is not in catalog.yaml.
 fn file_rules(cat: &Catalog, out: &mut Vec<Problem>) {
+    if !cat.parsed {
+        return;
+    }
     for file in &cat.files {
         if !file.parsed {
             continue;

@@ -236,7 +236,21 @@ pub fn recover_list(text: &str, key: &str) -> Option<Recovered> {
                 }
             }
             Err(mut e) => {
-                e.pos = shift(e.pos);
+                let last = lines[a..b]
+                    .iter()
+                    .rposition(|l| !l.trim().is_empty())
+                    .unwrap_or(0);
+                if e.pos.line as usize > last + 1 {
+                    // the parser only noticed at the end: the item is what is broken
+                    e.message = format!(
+                        "{} (in the item starting here; the parser stopped at line {})",
+                        e.message,
+                        e.pos.line + a as u32
+                    );
+                    e.pos = Pos::new(a as u32 + 1, n as u32 + 1);
+                } else {
+                    e.pos = shift(e.pos);
+                }
                 errors.push(e);
             }
         }
