@@ -193,8 +193,9 @@ pub(super) fn file_stem(path: &str) -> String {
 fn merge_agent(cat: &mut Catalog) {
     let mut agent = Agent::default();
     let mut sources = std::collections::BTreeMap::new();
+    // both are read into `agent` (with `agent_sources`), not kept as unknown fields
     let catalog_agent = cat.extra.remove("agent");
-    let execution = cat.extra.get("execution").cloned();
+    let execution = cat.extra.remove("execution");
     // the legacy `execution` field is read as agent input, under `agent`
     if let Some(Value::Object(m)) = &execution {
         for k in agent.merge(m) {
@@ -216,9 +217,6 @@ fn merge_agent(cat: &mut Catalog) {
         for k in agent.merge(&set) {
             sources.insert(k, "local".to_owned());
         }
-    }
-    if let Some(a) = catalog_agent {
-        cat.extra.insert("agent".to_owned(), a);
     }
     cat.agent = agent;
     cat.agent_sources = sources;
