@@ -574,8 +574,13 @@ fn case_rules(cat: &Catalog, vars: &Vars, re: Option<&regex::Regex>, c: &Case, o
             err("how.url", "host-literal", format!("how.url: {m}"));
         }
     }
-    let mut literal = |key: &str, what: &str, text: &str| {
-        for l in vars::literal_hosts(text, &derived) {
+    let mut literal = |key: &str, what: &str, text: &str, shell: bool| {
+        let found = if shell {
+            vars::literal_hosts_in_shell(text, &derived)
+        } else {
+            vars::literal_hosts(text, &derived)
+        };
+        for l in found {
             err(
                 key,
                 "host-literal",
@@ -587,7 +592,7 @@ fn case_rules(cat: &Catalog, vars: &Vars, re: Option<&regex::Regex>, c: &Case, o
         }
     };
     if let Some(r) = &c.how.run {
-        literal("how.run", "how.run", r);
+        literal("how.run", "how.run", r, true);
     }
     for (i, kind, text) in &expected_texts {
         if *kind == Some(ExpectedKind::Url) {
@@ -595,6 +600,7 @@ fn case_rules(cat: &Catalog, vars: &Vars, re: Option<&regex::Regex>, c: &Case, o
                 &format!("expected.{i}.value"),
                 &format!("expected[{i}].value"),
                 text,
+                false,
             );
         }
     }
