@@ -370,7 +370,7 @@ fn deletion_is_said_and_the_file_awaited_again() {
             let p = p.clone();
             let mut rng = fastrand::Rng::with_seed(rng.u64(..));
             std::thread::spawn(move || {
-                write_cut(&mut append(&p), &lines("b", 50, &mut rng), &mut rng)
+                write_cut(&mut append(&p), &lines("b", 50, &mut rng), &mut rng);
             })
         };
         let third = collect(&mut f, 51);

@@ -140,7 +140,7 @@ mod tests {
             "{issues:?}"
         );
         let s = pretty_line(&ev, false);
-        assert!(!s.chars().any(|c| c.is_control()), "{s:?}");
+        assert!(!s.chars().any(char::is_control), "{s:?}");
         assert!(s.contains("\\e]52;c;SGVsbG8=\\x07"), "{s}");
         assert!(s.contains("\\e[2J"), "{s}");
     }

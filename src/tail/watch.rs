@@ -181,9 +181,11 @@ impl DirWatch {
         }
         match w.watch(&want, RecursiveMode::NonRecursive) {
             Ok(()) => self.watched = Some((want, id)),
+            // the folder vanished between looking and watching: the wake below retries
+            Err(e) if matches!(e.kind, notify::ErrorKind::PathNotFound) => {}
             Err(_) => {
-                // inotify watches exhausted (ENOSPC) or the folder vanished meanwhile:
-                // fall back to the timed re-check rather than miss changes
+                // inotify watches exhausted (ENOSPC) or refused: fall back to the
+                // timed re-check rather than miss changes
                 self.watcher = None;
                 self.mode = Mode::Poll(FALLBACK_POLL);
             }
