@@ -217,6 +217,10 @@ chosen=
 for f in $files; do
   if selected "$f"; then chosen="$chosen $f"; fi
 done
+if [ -z "$chosen" ]; then
+  echo "test-workflow: no case matches the filters" >&2
+  exit 1
+fi
 # seed 000 §4: an e2e request first runs the same domain's backend
 if [ "$layer" = e2e ] && [ -z "$case_id" ]; then
   pre=
@@ -224,10 +228,6 @@ if [ "$layer" = e2e ] && [ -z "$case_id" ]; then
     if (layer=backend; suite=; groups=; selected "$f"); then pre="$pre $f"; fi
   done
   chosen="$pre$chosen"
-fi
-if [ -z "$chosen" ]; then
-  echo "test-workflow: no case matches the filters" >&2
-  exit 1
 fi
 
 total=0 failed=0
