@@ -400,6 +400,13 @@ fn failed_e2e_runs_keep_trace_screenshot_and_report() {
         assert_eq!(&zip[..4], b"PK\x03\x04");
         assert!(dir.join("artifacts/playwright/report/index.html").is_file());
     }
+    // one failed flow kept its video: a WebM (EBML magic)
+    let video = demo().join(
+        "tests/logs/ai/e2e/workbench/scenario/workbench-approval-flow/20261126-104125-203/artifacts/video.webm",
+    );
+    let bytes = std::fs::read(video).expect("video");
+    assert_eq!(&bytes[..4], b"\x1a\x45\xdf\xa3");
+    assert!(bytes.windows(4).any(|w| w == b"webm"));
 }
 
 #[test]

@@ -6,6 +6,8 @@ export default defineCase({
   caseId: "workbench-approval-flow",
   scope: "ai/e2e/workbench/scenario",
   driver: "playwright",
+  // keep the video of this flow: the approval dialog is easier to judge moving
+  keepVideo: true,
   async run({ step, assert, page }) {
     // workbench opened
     await step("s1", "workbench/open", () => page.goto("/workbench"));
