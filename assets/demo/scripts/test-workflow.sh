@@ -16,7 +16,7 @@
 # Only sh and coreutils are used.
 set -eu
 
-domain= layer= suite= groups= cases= runs=1 pace="${DEMO_RUNNER_PACE:-0.3}"
+domain= layer= suite= groups= cases= runs=1 pace="${DEMO_RUNNER_PACE:-0.4}"
 while [ $# -gt 0 ]; do
   case "$1" in
     --domain) domain=$2; shift 2 ;;
