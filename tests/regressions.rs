@@ -19,9 +19,18 @@ fn var_expansion_bomb_is_cut_and_reported() {
     let cat = catalog::from_texts(&text, None, &[], &mut problems);
     let vars = Vars::resolve(&cat, &|_| None);
     for e in vars.entries() {
-        assert!(e.value.len() <= MAX_EXPANDED + 64, "{} is {} bytes", e.name, e.value.len());
+        assert!(
+            e.value.len() <= MAX_EXPANDED + 64,
+            "{} is {} bytes",
+            e.name,
+            e.value.len()
+        );
     }
-    assert!(vars.too_long.iter().any(|n| n == "V40"), "{:?}", vars.too_long);
+    assert!(
+        vars.too_long.iter().any(|n| n == "V40"),
+        "{:?}",
+        vars.too_long
+    );
     let found = catalog::validate(&cat, &|_| None);
     let p = found
         .iter()
@@ -37,7 +46,13 @@ fn var_expansion_bomb_is_cut_and_reported() {
 /// a backtrace on stderr). Now the command ends quietly like `cat` does.
 #[test]
 fn closed_stdout_does_not_panic() {
-    for cmd in [&["stats"][..], &["list"], &["runs"], &["validate"], &["select"]] {
+    for cmd in [
+        &["stats"][..],
+        &["list"],
+        &["runs"],
+        &["validate"],
+        &["select"],
+    ] {
         let mut child = bin()
             .arg("--root")
             .arg("assets/demo")

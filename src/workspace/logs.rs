@@ -532,9 +532,24 @@ pub fn stays_inside(base: &Path, rel: &str) -> bool {
         }
     }
     // a symlink inside the folder could still lead out
-    match (base.join(p).canonicalize(), base.canonicalize()) {
-        (Ok(full), Ok(b)) => full.starts_with(b),
-        _ => true,
+    let Ok(b) = base.canonicalize() else {
+        return false;
+    };
+    let mut at = base.join(p);
+    loop {
+        match at.canonicalize() {
+            Ok(full) => return full.starts_with(&b),
+            Err(_) => {
+                // a dangling link leads wherever its target appears later: out
+                if std::fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink()) {
+                    return false;
+                }
+                // not there (yet): judge by the deepest part that exists
+                if !at.pop() {
+                    return false;
+                }
+            }
+        }
     }
 }
 
