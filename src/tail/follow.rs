@@ -203,13 +203,23 @@ impl Follower {
         let mut budget = MAX_BATCH_BYTES;
         // a few transitions may chain (replaced, then the new file read); the bound
         // only guards against a path that flips identity on every look
-        for _ in 0..4 {
+        let mut transitions = 0;
+        loop {
             if self.cur.is_none() && !self.try_open(&mut out) {
                 break;
             }
             match self.step(&mut out, &mut budget) {
+                // a line longer than the budget gave no event yet: an empty result
+                // must still mean "caught up", so read on (memory stays bounded
+                // by the splitter)
+                Step::Full if out.is_empty() => budget = MAX_BATCH_BYTES,
                 Step::Caught | Step::Full => break,
-                Step::Again => {}
+                Step::Again => {
+                    transitions += 1;
+                    if transitions == 4 {
+                        break;
+                    }
+                }
             }
         }
         out
