@@ -253,7 +253,9 @@ fn a_hundred_thousand_files_in_one_folder_load() {
 
 /// True when `s` holds a byte or character a terminal would act on.
 fn has_control(bytes: &[u8]) -> bool {
-    bytes.iter().any(|&b| b == 0x1b || b == 0x07 || b == 0x9b)
+    // a raw C1 byte (0x9b alone) is not UTF-8: the output must be UTF-8 throughout
+    bytes.iter().any(|&b| b == 0x1b || b == 0x07)
+        || std::str::from_utf8(bytes).is_err()
         || String::from_utf8_lossy(bytes).chars().any(|c| {
             let u = c as u32;
             (u < 0x20 && c != '\n') || (0x7f..0xa0).contains(&u)
