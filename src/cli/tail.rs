@@ -49,6 +49,7 @@ pub fn run(args: &Args, _ctx: &Ctx) -> ExitCode {
         color: !args.json && color_wanted(),
         file: shown,
         stdout: BufWriter::with_capacity(64 << 10, io::stdout().lock()),
+        scratch: Vec::with_capacity(512),
         errors: false,
         unreadable: false,
     };
@@ -59,7 +60,7 @@ pub fn run(args: &Args, _ctx: &Ctx) -> ExitCode {
     let result = if args.follow {
         loop {
             let batch = follower.next_batch(None);
-            if let Err(e) = out.batch(batch) {
+            if let Err(e) = out.batch(&batch) {
                 break Err(e);
             }
         }
@@ -70,9 +71,9 @@ pub fn run(args: &Args, _ctx: &Ctx) -> ExitCode {
                 if batch.is_empty() {
                     break;
                 }
-                out.batch(batch)?;
+                out.batch(&batch)?;
             }
-            out.batch(follower.finish())
+            out.batch(&follower.finish())
         })()
     };
     if let Err(e) = result {
@@ -95,6 +96,7 @@ struct Printer<W: Write> {
     color: bool,
     file: String,
     stdout: W,
+    scratch: Vec<u8>,
     /// A line could not be read as an event.
     errors: bool,
     unreadable: bool,
@@ -103,11 +105,11 @@ struct Printer<W: Write> {
 impl<W: Write> Printer<W> {
     /// Print a batch, then flush: nothing read is ever held back while the
     /// follower waits for more.
-    fn batch(&mut self, batch: Vec<TailEvent>) -> io::Result<()> {
+    fn batch(&mut self, batch: &[TailEvent]) -> io::Result<()> {
         for ev in batch {
             match ev {
-                TailEvent::Line(line) => self.line(&line, false)?,
-                TailEvent::Incomplete(line) => self.line(&line, true)?,
+                TailEvent::Line(line) => self.line(line, false)?,
+                TailEvent::Incomplete(line) => self.line(line, true)?,
                 TailEvent::Created => self.note("created; following from its start"),
                 TailEvent::Truncated => self.note("truncated; following from its start"),
                 TailEvent::Replaced => self.note("replaced; following the new file from its start"),
@@ -129,8 +131,11 @@ impl<W: Write> Printer<W> {
         if self.json {
             // JSON Lines carries events only; an unfinished fragment is not one
             if !(incomplete && broken) {
-                serde_json::to_writer(&mut self.stdout, &line.event)?;
-                self.stdout.write_all(b"\n")?;
+                // one write per event: serde's many small writes cost more through the buffer
+                self.scratch.clear();
+                serde_json::to_writer(&mut self.scratch, &line.event)?;
+                self.scratch.push(b'\n');
+                self.stdout.write_all(&self.scratch)?;
             }
         } else {
             self.stdout
