@@ -1,2 +1,6 @@
 //! Launching: the runner for the tests tree, catalog cases, processes,
 //! authorization policy, probes, expectations, run records.
+
+pub mod policy;
+pub mod process;
+pub mod sys;
