@@ -41,9 +41,7 @@ pub fn fetch(method: &str, url: &str, timeout: Duration) -> Result<Answer, Strin
         .uri(url)
         .body(())
         .map_err(|e| format!("bad request {method} {url}: {e}"))?;
-    let mut resp = agent
-        .run(req)
-        .map_err(|e| format!("{method} {url}: {e}"))?;
+    let mut resp = agent.run(req).map_err(|e| format!("{method} {url}: {e}"))?;
     let status = resp.status().as_u16();
     let body = resp
         .body_mut()

@@ -171,9 +171,7 @@ impl Prompt {
             Prompt::Mutating { .. } => "mutating is not authorized".into(),
             Prompt::Destructive { .. } => "destructive is not authorized".into(),
             Prompt::Gate { gate, .. } => format!("gate {gate} is not authorized"),
-            Prompt::Live { .. } => {
-                "live case (calls a real model): needs --allow-live".into()
-            }
+            Prompt::Live { .. } => "live case (calls a real model): needs --allow-live".into(),
             Prompt::Remote { host } => {
                 format!("HOST {host} is not loopback: needs --allow-remote")
             }
@@ -200,7 +198,9 @@ pub enum Decision {
 /// Whether `host` (an address, maybe with a port or brackets) is loopback.
 pub fn is_loopback(host: &str) -> bool {
     let h = host.trim();
-    let h = h.strip_prefix('[').map_or(h, |r| r.split(']').next().unwrap_or(r));
+    let h = h
+        .strip_prefix('[')
+        .map_or(h, |r| r.split(']').next().unwrap_or(r));
     if h.eq_ignore_ascii_case("localhost") || h.to_ascii_lowercase().ends_with(".localhost") {
         return true;
     }
@@ -240,10 +240,7 @@ pub fn decide(s: &Session, c: &CaseFacts) -> Decision {
         return Decision::Allowed(used);
     };
     if risk > s.max_risk {
-        return Decision::Skip(format!(
-            "risk {risk} is above the max risk {}",
-            s.max_risk
-        ));
+        return Decision::Skip(format!("risk {risk} is above the max risk {}", s.max_risk));
     }
     if let Some((expr, false)) = &c.assume {
         return Decision::Skip(format!("assume is false: {expr}"));
@@ -379,7 +376,13 @@ mod tests {
         ] {
             assert!(is_loopback(h), "{h}");
         }
-        for h in ["10.0.0.5", "example.com", "192.168.1.2:80", "", "localhost.com"] {
+        for h in [
+            "10.0.0.5",
+            "example.com",
+            "192.168.1.2:80",
+            "",
+            "localhost.com",
+        ] {
             assert!(!is_loopback(h), "{h}");
         }
     }
@@ -448,8 +451,8 @@ mod tests {
                                         for remote_ok in [false, true] {
                                             n += 1;
                                             check(
-                                                headless, max, risk, auth, gate, gate_auth,
-                                                assume, remote, remote_ok,
+                                                headless, max, risk, auth, gate, gate_auth, assume,
+                                                remote, remote_ok,
                                             );
                                         }
                                     }
@@ -514,19 +517,31 @@ mod tests {
         );
         // the expected answer, rule by rule in the order of SPEC §1.4/§3.2
         if risk > max {
-            assert!(matches!(&d, Decision::Skip(r) if r.contains("above the max risk")), "{ctx}");
+            assert!(
+                matches!(&d, Decision::Skip(r) if r.contains("above the max risk")),
+                "{ctx}"
+            );
             return;
         }
         if assume == Some(false) {
-            assert!(matches!(&d, Decision::Skip(r) if r.contains("assume")), "{ctx}");
+            assert!(
+                matches!(&d, Decision::Skip(r) if r.contains("assume")),
+                "{ctx}"
+            );
             return;
         }
         let remote_needed = remote && (headless || risk > Risk::Readonly);
         if remote_needed && !remote_ok {
             if headless {
-                assert!(matches!(&d, Decision::Skip(r) if r.contains("--allow-remote")), "{ctx}");
+                assert!(
+                    matches!(&d, Decision::Skip(r) if r.contains("--allow-remote")),
+                    "{ctx}"
+                );
             } else {
-                assert!(matches!(&d, Decision::NeedsPrompt(Prompt::Remote { .. })), "{ctx}");
+                assert!(
+                    matches!(&d, Decision::NeedsPrompt(Prompt::Remote { .. })),
+                    "{ctx}"
+                );
             }
             return;
         }
@@ -537,17 +552,29 @@ mod tests {
                     "{ctx}"
                 );
             } else if risk == Risk::Destructive {
-                assert!(matches!(&d, Decision::NeedsPrompt(Prompt::Destructive { .. })), "{ctx}");
+                assert!(
+                    matches!(&d, Decision::NeedsPrompt(Prompt::Destructive { .. })),
+                    "{ctx}"
+                );
             } else {
-                assert!(matches!(&d, Decision::NeedsPrompt(Prompt::Mutating { .. })), "{ctx}");
+                assert!(
+                    matches!(&d, Decision::NeedsPrompt(Prompt::Mutating { .. })),
+                    "{ctx}"
+                );
             }
             return;
         }
         if gate && gate_how.is_none() {
             if headless {
-                assert!(matches!(&d, Decision::Skip(r) if r.contains("gate payments")), "{ctx}");
+                assert!(
+                    matches!(&d, Decision::Skip(r) if r.contains("gate payments")),
+                    "{ctx}"
+                );
             } else {
-                assert!(matches!(&d, Decision::NeedsPrompt(Prompt::Gate { .. })), "{ctx}");
+                assert!(
+                    matches!(&d, Decision::NeedsPrompt(Prompt::Gate { .. })),
+                    "{ctx}"
+                );
             }
             return;
         }
@@ -597,9 +624,7 @@ mod tests {
             } else {
                 assert_eq!(
                     d,
-                    Decision::NeedsPrompt(Prompt::Live {
-                        case: c.id.clone()
-                    })
+                    Decision::NeedsPrompt(Prompt::Live { case: c.id.clone() })
                 );
             }
             s.grants.grant(Grantable::Live, GrantSource::Flag);
@@ -627,7 +652,10 @@ mod tests {
         // authorizing destructive does not authorize mutating
         s.grants
             .grant(Grantable::Risk(Risk::Destructive), GrantSource::Flag);
-        assert!(matches!(decide(&s, &case(Risk::Mutating)), Decision::Skip(_)));
+        assert!(matches!(
+            decide(&s, &case(Risk::Mutating)),
+            Decision::Skip(_)
+        ));
         assert!(matches!(
             decide(&s, &case(Risk::Destructive)),
             Decision::Allowed(_)

@@ -210,7 +210,11 @@ pub fn run(spec: &Spec, cancel: &Cancel, on_line: &mut dyn FnMut(Stream, &str)) 
     outcome
 }
 
-fn spawn_reader<R: Read + Send + 'static>(r: R, stream: Stream, tx: mpsc::Sender<(Stream, String)>) {
+fn spawn_reader<R: Read + Send + 'static>(
+    r: R,
+    stream: Stream,
+    tx: mpsc::Sender<(Stream, String)>,
+) {
     std::thread::spawn(move || {
         let mut reader = BufReader::new(r);
         let mut buf = Vec::new();
