@@ -11,6 +11,7 @@ use crate::sanitize::escape;
 use crate::workspace::Workspace;
 use crate::workspace::logs::RunStatus;
 use crate::workspace::stats::under;
+use std::fmt::Write as _;
 use std::io::Write;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -247,16 +248,16 @@ pub fn human(ev: &ExecEvent) -> String {
         } => {
             let mut s = format!("▶ {}", escape(id));
             if let Some(t) = title {
-                s.push_str(&format!("  {}", escape(t)));
+                let _ = write!(s, "  {}", escape(t));
             }
             if let Some(r) = risk {
-                s.push_str(&format!("  [{r}]"));
+                let _ = write!(s, "  [{r}]");
             }
             if let Some(r) = run_id {
-                s.push_str(&format!("  run {}", escape(r)));
+                let _ = write!(s, "  run {}", escape(r));
             }
             if let Some(c) = command {
-                s.push_str(&format!("\n  $ {}", escape(c)));
+                let _ = write!(s, "\n  $ {}", escape(c));
             }
             s
         }
@@ -295,7 +296,7 @@ pub fn human(ev: &ExecEvent) -> String {
                 exit_code.map_or_else(String::new, |c| format!(" with status {c}"))
             );
             if let Some(r) = reason {
-                s.push_str(&format!(": {}", escape(r)));
+                let _ = write!(s, ": {}", escape(r));
             }
             s
         }
@@ -311,7 +312,7 @@ pub fn human(ev: &ExecEvent) -> String {
                 .collect();
             let mut s = format!("summary: {}", counts.join(", "));
             if let Some(r) = &sm.record {
-                s.push_str(&format!("\nrecord: {}", escape(r)));
+                let _ = write!(s, "\nrecord: {}", escape(r));
             }
             s
         }

@@ -265,35 +265,33 @@ pub fn decide(s: &Session, c: &CaseFacts) -> Decision {
     if risk > Risk::Readonly {
         let what = Grantable::Risk(risk);
         let var = s.authorize.get(&risk).cloned();
-        match switch_or_grant(s, var.as_deref(), &what) {
-            Some(how) => used.push(Used {
-                what,
-                how,
-                variable: var,
-            }),
-            None => {
-                let p = if risk == Risk::Destructive {
-                    Prompt::Destructive {
-                        case: c.id.clone(),
-                        host: s.host.clone(),
-                    }
-                } else {
-                    Prompt::Mutating {
-                        case: c.id.clone(),
-                        host: s.host.clone(),
-                    }
-                };
-                return match (s.headless, var) {
-                    (true, Some(v)) => Decision::Skip(format!(
-                        "{risk} is not authorized: needs {v}=true or --authorize {risk}"
-                    )),
-                    (true, None) => Decision::Skip(format!(
-                        "{risk} is not authorized: needs --authorize {risk}"
-                    )),
-                    (false, _) => Decision::NeedsPrompt(p),
-                };
-            }
-        }
+        let Some(how) = switch_or_grant(s, var.as_deref(), &what) else {
+            let p = if risk == Risk::Destructive {
+                Prompt::Destructive {
+                    case: c.id.clone(),
+                    host: s.host.clone(),
+                }
+            } else {
+                Prompt::Mutating {
+                    case: c.id.clone(),
+                    host: s.host.clone(),
+                }
+            };
+            return match (s.headless, var) {
+                (true, Some(v)) => Decision::Skip(format!(
+                    "{risk} is not authorized: needs {v}=true or --authorize {risk}"
+                )),
+                (true, None) => Decision::Skip(format!(
+                    "{risk} is not authorized: needs --authorize {risk}"
+                )),
+                (false, _) => Decision::NeedsPrompt(p),
+            };
+        };
+        used.push(Used {
+            what,
+            how,
+            variable: var,
+        });
     }
     if let Some(gate) = &c.gate {
         let what = Grantable::Gate(gate.clone());

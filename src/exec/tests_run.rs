@@ -173,7 +173,7 @@ impl LineFollower {
         let Ok(mut f) = std::fs::File::open(&self.path) else {
             return Vec::new();
         };
-        let len = f.metadata().map(|m| m.len()).unwrap_or(0);
+        let len = f.metadata().map_or(0, |m| m.len());
         if len < self.offset {
             // truncated or replaced: start again
             self.offset = 0;
