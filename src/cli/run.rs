@@ -94,6 +94,29 @@ pub fn tests_targets(
     (targets, unmatched)
 }
 
+/// Catalog cases whose latest verdict (across run records) is `fail` or
+/// `environment-fail`.
+pub fn failed_catalog_ids(ws: &Workspace) -> Vec<String> {
+    let mut latest: std::collections::BTreeMap<String, Verdict> = std::collections::BTreeMap::new();
+    // records are listed oldest first: later ones overwrite
+    for (_, r) in crate::exec::record::list_records(&ws.root) {
+        let Ok(r) = r else { continue };
+        for c in r.results {
+            if matches!(c.verdict, Verdict::Skipped | Verdict::NotRun) {
+                continue;
+            }
+            latest.insert(c.id, c.verdict);
+        }
+    }
+    latest
+        .into_iter()
+        .filter(|(id, v)| {
+            v.is_failure() && ws.catalog.as_ref().is_some_and(|c| c.case(id).is_some())
+        })
+        .map(|(id, _)| id)
+        .collect()
+}
+
 /// The session's grants from the flags.
 pub fn flag_grants(args: &Args) -> Result<Grants, String> {
     let mut g = Grants::default();
@@ -137,14 +160,31 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
         Ok(g) => g,
         Err(e) => return usage(&e),
     };
-    let (tests, unmatched) = tests_targets(&ws, &args.targets, args.failed);
+    // catalog ids and category ids first (exact only: launching never guesses)
+    let mut catalog_ids = Vec::new();
+    let mut rest = Vec::new();
+    for a in &args.targets {
+        let known = ws
+            .catalog
+            .as_ref()
+            .is_some_and(|c| c.case(a).is_some() || c.categories.iter().any(|k| &k.id == a));
+        if known {
+            catalog_ids.push(a.clone());
+        } else {
+            rest.push(a.clone());
+        }
+    }
+    if args.failed {
+        catalog_ids.extend(failed_catalog_ids(&ws));
+    }
+    let (tests, unmatched) = tests_targets(&ws, &rest, args.failed);
     if !unmatched.is_empty() {
         return usage(&format!(
             "no case or scope matches: {}",
             unmatched.join(", ")
         ));
     }
-    if tests.is_empty() {
+    if tests.is_empty() && catalog_ids.is_empty() {
         if args.failed {
             println!("nothing failed last time: nothing to run");
             return ExitCode::SUCCESS;
@@ -156,35 +196,49 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
         runs: args.runs,
         headless: true,
         grants,
+        catalog: exec::CatalogPlan {
+            ids: catalog_ids,
+            max_risk: args.max_risk.as_deref().and_then(Risk::parse),
+            label: args.label.clone(),
+        },
     };
     let json = args.json;
     let sink: exec::Sink = Arc::new(move |ev: ExecEvent| print_event(&ev, json));
-    let handle = exec::launch(LaunchContext::of(&ws), plan, sink);
-    let cancel = handle.canceller();
+    let cancel = exec::process::Cancel::default();
     let cancelled = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    // SIGINT / SIGTERM end the children's process groups, then testdeck; the
+    // handlers are in place before anything is launched
+    let (ready_tx, ready_rx) = std::sync::mpsc::channel::<()>();
     let flag = cancelled.clone();
-    // SIGINT / SIGTERM end the children's process groups, then testdeck
+    let on_signal = cancel.clone();
     std::thread::spawn(move || {
         let Ok(rt) = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
         else {
+            let _ = ready_tx.send(());
             return;
         };
         rt.block_on(async {
-            let Ok(mut term) =
-                tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-            else {
+            use tokio::signal::unix::{SignalKind, signal};
+            let (Ok(mut int), Ok(mut term)) = (
+                signal(SignalKind::interrupt()),
+                signal(SignalKind::terminate()),
+            ) else {
+                let _ = ready_tx.send(());
                 return;
             };
+            let _ = ready_tx.send(());
             tokio::select! {
-                _ = tokio::signal::ctrl_c() => {}
+                _ = int.recv() => {}
                 _ = term.recv() => {}
             }
+            flag.store(true, std::sync::atomic::Ordering::SeqCst);
+            on_signal.cancel();
         });
-        flag.store(true, std::sync::atomic::Ordering::SeqCst);
-        cancel.cancel();
     });
+    let _ = ready_rx.recv();
+    let handle = exec::launch_with(LaunchContext::of(&ws), plan, sink, cancel);
     let summary = handle.wait();
     if summary.failed() || cancelled.load(std::sync::atomic::Ordering::SeqCst) {
         ExitCode::from(EXIT_FOUND)

@@ -2,6 +2,7 @@
 //! authorization policy, probes, expectations, run records. The TUI and
 //! `testdeck run` both call [`launch`] and receive the same [`ExecEvent`]s.
 
+pub mod catalog_run;
 pub mod http;
 pub mod policy;
 pub mod process;
@@ -16,6 +17,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
+pub use catalog_run::CatalogPlan;
 pub use policy::{Decision, GrantSource, Grantable, Grants, Prompt, Risk};
 pub use tests_run::TestsTarget;
 
@@ -128,12 +130,15 @@ pub struct LaunchPlan {
     pub headless: bool,
     /// Authorizations of this session (flags or prompts).
     pub grants: Grants,
+    /// Catalog cases (none: no catalog part, no run record).
+    pub catalog: CatalogPlan,
 }
 
 /// A running launch.
 pub struct LaunchHandle {
     cancel: Cancel,
     thread: Option<JoinHandle<Summary>>,
+    record: catalog_run::RecordSlot,
 }
 
 impl LaunchHandle {
@@ -148,6 +153,29 @@ impl LaunchHandle {
     }
     pub fn is_finished(&self) -> bool {
         self.thread.as_ref().is_none_or(JoinHandle::is_finished)
+    }
+    /// Record a person's verdict (with an optional note) for a catalog case of
+    /// this launch's run record. False when the case is not in the record.
+    pub fn judge(
+        &self,
+        case_id: &str,
+        verdict: Verdict,
+        note: Option<String>,
+    ) -> std::io::Result<bool> {
+        match self.record.lock() {
+            Ok(mut slot) => match slot.as_mut() {
+                Some(w) => w.judge(case_id, verdict, note),
+                None => Ok(false),
+            },
+            Err(_) => Ok(false),
+        }
+    }
+    /// The run record's path, once the catalog part has started.
+    pub fn record_path(&self) -> Option<PathBuf> {
+        self.record
+            .lock()
+            .ok()
+            .and_then(|s| s.as_ref().map(|w| w.path.clone()))
     }
     /// Wait for the end and return the summary.
     pub fn wait(mut self) -> Summary {
@@ -174,6 +202,7 @@ pub struct LaunchContext {
     pub root: PathBuf,
     /// The tests runner command (`testdeck.toml` `[runner] command`).
     pub runner: Vec<String>,
+    pub catalog: Option<crate::workspace::catalog::Catalog>,
 }
 
 impl LaunchContext {
@@ -181,6 +210,7 @@ impl LaunchContext {
         Self {
             root: ws.root.clone(),
             runner: ws.config.runner.command.clone(),
+            catalog: ws.catalog.clone(),
         }
     }
 }
@@ -188,8 +218,19 @@ impl LaunchContext {
 /// Start a launch on a background thread; events go to `sink`, the last one a
 /// [`ExecEvent::Summary`].
 pub fn launch(ctx: LaunchContext, plan: LaunchPlan, sink: Sink) -> LaunchHandle {
-    let cancel = Cancel::default();
+    launch_with(ctx, plan, sink, Cancel::default())
+}
+
+/// [`launch`] with a cancel switch made beforehand (e.g. one a signal handler holds).
+pub fn launch_with(
+    ctx: LaunchContext,
+    plan: LaunchPlan,
+    sink: Sink,
+    cancel: Cancel,
+) -> LaunchHandle {
     let c2 = cancel.clone();
+    let record: catalog_run::RecordSlot = Arc::default();
+    let slot = record.clone();
     let thread = std::thread::spawn(move || {
         let mut summary = Summary::default();
         let mut targets = Vec::new();
@@ -218,12 +259,30 @@ pub fn launch(ctx: LaunchContext, plan: LaunchPlan, sink: Sink) -> LaunchHandle 
             &c2,
             &sink,
         ));
+        if let (Some(cat), false) = (&ctx.catalog, plan.catalog.ids.is_empty()) {
+            let (results, rec) = catalog_run::launch_catalog(
+                &ctx.root,
+                cat,
+                &plan.catalog,
+                &plan.grants,
+                plan.headless,
+                &c2,
+                &sink,
+                &slot,
+            );
+            summary.results.extend(results);
+            if let Some((run_id, path)) = rec {
+                summary.run_id = Some(run_id);
+                summary.record = Some(path);
+            }
+        }
         sink(ExecEvent::Summary(summary.clone()));
         summary
     });
     LaunchHandle {
         cancel,
         thread: Some(thread),
+        record,
     }
 }
 

@@ -46,6 +46,8 @@ pub enum GrantSource {
     /// The variable is `true` in `.pouch/tester/local.yaml`.
     #[serde(rename = "local.yaml")]
     LocalYaml,
+    /// The variable is `true` in `catalog.yaml` `vars`.
+    Catalog,
     /// `--authorize RISK`, `--gate G`, `--allow-live`, `--allow-remote`.
     Flag,
     /// The person answered a prompt in the TUI.
@@ -57,6 +59,7 @@ impl GrantSource {
         match self {
             GrantSource::Environment => "environment",
             GrantSource::LocalYaml => "local.yaml",
+            GrantSource::Catalog => "catalog",
             GrantSource::Flag => "flag",
             GrantSource::Prompt => "prompt",
         }
@@ -91,15 +94,31 @@ impl Grantable {
 /// to disk as configuration; recorded in the run record only).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Grants {
-    pub granted: BTreeMap<Grantable, GrantSource>,
+    pub granted: BTreeMap<Grantable, Grant>,
+}
+
+/// How and when something was granted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Grant {
+    pub how: GrantSource,
+    /// RFC 3339 UTC.
+    pub when: String,
 }
 
 impl Grants {
+    /// Grant `what` now (a first grant is kept: it says when it began).
     pub fn grant(&mut self, what: Grantable, how: GrantSource) {
-        self.granted.entry(what).or_insert(how);
+        self.granted.entry(what).or_insert_with(|| Grant {
+            how,
+            when: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+        });
     }
     pub fn get(&self, what: &Grantable) -> Option<GrantSource> {
-        self.granted.get(what).copied()
+        self.granted.get(what).map(|g| g.how)
+    }
+    /// When `what` was granted.
+    pub fn when(&self, what: &Grantable) -> Option<&str> {
+        self.granted.get(what).map(|g| g.when.as_str())
     }
 }
 

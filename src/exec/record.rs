@@ -281,6 +281,70 @@ impl RecordWriter {
     }
 }
 
+impl RecordWriter {
+    /// Record a person's verdict for a case of this run (a case the run marked
+    /// `not-run` because it needs a person, or any other) and save.
+    pub fn judge(
+        &mut self,
+        case_id: &str,
+        verdict: Verdict,
+        note: Option<String>,
+    ) -> std::io::Result<bool> {
+        let found = judge_in(&mut self.record, case_id, verdict, note);
+        if found {
+            self.save()?;
+        }
+        Ok(found)
+    }
+}
+
+/// Set a person's verdict on a case result; false when the case is not in the record.
+pub fn judge_in(
+    record: &mut RunRecord,
+    case_id: &str,
+    verdict: Verdict,
+    note: Option<String>,
+) -> bool {
+    let Some(r) = record.results.iter_mut().find(|r| r.id == case_id) else {
+        return false;
+    };
+    r.verdict = verdict;
+    r.reason = Some("judged by a person".into());
+    r.judged_by = Some("person".into());
+    r.note = note;
+    true
+}
+
+/// Record a person's verdict in a finished run record on disk (YAML and CSV
+/// rewritten atomically). While the run is live use `LaunchHandle::judge`.
+pub fn judge_file(
+    root: &Path,
+    record: &Path,
+    case_id: &str,
+    verdict: Verdict,
+    note: Option<String>,
+) -> Result<bool, Problem> {
+    let mut r = read_record(root, record)?;
+    if !judge_in(&mut r, case_id, verdict, note) {
+        return Ok(false);
+    }
+    let stem = record.with_extension("");
+    let w = RecordWriter {
+        path: record.to_path_buf(),
+        csv: record.with_extension("csv"),
+        logs: stem,
+        record: r,
+    };
+    w.save().map_err(|e| {
+        Problem::error(
+            crate::workspace::rel(root, record),
+            "run-record-unwritable",
+            e.to_string(),
+        )
+    })?;
+    Ok(true)
+}
+
 /// Write `bytes` to `path` through a temp file in the same folder and a rename,
 /// so a reader never sees half a file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
