@@ -529,14 +529,13 @@ fn parse_csv(text: &str) -> Vec<Vec<String>> {
                 cell.push('"');
             }
             (true, '"') => quoted = false,
-            (true, c) => cell.push(c),
             (false, '"') => quoted = true,
             (false, ',') => row.push(std::mem::take(&mut cell)),
             (false, '\n') => {
                 row.push(std::mem::take(&mut cell));
                 rows.push(std::mem::take(&mut row));
             }
-            (false, c) => cell.push(c),
+            (_, c) => cell.push(c),
         }
     }
     rows
@@ -735,7 +734,7 @@ fn cancel_ends_the_running_case_and_the_rest() {
     let mut cmd = Command::new(bin());
     cmd.arg("--root")
         .arg(root)
-        .args(["run", "--json", "TC-MAIN-013", "TC-MAIN-001"])
+        .args(["run", "--json", "TC-MAIN-013", "TC-OFF-005"])
         .stdout(Stdio::piped());
     for k in CLEAN {
         cmd.env_remove(k);
@@ -767,9 +766,13 @@ fn cancel_ends_the_running_case_and_the_rest() {
     assert_eq!(code, Some(1));
     let summary: Value = serde_json::from_str(out.lines().last().expect("summary")).expect("json");
     assert_eq!(summary["type"], "summary");
+    assert_eq!(summary["results"][0]["id"], "TC-MAIN-013");
     assert_eq!(summary["results"][0]["verdict"], "not-run");
     assert_eq!(summary["results"][0]["reason"], "cancelled");
+    // the case after it never started
+    assert_eq!(summary["results"][1]["id"], "TC-OFF-005");
     assert_eq!(summary["results"][1]["verdict"], "not-run");
+    assert!(!root.join("marker-remote").exists());
     let gc = std::fs::read_to_string(&pidfile).expect("pid");
     let leader = std::fs::read_to_string(root.join("cancel-leader.pid")).expect("pid");
     assert!(!alive(&gc) && !alive(&leader));
