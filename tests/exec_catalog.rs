@@ -478,6 +478,29 @@ fn every_verdict_and_the_expectations() {
             c.exit_code.map(|e| e.to_string()).unwrap_or_default()
         );
     }
+    // a person's verdict for the case that needs one goes into the same record
+    let judged = testdeck::exec::record::judge_file(
+        root,
+        &rec_path,
+        "TC-MAIN-006",
+        testdeck::exec::record::Verdict::Pass,
+        Some("welcome text seen".into()),
+    )
+    .expect("judge");
+    assert!(judged);
+    let back = testdeck::exec::record::read_record(root, &rec_path).expect("record");
+    let c = back
+        .results
+        .iter()
+        .find(|c| c.id == "TC-MAIN-006")
+        .expect("case");
+    assert_eq!(c.verdict.as_str(), "pass");
+    assert_eq!(c.judged_by.as_deref(), Some("person"));
+    assert_eq!(c.note.as_deref(), Some("welcome text seen"));
+    let csv = std::fs::read_to_string(rec_path.with_extension("csv")).expect("csv");
+    assert!(
+        csv.contains(",TC-MAIN-006,MAIN,title of TC-MAIN-006,readonly,pass,judged by a person,")
+    );
     // `runs` lists the record with its counts
     let out = Command::new(bin())
         .arg("--root")
@@ -490,11 +513,11 @@ fn every_verdict_and_the_expectations() {
     assert_eq!(runs.len(), 1);
     assert_eq!(runs[0]["source"], "catalog");
     assert_eq!(runs[0]["verdict"], "fail");
-    assert_eq!(runs[0]["counts"]["pass"], 3);
+    assert_eq!(runs[0]["counts"]["pass"], 4);
     assert_eq!(runs[0]["counts"]["fail"], 3);
     assert_eq!(runs[0]["counts"]["environment-fail"], 2);
     assert_eq!(runs[0]["counts"]["skipped"], 1);
-    assert_eq!(runs[0]["counts"]["not-run"], 1);
+    assert_eq!(runs[0]["counts"]["not-run"], 0);
     // --failed picks the cases whose latest verdict failed
     let again = run(root, &["--failed"], &[]);
     let ids: Vec<&str> = again.summary()["results"]
@@ -817,4 +840,93 @@ fn record_names_are_unique_within_a_second() {
             Some(r.run_id.clone())
         );
     }
+}
+
+#[test]
+fn the_launch_api_asks_then_runs_and_takes_a_persons_verdict() {
+    use testdeck::exec::{
+        self, CatalogPlan, Decision, ExecEvent, GrantSource, Grantable, LaunchContext, LaunchPlan,
+        Prompt, Risk,
+    };
+    let ws = workspace(server());
+    let root = ws.path();
+    let loaded = testdeck::Workspace::load(root).expect("workspace");
+    let ctx = LaunchContext::of(&loaded);
+    let mut plan = LaunchPlan {
+        headless: false,
+        catalog: CatalogPlan {
+            ids: vec!["TC-MAIN-008".into(), "TC-MAIN-006".into()],
+            max_risk: None,
+            label: "tui".into(),
+        },
+        ..LaunchPlan::default()
+    };
+    let ds = exec::decisions(&ctx, &plan);
+    assert_eq!(ds.len(), 2);
+    assert_eq!(ds[0].0, "TC-MAIN-006");
+    assert!(matches!(ds[0].1, Decision::Allowed(_)));
+    let Decision::NeedsPrompt(p) = &ds[1].1 else {
+        panic!("{ds:?}");
+    };
+    assert_eq!(
+        p,
+        &Prompt::Mutating {
+            case: "TC-MAIN-008".into(),
+            host: "127.0.0.1".into()
+        }
+    );
+    plan.grants.grant(p.grants(), GrantSource::Prompt);
+    assert!(
+        exec::decisions(&ctx, &plan)
+            .iter()
+            .all(|(_, d)| matches!(d, Decision::Allowed(_)))
+    );
+    let (tx, rx) = std::sync::mpsc::channel();
+    let tx = std::sync::Mutex::new(tx);
+    let sink: exec::Sink = std::sync::Arc::new(move |ev: ExecEvent| {
+        if let Ok(t) = tx.lock() {
+            let _ = t.send(ev);
+        }
+    });
+    let mut handle = exec::launch(ctx, plan, sink);
+    let summary = handle.wait();
+    let events: Vec<ExecEvent> = rx.try_iter().collect();
+    assert!(matches!(events.first(), Some(ExecEvent::RunStart { .. })));
+    assert!(matches!(events.last(), Some(ExecEvent::Summary(_))));
+    let verdicts: Vec<(&str, &str)> = summary
+        .results
+        .iter()
+        .map(|r| (r.id.as_str(), r.verdict.as_str()))
+        .collect();
+    assert_eq!(
+        verdicts,
+        [("TC-MAIN-006", "not-run"), ("TC-MAIN-008", "pass")]
+    );
+    assert!(root.join("marker-mutating").exists());
+    // the person's verdict for the case that needs one, through the handle
+    assert!(
+        handle
+            .judge(
+                "TC-MAIN-006",
+                testdeck::exec::record::Verdict::Fail,
+                Some("no welcome text".into())
+            )
+            .expect("judge")
+    );
+    assert!(
+        !handle
+            .judge("TC-NOPE-001", testdeck::exec::record::Verdict::Pass, None)
+            .expect("judge")
+    );
+    let rec = testdeck::exec::record::read_record(root, &handle.record_path().expect("path"))
+        .expect("record");
+    assert_eq!(rec.label, "tui");
+    assert_eq!(rec.max_risk, Risk::Destructive);
+    assert_eq!(rec.results[0].verdict.as_str(), "fail");
+    assert_eq!(rec.results[0].note.as_deref(), Some("no welcome text"));
+    assert_eq!(
+        rec.authorizations[0].what,
+        Grantable::Risk(Risk::Mutating).label()
+    );
+    assert_eq!(rec.authorizations[0].how, "prompt");
 }

@@ -238,7 +238,7 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
         });
     });
     let _ = ready_rx.recv();
-    let handle = exec::launch_with(LaunchContext::of(&ws), plan, sink, cancel);
+    let mut handle = exec::launch_with(LaunchContext::of(&ws), plan, sink, cancel);
     let summary = handle.wait();
     if summary.failed() || cancelled.load(std::sync::atomic::Ordering::SeqCst) {
         ExitCode::from(EXIT_FOUND)

@@ -178,7 +178,7 @@ impl LaunchHandle {
             .and_then(|s| s.as_ref().map(|w| w.path.clone()))
     }
     /// Wait for the end and return the summary.
-    pub fn wait(mut self) -> Summary {
+    pub fn wait(&mut self) -> Summary {
         self.thread
             .take()
             .and_then(|t| t.join().ok())
@@ -286,24 +286,49 @@ pub fn launch_with(
     }
 }
 
-/// The policy for a tests target: `Some(reason)` when it must be skipped (a
-/// live scope or case without a live grant).
-fn tests_live_decision(t: &TestsTarget, plan: &LaunchPlan) -> Option<String> {
+/// Every policy decision of a plan before it is launched, tests targets first,
+/// then catalog cases in execution order. The TUI asks what is `NeedsPrompt`,
+/// adds the answers to `plan.grants`, and launches; headless, `NeedsPrompt`
+/// never appears (it is a `Skip` with the reason).
+pub fn decisions(ctx: &LaunchContext, plan: &LaunchPlan) -> Vec<(String, Decision)> {
+    let mut out: Vec<(String, Decision)> = tests_run::merge_targets(plan.tests.clone())
+        .iter()
+        .map(|t| (t.label(), tests_decision(t, &plan.grants, plan.headless)))
+        .collect();
+    if let (Some(cat), false) = (&ctx.catalog, plan.catalog.ids.is_empty()) {
+        out.extend(catalog_run::decisions(
+            cat,
+            &plan.catalog,
+            &plan.grants,
+            plan.headless,
+        ));
+    }
+    out
+}
+
+/// The policy for one tests target: a live scope or case needs a live grant.
+pub fn tests_decision(t: &TestsTarget, grants: &Grants, headless: bool) -> Decision {
     let session = policy::Session {
-        headless: true,
+        headless,
         max_risk: Risk::Destructive,
         host: String::new(),
         authorize: std::collections::BTreeMap::new(),
         gates: std::collections::BTreeMap::new(),
         switches: std::collections::BTreeMap::new(),
-        grants: plan.grants.clone(),
+        grants: grants.clone(),
     };
     let facts = policy::CaseFacts {
         id: t.label(),
         live: t.is_live(),
         ..policy::CaseFacts::default()
     };
-    match policy::decide(&session, &facts) {
+    policy::decide(&session, &facts)
+}
+
+/// `Some(reason)` when a tests target must be skipped at launch.
+fn tests_live_decision(t: &TestsTarget, plan: &LaunchPlan) -> Option<String> {
+    // at launch, what was not granted is not asked again
+    match tests_decision(t, &plan.grants, true) {
         Decision::Allowed(_) => None,
         Decision::Skip(r) => Some(r),
         Decision::NeedsPrompt(p) => Some(p.headless_reason()),
