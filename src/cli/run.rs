@@ -324,13 +324,9 @@ pub fn human(ev: &ExecEvent) -> String {
             format!("  {bar} {}: {}", escape(id), escape(line))
         }
         ExecEvent::Timeline { id, event, .. } => format!(
-            "  {} {} {:<9} {:<7} {} {}",
+            "  {}  {}",
             escape(id),
-            escape(event.ts.as_deref().unwrap_or("")),
-            escape(&event.kind),
-            escape(&event.status),
-            escape(&event.name),
-            escape(&event.message)
+            crate::tail::pretty_line(event, crate::tail::color_wanted())
         ),
         ExecEvent::CaseEnd(r) => format!(
             "{} {} {}{} {}ms",

@@ -5,10 +5,9 @@
 use super::process::{self, Cancel, Program, Spec, Stream};
 use super::record::Verdict;
 use super::{ExecEvent, ResultLine, Sink};
+use crate::tail::{Follower, Start, TailEvent, Watch};
 use crate::workspace::logs::read_meta;
-use crate::workspace::timeline::parse_line;
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -149,76 +148,14 @@ pub fn run_folders(logs: &Path) -> BTreeSet<PathBuf> {
     out
 }
 
-/// A growing JSONL file read from where it was left: only complete lines.
-#[derive(Debug)]
-pub struct LineFollower {
-    path: PathBuf,
-    offset: u64,
-    partial: Vec<u8>,
-    lineno: u64,
-}
-
-impl LineFollower {
-    pub fn new(path: PathBuf) -> Self {
-        Self {
-            path,
-            offset: 0,
-            partial: Vec::new(),
-            lineno: 0,
-        }
-    }
-
-    /// New complete lines with their 1-based numbers.
-    pub fn poll(&mut self) -> Vec<(u64, Vec<u8>)> {
-        let Ok(mut f) = std::fs::File::open(&self.path) else {
-            return Vec::new();
-        };
-        let len = f.metadata().map_or(0, |m| m.len());
-        if len < self.offset {
-            // truncated or replaced: start again
-            self.offset = 0;
-            self.partial.clear();
-            self.lineno = 0;
-        }
-        if f.seek(SeekFrom::Start(self.offset)).is_err() {
-            return Vec::new();
-        }
-        let mut buf = Vec::new();
-        if f.read_to_end(&mut buf).is_err() {
-            return Vec::new();
-        }
-        self.offset += buf.len() as u64;
-        self.partial.extend_from_slice(&buf);
-        let mut out = Vec::new();
-        while let Some(pos) = self.partial.iter().position(|&b| b == b'\n') {
-            let line: Vec<u8> = self.partial.drain(..=pos).collect();
-            self.lineno += 1;
-            let line = &line[..line.len() - 1];
-            if !line.iter().all(u8::is_ascii_whitespace) {
-                out.push((self.lineno, line.to_vec()));
-            }
-        }
-        out
-    }
-
-    /// A last line without its newline (at the end of a finished run).
-    pub fn flush(&mut self) -> Option<(u64, Vec<u8>)> {
-        if self.partial.iter().all(u8::is_ascii_whitespace) {
-            self.partial.clear();
-            return None;
-        }
-        self.lineno += 1;
-        Some((self.lineno, std::mem::take(&mut self.partial)))
-    }
-}
-
 /// One run folder being followed.
 struct Followed {
     key: String,
     run_id: String,
     rel: String,
     dir: PathBuf,
-    timeline: LineFollower,
+    /// The tail engine on the run's `timeline.jsonl` (read on each poll).
+    timeline: Follower,
     started: Instant,
     ended: bool,
 }
@@ -393,26 +330,35 @@ fn start_following(root: &Path, logs: &Path, dir: &Path, sink: &Sink) -> Followe
         run_id,
         rel,
         dir: dir.to_path_buf(),
-        timeline: LineFollower::new(dir.join("timeline.jsonl")),
+        timeline: Follower::with_watch(dir.join("timeline.jsonl"), Start::Beginning, Watch::Off),
         started: Instant::now(),
         ended: false,
     }
 }
 
-fn emit_line(f: &Followed, lineno: u64, raw: &[u8], sink: &Sink) {
-    let (event, issues) = parse_line(raw);
-    sink(ExecEvent::Timeline {
-        run_id: f.run_id.clone(),
-        id: f.key.clone(),
-        lineno,
-        event: Box::new(event),
-        issues: issues.into_iter().map(|i| i.message).collect(),
-    });
+fn emit(f: &Followed, events: Vec<TailEvent>, sink: &Sink) {
+    for ev in events {
+        let (TailEvent::Line(line) | TailEvent::Incomplete(line)) = ev else {
+            // created, truncated, replaced, deleted: the lines that follow say it
+            continue;
+        };
+        sink(ExecEvent::Timeline {
+            run_id: f.run_id.clone(),
+            id: f.key.clone(),
+            lineno: line.lineno,
+            event: Box::new(line.event),
+            issues: line.issues.into_iter().map(|i| i.message).collect(),
+        });
+    }
 }
 
 fn drain(f: &mut Followed, sink: &Sink) {
-    for (n, line) in f.timeline.poll() {
-        emit_line(f, n, &line, sink);
+    loop {
+        let batch = f.timeline.read_available();
+        if batch.is_empty() {
+            return;
+        }
+        emit(f, batch, sink);
     }
 }
 
@@ -425,10 +371,9 @@ fn step(root: &Path, f: &mut Followed, sink: &Sink) -> Option<ResultLine> {
     }
     // a meta.json being written may not parse yet: try again next time
     let (meta, _) = read_meta(root, &meta_file).ok()?;
-    drain(f, sink);
-    if let Some((n, line)) = f.timeline.flush() {
-        emit_line(f, n, &line, sink);
-    }
+    // the writer is done: the last line counts even without its newline
+    let rest = f.timeline.finish();
+    emit(f, rest, sink);
     f.ended = true;
     let status = meta.status.clone().unwrap_or_default();
     let (verdict, reason) = match status.as_str() {
@@ -510,21 +455,5 @@ mod tests {
                 }
             ]
         );
-    }
-
-    #[test]
-    fn follower_keeps_partial_lines() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let p = dir.path().join("t.jsonl");
-        std::fs::write(&p, "{\"a\":1}\n{\"b\"").expect("write");
-        let mut f = LineFollower::new(p.clone());
-        assert_eq!(f.poll(), vec![(1, b"{\"a\":1}".to_vec())]);
-        let mut file = std::fs::OpenOptions::new()
-            .append(true)
-            .open(&p)
-            .expect("open");
-        std::io::Write::write_all(&mut file, b":2}\n\n{\"c\":3}").expect("append");
-        assert_eq!(f.poll(), vec![(2, b"{\"b\":2}".to_vec())]);
-        assert_eq!(f.flush(), Some((4, b"{\"c\":3}".to_vec())));
     }
 }
