@@ -628,7 +628,7 @@ fn authorization_is_required_and_recorded() {
         "gate billing is not authorized: needs TD_ALLOW_BILLING=true or --gate billing"
     );
     assert!(!root.join("marker-destructive").exists());
-    // a max risk below the case's risk
+    // a max risk below the case's risk: left out by the selection, recorded as skipped
     let r = run(
         root,
         &[
@@ -640,14 +640,12 @@ fn authorization_is_required_and_recorded() {
         ],
         &[],
     );
-    assert!(!root.join("marker-mutating").exists());
-    assert!(
-        r.summary()["results"]
-            .as_array()
-            .expect("results")
-            .iter()
-            .all(|x| x["id"] != "TC-MAIN-008" || x["verdict"] == "skipped")
+    assert_eq!(r.verdict("TC-MAIN-008"), "skipped");
+    assert_eq!(
+        r.reason("TC-MAIN-008"),
+        "risk mutating is above max-risk readonly"
     );
+    assert!(!root.join("marker-mutating").exists());
     // flags authorize
     let r = run(
         root,

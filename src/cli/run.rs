@@ -311,7 +311,11 @@ pub fn human(ev: &ExecEvent) -> String {
                 let _ = write!(s, "  run {}", escape(r));
             }
             if let Some(c) = command {
-                let _ = write!(s, "\n  $ {}", escape(c));
+                // a multi-line script is shown line by line, each escaped
+                for (i, line) in c.lines().enumerate() {
+                    let lead = if i == 0 { "$" } else { " " };
+                    let _ = write!(s, "\n  {lead} {}", escape(line));
+                }
             }
             s
         }

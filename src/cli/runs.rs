@@ -5,6 +5,7 @@ use crate::sanitize::escape;
 use crate::workspace::Workspace;
 use crate::workspace::stats::under;
 use serde_json::{Value, json};
+use std::io::Write;
 use std::process::ExitCode;
 
 #[derive(Debug, clap::Args)]
@@ -125,10 +126,13 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
         print_json(&json!({ "runs": runs }));
         return ExitCode::SUCCESS;
     }
+    let mut out = std::io::stdout().lock();
     for r in &runs {
         let s = |k: &str| r.get(k).and_then(Value::as_str).unwrap_or("");
         if s("source") == "tests" {
-            println!(
+            // a closed pipe (`| head`) ends the listing quietly
+            let _ = writeln!(
+                out,
                 "tests    {:<20} {:<11} {:>8} {:<36} {}",
                 escape(s("runId")),
                 s("status"),
@@ -139,7 +143,8 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
                 escape(s("scope")),
             );
         } else {
-            println!(
+            let _ = writeln!(
+                out,
                 "catalog  {:<36} {}",
                 escape(s("runId")),
                 escape(&r.get("counts").map(ToString::to_string).unwrap_or_default()),

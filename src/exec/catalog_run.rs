@@ -221,6 +221,51 @@ pub fn launch_catalog(
         }
     };
     let mut results = Vec::new();
+    // cases the selection left out (lifecycle, max risk, a group above it) are
+    // recorded as skipped with the selection's reason
+    for ex in &sel.excluded {
+        let Some(case) = catalog.case(&ex.id) else {
+            continue;
+        };
+        let risk = case.risk.map_or(Risk::Destructive, Risk::from);
+        sink(ExecEvent::CaseStart {
+            id: case.id.clone(),
+            source: "catalog".into(),
+            title: Some(case.title.clone()),
+            category: Some(case.category.clone()),
+            risk: Some(risk),
+            command: None,
+            run_id: None,
+            path: Some(case.file.clone()),
+        });
+        let res = CaseResult {
+            id: case.id.clone(),
+            category: case.category.clone(),
+            title: case.title.clone(),
+            risk,
+            verdict: Verdict::Skipped,
+            reason: Some(ex.reason.clone()),
+            started_at: super::record::now(),
+            duration_ms: 0,
+            exit_code: None,
+            command: None,
+            output: Vec::new(),
+            log: None,
+            judged_by: None,
+            note: None,
+        };
+        let line = ResultLine {
+            id: res.id.clone(),
+            verdict: res.verdict,
+            reason: res.reason.clone(),
+            duration_ms: 0,
+            exit_code: None,
+            run_id: None,
+        };
+        save(&mut |w| w.record.results.push(res.clone()));
+        sink(ExecEvent::CaseEnd(line.clone()));
+        results.push(line);
+    }
     let mut probes: HashMap<String, ProbeResult> = HashMap::new();
     let mut probed: Vec<String> = Vec::new();
     // a group whose member failed, by index
