@@ -161,7 +161,13 @@ fn workspace(port: u16) -> tempfile::TempDir {
             "readonly",
             &format!("    assume: TD_FLAG == yes\n{}", script("touch marker-assume", 0)),
         ),
-        case("TC-MAIN-008", "MAIN", "mutating", &script("touch marker-mutating", 0)),
+        case(
+            "TC-MAIN-008",
+            "MAIN",
+            "mutating",
+            // the granted switch reaches the child as that variable
+            &script("test \"$TD_ALLOW_MUTATING\" = true && touch marker-mutating", 0),
+        ),
         case(
             "TC-MAIN-009",
             "MAIN",
@@ -706,6 +712,22 @@ fn authorization_is_required_and_recorded() {
     assert!(root.join("marker-mutating").exists());
     let rec = testdeck::exec::record::read_record(root, &r.record(root)).expect("record");
     assert_eq!(rec.authorizations[0].how, "environment");
+    // and so does local.yaml
+    std::fs::remove_file(root.join("marker-mutating")).expect("rm");
+    let local = root.join(".pouch/tester/local.yaml");
+    let mut text = std::fs::read_to_string(&local).expect("local");
+    text.push_str("TD_ALLOW_MUTATING: \"true\"\n");
+    std::fs::write(&local, text).expect("local");
+    let r = run(root, &["TC-MAIN-008"], &[]);
+    assert_eq!(r.verdict("TC-MAIN-008"), "pass");
+    assert!(root.join("marker-mutating").exists());
+    let rec = testdeck::exec::record::read_record(root, &r.record(root)).expect("record");
+    assert_eq!(rec.authorizations[0].how, "local.yaml");
+    // the environment wins over local.yaml
+    std::fs::remove_file(root.join("marker-mutating")).expect("rm");
+    let r = run(root, &["TC-MAIN-008"], &[("TD_ALLOW_MUTATING", "false")]);
+    assert_eq!(r.verdict("TC-MAIN-008"), "skipped");
+    assert!(!root.join("marker-mutating").exists());
     // assume holds when its variable is set
     let r = run(root, &["TC-MAIN-007"], &[("TD_FLAG", "yes")]);
     assert_eq!(r.verdict("TC-MAIN-007"), "pass");

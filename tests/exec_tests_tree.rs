@@ -132,6 +132,32 @@ fn a_failed_run_ends_with_its_status_and_exit_1() {
 }
 
 #[test]
+fn failed_reruns_the_cases_whose_latest_run_failed() {
+    let ws = workspace();
+    let (_, code) = run_json(
+        ws.path(),
+        &["case-a"],
+        &[("RUNNER_STATUS", "failed"), ("RUNNER_SLEEP", "0.05")],
+    );
+    assert_eq!(code, 1);
+    // the run ids have one-second resolution: let the next one differ
+    std::thread::sleep(Duration::from_millis(1100));
+    let (lines, code) = run_json(ws.path(), &["--failed"], &[("RUNNER_SLEEP", "0.05")]);
+    assert_eq!(code, 0);
+    let cmd = &of_type(&lines, "runner-start")[0].1["command"];
+    assert!(cmd.to_string().ends_with(r#""--case","case-a"]"#), "{cmd}");
+    // now nothing failed last: nothing to run
+    let out = Command::new(bin())
+        .arg("--root")
+        .arg(ws.path())
+        .args(["run", "--failed"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("nothing failed"));
+}
+
+#[test]
 fn a_runner_that_writes_no_run_is_reported() {
     let ws = workspace();
     let (lines, code) = run_json(ws.path(), &["case-a"], &[("RUNNER_NO_RUN", "1")]);
