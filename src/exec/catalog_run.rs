@@ -144,18 +144,30 @@ pub fn selection(catalog: &Catalog, vars: &Vars, plan: &CatalogPlan) -> Selectio
     )
 }
 
-/// Whether a case can only be judged by a person (headless: `not-run`).
-pub fn needs_person(case: &Case) -> bool {
-    matches!(case.driver, Some(Driver::Browser | Driver::Mobile))
+/// Why no process can judge a case, when none can (it is then `not-run`):
+/// a person must (SPEC §3.3), or the case lacks what a verdict needs.
+pub fn not_runnable(case: &Case) -> Option<String> {
+    let person = matches!(case.driver, Some(Driver::Browser | Driver::Mobile))
         || matches!(case.automation(), Automation::Assisted | Automation::Manual)
         || case.expected.iter().any(|e| {
             matches!(
                 e.kind,
                 Some(ExpectedKind::VisibleText | ExpectedKind::Url | ExpectedKind::Interaction)
-                    | None
             )
-        })
-        || (case.how.run.is_none() && case.how.url.is_none())
+        });
+    if person {
+        return Some(NEEDS_A_PERSON.into());
+    }
+    if case.how.run.is_none() && case.how.url.is_none() {
+        return Some("needs a person or an agent: the case has only how.steps".into());
+    }
+    if case.expected.iter().any(|e| e.kind.is_none()) {
+        return Some("an expected kind is not valid: nothing to judge by".into());
+    }
+    if case.expected.is_empty() {
+        return Some("no expected: nothing to judge by".into());
+    }
+    None
 }
 
 /// Shared with the launch handle so the TUI can record a person's verdict.
@@ -358,8 +370,8 @@ pub fn launch_catalog(
                         format!("{} (not granted)", p.headless_reason())
                     },
                 )),
-                Ok(Decision::Allowed(_)) if needs_person(case) => {
-                    Some((Verdict::NotRun, NEEDS_A_PERSON.into()))
+                Ok(Decision::Allowed(_)) if not_runnable(case).is_some() => {
+                    not_runnable(case).map(|r| (Verdict::NotRun, r))
                 }
                 Ok(Decision::Allowed(_)) => None,
             }
@@ -554,7 +566,7 @@ fn run_case(
                     }
                 }
             }
-            // needs_person() keeps these away
+            // not_runnable() keeps these away
             ExpectedKind::VisibleText | ExpectedKind::Url | ExpectedKind::Interaction => {
                 Some(NEEDS_A_PERSON.to_owned())
             }
@@ -588,4 +600,64 @@ pub fn prompt_grantables(ds: &[(String, Decision)]) -> Vec<Grantable> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one(case_yaml: &str) -> Case {
+        let mut problems = Vec::new();
+        let cat = cat::from_texts(
+            "categories:\n  - id: A\n    title: a\nrisks: [readonly]\ndefault_max_risk: readonly\n",
+            None,
+            &[(
+                ".pouch/tester/cases/a.yaml",
+                Some(&format!(
+                    "category: A\ncases:\n  - id: TC-A-001\n    category: A\n    title: t\n    what: w\n    lifecycle: active\n    tag: full\n    risk: readonly\n{case_yaml}"
+                )),
+            )],
+            &mut problems,
+        );
+        cat.cases.first().cloned().expect("one case")
+    }
+
+    #[test]
+    fn what_no_process_can_judge() {
+        let script = "    driver: script\n    how:\n      run: 'true'\n    expected:\n      - kind: script-exit\n        value: 0\n";
+        assert_eq!(not_runnable(&one(script)), None);
+        let api = "    driver: script\n    how:\n      url: http://x\n    expected:\n      - kind: api-status\n        value: 200\n";
+        assert_eq!(not_runnable(&one(api)), None);
+        for person in [
+            "    driver: browser\n    session: s\n    how:\n      url: http://x\n      steps: [look]\n    expected:\n      - kind: url\n        value: /a\n",
+            "    automation: manual\n    how:\n      steps: [look]\n    expected:\n      - kind: interaction\n        value: it works\n",
+            "    driver: script\n    automation: assisted\n    how:\n      run: 'true'\n      steps: ['[人工] look']\n    expected:\n      - kind: script-exit\n        value: 0\n",
+            "    driver: script\n    how:\n      run: 'true'\n    expected:\n      - kind: visible-text\n        value: hi\n",
+        ] {
+            assert_eq!(
+                not_runnable(&one(person)).as_deref(),
+                Some(NEEDS_A_PERSON),
+                "{person}"
+            );
+        }
+        let steps = "    driver: script\n    how:\n      steps: [do it]\n    expected:\n      - kind: script-exit\n        value: 0\n";
+        assert!(not_runnable(&one(steps)).is_some_and(|r| r.contains("how.steps")));
+        let none = "    driver: script\n    how:\n      run: 'true'\n    expected: []\n";
+        assert!(not_runnable(&one(none)).is_some_and(|r| r.contains("nothing to judge")));
+    }
+
+    #[test]
+    fn numbers_from_json() {
+        assert_eq!(number(&serde_json::json!(200)), Some(200));
+        assert_eq!(number(&serde_json::json!(" 201 ")), Some(201));
+        assert_eq!(number(&serde_json::json!("x")), None);
+        assert_eq!(number(&serde_json::json!(null)), None);
+    }
+
+    #[test]
+    fn risks_map_both_ways() {
+        for r in Risk::ALL {
+            assert_eq!(Risk::from(cat::Risk::from(r)), r);
+        }
+    }
 }
