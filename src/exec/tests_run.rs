@@ -119,12 +119,17 @@ pub fn merge_targets(targets: Vec<TestsTarget>) -> Vec<TestsTarget> {
     out
 }
 
-/// Every run folder under `tests/logs/` (a folder holding `meta.json` or
-/// `timeline.jsonl`); run folders are not descended into.
-pub fn run_folders(logs: &Path) -> BTreeSet<PathBuf> {
+/// Every run folder under `top` (a folder holding `meta.json` or
+/// `timeline.jsonl`); run folders are not descended into, and folders of
+/// `known` (run folders seen before) are not read again.
+pub fn run_folders(top: &Path, known: &BTreeSet<PathBuf>) -> BTreeSet<PathBuf> {
     let mut out = BTreeSet::new();
-    let mut stack = vec![logs.to_path_buf()];
+    let mut stack = vec![top.to_path_buf()];
     while let Some(dir) = stack.pop() {
+        if known.contains(&dir) {
+            out.insert(dir);
+            continue;
+        }
         let Ok(rd) = std::fs::read_dir(&dir) else {
             continue;
         };
@@ -139,7 +144,7 @@ pub fn run_folders(logs: &Path) -> BTreeSet<PathBuf> {
                 subdirs.push(e.path());
             }
         }
-        if is_run && dir != logs {
+        if is_run && dir != top {
             out.insert(dir);
         } else {
             stack.extend(subdirs);
@@ -177,14 +182,32 @@ pub fn launch_tests(
         }
         let mut argv = command.to_vec();
         argv.extend(runner_args(target, runs));
-        results.extend(run_one(root, argv, cancel, sink));
+        // the runner writes under the target's domain (an e2e run first runs
+        // the same domain's backend): only that part of tests/logs is watched
+        let domain = match target {
+            TestsTarget::Scope(s) | TestsTarget::Cases { scope: s, .. } => {
+                s.split('/').next().unwrap_or_default().to_owned()
+            }
+        };
+        results.extend(run_one(root, &domain, argv, cancel, sink));
     }
     results
 }
 
-fn run_one(root: &Path, argv: Vec<String>, cancel: &Cancel, sink: &Sink) -> Vec<ResultLine> {
+fn run_one(
+    root: &Path,
+    domain: &str,
+    argv: Vec<String>,
+    cancel: &Cancel,
+    sink: &Sink,
+) -> Vec<ResultLine> {
     let logs = root.join("tests/logs");
-    let before = run_folders(&logs);
+    let top = if domain.is_empty() {
+        logs.clone()
+    } else {
+        logs.join(domain)
+    };
+    let before = run_folders(&top, &BTreeSet::new());
     sink(ExecEvent::RunnerStart {
         command: argv.clone(),
     });
@@ -214,15 +237,20 @@ fn run_one(root: &Path, argv: Vec<String>, cancel: &Cancel, sink: &Sink) -> Vec<
         if finished && exited_at.is_none() {
             exited_at = Some(Instant::now());
         }
-        for dir in run_folders(&logs).difference(&before) {
-            if !followed.contains_key(dir) {
-                let f = start_following(root, &logs, dir, sink);
-                followed.insert(dir.clone(), f);
-            }
-        }
+        // runs already followed first, so one that ended before the next
+        // began is reported in that order
         for f in followed.values_mut().filter(|f| !f.ended) {
             if let Some(r) = step(root, f, sink) {
                 results.push(r);
+            }
+        }
+        for dir in run_folders(&top, &before).difference(&before) {
+            if !followed.contains_key(dir) {
+                let mut f = start_following(root, &logs, dir, sink);
+                if let Some(r) = step(root, &mut f, sink) {
+                    results.push(r);
+                }
+                followed.insert(dir.clone(), f);
             }
         }
         let all_ended = followed.values().all(|f| f.ended);
