@@ -186,7 +186,7 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
     }
     if tests.is_empty() && catalog_ids.is_empty() {
         if args.failed {
-            println!("nothing failed last time: nothing to run");
+            crate::outln!("nothing failed last time: nothing to run");
             return ExitCode::SUCCESS;
         }
         return usage("nothing selected: name catalog ids, caseIds or scopes, or use --failed");
