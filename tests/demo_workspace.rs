@@ -220,6 +220,9 @@ fn list_json_has_tests_cases_and_the_orphan() {
     assert_eq!(by_id("docx-export-legacy-styles")["orphan"], true);
     // the in-progress run is the newest but the run count holds finished runs only
     assert_eq!(by_id("workbench-approval-flow")["runCount"], 5);
+    assert_eq!(tests.iter().filter(|c| c["orphan"] != true).count(), 20);
+    let catalog: Vec<&Value> = cases.iter().filter(|c| c["source"] == "catalog").collect();
+    assert_eq!(catalog.len(), 24, "CLI 10, API 6, WEB 4, APP 4");
 }
 
 #[test]
