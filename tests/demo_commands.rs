@@ -65,8 +65,7 @@ fn pending_retired_and_above_max_risk_are_excluded_with_reasons() {
         excluded
             .iter()
             .find(|e| e.0 == id)
-            .map(|e| e.1.as_str())
-            .unwrap_or_else(|| panic!("{id} not excluded"))
+            .map_or_else(|| panic!("{id} not excluded"), |e| e.1.as_str())
     };
     assert_eq!(reason("TC-CLI-009"), "lifecycle retired");
     assert_eq!(reason("TC-API-006"), "lifecycle pending");
