@@ -83,10 +83,41 @@ pub fn tests_cases(ws: &Workspace) -> Vec<Value> {
     out
 }
 
-/// Every catalog case as JSON (empty without a catalog).
+/// Every catalog case as JSON (empty without a catalog), in execution order.
 pub fn catalog_cases(ws: &Workspace) -> Vec<Value> {
-    let _ = ws;
-    Vec::new()
+    let Some(cat) = &ws.catalog else {
+        return Vec::new();
+    };
+    cat.cases
+        .iter()
+        .map(|c| {
+            json!({
+                "source": "catalog",
+                "id": c.id,
+                "path": c.file,
+                "line": c.line,
+                "category": c.category,
+                "title": c.title,
+                "what": c.what,
+                "risk": c.risk,
+                "tag": c.tag,
+                "lifecycle": c.lifecycle,
+                "driver": c.driver,
+                "automation": c.automation,
+                "gate": c.gate,
+                "session": c.session,
+                "group": cat.group_of(&c.id),
+                "how": c.how,
+                "expected": c.expected,
+                "maps_to": c.maps_to,
+                "assume": c.assume,
+                "setup": c.setup,
+                "teardown": c.teardown,
+                "notes": c.notes,
+                "extra": c.extra,
+            })
+        })
+        .collect()
 }
 
 fn haystack(v: &Value) -> String {
@@ -138,7 +169,7 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
             if c["orphan"] == true {
                 badges.push("orphan");
             }
-            println!(
+            crate::outln!(
                 "tests    {:<40} {:<12} runs={:<4} {}{}",
                 escape(s("id")),
                 c["latestStatus"].as_str().unwrap_or("—"),
@@ -151,7 +182,7 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
                 }
             );
         } else {
-            println!(
+            crate::outln!(
                 "catalog  {:<16} {:<12} {:<11} {:<6} {:<8} {}",
                 escape(s("id")),
                 escape(s("category")),
@@ -179,12 +210,12 @@ pub fn print_summary(ws: &Workspace) {
         .iter()
         .filter(|r| r.status == RunStatus::InProgress)
         .count();
-    println!("workspace  {}", escape(&ws.root.display().to_string()));
-    println!(
+    crate::outln!("workspace  {}", escape(&ws.root.display().to_string()));
+    crate::outln!(
         "tests      {} cases, {} runs ({} in progress)",
         ws.tests.cases.len(),
         finished,
         in_progress
     );
-    println!("catalog    {} cases", catalog_cases(ws).len());
+    crate::outln!("catalog    {} cases", catalog_cases(ws).len());
 }

@@ -123,7 +123,7 @@ pub fn parse_line(raw: &[u8]) -> (TimelineEvent, Vec<LineIssue>) {
             issues.push(LineIssue {
                 rule: "timeline-not-json",
                 column: Some(e.column().max(1) as u32),
-                message: format!("not JSON: {e}"),
+                message: format!("not JSON: {}", json_error_text(&e)),
             });
             return (raw_event(text), issues);
         }
@@ -148,6 +148,16 @@ pub fn parse_line(raw: &[u8]) -> (TimelineEvent, Vec<LineIssue>) {
         });
     }
     (ev, issues)
+}
+
+/// serde_json's message without its trailing ` at line L column C` (the problem
+/// carries the place itself).
+pub fn json_error_text(e: &serde_json::Error) -> String {
+    let s = e.to_string();
+    match s.rfind(" at line ") {
+        Some(at) => s[..at].to_owned(),
+        None => s,
+    }
 }
 
 fn raw_event(text: &str) -> TimelineEvent {
