@@ -547,18 +547,15 @@ impl App {
         }
         self.live.wanted.clone_from(&want);
         let mut fx = vec![Effect::StopFollow];
-        match want {
-            Some(p) => {
-                if self.live.run.as_ref().is_some_and(|r| r.path != p) {
-                    self.live.run = None;
-                    self.live.visible.clear();
-                }
-                fx.push(Effect::LoadRun(p));
-            }
-            None => {
+        if let Some(p) = want {
+            if self.live.run.as_ref().is_some_and(|r| r.path != p) {
                 self.live.run = None;
                 self.live.visible.clear();
             }
+            fx.push(Effect::LoadRun(p));
+        } else {
+            self.live.run = None;
+            self.live.visible.clear();
         }
         fx
     }
@@ -682,7 +679,7 @@ impl App {
                 self.refilter_live();
             }
             Command::NextFailure | Command::PrevFailure => {
-                self.jump_failure(c == Command::NextFailure)
+                self.jump_failure(c == Command::NextFailure);
             }
             Command::OpenArtifact => return self.open_artifact(),
             Command::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
@@ -919,7 +916,12 @@ impl App {
         let mut argv = match a.kind.as_str() {
             "trace" => open.trace,
             "playwright-report" => open.html,
-            _ if a.path.ends_with(".html") => open.html,
+            _ if std::path::Path::new(&a.path)
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("html")) =>
+            {
+                open.html
+            }
             _ => open.default,
         };
         if argv.is_empty() {

@@ -72,7 +72,7 @@ pub fn read_lines(
     let Ok(mut fh) = std::fs::File::open(file) else {
         return (Vec::new(), offset, Vec::new());
     };
-    let len = fh.metadata().map(|m| m.len()).unwrap_or(0);
+    let len = fh.metadata().map_or(0, |m| m.len());
     // a file that shrank was replaced or truncated: read it again from the start
     let start = if len < offset { 0 } else { offset };
     if fh.seek(SeekFrom::Start(start)).is_err() || fh.read_to_end(&mut buf).is_err() {
@@ -139,9 +139,12 @@ pub async fn run(
         let root = root.clone();
         let done = loaded.clone();
         tokio::task::spawn_blocking(move || {
-            let a = match Workspace::load(&root) {
-                Ok(ws) => Action::Loaded(Box::new(ws)),
-                Err(e) => Action::LoadFailed(e.to_string()),
+            let a = match std::panic::catch_unwind(|| Workspace::load(&root)) {
+                Ok(Ok(ws)) => Action::Loaded(Box::new(ws)),
+                Ok(Err(e)) => Action::LoadFailed(e.to_string()),
+                Err(_) => Action::LoadFailed(
+                    "internal error while indexing (a bug: please report it)".into(),
+                ),
             };
             done.store(true, Ordering::Relaxed);
             let _ = ltx.send(Msg::Act(a));

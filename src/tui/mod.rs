@@ -158,7 +158,11 @@ pub fn open_root(root: &Path, theme: Option<&str>, keymap: Option<&str>) -> Exit
     };
     let prev = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        restore_terminal();
+        // a panic on a background task is caught by tokio and the app goes on; only the
+        // main thread's panic ends the program and must give the terminal back first
+        if std::thread::current().name() == Some("main") {
+            restore_terminal();
+        }
         prev(info);
     }));
     let result = {
@@ -171,16 +175,11 @@ pub fn open_root(root: &Path, theme: Option<&str>, keymap: Option<&str>) -> Exit
                 ct_event::EnableMouseCapture
             )
         });
-        match setup {
-            Err(e) => Err(e),
-            Ok(()) => {
-                let backend = ratatui::backend::CrosstermBackend::new(std::io::stdout());
-                match ratatui::Terminal::new(backend) {
-                    Ok(mut term) => rt.block_on(event::run(app, th, &mut term, root.to_path_buf())),
-                    Err(e) => Err(e),
-                }
-            }
-        }
+        setup
+            .and_then(|()| {
+                ratatui::Terminal::new(ratatui::backend::CrosstermBackend::new(std::io::stdout()))
+            })
+            .and_then(|mut term| rt.block_on(event::run(app, th, &mut term, root.to_path_buf())))
     };
     // the guard has restored the terminal; end background tasks without waiting
     rt.shutdown_timeout(std::time::Duration::from_millis(100));

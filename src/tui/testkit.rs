@@ -35,6 +35,7 @@ fn iso(run_id: &str, plus_s: u32) -> String {
     )
 }
 
+#[allow(clippy::too_many_arguments)] // a fixture writer: each argument is one field of the run
 /// Write one finished (or, with `status = None`, in-progress) run with its timeline.
 pub fn write_run(
     root: &Path,

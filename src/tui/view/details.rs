@@ -283,7 +283,7 @@ fn run<'a>(r: &RawRun, theme: &Theme) -> Vec<Line<'a>> {
         field("path", e(&r.path), theme),
     ];
     if let Some(m) = &r.meta {
-        let opt = |o: &Option<String>| o.as_deref().map(e).unwrap_or_else(|| "—".into());
+        let opt = |o: &Option<String>| o.as_deref().map_or_else(|| "—".into(), e);
         v.push(field("startedAt", opt(&m.started_at), theme));
         v.push(field("finishedAt", opt(&m.finished_at), theme));
         if let Some(d) = m.stats.duration_ms {

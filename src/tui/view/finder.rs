@@ -9,6 +9,7 @@ use ratatui::layout::{Constraint, Layout};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 
+#[allow(clippy::many_single_char_names)] // r, f, w, h, l, s: the usual drawing names
 pub fn draw(app: &App, fi: &Finder, theme: &Theme, f: &mut Frame) {
     let area = f.area();
     let w = (area.width * 4 / 5).max(40);

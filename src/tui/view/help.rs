@@ -47,7 +47,7 @@ pub fn lines(km: &Keymap, theme: &Theme) -> Vec<Line<'static>> {
             if !last.is_empty() {
                 out.push(Line::raw(""));
             }
-            out.push(Line::styled(format!("{mode}"), theme.get("title")));
+            out.push(Line::styled(mode, theme.get("title")));
             last = mode;
         }
         out.push(Line::from(vec![

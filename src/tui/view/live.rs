@@ -21,6 +21,7 @@ fn status_style(status: &str, theme: &Theme) -> Style {
     }
 }
 
+#[allow(clippy::many_single_char_names)] // r, f, w, h, l, s: the usual drawing names
 pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
     let live = &app.live;
     let mut title = vec![Span::raw(if live.show_events {

@@ -82,7 +82,13 @@ pub fn status_icon(s: Option<RunStatus>, theme: &Theme) -> Span<'static> {
 }
 
 /// A row with `left` spans and `right` spans pushed to the right edge of `width`.
-pub fn spread<'a>(mut left: Vec<Span<'a>>, right: Vec<Span<'a>>, width: usize) -> Line<'a> {
+pub fn spread<'a>(mut left: Vec<Span<'a>>, mut right: Vec<Span<'a>>, width: usize) -> Line<'a> {
+    // badges give way before the name does: keep at least 16 columns (or the whole name)
+    let lw_full: usize = left.iter().map(Span::width).sum();
+    let need = lw_full.min(16);
+    while right.len() > 1 && right.iter().map(Span::width).sum::<usize>() + need + 1 > width {
+        right.remove(0);
+    }
     let rw: usize = right.iter().map(Span::width).sum();
     let budget = width.saturating_sub(rw + 1);
     let mut lw = 0;

@@ -10,6 +10,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+#[allow(clippy::many_single_char_names)] // r, f, w, h, l, s: the usual drawing names
 pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
     let title = if app.loading() {
         " Tests ".to_owned()
