@@ -314,6 +314,7 @@ impl App {
     }
 
     pub fn update(&mut self, action: Action) -> Vec<Effect> {
+        let was_dirty = self.dirty;
         self.dirty = true;
         match action {
             Action::Cmd(c) => self.command(c),
@@ -328,7 +329,8 @@ impl App {
                 Vec::new()
             }
             Action::Tick => {
-                self.dirty = self.loading();
+                // a tick only animates the spinner; it must not cancel a pending frame
+                self.dirty = was_dirty || self.loading();
                 self.spinner = self.spinner.wrapping_add(1);
                 Vec::new()
             }
@@ -1346,4 +1348,78 @@ pub fn build_tree(cases: &[CaseRow]) -> Vec<TreeNode> {
         });
     }
     nodes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn app() -> App {
+        App::new(
+            Options::default(),
+            Keymap::builtin("default").unwrap_or_default(),
+        )
+    }
+
+    #[test]
+    fn a_tick_never_cancels_a_pending_frame() {
+        let mut a = app();
+        a.update(Action::LoadFailed("x".into()));
+        assert!(a.dirty);
+        a.update(Action::Tick);
+        assert!(a.dirty, "the frame of the load result was dropped");
+        a.dirty = false;
+        a.update(Action::Tick);
+        assert!(!a.dirty, "an idle tick must not redraw");
+    }
+
+    #[test]
+    fn tree_is_depth_first_with_counts() {
+        let row = |scope: &str, id: &str| CaseRow {
+            key: format!("{scope}/{id}"),
+            case_id: id.into(),
+            scope: scope.into(),
+            test: Some(0),
+            temp: false,
+            live: false,
+            registered: true,
+            latest: None,
+            runs: 0,
+            run_range: (0, 0),
+        };
+        let cases = vec![row("a/b", "x"), row("a", "y"), row("a/b/c", "z")];
+        let t = build_tree(&cases);
+        let labels: Vec<(usize, &str, usize)> = t
+            .iter()
+            .map(|n| (n.depth, n.label.as_str(), n.count))
+            .collect();
+        assert_eq!(
+            labels,
+            [
+                (0, "a", 3),
+                (1, "b", 2),
+                (2, "c", 1),
+                (3, "z", 1),
+                (2, "x", 1),
+                (1, "y", 1)
+            ]
+        );
+    }
+
+    #[test]
+    fn key_sequences_go_through_the_keymap() {
+        let mut a = app();
+        a.on_key(KeyEvent::new(KeyCode::Char('?'), KeyModifiers::NONE));
+        assert!(matches!(a.overlay, Some(Overlay::Help { .. })));
+        a.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
+        assert!(a.overlay.is_none());
+        a.on_key(KeyEvent::new(KeyCode::Char('g'), KeyModifiers::NONE));
+        assert_eq!(a.pending_keys(), "g");
+        a.on_key(KeyEvent::new(KeyCode::Char('3'), KeyModifiers::NONE));
+        assert_eq!(
+            a.tab,
+            Tab::Runs,
+            "a broken sequence still runs its last key"
+        );
+    }
 }

@@ -173,6 +173,7 @@ pub async fn run(
                 m = rx.recv() => m,
                 () = tokio::time::sleep_until(last_draw + FRAME) => {
                     terminal.draw(|f| super::view::draw(&app, &theme, f))?;
+                    trace(|| "draw".into());
                     app.dirty = false;
                     last_draw = Instant::now();
                     continue;
@@ -182,6 +183,13 @@ pub async fn run(
             rx.recv().await
         };
         let Some(msg) = msg else { break };
+        trace(|| match &msg {
+            Msg::Term(e) => format!("term {e:?}"),
+            Msg::Act(a) => format!(
+                "act {}",
+                format!("{a:?}").chars().take(40).collect::<String>()
+            ),
+        });
         let effects = match msg {
             Msg::Term(Event::Key(k)) if k.kind != KeyEventKind::Release => app.on_key(k),
             Msg::Term(Event::Mouse(m)) => app.update(Action::Mouse(m)),
@@ -270,5 +278,25 @@ fn follow(dir: &Path, path: &str, mut offset: u64, stop: &AtomicBool, tx: &Unbou
             }
         }
         std::thread::sleep(FOLLOW_POLL);
+    }
+}
+
+/// `TESTDECK_TRACE=FILE` appends one line per message and frame (for debugging the loop).
+fn trace_file() -> Option<&'static PathBuf> {
+    static FILE: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    FILE.get_or_init(|| std::env::var_os("TESTDECK_TRACE").map(PathBuf::from))
+        .as_ref()
+}
+
+fn trace(s: impl FnOnce() -> String) {
+    if let Some(p) = trace_file() {
+        use std::io::Write as _;
+        if let Ok(mut f) = std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(p)
+        {
+            let _ = writeln!(f, "{}", s());
+        }
     }
 }

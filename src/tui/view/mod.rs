@@ -87,7 +87,8 @@ pub fn spread<'a>(mut left: Vec<Span<'a>>, mut right: Vec<Span<'a>>, width: usiz
     let lw_full: usize = left.iter().map(Span::width).sum();
     let need = lw_full.min(16);
     while right.len() > 1 && right.iter().map(Span::width).sum::<usize>() + need + 1 > width {
-        right.remove(0);
+        // the last badge (the rate) stays; the ones before it go least important first
+        right.remove(right.len() - 2);
     }
     let rw: usize = right.iter().map(Span::width).sum();
     let budget = width.saturating_sub(rw + 1);
