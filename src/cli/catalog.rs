@@ -1,11 +1,88 @@
-//! `testdeck catalog`.
+//! `testdeck catalog csv`: writes `.pouch/tester/cases.csv` from `cases/*.yaml`.
 
-use super::Ctx;
+use super::{Ctx, EXIT_FOUND, print_json};
+use crate::sanitize::escape;
+use crate::workspace::catalog::{DIR, csv};
+use serde_json::json;
+use std::io::Write;
 use std::process::ExitCode;
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    #[command(subcommand)]
+    pub command: Sub,
+}
 
-pub fn run(_args: &Args, _ctx: &Ctx) -> ExitCode {
-    super::usage("catalog: not built yet")
+#[derive(Debug, clap::Subcommand)]
+pub enum Sub {
+    /// Write .pouch/tester/cases.csv (one row per case) from cases/*.yaml.
+    Csv {
+        /// One JSON document.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Rules that mean a catalog file was not read at all: its cases would be missing
+/// from the CSV, so none is written.
+const UNREAD: [&str; 4] = [
+    "yaml-syntax",
+    "yaml-limit",
+    "file-too-large",
+    "file-unreadable",
+];
+
+pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
+    let Sub::Csv { json } = args.command;
+    let ws = match ctx.workspace() {
+        Ok(ws) => ws,
+        Err(code) => return code,
+    };
+    let Some(cat) = &ws.catalog else {
+        return super::usage("no tester catalog here (.pouch/tester/)");
+    };
+    let unread: Vec<_> = ws
+        .problems
+        .iter()
+        .filter(|p| p.file.starts_with(DIR) && UNREAD.contains(&p.rule.as_str()))
+        .collect();
+    let rel = format!("{DIR}/cases.csv");
+    if !unread.is_empty() {
+        if json {
+            print_json(&json!({ "path": rel, "written": false, "problems": unread }));
+        } else {
+            for p in &unread {
+                eprintln!("{p}");
+            }
+            eprintln!("testdeck: cases.csv not written: fix the files above first");
+        }
+        return ExitCode::from(EXIT_FOUND);
+    }
+    let text = csv::to_csv(cat);
+    let path = ws.root.join(&rel);
+    if let Err(e) = write_atomic(&path, text.as_bytes()) {
+        return super::usage(&format!("{rel}: {e}"));
+    }
+    if json {
+        print_json(&json!({ "path": rel, "written": true, "rows": cat.cases.len() }));
+    } else {
+        println!("wrote {} ({} cases)", escape(&rel), cat.cases.len());
+    }
+    ExitCode::SUCCESS
+}
+
+/// Write to a temporary file beside `path`, then rename it over: a reader never
+/// sees half a file.
+fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    let tmp = path.with_extension(format!("csv.tmp-{}", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
 }

@@ -1,11 +1,116 @@
-//! `testdeck demo`.
+//! `testdeck demo`: copies the embedded demo workspace to a fresh folder and opens it.
 
 use super::Ctx;
+use std::io;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-#[derive(Debug, clap::Args)]
-pub struct Args {}
+include!(concat!(env!("OUT_DIR"), "/demo_files.rs"));
 
-pub fn run(_args: &Args, _ctx: &Ctx) -> ExitCode {
-    super::usage("demo: not built yet")
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Copy the demo workspace into DIR (missing or empty), print DIR and exit.
+    #[arg(long, value_name = "DIR")]
+    pub copy_to: Option<PathBuf>,
+    /// Copy to a fresh temporary folder, print its path and exit (no TUI).
+    #[arg(long)]
+    pub path_only: bool,
+}
+
+pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
+    let dir = if let Some(dir) = &args.copy_to {
+        if let Err(e) = prepare_dir(dir) {
+            return super::usage(&format!("demo: {}: {e}", dir.display()));
+        }
+        dir.clone()
+    } else {
+        match fresh_temp_dir() {
+            Ok(d) => d,
+            Err(e) => return super::usage(&format!("demo: temporary folder: {e}")),
+        }
+    };
+    if let Err(e) = write_demo(&dir) {
+        return super::usage(&format!("demo: writing {}: {e}", dir.display()));
+    }
+    let shown = crate::sanitize::escape(&dir.display().to_string()).into_owned();
+    if args.copy_to.is_some() || args.path_only {
+        println!("{shown}");
+        return ExitCode::SUCCESS;
+    }
+    // the TUI takes the whole screen: say where the copy is before and after
+    eprintln!("testdeck: demo workspace copied to {shown}");
+    let code = crate::tui::open(&Ctx {
+        root: Some(dir),
+        theme: ctx.theme.clone(),
+        keymap: ctx.keymap.clone(),
+    });
+    eprintln!("testdeck: the demo workspace stays in {shown} (delete it when done)");
+    code
+}
+
+/// Write every embedded demo file under `dir` (created when missing), keeping the
+/// runner script executable. Returns the number of files written.
+pub fn write_demo(dir: &Path) -> io::Result<usize> {
+    for (rel, bytes, exec) in DEMO_FILES {
+        let path = dir.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(&path, bytes)?;
+        if *exec {
+            set_executable(&path)?;
+        }
+    }
+    Ok(DEMO_FILES.len())
+}
+
+/// A `--copy-to` target must be missing or empty: never mix the demo into other files.
+fn prepare_dir(dir: &Path) -> io::Result<()> {
+    match std::fs::read_dir(dir) {
+        Ok(mut rd) => {
+            if rd.next().is_some() {
+                return Err(io::Error::new(
+                    io::ErrorKind::AlreadyExists,
+                    "folder is not empty",
+                ));
+            }
+            Ok(())
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => std::fs::create_dir_all(dir),
+        Err(e) => Err(e),
+    }
+}
+
+/// A new folder under the system's temporary folder, never one that existed.
+fn fresh_temp_dir() -> io::Result<PathBuf> {
+    let base = std::env::temp_dir();
+    let mut last = None;
+    for _ in 0..16 {
+        let name = format!(
+            "testdeck-demo-{}-{:06x}",
+            std::process::id(),
+            fastrand::u32(..0x0100_0000)
+        );
+        let dir = base.join(name);
+        // create_dir (not _all) fails when the folder exists: no reuse of a stranger's folder
+        match std::fs::create_dir(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| io::Error::other("no free name")))
+}
+
+#[cfg(unix)]
+fn set_executable(path: &Path) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let mut perm = std::fs::metadata(path)?.permissions();
+    perm.set_mode(perm.mode() | 0o755);
+    std::fs::set_permissions(path, perm)
+}
+
+#[cfg(not(unix))]
+fn set_executable(_path: &Path) -> io::Result<()> {
+    Ok(())
 }

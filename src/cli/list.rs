@@ -83,10 +83,41 @@ pub fn tests_cases(ws: &Workspace) -> Vec<Value> {
     out
 }
 
-/// Every catalog case as JSON (empty without a catalog).
+/// Every catalog case as JSON (empty without a catalog), in execution order.
 pub fn catalog_cases(ws: &Workspace) -> Vec<Value> {
-    let _ = ws;
-    Vec::new()
+    let Some(cat) = &ws.catalog else {
+        return Vec::new();
+    };
+    cat.cases
+        .iter()
+        .map(|c| {
+            json!({
+                "source": "catalog",
+                "id": c.id,
+                "path": c.file,
+                "line": c.line,
+                "category": c.category,
+                "title": c.title,
+                "what": c.what,
+                "risk": c.risk,
+                "tag": c.tag,
+                "lifecycle": c.lifecycle,
+                "driver": c.driver,
+                "automation": c.automation,
+                "gate": c.gate,
+                "session": c.session,
+                "group": cat.group_of(&c.id),
+                "how": c.how,
+                "expected": c.expected,
+                "maps_to": c.maps_to,
+                "assume": c.assume,
+                "setup": c.setup,
+                "teardown": c.teardown,
+                "notes": c.notes,
+                "extra": c.extra,
+            })
+        })
+        .collect()
 }
 
 fn haystack(v: &Value) -> String {

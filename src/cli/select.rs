@@ -1,11 +1,114 @@
-//! `testdeck select`.
+//! `testdeck select`: the catalog selection — run_together expanded, execution
+//! order, effective status_probe per category, excluded cases with reasons.
 
-use super::Ctx;
+use super::{Ctx, EXIT_FOUND, print_json};
+use crate::sanitize::escape;
+use crate::workspace::catalog::{Risk, Tag};
+use crate::workspace::select::{Request, select};
+use crate::workspace::vars::{Vars, process_env};
 use std::process::ExitCode;
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Case ids, category ids or fuzzy queries over id and title (none: every case).
+    #[arg(value_name = "ID|QUERY")]
+    pub ids: Vec<String>,
+    /// The highest risk to run (default: the catalog's default_max_risk).
+    #[arg(long, value_name = "R", value_parser = parse_risk)]
+    pub max_risk: Option<Risk>,
+    /// Only cases with this tag (smoke, full, slow).
+    #[arg(long, value_name = "T", value_parser = parse_tag)]
+    pub tag: Option<Tag>,
+    /// One JSON document.
+    #[arg(long)]
+    pub json: bool,
+}
 
-pub fn run(_args: &Args, _ctx: &Ctx) -> ExitCode {
-    super::usage("select: not built yet")
+fn parse_risk(s: &str) -> Result<Risk, String> {
+    Risk::parse(s).ok_or_else(|| format!("not one of {}", Risk::choices()))
+}
+
+fn parse_tag(s: &str) -> Result<Tag, String> {
+    Tag::parse(s).ok_or_else(|| format!("not one of {}", Tag::choices()))
+}
+
+pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
+    let ws = match ctx.workspace() {
+        Ok(ws) => ws,
+        Err(code) => return code,
+    };
+    let Some(cat) = &ws.catalog else {
+        return super::usage("no tester catalog here (.pouch/tester/)");
+    };
+    let vars = Vars::resolve(cat, &process_env);
+    let sel = select(
+        cat,
+        &vars,
+        &Request {
+            ids: args.ids.clone(),
+            max_risk: args.max_risk,
+            tag: args.tag,
+        },
+    );
+    // an argument that matched nothing is a problem the caller should see
+    let unmatched = sel.excluded.iter().any(|e| cat.case(&e.id).is_none());
+    if args.json {
+        print_json(&sel);
+    } else {
+        println!("HOST {}  max-risk {}", escape(vars.host()), sel.max_risk);
+        println!("selected ({}):", sel.selected.len());
+        for (i, s) in sel.selected.iter().enumerate() {
+            let title = cat.case(&s.id).map_or("", |c| c.title.as_str());
+            let group = s
+                .group
+                .map(|g| format!("  [run_together {g}]"))
+                .unwrap_or_default();
+            println!(
+                "  {:>3}. {:<16} {:<10} {}{}",
+                i + 1,
+                escape(&s.id),
+                escape(&s.category),
+                escape(title),
+                group
+            );
+        }
+        if !sel.excluded.is_empty() {
+            println!("excluded ({}):", sel.excluded.len());
+            for e in &sel.excluded {
+                println!("  {:<16} {}", escape(&e.id), escape(&e.reason));
+            }
+        }
+        println!("categories:");
+        for c in &sel.categories {
+            match &c.status_probe {
+                Some(p) => {
+                    let stop: Vec<String> = p
+                        .stop_if
+                        .iter()
+                        .map(|s| {
+                            let vals: Vec<String> =
+                                s.values.iter().map(ToString::to_string).collect();
+                            format!("{} in [{}]", s.field, vals.join(", "))
+                        })
+                        .collect();
+                    println!(
+                        "  {:<10} probe {}{}",
+                        escape(&c.id),
+                        escape(&p.url),
+                        if stop.is_empty() {
+                            String::new()
+                        } else {
+                            format!("  stop if {}", escape(&stop.join("; ")))
+                        }
+                    );
+                }
+                None => println!("  {:<10} no probe", escape(&c.id)),
+            }
+        }
+    }
+    if unmatched {
+        ExitCode::from(EXIT_FOUND)
+    } else {
+        ExitCode::SUCCESS
+    }
 }

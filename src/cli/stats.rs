@@ -55,7 +55,7 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
     if args.json {
         print_json(&json!({ "nodes": nodes }));
     } else if args.markdown {
-        print!("{}", crate::workspace::report::markdown(&nodes));
+        print!("{}", crate::workspace::report::markdown(&ws, &nodes));
     } else {
         println!(
             "{:<56} {:>6} {:>6} {:>6} {:>8}   {:>7} {:>8}",

@@ -1,11 +1,167 @@
-//! `testdeck tail`.
+//! `testdeck tail`: print a `timeline.jsonl` (pretty or JSON Lines) and keep following it.
 
-use super::Ctx;
+use super::{Ctx, EXIT_FOUND, EXIT_OK, EXIT_USAGE, usage};
+use crate::Problem;
+use crate::sanitize::escape;
+use crate::tail::{Follower, Line, Start, TailEvent, Watch, color_wanted, pretty_line};
+use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-#[derive(Debug, clap::Args)]
-pub struct Args {}
+/// How many events are shown first without `--from-start`, like `tail`.
+const LAST_EVENTS: u64 = 10;
 
-pub fn run(_args: &Args, _ctx: &Ctx) -> ExitCode {
-    super::usage("tail: not built yet")
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The timeline to print (with --follow it may not exist yet).
+    #[arg(value_name = "PATH")]
+    pub path: PathBuf,
+    /// Keep following: print events as they are appended; survive truncation,
+    /// replacement by rename and deletion.
+    #[arg(long, short = 'f')]
+    pub follow: bool,
+    /// Print every event from the first line (default: the last 10).
+    #[arg(long)]
+    pub from_start: bool,
+    /// Each event as one compact JSON object a line, flushed as it is read.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: &Args, _ctx: &Ctx) -> ExitCode {
+    let shown = args.path.display().to_string();
+    if !args.follow {
+        match std::fs::metadata(&args.path) {
+            Err(e) => return usage(&format!("{shown}: {e}")),
+            Ok(m) if m.is_dir() => return usage(&format!("{shown}: is a folder, not a file")),
+            Ok(_) => {}
+        }
+    }
+    let start = if args.from_start {
+        Start::Beginning
+    } else {
+        Start::LastN(LAST_EVENTS)
+    };
+    let watch = if args.follow { Watch::Auto } else { Watch::Off };
+    let mut follower = Follower::with_watch(&args.path, start, watch);
+    let mut out = Printer {
+        json: args.json,
+        color: !args.json && color_wanted(),
+        file: shown,
+        stdout: BufWriter::with_capacity(64 << 10, io::stdout().lock()),
+        errors: false,
+        unreadable: false,
+    };
+    if args.follow && !follower.is_open() {
+        out.note("does not exist yet; waiting for it");
+    }
+    // a closed pipe (`| head`) ends the command quietly: that is not a failure
+    let result = if args.follow {
+        loop {
+            let batch = follower.next_batch(None);
+            if let Err(e) = out.batch(batch) {
+                break Err(e);
+            }
+        }
+    } else {
+        (|| {
+            loop {
+                let batch = follower.read_available();
+                if batch.is_empty() {
+                    break;
+                }
+                out.batch(batch)?;
+            }
+            out.batch(follower.finish())
+        })()
+    };
+    if let Err(e) = result {
+        if e.kind() != io::ErrorKind::BrokenPipe {
+            eprintln!("testdeck: writing output: {e}");
+        }
+        return ExitCode::from(EXIT_OK);
+    }
+    if out.unreadable {
+        ExitCode::from(EXIT_USAGE)
+    } else if out.errors {
+        ExitCode::from(EXIT_FOUND)
+    } else {
+        ExitCode::from(EXIT_OK)
+    }
+}
+
+struct Printer<W: Write> {
+    json: bool,
+    color: bool,
+    file: String,
+    stdout: W,
+    /// A line could not be read as an event.
+    errors: bool,
+    unreadable: bool,
+}
+
+impl<W: Write> Printer<W> {
+    /// Print a batch, then flush: nothing read is ever held back while the
+    /// follower waits for more.
+    fn batch(&mut self, batch: Vec<TailEvent>) -> io::Result<()> {
+        for ev in batch {
+            match ev {
+                TailEvent::Line(line) => self.line(&line, false)?,
+                TailEvent::Incomplete(line) => self.line(&line, true)?,
+                TailEvent::Created => self.note("created; following from its start"),
+                TailEvent::Truncated => self.note("truncated; following from its start"),
+                TailEvent::Replaced => self.note("replaced; following the new file from its start"),
+                TailEvent::Deleted => self.note("deleted; waiting for it to come back"),
+                TailEvent::Unreadable(msg) => {
+                    self.unreadable = true;
+                    self.note(&format!("cannot read: {msg}"));
+                }
+            }
+        }
+        self.stdout.flush()
+    }
+
+    fn line(&mut self, line: &Line, incomplete: bool) -> io::Result<()> {
+        let broken = line
+            .issues
+            .iter()
+            .any(|i| matches!(i.rule, "timeline-not-json" | "timeline-not-object"));
+        if self.json {
+            // JSON Lines carries events only; an unfinished fragment is not one
+            if !(incomplete && broken) {
+                serde_json::to_writer(&mut self.stdout, &line.event)?;
+                self.stdout.write_all(b"\n")?;
+            }
+        } else {
+            self.stdout
+                .write_all(pretty_line(&line.event, self.color).as_bytes())?;
+            self.stdout.write_all(b"\n")?;
+        }
+        if incomplete || !line.issues.is_empty() {
+            // keep the report next to its line when both go to one terminal
+            self.stdout.flush()?;
+        }
+        if incomplete {
+            let p = Problem::warning(
+                &self.file,
+                "timeline-incomplete-line",
+                "the last line has no newline (the writer may not be done)",
+            )
+            .at_line(line.lineno as u32);
+            eprintln!("{p}");
+        }
+        for issue in &line.issues {
+            let mut p = Problem::error(&self.file, issue.rule, issue.message.clone())
+                .at_line(line.lineno as u32);
+            p.column = issue.column;
+            p.severity = issue.severity();
+            self.errors |= p.is_error();
+            eprintln!("{p}");
+        }
+        Ok(())
+    }
+
+    fn note(&self, what: &str) {
+        eprintln!("testdeck: {}: {what}", escape(&self.file));
+    }
 }

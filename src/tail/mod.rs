@@ -1,2 +1,99 @@
 //! Following a JSON Lines file while another process writes it: offsets, partial
 //! lines, truncation, replacement. No terminal.
+//!
+//! Three pieces, each usable without the others:
+//!
+//! - [`Follower`]: a blocking follower of one `timeline.jsonl`. It yields whole
+//!   lines only, in order, exactly once, and says when the file is created,
+//!   truncated, replaced (atomic rename) or deleted. It sleeps on filesystem
+//!   events (notify, raw watcher on the parent folder, no debouncer) and falls
+//!   back to a timed re-check where inotify is unavailable or exhausted.
+//!   [`spawn`] runs one on a thread and hands batches to a callback.
+//! - [`LineIndex`]: offsets of line starts of a file of any size, kept sparse
+//!   so a 1 GB timeline costs about a megabyte; reads any window of lines.
+//! - [`pretty_line`]: the one-line, escaped rendering of an event that
+//!   `testdeck tail` and `testdeck run` print.
+
+mod follow;
+mod index;
+mod lines;
+mod pretty;
+mod watch;
+
+pub use follow::{Follower, Interrupt, TailHandle, spawn};
+pub use index::{LineIndex, Refresh};
+pub use lines::MAX_LINE;
+pub use pretty::{color_wanted, pretty_line};
+
+use crate::workspace::timeline::{LineIssue, TimelineEvent};
+use std::time::Duration;
+
+/// One line of a timeline, parsed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Line {
+    /// 1-based line number in the current version of the file (it restarts at 1
+    /// after a truncation or a replacement). Blank lines count but are never yielded.
+    pub lineno: u64,
+    /// Byte offset of the line's first byte.
+    pub offset: u64,
+    /// The event to show; a broken line still gives one (see `timeline::parse_line`).
+    pub event: TimelineEvent,
+    /// What is wrong with the line, if anything (never fatal).
+    pub issues: Vec<LineIssue>,
+}
+
+/// What a [`Follower`] reports.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TailEvent {
+    /// A complete (newline-terminated) line.
+    Line(Line),
+    /// The last bytes of a version of the file that never got their newline:
+    /// yielded when that version ends (truncated, replaced, deleted) or when the
+    /// caller says the writer is done ([`Follower::finish`]). Often a whole JSON
+    /// object whose writer forgot the final newline, so it is parsed like a line.
+    Incomplete(Line),
+    /// The file appeared (it did not exist when following started, or after a deletion).
+    /// Lines that follow come from its first byte.
+    Created,
+    /// The file shrank or its first line changed (rewritten in place); lines
+    /// that follow come from its first byte.
+    Truncated,
+    /// Another file was renamed over the path (the atomic-write pattern); what
+    /// was left in the old file has been yielded, lines that follow come from
+    /// the first byte of the new one.
+    Replaced,
+    /// The file was deleted; following goes on and waits for it to come back.
+    Deleted,
+    /// The path exists but cannot be read (permissions, a folder…); retried on
+    /// the next change. Yielded once per distinct message.
+    Unreadable(String),
+}
+
+/// Where following starts in the file as it is when the follower opens it.
+/// A file created later (or after a truncation or replacement) is always read
+/// from its first byte.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Start {
+    /// Every line.
+    Beginning,
+    /// The last `n` non-blank complete lines, like `tail -n`.
+    LastN(u64),
+    /// Only lines appended from now on (a line being written is delivered whole).
+    End,
+}
+
+/// How a [`Follower`] learns that the file changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Watch {
+    /// Filesystem events on the parent folder (inotify on Linux); a timed
+    /// re-check every 100 ms when no watcher can be made.
+    Auto,
+    /// A timed re-check (size, identity and first-line content) at this interval.
+    Poll(Duration),
+    /// No watching: [`Follower::next_batch`] only reads what is already there,
+    /// then sleeps until its timeout. For one-shot reads.
+    Off,
+}
+
+/// Interval of the timed re-check used when no filesystem watcher is available.
+pub const FALLBACK_POLL: Duration = Duration::from_millis(100);

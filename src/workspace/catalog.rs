@@ -1,13 +1,557 @@
-//! The tester catalog (seed 001): `.pouch/tester/catalog.yaml`, `local.yaml`,
-//! `cases/*.yaml`. (Being built: the catalog issue fills this module.)
+//! The tester catalog (seed 001): `.pouch/tester/catalog.yaml`, `local.yaml` and
+//! `cases/<category>.yaml`, read into plain public types that keep every field and
+//! the place of every value, so each rule can report `file:line:col`.
+//!
+//! Loading never fails on bad content: a file that cannot be parsed, a value of the
+//! wrong type or outside its set is a located problem, and the rest still loads.
+//! Loading checks the shape of each value (rules `file-too-large`, `file-unreadable`,
+//! `yaml-syntax`, `yaml-limit`, `yaml-type`, `field-missing`, `<field>-value`);
+//! [`validate`] checks the rules across fields and files.
 
-use crate::problem::Problem;
-use std::path::Path;
+pub mod csv;
+mod load;
+mod rules;
+pub mod yaml;
 
-#[derive(Debug, Clone, Default)]
-pub struct Catalog {}
+pub use load::{from_texts, load};
+pub use rules::validate;
 
-/// Load the catalog when `.pouch/tester/` exists.
-pub fn load(root: &Path, _problems: &mut Vec<Problem>) -> Option<Catalog> {
-    root.join(".pouch/tester").is_dir().then(Catalog::default)
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+/// The catalog folder, relative to the workspace root.
+pub const DIR: &str = ".pouch/tester";
+
+/// A 1-based place in a file (0 = unknown).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize)]
+pub struct Pos {
+    pub line: u32,
+    pub column: u32,
+}
+
+impl Pos {
+    pub const fn new(line: u32, column: u32) -> Pos {
+        Pos { line, column }
+    }
+}
+
+/// Places of values by key path (`"risk"`, `"how.url"`, `"expected.1.kind"`,
+/// `"vars.API_BASE"`, `"categories.2.status_probe.url"`).
+pub type Locs = BTreeMap<String, Pos>;
+
+macro_rules! value_set {
+    ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $v:ident = $s:literal),+ $(,)? }) => {
+        $(#[$m])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum $name { $($(#[$vm])* $v),+ }
+
+        impl $name {
+            /// Every value, in the seed's order.
+            pub const ALL: &'static [$name] = &[$($name::$v),+];
+
+            /// The seed's spelling.
+            pub fn as_str(self) -> &'static str {
+                match self { $($name::$v => $s),+ }
+            }
+
+            /// The value spelled `s`, exactly as the seed writes it.
+            pub fn parse(s: &str) -> Option<$name> {
+                match s { $($s => Some($name::$v),)+ _ => None }
+            }
+
+            /// The allowed spellings, for messages: `a / b / c`.
+            pub fn choices() -> String {
+                Self::ALL.iter().map(|v| v.as_str()).collect::<Vec<_>>().join(" / ")
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+    };
+}
+
+value_set!(
+    /// The risk ladder: `Readonly < Mutating < Destructive`.
+    Risk { Readonly = "readonly", Mutating = "mutating", Destructive = "destructive" }
+);
+value_set!(
+    /// Only `active` cases run; `pending` (reason in `notes`) and `retired` stay listed.
+    Lifecycle { Active = "active", Pending = "pending", Retired = "retired" }
+);
+value_set!(
+    /// `smoke` only with `risk: readonly`.
+    Tag { Smoke = "smoke", Full = "full", Slow = "slow" }
+);
+value_set!(
+    /// How a case is carried out; none when `automation: manual`.
+    Driver { Script = "script", Browser = "browser", Mobile = "mobile" }
+);
+value_set!(
+    /// Who carries a case out: a process, a process with a person, or a person.
+    Automation { Automated = "automated", Assisted = "assisted", Manual = "manual" }
+);
+value_set!(
+    /// How a case passes.
+    ExpectedKind {
+        ApiStatus = "api-status",
+        ApiField = "api-field",
+        ScriptExit = "script-exit",
+        VisibleText = "visible-text",
+        Url = "url",
+        Interaction = "interaction",
+    }
+);
+value_set!(
+    /// The kind of a reusable session.
+    SessionKind { Browser = "browser", Mobile = "mobile" }
+);
+value_set!(
+    /// `run`: closed when the run ends; `persist`: attached to while its probe lives.
+    Reuse { Run = "run", Persist = "persist" }
+);
+
+/// The loaded catalog. `cases` are in execution order: category order, then file order.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Catalog {
+    /// `catalog.yaml`, relative to the workspace root.
+    pub file: String,
+    /// Whether `catalog.yaml` was read and parsed (rules about its contents and
+    /// the files' categories are skipped when it was not: its problem says why).
+    pub parsed: bool,
+    pub categories: Vec<Category>,
+    /// The ladder as written (values outside the three risks are dropped, with a problem).
+    pub risks: Vec<Risk>,
+    pub default_max_risk: Option<Risk>,
+    /// `catalog.yaml` `vars`, in file order, unexpanded.
+    pub vars: Vec<Var>,
+    pub artifacts: Artifacts,
+    /// Risk name → environment variable that must be `true` (keys as written).
+    pub authorize: Vec<Switch>,
+    /// Gate name → environment variable that must be `true`.
+    pub gates: Vec<Switch>,
+    pub sessions: Vec<Session>,
+    pub id_pattern: Option<String>,
+    pub run_together: Vec<Group>,
+    /// The top-level default probe.
+    pub status_probe: Option<Probe>,
+    /// The effective agent: `catalog.yaml` `agent` (or the legacy `execution`)
+    /// shallow-merged with `local.yaml` `agent`.
+    pub agent: Agent,
+    /// Where each effective agent field came from: `catalog`, `execution` or `local`.
+    pub agent_sources: BTreeMap<String, String>,
+    pub cases: Vec<Case>,
+    pub local: Option<Local>,
+    /// The case files read, in load order.
+    pub files: Vec<CaseFile>,
+    /// Top-level fields of `catalog.yaml` the seed does not name (kept, shown).
+    pub extra: Map<String, Value>,
+    /// Places in `catalog.yaml`.
+    #[serde(skip)]
+    pub locs: Locs,
+}
+
+impl Catalog {
+    /// The place of `key` in `catalog.yaml` (1:1 when unknown).
+    pub fn at(&self, key: &str) -> Pos {
+        self.locs.get(key).copied().unwrap_or(Pos::new(1, 1))
+    }
+
+    pub fn category(&self, id: &str) -> Option<&Category> {
+        self.categories.iter().find(|c| c.id == id)
+    }
+
+    pub fn case(&self, id: &str) -> Option<&Case> {
+        self.cases.iter().find(|c| c.id == id)
+    }
+
+    pub fn session(&self, name: &str) -> Option<&Session> {
+        self.sessions.iter().find(|s| s.name == name)
+    }
+
+    /// The variable that authorizes `risk`, when `authorize` names one.
+    pub fn authorize_var(&self, risk: Risk) -> Option<&str> {
+        self.authorize
+            .iter()
+            .find(|s| s.key == risk.as_str())
+            .map(|s| s.var.as_str())
+    }
+
+    /// The variable that opens gate `gate`, when `gates` names it.
+    pub fn gate_var(&self, gate: &str) -> Option<&str> {
+        self.gates
+            .iter()
+            .find(|s| s.key == gate)
+            .map(|s| s.var.as_str())
+    }
+
+    /// The index of the `run_together` group holding `id`.
+    pub fn group_of(&self, id: &str) -> Option<usize> {
+        self.run_together
+            .iter()
+            .position(|g| g.ids.iter().any(|i| i == id))
+    }
+
+    /// The effective probe of a category: its own, none (`false`), or the default.
+    pub fn effective_probe(&self, category: &str) -> Option<&Probe> {
+        match self.category(category).map(|c| &c.status_probe) {
+            Some(ProbeSetting::Off) => None,
+            Some(ProbeSetting::Set(p)) => Some(p),
+            Some(ProbeSetting::Inherit) | None => self.status_probe.as_ref(),
+        }
+    }
+
+    /// The default max risk: `default_max_risk`, else `readonly`.
+    pub fn max_risk(&self) -> Risk {
+        self.default_max_risk.unwrap_or(Risk::Readonly)
+    }
+
+    /// Names of every authorization switch (`authorize` and `gates` variables).
+    pub fn switch_vars(&self) -> impl Iterator<Item = &str> {
+        self.authorize
+            .iter()
+            .chain(&self.gates)
+            .map(|s| s.var.as_str())
+    }
+}
+
+/// One category: its cases live in `cases/<id lowercased>.yaml`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Category {
+    pub id: String,
+    pub title: String,
+    pub status_probe: ProbeSetting,
+    pub pos: Pos,
+    pub extra: Map<String, Value>,
+}
+
+/// A category's `status_probe` key.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "lowercase", tag = "mode", content = "probe")]
+pub enum ProbeSetting {
+    /// No key: the top-level default applies.
+    Inherit,
+    /// `status_probe: false`.
+    Off,
+    /// A mapping: replaces the default as a whole.
+    Set(Probe),
+}
+
+/// `{url, stop_if: {field: [values]}}`: fetched before a category runs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Probe {
+    /// As written (unexpanded); `select` gives it expanded.
+    pub url: String,
+    pub stop_if: Vec<StopIf>,
+    /// Place of `url` (or of the mapping when `url` is missing).
+    pub pos: Pos,
+    /// The file it was written in.
+    pub file: String,
+}
+
+/// A JSON field of the probe's answer and the values that stop the category.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StopIf {
+    pub field: String,
+    pub values: Vec<Value>,
+}
+
+/// A `NAME: value` variable (numbers and booleans kept as their YAML text).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Var {
+    pub name: String,
+    pub value: String,
+    pub pos: Pos,
+}
+
+/// An `authorize` or `gates` entry: `key` → environment variable `var`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Switch {
+    pub key: String,
+    pub var: String,
+    pub pos: Pos,
+}
+
+/// A reusable session.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Session {
+    pub name: String,
+    pub kind: Option<SessionKind>,
+    pub reuse: Option<Reuse>,
+    /// Every other field (url, device, profile …), as written.
+    pub fields: Map<String, Value>,
+    pub pos: Pos,
+    #[serde(skip)]
+    pub locs: Locs,
+}
+
+/// A `run_together` group.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Group {
+    pub ids: Vec<String>,
+    pub continue_on_fail: bool,
+    pub pos: Pos,
+    /// Place of each id.
+    #[serde(skip)]
+    pub id_pos: Vec<Pos>,
+}
+
+/// The agent target (seed 001 `agent`). testdeck shows it and records it; it never runs agents.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Agent {
+    pub environment: Option<String>,
+    pub host: Option<String>,
+    pub project: Option<String>,
+    pub path: Option<String>,
+    pub role: Option<String>,
+    pub cli: Option<String>,
+    pub tier: Option<String>,
+    pub model: Option<String>,
+    pub reasoning_effort: Option<String>,
+    pub permission_mode: Option<String>,
+    /// Fields the seed does not name.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// The agent field names, as the seed spells them.
+pub const AGENT_FIELDS: [&str; 10] = [
+    "environment",
+    "host",
+    "project",
+    "path",
+    "role",
+    "cli",
+    "tier",
+    "model",
+    "reasoningEffort",
+    "permissionMode",
+];
+
+impl Agent {
+    /// The field named as in the seed.
+    pub fn field(&self, name: &str) -> Option<&str> {
+        match name {
+            "environment" => self.environment.as_deref(),
+            "host" => self.host.as_deref(),
+            "project" => self.project.as_deref(),
+            "path" => self.path.as_deref(),
+            "role" => self.role.as_deref(),
+            "cli" => self.cli.as_deref(),
+            "tier" => self.tier.as_deref(),
+            "model" => self.model.as_deref(),
+            "reasoningEffort" => self.reasoning_effort.as_deref(),
+            "permissionMode" => self.permission_mode.as_deref(),
+            _ => None,
+        }
+    }
+
+    fn field_mut(&mut self, name: &str) -> Option<&mut Option<String>> {
+        Some(match name {
+            "environment" => &mut self.environment,
+            "host" => &mut self.host,
+            "project" => &mut self.project,
+            "path" => &mut self.path,
+            "role" => &mut self.role,
+            "cli" => &mut self.cli,
+            "tier" => &mut self.tier,
+            "model" => &mut self.model,
+            "reasoningEffort" => &mut self.reasoning_effort,
+            "permissionMode" => &mut self.permission_mode,
+            _ => return None,
+        })
+    }
+}
+
+/// The mobile artifact identity contract.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Artifacts {
+    pub android: Option<MobileArtifact>,
+    pub ios: Option<MobileArtifact>,
+}
+
+/// `required` and the app's identity (`package` for android, `bundle_id` for ios).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct MobileArtifact {
+    pub required: bool,
+    pub package: Option<String>,
+    pub bundle_id: Option<String>,
+    pub extra: Map<String, Value>,
+}
+
+/// `local.yaml`: this machine's overrides (not committed).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Local {
+    pub file: String,
+    /// `HOST`, authorization switches and other top-level scalars, then `vars:` entries.
+    pub values: Vec<Var>,
+    pub agent: Option<Agent>,
+    pub extra: Map<String, Value>,
+}
+
+impl Local {
+    pub fn get(&self, name: &str) -> Option<&Var> {
+        // later entries (the `vars:` mapping) do not override top-level keys
+        self.values.iter().find(|v| v.name == name)
+    }
+}
+
+/// A file of `cases/`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CaseFile {
+    /// Relative to the workspace root.
+    pub path: String,
+    /// The category it declares (`category:` key), else the category whose id
+    /// lowercased is the file name, else `None`.
+    pub category: Option<String>,
+    /// Whether `category` came from a `category:` key in the file.
+    pub declared: bool,
+    /// Place of the `category:` value (1:1 when not declared).
+    pub pos: Pos,
+    /// Cases read from it.
+    pub cases: usize,
+    /// False when the file could not be parsed (its cases are missing).
+    pub parsed: bool,
+}
+
+/// One case. Enumerated fields are `None` when absent or outside their value set
+/// (loading reported it); such a case is never selected to run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Case {
+    pub id: String,
+    /// As written; the file's category when the key is missing.
+    pub category: String,
+    pub title: String,
+    pub what: String,
+    pub lifecycle: Option<Lifecycle>,
+    pub tag: Option<Tag>,
+    pub risk: Option<Risk>,
+    pub gate: Option<String>,
+    pub driver: Option<Driver>,
+    /// `automated` when the key is missing.
+    pub automation: Option<Automation>,
+    pub session: Option<String>,
+    pub how: How,
+    pub expected: Vec<Expected>,
+    pub maps_to: Vec<String>,
+    /// The raw expression; parse with [`crate::workspace::vars::Assume::parse`].
+    pub assume: Option<String>,
+    pub setup: Vec<String>,
+    pub teardown: Vec<String>,
+    pub notes: Vec<String>,
+    /// The case file, relative to the workspace root.
+    pub file: String,
+    /// Place of the case's mapping in `file`.
+    pub line: u32,
+    pub column: u32,
+    /// Fields the seed does not name (kept, shown).
+    pub extra: Map<String, Value>,
+    /// Places of its values.
+    #[serde(skip)]
+    pub locs: Locs,
+}
+
+impl Case {
+    /// The place of `key` (see [`Locs`]), else of the case itself.
+    pub fn at(&self, key: &str) -> Pos {
+        self.locs
+            .get(key)
+            .copied()
+            .unwrap_or(Pos::new(self.line, self.column))
+    }
+
+    /// `automation`, with a value outside the set treated as `manual` (a person decides).
+    pub fn automation(&self) -> Automation {
+        self.automation.unwrap_or(Automation::Manual)
+    }
+}
+
+/// `how`: what to do.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct How {
+    /// A command run by `sh` in the workspace root (may be a multi-line script).
+    pub run: Option<String>,
+    pub steps: Vec<String>,
+    pub url: Option<String>,
+    /// HTTP method for `how.url`; see [`How::method`].
+    pub method: Option<String>,
+    /// Seconds, default 60.
+    pub timeout: u64,
+    pub extra: Map<String, Value>,
+}
+
+impl Default for How {
+    fn default() -> Self {
+        How {
+            run: None,
+            steps: Vec::new(),
+            url: None,
+            method: None,
+            timeout: DEFAULT_TIMEOUT,
+            extra: Map::new(),
+        }
+    }
+}
+
+/// `how.timeout` when absent, in seconds.
+pub const DEFAULT_TIMEOUT: u64 = 60;
+
+/// The prefix of a step a person carries out (`automation: assisted`).
+pub const MANUAL_STEP: &str = "[人工]";
+
+impl How {
+    /// The HTTP method, `GET` by default.
+    pub fn method(&self) -> &str {
+        self.method.as_deref().unwrap_or("GET")
+    }
+}
+
+/// One `{kind, value}` of `expected`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Expected {
+    /// `None` when outside the six kinds (loading reported it).
+    pub kind: Option<ExpectedKind>,
+    /// As written: a number for `script-exit`/`api-status`, `{path, equals}` for
+    /// `api-field`, text otherwise.
+    pub value: Value,
+}
+
+impl Expected {
+    /// `(path, equals)` of an `api-field` value.
+    pub fn field(&self) -> Option<(&str, &Value)> {
+        let o = self.value.as_object()?;
+        Some((o.get("path")?.as_str()?, o.get("equals")?))
+    }
+}
+
+impl Agent {
+    /// Set the fields of a mapping over this agent (shallow merge); returns the
+    /// names set.
+    fn merge(&mut self, fields: &Map<String, Value>) -> Vec<String> {
+        let mut set = Vec::new();
+        for (k, v) in fields {
+            let text = match v {
+                Value::Null => None,
+                Value::String(s) => Some(s.clone()),
+                other => Some(other.to_string()),
+            };
+            if let Some(slot) = self.field_mut(k) {
+                *slot = text;
+            } else {
+                self.extra.insert(k.clone(), v.clone());
+            }
+            set.push(k.clone());
+        }
+        set
+    }
 }

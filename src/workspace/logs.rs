@@ -209,8 +209,17 @@ fn scan_dir(root: &Path, logs: &Path, dir: &Path) -> (Vec<RawRun>, Vec<Problem>)
     };
     let mut subdirs = Vec::new();
     let mut names = Names::default();
+    let mut links = Vec::new();
     for ent in rd.flatten() {
         let Ok(ft) = ent.file_type() else { continue };
+        if ft.is_symlink() {
+            links.push(Problem::warning(
+                super::rel(root, &ent.path()),
+                "symlink-not-followed",
+                "symbolic link under tests/logs is not followed",
+            ));
+            continue;
+        }
         let name = ent.file_name();
         match name.to_str() {
             Some("meta.json") if ft.is_file() => names.meta = true,
@@ -238,18 +247,20 @@ fn scan_dir(root: &Path, logs: &Path, dir: &Path) -> (Vec<RawRun>, Vec<Problem>)
                 )],
             );
         }
-        let mut probs = Vec::new();
+        let mut probs = links;
         let run = read_run(root, logs, dir, &names, &mut probs);
         return (vec![run], probs);
     }
-    subdirs.par_iter().map(|d| scan_dir(root, logs, d)).reduce(
+    let (runs, mut probs) = subdirs.par_iter().map(|d| scan_dir(root, logs, d)).reduce(
         || (Vec::new(), Vec::new()),
         |mut a, mut b| {
             a.0.append(&mut b.0);
             a.1.append(&mut b.1);
             a
         },
-    )
+    );
+    probs.append(&mut links);
+    (runs, probs)
 }
 
 #[derive(Default)]
@@ -366,7 +377,7 @@ pub fn read_json_file(
         Err(e) => Err(Problem::error(
             &rel,
             &format!("{rule_prefix}-syntax"),
-            format!("invalid JSON: {e}"),
+            format!("invalid JSON: {}", timeline::json_error_text(&e)),
         )
         .at(e.line() as u32, e.column().max(1) as u32)),
     }

@@ -4,6 +4,7 @@
 
 pub mod catalog;
 pub mod config;
+pub mod contract;
 pub mod fuzzy;
 pub mod logs;
 pub mod plan;

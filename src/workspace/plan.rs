@@ -12,8 +12,8 @@ const MAX_PLAN_FILE: u64 = 16 * 1024 * 1024;
 
 #[derive(Debug, Clone, Default)]
 pub struct TestPlan {
-    /// Files relative to the root, with their text.
-    pub files: Vec<(String, String)>,
+    /// Files relative to the root, with their lines.
+    pub files: Vec<(String, Vec<String>)>,
     /// identifier token -> places (file index, 1-based line) where it appears.
     index: HashMap<String, Vec<(usize, u32)>>,
 }
@@ -73,21 +73,19 @@ impl TestPlan {
             }
         };
         super::walk::walk(root, &dir, &|_: &Path| true, &visit, &probs);
-        let mut files = found.into_inner().unwrap_or_default();
+        let mut files: Vec<(String, String)> = found.into_inner().unwrap_or_default();
         files.sort();
         problems.extend(probs.into_inner().unwrap_or_default());
-        let mut plan = TestPlan {
-            files,
-            index: HashMap::new(),
-        };
-        plan.build_index();
-        plan
+        TestPlan::from_files(files)
     }
 
     /// A plan made from in-memory files (tests, benchmarks).
     pub fn from_files(files: Vec<(String, String)>) -> TestPlan {
         let mut plan = TestPlan {
-            files,
+            files: files
+                .into_iter()
+                .map(|(f, t)| (f, t.lines().map(str::to_owned).collect()))
+                .collect(),
             index: HashMap::new(),
         };
         plan.build_index();
@@ -95,8 +93,8 @@ impl TestPlan {
     }
 
     fn build_index(&mut self) {
-        for (fi, (_, text)) in self.files.iter().enumerate() {
-            for (li, line) in text.lines().enumerate() {
+        for (fi, (_, lines)) in self.files.iter().enumerate() {
+            for (li, line) in lines.iter().enumerate() {
                 for tok in line.split(|c: char| !is_ident_byte(c)) {
                     let tok = tok.trim_matches('.');
                     if tok.is_empty() {
@@ -116,16 +114,33 @@ impl TestPlan {
         self.index.contains_key(case_id)
     }
 
-    /// Every entry that names the case: one per heading section or table row.
+    /// Every entry that defines the case: a heading that names it (with its
+    /// section) or a table row that names it. When no heading or row names it, the
+    /// section around its first mention.
     pub fn entries(&self, case_id: &str) -> Vec<PlanEntry> {
         let Some(places) = self.index.get(case_id) else {
             return Vec::new();
         };
         let mut out: Vec<PlanEntry> = Vec::new();
+        let mut fallback = None;
         for &(fi, line) in places {
-            let (file, text) = &self.files[fi];
-            let lines: Vec<&str> = text.lines().collect();
-            let entry = entry_at(&lines, line as usize - 1);
+            let (file, lines) = &self.files[fi];
+            let Some(l) = lines.get(line as usize - 1) else {
+                continue;
+            };
+            let defining = heading_level(l).is_some() || l.trim_start().starts_with('|');
+            if !defining {
+                if fallback.is_none() {
+                    let entry = entry_at(lines, line as usize - 1);
+                    fallback = Some(PlanEntry {
+                        file: file.clone(),
+                        line: entry.0,
+                        text: entry.1,
+                    });
+                }
+                continue;
+            }
+            let entry = entry_at(lines, line as usize - 1);
             if !out.iter().any(|e| e.file == *file && e.line == entry.0) {
                 out.push(PlanEntry {
                     file: file.clone(),
@@ -133,6 +148,9 @@ impl TestPlan {
                     text: entry.1,
                 });
             }
+        }
+        if out.is_empty() {
+            out.extend(fallback);
         }
         out
     }
@@ -150,8 +168,8 @@ fn heading_level(line: &str) -> Option<usize> {
 }
 
 /// (1-based first line, text) of the entry around line index `i`.
-fn entry_at(lines: &[&str], i: usize) -> (u32, String) {
-    let line = lines[i];
+fn entry_at(lines: &[String], i: usize) -> (u32, String) {
+    let line = lines[i].as_str();
     if line.trim_start().starts_with('|') {
         // a table row: the table's header (first two rows) plus this row
         let mut start = i;
@@ -160,9 +178,9 @@ fn entry_at(lines: &[&str], i: usize) -> (u32, String) {
         }
         let mut text = String::new();
         if start + 1 < i {
-            text.push_str(lines[start]);
+            text.push_str(&lines[start]);
             text.push('\n');
-            text.push_str(lines[start + 1]);
+            text.push_str(&lines[start + 1]);
             text.push('\n');
         }
         text.push_str(line);
@@ -170,12 +188,12 @@ fn entry_at(lines: &[&str], i: usize) -> (u32, String) {
     }
     // a heading section: from the nearest heading at or above the line to the
     // next heading of the same or a higher level
-    let Some(h) = (0..=i).rev().find(|&k| heading_level(lines[k]).is_some()) else {
+    let Some(h) = (0..=i).rev().find(|&k| heading_level(&lines[k]).is_some()) else {
         return (i as u32 + 1, line.to_owned());
     };
-    let level = heading_level(lines[h]).unwrap_or(1);
+    let level = heading_level(&lines[h]).unwrap_or(1);
     let end = (h + 1..lines.len())
-        .find(|&k| heading_level(lines[k]).is_some_and(|l| l <= level))
+        .find(|&k| heading_level(&lines[k]).is_some_and(|l| l <= level))
         .unwrap_or(lines.len());
     let text = lines[h..end].join("\n").trim_end().to_owned();
     (h as u32 + 1, text)
@@ -215,6 +233,7 @@ mod tests {
             e.text,
             "## terminal-basic-command\n\n- What: runs a command\n- Oracle: exit 0"
         );
+        assert_eq!(p.entries("terminal-basic-command").len(), 1);
         let r = p.entry("kb-empty").expect("row");
         assert_eq!(r.line, 4);
         assert_eq!(

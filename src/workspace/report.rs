@@ -1,22 +1,505 @@
-//! `tests/report/<domain>/report.md` (seed 000 §7): the 通过率 blocks testdeck prints.
+//! `tests/report/<domain>/report.md` (seed 000 §7): testdeck never writes it; it
+//! checks the fixed headings and every 通过率 number against the logs (`report-stale`),
+//! and prints the skeleton with computed blocks (`stats --markdown`).
 
+use super::Workspace;
+use super::stats::{self, NodeKind, NodeStats, Window, fmt_rate, markdown_block};
+use crate::problem::Problem;
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use super::stats::{NodeKind, NodeStats, markdown_block};
+/// The fixed subsections of every analysed node, in order.
+pub const NODE_SECTIONS: [&str; 5] = ["证据", "通过率", "失败分析", "当前评估", "下一步建议"];
+/// The fixed subsections of 总览, in order.
+pub const OVERVIEW_SECTIONS: [&str; 3] = ["分析范围", "总体结论", "下一阶段建议"];
+/// What 失败分析 says when there is no failed run (seed 000 §7).
+pub const NO_FAILURES: &str = "当前没有 failed run，因此无法给出失败模式结论。";
 
-/// The 通过率 blocks of every node, each under a heading naming the node.
-pub fn markdown(nodes: &[NodeStats]) -> String {
-    let mut out = String::new();
-    for n in nodes {
-        let title = match n.kind {
-            NodeKind::Root => "(all)".to_owned(),
-            _ => format!("`{}` ({})", n.path, n.kind.as_str()),
-        };
-        let _ = write!(
-            out,
-            "<!-- {title} -->\n##### 通过率\n\n{}\n",
-            markdown_block(n)
-        );
+#[derive(Debug, Clone)]
+struct Heading {
+    level: usize,
+    text: String,
+    line: u32,
+}
+
+fn headings(text: &str) -> Vec<Heading> {
+    let mut out = Vec::new();
+    let mut fence = false;
+    for (i, l) in text.lines().enumerate() {
+        let t = l.trim_end();
+        if t.trim_start().starts_with("```") {
+            fence = !fence;
+            continue;
+        }
+        if fence {
+            continue;
+        }
+        let n = t.bytes().take_while(|&b| b == b'#').count();
+        if (1..=6).contains(&n) && t[n..].starts_with(' ') {
+            out.push(Heading {
+                level: n,
+                text: t[n..].trim().trim_matches('`').trim().to_owned(),
+                line: i as u32 + 1,
+            });
+        }
     }
     out
+}
+
+/// Check every domain's report.
+pub fn check(ws: &Workspace) -> Vec<Problem> {
+    let dir = ws.root.join("tests/report");
+    let Ok(rd) = std::fs::read_dir(&dir) else {
+        return Vec::new();
+    };
+    let nodes = stats::compute(&ws.tests, &ws.logs, &Window::default());
+    let by_path: HashMap<&str, &NodeStats> = nodes.iter().map(|n| (n.path.as_str(), n)).collect();
+    let mut out = Vec::new();
+    let mut domains: Vec<_> = rd.flatten().filter(|e| e.path().is_dir()).collect();
+    domains.sort_by_key(std::fs::DirEntry::file_name);
+    for d in domains {
+        let domain = d.file_name().to_string_lossy().into_owned();
+        let file = d.path().join("report.md");
+        let rel = super::rel(&ws.root, &file);
+        match std::fs::read(&file) {
+            Ok(bytes) => {
+                let text = String::from_utf8_lossy(&bytes);
+                out.extend(check_report(&rel, &domain, &text, &by_path));
+            }
+            Err(_) => out.push(Problem::warning(
+                rel,
+                "report-missing",
+                format!("domain {domain:?} has no report.md"),
+            )),
+        }
+    }
+    out
+}
+
+/// Check one report's structure and numbers against the statistics.
+pub fn check_report<S: std::hash::BuildHasher>(
+    file: &str,
+    domain: &str,
+    text: &str,
+    nodes: &HashMap<&str, &NodeStats, S>,
+) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let hs = headings(text);
+    let lines: Vec<&str> = text.lines().collect();
+    let structure =
+        |line: u32, msg: String| Problem::warning(file, "report-structure", msg).at(line, 1);
+    // the fixed head: # <Domain> 域测试报告, ## 总览, ### 分析范围 / 总体结论 / 下一阶段建议
+    match hs.first() {
+        Some(h) if h.level == 1 && h.text.ends_with("域测试报告") => {}
+        Some(h) => out.push(structure(
+            h.line,
+            format!(
+                "the report must open with \"# <Domain> 域测试报告\", found {:?}",
+                h.text
+            ),
+        )),
+        None => {
+            out.push(structure(
+                1,
+                "no headings: the report must open with \"# <Domain> 域测试报告\"".into(),
+            ));
+            return out;
+        }
+    }
+    let overview = hs.iter().position(|h| h.level == 2 && h.text == "总览");
+    match overview {
+        Some(1) => {}
+        Some(i) => out.push(structure(
+            hs[i].line,
+            "## 总览 must come right after the title".into(),
+        )),
+        None => out.push(structure(hs[0].line, "## 总览 is missing".into())),
+    }
+    if let Some(i) = overview {
+        let subs: Vec<&Heading> = hs[i + 1..]
+            .iter()
+            .take_while(|h| h.level > 2)
+            .filter(|h| h.level == 3)
+            .collect();
+        let names: Vec<&str> = subs.iter().map(|h| h.text.as_str()).collect();
+        if names.get(..3) != Some(&OVERVIEW_SECTIONS[..]) {
+            out.push(structure(
+                hs[i].line,
+                format!(
+                    "## 总览 must start with ### {} in this order, found {:?}",
+                    OVERVIEW_SECTIONS.join(", ### "),
+                    names
+                ),
+            ));
+        }
+        // 总体结论: the domain's historical and latest numbers
+        if let Some(h) = subs.iter().find(|h| h.text == "总体结论") {
+            let end = section_end(&hs, h, lines.len());
+            if let Some(n) = nodes.get(domain) {
+                out.extend(check_conclusion(
+                    file,
+                    &lines,
+                    h.line as usize,
+                    end,
+                    domain,
+                    n,
+                ));
+            }
+        }
+    }
+    // layers and their nodes
+    let mut path: Vec<(usize, String)> = Vec::new();
+    let body_start = overview.unwrap_or(1);
+    let mut i = body_start;
+    while i < hs.len() {
+        let h = &hs[i];
+        if h.level <= 2 && h.text != "总览" {
+            path.clear();
+        }
+        if h.level == 2 && h.text == "总览" {
+            // skip the overview's subsections
+            i += 1;
+            while i < hs.len() && hs[i].level > 2 {
+                i += 1;
+            }
+            continue;
+        }
+        if NODE_SECTIONS.contains(&h.text.as_str()) {
+            i += 1;
+            continue;
+        }
+        path.retain(|(l, _)| *l < h.level);
+        path.push((h.level, h.text.clone()));
+        // this node's own subsections: deeper headings up to its first child node
+        let mut subs = Vec::new();
+        let mut has_child = false;
+        let mut k = i + 1;
+        while k < hs.len() && hs[k].level > h.level {
+            if NODE_SECTIONS.contains(&hs[k].text.as_str()) {
+                if !has_child {
+                    subs.push(&hs[k]);
+                }
+            } else {
+                has_child = true;
+            }
+            k += 1;
+        }
+        let node_path = std::iter::once(domain)
+            .chain(path.iter().map(|(_, t)| t.as_str()))
+            .collect::<Vec<_>>()
+            .join("/");
+        if h.level >= 2 && (!subs.is_empty() || !has_child) {
+            let names: Vec<&str> = subs.iter().map(|s| s.text.as_str()).collect();
+            if names != NODE_SECTIONS {
+                out.push(structure(
+                    h.line,
+                    format!(
+                        "node {node_path:?} must have {} in this order, found {:?}",
+                        NODE_SECTIONS.join(", "),
+                        names
+                    ),
+                ));
+            }
+            if let Some(p) = subs.iter().find(|s| s.text == "通过率") {
+                let end = section_end(&hs, p, lines.len());
+                match nodes.get(node_path.as_str()) {
+                    Some(n) => out.extend(check_block(
+                        file,
+                        &lines,
+                        p.line as usize,
+                        end,
+                        &node_path,
+                        n,
+                    )),
+                    None => out.push(
+                        Problem::warning(
+                            file,
+                            "report-unknown-node",
+                            format!("node {node_path:?} has no logs"),
+                        )
+                        .at(h.line, 1),
+                    ),
+                }
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Index (exclusive, 0-based line) where the section under heading `h` ends.
+fn section_end(hs: &[Heading], h: &Heading, nlines: usize) -> usize {
+    hs.iter()
+        .find(|x| x.line > h.line && x.level <= h.level)
+        .map_or(nlines, |x| x.line as usize - 1)
+}
+
+fn stale(file: &str, line: usize, node: &str, field: &str, report: &str, logs: &str) -> Problem {
+    Problem::warning(
+        file,
+        "report-stale",
+        format!("node {node:?}: {field} is {report} in the report but {logs} in the logs"),
+    )
+    .at(line as u32 + 1, 1)
+}
+
+/// The numbers of one 通过率 block (`- field: value` lines).
+fn check_block(
+    file: &str,
+    lines: &[&str],
+    start: usize,
+    end: usize,
+    node: &str,
+    n: &NodeStats,
+) -> Vec<Problem> {
+    let want: [(&str, String); 8] = [
+        ("totalRuns", n.historical.total_runs.to_string()),
+        ("passedRuns", n.historical.passed_runs.to_string()),
+        ("failedRuns", n.historical.failed_runs.to_string()),
+        (
+            "historicalSuccessRate",
+            fmt_rate(n.historical.historical_success_rate),
+        ),
+        ("latestCaseCount", n.latest.latest_case_count.to_string()),
+        (
+            "latestPassedCases",
+            n.latest.latest_passed_cases.to_string(),
+        ),
+        (
+            "latestFailedCases",
+            n.latest.latest_failed_cases.to_string(),
+        ),
+        ("latestSuccessRate", fmt_rate(n.latest.latest_success_rate)),
+    ];
+    let mut out = Vec::new();
+    for (i, l) in lines.iter().enumerate().take(end).skip(start) {
+        let t = l.trim().trim_start_matches(['-', '*']).trim();
+        let Some((k, v)) = t.split_once(':').or_else(|| t.split_once('：')) else {
+            continue;
+        };
+        let k = k.trim().trim_matches('`');
+        let v = v.trim().trim_matches('`').trim();
+        if let Some((_, logs)) = want.iter().find(|(f, _)| *f == k) {
+            if !same_number(v, logs) {
+                out.push(stale(file, i, node, k, v, logs));
+            }
+        }
+    }
+    out
+}
+
+/// Numbers compare as numbers (`70%` = `70.0%`); `—`, `-`, `N/A` all mean no rate.
+fn same_number(report: &str, logs: &str) -> bool {
+    let norm =
+        |s: &str| -> Option<f64> { s.trim().trim_end_matches('%').trim().parse::<f64>().ok() };
+    match (norm(report), norm(logs)) {
+        (Some(a), Some(b)) => (a - b).abs() < 0.05,
+        (None, None) => true,
+        _ => false,
+    }
+}
+
+/// 总体结论: `N 次 raw runs`, `N 次 passed`, `N 次 failed`, `historicalSuccessRate=X%`,
+/// `A / B 个 case`, `latestSuccessRate=X%`.
+fn check_conclusion(
+    file: &str,
+    lines: &[&str],
+    start: usize,
+    end: usize,
+    domain: &str,
+    n: &NodeStats,
+) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let num_before = |l: &str, marker: &str| -> Option<String> {
+        let at = l.find(marker)?;
+        let head = l[..at].trim_end().trim_end_matches('`');
+        let digits: String = head
+            .chars()
+            .rev()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        (!digits.is_empty()).then(|| digits.chars().rev().collect())
+    };
+    let rate_after = |l: &str, key: &str| -> Option<String> {
+        let at = l.find(key)? + key.len();
+        let rest = l[at..].trim_start_matches(['=', ':', ' ', '`']);
+        let v: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '.' || *c == '—' || *c == '-')
+            .collect();
+        (!v.is_empty()).then_some(v)
+    };
+    for (i, l) in lines.iter().enumerate().take(end).skip(start) {
+        let checks: [(&str, Option<String>, String); 6] = [
+            (
+                "totalRuns",
+                num_before(l, "次 raw runs"),
+                n.historical.total_runs.to_string(),
+            ),
+            (
+                "passedRuns",
+                num_before(l, "次 passed"),
+                n.historical.passed_runs.to_string(),
+            ),
+            (
+                "failedRuns",
+                num_before(l, "次 failed"),
+                n.historical.failed_runs.to_string(),
+            ),
+            (
+                "historicalSuccessRate",
+                rate_after(l, "historicalSuccessRate"),
+                fmt_rate(n.historical.historical_success_rate),
+            ),
+            (
+                "latestSuccessRate",
+                rate_after(l, "latestSuccessRate"),
+                fmt_rate(n.latest.latest_success_rate),
+            ),
+            (
+                "latestCaseCount",
+                num_before(l, "个 case").and_then(|_| case_total(l)),
+                n.latest.latest_case_count.to_string(),
+            ),
+        ];
+        for (field, found, logs) in checks {
+            if let Some(v) = found {
+                if !same_number(&v, &logs) {
+                    out.push(stale(file, i, domain, field, &v, &logs));
+                }
+            }
+        }
+        if l.contains("个 case") {
+            if let Some(p) = case_passed(l) {
+                let logs = n.latest.latest_passed_cases.to_string();
+                if !same_number(&p, &logs) {
+                    out.push(stale(file, i, domain, "latestPassedCases", &p, &logs));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `A / B 个 case` → B.
+fn case_total(l: &str) -> Option<String> {
+    let at = l.find("个 case")?;
+    let head = l[..at].trim_end().trim_end_matches('`');
+    let digits: String = head
+        .chars()
+        .rev()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    (!digits.is_empty()).then(|| digits.chars().rev().collect())
+}
+
+/// `A / B 个 case` → A.
+fn case_passed(l: &str) -> Option<String> {
+    let at = l.find("个 case")?;
+    let head = &l[..at];
+    let slash = head.rfind('/')?;
+    let before = head[..slash].trim_end().trim_end_matches('`').trim_end();
+    let digits: String = before
+        .chars()
+        .rev()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    (!digits.is_empty()).then(|| digits.chars().rev().collect())
+}
+
+/// A report skeleton for each domain with the computed 通过率 blocks and evidence,
+/// in the seed's heading order; the parts that need a person's judgement are left
+/// as HTML comments for the author.
+pub fn markdown(ws: &Workspace, nodes: &[NodeStats]) -> String {
+    let mut out = String::new();
+    for d in nodes.iter().filter(|n| n.kind == NodeKind::Domain) {
+        let domain = d.path.as_str();
+        let _ = writeln!(out, "# {domain} 域测试报告\n\n## 总览\n\n### 分析范围\n");
+        let _ = writeln!(out, "- raw logs 范围: `tests/logs/{domain}/**`");
+        let scopes: Vec<&str> = nodes
+            .iter()
+            .filter(|n| {
+                n.kind != NodeKind::Case
+                    && n.kind != NodeKind::Domain
+                    && stats::under(&n.path, domain)
+            })
+            .filter(|n| {
+                !nodes.iter().any(|c| {
+                    c.kind != NodeKind::Case && c.path.starts_with(&format!("{}/", n.path))
+                })
+            })
+            .map(|n| n.path.as_str())
+            .collect();
+        if !scopes.is_empty() {
+            let list: Vec<String> = scopes.iter().map(|s| format!("`{s}`")).collect();
+            let _ = writeln!(out, "- 已分析 scope: {}", list.join("、"));
+        }
+        let h = &d.historical;
+        let l = &d.latest;
+        let _ = writeln!(
+            out,
+            "\n### 总体结论\n\n- 历史总数据: `{}` 次 raw runs，其中 `{}` 次 passed、`{}` 次 failed，historicalSuccessRate=`{}`\n- 最新总数据: `{} / {}` 个 case 的最新一轮 run 为 passed，latestSuccessRate=`{}`\n- 当前结论: <!-- 由作者填写 -->\n\n### 下一阶段建议\n\n- <!-- 由作者填写 -->\n",
+            h.total_runs,
+            h.passed_runs,
+            h.failed_runs,
+            fmt_rate(h.historical_success_rate),
+            l.latest_passed_cases,
+            l.latest_case_count,
+            fmt_rate(l.latest_success_rate)
+        );
+        for n in nodes.iter().filter(|n| stats::under(&n.path, domain)) {
+            let depth = n.path.split('/').count();
+            match n.kind {
+                NodeKind::Layer => {
+                    let _ = writeln!(out, "## {}\n", last(&n.path));
+                }
+                NodeKind::Suite | NodeKind::Group => {
+                    let level = depth.min(6);
+                    let sub = (level + 1).clamp(5, 6);
+                    let hashes = "#".repeat(level);
+                    let subh = "#".repeat(sub);
+                    let _ = writeln!(out, "{hashes} {}\n\n{subh} 证据\n", last(&n.path));
+                    for c in nodes
+                        .iter()
+                        .filter(|c| c.kind == NodeKind::Case && parent(&c.path) == n.path)
+                    {
+                        let case_id = last(&c.path);
+                        if let Some(r) = ws
+                            .logs
+                            .of_case(parent(&c.path), case_id)
+                            .filter(|r| r.status.is_finished())
+                            .last()
+                        {
+                            let _ = writeln!(
+                                out,
+                                "- `{case_id}` | run=`{}` | status=`{}`",
+                                r.run_id,
+                                r.status.as_str()
+                            );
+                        }
+                    }
+                    let _ = writeln!(out, "\n{subh} 通过率\n\n{}", markdown_block(n));
+                    let fail = if n.historical.failed_runs == 0 {
+                        format!("- {NO_FAILURES}")
+                    } else {
+                        "- <!-- 由作者填写 -->".to_owned()
+                    };
+                    let _ = writeln!(
+                        out,
+                        "{subh} 失败分析\n\n{fail}\n\n{subh} 当前评估\n\n- <!-- 由作者填写 -->\n\n{subh} 下一步建议\n\n- <!-- 由作者填写 -->\n"
+                    );
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+fn last(p: &str) -> &str {
+    p.rsplit('/').next().unwrap_or(p)
+}
+
+fn parent(p: &str) -> &str {
+    p.rsplit_once('/').map_or("", |(a, _)| a)
 }

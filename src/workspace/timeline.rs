@@ -1,6 +1,6 @@
 //! One `timeline.jsonl` event (seed 000 §5): parsing a line leniently, with located problems.
 
-use serde::Serialize;
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value};
 
 /// The value set of `type` fixed by the seed.
@@ -10,20 +10,61 @@ pub const EVENT_STATUSES: [&str; 4] = ["info", "ok", "failed", "skipped"];
 
 /// A timeline event. Fields with a wrong type are kept in `extra` under their
 /// own name and reported as a problem; unknown fields are kept in `extra` too.
-#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+///
+/// Serialized as the seed's object: `ts` (when present), `type`, `name`,
+/// `status`, `id` (when present), `message`, `data`, then the unknown fields.
+/// A field that had a wrong type is written with its original value, once.
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct TimelineEvent {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ts: Option<String>,
-    #[serde(rename = "type")]
+    /// The `type` field.
     pub kind: String,
     pub name: String,
     pub status: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     pub message: String,
     pub data: Value,
-    #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+/// The fixed fields, in the seed's order.
+const FIXED: [&str; 7] = ["ts", "type", "name", "status", "id", "message", "data"];
+
+impl Serialize for TimelineEvent {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(None)?;
+        for key in FIXED {
+            // a wrongly typed field lives in `extra` with its original value:
+            // write that value in the field's place instead of the shown text
+            if let Some(v) = self.extra.get(key) {
+                m.serialize_entry(key, v)?;
+                continue;
+            }
+            match key {
+                "ts" => {
+                    if let Some(ts) = &self.ts {
+                        m.serialize_entry(key, ts)?;
+                    }
+                }
+                "type" => m.serialize_entry(key, &self.kind)?,
+                "name" => m.serialize_entry(key, &self.name)?,
+                "status" => m.serialize_entry(key, &self.status)?,
+                "id" => {
+                    if let Some(id) = &self.id {
+                        m.serialize_entry(key, id)?;
+                    }
+                }
+                "message" => m.serialize_entry(key, &self.message)?,
+                _ => m.serialize_entry(key, &self.data)?,
+            }
+        }
+        for (k, v) in &self.extra {
+            if !FIXED.contains(&k.as_str()) {
+                m.serialize_entry(k, v)?;
+            }
+        }
+        m.end()
+    }
 }
 
 /// What is wrong with one line (the line number is the caller's).
@@ -34,6 +75,18 @@ pub struct LineIssue {
     pub rule: &'static str,
     pub column: Option<u32>,
     pub message: String,
+}
+
+impl LineIssue {
+    /// Contract drift (a `type` or `status` outside its value set) is a warning;
+    /// a line that cannot be read as an event is an error.
+    pub fn severity(&self) -> crate::Severity {
+        if self.rule == "timeline-bad-type" || self.rule == "timeline-bad-status" {
+            crate::Severity::Warning
+        } else {
+            crate::Severity::Error
+        }
+    }
 }
 
 /// Parse one line (without its newline). Always returns an event to show: a line
@@ -59,7 +112,7 @@ pub fn parse_line(raw: &[u8]) -> (TimelineEvent, Vec<LineIssue>) {
             issues.push(LineIssue {
                 rule: "timeline-not-json",
                 column: Some(e.column().max(1) as u32),
-                message: format!("not JSON: {e}"),
+                message: format!("not JSON: {}", json_error_text(&e)),
             });
             return (raw_event(text), issues);
         }
@@ -92,6 +145,16 @@ pub fn parse_line(raw: &[u8]) -> (TimelineEvent, Vec<LineIssue>) {
         });
     }
     (ev, issues)
+}
+
+/// serde_json's message without its trailing ` at line L column C` (the problem
+/// carries the place itself).
+pub fn json_error_text(e: &serde_json::Error) -> String {
+    let s = e.to_string();
+    match s.rfind(" at line ") {
+        Some(at) => s[..at].to_owned(),
+        None => s,
+    }
 }
 
 fn raw_event(text: &str) -> TimelineEvent {
@@ -201,6 +264,17 @@ mod tests {
             ]
         );
         assert_eq!(ev.name, "5");
+    }
+
+    #[test]
+    fn serializes_each_field_once_with_its_original_value() {
+        let line = r#"{"type":"step","name":5,"status":"ok","message":"m","x":[1]}"#;
+        let (ev, _) = parse_line(line.as_bytes());
+        let out = serde_json::to_string(&ev).expect("json");
+        assert_eq!(
+            out,
+            r#"{"type":"step","name":5,"status":"ok","message":"m","data":null,"x":[1]}"#
+        );
     }
 
     #[test]

@@ -130,9 +130,6 @@ pub fn scan(root: &Path, plan: &TestPlan, problems: &mut Vec<Problem>) -> TestsT
                 .is_some_and(|n| NOT_CASES.contains(&n)))
     };
     let visit = |e: &Entry| {
-        if e.is_symlink {
-            return;
-        }
         let Ok(rel) = e.path.strip_prefix(&tests) else {
             return;
         };
@@ -144,6 +141,17 @@ pub fn scan(root: &Path, plan: &TestPlan, problems: &mut Vec<Problem>) -> TestsT
             .first()
             .is_some_and(|f| NOT_CASES.contains(&f.as_str()))
         {
+            return;
+        }
+        if e.is_symlink {
+            // never followed: a loop or a link out of the workspace cannot trap the scan
+            if let Ok(mut p) = probs.lock() {
+                p.push(Problem::warning(
+                    super::rel(root, &e.path),
+                    "symlink-not-followed",
+                    "symbolic link under tests/ is not followed",
+                ));
+            }
             return;
         }
         if e.is_dir {

@@ -8,16 +8,45 @@ pub fn validate(ws: &Workspace) -> Vec<Problem> {
     let mut out = ws.problems.clone();
     for c in &ws.tests.cases {
         if !c.registered {
-            out.push(Problem::error(
+            out.push(Problem::warning(
                 &c.path,
                 "case-unregistered",
                 format!(
-                    "caseId {:?} is not registered in doc/test-plan/**",
+                    "caseId {:?} is not registered in doc/test-plan/** (formal cases must be planned first; use tests/temp/ for ad-hoc ones)",
                     c.case_id
                 ),
             ));
         }
     }
+    // a case defined twice in the plan with different text: which one holds?
+    let mut seen = std::collections::HashSet::new();
+    for c in &ws.tests.cases {
+        if c.temp || !seen.insert(c.case_id.as_str()) {
+            continue;
+        }
+        let entries = ws.plan.entries(&c.case_id);
+        if let Some(first) = entries.first() {
+            for e in entries.iter().skip(1).filter(|e| e.text != first.text) {
+                out.push(
+                    Problem::warning(
+                        &e.file,
+                        "plan-entry-conflict",
+                        format!(
+                            "caseId {:?} is also defined at {}:{} with different text",
+                            c.case_id, first.file, first.line
+                        ),
+                    )
+                    .at_line(e.line),
+                );
+            }
+        }
+    }
+    out.extend(super::contract::check_runs(ws));
+    out.extend(super::report::check(ws));
+    if let Some(cat) = &ws.catalog {
+        out.extend(super::catalog::validate(cat, &super::vars::process_env));
+    }
     crate::problem::sort(&mut out);
+    out.dedup();
     out
 }

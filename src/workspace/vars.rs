@@ -1,1 +1,784 @@
-//! HOST and `${VAR}` resolution: process environment > local.yaml > catalog vars.
+//! HOST and `${VAR}` resolution: process environment > local.yaml > catalog vars,
+//! `${NAME}` expansion, the `assume` expression, and where URLs get their host.
+//!
+//! The process environment is passed in (an [`Env`]), so tests never touch the real one.
+
+use super::catalog::Catalog;
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::HashMap;
+
+/// A lookup into an environment: `name → value`.
+pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
+
+/// The real process environment, as an [`Env`].
+pub fn process_env(name: &str) -> Option<String> {
+    std::env::var(name).ok()
+}
+
+/// The only accepted test-service address, and its default.
+pub const HOST: &str = "HOST";
+pub const DEFAULT_HOST: &str = "127.0.0.1";
+
+/// Where a resolved value came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum VarSource {
+    /// The process environment (only `HOST` and authorization switches).
+    Environment,
+    /// `local.yaml`.
+    Local,
+    /// `catalog.yaml` `vars`.
+    Catalog,
+    /// `HOST` = `127.0.0.1`.
+    Default,
+}
+
+impl VarSource {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VarSource::Environment => "environment",
+            VarSource::Local => "local",
+            VarSource::Catalog => "catalog",
+            VarSource::Default => "default",
+        }
+    }
+}
+
+/// One resolved variable.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Resolved {
+    pub name: String,
+    /// As defined (before expansion).
+    pub raw: String,
+    /// Expanded (`${NAME}` replaced); environment values are taken literally.
+    pub value: String,
+    pub source: VarSource,
+    /// An authorization switch (a variable of `authorize` or `gates`).
+    pub switch: bool,
+}
+
+/// The result of expanding a text: unknown names stay as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Expanded {
+    pub text: String,
+    /// Names referenced but not defined, in order of appearance.
+    pub unknown: Vec<String>,
+}
+
+/// The resolved variables of a catalog.
+#[derive(Debug, Clone, Default)]
+pub struct Vars {
+    entries: Vec<Resolved>,
+    index: HashMap<String, usize>,
+    /// Names whose definitions refer to each other in a loop.
+    pub cycles: Vec<String>,
+}
+
+impl Vars {
+    /// Resolve every variable: `HOST` and switches from `env` > `local.yaml` >
+    /// `catalog.yaml` `vars` (> `127.0.0.1` for `HOST`); others from `local.yaml` >
+    /// `catalog.yaml` `vars`. Then expand `${NAME}` inside the values.
+    pub fn resolve(cat: &Catalog, env: Env) -> Vars {
+        let switches: Vec<&str> = cat.switch_vars().collect();
+        let mut names: Vec<String> = vec![HOST.to_owned()];
+        let mut add = |n: &str| {
+            if !names.iter().any(|x| x == n) {
+                names.push(n.to_owned());
+            }
+        };
+        for v in &cat.vars {
+            add(&v.name);
+        }
+        if let Some(l) = &cat.local {
+            for v in &l.values {
+                add(&v.name);
+            }
+        }
+        for s in &switches {
+            add(s);
+        }
+        let mut entries = Vec::new();
+        for name in names {
+            let switch = switches.contains(&name.as_str());
+            let from_env = (name == HOST || switch)
+                .then(|| env(&name))
+                .flatten()
+                .map(|v| (v, VarSource::Environment));
+            let from_local = || {
+                cat.local
+                    .as_ref()
+                    .and_then(|l| l.get(&name))
+                    .map(|v| (v.value.clone(), VarSource::Local))
+            };
+            let from_catalog = || {
+                cat.vars
+                    .iter()
+                    .find(|v| v.name == name)
+                    .map(|v| (v.value.clone(), VarSource::Catalog))
+            };
+            let found = from_env
+                .or_else(from_local)
+                .or_else(from_catalog)
+                .or_else(|| (name == HOST).then(|| (DEFAULT_HOST.to_owned(), VarSource::Default)));
+            if let Some((raw, source)) = found {
+                entries.push(Resolved {
+                    value: raw.clone(),
+                    name,
+                    raw,
+                    source,
+                    switch,
+                });
+            }
+        }
+        let mut vars = Vars {
+            index: entries
+                .iter()
+                .enumerate()
+                .map(|(i, e)| (e.name.clone(), i))
+                .collect(),
+            entries,
+            cycles: Vec::new(),
+        };
+        vars.expand_all();
+        vars.find_cycles();
+        vars
+    }
+
+    /// Build from plain `(name, raw value)` pairs (all from the catalog), for tests
+    /// and callers without a catalog.
+    pub fn from_pairs(pairs: &[(&str, &str)]) -> Vars {
+        let cat = Catalog {
+            vars: pairs
+                .iter()
+                .map(|(n, v)| super::catalog::Var {
+                    name: (*n).to_owned(),
+                    value: (*v).to_owned(),
+                    pos: super::catalog::Pos::default(),
+                })
+                .collect(),
+            ..Catalog::default()
+        };
+        Vars::resolve(&cat, &|_| None)
+    }
+
+    /// Every name whose definition leads back to itself.
+    fn find_cycles(&mut self) {
+        let mut cycles = Vec::new();
+        for e in &self.entries {
+            if e.source == VarSource::Environment {
+                continue;
+            }
+            let mut seen: Vec<String> = Vec::new();
+            let mut todo: Vec<String> = refs(&e.raw).into_iter().map(|(_, n)| n).collect();
+            while let Some(n) = todo.pop() {
+                if n == e.name {
+                    cycles.push(e.name.clone());
+                    break;
+                }
+                if seen.contains(&n) {
+                    continue;
+                }
+                if let Some(x) = self.entry(&n) {
+                    if x.source != VarSource::Environment {
+                        todo.extend(refs(&x.raw).into_iter().map(|(_, r)| r));
+                    }
+                }
+                seen.push(n);
+            }
+        }
+        self.cycles = cycles;
+    }
+
+    fn expand_all(&mut self) {
+        // 0 = not done, 1 = in progress, 2 = done
+        let mut state = vec![0u8; self.entries.len()];
+        for i in 0..self.entries.len() {
+            self.expand_one(i, &mut state);
+        }
+    }
+
+    fn expand_one(&mut self, i: usize, state: &mut Vec<u8>) {
+        match state[i] {
+            // 1 is a loop: find_cycles reports it; the reference stays as written
+            1 | 2 => return,
+            _ => {}
+        }
+        if self.entries[i].source == VarSource::Environment {
+            state[i] = 2;
+            return;
+        }
+        state[i] = 1;
+        let raw = self.entries[i].raw.clone();
+        for (_, name) in refs(&raw) {
+            if let Some(&j) = self.index.get(&name) {
+                self.expand_one(j, state);
+            }
+        }
+        let value = substitute(&raw, |n| {
+            let j = *self.index.get(n)?;
+            // a reference still in progress is part of a loop: leave it as written
+            (state[j] == 2).then(|| self.entries[j].value.clone())
+        })
+        .text;
+        self.entries[i].value = value;
+        state[i] = 2;
+    }
+
+    /// The resolved HOST.
+    pub fn host(&self) -> &str {
+        self.get(HOST).unwrap_or(DEFAULT_HOST)
+    }
+
+    /// Where HOST came from.
+    pub fn host_source(&self) -> VarSource {
+        self.entry(HOST).map_or(VarSource::Default, |e| e.source)
+    }
+
+    /// The expanded value of `name`.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.entry(name).map(|e| e.value.as_str())
+    }
+
+    pub fn entry(&self, name: &str) -> Option<&Resolved> {
+        self.index.get(name).map(|&i| &self.entries[i])
+    }
+
+    /// Every resolved variable: HOST first, then catalog vars, local values, switches.
+    pub fn entries(&self) -> &[Resolved] {
+        &self.entries
+    }
+
+    pub fn is_known(&self, name: &str) -> bool {
+        self.index.contains_key(name)
+    }
+
+    /// Whether an authorization switch is `true` (environment > local.yaml > vars).
+    pub fn switch_on(&self, var: &str) -> bool {
+        self.get(var) == Some("true")
+    }
+
+    /// Expand every `${NAME}` of `text`.
+    pub fn expand(&self, text: &str) -> Expanded {
+        substitute(text, |n| self.get(n).map(str::to_owned))
+    }
+
+    /// Expand every string inside a JSON value (an `expected` value).
+    pub fn expand_json(&self, v: &Value) -> Value {
+        match v {
+            Value::String(s) => Value::String(self.expand(s).text),
+            Value::Array(a) => Value::Array(a.iter().map(|x| self.expand_json(x)).collect()),
+            Value::Object(o) => Value::Object(
+                o.iter()
+                    .map(|(k, x)| (k.clone(), self.expand_json(x)))
+                    .collect(),
+            ),
+            other => other.clone(),
+        }
+    }
+
+    /// The variables a case's child process gets: HOST and every var, expanded.
+    /// Authorization switches are left out: the launcher passes the ones it granted.
+    pub fn child_env(&self) -> Vec<(String, String)> {
+        self.entries
+            .iter()
+            .filter(|e| !e.switch)
+            .map(|e| (e.name.clone(), e.value.clone()))
+            .collect()
+    }
+
+    /// Whether `name` is HOST or a variable whose definition is built from it
+    /// (directly or through other such variables).
+    pub fn host_derived(&self, name: &str) -> bool {
+        let mut seen = Vec::new();
+        self.derived_inner(name, &mut seen)
+    }
+
+    fn derived_inner(&self, name: &str, seen: &mut Vec<String>) -> bool {
+        if name == HOST {
+            return true;
+        }
+        if seen.iter().any(|s| s == name) {
+            return false;
+        }
+        seen.push(name.to_owned());
+        let Some(e) = self.entry(name) else {
+            return false;
+        };
+        if e.source == VarSource::Environment {
+            return false;
+        }
+        refs(&e.raw)
+            .iter()
+            .any(|(_, r)| self.derived_inner(r, seen))
+    }
+}
+
+/// Every `${NAME}` reference of `text`: (byte offset, name).
+pub fn refs(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(at) = text[i..].find("${") {
+        let start = i + at;
+        let rest = &text[start + 2..];
+        match rest.find('}') {
+            Some(end) if is_name(&rest[..end]) => {
+                out.push((start, rest[..end].to_owned()));
+                i = start + 2 + end + 1;
+            }
+            _ => i = start + 2,
+        }
+    }
+    out
+}
+
+/// `[A-Za-z_][A-Za-z0-9_]*`.
+pub fn is_name(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+fn substitute(text: &str, lookup: impl Fn(&str) -> Option<String>) -> Expanded {
+    let mut out = String::with_capacity(text.len());
+    let mut unknown = Vec::new();
+    let mut last = 0;
+    for (at, name) in refs(text) {
+        out.push_str(&text[last..at]);
+        let end = at + name.len() + 3;
+        if let Some(v) = lookup(&name) {
+            out.push_str(&v);
+        } else {
+            out.push_str(&text[at..end]);
+            if !unknown.contains(&name) {
+                unknown.push(name);
+            }
+        }
+        last = end;
+    }
+    out.push_str(&text[last..]);
+    Expanded { text: out, unknown }
+}
+
+/// Whether `host` (optionally with `:port`, IPv6 optionally in brackets) is this machine.
+pub fn is_loopback(host: &str) -> bool {
+    let h = host.trim();
+    let h = if let Some(rest) = h.strip_prefix('[') {
+        rest.split(']').next().unwrap_or(rest)
+    } else if h.matches(':').count() == 1 {
+        h.split(':').next().unwrap_or(h)
+    } else {
+        h
+    };
+    let h = h.trim_end_matches('.').to_ascii_lowercase();
+    if h == "localhost" || h.ends_with(".localhost") {
+        return true;
+    }
+    h.parse::<std::net::IpAddr>()
+        .is_ok_and(|ip| ip.is_loopback())
+}
+
+/// A URL found in a text whose host is not HOST (or a var built from it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LiteralHost {
+    /// The URL as written, up to the end of its host.
+    pub url: String,
+    /// Byte offset in the text.
+    pub offset: usize,
+}
+
+/// Every `scheme://host` of `text` whose host is not `${X}` with `X` host-derived.
+pub fn literal_hosts(text: &str, derived: &dyn Fn(&str) -> bool) -> Vec<LiteralHost> {
+    let mut out = Vec::new();
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while let Some(at) = text[from..].find("://") {
+        let sep = from + at;
+        from = sep + 3;
+        // the scheme: letters, digits, + - . before "://", starting with a letter
+        let mut s = sep;
+        while s > 0 && (bytes[s - 1].is_ascii_alphanumeric() || b"+-.".contains(&bytes[s - 1])) {
+            s -= 1;
+        }
+        while s < sep && !bytes[s].is_ascii_alphabetic() {
+            s += 1;
+        }
+        if s == sep {
+            continue;
+        }
+        let authority = authority(&text[sep + 3..]);
+        // userinfo ends at the last '@'
+        let host_port = authority.rsplit('@').next().unwrap_or(authority);
+        if host_port.is_empty() {
+            continue; // file:///path has no host
+        }
+        if !host_is_var(host_port, derived) {
+            out.push(LiteralHost {
+                url: text[s..sep + 3 + authority.len()].to_owned(),
+                offset: s,
+            });
+        }
+    }
+    out
+}
+
+/// The authority of a URL after `://`: up to `/ ? #`, whitespace or a quote, with
+/// `${...}` read as one unit.
+fn authority(s: &str) -> &str {
+    let b = s.as_bytes();
+    let mut i = 0;
+    // an IPv6 literal is one unit: `[::1]`
+    if b.first() == Some(&b'[') {
+        i = s.find(']').map_or(b.len(), |e| e + 1);
+    }
+    while i < b.len() {
+        if b[i] == b'$' && b.get(i + 1) == Some(&b'{') {
+            match s[i..].find('}') {
+                Some(e) => i += e + 1,
+                None => break,
+            }
+            continue;
+        }
+        if b"/?#\"'`<>()[]{}|\\,; \t\r\n".contains(&b[i]) {
+            break;
+        }
+        i += 1;
+    }
+    &s[..i]
+}
+
+/// `${X}` or `${X}:port` with `X` host-derived (port digits or a `${...}`).
+fn host_is_var(host_port: &str, derived: &dyn Fn(&str) -> bool) -> bool {
+    let Some(rest) = host_port.strip_prefix("${") else {
+        return false;
+    };
+    let Some(end) = rest.find('}') else {
+        return false;
+    };
+    let name = &rest[..end];
+    let after = &rest[end + 1..];
+    let port_ok = after.is_empty()
+        || after.strip_prefix(':').is_some_and(|p| {
+            p.chars().all(|c| c.is_ascii_digit())
+                || (p.starts_with("${") && p.ends_with('}') && is_name(&p[2..p.len() - 1]))
+        });
+    is_name(name) && derived(name) && port_ok
+}
+
+/// Whether a URL field (how.url, a probe url, a session url) is built from HOST:
+/// every `scheme://host` in it uses HOST or a derived var, and a value without
+/// `://` starts with a derived `${X}`. Returns what is wrong, if anything.
+pub fn url_field_problem(text: &str, derived: &dyn Fn(&str) -> bool) -> Option<String> {
+    let lits = literal_hosts(text, derived);
+    if let Some(l) = lits.first() {
+        return Some(format!(
+            "literal host in {:?}: a URL must be built from ${{HOST}} or a var derived from it",
+            l.url
+        ));
+    }
+    if text.contains("://") {
+        return None;
+    }
+    let starts_derived = text
+        .strip_prefix("${")
+        .and_then(|r| r.split_once('}'))
+        .is_some_and(|(n, _)| is_name(n) && derived(n));
+    (!starts_derived).then(|| {
+        format!(
+            "{text:?} is not built from ${{HOST}}: start it with http://${{HOST}} or a var derived from HOST"
+        )
+    })
+}
+
+/// An `assume` expression: terms joined by `&&`; false ⇒ the case is `skipped`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Assume {
+    pub terms: Vec<Term>,
+}
+
+/// One term of an [`Assume`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Term {
+    /// `NAME`: set, not empty, and not `false`/`0`/`no`/`off`.
+    Set(String),
+    /// `!NAME`: the opposite.
+    Unset(String),
+    /// `NAME == value` (an unset variable is the empty text).
+    Eq(String, String),
+    /// `NAME != value`.
+    Ne(String, String),
+}
+
+impl Term {
+    pub fn name(&self) -> &str {
+        match self {
+            Term::Set(n) | Term::Unset(n) | Term::Eq(n, _) | Term::Ne(n, _) => n,
+        }
+    }
+}
+
+impl Assume {
+    /// Parse `NAME`, `!NAME`, `NAME == value`, `NAME != value` joined by `&&`.
+    /// Values may be quoted with `'` or `"`.
+    pub fn parse(s: &str) -> Result<Assume, String> {
+        if s.trim().is_empty() {
+            return Err("empty expression".to_owned());
+        }
+        if s.contains("||") {
+            return Err("`||` is not supported: terms are joined by `&&` only".to_owned());
+        }
+        let mut terms = Vec::new();
+        for raw in s.split("&&") {
+            let t = raw.trim();
+            if t.is_empty() {
+                return Err(format!("empty term in {s:?}"));
+            }
+            let term = if let Some((n, v)) = t.split_once("!=") {
+                Term::Ne(name(n)?, value(v)?)
+            } else if let Some((n, v)) = t.split_once("==") {
+                Term::Eq(name(n)?, value(v)?)
+            } else if let Some(n) = t.strip_prefix('!') {
+                Term::Unset(name(n)?)
+            } else {
+                Term::Set(name(t)?)
+            };
+            terms.push(term);
+        }
+        Ok(Assume { terms })
+    }
+
+    /// Every variable named.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.terms.iter().map(Term::name)
+    }
+
+    /// True when every term holds in `env`.
+    pub fn eval(&self, env: Env) -> bool {
+        self.terms.iter().all(|t| match t {
+            Term::Set(n) => truthy(env(n).as_deref()),
+            Term::Unset(n) => !truthy(env(n).as_deref()),
+            Term::Eq(n, v) => env(n).unwrap_or_default() == *v,
+            Term::Ne(n, v) => env(n).unwrap_or_default() != *v,
+        })
+    }
+}
+
+fn truthy(v: Option<&str>) -> bool {
+    v.is_some_and(|v| {
+        let v = v.trim();
+        !v.is_empty() && !["false", "0", "no", "off"].contains(&v.to_ascii_lowercase().as_str())
+    })
+}
+
+fn name(s: &str) -> Result<String, String> {
+    let n = s.trim();
+    if is_name(n) {
+        Ok(n.to_owned())
+    } else {
+        Err(format!("{n:?} is not a variable name"))
+    }
+}
+
+fn value(s: &str) -> Result<String, String> {
+    let v = s.trim();
+    let unquoted = ['"', '\'']
+        .iter()
+        .find_map(|q| v.strip_prefix(*q).and_then(|r| r.strip_suffix(*q)));
+    match unquoted {
+        Some(u) => Ok(u.to_owned()),
+        None if v.is_empty() => Err("missing value after the comparison".to_owned()),
+        None if v.contains(['=', '!', '"', '\'']) => Err(format!("{v:?} is not a value")),
+        None => Ok(v.to_owned()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workspace::catalog::{Local, Pos, Switch, Var};
+
+    fn var(n: &str, v: &str) -> Var {
+        Var {
+            name: n.to_owned(),
+            value: v.to_owned(),
+            pos: Pos::default(),
+        }
+    }
+
+    fn catalog() -> Catalog {
+        Catalog {
+            vars: vec![
+                var("HOST", "10.9.9.9"),
+                var("API_BASE", "http://${HOST}:8095"),
+                var("HEALTH", "${API_BASE}/health"),
+                var("ALLOW_MUT", "false"),
+                var("PLAIN", "x"),
+            ],
+            authorize: vec![Switch {
+                key: "mutating".into(),
+                var: "ALLOW_MUT".into(),
+                pos: Pos::default(),
+            }],
+            ..Catalog::default()
+        }
+    }
+
+    #[test]
+    fn host_lookup_order_env_local_catalog_default() {
+        let mut cat = catalog();
+        let none = |_: &str| None;
+        assert_eq!(Vars::resolve(&cat, &none).host(), "10.9.9.9");
+        cat.local = Some(Local {
+            values: vec![var("HOST", "127.0.0.2"), var("ALLOW_MUT", "true")],
+            ..Local::default()
+        });
+        let v = Vars::resolve(&cat, &none);
+        assert_eq!(v.host(), "127.0.0.2");
+        assert_eq!(v.host_source(), VarSource::Local);
+        assert!(v.switch_on("ALLOW_MUT"));
+        let env = |n: &str| match n {
+            "HOST" => Some("192.168.1.7".to_owned()),
+            "ALLOW_MUT" => Some("false".to_owned()),
+            "PLAIN" => Some("from-env".to_owned()),
+            _ => None,
+        };
+        let v = Vars::resolve(&cat, &env);
+        assert_eq!(v.host(), "192.168.1.7");
+        assert_eq!(v.host_source(), VarSource::Environment);
+        assert!(!v.switch_on("ALLOW_MUT"));
+        // the environment overrides only HOST and switches
+        assert_eq!(v.get("PLAIN"), Some("x"));
+        assert_eq!(v.get("HEALTH"), Some("http://192.168.1.7:8095/health"));
+        let bare = Vars::resolve(&Catalog::default(), &none);
+        assert_eq!(bare.host(), DEFAULT_HOST);
+        assert_eq!(bare.host_source(), VarSource::Default);
+    }
+
+    #[test]
+    fn expansion_and_unknown_names() {
+        let v = Vars::resolve(&catalog(), &|_| None);
+        let e = v.expand("curl ${API_BASE}/x ${NOPE} $HOME ${} ${HOST}");
+        assert_eq!(
+            e.text,
+            "curl http://10.9.9.9:8095/x ${NOPE} $HOME ${} 10.9.9.9"
+        );
+        assert_eq!(e.unknown, vec!["NOPE".to_owned()]);
+        let j = v.expand_json(&serde_json::json!({"path": "a", "equals": "${PLAIN}"}));
+        assert_eq!(j["equals"], "x");
+    }
+
+    #[test]
+    fn cycles_are_reported_not_looped() {
+        let v = Vars::from_pairs(&[("A", "${B}"), ("B", "x${A}"), ("C", "${C}")]);
+        assert_eq!(v.cycles, ["A", "B", "C"]);
+    }
+
+    #[test]
+    fn child_env_has_vars_but_not_switches() {
+        let env = Vars::resolve(&catalog(), &|_| None).child_env();
+        assert!(env.contains(&("HOST".to_owned(), "10.9.9.9".to_owned())));
+        assert!(env.iter().any(|(k, _)| k == "API_BASE"));
+        assert!(!env.iter().any(|(k, _)| k == "ALLOW_MUT"));
+    }
+
+    #[test]
+    fn loopback() {
+        for h in [
+            "127.0.0.1",
+            "localhost",
+            "LOCALHOST.",
+            "127.1.2.3:80",
+            "::1",
+            "[::1]:8080",
+            "a.localhost",
+        ] {
+            assert!(is_loopback(h), "{h}");
+        }
+        for h in [
+            "10.0.0.5",
+            "example.com",
+            "192.168.1.1:80",
+            "::2",
+            "localhost.example.com",
+        ] {
+            assert!(!is_loopback(h), "{h}");
+        }
+    }
+
+    #[test]
+    fn host_derived_and_literal_hosts() {
+        let v = Vars::resolve(&catalog(), &|_| None);
+        assert!(v.host_derived("HOST"));
+        assert!(v.host_derived("API_BASE"));
+        assert!(v.host_derived("HEALTH"));
+        assert!(!v.host_derived("PLAIN"));
+        let d = |n: &str| v.host_derived(n);
+        assert!(
+            literal_hosts("curl http://${HOST}:8080/x && wget https://${API_BASE}", &d).is_empty()
+        );
+        let bad = literal_hosts(
+            "curl -s http://localhost:8080/a; curl http://${PLAIN}/b",
+            &d,
+        );
+        assert_eq!(bad.len(), 2);
+        assert_eq!(bad[0].url, "http://localhost:8080");
+        assert_eq!(bad[1].url, "http://${PLAIN}");
+        assert!(literal_hosts("cat file:///etc/hosts", &d).is_empty());
+        assert_eq!(
+            literal_hosts("u=http://u:p@10.0.0.5/", &d)[0].url,
+            "http://u:p@10.0.0.5"
+        );
+        assert_eq!(
+            literal_hosts("http://[::1]:80/", &d)[0].url,
+            "http://[::1]:80"
+        );
+        assert!(url_field_problem("${API_BASE}/health", &d).is_none());
+        assert!(url_field_problem("http://${HOST}:${PORT}/", &d).is_none());
+        assert!(url_field_problem("/health", &d).is_some());
+        assert!(url_field_problem("${PLAIN}/x", &d).is_some());
+        assert!(url_field_problem("http://10.0.0.5/", &d).is_some());
+        assert!(url_field_problem("http://${HOST}.evil.com/", &d).is_some());
+    }
+
+    #[test]
+    fn assume_grammar() {
+        let a = Assume::parse("FEATURE_X && !SKIP_SLOW && MODE == 'full' && REGION != cn")
+            .expect("parses");
+        assert_eq!(a.terms.len(), 4);
+        assert_eq!(
+            a.names().collect::<Vec<_>>(),
+            ["FEATURE_X", "SKIP_SLOW", "MODE", "REGION"]
+        );
+        let env = |n: &str| match n {
+            "FEATURE_X" => Some("1".to_owned()),
+            "MODE" => Some("full".to_owned()),
+            _ => None,
+        };
+        assert!(a.eval(&env));
+        let env2 = |n: &str| match n {
+            "FEATURE_X" => Some("false".to_owned()),
+            "MODE" => Some("full".to_owned()),
+            _ => None,
+        };
+        assert!(!a.eval(&env2));
+        assert!(
+            Assume::parse("A == \"x y\"")
+                .expect("quoted")
+                .eval(&|_| Some("x y".into()))
+        );
+        for bad in [
+            "",
+            "A ||B",
+            "A &&",
+            "1A",
+            "A == ",
+            "A == b == c",
+            "a-b",
+            "!!A",
+        ] {
+            assert!(Assume::parse(bad).is_err(), "{bad}");
+        }
+    }
+}

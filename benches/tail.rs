@@ -1,0 +1,276 @@
+//! Figures for the tail engine, measured on the real binary beside GNU `tail -F`:
+//! write-to-print latency (p50/p99), a 200k-line burst, RSS and throughput on a
+//! 1 GB timeline, CPU while idle for 10 s, and the line index on the same file.
+//!
+//! `cargo bench --bench tail` (release). `TAIL_BENCH_MB` sets the big file's size
+//! (default 1024). Prints figures; asserts nothing about speed.
+#![allow(clippy::unwrap_used)]
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+use testdeck::tail::LineIndex;
+
+const SAMPLES: u64 = 500;
+const BURST: u64 = 200_000;
+
+fn line(seq: u64) -> String {
+    format!(
+        "{{\"ts\":\"2026-03-15T10:15:30.112Z\",\"type\":\"step\",\"name\":\"l{seq}\",\"status\":\"ok\",\"message\":\"step number {seq}\",\"data\":{{\"i\":{seq}}}}}\n"
+    )
+}
+
+/// The sequence number of a printed line: the token after `l` in `"name":"l…"`
+/// (JSON and raw lines) or the 4th field (pretty lines).
+fn seq_of(printed: &str) -> Option<u64> {
+    if let Some(at) = printed.find("\"name\":\"l") {
+        let rest = &printed[at + 9..];
+        let end = rest.find('"')?;
+        return rest[..end].parse().ok();
+    }
+    printed
+        .split_whitespace()
+        .nth(3)?
+        .strip_prefix('l')?
+        .parse()
+        .ok()
+}
+
+struct Follow {
+    child: Child,
+    seen: mpsc::Receiver<(u64, Instant)>,
+}
+
+impl Follow {
+    fn start(mut cmd: Command) -> Self {
+        let mut child = cmd
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let out = child.stdout.take().unwrap();
+        let (tx, seen) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut r = BufReader::with_capacity(1 << 20, out);
+            let mut buf = String::new();
+            loop {
+                buf.clear();
+                match r.read_line(&mut buf) {
+                    Ok(0) | Err(_) => return,
+                    Ok(_) => {
+                        if let Some(s) = seq_of(&buf) {
+                            if tx.send((s, Instant::now())).is_err() {
+                                return;
+                            }
+                        }
+                    }
+                }
+            }
+        });
+        Self { child, seen }
+    }
+
+    /// When `seq` was printed (everything before it is consumed).
+    fn wait_for(&self, seq: u64) -> Instant {
+        loop {
+            let (s, t) = self
+                .seen
+                .recv_timeout(Duration::from_secs(120))
+                .unwrap_or_else(|_| panic!("line {seq} never printed"));
+            if s == seq {
+                return t;
+            }
+        }
+    }
+
+    fn cpu_seconds(&self) -> f64 {
+        let stat =
+            std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap_or_default();
+        // fields after the command name, which is in parentheses
+        let after = stat.rsplit_once(')').map_or("", |(_, a)| a);
+        let f: Vec<&str> = after.split_whitespace().collect();
+        let ticks: f64 = f.get(11).and_then(|u| u.parse::<f64>().ok()).unwrap_or(0.0)
+            + f.get(12).and_then(|s| s.parse::<f64>().ok()).unwrap_or(0.0);
+        ticks / 100.0
+    }
+
+    /// (current RSS, peak RSS) in MB.
+    fn rss_mb(&self) -> (f64, f64) {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .unwrap_or_default();
+        let field = |name: &str| {
+            status
+                .lines()
+                .find(|l| l.starts_with(name))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|kb| kb.parse::<f64>().ok())
+                .map_or(f64::NAN, |kb| kb / 1024.0)
+        };
+        (field("VmRSS:"), field("VmHWM:"))
+    }
+}
+
+impl Drop for Follow {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn pct(sorted: &[Duration], p: f64) -> f64 {
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i].as_secs_f64() * 1000.0
+}
+
+/// Latency samples, the burst, idle CPU for one follower command.
+fn run_small(label: &str, cmd: Command, file: &Path, idle: bool) {
+    let mut w = OpenOptions::new().append(true).open(file).unwrap();
+    let f = Follow::start(cmd);
+    // it is following once the first line comes through
+    w.write_all(line(0).as_bytes()).unwrap();
+    f.wait_for(0);
+    let mut lat = Vec::new();
+    for seq in 1..=SAMPLES {
+        let t = Instant::now();
+        w.write_all(line(seq).as_bytes()).unwrap();
+        lat.push(f.wait_for(seq) - t);
+        std::thread::sleep(Duration::from_millis(3));
+    }
+    lat.sort();
+    let burst: String = (1..=BURST).map(|i| line(SAMPLES + i)).collect();
+    let t = Instant::now();
+    w.write_all(burst.as_bytes()).unwrap();
+    let burst_time = f.wait_for(SAMPLES + BURST) - t;
+    println!(
+        "{label:<28} latency p50 {:.3} ms  p99 {:.3} ms  max {:.3} ms | 200k burst {:.3} s",
+        pct(&lat, 0.5),
+        pct(&lat, 0.99),
+        pct(&lat, 1.0),
+        burst_time.as_secs_f64()
+    );
+    if idle {
+        let before = f.cpu_seconds();
+        std::thread::sleep(Duration::from_secs(10));
+        let after = f.cpu_seconds();
+        println!("{label:<28} CPU while idle 10 s: {:.2} s", after - before);
+    }
+}
+
+fn main() {
+    // `cargo test --all-targets` runs bench targets too: only measure under `cargo bench`
+    if !std::env::args().any(|a| a == "--bench") {
+        eprintln!("run with `cargo bench --bench tail`");
+        return;
+    }
+    let exe = env!("CARGO_BIN_EXE_testdeck");
+    let dir = tempfile::tempdir().unwrap();
+    let small = dir.path().join("timeline.jsonl");
+    let has_tail = Command::new("tail").arg("--version").output().is_ok();
+
+    println!("== write-to-print latency ({SAMPLES} samples, 3 ms apart) and a {BURST}-line burst");
+    for (label, args) in [
+        ("testdeck tail -f --json", vec!["--json"]),
+        ("testdeck tail -f (pretty)", vec![]),
+    ] {
+        File::create(&small).unwrap();
+        let mut cmd = Command::new(exe);
+        cmd.args(["tail", "--follow"])
+            .args(&args)
+            .arg(&small)
+            .env("NO_COLOR", "1");
+        run_small(label, cmd, &small, args.is_empty());
+    }
+    if has_tail {
+        File::create(&small).unwrap();
+        let mut cmd = Command::new("tail");
+        cmd.args(["-F", "-n", "0"]).arg(&small);
+        run_small("GNU tail -F", cmd, &small, true);
+    }
+
+    let mb: u64 = std::env::var("TAIL_BENCH_MB")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1024);
+    println!("== a {mb} MB timeline");
+    let big = dir.path().join("big.jsonl");
+    let t = Instant::now();
+    let mut lines = 0u64;
+    {
+        let mut w = BufWriter::with_capacity(1 << 20, File::create(&big).unwrap());
+        let mut written = 0u64;
+        while written < mb << 20 {
+            let l = line(1_000_000_000 + lines);
+            w.write_all(l.as_bytes()).unwrap();
+            written += l.len() as u64;
+            lines += 1;
+        }
+        w.flush().unwrap();
+    }
+    println!(
+        "written: {lines} lines in {:.1} s",
+        t.elapsed().as_secs_f64()
+    );
+
+    // following from the last 10 lines, then new lines
+    let t = Instant::now();
+    let mut cmd = Command::new(exe);
+    cmd.args(["tail", "--follow", "--json"]).arg(&big);
+    let f = Follow::start(cmd);
+    f.wait_for(1_000_000_000 + lines - 1);
+    let opened = t.elapsed();
+    let mut w = OpenOptions::new().append(true).open(&big).unwrap();
+    for i in 0..1000 {
+        w.write_all(line(5_000_000_000 + i).as_bytes()).unwrap();
+    }
+    f.wait_for(5_000_000_000 + 999);
+    let (rss, peak) = f.rss_mb();
+    println!(
+        "testdeck tail -f (last 10):  first lines after {:.3} s; RSS {rss:.1} MB, peak {peak:.1} MB",
+        opened.as_secs_f64()
+    );
+    drop(f);
+
+    // streaming the whole file, as --from-start does
+    let t = Instant::now();
+    let mut cmd = Command::new(exe);
+    cmd.args(["tail", "--follow", "--json", "--from-start"])
+        .arg(&big);
+    let f = Follow::start(cmd);
+    let mut peak = 0.0f64;
+    let last = 5_000_000_000 + 999;
+    loop {
+        match f.seen.recv_timeout(Duration::from_millis(200)) {
+            Ok((s, _)) if s == last => break,
+            Ok(_) | Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => panic!("tail ended early"),
+        }
+        peak = peak.max(f.rss_mb().1);
+    }
+    let took = t.elapsed().as_secs_f64();
+    let (rss, hwm) = f.rss_mb();
+    println!(
+        "testdeck tail -f --from-start: {lines} lines in {took:.1} s ({:.0} MB/s); RSS {rss:.1} MB, peak {:.1} MB",
+        mb as f64 / took,
+        hwm.max(peak)
+    );
+    drop(f);
+
+    // the index the TUI uses to show any window of the file
+    let t = Instant::now();
+    let idx = LineIndex::build(&big).unwrap();
+    let built = t.elapsed();
+    let t = Instant::now();
+    let window = idx.read_lines(idx.len() / 2..idx.len() / 2 + 50).unwrap();
+    let read = t.elapsed();
+    println!(
+        "LineIndex: {} lines indexed in {:.2} s, {:.2} MB of offsets; 50 lines from the middle in {:.3} ms ({} read)",
+        idx.len(),
+        built.as_secs_f64(),
+        idx.memory_bytes() as f64 / 1_048_576.0,
+        read.as_secs_f64() * 1000.0,
+        window.len()
+    );
+}

@@ -1,0 +1,156 @@
+//! The one-line rendering of a timeline event: time, type, status, name,
+//! message, then `data` as compact JSON — every piece escaped.
+
+use crate::sanitize::escape;
+use crate::workspace::timeline::TimelineEvent;
+use serde_json::Value;
+use std::fmt::Write as _;
+use std::io::IsTerminal;
+
+const RESET: &str = "\x1b[0m";
+const DIM: &str = "\x1b[2m";
+const GREEN: &str = "\x1b[32m";
+const RED_BOLD: &str = "\x1b[1;31m";
+const RED: &str = "\x1b[31m";
+const YELLOW: &str = "\x1b[33m";
+const BLUE: &str = "\x1b[34m";
+
+/// Whether stdout should get colors: a terminal, and `NO_COLOR` unset or empty
+/// (<https://no-color.org>).
+pub fn color_wanted() -> bool {
+    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal()
+}
+
+/// One line, no newline, safe to print: text from the event is escaped, so a
+/// value holding `ESC ] 52` or `ESC [ 2J` shows as text. With `color`, the
+/// status (and an `error` type) is colored with plain SGR codes.
+///
+/// `10:15:30.112 step      ok      open-page [s1] opened the page {"url":"/"}`
+pub fn pretty_line(ev: &TimelineEvent, color: bool) -> String {
+    let mut out = String::with_capacity(96 + ev.message.len());
+    let paint = |out: &mut String, code: &str, text: &str, width: usize| {
+        let pad = width.saturating_sub(text.chars().count());
+        if color && !code.is_empty() {
+            out.push_str(code);
+            out.push_str(text);
+            out.push_str(RESET);
+        } else {
+            out.push_str(text);
+        }
+        out.extend(std::iter::repeat_n(' ', pad + 1));
+    };
+    let time = show_time(ev.ts.as_deref());
+    paint(&mut out, DIM, &time, 12);
+    let kind = if ev.kind.is_empty() { "?" } else { &ev.kind };
+    let kind = escape(kind);
+    paint(
+        &mut out,
+        if ev.kind == "error" { RED } else { "" },
+        &kind,
+        9,
+    );
+    let status = if ev.status.is_empty() {
+        "?"
+    } else {
+        &ev.status
+    };
+    let status_code = match status {
+        "ok" => GREEN,
+        "failed" => RED_BOLD,
+        "skipped" => YELLOW,
+        "info" => BLUE,
+        _ => "",
+    };
+    paint(&mut out, status_code, &escape(status), 7);
+    out.push_str(&escape(&ev.name));
+    if let Some(id) = &ev.id {
+        let _ = write!(out, " [{}]", escape(id));
+    }
+    if !ev.message.is_empty() {
+        out.push(' ');
+        out.push_str(&escape(&ev.message));
+    }
+    if !ev.data.is_null() {
+        out.push(' ');
+        out.push_str(&escape(&compact(&ev.data)));
+    }
+    // unknown fields are kept and shown, never dropped (SPEC §1.2)
+    for (k, v) in &ev.extra {
+        let _ = write!(out, " {}={}", escape(k), escape(&compact(v)));
+    }
+    out.truncate(out.trim_end().len());
+    out
+}
+
+fn compact(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// `HH:MM:SS.mmm` of an RFC 3339 time or of epoch milliseconds; anything else
+/// as it is (escaped), so a wrong time is still seen.
+fn show_time(ts: Option<&str>) -> String {
+    let Some(ts) = ts else {
+        return "--:--:--.---".into();
+    };
+    if let Ok(t) = chrono::DateTime::parse_from_rfc3339(ts) {
+        return t.format("%H:%M:%S%.3f").to_string();
+    }
+    if let Ok(ms) = ts.parse::<i64>() {
+        if let Some(t) = chrono::DateTime::from_timestamp_millis(ms) {
+            return t.format("%H:%M:%S%.3f").to_string();
+        }
+    }
+    escape(ts).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workspace::timeline::parse_line;
+
+    #[test]
+    fn plain_layout() {
+        let (ev, _) = parse_line(
+            br#"{"ts":"2026-03-15T10:15:30.112Z","type":"step","name":"open","status":"ok","id":"s1","message":"opened","data":{"url":"/"}}"#,
+        );
+        assert_eq!(
+            pretty_line(&ev, false),
+            r#"10:15:30.112 step      ok      open [s1] opened {"url":"/"}"#
+        );
+    }
+
+    #[test]
+    fn colors_only_the_status_and_errors() {
+        let (ev, _) =
+            parse_line(br#"{"type":"error","name":"boom","status":"failed","message":"x"}"#);
+        let s = pretty_line(&ev, true);
+        assert!(s.contains("\x1b[1;31mfailed\x1b[0m"), "{s:?}");
+        assert!(s.contains("\x1b[31merror\x1b[0m"), "{s:?}");
+    }
+
+    #[test]
+    fn hostile_text_is_escaped_everywhere() {
+        let line = "{\"ts\":\"\\u001b[2J\",\"type\":\"signal\\u0007\",\"name\":\"\\u001b]52;c;SGVsbG8=\\u0007\",\"status\":\"info\",\"message\":\"a\\u009bb\",\"data\":{\"k\\u001b\":\"\\u202e\"},\"x\\u001b\":1}";
+        let (ev, issues) = parse_line(line.as_bytes());
+        assert!(
+            issues.iter().all(|i| i.rule != "timeline-not-json"),
+            "{issues:?}"
+        );
+        let s = pretty_line(&ev, false);
+        assert!(!s.chars().any(char::is_control), "{s:?}");
+        assert!(s.contains("\\e]52;c;SGVsbG8=\\x07"), "{s}");
+        assert!(s.contains("\\e[2J"), "{s}");
+    }
+
+    #[test]
+    fn epoch_millis_and_missing_time() {
+        let (ev, _) =
+            parse_line(br#"{"ts":1773569730112,"type":"run","name":"r","status":"info"}"#);
+        assert!(pretty_line(&ev, false).starts_with("10:15:30.112 run"));
+        let (ev, _) = parse_line(br#"{"type":"run","name":"r","status":"info"}"#);
+        assert!(pretty_line(&ev, false).starts_with("--:--:--.--- run"));
+    }
+}

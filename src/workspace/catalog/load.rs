@@ -1,0 +1,1149 @@
+//! Reading the catalog files into the located types: the shape of every value.
+
+use super::yaml::{self, Node, Yaml};
+use super::{
+    Agent, Artifacts, Automation, Case, CaseFile, Catalog, Category, DIR, Driver, Expected,
+    ExpectedKind, Group, How, Lifecycle, Local, Locs, MobileArtifact, Pos, Probe, ProbeSetting,
+    Reuse, Risk, Session, SessionKind, StopIf, Switch, Tag, Var,
+};
+use crate::problem::Problem;
+use serde_json::{Map, Value};
+use std::io::Read;
+use std::path::Path;
+
+/// Load the catalog when `.pouch/tester/` exists (`None` otherwise).
+pub fn load(root: &Path, problems: &mut Vec<Problem>) -> Option<Catalog> {
+    let dir = root.join(DIR);
+    if !dir.is_dir() {
+        return None;
+    }
+    let catalog_file = format!("{DIR}/catalog.yaml");
+    let catalog_text = read(root, &catalog_file, problems);
+    if catalog_text.is_none() && !dir.join("catalog.yaml").exists() {
+        problems.push(Problem::error(
+            &catalog_file,
+            "catalog-missing",
+            ".pouch/tester/ has no catalog.yaml: no categories, risks or vars",
+        ));
+    }
+    let local_file = format!("{DIR}/local.yaml");
+    let local_text = if dir.join("local.yaml").exists() {
+        read(root, &local_file, problems)
+    } else {
+        None
+    };
+    let mut case_files = Vec::new();
+    let cases_dir = dir.join("cases");
+    if let Ok(rd) = std::fs::read_dir(&cases_dir) {
+        let mut names: Vec<String> = rd
+            .flatten()
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+            .filter_map(|e| e.file_name().into_string().ok())
+            .filter(|n| {
+                Path::new(n).extension().is_some_and(|e| {
+                    e.eq_ignore_ascii_case("yaml") || e.eq_ignore_ascii_case("yml")
+                })
+            })
+            .collect();
+        names.sort();
+        for n in names {
+            let rel = format!("{DIR}/cases/{n}");
+            let text = read(root, &rel, problems);
+            case_files.push((rel, text));
+        }
+    }
+    let files: Vec<(&str, Option<&str>)> = case_files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_deref()))
+        .collect();
+    let mut cat = from_texts(
+        catalog_text.as_deref().unwrap_or(""),
+        local_text.as_deref(),
+        &files,
+        problems,
+    );
+    // a missing or unreadable catalog.yaml was reported already
+    cat.parsed &= catalog_text.is_some();
+    Some(cat)
+}
+
+/// Read a file of at most [`yaml::MAX_FILE_BYTES`] as UTF-8, or report why not.
+fn read(root: &Path, rel: &str, problems: &mut Vec<Problem>) -> Option<String> {
+    let path = root.join(rel);
+    let f = match std::fs::File::open(&path) {
+        Ok(f) => f,
+        Err(e) => {
+            problems.push(Problem::error(
+                rel,
+                "file-unreadable",
+                format!("cannot read: {e}"),
+            ));
+            return None;
+        }
+    };
+    let mut bytes = Vec::new();
+    // read one byte past the limit to know it was exceeded without reading it all
+    if let Err(e) = f.take(yaml::MAX_FILE_BYTES + 1).read_to_end(&mut bytes) {
+        problems.push(Problem::error(
+            rel,
+            "file-unreadable",
+            format!("cannot read: {e}"),
+        ));
+        return None;
+    }
+    if bytes.len() as u64 > yaml::MAX_FILE_BYTES {
+        problems.push(Problem::error(
+            rel,
+            "file-too-large",
+            format!(
+                "refused: larger than {} MiB; a catalog file is hand-written YAML",
+                yaml::MAX_FILE_BYTES / 1024 / 1024
+            ),
+        ));
+        return None;
+    }
+    match String::from_utf8(bytes) {
+        Ok(s) => Some(s),
+        Err(e) => {
+            let off = e.utf8_error().valid_up_to();
+            let valid = std::str::from_utf8(&e.as_bytes()[..off]).unwrap_or("");
+            let (line, col) = crate::workspace::config::line_col(valid, valid.len());
+            problems.push(Problem::error(rel, "file-unreadable", "not UTF-8 text").at(line, col));
+            None
+        }
+    }
+}
+
+/// Build a catalog from file texts: `catalog.yaml`, `local.yaml` when present and
+/// each case file as `(path relative to the root, text)` (`None` text: the file
+/// could not be read, already reported). Paths decide the file names in problems.
+pub fn from_texts(
+    catalog_yaml: &str,
+    local_yaml: Option<&str>,
+    case_files: &[(&str, Option<&str>)],
+    problems: &mut Vec<Problem>,
+) -> Catalog {
+    let mut cat = Catalog {
+        file: format!("{DIR}/catalog.yaml"),
+        ..Catalog::default()
+    };
+    let mut rd = Reader {
+        file: cat.file.clone(),
+        problems,
+        locs: Locs::new(),
+    };
+    if let Some(root) = rd.parse(catalog_yaml) {
+        rd.catalog(&root, &mut cat);
+        cat.parsed = true;
+    }
+    cat.locs = std::mem::take(&mut rd.locs);
+    let problems = rd.problems;
+
+    if let Some(text) = local_yaml {
+        let mut rd = Reader {
+            file: format!("{DIR}/local.yaml"),
+            problems,
+            locs: Locs::new(),
+        };
+        if let Some(root) = rd.parse(text) {
+            cat.local = Some(rd.local(&root));
+        }
+    }
+    merge_agent(&mut cat);
+
+    // case files: in category order, then the rest by name
+    let mut ordered: Vec<(usize, &str, Option<&str>)> = case_files
+        .iter()
+        .map(|(p, t)| {
+            let stem = file_stem(p);
+            let idx = cat
+                .categories
+                .iter()
+                .position(|c| c.id.to_lowercase() == stem)
+                .unwrap_or(usize::MAX);
+            (idx, *p, *t)
+        })
+        .collect();
+    ordered.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    let mut cases = Vec::new();
+    for (_, path, text) in ordered {
+        let mut rd = Reader {
+            file: path.to_owned(),
+            problems,
+            locs: Locs::new(),
+        };
+        let file = rd.case_file(&cat, text, &mut cases);
+        cat.files.push(file);
+    }
+    // a case whose category (as written) is another category still runs in its
+    // file's place; the order is the category of the file, then file order
+    cat.cases = cases;
+    cat
+}
+
+/// The file name without `.yaml`/`.yml`, as the category id lowercased.
+pub(super) fn file_stem(path: &str) -> String {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.strip_suffix(".yaml")
+        .or_else(|| name.strip_suffix(".yml"))
+        .unwrap_or(name)
+        .to_owned()
+}
+
+fn merge_agent(cat: &mut Catalog) {
+    let mut agent = Agent::default();
+    let mut sources = std::collections::BTreeMap::new();
+    // both are read into `agent` (with `agent_sources`), not kept as unknown fields
+    let catalog_agent = cat.extra.remove("agent");
+    let execution = cat.extra.remove("execution");
+    // the legacy `execution` field is read as agent input, under `agent`
+    if let Some(Value::Object(m)) = &execution {
+        for k in agent.merge(m) {
+            sources.insert(k, "execution".to_owned());
+        }
+    }
+    if let Some(Value::Object(m)) = &catalog_agent {
+        for k in agent.merge(m) {
+            sources.insert(k, "catalog".to_owned());
+        }
+    }
+    if let Some(Some(local)) = cat.local.as_ref().map(|l| l.agent.as_ref()) {
+        let m = match serde_json::to_value(local) {
+            Ok(Value::Object(m)) => m,
+            _ => Map::new(),
+        };
+        // only the fields local.yaml sets override (a shallow merge)
+        let set: Map<String, Value> = m.into_iter().filter(|(_, v)| !v.is_null()).collect();
+        for k in agent.merge(&set) {
+            sources.insert(k, "local".to_owned());
+        }
+    }
+    cat.agent = agent;
+    cat.agent_sources = sources;
+}
+
+/// One file being read: where problems go and the places found.
+struct Reader<'p> {
+    file: String,
+    problems: &'p mut Vec<Problem>,
+    locs: Locs,
+}
+
+impl Reader<'_> {
+    fn problem(&mut self, rule: &str, pos: Pos, message: impl Into<String>) {
+        self.problems
+            .push(Problem::error(self.file.clone(), rule, message.into()).at(pos.line, pos.column));
+    }
+
+    fn warn(&mut self, rule: &str, pos: Pos, message: impl Into<String>) {
+        self.problems.push(
+            Problem::warning(self.file.clone(), rule, message.into()).at(pos.line, pos.column),
+        );
+    }
+
+    fn parse(&mut self, text: &str) -> Option<Node> {
+        match yaml::parse(text) {
+            Ok(n) => Some(n),
+            Err(e) => {
+                self.problem(e.rule, e.pos, e.message);
+                None
+            }
+        }
+    }
+
+    fn wrong_type(&mut self, key: &str, n: &Node, expected: &str) {
+        self.problem(
+            "yaml-type",
+            n.pos,
+            format!("{key}: expected {expected}, found {}", n.type_name()),
+        );
+    }
+
+    /// A mapping, or a problem (null counts as an empty mapping).
+    fn map<'n>(&mut self, key: &str, n: &'n Node) -> &'n [(Node, Node)] {
+        match &n.value {
+            Yaml::Map(m) => m,
+            Yaml::Null => &[],
+            _ => {
+                self.wrong_type(key, n, "a mapping");
+                &[]
+            }
+        }
+    }
+
+    fn seq<'n>(&mut self, key: &str, n: &'n Node) -> &'n [Node] {
+        match &n.value {
+            Yaml::Seq(s) => s,
+            Yaml::Null => &[],
+            _ => {
+                self.wrong_type(key, n, "a list");
+                &[]
+            }
+        }
+    }
+
+    /// A scalar as text; null is absent.
+    fn text(&mut self, key: &str, n: &Node) -> Option<String> {
+        if n.is_null() {
+            return None;
+        }
+        let t = n.as_text();
+        if t.is_none() {
+            self.wrong_type(key, n, "text");
+        }
+        t
+    }
+
+    /// Text, or a list of texts (one text is a list of one).
+    fn texts(&mut self, key: &str, n: &Node) -> Vec<String> {
+        match &n.value {
+            Yaml::Null => Vec::new(),
+            Yaml::Seq(items) => {
+                let mut out = Vec::new();
+                for (i, it) in items.iter().enumerate() {
+                    self.locs.insert(format!("{key}.{i}"), it.pos);
+                    if let Some(t) = self.text(&format!("{key}[{i}]"), it) {
+                        out.push(t);
+                    }
+                }
+                out
+            }
+            _ => self.text(key, n).into_iter().collect(),
+        }
+    }
+
+    fn boolean(&mut self, key: &str, n: &Node) -> Option<bool> {
+        match n.value {
+            Yaml::Bool(b) => Some(b),
+            Yaml::Null => None,
+            _ => {
+                self.wrong_type(key, n, "true or false");
+                None
+            }
+        }
+    }
+
+    /// A value of a fixed set, or a `<rule>` problem naming the set.
+    fn choice<T: Copy>(
+        &mut self,
+        key: &str,
+        n: &Node,
+        rule: &str,
+        parse: fn(&str) -> Option<T>,
+        choices: &str,
+    ) -> Option<T> {
+        let t = self.text(key, n)?;
+        let v = parse(&t);
+        if v.is_none() {
+            self.problem(rule, n.pos, format!("{key}: {t:?} is not one of {choices}"));
+        }
+        v
+    }
+
+    // ---- catalog.yaml ----
+
+    fn catalog(&mut self, root: &Node, cat: &mut Catalog) {
+        if root.is_null() {
+            return;
+        }
+        let entries = self.map("catalog.yaml", root);
+        for (k, v) in entries {
+            let Some(key) = k.key_text() else {
+                self.wrong_type("key", k, "text");
+                continue;
+            };
+            self.locs.insert(key.clone(), v.pos);
+            match key.as_str() {
+                "categories" => {
+                    for (i, c) in self.seq("categories", v).iter().enumerate() {
+                        if let Some(c) = self.category(i, c) {
+                            cat.categories.push(c);
+                        }
+                    }
+                }
+                "risks" => {
+                    for (i, r) in self.seq("risks", v).iter().enumerate() {
+                        self.locs.insert(format!("risks.{i}"), r.pos);
+                        if let Some(r) =
+                            self.choice("risks", r, "risk-value", Risk::parse, &Risk::choices())
+                        {
+                            cat.risks.push(r);
+                        }
+                    }
+                }
+                "default_max_risk" => {
+                    cat.default_max_risk = self.choice(
+                        "default_max_risk",
+                        v,
+                        "risk-value",
+                        Risk::parse,
+                        &Risk::choices(),
+                    );
+                }
+                "vars" => cat.vars = self.vars("vars", v),
+                "artifacts" => cat.artifacts = self.artifacts(v),
+                "authorize" => cat.authorize = self.switches("authorize", v),
+                "gates" => cat.gates = self.switches("gates", v),
+                "sessions" => cat.sessions = self.sessions(v),
+                "id_pattern" => cat.id_pattern = self.text("id_pattern", v),
+                "run_together" => {
+                    for (i, g) in self.seq("run_together", v).iter().enumerate() {
+                        if let Some(g) = self.group(i, g) {
+                            cat.run_together.push(g);
+                        }
+                    }
+                }
+                "status_probe" => {
+                    cat.status_probe = match self.probe_setting("status_probe", v) {
+                        ProbeSetting::Set(p) => Some(p),
+                        _ => None,
+                    };
+                }
+                "agent" | "execution" => {
+                    if !v.is_null() && v.as_map().is_none() {
+                        self.wrong_type(&key, v, "a mapping");
+                    } else {
+                        if key == "execution" {
+                            self.warn(
+                                "execution-legacy",
+                                k.pos,
+                                "the legacy `execution` field is read as agent input; write `agent` instead",
+                            );
+                        }
+                        cat.extra.insert(key.clone(), v.to_json());
+                    }
+                }
+                _ => {
+                    cat.extra.insert(key.clone(), v.to_json());
+                }
+            }
+        }
+    }
+
+    fn category(&mut self, i: usize, n: &Node) -> Option<Category> {
+        let key = format!("categories[{i}]");
+        let Some(entries) = n.as_map() else {
+            self.wrong_type(&key, n, "a mapping {id, title}");
+            return None;
+        };
+        let mut c = Category {
+            id: String::new(),
+            title: String::new(),
+            status_probe: ProbeSetting::Inherit,
+            pos: n.pos,
+            extra: Map::new(),
+        };
+        for (k, v) in entries {
+            let Some(name) = k.key_text() else { continue };
+            self.locs.insert(format!("categories.{i}.{name}"), v.pos);
+            match name.as_str() {
+                "id" => c.id = self.text("id", v).unwrap_or_default(),
+                "title" => c.title = self.text("title", v).unwrap_or_default(),
+                "status_probe" => {
+                    c.status_probe = self.probe_setting(&format!("{key}.status_probe"), v);
+                }
+                _ => {
+                    c.extra.insert(name, v.to_json());
+                }
+            }
+        }
+        if c.id.is_empty() {
+            self.problem("field-missing", n.pos, format!("{key}: no id"));
+            return None;
+        }
+        Some(c)
+    }
+
+    /// `false` (off), a mapping (replaces), null (inherit).
+    fn probe_setting(&mut self, key: &str, n: &Node) -> ProbeSetting {
+        match &n.value {
+            Yaml::Null => ProbeSetting::Inherit,
+            Yaml::Bool(false) => ProbeSetting::Off,
+            Yaml::Map(m) => {
+                let mut p = Probe {
+                    url: String::new(),
+                    stop_if: Vec::new(),
+                    pos: n.pos,
+                    file: self.file.clone(),
+                };
+                for (k, v) in m {
+                    match k.key_text().as_deref() {
+                        Some("url") => {
+                            p.pos = v.pos;
+                            p.url = self.text(&format!("{key}.url"), v).unwrap_or_default();
+                        }
+                        Some("stop_if") => {
+                            for (f, vals) in self.map(&format!("{key}.stop_if"), v) {
+                                let Some(field) = f.key_text() else { continue };
+                                let values = match &vals.value {
+                                    Yaml::Seq(s) => s.iter().map(Node::to_json).collect(),
+                                    Yaml::Null => Vec::new(),
+                                    Yaml::Map(_) => {
+                                        self.wrong_type(
+                                            &format!("{key}.stop_if.{field}"),
+                                            vals,
+                                            "a list of values",
+                                        );
+                                        Vec::new()
+                                    }
+                                    // one value is a list of one
+                                    _ => vec![vals.to_json()],
+                                };
+                                p.stop_if.push(StopIf { field, values });
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                if p.url.is_empty() {
+                    self.problem("field-missing", n.pos, format!("{key}: no url"));
+                }
+                ProbeSetting::Set(p)
+            }
+            _ => {
+                self.wrong_type(key, n, "false or a mapping {url, stop_if}");
+                ProbeSetting::Inherit
+            }
+        }
+    }
+
+    fn vars(&mut self, key: &str, n: &Node) -> Vec<Var> {
+        let mut out = Vec::new();
+        for (k, v) in self.map(key, n) {
+            let Some(name) = k.key_text() else { continue };
+            self.locs.insert(format!("{key}.{name}"), v.pos);
+            let value = if v.is_null() {
+                Some(String::new())
+            } else {
+                self.text(&format!("{key}.{name}"), v)
+            };
+            if let Some(value) = value {
+                out.push(Var {
+                    name,
+                    value,
+                    pos: v.pos,
+                });
+            }
+        }
+        out
+    }
+
+    fn switches(&mut self, key: &str, n: &Node) -> Vec<Switch> {
+        let mut out = Vec::new();
+        for (k, v) in self.map(key, n) {
+            let Some(name) = k.key_text() else { continue };
+            self.locs.insert(format!("{key}.{name}"), k.pos);
+            if let Some(var) = self.text(&format!("{key}.{name}"), v) {
+                out.push(Switch {
+                    key: name,
+                    var,
+                    pos: k.pos,
+                });
+            }
+        }
+        out
+    }
+
+    fn sessions(&mut self, n: &Node) -> Vec<Session> {
+        let mut out = Vec::new();
+        for (k, v) in self.map("sessions", n) {
+            let Some(name) = k.key_text() else { continue };
+            let key = format!("sessions.{name}");
+            let mut s = Session {
+                name,
+                kind: None,
+                reuse: None,
+                fields: Map::new(),
+                pos: k.pos,
+                locs: Locs::new(),
+            };
+            for (fk, fv) in self.map(&key, v) {
+                let Some(field) = fk.key_text() else { continue };
+                s.locs.insert(field.clone(), fv.pos);
+                self.locs.insert(format!("{key}.{field}"), fv.pos);
+                match field.as_str() {
+                    "kind" => {
+                        s.kind = self.choice(
+                            &format!("{key}.kind"),
+                            fv,
+                            "session-kind",
+                            SessionKind::parse,
+                            &SessionKind::choices(),
+                        );
+                    }
+                    "reuse" => {
+                        s.reuse = self.choice(
+                            &format!("{key}.reuse"),
+                            fv,
+                            "session-reuse",
+                            Reuse::parse,
+                            &Reuse::choices(),
+                        );
+                    }
+                    _ => {
+                        s.fields.insert(field, fv.to_json());
+                    }
+                }
+            }
+            out.push(s);
+        }
+        out
+    }
+
+    fn group(&mut self, i: usize, n: &Node) -> Option<Group> {
+        let key = format!("run_together[{i}]");
+        let Some(entries) = n.as_map() else {
+            self.wrong_type(&key, n, "a mapping {ids, continue_on_fail}");
+            return None;
+        };
+        let mut g = Group {
+            ids: Vec::new(),
+            continue_on_fail: false,
+            pos: n.pos,
+            id_pos: Vec::new(),
+        };
+        for (k, v) in entries {
+            match k.key_text().as_deref() {
+                Some("ids") => {
+                    for it in self.seq(&format!("{key}.ids"), v) {
+                        if let Some(id) = self.text(&format!("{key}.ids"), it) {
+                            g.ids.push(id);
+                            g.id_pos.push(it.pos);
+                        }
+                    }
+                }
+                Some("continue_on_fail") => {
+                    g.continue_on_fail = self
+                        .boolean(&format!("{key}.continue_on_fail"), v)
+                        .unwrap_or(false);
+                }
+                _ => {}
+            }
+        }
+        Some(g)
+    }
+
+    fn artifacts(&mut self, n: &Node) -> Artifacts {
+        let mut a = Artifacts::default();
+        for (k, v) in self.map("artifacts", n) {
+            let Some(platform) = k.key_text() else {
+                continue;
+            };
+            let key = format!("artifacts.{platform}");
+            let mut m = MobileArtifact::default();
+            for (fk, fv) in self.map(&key, v) {
+                let Some(field) = fk.key_text() else { continue };
+                match field.as_str() {
+                    "required" => {
+                        m.required = self
+                            .boolean(&format!("{key}.required"), fv)
+                            .unwrap_or(false);
+                    }
+                    "package" => m.package = self.text(&format!("{key}.package"), fv),
+                    "bundle_id" => m.bundle_id = self.text(&format!("{key}.bundle_id"), fv),
+                    _ => {
+                        m.extra.insert(field, fv.to_json());
+                    }
+                }
+            }
+            match platform.as_str() {
+                "android" => a.android = Some(m),
+                "ios" => a.ios = Some(m),
+                _ => {}
+            }
+        }
+        a
+    }
+
+    // ---- local.yaml ----
+
+    fn local(&mut self, root: &Node) -> Local {
+        let mut l = Local {
+            file: self.file.clone(),
+            ..Local::default()
+        };
+        let mut vars = Vec::new();
+        for (k, v) in self.map("local.yaml", root) {
+            let Some(key) = k.key_text() else { continue };
+            match key.as_str() {
+                "agent" => {
+                    if v.as_map().is_some() {
+                        let mut a = Agent::default();
+                        if let Value::Object(m) = v.to_json() {
+                            a.merge(&m);
+                        }
+                        l.agent = Some(a);
+                    } else if !v.is_null() {
+                        self.wrong_type("agent", v, "a mapping");
+                    }
+                }
+                "vars" => vars = self.vars("vars", v),
+                _ if v.as_map().is_some() || v.as_seq().is_some() => {
+                    l.extra.insert(key, v.to_json());
+                }
+                _ => {
+                    // HOST, authorization switches, any other variable
+                    let value = if v.is_null() {
+                        String::new()
+                    } else {
+                        v.as_text().unwrap_or_default()
+                    };
+                    l.values.push(Var {
+                        name: key,
+                        value,
+                        pos: v.pos,
+                    });
+                }
+            }
+        }
+        l.values.extend(vars);
+        l
+    }
+
+    // ---- cases/<category>.yaml ----
+
+    fn case_file(&mut self, cat: &Catalog, text: Option<&str>, out: &mut Vec<Case>) -> CaseFile {
+        let stem = file_stem(&self.file);
+        let mut f = CaseFile {
+            path: self.file.clone(),
+            category: cat
+                .categories
+                .iter()
+                .find(|c| c.id.to_lowercase() == stem)
+                .map(|c| c.id.clone()),
+            declared: false,
+            pos: Pos::new(1, 1),
+            cases: 0,
+            parsed: false,
+        };
+        let Some(text) = text else { return f };
+        let root = match yaml::parse(text) {
+            Ok(root) => {
+                f.parsed = true;
+                root
+            }
+            Err(e) => {
+                // one broken case must not hide the others: cut the list into items
+                let Some(r) = yaml::recover_list(text, "cases") else {
+                    self.problem(e.rule, e.pos, e.message);
+                    return f;
+                };
+                if r.errors.is_empty() {
+                    self.problem(e.rule, e.pos, e.message);
+                }
+                for e in r.errors {
+                    self.problem(e.rule, e.pos, e.message);
+                }
+                r.root
+            }
+        };
+        let list = match &root.value {
+            Yaml::Null => return f,
+            // a bare list of cases is accepted as well
+            Yaml::Seq(s) => s.as_slice(),
+            Yaml::Map(m) => {
+                let mut list: &[Node] = &[];
+                for (k, v) in m {
+                    match k.key_text().as_deref() {
+                        Some("category") => {
+                            if let Some(c) = self.text("category", v) {
+                                f.pos = v.pos;
+                                f.category = Some(c);
+                                f.declared = true;
+                            }
+                        }
+                        Some("cases") => list = self.seq("cases", v),
+                        _ => {}
+                    }
+                }
+                list
+            }
+            _ => {
+                self.wrong_type("case file", &root, "a mapping with `cases:`");
+                return f;
+            }
+        };
+        for n in list {
+            if let Some(c) = self.case(n, f.category.as_deref().unwrap_or(&stem)) {
+                out.push(c);
+                f.cases += 1;
+            }
+        }
+        f
+    }
+
+    fn case(&mut self, n: &Node, file_category: &str) -> Option<Case> {
+        let Some(entries) = n.as_map() else {
+            self.wrong_type("case", n, "a mapping");
+            return None;
+        };
+        let mut locs = Locs::new();
+        let mut c = Case {
+            id: String::new(),
+            category: String::new(),
+            title: String::new(),
+            what: String::new(),
+            lifecycle: None,
+            tag: None,
+            risk: None,
+            gate: None,
+            driver: None,
+            automation: Some(Automation::Automated),
+            session: None,
+            how: How::default(),
+            expected: Vec::new(),
+            maps_to: Vec::new(),
+            assume: None,
+            setup: Vec::new(),
+            teardown: Vec::new(),
+            notes: Vec::new(),
+            file: self.file.clone(),
+            line: n.pos.line,
+            column: n.pos.column,
+            extra: Map::new(),
+            locs: Locs::new(),
+        };
+        let saved = std::mem::take(&mut self.locs);
+        let mut seen = Vec::new();
+        for (k, v) in entries {
+            let Some(key) = k.key_text() else {
+                self.wrong_type("key", k, "text");
+                continue;
+            };
+            locs.insert(key.clone(), v.pos);
+            seen.push(key.clone());
+            match key.as_str() {
+                "id" => c.id = self.text("id", v).unwrap_or_default(),
+                "category" => c.category = self.text("category", v).unwrap_or_default(),
+                "title" => c.title = self.text("title", v).unwrap_or_default(),
+                "what" => c.what = self.text("what", v).unwrap_or_default(),
+                "lifecycle" => {
+                    c.lifecycle = self.choice(
+                        "lifecycle",
+                        v,
+                        "lifecycle-value",
+                        Lifecycle::parse,
+                        &Lifecycle::choices(),
+                    );
+                }
+                "tag" => c.tag = self.choice("tag", v, "tag-value", Tag::parse, &Tag::choices()),
+                "risk" => {
+                    c.risk = self.choice("risk", v, "risk-value", Risk::parse, &Risk::choices());
+                }
+                "gate" => c.gate = self.text("gate", v),
+                "driver" => {
+                    c.driver = self.choice(
+                        "driver",
+                        v,
+                        "driver-value",
+                        Driver::parse,
+                        &Driver::choices(),
+                    );
+                }
+                "automation" => {
+                    if !v.is_null() {
+                        c.automation = self.choice(
+                            "automation",
+                            v,
+                            "automation-value",
+                            Automation::parse,
+                            &Automation::choices(),
+                        );
+                    }
+                }
+                "session" => c.session = self.text("session", v),
+                "how" => c.how = self.how(v),
+                "expected" => {
+                    c.expected = self.expected(v);
+                    if !matches!(v.value, Yaml::Seq(_) | Yaml::Map(_) | Yaml::Null) {
+                        // already a wrong type: not also an empty list
+                        locs.remove("expected");
+                    }
+                }
+                "maps_to" => c.maps_to = self.texts("maps_to", v),
+                "assume" => c.assume = self.text("assume", v),
+                "setup" => c.setup = self.texts("setup", v),
+                "teardown" => c.teardown = self.texts("teardown", v),
+                "notes" => c.notes = self.texts("notes", v),
+                _ => {
+                    c.extra.insert(key, v.to_json());
+                }
+            }
+        }
+        // nested places (how.*, expected.*) were collected by the readers
+        for (k, p) in std::mem::replace(&mut self.locs, saved) {
+            locs.entry(k).or_insert(p);
+        }
+        c.locs = locs;
+        let missing: Vec<&str> = [
+            "id",
+            "category",
+            "title",
+            "what",
+            "lifecycle",
+            "tag",
+            "risk",
+            "how",
+            "expected",
+        ]
+        .into_iter()
+        .filter(|k| !seen.iter().any(|s| s == k))
+        .collect();
+        if !missing.is_empty() {
+            let who = if c.id.is_empty() {
+                "case".to_owned()
+            } else {
+                format!("case {}", c.id)
+            };
+            self.problem(
+                "field-missing",
+                n.pos,
+                format!("{who}: required field(s) missing: {}", missing.join(", ")),
+            );
+        }
+        if c.category.is_empty() {
+            file_category.clone_into(&mut c.category);
+        }
+        Some(c)
+    }
+
+    fn how(&mut self, n: &Node) -> How {
+        let mut h = How::default();
+        for (k, v) in self.map("how", n) {
+            let Some(key) = k.key_text() else { continue };
+            self.locs.insert(format!("how.{key}"), v.pos);
+            match key.as_str() {
+                "run" => h.run = self.text("how.run", v),
+                "url" => h.url = self.text("how.url", v),
+                "method" => h.method = self.text("how.method", v),
+                "steps" => h.steps = self.texts("how.steps", v),
+                "timeout" => match v.value {
+                    Yaml::Int(t) if t > 0 => h.timeout = t as u64,
+                    Yaml::Null => {}
+                    _ => self.wrong_type("how.timeout", v, "a positive whole number of seconds"),
+                },
+                _ => {
+                    h.extra.insert(key, v.to_json());
+                }
+            }
+        }
+        h
+    }
+
+    fn expected(&mut self, n: &Node) -> Vec<Expected> {
+        let items: Vec<Node> = match &n.value {
+            Yaml::Seq(s) => s.clone(),
+            // one expectation written as a mapping is a list of one
+            Yaml::Map(_) => vec![n.clone()],
+            Yaml::Null => Vec::new(),
+            _ => {
+                self.wrong_type("expected", n, "a list of {kind, value}");
+                Vec::new()
+            }
+        };
+        let mut out = Vec::new();
+        for (i, it) in items.iter().enumerate() {
+            let key = format!("expected.{i}");
+            self.locs.insert(key.clone(), it.pos);
+            let Some(entries) = it.as_map() else {
+                self.wrong_type(&format!("expected[{i}]"), it, "a mapping {kind, value}");
+                continue;
+            };
+            let mut e = Expected {
+                kind: None,
+                value: Value::Null,
+            };
+            let mut has_kind = false;
+            for (k, v) in entries {
+                match k.key_text().as_deref() {
+                    Some("kind") => {
+                        has_kind = true;
+                        self.locs.insert(format!("{key}.kind"), v.pos);
+                        e.kind = self.choice(
+                            &format!("expected[{i}].kind"),
+                            v,
+                            "expected-kind",
+                            ExpectedKind::parse,
+                            &ExpectedKind::choices(),
+                        );
+                    }
+                    Some("value") => {
+                        self.locs.insert(format!("{key}.value"), v.pos);
+                        e.value = v.to_json();
+                    }
+                    _ => {}
+                }
+            }
+            if !has_kind {
+                self.problem("field-missing", it.pos, format!("expected[{i}]: no kind"));
+            }
+            out.push(e);
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CAT: &str = r"
+categories:
+  - {id: A, title: Inherits}
+  - {id: B, title: Off, status_probe: false}
+  - id: C
+    title: Replaces
+    status_probe: {url: 'http://${HOST}:1/c', stop_if: {mode: [x, 2]}}
+risks: [readonly]
+status_probe:
+  url: http://${HOST}:9/health
+  stop_if: {status: maintenance}
+execution: {cli: grok, tier: standard, host: box1}
+agent: {cli: codex, model: null, reasoningEffort: high}
+";
+
+    fn load(cat: &str, local: Option<&str>, files: &[(&str, &str)]) -> (Catalog, Vec<Problem>) {
+        let mut p = Vec::new();
+        let files: Vec<(&str, Option<&str>)> = files.iter().map(|(f, t)| (*f, Some(*t))).collect();
+        let c = from_texts(cat, local, &files, &mut p);
+        (c, p)
+    }
+
+    #[test]
+    fn status_probe_inherit_off_replace() {
+        let (c, p) = load(CAT, None, &[]);
+        assert_eq!(p.iter().filter(|p| p.is_error()).count(), 0, "{p:?}");
+        let a = c.effective_probe("A").expect("inherits");
+        assert_eq!(a.url, "http://${HOST}:9/health");
+        assert_eq!(a.stop_if[0].field, "status");
+        assert_eq!(a.stop_if[0].values, vec![Value::from("maintenance")]);
+        assert!(c.effective_probe("B").is_none());
+        let cc = c.effective_probe("C").expect("replaced");
+        assert_eq!(cc.url, "http://${HOST}:1/c");
+        assert_eq!(cc.stop_if[0].values, vec![Value::from("x"), Value::from(2)]);
+        assert_eq!(cc.pos.line, 7);
+    }
+
+    #[test]
+    fn agent_merges_execution_catalog_and_local() {
+        let (c, p) = load(
+            CAT,
+            Some("HOST: 127.0.0.1\nagent: {tier: strong, path: /x}\n"),
+            &[],
+        );
+        assert!(
+            p.iter()
+                .any(|p| p.rule == "execution-legacy" && !p.is_error())
+        );
+        assert_eq!(c.agent.cli.as_deref(), Some("codex"));
+        assert_eq!(c.agent.tier.as_deref(), Some("strong"));
+        assert_eq!(c.agent.host.as_deref(), Some("box1"));
+        assert_eq!(c.agent.path.as_deref(), Some("/x"));
+        assert_eq!(c.agent.model, None);
+        assert_eq!(c.agent.reasoning_effort.as_deref(), Some("high"));
+        assert_eq!(c.agent_sources["tier"], "local");
+        assert_eq!(c.agent_sources["host"], "execution");
+        assert_eq!(c.agent_sources["cli"], "catalog");
+        let l = c.local.expect("local");
+        assert_eq!(l.get("HOST").map(|v| v.value.as_str()), Some("127.0.0.1"));
+    }
+
+    #[test]
+    fn one_bad_case_does_not_hide_the_others() {
+        let file = "cases:\n  - id: X1\n    title: [not, text]\n  - 7\n  - id: X2\n    title: fine\n    unknown_field: {a: 1}\n";
+        let (c, p) = load(CAT, None, &[(".pouch/tester/cases/a.yaml", file)]);
+        let ids: Vec<&str> = c.cases.iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(ids, ["X1", "X2"]);
+        assert_eq!(
+            c.cases[1].extra["unknown_field"],
+            serde_json::json!({"a": 1})
+        );
+        assert_eq!(c.cases[1].category, "A");
+        let ty: Vec<_> = p
+            .iter()
+            .filter(|p| p.rule == "yaml-type")
+            .map(|p| (p.line, p.column))
+            .collect();
+        assert_eq!(ty, [(Some(3), Some(12)), (Some(4), Some(5))]);
+    }
+
+    #[test]
+    fn a_broken_file_does_not_hide_other_files() {
+        let good = "cases:\n  - {id: G1, title: ok}\n";
+        let (c, p) = load(
+            CAT,
+            None,
+            &[
+                (".pouch/tester/cases/a.yaml", "cases:\n  - {id: [\n"),
+                (".pouch/tester/cases/c.yaml", good),
+            ],
+        );
+        assert_eq!(c.cases.len(), 1);
+        assert_eq!(c.cases[0].id, "G1");
+        let s = p.iter().find(|p| p.rule == "yaml-syntax").expect("syntax");
+        assert_eq!(s.file, ".pouch/tester/cases/a.yaml");
+        assert!(s.line.is_some());
+        assert!(!c.files[0].parsed && c.files[1].parsed);
+    }
+
+    #[test]
+    fn files_load_in_category_order_and_declare_categories() {
+        let (c, _) = load(
+            CAT,
+            None,
+            &[
+                (".pouch/tester/cases/a.yaml", "cases: [{id: A1}]"),
+                (".pouch/tester/cases/b.yaml", "cases: [{id: B1}]"),
+                (
+                    ".pouch/tester/cases/zz.yaml",
+                    "category: C\ncases: [{id: C1}]",
+                ),
+            ],
+        );
+        // zz.yaml declares C: its cases keep file order after the known files
+        let ids: Vec<&str> = c.cases.iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(ids, ["A1", "B1", "C1"]);
+        assert_eq!(c.cases[2].category, "C");
+        assert!(c.files[2].declared);
+    }
+
+    #[test]
+    fn defaults_and_case_places() {
+        let file =
+            "cases:\n  - id: D1\n    how:\n      steps: a\n    expected: {kind: url, value: x}\n";
+        let (c, _) = load(CAT, None, &[(".pouch/tester/cases/a.yaml", file)]);
+        let k = &c.cases[0];
+        assert_eq!(k.how.timeout, 60);
+        assert_eq!(k.how.method(), "GET");
+        assert_eq!(k.how.steps, ["a"]);
+        assert_eq!(k.automation, Some(Automation::Automated));
+        assert_eq!(k.expected.len(), 1);
+        assert_eq!((k.line, k.column), (2, 5));
+        assert_eq!(k.at("how.steps"), Pos::new(4, 14));
+        assert_eq!(k.at("expected.0.kind"), Pos::new(5, 22));
+    }
+
+    #[test]
+    fn oversized_file_is_refused() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let tester = dir.path().join(DIR).join("cases");
+        std::fs::create_dir_all(&tester).expect("mkdir");
+        std::fs::write(dir.path().join(DIR).join("catalog.yaml"), CAT).expect("write");
+        let big = vec![b'#'; (yaml::MAX_FILE_BYTES + 10) as usize];
+        std::fs::write(tester.join("a.yaml"), big).expect("write");
+        std::fs::write(tester.join("b.yaml"), b"cases: [{id: \xff}]").expect("write");
+        std::fs::write(tester.join("c.yaml"), "cases: [{id: C1}]").expect("write");
+        let mut p = Vec::new();
+        let c = super::load(dir.path(), &mut p).expect("catalog");
+        assert!(
+            p.iter()
+                .any(|p| p.rule == "file-too-large" && p.file.ends_with("a.yaml"))
+        );
+        let utf = p
+            .iter()
+            .find(|p| p.rule == "file-unreadable")
+            .expect("not utf-8");
+        assert_eq!((utf.line, utf.column), (Some(1), Some(14)));
+        assert_eq!(c.cases.len(), 1);
+    }
+}

@@ -1,0 +1,308 @@
+//! Raw-log contract checks (seed 000 §5–6, SPEC §1.2): where a runner's logs drift
+//! from the fixed contract. Every check is a located warning with a stable rule name.
+
+use super::Workspace;
+use super::logs::{self, META_FIELDS, RawRun, RunStatus, is_run_id, locate_key};
+use super::timeline::{EVENT_STATUSES, EVENT_TYPES};
+use crate::problem::{Problem, Severity};
+use rayon::prelude::*;
+use std::path::Path;
+
+/// A timeline line longer than this is reported (it is still read and shown).
+pub const MAX_TIMELINE_LINE: usize = 1024 * 1024;
+
+/// Check every run folder (in parallel). Syntax and type errors of `meta.json`
+/// are already among the load problems; this adds the contract drift.
+pub fn check_runs(ws: &Workspace) -> Vec<Problem> {
+    ws.logs
+        .runs
+        .par_iter()
+        .flat_map_iter(|r| check_run(&ws.root, r))
+        .collect()
+}
+
+fn warn(file: &str, rule: &str, msg: impl Into<String>, at: (u32, u32)) -> Problem {
+    Problem::warning(file, rule, msg).at(at.0, at.1)
+}
+
+/// The contract checks of one run folder.
+pub fn check_run(root: &Path, run: &RawRun) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let dir = root.join(&run.path);
+    let meta_file = format!("{}/meta.json", run.path);
+    let meta_text = std::fs::read_to_string(dir.join("meta.json")).unwrap_or_default();
+    let at = |key: &str| locate_key(&meta_text, key);
+    // runId form and folder
+    if !is_run_id(&run.run_id) {
+        out.push(warn(
+            &run.path,
+            "run-id-format",
+            format!(
+                "run folder {:?} is not in YYYYMMDD-HHmmss-SSS form",
+                run.run_id
+            ),
+            (0, 0),
+        ));
+    }
+    if let Some(meta) = &run.meta {
+        if let Some(id) = &meta.run_id {
+            if *id != run.run_id {
+                out.push(warn(
+                    &meta_file,
+                    "run-id-mismatch",
+                    format!("runId {id:?} does not match its folder {:?}", run.run_id),
+                    at("runId"),
+                ));
+            }
+        }
+        if let Some(c) = &meta.case_id {
+            if *c != run.case_id {
+                out.push(warn(
+                    &meta_file,
+                    "meta-case-mismatch",
+                    format!("caseId {c:?} does not match its folder {:?}", run.case_id),
+                    at("caseId"),
+                ));
+            }
+        }
+        if let Some(s) = &meta.scope {
+            if s.trim_matches('/') != run.scope {
+                out.push(warn(
+                    &meta_file,
+                    "meta-scope-mismatch",
+                    format!("scope {s:?} does not match its folders {:?}", run.scope),
+                    at("scope"),
+                ));
+            }
+        }
+        for key in meta.extra.keys() {
+            out.push(warn(
+                &meta_file,
+                "meta-extra-field",
+                format!(
+                    "top-level field {key:?} is not one of the fixed fields ({})",
+                    META_FIELDS.join(", ")
+                ),
+                at(key),
+            ));
+        }
+        if meta.schema_version != Some(4) {
+            out.push(warn(
+                &meta_file,
+                "meta-schema-version",
+                format!(
+                    "schemaVersion is {}, the contract fixes 4",
+                    meta.schema_version
+                        .map_or("missing".to_owned(), |v| v.to_string())
+                ),
+                at("schemaVersion"),
+            ));
+        }
+        match meta.status.as_deref() {
+            Some("passed" | "failed") => {}
+            Some(s) => out.push(warn(
+                &meta_file,
+                "meta-bad-status",
+                format!("status {s:?} is not passed or failed (counted as failed)"),
+                at("status"),
+            )),
+            // a wrongly typed status is already an error of its own
+            None if meta_text.contains("\"status\"") => {}
+            None => out.push(warn(
+                &meta_file,
+                "meta-bad-status",
+                "status is missing (counted as failed)",
+                (1, 1),
+            )),
+        }
+        for key in ["startedAt", "finishedAt", "stats", "runtime"] {
+            let missing = match key {
+                "startedAt" => meta.started_at.is_none(),
+                "finishedAt" => meta.finished_at.is_none(),
+                "stats" => !meta_text.contains("\"stats\""),
+                _ => !meta_text.contains("\"runtime\""),
+            };
+            if missing {
+                out.push(warn(
+                    &meta_file,
+                    "meta-missing-field",
+                    format!("fixed field {key:?} is missing"),
+                    (1, 1),
+                ));
+            }
+        }
+        // a finished run writes all four files
+        if !run.has_runtime_events {
+            out.push(warn(
+                &run.path,
+                "run-missing-runtime-events",
+                "finished run without runtime-events.jsonl (the contract writes it, empty when there are no events)",
+                (0, 0),
+            ));
+        }
+        if !run.has_artifacts_json {
+            out.push(warn(
+                &run.path,
+                "run-missing-artifacts-json",
+                "finished run without artifacts.json (the contract writes it, with empty items when there are none)",
+                (0, 0),
+            ));
+        }
+        if !run.has_timeline {
+            out.push(warn(
+                &run.path,
+                "run-missing-timeline",
+                "finished run without timeline.jsonl",
+                (0, 0),
+            ));
+        }
+    }
+    if run.has_artifacts_dir {
+        let empty = std::fs::read_dir(dir.join("artifacts")).map(|mut d| d.next().is_none());
+        if let Ok(true) = empty {
+            out.push(warn(
+                &format!("{}/artifacts", run.path),
+                "artifacts-dir-empty",
+                "artifacts/ exists but holds no file (it is created only for real attachments)",
+                (0, 0),
+            ));
+        }
+    }
+    if run.has_timeline {
+        out.extend(check_timeline(root, &dir.join("timeline.jsonl")));
+    }
+    if run.has_artifacts_json {
+        out.extend(check_artifacts(root, run, &dir));
+    }
+    out
+}
+
+/// Broken lines are errors; a `type` or `status` outside its value set is drift.
+fn check_timeline(root: &Path, file: &Path) -> Vec<Problem> {
+    let rel = super::rel(root, file);
+    let Ok(bytes) = std::fs::read(file) else {
+        return vec![Problem::error(
+            rel,
+            "timeline-unreadable",
+            "cannot read timeline.jsonl",
+        )];
+    };
+    let mut out = Vec::new();
+    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let lineno = i as u32 + 1;
+        if line.len() > MAX_TIMELINE_LINE {
+            out.push(
+                Problem::error(
+                    &rel,
+                    "timeline-line-too-long",
+                    format!(
+                        "line of {} bytes is over the {} byte limit for one event",
+                        line.len(),
+                        MAX_TIMELINE_LINE
+                    ),
+                )
+                .at(lineno, 1),
+            );
+            continue;
+        }
+        let (_, issues) = super::timeline::parse_line(line);
+        for is in issues {
+            let severity = if matches!(is.rule, "timeline-bad-type" | "timeline-bad-status") {
+                Severity::Warning
+            } else {
+                Severity::Error
+            };
+            let mut p = Problem::error(&rel, is.rule, is.message).at_line(lineno);
+            p.column = is.column;
+            p.severity = severity;
+            out.push(p);
+        }
+    }
+    let _ = (EVENT_TYPES, EVENT_STATUSES);
+    out
+}
+
+/// artifacts.json: syntax, types, escaping paths, missing files, kinds, and the
+/// e2e attachment policy of seed 000 §6.
+fn check_artifacts(root: &Path, run: &RawRun, dir: &Path) -> Vec<Problem> {
+    let (items, mut out) = logs::read_artifacts(root, dir);
+    let file = format!("{}/artifacts.json", run.path);
+    let text = std::fs::read_to_string(dir.join("artifacts.json")).unwrap_or_default();
+    if out
+        .iter()
+        .any(|p| p.rule.ends_with("-syntax") || p.rule.ends_with("-not-utf8"))
+    {
+        return out;
+    }
+    if let Ok(serde_json::Value::Object(m)) = serde_json::from_str::<serde_json::Value>(&text) {
+        if m.get("schemaVersion").and_then(serde_json::Value::as_i64) != Some(4) {
+            out.push(warn(
+                &file,
+                "artifacts-schema-version",
+                "schemaVersion of artifacts.json is not 4",
+                locate_key(&text, "schemaVersion"),
+            ));
+        }
+    }
+    for a in &items {
+        let at = logs::locate_key_value(&text, &a.path);
+        if !logs::ARTIFACT_KINDS.contains(&a.kind.as_str()) {
+            out.push(warn(
+                &file,
+                "artifact-bad-kind",
+                format!(
+                    "kind {:?} of {:?} is not one of {}",
+                    a.kind,
+                    a.id,
+                    logs::ARTIFACT_KINDS.join(" ")
+                ),
+                logs::locate_key_value(&text, &a.kind),
+            ));
+        }
+        if a.inside && !a.exists {
+            out.push(warn(
+                &file,
+                "artifact-missing",
+                format!("artifact {:?}: file {:?} does not exist", a.id, a.path),
+                at,
+            ));
+        }
+    }
+    let e2e = run.scope.split('/').nth(1) == Some("e2e");
+    if e2e && run.status.is_finished() {
+        let items_at = locate_key(&text, "items");
+        if !items.iter().any(|a| a.kind == "trace") {
+            out.push(warn(
+                &file,
+                "e2e-no-trace",
+                "e2e run without a Playwright trace (always kept, seed 000 §6)",
+                items_at,
+            ));
+        }
+        if run.status == RunStatus::Failed {
+            let bound = items.iter().any(|a| {
+                a.kind == "screenshot" && (a.step_id.is_some() || a.assertion_id.is_some())
+            });
+            if !bound {
+                out.push(warn(
+                    &file,
+                    "e2e-failed-no-screenshot",
+                    "failed e2e run without a failure screenshot bound by refs.assertionId or refs.stepId",
+                    items_at,
+                ));
+            }
+            if !dir.join("artifacts/playwright/report/index.html").is_file() {
+                out.push(warn(
+                    &file,
+                    "e2e-failed-no-report",
+                    "failed e2e run without artifacts/playwright/report/index.html",
+                    items_at,
+                ));
+            }
+        }
+    }
+    out
+}
