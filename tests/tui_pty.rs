@@ -170,3 +170,55 @@ fn not_a_terminal_exits_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("needs a terminal"));
 }
+
+#[test]
+fn live_timeline_grows_and_the_finished_status_reaches_the_tree() {
+    let ws = tempfile::tempdir().expect("tmp");
+    testdeck::tui::testkit::write_fixture(ws.path(), false);
+    let run = ws
+        .path()
+        .join("tests/logs/kb/backend/search/basic/kb-search-empty/20260310-120000-000");
+    std::fs::create_dir_all(&run).expect("mkdir");
+    let line = |name: &str, status: &str| {
+        format!(
+            "{{\"ts\":\"2026-03-10T12:00:00.000Z\",\"type\":\"step\",\"name\":\"{name}\",\"status\":\"{status}\",\"message\":\"\",\"data\":{{}}}}\n"
+        )
+    };
+    std::fs::write(run.join("timeline.jsonl"), line("first step", "ok")).expect("write");
+    let cfg = tempfile::tempdir().expect("cfg");
+    let mut s = Session::start(ws.path(), cfg.path());
+    s.wait_text("Tests · 6");
+    s.send("/");
+    s.send("'kb-search-empty");
+    s.wait_text("❯ 'kb-search-empty");
+    s.send("\r");
+    s.wait_text("first step");
+    s.wait_text("● live");
+    // a runner appends while the person watches, a partial line first
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(run.join("timeline.jsonl"))
+        .expect("open");
+    let second = line("second step", "ok");
+    let (head, tail) = second.split_at(20);
+    f.write_all(head.as_bytes()).expect("append");
+    f.flush().expect("flush");
+    std::thread::sleep(Duration::from_millis(300));
+    f.write_all(tail.as_bytes()).expect("append");
+    f.write_all(line("third step", "failed").as_bytes())
+        .expect("append");
+    f.flush().expect("flush");
+    s.wait_text("second step");
+    s.wait_text("third step");
+    // the run ends: meta.json appears, the status reaches the tree
+    std::fs::write(
+        run.join("meta.json"),
+        r#"{"schemaVersion":4,"runId":"20260310-120000-000","caseId":"kb-search-empty","scope":"kb/backend/search/basic","status":"failed","startedAt":"2026-03-10T12:00:00.000Z","finishedAt":"2026-03-10T12:00:03.000Z","stats":{"durationMs":3000,"steps":3,"assertions":0,"errors":1,"artifacts":0},"runtime":{"driver":"node","target":"local","modelName":"none"}}"#,
+    )
+    .expect("meta");
+    s.wait_text("✗ kb-search-empty");
+    s.send("3");
+    s.wait_text("20260310-120000-000 kb-search-empty");
+    let (p, _) = s.quit();
+    assert!(!p.screen().alternate_screen());
+}

@@ -20,6 +20,7 @@ fn new_app(root: &Path, w: u16, h: u16, host: &str) -> App {
             label: "fixture".into(),
             root: root.to_path_buf(),
             host: host.into(),
+            use_env: false,
         },
         km,
     );
@@ -322,4 +323,47 @@ fn every_keymap_and_theme_file_parses() {
         n += 1;
     }
     assert!(n >= 4);
+}
+
+fn demo() -> tempfile::TempDir {
+    let d = tempfile::tempdir().expect("tmp");
+    testdeck::cli::demo::write_demo(d.path()).expect("demo");
+    d
+}
+
+#[test]
+fn demo_catalog_tab_and_case_details() {
+    let d = demo();
+    let mut app = loaded(d.path(), 130, 34);
+    keys(&mut app, d.path(), "2");
+    let t = render(&app, &dark());
+    let s = text(&t);
+    assert!(s.contains("max risk mutating"), "{s}");
+    insta::assert_snapshot!(t.backend());
+    // a case with steps, expectations and a gate
+    let id = app
+        .ws
+        .as_ref()
+        .and_then(|w| w.catalog.as_ref())
+        .and_then(|c| {
+            c.cases
+                .iter()
+                .find(|x| x.gate.is_some())
+                .map(|x| x.id.clone())
+        })
+        .expect("a gated case");
+    keys(&mut app, d.path(), "/");
+    keys(&mut app, d.path(), &format!("'{id}"));
+    key(&mut app, d.path(), KeyCode::Enter, KeyModifiers::NONE);
+    let t = render(&app, &dark());
+    let s = text(&t);
+    assert!(s.contains("gate") && s.contains(&id), "{s}");
+    insta::assert_snapshot!("demo_catalog_case", t.backend());
+}
+
+#[test]
+fn demo_tests_tab() {
+    let d = demo();
+    let app = loaded(d.path(), 130, 34);
+    insta::assert_snapshot!(render(&app, &dark()).backend());
 }

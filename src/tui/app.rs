@@ -27,6 +27,8 @@ pub enum Effect {
     },
     /// Stop following.
     StopFollow,
+    /// Index the workspace again (a followed run finished) → `Action::Loaded`.
+    Reload,
     /// Start a program (an artifact opener) detached: argv, the file last.
     Spawn(Vec<String>),
     Quit,
@@ -177,6 +179,16 @@ pub struct Options {
     pub label: String,
     pub root: PathBuf,
     pub host: String,
+    /// Read HOST and switches from the process environment (off in tests, so frames
+    /// never depend on the machine).
+    pub use_env: bool,
+}
+
+/// One row of the Catalog tab: a category header or a case (indices into the catalog).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CatRow {
+    Category(usize),
+    Case(usize),
 }
 
 pub struct App {
@@ -206,6 +218,14 @@ pub struct App {
     pub runs: RunsList,
     /// Number of runs in flight (launching).
     pub running: usize,
+    /// The Catalog tab: categories in execution order, each followed by its cases.
+    pub cat_rows: Vec<CatRow>,
+    pub cat_cursor: usize,
+    pub cat_offset: usize,
+    /// Scroll of the details pane (reset when the selection changes).
+    pub details_scroll: usize,
+    /// The catalog's default max risk.
+    pub max_risk: Option<&'static str>,
     /// One-line messages for the status bar (config errors, notices).
     pub notice: Option<String>,
     pub quit: bool,
@@ -243,6 +263,11 @@ impl App {
             },
             runs: RunsList::default(),
             running: 0,
+            cat_rows: Vec::new(),
+            cat_cursor: 0,
+            cat_offset: 0,
+            details_scroll: 0,
+            max_risk: None,
             notice: None,
             quit: false,
             dirty: true,
@@ -298,6 +323,15 @@ impl App {
             .visible
             .get(self.runs.cursor)
             .and_then(|&i| ws.logs.runs.get(i))
+    }
+
+    /// The catalog case under the Catalog tab's cursor.
+    pub fn selected_catalog_case(&self) -> Option<&crate::workspace::catalog::Case> {
+        let cat = self.ws.as_ref()?.catalog.as_ref()?;
+        match self.cat_rows.get(self.cat_cursor)? {
+            CatRow::Case(i) => cat.cases.get(*i),
+            CatRow::Category(_) => None,
+        }
     }
 
     /// Turn a key press into actions through the keymap of the current mode.
@@ -362,7 +396,12 @@ impl App {
                 if at_end {
                     self.live_bottom();
                 }
-                Vec::new()
+                // a finished run changes statuses and statistics: index again
+                if finished {
+                    vec![Effect::Reload]
+                } else {
+                    Vec::new()
+                }
             }
             Action::Notice(n) => {
                 self.notice = Some(n);
@@ -379,6 +418,13 @@ impl App {
 
     /// Install a loaded workspace: cases, tree, stats, finder candidates, runs list.
     pub fn set_workspace(&mut self, ws: Workspace) {
+        // a reload keeps what the person opened and where they are
+        let reload = self.ws.is_some();
+        let keep_key = self.selected_node().map(|n| n.key.clone());
+        let keep_expanded = std::mem::take(&mut self.expanded);
+        let keep_cat = self.cat_cursor;
+        let keep_run = self.selected_run().map(|r| r.path.clone());
+        self.candidates.clear();
         self.cases = case_rows(&ws);
         self.nodes = build_tree(&self.cases);
         self.stats = stats::compute(&ws.tests, &ws.logs, &Window::default())
@@ -431,7 +477,64 @@ impl App {
                 }
             })
             .collect();
+        if let Some(cat) = &ws.catalog {
+            self.cat_rows.clear();
+            for (ci, c) in cat.categories.iter().enumerate() {
+                self.cat_rows.push(CatRow::Category(ci));
+                for (i, case) in cat.cases.iter().enumerate() {
+                    if case.category == c.id {
+                        self.cat_rows.push(CatRow::Case(i));
+                    }
+                }
+            }
+            // cases whose category is not declared still show, at the end
+            for (i, case) in cat.cases.iter().enumerate() {
+                if cat.category(&case.category).is_none() {
+                    self.cat_rows.push(CatRow::Case(i));
+                }
+            }
+            for case in &cat.cases {
+                self.candidates.push(Candidate {
+                    key: format!("catalog:{}", case.id),
+                    text: escape(&format!("{}  {}  [{}]", case.id, case.title, case.category))
+                        .into_owned(),
+                    source: "catalog",
+                });
+            }
+            let env_fn = |n: &str| crate::workspace::vars::process_env(n);
+            let none_fn = |_: &str| None;
+            let env: crate::workspace::vars::Env =
+                if self.opts.use_env { &env_fn } else { &none_fn };
+            let vars = crate::workspace::vars::Vars::resolve(cat, env);
+            vars.host().clone_into(&mut self.opts.host);
+            self.max_risk = Some(cat.max_risk().as_str());
+        }
         self.ws = Some(ws);
+        if reload {
+            self.expanded = keep_expanded;
+            self.cursor = 0;
+            self.rebuild_visible();
+            if let Some(k) = keep_key {
+                if let Some(p) = self.visible.iter().position(|&i| self.nodes[i].key == k) {
+                    self.cursor = p;
+                }
+            }
+            self.cat_cursor = keep_cat.min(self.cat_rows.len().saturating_sub(1));
+            self.refilter_runs();
+            if let Some(run) = keep_run {
+                let runs = self.ws.as_ref().map(|w| &w.logs.runs);
+                if let Some(p) = self
+                    .runs
+                    .visible
+                    .iter()
+                    .position(|&i| runs.is_some_and(|r| r[i].path == run))
+                {
+                    self.runs.cursor = p;
+                }
+            }
+            self.clamp();
+            return;
+        }
         self.rebuild_visible();
         self.refilter_runs();
         self.cursor = 0;
@@ -761,7 +864,14 @@ impl App {
             }
             (cur as isize).saturating_add(d).clamp(0, len as isize - 1) as usize
         };
+        if self.focus == Pane::Tree {
+            self.details_scroll = 0;
+        }
         match (self.tab, self.focus) {
+            (_, Pane::Details) => {
+                self.details_scroll = step(self.details_scroll, 10_000);
+                return;
+            }
             (_, Pane::Live) => {
                 let len = self.live.visible.len();
                 self.live.cursor = step(self.live.cursor, len);
@@ -774,7 +884,7 @@ impl App {
             }
             (Tab::Runs, _) => self.runs.cursor = step(self.runs.cursor, self.runs.visible.len()),
             (Tab::Tests, _) => self.cursor = step(self.cursor, self.visible.len()),
-            (Tab::Catalog, _) => {}
+            (Tab::Catalog, _) => self.cat_cursor = step(self.cat_cursor, self.cat_rows.len()),
         }
         self.clamp();
     }
@@ -790,6 +900,7 @@ impl App {
         self.cursor = self.cursor.min(self.visible.len().saturating_sub(1));
         self.offset = scroll_to(self.offset, self.cursor, tree_h);
         self.runs.offset = scroll_to(self.runs.offset, self.runs.cursor, tree_h);
+        self.cat_offset = scroll_to(self.cat_offset, self.cat_cursor, tree_h);
         let live_h = a.live.map_or(10, |r| r.height.saturating_sub(2) as usize);
         self.live.offset = scroll_to(self.live.offset, self.live.cursor, live_h);
     }
@@ -959,6 +1070,18 @@ impl App {
     }
 
     fn mark_selected(&mut self) {
+        if self.tab == Tab::Catalog {
+            if let Some(id) = self
+                .selected_catalog_case()
+                .map(|c| format!("catalog:{}", c.id))
+            {
+                if !self.marks.remove(&id) {
+                    self.marks.insert(id);
+                }
+            }
+            self.move_by(1);
+            return;
+        }
         if self.tab != Tab::Tests {
             return;
         }
@@ -994,6 +1117,23 @@ impl App {
 
     /// Put the cursor on the node `key`, opening its folders.
     pub fn jump_to(&mut self, key: &str) -> bool {
+        if let Some(id) = key.strip_prefix("catalog:") {
+            let Some(cat) = self.ws.as_ref().and_then(|w| w.catalog.as_ref()) else {
+                return false;
+            };
+            let Some(pos) = self
+                .cat_rows
+                .iter()
+                .position(|r| matches!(r, CatRow::Case(i) if cat.cases[*i].id == id))
+            else {
+                return false;
+            };
+            self.tab = Tab::Catalog;
+            self.focus = Pane::Tree;
+            self.cat_cursor = pos;
+            self.clamp();
+            return true;
+        }
         let Some(i) = self.nodes.iter().position(|n| n.key == key) else {
             return false;
         };
@@ -1162,6 +1302,12 @@ impl App {
                             if i < self.live.visible.len() {
                                 self.live.cursor = i;
                                 self.live.follow = i + 1 == self.live.visible.len();
+                            }
+                        }
+                        (Tab::Catalog, Pane::Tree) => {
+                            let i = self.cat_offset + row;
+                            if i < self.cat_rows.len() {
+                                self.cat_cursor = i;
                             }
                         }
                         (_, Pane::Artifacts) => {

@@ -211,6 +211,15 @@ pub async fn run(
                         let _ = rtx.send(Msg::Act(Action::RunLoaded(Box::new(data))));
                     });
                 }
+                Effect::Reload => {
+                    let ltx = tx.clone();
+                    let root = root.clone();
+                    tokio::task::spawn_blocking(move || {
+                        if let Ok(Ok(ws)) = std::panic::catch_unwind(|| Workspace::load(&root)) {
+                            let _ = ltx.send(Msg::Act(Action::Loaded(Box::new(ws))));
+                        }
+                    });
+                }
                 Effect::StopFollow => {
                     if let Some(s) = follow_stop.take() {
                         s.store(true, Ordering::Relaxed);

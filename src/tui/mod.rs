@@ -85,6 +85,7 @@ pub fn prepare(root: &Path, theme: Option<&str>, keymap: Option<&str>) -> (App, 
             label,
             root: root.to_path_buf(),
             host: host(),
+            use_env: true,
         },
         km,
     );

@@ -64,7 +64,13 @@ pub fn status(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         host_style,
     ));
     left.push(sep());
-    left.push(Span::styled("risk —", bar));
+    match app.max_risk {
+        Some(r) => {
+            left.push(Span::styled("max risk ", bar));
+            left.push(Span::styled(r, super::risk_style(r, theme)));
+        }
+        None => left.push(Span::styled("max risk —", bar)),
+    }
     left.push(sep());
     if app.running > 0 {
         left.push(Span::styled(

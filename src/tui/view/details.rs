@@ -43,14 +43,19 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
             .selected_run()
             .map(|r| run(r, theme))
             .unwrap_or_default(),
-        Tab::Catalog => Vec::new(),
+        Tab::Catalog => catalog(app, theme),
     };
     if lines.is_empty() {
         let _ = ws;
         empty_state(vec![Line::raw("Nothing selected")], theme, f, inner);
         return;
     }
-    f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+    f.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .scroll((app.details_scroll.min(u16::MAX as usize) as u16, 0)),
+        inner,
+    );
 }
 
 fn stats_lines<'a>(s: Option<&NodeStats>, theme: &Theme) -> Vec<Line<'a>> {
@@ -365,4 +370,126 @@ fn run<'a>(r: &RawRun, theme: &Theme) -> Vec<Line<'a>> {
         ));
     }
     v
+}
+
+fn list_lines(name: &str, items: &[String], theme: &Theme, out: &mut Vec<Line<'_>>) {
+    if items.is_empty() {
+        return;
+    }
+    out.push(Line::styled(name.to_owned(), theme.get("muted")));
+    for (i, it) in items.iter().enumerate() {
+        out.push(Line::from(vec![
+            Span::styled(format!("  {:>2}. ", i + 1), theme.get("muted")),
+            Span::styled(escape(it).into_owned(), theme.get("text")),
+        ]));
+    }
+}
+
+fn catalog<'a>(app: &App, theme: &Theme) -> Vec<Line<'a>> {
+    use super::super::app::CatRow;
+    use crate::workspace::catalog::{Driver, Lifecycle, Tag};
+    let Some(cat) = app.ws.as_ref().and_then(|w| w.catalog.as_ref()) else {
+        return Vec::new();
+    };
+    let e = |s: &str| escape(s).into_owned();
+    match app.cat_rows.get(app.cat_cursor) {
+        Some(CatRow::Category(i)) => {
+            let c = &cat.categories[*i];
+            let mut v = vec![
+                Line::styled(format!("▾ {}", e(&c.id)), theme.get("title")),
+                field("title", e(&c.title), theme),
+                field(
+                    "cases",
+                    cat.cases
+                        .iter()
+                        .filter(|x| x.category == c.id)
+                        .count()
+                        .to_string(),
+                    theme,
+                ),
+                field(
+                    "order",
+                    format!("{} of {}", i + 1, cat.categories.len()),
+                    theme,
+                ),
+            ];
+            match cat.effective_probe(&c.id) {
+                Some(p) => {
+                    v.push(field("probe", e(&p.url), theme));
+                    for s in &p.stop_if {
+                        let vals: Vec<String> = s.values.iter().map(ToString::to_string).collect();
+                        v.push(field(
+                            "  stop_if",
+                            e(&format!("{} in [{}]", s.field, vals.join(", "))),
+                            theme,
+                        ));
+                    }
+                }
+                None => v.push(field("probe", "none", theme)),
+            }
+            v
+        }
+        Some(CatRow::Case(i)) => {
+            let c = &cat.cases[*i];
+            let opt = |o: Option<&str>| o.map_or_else(|| "—".to_owned(), e);
+            let risk = c.risk.map_or("—", |r| r.as_str());
+            let mut v = vec![
+                Line::styled(e(&c.id), theme.get("title")),
+                field("title", e(&c.title), theme),
+                field("category", e(&c.category), theme),
+                field_spans(
+                    "risk",
+                    vec![Span::styled(risk, super::risk_style(risk, theme))],
+                    theme,
+                ),
+                field("lifecycle", opt(c.lifecycle.map(Lifecycle::as_str)), theme),
+                field("tag", opt(c.tag.map(Tag::as_str)), theme),
+                field("gate", opt(c.gate.as_deref()), theme),
+                field("driver", opt(c.driver.map(Driver::as_str)), theme),
+                field("automation", c.automation().as_str(), theme),
+                field("session", opt(c.session.as_deref()), theme),
+                field("file", format!("{}:{}", e(&c.file), c.line), theme),
+            ];
+            if !c.what.is_empty() {
+                v.push(field("what", e(&c.what), theme));
+            }
+            if let Some(r) = &c.how.run {
+                v.push(field("how.run", e(r), theme));
+            }
+            if let Some(u) = &c.how.url {
+                v.push(field(
+                    "how.url",
+                    format!("{} {}", c.how.method(), e(u)),
+                    theme,
+                ));
+            }
+            v.push(field("timeout", format!("{}s", c.how.timeout), theme));
+            list_lines("how.steps", &c.how.steps, theme, &mut v);
+            let expected: Vec<String> = c
+                .expected
+                .iter()
+                .map(|x| format!("{} {}", x.kind.map_or("?", |k| k.as_str()), x.value))
+                .collect();
+            list_lines("expected", &expected, theme, &mut v);
+            if let Some(a) = &c.assume {
+                v.push(field("assume", e(a), theme));
+            }
+            list_lines("maps_to", &c.maps_to, theme, &mut v);
+            list_lines("setup", &c.setup, theme, &mut v);
+            list_lines("teardown", &c.teardown, theme, &mut v);
+            list_lines("notes", &c.notes, theme, &mut v);
+            for (k, val) in &c.extra {
+                v.push(field_spans(
+                    "extra",
+                    vec![Span::styled(
+                        format!("{} = {}", e(k), e(&val.to_string())),
+                        theme.get("warning"),
+                    )],
+                    theme,
+                ));
+            }
+            v
+        }
+        None => Vec::new(),
+    }
 }

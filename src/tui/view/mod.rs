@@ -1,5 +1,8 @@
 //! Drawing: one file per pane or overlay, each a pure function of the App and the Theme.
 
+// r, f, w, h, l, s, v: the usual short names of drawing code
+#![allow(clippy::many_single_char_names)]
+
 pub mod artifacts;
 pub mod bars;
 pub mod catalog;
@@ -102,8 +105,8 @@ pub fn spread<'a>(mut left: Vec<Span<'a>>, mut right: Vec<Span<'a>>, width: usiz
         } else {
             let room = budget.saturating_sub(lw);
             if room > 1 {
-                let t: String = s.content.chars().take(room - 1).collect();
-                lw += t.chars().count() + 1;
+                let t = truncate(&s.content, room - 1);
+                lw += Span::raw(t.as_str()).width() + 1;
                 kept.push(Span::styled(format!("{t}…"), s.style));
             }
             break;
@@ -160,4 +163,30 @@ pub fn time_of(ts: &str) -> String {
         .chars()
         .take(12)
         .collect()
+}
+
+/// The style of a risk name.
+pub fn risk_style(risk: &str, theme: &Theme) -> ratatui::style::Style {
+    match risk {
+        "readonly" => theme.get("risk_readonly"),
+        "mutating" => theme.get("risk_mutating"),
+        "destructive" => theme.get("risk_destructive"),
+        _ => theme.get("muted"),
+    }
+}
+
+/// The longest prefix of `s` that fits in `cols` terminal columns (wide characters count 2).
+pub fn truncate(s: &str, cols: usize) -> String {
+    let mut out = String::new();
+    let mut w = 0;
+    let mut buf = [0u8; 4];
+    for c in s.chars() {
+        let cw = Span::raw(&*c.encode_utf8(&mut buf)).width();
+        if w + cw > cols {
+            break;
+        }
+        w += cw;
+        out.push(c);
+    }
+    out
 }
