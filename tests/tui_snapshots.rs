@@ -367,3 +367,27 @@ fn demo_tests_tab() {
     let app = loaded(d.path(), 130, 34);
     insta::assert_snapshot!(render(&app, &dark()).backend());
 }
+
+#[test]
+fn tree_while_history_indexes() {
+    let d = fixture(false);
+    let mut app = new_app(d.path(), 100, 20, "127.0.0.1");
+    let partial = testdeck::tui::event::tree_only(d.path()).expect("tree");
+    app.update(Action::TreeLoaded(Box::new(partial)));
+    let t = render(&app, &dark());
+    assert!(text(&t).contains("indexing history"), "{}", text(&t));
+    insta::assert_snapshot!(t.backend());
+    // the full index keeps the open folders and the selection
+    keys(&mut app, d.path(), "jj");
+    let before = app.selected_node().map(|n| n.key.clone());
+    let fx = app.update(Action::Loaded(Box::new(
+        Workspace::load(d.path()).expect("load"),
+    )));
+    settle(&mut app, d.path(), fx);
+    assert!(!app.indexing);
+    assert_eq!(app.selected_node().map(|n| n.key.clone()), before);
+    app.update(Action::Tick);
+    app.dirty = false;
+    app.update(Action::Tick);
+    assert!(!app.dirty, "idle ticks must not redraw");
+}

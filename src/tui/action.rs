@@ -125,6 +125,8 @@ pub enum Action {
     Resize(u16, u16),
     /// A timer tick while something animates (indexing spinner).
     Tick,
+    /// The tests tree and plan are read (history still indexing): show the tree now.
+    TreeLoaded(Box<Workspace>),
     /// The workspace finished loading on its blocking task.
     Loaded(Box<Workspace>),
     LoadFailed(String),

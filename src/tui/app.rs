@@ -199,6 +199,8 @@ pub struct App {
     pub load_error: Option<String>,
     /// Animation frame of the indexing spinner.
     pub spinner: usize,
+    /// The tree is shown but run history is still being indexed.
+    pub indexing: bool,
     pub size: (u16, u16),
     pub tab: Tab,
     pub focus: Pane,
@@ -243,6 +245,7 @@ impl App {
             ws: None,
             load_error: None,
             spinner: 0,
+            indexing: false,
             size: (80, 24),
             tab: Tab::Tests,
             focus: Pane::Tree,
@@ -364,11 +367,20 @@ impl App {
             }
             Action::Tick => {
                 // a tick only animates the spinner; it must not cancel a pending frame
-                self.dirty = was_dirty || self.loading();
+                self.dirty = was_dirty || self.loading() || self.indexing;
                 self.spinner = self.spinner.wrapping_add(1);
                 Vec::new()
             }
+            Action::TreeLoaded(ws) => {
+                // the full workspace may already be here (a fast disk): keep it
+                if self.ws.is_none() {
+                    self.set_workspace(*ws);
+                    self.indexing = true;
+                }
+                Vec::new()
+            }
             Action::Loaded(ws) => {
+                self.indexing = false;
                 self.set_workspace(*ws);
                 self.selection_changed()
             }

@@ -138,6 +138,17 @@ pub async fn run(
         let ltx = tx.clone();
         let root = root.clone();
         let done = loaded.clone();
+        let ptx = tx.clone();
+        let proot = root.clone();
+        let pdone = loaded.clone();
+        // the tree alone is quick: show it while the history is indexed
+        tokio::task::spawn_blocking(move || {
+            if let Ok(Some(ws)) = std::panic::catch_unwind(|| tree_only(&proot)) {
+                if !pdone.load(Ordering::Relaxed) {
+                    let _ = ptx.send(Msg::Act(Action::TreeLoaded(Box::new(ws))));
+                }
+            }
+        });
         tokio::task::spawn_blocking(move || {
             let a = match std::panic::catch_unwind(|| Workspace::load(&root)) {
                 Ok(Ok(ws)) => Action::Loaded(Box::new(ws)),
@@ -153,6 +164,7 @@ pub async fn run(
         let done = loaded.clone();
         tokio::spawn(async move {
             let mut iv = tokio::time::interval(Duration::from_millis(100));
+            // ticks animate the spinner until the history is indexed
             while !done.load(Ordering::Relaxed) {
                 iv.tick().await;
                 if ttx.send(Msg::Act(Action::Tick)).is_err() {
@@ -308,4 +320,26 @@ fn trace(s: impl FnOnce() -> String) {
             let _ = writeln!(f, "{}", s());
         }
     }
+}
+
+/// The workspace with its tests tree and plan only (no logs, no catalog): the first
+/// frame's tree while the full index is built.
+pub fn tree_only(root: &Path) -> Option<Workspace> {
+    use crate::workspace::{config, logs, plan, tree};
+    if !root.is_dir() {
+        return None;
+    }
+    let mut problems = Vec::new();
+    let config = config::Config::load(root, &mut problems);
+    let plan = plan::TestPlan::load(root, &mut problems);
+    let tests = tree::scan(root, &plan, &mut problems);
+    Some(Workspace {
+        root: root.to_path_buf(),
+        config,
+        tests,
+        logs: logs::Logs::default(),
+        plan,
+        catalog: None,
+        problems: Vec::new(),
+    })
 }

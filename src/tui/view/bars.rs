@@ -87,10 +87,21 @@ pub fn status(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
             theme.get("running"),
         ));
     } else if let Some(ws) = &app.ws {
-        left.push(Span::styled(
-            format!("{} cases · {} runs", app.cases.len(), ws.logs.runs.len()),
-            bar,
-        ));
+        if app.indexing {
+            left.push(Span::styled(
+                format!(
+                    "{} cases · {} indexing history…",
+                    app.cases.len(),
+                    app.spinner()
+                ),
+                theme.get("running"),
+            ));
+        } else {
+            left.push(Span::styled(
+                format!("{} cases · {} runs", app.cases.len(), ws.logs.runs.len()),
+                bar,
+            ));
+        }
         if !ws.problems.is_empty() {
             left.push(sep());
             left.push(Span::styled(
