@@ -391,3 +391,22 @@ fn tree_while_history_indexes() {
     app.update(Action::Tick);
     assert!(!app.dirty, "idle ticks must not redraw");
 }
+
+/// The screen shown in the README: the demo with a failed e2e case open (its timeline,
+/// artifacts and history). The snapshot keeps the README's capture current.
+#[test]
+fn demo_readme_capture() {
+    let d = demo();
+    let mut app = loaded(d.path(), 120, 34);
+    let k = app
+        .cases
+        .iter()
+        .find(|c| {
+            c.latest == Some(testdeck::workspace::logs::RunStatus::Failed)
+                && c.scope.contains("/e2e/")
+        })
+        .map(|c| c.key.clone())
+        .expect("a failed e2e case in the demo");
+    jump(&mut app, d.path(), &k);
+    insta::assert_snapshot!(render(&app, &dark()).backend());
+}

@@ -48,7 +48,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
             "trace" => "⧉",
             "screenshot" => "▣",
             "video" => "▶",
-            "playwright-report" => "☰",
+            "playwright-report" => "▤",
             "jsonl" => "≡",
             _ => "•",
         };
