@@ -410,3 +410,13 @@ fn demo_readme_capture() {
     jump(&mut app, d.path(), &k);
     insta::assert_snapshot!(render(&app, &dark()).backend());
 }
+
+#[test]
+fn problems_overlay() {
+    let d = demo();
+    let mut app = loaded(d.path(), 120, 24);
+    keys(&mut app, d.path(), "p");
+    let t = render(&app, &dark());
+    assert!(text(&t).contains("Problems · "), "{}", text(&t));
+    insta::assert_snapshot!(t.backend());
+}

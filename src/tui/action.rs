@@ -42,11 +42,12 @@ pub enum Command {
     Filter,
     ToggleEvents,
     ClearInput,
+    Problems,
     Noop,
 }
 
 /// Every command with its keymap name, in the order help lists them.
-pub const COMMANDS: [(Command, &str); 35] = [
+pub const COMMANDS: [(Command, &str); 36] = [
     (Command::Quit, "quit"),
     (Command::MoveDown, "move_down"),
     (Command::MoveUp, "move_up"),
@@ -81,6 +82,7 @@ pub const COMMANDS: [(Command, &str); 35] = [
     (Command::Filter, "filter"),
     (Command::ToggleEvents, "toggle_events"),
     (Command::ClearInput, "clear_input"),
+    (Command::Problems, "problems"),
     (Command::Noop, "noop"),
 ];
 

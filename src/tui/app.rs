@@ -800,6 +800,7 @@ impl App {
             }
             Command::OpenArtifact => return self.open_artifact(),
             Command::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
+            Command::Problems => self.show_problems(),
             Command::Close => {
                 self.marks.clear();
                 self.live.failures_only = false;
@@ -1007,6 +1008,31 @@ impl App {
             .collect();
         self.overlay = Some(Overlay::Data {
             title,
+            lines,
+            scroll: 0,
+        });
+    }
+
+    /// The problems met while loading (and reading the shown run), located.
+    fn show_problems(&mut self) {
+        let mut lines: Vec<String> = self
+            .ws
+            .as_ref()
+            .map(|w| {
+                w.problems
+                    .iter()
+                    .map(|p| escape(&p.to_string()).into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        if let Some(run) = &self.live.run {
+            lines.extend(run.problems.iter().map(|p| escape(p).into_owned()));
+        }
+        if lines.is_empty() {
+            lines.push("No problems: every file read cleanly.".into());
+        }
+        self.overlay = Some(Overlay::Data {
+            title: format!("Problems · {}", lines.len()),
             lines,
             scroll: 0,
         });

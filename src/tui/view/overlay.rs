@@ -22,7 +22,10 @@ pub fn data(title: &str, lines: &[String], scroll: usize, theme: &Theme, f: &mut
         .collect();
     let block = pane(format!(" {title} · Esc closes "), true, theme);
     f.render_widget(
-        Paragraph::new(text).block(block).scroll((scroll as u16, 0)),
+        Paragraph::new(text)
+            .block(block)
+            .wrap(Wrap { trim: false })
+            .scroll((scroll.min(u16::MAX as usize) as u16, 0)),
         r,
     );
 }
