@@ -12,7 +12,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
-use testdeck::tail::LineIndex;
+use testdeck::tail::{Follower, LineIndex, Start, TailEvent, Watch, pretty_line};
 
 const SAMPLES: u64 = 500;
 const BURST: u64 = 200_000;
@@ -129,9 +129,14 @@ fn pct(sorted: &[Duration], p: f64) -> f64 {
 fn run_small(label: &str, cmd: Command, file: &Path, idle: bool) {
     let mut w = OpenOptions::new().append(true).open(file).unwrap();
     let f = Follow::start(cmd);
-    // it is following once the first line comes through
-    w.write_all(line(0).as_bytes()).unwrap();
-    f.wait_for(0);
+    // it is following once a first line comes through (`tail -n 0` may start
+    // after a first write, so write until one is seen)
+    loop {
+        w.write_all(line(0).as_bytes()).unwrap();
+        if let Ok((0, _)) = f.seen.recv_timeout(Duration::from_millis(200)) {
+            break;
+        }
+    }
     let mut lat = Vec::new();
     for seq in 1..=SAMPLES {
         let t = Instant::now();
@@ -159,6 +164,48 @@ fn run_small(label: &str, cmd: Command, file: &Path, idle: bool) {
     }
 }
 
+/// Where the time of a burst goes, inside the process: reading and parsing,
+/// then writing JSON, then pretty lines.
+fn engine(file: &Path) {
+    let text: String = (1..=BURST).map(line).collect();
+    std::fs::write(file, &text).unwrap();
+    let t = Instant::now();
+    let mut f = Follower::with_watch(file, Start::Beginning, Watch::Off);
+    let mut events = Vec::new();
+    loop {
+        let b = f.read_available();
+        if b.is_empty() {
+            break;
+        }
+        events.extend(b);
+    }
+    let parsed = t.elapsed();
+    let t = Instant::now();
+    let mut out = Vec::with_capacity(text.len() * 2);
+    for e in &events {
+        if let TailEvent::Line(l) = e {
+            serde_json::to_writer(&mut out, &l.event).unwrap();
+            out.push(b'\n');
+        }
+    }
+    let json = t.elapsed();
+    let t = Instant::now();
+    let mut n = 0;
+    for e in &events {
+        if let TailEvent::Line(l) = e {
+            n += pretty_line(&l.event, false).len();
+        }
+    }
+    let pretty = t.elapsed();
+    println!(
+        "== engine, {BURST} lines in-process: read+parse {:.3} s, JSON out {:.3} s, pretty out {:.3} s ({} events, {n} bytes)",
+        parsed.as_secs_f64(),
+        json.as_secs_f64(),
+        pretty.as_secs_f64(),
+        events.len()
+    );
+}
+
 fn main() {
     // `cargo test --all-targets` runs bench targets too: only measure under `cargo bench`
     if !std::env::args().any(|a| a == "--bench") {
@@ -170,6 +217,7 @@ fn main() {
     let small = dir.path().join("timeline.jsonl");
     let has_tail = Command::new("tail").arg("--version").output().is_ok();
 
+    engine(&small);
     println!("== write-to-print latency ({SAMPLES} samples, 3 ms apart) and a {BURST}-line burst");
     for (label, args) in [
         ("testdeck tail -f --json", vec!["--json"]),
@@ -240,6 +288,7 @@ fn main() {
         .arg(&big);
     let f = Follow::start(cmd);
     let mut peak = 0.0f64;
+    let mut sampled = Instant::now();
     let last = 5_000_000_000 + 999;
     loop {
         match f.seen.recv_timeout(Duration::from_millis(200)) {
@@ -247,7 +296,10 @@ fn main() {
             Ok(_) | Err(mpsc::RecvTimeoutError::Timeout) => {}
             Err(mpsc::RecvTimeoutError::Disconnected) => panic!("tail ended early"),
         }
-        peak = peak.max(f.rss_mb().1);
+        if sampled.elapsed() > Duration::from_millis(100) {
+            peak = peak.max(f.rss_mb().1);
+            sampled = Instant::now();
+        }
     }
     let took = t.elapsed().as_secs_f64();
     let (rss, hwm) = f.rss_mb();

@@ -239,6 +239,56 @@ fn suite_runs_skip_live_and_temp_unless_asked() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+fn started(out: &std::process::Output) -> Vec<String> {
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| l.ends_with("started"))
+        .filter_map(|l| l.split_whitespace().nth(1).map(str::to_owned))
+        .collect()
+}
+
+#[test]
+fn filters_as_testdeck_passes_them() {
+    let tmp = copy_demo();
+    let root = tmp.path();
+    // a scope's groups arrive as a path: --group terminal --group live
+    let out = runner(
+        root,
+        &[
+            "--domain", "ai", "--layer", "backend", "--suite", "tools", "--group", "terminal",
+            "--group", "live",
+        ],
+    );
+    assert_eq!(
+        started(&out),
+        ["ai/backend/tools/terminal/live/terminal-live-plan-execute"]
+    );
+    // without live in the path, live stays out
+    let out = runner(
+        root,
+        &[
+            "--domain", "ai", "--layer", "backend", "--suite", "tools", "--group", "terminal",
+        ],
+    );
+    assert_eq!(started(&out).len(), 3);
+    assert!(started(&out).iter().all(|s| !s.contains("/live/")));
+    // repeated --case values are alternatives
+    let out = runner(
+        root,
+        &["--case", "kb-search-basic", "--case", "docx-export-heading"],
+    );
+    assert_eq!(
+        started(&out),
+        [
+            "docx/backend/export/basic/docx-export-heading",
+            "kb-search/backend/query/basic/kb-search-basic"
+        ]
+    );
+    // temp cases: every folder below temp/ is a group
+    let out = runner(root, &["--domain", "temp", "--group", "ai"]);
+    assert_eq!(started(&out), ["temp/ai/terminal-env-dump"]);
+}
+
 #[test]
 fn an_e2e_request_runs_the_domain_backend_first() {
     let tmp = copy_demo();

@@ -63,6 +63,30 @@ struct Version {
     head: Vec<u8>,
     /// Where to start, until the first read places the version.
     place: Option<Start>,
+    /// The lines of the chunk being parsed, kept to reuse their memory.
+    arena: Vec<u8>,
+    spans: Vec<Span>,
+}
+
+/// A line in the arena: `(lineno, offset, bytes, dropped)`.
+type Span = (u64, u64, std::ops::Range<usize>, u64);
+
+/// Below this many lines a chunk is parsed on the calling thread.
+const PARALLEL_FROM: usize = 512;
+
+/// Parse the lines of one chunk, in order. A burst is parsed on all cores
+/// (rayon keeps the order of the results); a few lines stay on this thread.
+fn parse_spans(arena: &[u8], spans: &[Span], out: &mut Vec<TailEvent>) {
+    let one = |(lineno, offset, range, dropped): &Span| {
+        make_line(*lineno, *offset, &arena[range.clone()], *dropped)
+    };
+    if spans.len() < PARALLEL_FROM {
+        out.extend(spans.iter().filter_map(one).map(TailEvent::Line));
+    } else {
+        use rayon::prelude::*;
+        let lines: Vec<Option<super::Line>> = spans.par_iter().map(one).collect();
+        out.extend(lines.into_iter().flatten().map(TailEvent::Line));
+    }
 }
 
 /// Wakes a [`Follower`] blocked in [`Follower::next_batch`] from another thread;
@@ -235,6 +259,8 @@ impl Follower {
                     split: Splitter::new(0),
                     head: Vec::new(),
                     place,
+                    arena: Vec::new(),
+                    spans: Vec::new(),
                 });
                 true
             }
@@ -386,12 +412,20 @@ impl Version {
                 }
             }
             let lineno = &mut self.lineno;
+            let (arena, spans) = (&mut self.arena, &mut self.spans);
             self.split.feed(chunk, |offset, raw, dropped| {
-                if let Some(line) = make_line(*lineno, offset, raw, dropped) {
-                    out.push(TailEvent::Line(line));
-                }
+                let from = arena.len();
+                arena.extend_from_slice(raw);
+                spans.push((*lineno, offset, from..arena.len(), dropped));
                 *lineno += 1;
             });
+            parse_spans(&self.arena, &self.spans, out);
+            self.arena.clear();
+            self.spans.clear();
+            if self.arena.capacity() > 4 * CHUNK {
+                // a giant line went through: do not keep its memory
+                self.arena = Vec::new();
+            }
             self.read_to += n as u64;
             *budget = budget.saturating_sub(n as u64);
         }

@@ -95,6 +95,9 @@ fn show_time(ts: Option<&str>) -> String {
     let Some(ts) = ts else {
         return "--:--:--.---".into();
     };
+    if let Some(t) = rfc3339_clock(ts) {
+        return t;
+    }
     if let Ok(t) = chrono::DateTime::parse_from_rfc3339(ts) {
         return t.format("%H:%M:%S%.3f").to_string();
     }
@@ -104,6 +107,48 @@ fn show_time(ts: Option<&str>) -> String {
         }
     }
     escape(ts).into_owned()
+}
+
+/// The wall-clock part of an RFC 3339 time as written (its own offset), without
+/// a full parse: the common case on every line of a burst.
+fn rfc3339_clock(ts: &str) -> Option<String> {
+    let b = ts.as_bytes();
+    let digits =
+        |r: std::ops::Range<usize>| b.get(r).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
+    let shape = b.len() >= 20
+        && digits(0..4)
+        && b[4] == b'-'
+        && digits(5..7)
+        && b[7] == b'-'
+        && digits(8..10)
+        && matches!(b[10], b'T' | b't' | b' ')
+        && digits(11..13)
+        && b[13] == b':'
+        && digits(14..16)
+        && b[16] == b':'
+        && digits(17..19);
+    if !shape {
+        return None;
+    }
+    let mut out = String::with_capacity(12);
+    out.push_str(&ts[11..19]);
+    out.push('.');
+    let frac: &[u8] = if b[19] == b'.' {
+        let n = b[20..].iter().take_while(|c| c.is_ascii_digit()).count();
+        &b[20..20 + n]
+    } else {
+        &[]
+    };
+    for i in 0..3 {
+        out.push(frac.get(i).map_or('0', |&c| c as char));
+    }
+    // the rest must be an offset, or this was not RFC 3339 after all
+    let rest = &ts[19 + usize::from(!frac.is_empty()) + frac.len()..];
+    let zone_ok = matches!(rest, "Z" | "z")
+        || (rest.len() == 6
+            && matches!(rest.as_bytes()[0], b'+' | b'-')
+            && rest.as_bytes()[3] == b':');
+    zone_ok.then_some(out)
 }
 
 #[cfg(test)]
@@ -143,6 +188,21 @@ mod tests {
         assert!(!s.chars().any(char::is_control), "{s:?}");
         assert!(s.contains("\\e]52;c;SGVsbG8=\\x07"), "{s}");
         assert!(s.contains("\\e[2J"), "{s}");
+    }
+
+    #[test]
+    fn clock_of_rfc3339_times() {
+        assert_eq!(show_time(Some("2026-03-15T10:15:30.1Z")), "10:15:30.100");
+        assert_eq!(
+            show_time(Some("2026-03-15T10:15:30.123456+08:00")),
+            "10:15:30.123"
+        );
+        assert_eq!(show_time(Some("2026-03-15T10:15:30Z")), "10:15:30.000");
+        assert_eq!(
+            show_time(Some("2026-03-15T10:15:30.5 junk")),
+            "2026-03-15T10:15:30.5 junk"
+        );
+        assert_eq!(show_time(Some("yesterday\u{1b}")), "yesterday\\e");
     }
 
     #[test]

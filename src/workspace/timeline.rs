@@ -106,8 +106,19 @@ pub fn parse_line(raw: &[u8]) -> (TimelineEvent, Vec<LineIssue>) {
         }
     };
     let text = text.trim_end_matches('\r');
-    let value: Value = match serde_json::from_str(text) {
-        Ok(v) => v,
+    // Straight into the fields: no intermediate map of the whole line, no
+    // allocation for the fixed keys (a burst of 200k lines is parsed per line).
+    let parts: Parts = match serde_json::from_str(text) {
+        Ok(p) => p,
+        Err(e) if e.is_data() => {
+            // valid JSON of another kind than an object
+            issues.push(LineIssue {
+                rule: "timeline-not-object",
+                column: Some(1),
+                message: "a timeline line must be a JSON object".into(),
+            });
+            return (raw_event(text), issues);
+        }
         Err(e) => {
             issues.push(LineIssue {
                 rule: "timeline-not-json",
@@ -117,15 +128,7 @@ pub fn parse_line(raw: &[u8]) -> (TimelineEvent, Vec<LineIssue>) {
             return (raw_event(text), issues);
         }
     };
-    let Value::Object(map) = value else {
-        issues.push(LineIssue {
-            rule: "timeline-not-object",
-            column: Some(1),
-            message: "a timeline line must be a JSON object".into(),
-        });
-        return (raw_event(text), issues);
-    };
-    let ev = from_map(map, &mut issues);
+    let ev = from_parts(parts, &mut issues);
     if !ev.kind.is_empty() && !EVENT_TYPES.contains(&ev.kind.as_str()) {
         issues.push(LineIssue {
             rule: "timeline-bad-type",
@@ -165,12 +168,89 @@ fn raw_event(text: &str) -> TimelineEvent {
     }
 }
 
-fn from_map(mut map: Map<String, Value>, issues: &mut Vec<LineIssue>) -> TimelineEvent {
-    let mut take_str = |map: &mut Map<String, Value>, key: &str| -> Option<String> {
-        match map.remove(key) {
+/// The fields of one line as written: the fixed ones by position in `FIXED`,
+/// the others in order.
+struct Parts {
+    fixed: [Option<Value>; 7],
+    extra: Map<String, Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for Parts {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_map(PartsVisitor)
+    }
+}
+
+struct PartsVisitor;
+
+impl<'de> serde::de::Visitor<'de> for PartsVisitor {
+    type Value = Parts;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a timeline object")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut access: A) -> Result<Parts, A::Error> {
+        let mut parts = Parts {
+            fixed: Default::default(),
+            extra: Map::new(),
+        };
+        while let Some(key) = access.next_key::<Key>()? {
+            let value: Value = access.next_value()?;
+            match key {
+                // a repeated key: the last one wins, as in any JSON map
+                Key::Fixed(i) => parts.fixed[i] = Some(value),
+                Key::Other(k) => {
+                    parts.extra.insert(k, value);
+                }
+            }
+        }
+        Ok(parts)
+    }
+}
+
+/// A key of the line: one of `FIXED` (no allocation) or another.
+enum Key {
+    Fixed(usize),
+    Other(String),
+}
+
+impl<'de> serde::Deserialize<'de> for Key {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl serde::de::Visitor<'_> for KeyVisitor {
+            type Value = Key;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_str<E: serde::de::Error>(self, k: &str) -> Result<Key, E> {
+                Ok(FIXED
+                    .iter()
+                    .position(|f| *f == k)
+                    .map_or_else(|| Key::Other(k.to_owned()), Key::Fixed))
+            }
+            fn visit_string<E: serde::de::Error>(self, k: String) -> Result<Key, E> {
+                Ok(FIXED
+                    .iter()
+                    .position(|f| *f == k)
+                    .map_or(Key::Other(k), Key::Fixed))
+            }
+        }
+        d.deserialize_str(KeyVisitor)
+    }
+}
+
+fn from_parts(parts: Parts, issues: &mut Vec<LineIssue>) -> TimelineEvent {
+    let Parts {
+        mut fixed,
+        mut extra,
+    } = parts;
+    let mut take_str = |at: usize| -> Option<String> {
+        match fixed[at].take() {
             None | Some(Value::Null) => None,
             Some(Value::String(s)) => Some(s),
             Some(other) => {
+                let key = FIXED[at];
                 issues.push(LineIssue {
                     rule: "timeline-wrong-type",
                     column: None,
@@ -180,30 +260,29 @@ fn from_map(mut map: Map<String, Value>, issues: &mut Vec<LineIssue>) -> Timelin
                     ),
                 });
                 let shown = other.to_string();
-                map.insert(key.to_owned(), other);
+                // kept, with its original value, under its own name
+                extra.insert(key.to_owned(), other);
                 Some(shown)
             }
         }
     };
-    let ts = match map.remove("ts") {
+    let kind = take_str(1).unwrap_or_default();
+    let name = take_str(2).unwrap_or_default();
+    let status = take_str(3).unwrap_or_default();
+    let id = take_str(4);
+    let message = take_str(5).unwrap_or_default();
+    let ts = match fixed[0].take() {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) => Some(s),
         // epoch milliseconds are common enough to accept as a time
         Some(Value::Number(n)) => Some(n.to_string()),
         Some(other) => {
             let s = other.to_string();
-            map.insert("ts".into(), other);
+            extra.insert("ts".into(), other);
             Some(s)
         }
     };
-    let kind = take_str(&mut map, "type").unwrap_or_default();
-    let name = take_str(&mut map, "name").unwrap_or_default();
-    let status = take_str(&mut map, "status").unwrap_or_default();
-    let id = take_str(&mut map, "id");
-    let message = take_str(&mut map, "message").unwrap_or_default();
-    let data = map.remove("data").unwrap_or(Value::Null);
-    // wrongly typed fields were put back under their names: keep them out of the
-    // typed ones but visible in `extra`.
+    let data = fixed[6].take().unwrap_or(Value::Null);
     TimelineEvent {
         ts,
         kind,
@@ -212,7 +291,7 @@ fn from_map(mut map: Map<String, Value>, issues: &mut Vec<LineIssue>) -> Timelin
         id,
         message,
         data,
-        extra: map,
+        extra,
     }
 }
 

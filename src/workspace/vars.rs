@@ -391,6 +391,16 @@ pub struct LiteralHost {
 
 /// Every `scheme://host` of `text` whose host is not `${X}` with `X` host-derived.
 pub fn literal_hosts(text: &str, derived: &dyn Fn(&str) -> bool) -> Vec<LiteralHost> {
+    scan_hosts(text, derived, false)
+}
+
+/// As [`literal_hosts`], for a shell command: the vars reach the child as
+/// environment variables, so the shell's own `$HOST` counts as HOST too.
+pub fn literal_hosts_in_shell(text: &str, derived: &dyn Fn(&str) -> bool) -> Vec<LiteralHost> {
+    scan_hosts(text, derived, true)
+}
+
+fn scan_hosts(text: &str, derived: &dyn Fn(&str) -> bool, shell: bool) -> Vec<LiteralHost> {
     let mut out = Vec::new();
     let bytes = text.as_bytes();
     let mut from = 0;
@@ -414,7 +424,9 @@ pub fn literal_hosts(text: &str, derived: &dyn Fn(&str) -> bool) -> Vec<LiteralH
         if host_port.is_empty() {
             continue; // file:///path has no host
         }
-        if !host_is_var(host_port, derived) {
+        let built_from_host =
+            host_is_var(host_port, derived) || (shell && host_is_shell_var(host_port, derived));
+        if !built_from_host {
             out.push(LiteralHost {
                 url: text[s..sep + 3 + authority.len()].to_owned(),
                 offset: s,
@@ -447,6 +459,24 @@ fn authority(s: &str) -> &str {
         i += 1;
     }
     &s[..i]
+}
+
+/// `$X` or `$X:port` with `X` host-derived (a shell variable).
+fn host_is_shell_var(host_port: &str, derived: &dyn Fn(&str) -> bool) -> bool {
+    let Some(rest) = host_port.strip_prefix('$') else {
+        return false;
+    };
+    let end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    let (name, after) = rest.split_at(end);
+    let port_ok = after.is_empty()
+        || after.strip_prefix(':').is_some_and(|p| {
+            p.chars().all(|c| c.is_ascii_digit())
+                || p.strip_prefix('$').is_some_and(is_name)
+                || (p.starts_with("${") && p.ends_with('}') && is_name(&p[2..p.len() - 1]))
+        });
+    is_name(name) && derived(name) && port_ok
 }
 
 /// `${X}` or `${X}:port` with `X` host-derived (port digits or a `${...}`).
@@ -726,6 +756,12 @@ mod tests {
         assert_eq!(bad[0].url, "http://localhost:8080");
         assert_eq!(bad[1].url, "http://${PLAIN}");
         assert!(literal_hosts("cat file:///etc/hosts", &d).is_empty());
+        // the shell's own $HOST is HOST in a command, not in a URL field
+        assert!(
+            literal_hosts_in_shell("curl http://$HOST:8080/x http://$API_BASE/y", &d).is_empty()
+        );
+        assert_eq!(literal_hosts("curl http://$HOST:8080/x", &d).len(), 1);
+        assert_eq!(literal_hosts_in_shell("curl http://$PLAIN/x", &d).len(), 1);
         assert_eq!(
             literal_hosts("u=http://u:p@10.0.0.5/", &d)[0].url,
             "http://u:p@10.0.0.5"

@@ -5,27 +5,31 @@
 # raw log contract (seed 000 §5) slowly, so the timeline can be watched live.
 #
 # Filters (seed 000 §4): --domain D --layer L --suite S --group G (repeatable)
-#                        --case C --runs N
+#                        --case C (repeatable) --runs N
+# Repeated --group values are a path below the suite (testdeck passes a scope
+# such as ai/backend/tools/terminal/live as --group terminal --group live): a
+# case matches when its groups hold every one of them. Repeated --case values
+# are alternatives.
 # Live cases run only with --group live or --case naming them; temp cases only
 # with --domain temp or --case. A case fails when its file holds the line
 # "demo-outcome: failed" (deterministic, so tests can rely on the outcome).
 # Only sh and coreutils are used.
 set -eu
 
-domain= layer= suite= groups= case_id= runs=1 pace="${DEMO_RUNNER_PACE:-0.3}"
+domain= layer= suite= groups= cases= runs=1 pace="${DEMO_RUNNER_PACE:-0.4}"
 while [ $# -gt 0 ]; do
   case "$1" in
     --domain) domain=$2; shift 2 ;;
     --layer) layer=$2; shift 2 ;;
     --suite) suite=$2; shift 2 ;;
     --group) groups="$groups $2"; shift 2 ;;
-    --case) case_id=$2; shift 2 ;;
+    --case) cases="$cases $2"; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
     --domain=*) domain=${1#*=}; shift ;;
     --layer=*) layer=${1#*=}; shift ;;
     --suite=*) suite=${1#*=}; shift ;;
     --group=*) groups="$groups ${1#*=}"; shift ;;
-    --case=*) case_id=${1#*=}; shift ;;
+    --case=*) cases="$cases ${1#*=}"; shift ;;
     --runs=*) runs=${1#*=}; shift ;;
     -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     *) echo "test-workflow: unknown argument: $1" >&2; exit 2 ;;
@@ -33,9 +37,16 @@ while [ $# -gt 0 ]; do
 done
 case "$runs" in ''|*[!0-9]*) echo "test-workflow: --runs needs a number" >&2; exit 2 ;; esac
 
-has_group() { # $1 = scope; true when any --group names one of its folders
-  for g in $groups; do
-    case "/$1/" in */"$g"/*) return 0 ;; esac
+has_groups() { # $1 = the case's groups as /a/b/; true when it holds every --group
+  for want in $groups; do
+    case "$1" in */"$want"/*) ;; *) return 1 ;; esac
+  done
+  return 0
+}
+
+named() { # $1 = caseId; true when some --case names it
+  for want in $cases; do
+    [ "$want" = "$1" ] && return 0
   done
   return 1
 }
@@ -55,17 +66,24 @@ selected() { # $1 = file; prints nothing, returns 0 when the filters select it
   id=${base%.test.*}
   d=${scope%%/*}
   rest=${scope#"$d"}; rest=${rest#/}
-  l=${rest%%/*}
-  rest=${rest#"$l"}; rest=${rest#/}
-  s=${rest%%/*}
-  if [ -n "$case_id" ]; then [ "$id" = "$case_id" ] || return 1; fi
+  if [ "$d" = temp ]; then
+    # temp cases have no layer or suite: every folder below temp/ is a group
+    l= s= g="/$rest/"
+  else
+    l=${rest%%/*}
+    rest=${rest#"$l"}; rest=${rest#/}
+    s=${rest%%/*}
+    rest=${rest#"$s"}; rest=${rest#/}
+    g="/$rest/"
+  fi
+  if [ -n "$cases" ]; then named "$id" || return 1; fi
   if [ -n "$domain" ]; then [ "$d" = "$domain" ] || return 1; fi
   if [ -n "$layer" ]; then [ "$l" = "$layer" ] || return 1; fi
   if [ -n "$suite" ]; then [ "$s" = "$suite" ] || return 1; fi
-  if [ -n "$groups" ]; then has_group "$scope" || return 1; fi
-  if [ -z "$case_id" ]; then
-    # live cases spend real model calls: only on explicit request
-    case "/$scope/" in */live/*) has_group "$scope" || return 1 ;; esac
+  if [ -n "$groups" ]; then has_groups "$g" || return 1; fi
+  if [ -z "$cases" ]; then
+    # live cases spend real model calls: only when --group live asks for them
+    case "$g" in */live/*) case " $groups " in *" live "*) ;; *) return 1 ;; esac ;; esac
     [ "$d" = temp ] && [ "$domain" != temp ] && return 1
   fi
   return 0
@@ -222,7 +240,7 @@ if [ -z "$chosen" ]; then
   exit 1
 fi
 # seed 000 §4: an e2e request first runs the same domain's backend
-if [ "$layer" = e2e ] && [ -z "$case_id" ]; then
+if [ "$layer" = e2e ] && [ -z "$cases" ]; then
   pre=
   for f in $files; do
     if (layer=backend; suite=; groups=; selected "$f"); then pre="$pre $f"; fi

@@ -3,12 +3,13 @@
 //!
 //! Catalog: `risks-ladder`, `default-max-risk`, `authorize-risk`, `id-pattern-regex`,
 //! `category-duplicate`, `run-together-id`, `run-together-overlap`, `var-unknown`,
-//! `var-cycle`, `host-literal`, `host-remote` (warning).
+//! `var-cycle`, `host-literal`; warnings `host-remote`, `artifact-identity`.
 //! Cases: `id-pattern`, `id-duplicate`, `category-mismatch`, `category-unknown`,
 //! `smoke-readonly`, `gate-unknown`, `gate-readonly`, `driver-manual`,
 //! `session-required`, `session-unknown`, `session-driver`, `assisted-step`,
 //! `expected-missing`, `script-how`, `browser-url`, `risk-unlisted`,
-//! `assume-syntax`, `assume-switch`, `var-unknown`, `host-literal`.
+//! `assume-syntax`, `assume-switch`, `var-unknown`, `host-literal`; warnings
+//! `pending-notes`, `expected-driver`.
 
 use super::{Automation, Case, Catalog, Driver, ExpectedKind, MANUAL_STEP, Pos, Risk, Tag};
 use crate::problem::Problem;
@@ -219,6 +220,29 @@ fn catalog_rules(cat: &Catalog, vars: &Vars, out: &mut Out) {
             }
         }
     }
+    // the mobile identity contract: a required artifact names its app
+    for (platform, a, id_key) in [
+        ("android", cat.artifacts.android.as_ref(), "package"),
+        ("ios", cat.artifacts.ios.as_ref(), "bundle_id"),
+    ] {
+        let Some(a) = a else { continue };
+        let id = if platform == "android" {
+            &a.package
+        } else {
+            &a.bundle_id
+        };
+        if a.required && id.as_deref().is_none_or(str::is_empty) {
+            let pos = cat.at("artifacts");
+            out.0.push(
+                Problem::warning(
+                    f,
+                    "artifact-identity",
+                    format!("artifacts.{platform} is required but names no {id_key}"),
+                )
+                .at(pos.line, pos.column),
+            );
+        }
+    }
     // a HOST that is not this machine is allowed, and worth a warning
     let host = vars.host();
     if !vars::is_loopback(host) {
@@ -287,6 +311,7 @@ fn case_rules(cat: &Catalog, vars: &Vars, re: Option<&regex::Regex>, c: &Case, o
     } else {
         format!("case {}", c.id)
     };
+    let mut warns = Vec::new();
     let mut err = |key: &str, rule: &str, msg: String| {
         out.err(f, c.at(key), rule, format!("{who}: {msg}"));
     };
@@ -447,6 +472,38 @@ fn case_rules(cat: &Catalog, vars: &Vars, re: Option<&regex::Regex>, c: &Case, o
         ),
         _ => {}
     }
+    if c.lifecycle == Some(super::Lifecycle::Pending) && c.notes.is_empty() {
+        let p = c.at("lifecycle");
+        warns.push(
+            Problem::warning(
+                f,
+                "pending-notes",
+                format!("{who}: a pending case says why in notes"),
+            )
+            .at(p.line, p.column),
+        );
+    }
+    if matches!(c.driver, Some(Driver::Browser | Driver::Mobile)) {
+        for (i, e) in c.expected.iter().enumerate() {
+            if let Some(
+                k @ (ExpectedKind::ApiStatus | ExpectedKind::ApiField | ExpectedKind::ScriptExit),
+            ) = e.kind
+            {
+                let p = c.at(&format!("expected.{i}.kind"));
+                warns.push(
+                    Problem::warning(
+                        f,
+                        "expected-driver",
+                        format!(
+                            "{who}: a {} case is judged by what is seen (visible-text, url, interaction), not {k}",
+                            c.driver.map_or("", Driver::as_str)
+                        ),
+                    )
+                    .at(p.line, p.column),
+                );
+            }
+        }
+    }
     if let Some(r) = c.risk {
         if !cat.risks.is_empty() && !cat.risks.contains(&r) {
             err(
@@ -517,8 +574,13 @@ fn case_rules(cat: &Catalog, vars: &Vars, re: Option<&regex::Regex>, c: &Case, o
             err("how.url", "host-literal", format!("how.url: {m}"));
         }
     }
-    let mut literal = |key: &str, what: &str, text: &str| {
-        for l in vars::literal_hosts(text, &derived) {
+    let mut literal = |key: &str, what: &str, text: &str, shell: bool| {
+        let found = if shell {
+            vars::literal_hosts_in_shell(text, &derived)
+        } else {
+            vars::literal_hosts(text, &derived)
+        };
+        for l in found {
             err(
                 key,
                 "host-literal",
@@ -530,7 +592,7 @@ fn case_rules(cat: &Catalog, vars: &Vars, re: Option<&regex::Regex>, c: &Case, o
         }
     };
     if let Some(r) = &c.how.run {
-        literal("how.run", "how.run", r);
+        literal("how.run", "how.run", r, true);
     }
     for (i, kind, text) in &expected_texts {
         if *kind == Some(ExpectedKind::Url) {
@@ -538,9 +600,11 @@ fn case_rules(cat: &Catalog, vars: &Vars, re: Option<&regex::Regex>, c: &Case, o
                 &format!("expected.{i}.value"),
                 &format!("expected[{i}].value"),
                 text,
+                false,
             );
         }
     }
+    out.0.extend(warns);
 }
 
 fn collect_strings(v: &serde_json::Value, f: &mut dyn FnMut(&str)) {
@@ -689,12 +753,17 @@ run_together:
                 "driver-manual",
             ),
             (
-                &[("driver", "browser"), ("how", "{url: \"${WEB}/\"}")],
+                &[
+                    ("driver", "browser"),
+                    ("expected", "[{kind: visible-text, value: ok}]"),
+                    ("how", "{url: \"${WEB}/\"}"),
+                ],
                 "session-required",
             ),
             (
                 &[
                     ("driver", "browser"),
+                    ("expected", "[{kind: visible-text, value: ok}]"),
                     ("session", "nope"),
                     ("how", "{url: \"${WEB}/\"}"),
                 ],
@@ -703,6 +772,7 @@ run_together:
             (
                 &[
                     ("driver", "browser"),
+                    ("expected", "[{kind: visible-text, value: ok}]"),
                     ("session", "phone"),
                     ("how", "{url: \"${WEB}/\"}"),
                 ],
@@ -728,6 +798,7 @@ run_together:
             (
                 &[
                     ("driver", "browser"),
+                    ("expected", "[{kind: visible-text, value: ok}]"),
                     ("session", "web"),
                     ("how", "{steps: [a]}"),
                 ],
@@ -784,6 +855,30 @@ run_together:
             let got = one(with);
             assert_eq!(got, vec![(*rule).to_owned()], "{with:?}");
         }
+    }
+
+    #[test]
+    fn warnings_of_the_seed_guidance() {
+        assert_eq!(one(&[("lifecycle", "pending")]), ["pending-notes"]);
+        assert!(one(&[("lifecycle", "pending"), ("notes", "waits for X")]).is_empty());
+        let browser_api = one(&[
+            ("driver", "browser"),
+            ("session", "web"),
+            ("how", "{url: \"${WEB}/\"}"),
+            ("expected", "[{kind: api-status, value: 200}]"),
+        ]);
+        assert_eq!(browser_api, ["expected-driver"]);
+        let cat = CATALOG.replace(
+            "id_pattern:",
+            "artifacts: {android: {required: true}, ios: {required: true, bundle_id: a.b}}\nid_pattern:",
+        );
+        let got = problems(&cat, &[]);
+        let w: Vec<_> = got
+            .iter()
+            .filter(|p| p.rule == "artifact-identity")
+            .collect();
+        assert_eq!(w.len(), 1, "{got:?}");
+        assert!(!w[0].is_error() && w[0].message.contains("android"));
     }
 
     #[test]
