@@ -222,3 +222,80 @@ fn live_timeline_grows_and_the_finished_status_reaches_the_tree() {
     let (p, _) = s.quit();
     assert!(!p.screen().alternate_screen());
 }
+
+/// The whole launching path on the demo: mark two catalog cases, `r`, Enter leaves the
+/// mutating one unauthorized, typing authorizes the destructive one (and its gate), its
+/// output streams in; then a tests case whose runner writes its timeline step by step;
+/// its status reaches the tree and its run the Runs tab.
+#[test]
+fn mark_run_prompts_live_timeline_runs_tab() {
+    let ws = tempfile::tempdir().expect("tmp");
+    testdeck::cli::demo::write_demo(ws.path()).expect("demo");
+    let cfg = tempfile::tempdir().expect("cfg");
+    let mut s = Session::start(ws.path(), cfg.path());
+    s.wait_text("Tests · 21");
+    s.wait_text("70 runs");
+    s.send("2");
+    s.wait_text("Catalog · 24 cases");
+    for id in ["'TC-CLI-006", "'TC-CLI-007"] {
+        s.send("/");
+        s.send(id);
+        s.wait_text(&format!("❯ {id}"));
+        s.send("\t");
+        s.send("\x1b");
+    }
+    s.wait_text("● 2 marked");
+    s.send("m");
+    s.wait_text("max risk destructive");
+    s.send("r");
+    s.wait_text("Authorize mutating cases?");
+    // Enter is the safe answer: no
+    s.send("\r");
+    s.wait_text("Authorize destructive cases?");
+    s.send("y");
+    s.send("\r");
+    // a key press never authorizes destructive: asked again on the next launch
+    s.wait_for("the refusal", |sc| {
+        !sc.contents().contains("Authorize destructive")
+    });
+    assert!(
+        !s.screen()
+            .screen()
+            .contents()
+            .contains("auth risk:destructive")
+    );
+    for id in ["'TC-CLI-007"] {
+        s.send("/");
+        s.send(id);
+        s.wait_text(&format!("❯ {id}"));
+        s.send("\t");
+        s.send("\x1b");
+    }
+    s.send("r");
+    // run_together brings TC-CLI-006 along: still no
+    s.wait_text("Authorize mutating cases?");
+    s.send("\r");
+    s.wait_text("Authorize destructive cases?");
+    s.send("destructive");
+    s.send("\r");
+    s.wait_text("Open gate reset-index?");
+    s.send("y");
+    s.wait_text("auth risk:destructive gate:reset-index");
+    s.wait_text("cleared tmp/exports");
+    // a tests case: the runner writes its timeline while we watch
+    s.send("1");
+    s.send("/");
+    s.send("'docx-export-heading");
+    s.wait_text("❯ 'docx-export-heading");
+    s.send("\r");
+    s.send("r");
+    s.wait_text("run/start");
+    s.wait_text("run/finish");
+    s.wait_text("end pass");
+    s.wait_text("│ launch do");
+    s.send("3");
+    s.wait_text("Runs · 71/71");
+    let (p, _) = s.quit();
+    assert!(!p.screen().alternate_screen());
+    assert!(!p.screen().hide_cursor());
+}

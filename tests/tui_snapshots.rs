@@ -420,3 +420,60 @@ fn problems_overlay() {
     assert!(text(&t).contains("Problems · "), "{}", text(&t));
     insta::assert_snapshot!(t.backend());
 }
+
+#[test]
+fn authorization_prompts() {
+    let d = demo();
+    let mut app = loaded(d.path(), 110, 30);
+    keys(&mut app, d.path(), "2m");
+    keys(&mut app, d.path(), "/'TC-CLI-007");
+    key(&mut app, d.path(), KeyCode::Enter, KeyModifiers::NONE);
+    let fx = app.on_key(KeyEvent::new(KeyCode::Char('r'), KeyModifiers::NONE));
+    assert!(
+        fx.is_empty(),
+        "nothing launches before the prompts are answered"
+    );
+    insta::assert_snapshot!("prompt_mutating", render(&app, &dark()).backend());
+    key(&mut app, d.path(), KeyCode::Enter, KeyModifiers::NONE);
+    keys(&mut app, d.path(), "destruct");
+    insta::assert_snapshot!("prompt_destructive_typing", render(&app, &dark()).backend());
+    keys(&mut app, d.path(), "ive");
+    key(&mut app, d.path(), KeyCode::Enter, KeyModifiers::NONE);
+    insta::assert_snapshot!("prompt_gate", render(&app, &dark()).backend());
+    let fx = app.on_key(KeyEvent::new(KeyCode::Char('y'), KeyModifiers::NONE));
+    assert!(
+        fx.iter().any(|e| matches!(e, Effect::Launch { .. })),
+        "all answered: launch"
+    );
+    assert!(app.grants.granted.len() == 2, "{:?}", app.grants);
+}
+
+#[test]
+fn verdict_prompt_for_a_person_judged_case() {
+    let d = demo();
+    let mut app = loaded(d.path(), 110, 30);
+    let case = app
+        .ws
+        .as_ref()
+        .and_then(|w| w.catalog.as_ref())
+        .and_then(|c| c.cases.iter().find(|x| !x.how.steps.is_empty()).cloned())
+        .expect("a case with steps");
+    app.judge_queue.push_back(testdeck::tui::launch::Judging {
+        case_id: case.id.clone(),
+        title: case.title.clone(),
+        steps: case.how.steps.clone(),
+        launch: 0,
+        choice: 0,
+        note: String::new(),
+        editing_note: false,
+    });
+    app.update(Action::Cmd(Command::Noop));
+    keys(&mut app, d.path(), "jinote");
+    key(&mut app, d.path(), KeyCode::Enter, KeyModifiers::NONE);
+    insta::assert_snapshot!(render(&app, &dark()).backend());
+    let fx = app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+    assert!(matches!(
+        fx.first(),
+        Some(Effect::Judge { verdict: testdeck::exec::record::Verdict::Fail, note: Some(n), .. }) if n == "note"
+    ));
+}

@@ -43,11 +43,12 @@ pub enum Command {
     ToggleEvents,
     ClearInput,
     Problems,
+    MaxRisk,
     Noop,
 }
 
 /// Every command with its keymap name, in the order help lists them.
-pub const COMMANDS: [(Command, &str); 36] = [
+pub const COMMANDS: [(Command, &str); 37] = [
     (Command::Quit, "quit"),
     (Command::MoveDown, "move_down"),
     (Command::MoveUp, "move_up"),
@@ -83,6 +84,7 @@ pub const COMMANDS: [(Command, &str); 36] = [
     (Command::ToggleEvents, "toggle_events"),
     (Command::ClearInput, "clear_input"),
     (Command::Problems, "problems"),
+    (Command::MaxRisk, "max_risk"),
     (Command::Noop, "noop"),
 ];
 
@@ -143,6 +145,8 @@ pub enum Action {
     },
     /// A message for the status bar (e.g. an opener failed).
     Notice(String),
+    /// An event of launch number `.0` (from the exec engine's threads).
+    Exec(usize, Box<crate::exec::ExecEvent>),
     /// SIGTERM / SIGHUP: end now.
     Terminate,
 }

@@ -12,11 +12,11 @@ use crate::workspace::stats::{self, NodeStats, Window};
 use crate::workspace::timeline::{EVENT_TYPES, TimelineEvent};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::Position;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::PathBuf;
 
 /// Work the runtime does for the app; its result comes back as an `Action`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub enum Effect {
     /// Read a run folder (relative path) → `Action::RunLoaded`.
     LoadRun(String),
@@ -31,6 +31,21 @@ pub enum Effect {
     Reload,
     /// Start a program (an artifact opener) detached: argv, the file last.
     Spawn(Vec<String>),
+    /// Launch a plan through the exec engine as launch number `index`.
+    Launch {
+        index: usize,
+        plan: Box<crate::exec::LaunchPlan>,
+        ctx: Box<crate::exec::LaunchContext>,
+    },
+    /// Cancel every launch in flight.
+    Cancel,
+    /// Record a person's verdict in launch `index`'s run record.
+    Judge {
+        index: usize,
+        case_id: String,
+        verdict: crate::exec::record::Verdict,
+        note: Option<String>,
+    },
     Quit,
 }
 
@@ -120,6 +135,10 @@ pub struct Finder {
 pub enum Prompt {
     /// Quit while runs are live.
     QuitLive,
+    /// An authorization question before a launch.
+    Authorize(Box<super::launch::Asking>),
+    /// A person's verdict for a case no process can judge.
+    Judge(Box<super::launch::Judging>),
 }
 
 #[derive(Debug, Clone)]
@@ -226,8 +245,18 @@ pub struct App {
     pub cat_offset: usize,
     /// Scroll of the details pane (reset when the selection changes).
     pub details_scroll: usize,
-    /// The catalog's default max risk.
+    /// The session's max risk (from the catalog's default; `m` cycles it).
     pub max_risk: Option<&'static str>,
+    /// Authorizations given in this session (prompts), shown in the status bar.
+    pub grants: crate::exec::Grants,
+    /// Launches started (the next launch's number).
+    pub launches: usize,
+    /// The launched case shown in the live pane (its events are appended as they come).
+    pub live_launch: Option<String>,
+    /// The run the selection asked for last (the live pane follows its changes).
+    last_want: Option<String>,
+    /// Person-judged cases waiting for their verdict.
+    pub judge_queue: std::collections::VecDeque<super::launch::Judging>,
     /// One-line messages for the status bar (config errors, notices).
     pub notice: Option<String>,
     pub quit: bool,
@@ -271,6 +300,11 @@ impl App {
             cat_offset: 0,
             details_scroll: 0,
             max_risk: None,
+            grants: crate::exec::Grants::default(),
+            launches: 0,
+            live_launch: None,
+            last_want: None,
+            judge_queue: std::collections::VecDeque::new(),
             notice: None,
             quit: false,
             dirty: true,
@@ -289,6 +323,9 @@ impl App {
     pub fn mode(&self) -> &'static str {
         match &self.overlay {
             Some(Overlay::Finder(_)) => "finder",
+            Some(Overlay::Prompt(Prompt::Authorize(a))) if a.typed() => "input",
+            Some(Overlay::Prompt(Prompt::Judge(j))) if j.editing_note => "input",
+            Some(Overlay::Prompt(Prompt::Judge(_))) => "judge",
             Some(Overlay::Prompt(_)) => "prompt",
             Some(Overlay::Help { .. } | Overlay::Data { .. }) => "overlay",
             None if self.input.is_some() => "input",
@@ -351,6 +388,18 @@ impl App {
     }
 
     pub fn update(&mut self, action: Action) -> Vec<Effect> {
+        let fx = self.update_inner(action);
+        // a verdict waits for any open overlay to close
+        if self.overlay.is_none() && self.input.is_none() {
+            if let Some(j) = self.judge_queue.pop_front() {
+                self.overlay = Some(Overlay::Prompt(Prompt::Judge(Box::new(j))));
+                self.dirty = true;
+            }
+        }
+        fx
+    }
+
+    fn update_inner(&mut self, action: Action) -> Vec<Effect> {
         let was_dirty = self.dirty;
         self.dirty = true;
         match action {
@@ -419,6 +468,7 @@ impl App {
                 self.notice = Some(n);
                 Vec::new()
             }
+            Action::Exec(index, ev) => self.exec_event(index, *ev),
             Action::Terminate => {
                 self.quit = true;
                 vec![Effect::Quit]
@@ -519,7 +569,9 @@ impl App {
                 if self.opts.use_env { &env_fn } else { &none_fn };
             let vars = crate::workspace::vars::Vars::resolve(cat, env);
             vars.host().clone_into(&mut self.opts.host);
-            self.max_risk = Some(cat.max_risk().as_str());
+            if self.max_risk.is_none() {
+                self.max_risk = Some(cat.max_risk().as_str());
+            }
         }
         self.ws = Some(ws);
         if reload {
@@ -659,6 +711,13 @@ impl App {
 
     fn selection_changed(&mut self) -> Vec<Effect> {
         let want = self.wanted_run();
+        // the live pane changes only when the selection's run changes (a launch
+        // shown there stays until the person moves on)
+        if want == self.last_want {
+            return Vec::new();
+        }
+        self.last_want.clone_from(&want);
+        self.live_launch = None;
         if want == self.live.wanted {
             return Vec::new();
         }
@@ -807,15 +866,24 @@ impl App {
                 self.live.type_filter = None;
                 self.refilter_live();
             }
-            Command::Run
-            | Command::Cancel
-            | Command::Watch
-            | Command::RerunFailed
-            | Command::Compare => {
-                self.notice = Some(format!(
-                    "{}: launching is not available in this build yet",
-                    c.name()
-                ));
+            Command::Run => return self.start_launch(),
+            Command::Cancel => {
+                if self.running == 0 {
+                    self.notice = Some("nothing is running".into());
+                    return Vec::new();
+                }
+                self.notice = Some("cancelling: SIGTERM, then SIGKILL after 3 s".into());
+                return vec![Effect::Cancel];
+            }
+            Command::MaxRisk => {
+                self.max_risk = Some(match self.max_risk {
+                    Some("readonly") => "mutating",
+                    Some("mutating") => "destructive",
+                    _ => "readonly",
+                });
+            }
+            Command::Watch | Command::RerunFailed | Command::Compare => {
+                self.notice = Some(format!("{}: not available in this build yet", c.name()));
             }
             Command::Confirm | Command::ClearInput | Command::Noop => {}
         }
@@ -841,6 +909,63 @@ impl App {
             (Prompt::QuitLive, Command::Confirm) => {
                 self.quit = true;
                 vec![Effect::Quit]
+            }
+            (Prompt::Authorize(mut a), Command::Confirm | Command::Close) => {
+                let yes = c == Command::Confirm
+                    && (!a.typed() || a.typed.trim() == super::launch::DESTRUCTIVE_WORD);
+                if a.typed() && c == Command::Confirm && !yes {
+                    self.notice = Some(format!(
+                        "not authorized: type {} to authorize",
+                        super::launch::DESTRUCTIVE_WORD
+                    ));
+                }
+                super::launch::answer(&mut a, &mut self.grants, yes);
+                self.ask_or_launch(*a)
+            }
+            (Prompt::Authorize(mut a), Command::ClearInput) => {
+                a.typed.clear();
+                self.overlay = Some(Overlay::Prompt(Prompt::Authorize(a)));
+                Vec::new()
+            }
+            (Prompt::Judge(mut j), c) => {
+                if j.editing_note {
+                    // Enter or Esc ends the note; the verdict is still to give
+                    if matches!(c, Command::Confirm | Command::Close) {
+                        j.editing_note = false;
+                    } else if c == Command::ClearInput {
+                        j.note.clear();
+                    }
+                    self.overlay = Some(Overlay::Prompt(Prompt::Judge(j)));
+                    return Vec::new();
+                }
+                let n = super::launch::VERDICTS.len();
+                match c {
+                    Command::MoveDown => j.choice = (j.choice + 1) % n,
+                    Command::MoveUp => j.choice = (j.choice + n - 1) % n,
+                    Command::Filter => j.editing_note = true,
+                    Command::Confirm => {
+                        let verdict = super::launch::VERDICTS[j.choice.min(n - 1)];
+                        self.notice = Some(format!(
+                            "{}: {} (judged by a person)",
+                            j.case_id,
+                            verdict.as_str()
+                        ));
+                        let note = (!j.note.trim().is_empty()).then(|| j.note.trim().to_owned());
+                        return vec![Effect::Judge {
+                            index: j.launch,
+                            case_id: j.case_id,
+                            verdict,
+                            note,
+                        }];
+                    }
+                    Command::Close => {
+                        self.notice = Some(format!("{}: left not-run", j.case_id));
+                        return Vec::new();
+                    }
+                    _ => {}
+                }
+                self.overlay = Some(Overlay::Prompt(Prompt::Judge(j)));
+                Vec::new()
             }
             (_, Command::Close) => Vec::new(),
             (p, _) => {
@@ -1263,12 +1388,27 @@ impl App {
                 s.pop();
             }
         };
-        if let Some(Overlay::Finder(mut f)) = self.overlay.take() {
-            edit(&mut f.query);
-            f.cursor = 0;
-            self.refind(&mut f);
-            self.overlay = Some(Overlay::Finder(f));
-        } else if let Some(t) = self.input {
+        match self.overlay.take() {
+            Some(Overlay::Finder(mut f)) => {
+                edit(&mut f.query);
+                f.cursor = 0;
+                self.refind(&mut f);
+                self.overlay = Some(Overlay::Finder(f));
+                return;
+            }
+            Some(Overlay::Prompt(Prompt::Authorize(mut a))) if a.typed() => {
+                edit(&mut a.typed);
+                self.overlay = Some(Overlay::Prompt(Prompt::Authorize(a)));
+                return;
+            }
+            Some(Overlay::Prompt(Prompt::Judge(mut j))) if j.editing_note => {
+                edit(&mut j.note);
+                self.overlay = Some(Overlay::Prompt(Prompt::Judge(j)));
+                return;
+            }
+            other => self.overlay = other,
+        }
+        if let Some(t) = self.input {
             edit(self.filter_mut(t));
             self.refilter_target(t);
         }
@@ -1362,6 +1502,271 @@ impl App {
             _ => return Vec::new(),
         }
         self.selection_changed()
+    }
+
+    // ---- launching ------------------------------------------------------------------
+
+    /// What `r` launches: the marked cases, or else the selection.
+    fn launch_targets(&self) -> (Vec<(String, Option<String>)>, Vec<String>) {
+        let mut tests = Vec::new();
+        let mut catalog = Vec::new();
+        let by_key: HashMap<&str, &CaseRow> =
+            self.cases.iter().map(|c| (c.key.as_str(), c)).collect();
+        let add_case = |c: &CaseRow, tests: &mut Vec<(String, Option<String>)>| {
+            if !c.orphan() {
+                tests.push((c.scope.clone(), Some(c.case_id.clone())));
+            }
+        };
+        if !self.marks.is_empty() {
+            for m in &self.marks {
+                if let Some(id) = m.strip_prefix("catalog:") {
+                    catalog.push(id.to_owned());
+                } else if let Some(c) = by_key.get(m.as_str()) {
+                    add_case(c, &mut tests);
+                }
+            }
+            return (tests, catalog);
+        }
+        match self.tab {
+            Tab::Tests => match self
+                .selected_node()
+                .map(|n| (n.kind.clone(), n.key.clone()))
+            {
+                Some((NodeKind::Case(c), _)) => add_case(&self.cases[c], &mut tests),
+                Some((NodeKind::Folder, key)) => tests.push((key, None)),
+                None => {}
+            },
+            Tab::Catalog => {
+                let cat = self.ws.as_ref().and_then(|w| w.catalog.as_ref());
+                match (cat, self.cat_rows.get(self.cat_cursor)) {
+                    (Some(cat), Some(CatRow::Case(i))) => catalog.push(cat.cases[*i].id.clone()),
+                    (Some(cat), Some(CatRow::Category(i))) => {
+                        catalog.push(cat.categories[*i].id.clone());
+                    }
+                    _ => {}
+                }
+            }
+            Tab::Runs => {
+                if let Some(c) = self
+                    .selected_run()
+                    .and_then(|r| by_key.get(r.key().as_str()))
+                {
+                    add_case(c, &mut tests);
+                }
+            }
+        }
+        (tests, catalog)
+    }
+
+    fn start_launch(&mut self) -> Vec<Effect> {
+        let Some(ws) = &self.ws else {
+            self.notice = Some("still indexing".into());
+            return Vec::new();
+        };
+        let (tests, catalog) = self.launch_targets();
+        if tests.is_empty() && catalog.is_empty() {
+            self.notice = Some("nothing to run here (an orphan has no test file)".into());
+            return Vec::new();
+        }
+        let risk = self
+            .max_risk
+            .and_then(crate::exec::Risk::parse)
+            .unwrap_or_default();
+        let plan = super::launch::plan_for(ws, &tests, &catalog, risk, &self.grants);
+        let asking = super::launch::Asking {
+            plan,
+            prompt: crate::exec::Prompt::Live {
+                case: String::new(),
+            },
+            typed: String::new(),
+            declined: Vec::new(),
+            skipped: Vec::new(),
+        };
+        self.ask_or_launch(asking)
+    }
+
+    /// Ask the next question of a launch, or launch it when none is left.
+    fn ask_or_launch(&mut self, mut a: super::launch::Asking) -> Vec<Effect> {
+        let Some(ws) = &self.ws else {
+            return Vec::new();
+        };
+        let ctx = crate::exec::LaunchContext::of(ws);
+        let (next, skipped) = super::launch::next_prompt(&ctx, &a.plan, &a.declined);
+        a.skipped = skipped;
+        if let Some(p) = next {
+            a.prompt = p;
+            a.typed.clear();
+            self.overlay = Some(Overlay::Prompt(Prompt::Authorize(Box::new(a))));
+            return Vec::new();
+        }
+        let index = self.launches;
+        self.launches += 1;
+        self.running += 1;
+        self.marks.clear();
+        self.notice = Some(if a.skipped.is_empty() {
+            "launched".to_owned()
+        } else {
+            format!(
+                "launched; skipped: {}",
+                a.skipped
+                    .iter()
+                    .map(|(id, r)| format!("{id} ({r})"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        });
+        vec![Effect::Launch {
+            index,
+            plan: Box::new(a.plan),
+            ctx: Box::new(ctx),
+        }]
+    }
+
+    /// Show launched case `id` in the live pane.
+    fn show_launch(&mut self, id: &str, path: Option<&str>) -> Vec<Effect> {
+        let key = path.map_or_else(|| format!("launch:{id}"), str::to_owned);
+        self.live.wanted = Some(key.clone());
+        self.live.run = Some(RunData {
+            path: key,
+            in_progress: true,
+            ..RunData::default()
+        });
+        self.live.follow = true;
+        self.live.show_events = false;
+        self.live_launch = Some(id.to_owned());
+        vec![Effect::StopFollow]
+    }
+
+    fn live_push(&mut self, id: &str, ev: TimelineEvent) {
+        if self.live_launch.as_deref() != Some(id) {
+            return;
+        }
+        let follow = self.live.follow;
+        if let Some(run) = self.live.run.as_mut() {
+            run.events.push(ev);
+            self.refilter_live();
+            if follow {
+                self.live_bottom();
+                self.clamp();
+            }
+        }
+    }
+
+    fn exec_event(&mut self, index: usize, ev: crate::exec::ExecEvent) -> Vec<Effect> {
+        use crate::exec::ExecEvent as E;
+        let note = |kind: &str, name: &str, status: &str, message: String| TimelineEvent {
+            kind: kind.into(),
+            name: name.into(),
+            status: status.into(),
+            message,
+            ..TimelineEvent::default()
+        };
+        match ev {
+            E::RunStart { run_id, .. } => {
+                self.notice = Some(format!("run record {}", escape(&run_id)));
+                Vec::new()
+            }
+            E::RunnerStart { command } => {
+                self.notice = Some(format!("runner: {}", escape(&command.join(" "))));
+                Vec::new()
+            }
+            E::Probe { category, probe } => {
+                if let Some(p) = probe {
+                    let msg = serde_json::to_string(&p).unwrap_or_default();
+                    self.notice = Some(format!("probe {}: {}", escape(&category), escape(&msg)));
+                }
+                Vec::new()
+            }
+            E::CaseStart {
+                id,
+                command,
+                path,
+                risk,
+                ..
+            } => {
+                let fx = self.show_launch(&id, path.as_deref());
+                let msg = command.unwrap_or_default();
+                let risk = risk.map_or(String::new(), |r| format!(" [{}]", r.as_str()));
+                self.live_push(&id, note("run", &format!("start {id}{risk}"), "info", msg));
+                fx
+            }
+            E::Output { id, stream, line } => {
+                let s = match stream {
+                    crate::exec::process::Stream::Stdout => "stdout",
+                    crate::exec::process::Stream::Stderr => "stderr",
+                };
+                self.live_push(&id, note("output", s, "info", line));
+                Vec::new()
+            }
+            E::Timeline { id, event, .. } => {
+                self.live_push(&id, *event);
+                Vec::new()
+            }
+            E::CaseEnd(r) => {
+                let status = match r.verdict {
+                    crate::exec::record::Verdict::Pass => "ok",
+                    crate::exec::record::Verdict::Fail
+                    | crate::exec::record::Verdict::EnvironmentFail => "failed",
+                    _ => "skipped",
+                };
+                let reason = r.reason.clone().unwrap_or_default();
+                self.live_push(
+                    &r.id,
+                    note(
+                        "run",
+                        &format!("end {}", r.verdict.as_str()),
+                        status,
+                        reason.clone(),
+                    ),
+                );
+                if self.live_launch.as_deref() == Some(r.id.as_str()) {
+                    if let Some(run) = self.live.run.as_mut() {
+                        run.in_progress = false;
+                    }
+                }
+                self.notice = Some(format!(
+                    "{}: {} {}",
+                    escape(&r.id),
+                    r.verdict.as_str(),
+                    escape(&reason)
+                ));
+                if r.verdict == crate::exec::record::Verdict::NotRun
+                    && reason == crate::exec::catalog_run::NEEDS_A_PERSON
+                {
+                    let case = self
+                        .ws
+                        .as_ref()
+                        .and_then(|w| w.catalog.as_ref())
+                        .and_then(|c| c.case(&r.id));
+                    self.judge_queue.push_back(super::launch::Judging {
+                        case_id: r.id.clone(),
+                        title: case.map(|c| c.title.clone()).unwrap_or_default(),
+                        steps: case.map(|c| c.how.steps.clone()).unwrap_or_default(),
+                        launch: index,
+                        choice: 0,
+                        note: String::new(),
+                        editing_note: false,
+                    });
+                }
+                Vec::new()
+            }
+            E::RunnerExit { reason, .. } => {
+                if let Some(r) = reason {
+                    self.notice = Some(format!("runner: {}", escape(&r)));
+                }
+                Vec::new()
+            }
+            E::Summary(s) => {
+                self.running = self.running.saturating_sub(1);
+                let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+                for r in &s.results {
+                    *counts.entry(r.verdict.as_str()).or_default() += 1;
+                }
+                let text: Vec<String> = counts.iter().map(|(k, v)| format!("{v} {k}")).collect();
+                self.notice = Some(format!("launch done: {}", text.join(", ")));
+                vec![Effect::Reload]
+            }
+        }
     }
 
     /// Lines of the help overlay (one per binding of every mode).

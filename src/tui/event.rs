@@ -179,6 +179,9 @@ pub async fn run(
     app.dirty = false;
     let mut last_draw = Instant::now();
     let mut follow_stop: Option<Arc<AtomicBool>> = None;
+    // launches in flight or done (kept for verdicts); dropping one cancels it and
+    // waits for its processes, so none outlives the app
+    let mut launches: Vec<Option<crate::exec::LaunchHandle>> = Vec::new();
     loop {
         let msg = if app.dirty {
             tokio::select! {
@@ -214,7 +217,12 @@ pub async fn run(
         };
         for fx in effects {
             match fx {
-                Effect::Quit => return Ok(()),
+                Effect::Quit => {
+                    for h in launches.iter().flatten() {
+                        h.cancel();
+                    }
+                    return Ok(());
+                }
                 Effect::LoadRun(rel) => {
                     let rtx = tx.clone();
                     let root = root.clone();
@@ -246,6 +254,41 @@ pub async fn run(
                     let ftx = tx.clone();
                     let dir = root.join(&path);
                     tokio::task::spawn_blocking(move || follow(&dir, &path, offset, &stop, &ftx));
+                }
+                Effect::Launch { index, plan, ctx } => {
+                    let ltx = tx.clone();
+                    let sink: crate::exec::Sink = Arc::new(move |ev| {
+                        let _ = ltx.send(Msg::Act(Action::Exec(index, Box::new(ev))));
+                    });
+                    let h = crate::exec::launch(*ctx, *plan, sink);
+                    if launches.len() <= index {
+                        launches.resize_with(index + 1, || None);
+                    }
+                    launches[index] = Some(h);
+                }
+                Effect::Cancel => {
+                    for h in launches.iter().flatten() {
+                        h.cancel();
+                    }
+                }
+                Effect::Judge {
+                    index,
+                    case_id,
+                    verdict,
+                    note,
+                } => {
+                    let msg = match launches.get(index).and_then(Option::as_ref) {
+                        Some(h) => match h.judge(&case_id, verdict, note) {
+                            Ok(true) => format!(
+                                "{case_id}: {} recorded in the run record",
+                                verdict.as_str()
+                            ),
+                            Ok(false) => format!("{case_id}: not in the run record"),
+                            Err(e) => format!("{case_id}: cannot save the run record: {e}"),
+                        },
+                        None => format!("{case_id}: its launch is gone"),
+                    };
+                    let _ = tx.send(Msg::Act(Action::Notice(msg)));
                 }
                 Effect::Spawn(argv) => {
                     let ntx = tx.clone();

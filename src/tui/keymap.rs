@@ -11,7 +11,7 @@ use std::fmt;
 pub const BUILTIN: [(&str, &str); 1] = [("default", include_str!("../../keymaps/default.toml"))];
 
 /// The modes a keymap binds, in the order help lists them.
-pub const MODES: [&str; 5] = ["normal", "finder", "input", "overlay", "prompt"];
+pub const MODES: [&str; 6] = ["normal", "finder", "input", "overlay", "prompt", "judge"];
 
 /// One key: a code and its modifiers (SHIFT is folded into the character).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -71,6 +71,19 @@ pub fn status(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         }
         None => left.push(Span::styled("max risk —", bar)),
     }
+    if !app.grants.granted.is_empty() {
+        let g: Vec<String> = app
+            .grants
+            .granted
+            .keys()
+            .map(crate::exec::Grantable::label)
+            .collect();
+        left.push(sep());
+        left.push(Span::styled(
+            format!("auth {}", g.join(" ")),
+            theme.get("risk_mutating"),
+        ));
+    }
     left.push(sep());
     if app.running > 0 {
         left.push(Span::styled(
@@ -81,7 +94,10 @@ pub fn status(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         left.push(Span::styled("idle", bar));
     }
     left.push(sep());
-    if app.loading() {
+    // a notice is news: it takes the place of the counts
+    if let Some(n) = &app.notice {
+        left.push(Span::styled(escape(n).into_owned(), theme.get("warning")));
+    } else if app.loading() {
         left.push(Span::styled(
             format!("{} indexing…", app.spinner()),
             theme.get("running"),
@@ -109,10 +125,6 @@ pub fn status(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
                 theme.get("warning"),
             ));
         }
-    }
-    if let Some(n) = &app.notice {
-        left.push(sep());
-        left.push(Span::styled(escape(n).into_owned(), theme.get("warning")));
     }
     let pending = app.pending_keys();
     let mut right = Vec::new();
