@@ -264,13 +264,11 @@ fn mark_run_prompts_live_timeline_runs_tab() {
             .contents()
             .contains("auth risk:destructive")
     );
-    for id in ["'TC-CLI-007"] {
-        s.send("/");
-        s.send(id);
-        s.wait_text(&format!("❯ {id}"));
-        s.send("\t");
-        s.send("\x1b");
-    }
+    s.send("/");
+    s.send("'TC-CLI-007");
+    s.wait_text("❯ 'TC-CLI-007");
+    s.send("\t");
+    s.send("\x1b");
     s.send("r");
     // run_together brings TC-CLI-006 along: still no
     s.wait_text("Authorize mutating cases?");
