@@ -1731,7 +1731,7 @@ impl App {
                     escape(&reason)
                 ));
                 if r.verdict == crate::exec::record::Verdict::NotRun
-                    && reason == crate::exec::catalog_run::NEEDS_A_PERSON
+                    && reason.starts_with(crate::exec::catalog_run::NEEDS_A_PERSON)
                 {
                     let case = self
                         .ws
