@@ -2,6 +2,7 @@
 
 pub mod catalog;
 pub mod demo;
+pub mod diff;
 pub mod list;
 pub mod run;
 pub mod runs;
@@ -61,6 +62,8 @@ pub enum Command {
     Catalog(catalog::Args),
     /// Open the TUI on the bundled demo workspace (a temporary copy).
     Demo(demo::Args),
+    /// Two runs of a case side by side: first divergence, changed fields, step durations.
+    Diff(diff::Args),
 }
 
 /// Common context for the commands.
@@ -116,6 +119,7 @@ pub fn dispatch(cli: Cli) -> ExitCode {
         Some(Command::Tail(a)) => tail::run(&a, &ctx),
         Some(Command::Catalog(a)) => catalog::run(&a, &ctx),
         Some(Command::Demo(a)) => demo::run(&a, &ctx),
+        Some(Command::Diff(a)) => diff::run(&a, &ctx),
         None => crate::tui::open(&ctx),
     }
 }
