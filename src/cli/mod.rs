@@ -89,6 +89,25 @@ impl Ctx {
     }
 }
 
+/// `println!` that never panics: a closed pipe (`testdeck list | head`) just
+/// drops the rest of the output.
+#[macro_export]
+macro_rules! outln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($t)*);
+    }};
+}
+
+/// `print!` that never panics on a closed pipe.
+#[macro_export]
+macro_rules! out {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout().lock(), $($t)*);
+    }};
+}
+
 /// Print a usage or workspace error and return exit 2.
 pub fn usage(msg: &str) -> ExitCode {
     eprintln!("testdeck: {}", crate::sanitize::escape(msg));

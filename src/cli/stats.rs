@@ -55,11 +55,17 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
     if args.json {
         print_json(&json!({ "nodes": nodes }));
     } else if args.markdown {
-        print!("{}", crate::workspace::report::markdown(&ws, &nodes));
+        crate::out!("{}", crate::workspace::report::markdown(&ws, &nodes));
     } else {
-        println!(
+        crate::outln!(
             "{:<56} {:>6} {:>6} {:>6} {:>8}   {:>7} {:>8}",
-            "node", "runs", "pass", "fail", "hist", "latest", "rate"
+            "node",
+            "runs",
+            "pass",
+            "fail",
+            "hist",
+            "latest",
+            "rate"
         );
         for n in &nodes {
             let depth = n.path.split('/').filter(|s| !s.is_empty()).count();
@@ -75,7 +81,7 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
             if n.orphan {
                 label.push_str(" (orphan)");
             }
-            println!(
+            crate::outln!(
                 "{:<56} {:>6} {:>6} {:>6} {:>8}   {:>3}/{:<3} {:>8}",
                 label,
                 n.historical.total_runs,
