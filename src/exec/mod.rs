@@ -3,6 +3,7 @@
 //! `testdeck run` both call [`launch`] and receive the same [`ExecEvent`]s.
 
 pub mod catalog_run;
+pub mod failed;
 pub mod http;
 pub mod policy;
 pub mod process;
