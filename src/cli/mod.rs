@@ -10,6 +10,7 @@ pub mod select;
 pub mod stats;
 pub mod tail;
 pub mod validate;
+pub mod watch;
 
 use crate::workspace::Workspace;
 use clap::{Parser, Subcommand};
@@ -64,6 +65,8 @@ pub enum Command {
     Demo(demo::Args),
     /// Two runs of a case side by side: first divergence, changed fields, step durations.
     Diff(diff::Args),
+    /// Rerun cases when their files change, streaming as run does (same authorization rules).
+    Watch(watch::Args),
 }
 
 /// Common context for the commands.
@@ -139,6 +142,7 @@ pub fn dispatch(cli: Cli) -> ExitCode {
         Some(Command::Catalog(a)) => catalog::run(&a, &ctx),
         Some(Command::Demo(a)) => demo::run(&a, &ctx),
         Some(Command::Diff(a)) => diff::run(&a, &ctx),
+        Some(Command::Watch(a)) => watch::run(&a, &ctx),
         None => crate::tui::open(&ctx),
     }
 }

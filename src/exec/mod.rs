@@ -10,6 +10,7 @@ pub mod process;
 pub mod record;
 pub mod sys;
 pub mod tests_run;
+pub mod watch;
 
 use process::{Cancel, Stream};
 use record::Verdict;
