@@ -57,7 +57,8 @@ impl Watch {
         let mut cmd = Command::new(bin());
         cmd.arg("--root")
             .arg(root)
-            .args(["watch", "--json"])
+            // a wide quiet period: a loaded machine never splits a test's burst
+            .args(["watch", "--json", "--debounce-ms", "800"])
             .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit());
@@ -197,7 +198,7 @@ fn one_rerun_per_burst_of_saves() {
         serde_json::json!(["ai/backend/s/basic/case-a"])
     );
     w.wait_for("summary", 1);
-    w.settle(Duration::from_millis(1200));
+    w.settle(Duration::from_millis(1500));
     assert_eq!(w.of_type("watch-trigger").len(), 1, "{:#?}", w.seen);
     assert_eq!(
         lines_of(&root.join("asked.txt")),
@@ -214,7 +215,7 @@ fn one_rerun_per_burst_of_saves() {
         "tests/logs/ai/backend/s/basic/case-a/20260101-000000-000/meta.json",
         "{}",
     );
-    w.settle(Duration::from_millis(1200));
+    w.settle(Duration::from_millis(1500));
     assert_eq!(w.of_type("watch-trigger").len(), 1, "{:#?}", w.seen);
     // the plan file that registers the case: a second rerun
     append(

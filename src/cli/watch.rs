@@ -37,6 +37,9 @@ pub struct Args {
     /// Passed to the tests runner as --runs N.
     #[arg(long, value_name = "N")]
     pub runs: Option<u32>,
+    /// The quiet period that ends a burst of saves, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 300)]
+    pub debounce_ms: u64,
     /// JSON Lines, one event a line (the lines of `run`, plus watch-start,
     /// watch-trigger, watch-cancel and watch-error).
     #[arg(long)]
@@ -93,7 +96,7 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
         max_risk,
         label: args.label.clone(),
         runs: args.runs,
-        quiet: None,
+        quiet: Some(std::time::Duration::from_millis(args.debounce_ms)),
     };
     let json = args.json;
     let sink: WatchSink = Arc::new(move |ev: WatchEvent| print_event(&ev, json));
