@@ -3,6 +3,7 @@
 
 #![cfg(unix)]
 
+use std::fmt::Write as _;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -46,12 +47,10 @@ fn validate(root: &Path) -> (Output, u64, Duration) {
 /// The first problem line of `rule` for `file`, which must carry a line number.
 fn located(out: &Output, file: &str, rule: &str) -> String {
     let text = String::from_utf8_lossy(&out.stdout);
-    let line = text
-        .lines()
+    text.lines()
         .find(|l| l.starts_with(file) && l.contains(rule))
         .unwrap_or_else(|| panic!("no {rule} for {file}:\n{text}"))
-        .to_owned();
-    line
+        .to_owned()
 }
 
 #[test]
@@ -64,7 +63,7 @@ fn an_alias_bomb_is_refused_with_a_located_problem() {
     );
     for i in 1..10 {
         let refs = vec![format!("*a{}", i - 1); 10].join(", ");
-        bomb.push_str(&format!("  a{i}: &a{i} [{refs}]\n"));
+        let _ = writeln!(bomb, "  a{i}: &a{i} [{refs}]");
     }
     write(&root.join(".pouch/tester/catalog.yaml"), &bomb);
     let (out, peak, took) = validate(root);

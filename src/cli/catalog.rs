@@ -66,7 +66,7 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
     if json {
         print_json(&json!({ "path": rel, "written": true, "rows": cat.cases.len() }));
     } else {
-        println!("wrote {} ({} cases)", escape(&rel), cat.cases.len());
+        crate::outln!("wrote {} ({} cases)", escape(&rel), cat.cases.len());
     }
     ExitCode::SUCCESS
 }

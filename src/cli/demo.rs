@@ -34,7 +34,7 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
     }
     let shown = crate::sanitize::escape(&dir.display().to_string()).into_owned();
     if args.copy_to.is_some() || args.path_only {
-        println!("{shown}");
+        crate::outln!("{shown}");
         return ExitCode::SUCCESS;
     }
     // the TUI takes the whole screen: say where the copy is before and after

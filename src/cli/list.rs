@@ -169,7 +169,7 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
             if c["orphan"] == true {
                 badges.push("orphan");
             }
-            println!(
+            crate::outln!(
                 "tests    {:<40} {:<12} runs={:<4} {}{}",
                 escape(s("id")),
                 c["latestStatus"].as_str().unwrap_or("—"),
@@ -182,7 +182,7 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
                 }
             );
         } else {
-            println!(
+            crate::outln!(
                 "catalog  {:<16} {:<12} {:<11} {:<6} {:<8} {}",
                 escape(s("id")),
                 escape(s("category")),
@@ -210,12 +210,12 @@ pub fn print_summary(ws: &Workspace) {
         .iter()
         .filter(|r| r.status == RunStatus::InProgress)
         .count();
-    println!("workspace  {}", escape(&ws.root.display().to_string()));
-    println!(
+    crate::outln!("workspace  {}", escape(&ws.root.display().to_string()));
+    crate::outln!(
         "tests      {} cases, {} runs ({} in progress)",
         ws.tests.cases.len(),
         finished,
         in_progress
     );
-    println!("catalog    {} cases", catalog_cases(ws).len());
+    crate::outln!("catalog    {} cases", catalog_cases(ws).len());
 }

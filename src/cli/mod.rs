@@ -2,6 +2,7 @@
 
 pub mod catalog;
 pub mod demo;
+pub mod diff;
 pub mod list;
 pub mod run;
 pub mod runs;
@@ -9,6 +10,7 @@ pub mod select;
 pub mod stats;
 pub mod tail;
 pub mod validate;
+pub mod watch;
 
 use crate::workspace::Workspace;
 use clap::{Parser, Subcommand};
@@ -61,6 +63,10 @@ pub enum Command {
     Catalog(catalog::Args),
     /// Open the TUI on the bundled demo workspace (a temporary copy).
     Demo(demo::Args),
+    /// Two runs of a case side by side: first divergence, changed fields, step durations.
+    Diff(diff::Args),
+    /// Rerun cases when their files change, streaming as run does (same authorization rules).
+    Watch(watch::Args),
 }
 
 /// Common context for the commands.
@@ -84,6 +90,25 @@ impl Ctx {
         };
         Workspace::load(&root).map_err(|e| usage(&e.to_string()))
     }
+}
+
+/// `println!` that never panics: a closed pipe (`testdeck list | head`) just
+/// drops the rest of the output.
+#[macro_export]
+macro_rules! outln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($t)*);
+    }};
+}
+
+/// `print!` that never panics on a closed pipe.
+#[macro_export]
+macro_rules! out {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout().lock(), $($t)*);
+    }};
 }
 
 /// Print a usage or workspace error and return exit 2.
@@ -129,6 +154,8 @@ pub fn dispatch(cli: Cli) -> ExitCode {
         Some(Command::Tail(a)) => tail::run(&a, &ctx),
         Some(Command::Catalog(a)) => catalog::run(&a, &ctx),
         Some(Command::Demo(a)) => demo::run(&a, &ctx),
+        Some(Command::Diff(a)) => diff::run(&a, &ctx),
+        Some(Command::Watch(a)) => watch::run(&a, &ctx),
         None => crate::tui::open(&ctx),
     }
 }

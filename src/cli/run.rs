@@ -1,11 +1,349 @@
-//! `testdeck run`.
+//! `testdeck run`: launch without a TUI, streaming events as they happen; a thin
+//! adapter over [`crate::exec::launch`]. Never runs an unauthorized case.
 
-use super::Ctx;
+use super::{Ctx, EXIT_FOUND, usage};
+use crate::exec::process::Stream;
+use crate::exec::record::Verdict;
+use crate::exec::{
+    self, ExecEvent, GrantSource, Grantable, Grants, LaunchContext, LaunchPlan, Risk, TestsTarget,
+};
+use crate::sanitize::escape;
+use crate::workspace::Workspace;
+use crate::workspace::stats::under;
+use std::fmt::Write as _;
+use std::io::Write;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Catalog ids, tests-tree caseIds (or scope/caseId) and scopes (folders).
+    #[arg(value_name = "ID|SCOPE")]
+    pub targets: Vec<String>,
+    /// Add the cases whose latest run failed.
+    #[arg(long)]
+    pub failed: bool,
+    /// Authorize a risk for this run (mutating, destructive).
+    #[arg(long = "authorize", value_name = "RISK")]
+    pub authorize: Vec<String>,
+    /// Authorize a gate for this run.
+    #[arg(long = "gate", value_name = "G")]
+    pub gate: Vec<String>,
+    /// The highest risk that may run (default: the catalog's default_max_risk).
+    #[arg(long, value_name = "R")]
+    pub max_risk: Option<String>,
+    /// Allow live cases of the tests tree (they call a real model).
+    #[arg(long)]
+    pub allow_live: bool,
+    /// Allow a non-loopback HOST.
+    #[arg(long)]
+    pub allow_remote: bool,
+    /// The run record's label (letters, digits, - _ .).
+    #[arg(long, default_value = "run")]
+    pub label: String,
+    /// Passed to the tests runner as --runs N.
+    #[arg(long, value_name = "N")]
+    pub runs: Option<u32>,
+    /// JSON Lines, one event a line.
+    #[arg(long)]
+    pub json: bool,
+}
 
-pub fn run(_args: &Args, _ctx: &Ctx) -> ExitCode {
-    super::usage("run: not built yet")
+/// What the arguments select from the tests tree.
+pub fn tests_targets(
+    ws: &Workspace,
+    args: &[String],
+    failed: bool,
+) -> (Vec<TestsTarget>, Vec<String>) {
+    let mut targets = Vec::new();
+    let mut unmatched = Vec::new();
+    for a in args {
+        let a = a.trim_matches('/');
+        let by_key: Vec<_> = ws.tests.cases.iter().filter(|c| c.key() == a).collect();
+        let by_id: Vec<_> = ws.tests.cases.iter().filter(|c| c.case_id == a).collect();
+        let cases = if by_key.is_empty() { by_id } else { by_key };
+        if !cases.is_empty() {
+            for c in cases {
+                targets.push(TestsTarget::Cases {
+                    scope: c.scope.clone(),
+                    case_ids: vec![c.case_id.clone()],
+                });
+            }
+        } else if !a.is_empty() && ws.tests.cases.iter().any(|c| under(&c.scope, a)) {
+            targets.push(TestsTarget::Scope(a.to_owned()));
+        } else {
+            unmatched.push(a.to_owned());
+        }
+    }
+    if failed {
+        for c in crate::exec::failed::failed_set(ws).tests {
+            targets.push(TestsTarget::Cases {
+                scope: c.scope,
+                case_ids: vec![c.case_id],
+            });
+        }
+    }
+    (targets, unmatched)
+}
+
+/// Catalog cases whose latest verdict is `fail` or `environment-fail`
+/// (see [`crate::exec::failed::failed_set`]).
+pub fn failed_catalog_ids(ws: &Workspace) -> Vec<String> {
+    crate::exec::failed::failed_set(ws).catalog
+}
+
+/// The session's grants from the flags.
+pub fn flag_grants(args: &Args) -> Result<Grants, String> {
+    let mut g = Grants::default();
+    for r in &args.authorize {
+        let risk = Risk::parse(r).ok_or_else(|| {
+            format!("--authorize {r}: not a risk (readonly, mutating, destructive)")
+        })?;
+        g.grant(Grantable::Risk(risk), GrantSource::Flag);
+    }
+    for gate in &args.gate {
+        g.grant(Grantable::Gate(gate.clone()), GrantSource::Flag);
+    }
+    if args.allow_live {
+        g.grant(Grantable::Live, GrantSource::Flag);
+    }
+    if args.allow_remote {
+        g.grant(Grantable::Remote, GrantSource::Flag);
+    }
+    Ok(g)
+}
+
+pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
+    let ws = match ctx.workspace() {
+        Ok(ws) => ws,
+        Err(code) => return code,
+    };
+    if !crate::exec::record::valid_label(&args.label) {
+        return usage(&format!(
+            "--label {}: use letters, digits, - _ . only",
+            args.label
+        ));
+    }
+    if let Some(r) = &args.max_risk {
+        if Risk::parse(r).is_none() {
+            return usage(&format!(
+                "--max-risk {r}: not a risk (readonly, mutating, destructive)"
+            ));
+        }
+    }
+    let grants = match flag_grants(args) {
+        Ok(g) => g,
+        Err(e) => return usage(&e),
+    };
+    // catalog ids and category ids first (exact only: launching never guesses)
+    let mut catalog_ids = Vec::new();
+    let mut rest = Vec::new();
+    for a in &args.targets {
+        let known = ws
+            .catalog
+            .as_ref()
+            .is_some_and(|c| c.case(a).is_some() || c.categories.iter().any(|k| &k.id == a));
+        if known {
+            catalog_ids.push(a.clone());
+        } else {
+            rest.push(a.clone());
+        }
+    }
+    if args.failed {
+        catalog_ids.extend(failed_catalog_ids(&ws));
+    }
+    let (tests, unmatched) = tests_targets(&ws, &rest, args.failed);
+    if !unmatched.is_empty() {
+        return usage(&format!(
+            "no case or scope matches: {}",
+            unmatched.join(", ")
+        ));
+    }
+    if tests.is_empty() && catalog_ids.is_empty() {
+        if args.failed {
+            crate::outln!("nothing failed last time: nothing to run");
+            return ExitCode::SUCCESS;
+        }
+        return usage("nothing selected: name catalog ids, caseIds or scopes, or use --failed");
+    }
+    let plan = LaunchPlan {
+        tests,
+        runs: args.runs,
+        headless: true,
+        grants,
+        catalog: exec::CatalogPlan {
+            ids: catalog_ids,
+            max_risk: args.max_risk.as_deref().and_then(Risk::parse),
+            label: args.label.clone(),
+        },
+    };
+    let json = args.json;
+    let sink: exec::Sink = Arc::new(move |ev: ExecEvent| print_event(&ev, json));
+    let cancel = exec::process::Cancel::default();
+    let cancelled = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    // SIGINT / SIGTERM end the children's process groups, then testdeck; the
+    // handlers are in place before anything is launched
+    let (ready_tx, ready_rx) = std::sync::mpsc::channel::<()>();
+    let flag = cancelled.clone();
+    let on_signal = cancel.clone();
+    std::thread::spawn(move || {
+        let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        else {
+            let _ = ready_tx.send(());
+            return;
+        };
+        rt.block_on(async {
+            use tokio::signal::unix::{SignalKind, signal};
+            let (Ok(mut int), Ok(mut term)) = (
+                signal(SignalKind::interrupt()),
+                signal(SignalKind::terminate()),
+            ) else {
+                let _ = ready_tx.send(());
+                return;
+            };
+            let _ = ready_tx.send(());
+            tokio::select! {
+                _ = int.recv() => {}
+                _ = term.recv() => {}
+            }
+            flag.store(true, std::sync::atomic::Ordering::SeqCst);
+            on_signal.cancel();
+        });
+    });
+    let _ = ready_rx.recv();
+    let mut handle = exec::launch_with(LaunchContext::of(&ws), plan, sink, cancel);
+    let summary = handle.wait();
+    if summary.failed() || cancelled.load(std::sync::atomic::Ordering::SeqCst) {
+        ExitCode::from(EXIT_FOUND)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Print one event: a JSON line, or human text. Every line is flushed at once.
+pub fn print_event(ev: &ExecEvent, json: bool) {
+    let mut out = std::io::stdout().lock();
+    if json {
+        if let Ok(s) = serde_json::to_string(ev) {
+            let _ = writeln!(out, "{s}");
+        }
+        let _ = out.flush();
+        return;
+    }
+    let text = human(ev);
+    if !text.is_empty() {
+        let _ = writeln!(out, "{text}");
+    }
+    let _ = out.flush();
+}
+
+fn mark(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Pass => "✓",
+        Verdict::Fail => "✗",
+        Verdict::EnvironmentFail => "!",
+        Verdict::Skipped => "-",
+        Verdict::NotRun => "·",
+    }
+}
+
+/// The human form of an event (all text from files and processes escaped).
+pub fn human(ev: &ExecEvent) -> String {
+    match ev {
+        ExecEvent::RunStart { run_id, record } => {
+            format!("run {} → {}", escape(run_id), escape(record))
+        }
+        ExecEvent::RunnerStart { command } => {
+            format!("$ {}", escape(&command.join(" ")))
+        }
+        ExecEvent::Probe { category, probe } => match probe {
+            None => format!("probe {}: none", escape(category)),
+            Some(p) if p.ok => format!("probe {}: ok ({})", escape(category), escape(&p.url)),
+            Some(p) => format!(
+                "probe {}: stopped: {}",
+                escape(category),
+                escape(p.reason.as_deref().unwrap_or(""))
+            ),
+        },
+        ExecEvent::CaseStart {
+            id,
+            title,
+            risk,
+            command,
+            run_id,
+            ..
+        } => {
+            let mut s = format!("▶ {}", escape(id));
+            if let Some(t) = title {
+                let _ = write!(s, "  {}", escape(t));
+            }
+            if let Some(r) = risk {
+                let _ = write!(s, "  [{r}]");
+            }
+            if let Some(r) = run_id {
+                let _ = write!(s, "  run {}", escape(r));
+            }
+            if let Some(c) = command {
+                // a multi-line script is shown line by line, each escaped
+                for (i, line) in c.lines().enumerate() {
+                    let lead = if i == 0 { "$" } else { " " };
+                    let _ = write!(s, "\n  {lead} {}", escape(line));
+                }
+            }
+            s
+        }
+        ExecEvent::Output { id, stream, line } => {
+            let bar = if *stream == Stream::Stderr {
+                "!"
+            } else {
+                "│"
+            };
+            format!("  {bar} {}: {}", escape(id), escape(line))
+        }
+        ExecEvent::Timeline { id, event, .. } => format!(
+            "  {}  {}",
+            escape(id),
+            crate::tail::pretty_line(event, crate::tail::color_wanted())
+        ),
+        ExecEvent::CaseEnd(r) => format!(
+            "{} {} {}{} {}ms",
+            mark(r.verdict),
+            escape(&r.id),
+            r.verdict,
+            r.reason
+                .as_deref()
+                .map_or_else(String::new, |x| format!(" ({})", escape(x))),
+            r.duration_ms
+        ),
+        ExecEvent::RunnerExit {
+            exit_code, reason, ..
+        } => {
+            let mut s = format!(
+                "runner exited{}",
+                exit_code.map_or_else(String::new, |c| format!(" with status {c}"))
+            );
+            if let Some(r) = reason {
+                let _ = write!(s, ": {}", escape(r));
+            }
+            s
+        }
+        ExecEvent::Summary(sm) => {
+            let counts: Vec<String> = Verdict::ALL
+                .iter()
+                .map(|v| {
+                    format!(
+                        "{} {v}",
+                        sm.results.iter().filter(|r| r.verdict == *v).count()
+                    )
+                })
+                .collect();
+            let mut s = format!("summary: {}", counts.join(", "));
+            if let Some(r) = &sm.record {
+                let _ = write!(s, "\nrecord: {}", escape(r));
+            }
+            s
+        }
+    }
 }

@@ -5,6 +5,7 @@ use crate::sanitize::escape;
 use crate::workspace::Workspace;
 use crate::workspace::stats::under;
 use serde_json::{Value, json};
+use std::io::Write;
 use std::process::ExitCode;
 
 #[derive(Debug, clap::Args)]
@@ -52,10 +53,68 @@ pub fn tests_runs(ws: &Workspace, case_id: Option<&str>, scope: Option<&str>) ->
         .collect()
 }
 
-/// Catalog run records as JSON, newest first.
+/// Catalog run records as JSON, newest first: counts per verdict instead of one
+/// status; with `case_id`, only records holding that case (and its verdict).
 pub fn catalog_runs(ws: &Workspace, case_id: Option<&str>) -> Vec<Value> {
-    let _ = (ws, case_id);
-    Vec::new()
+    let mut out = Vec::new();
+    for (path, rec) in crate::exec::record::list_records(&ws.root)
+        .into_iter()
+        .rev()
+    {
+        let rel = ws.rel(&path);
+        let r = match rec {
+            Ok(r) => r,
+            Err(p) => {
+                if case_id.is_none() {
+                    out.push(json!({
+                        "source": "catalog",
+                        "runId": path.file_stem().map(|s| s.to_string_lossy().into_owned()),
+                        "path": rel,
+                        "problem": p.to_string(),
+                    }));
+                }
+                continue;
+            }
+        };
+        let case = case_id.and_then(|id| r.results.iter().find(|c| c.id == id));
+        if case_id.is_some() && case.is_none() {
+            continue;
+        }
+        let mut v = json!({
+            "source": "catalog",
+            "runId": r.run_id,
+            "caseId": case_id,
+            "scope": null,
+            "status": null,
+            "startedAt": r.started_at,
+            "finishedAt": r.finished_at,
+            "durationMs": r.results.iter().map(|c| c.duration_ms).sum::<u64>(),
+            "path": rel,
+            "label": r.label,
+            "host": r.host,
+            "counts": r.counts(),
+        });
+        if let Some(c) = case {
+            v["verdict"] = json!(c.verdict);
+            v["reason"] = json!(c.reason);
+        }
+        out.push(v);
+    }
+    out
+}
+
+/// When a listed run started: its `startedAt`, else (a run in progress) the time
+/// in its runId, so a run still going sorts as the newest it is.
+fn start_of(v: &Value) -> Option<chrono::DateTime<chrono::Utc>> {
+    v.get("startedAt")
+        .and_then(Value::as_str)
+        .and_then(|s| chrono::DateTime::parse_from_rfc3339(s).ok())
+        .map(|t| t.with_timezone(&chrono::Utc))
+        .or_else(|| {
+            v.get("runId")
+                .and_then(Value::as_str)
+                .and_then(crate::workspace::logs::run_id_time)
+        })
 }
 
 pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
@@ -68,23 +127,18 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
         runs.extend(catalog_runs(&ws, args.case_id.as_deref()));
     }
     // newest first across both sources
-    runs.sort_by(|a, b| {
-        let t = |v: &Value| {
-            v.get("startedAt")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_owned()
-        };
-        t(b).cmp(&t(a))
-    });
+    runs.sort_by_key(|v| std::cmp::Reverse(start_of(v)));
     if args.json {
         print_json(&json!({ "runs": runs }));
         return ExitCode::SUCCESS;
     }
+    let mut out = std::io::stdout().lock();
     for r in &runs {
         let s = |k: &str| r.get(k).and_then(Value::as_str).unwrap_or("");
         if s("source") == "tests" {
-            println!(
+            // a closed pipe (`| head`) ends the listing quietly
+            let _ = writeln!(
+                out,
                 "tests    {:<20} {:<11} {:>8} {:<36} {}",
                 escape(s("runId")),
                 s("status"),
@@ -95,7 +149,8 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
                 escape(s("scope")),
             );
         } else {
-            println!(
+            let _ = writeln!(
+                out,
                 "catalog  {:<36} {}",
                 escape(s("runId")),
                 escape(&r.get("counts").map(ToString::to_string).unwrap_or_default()),

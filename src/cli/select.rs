@@ -55,15 +55,15 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
     if args.json {
         print_json(&sel);
     } else {
-        println!("HOST {}  max-risk {}", escape(vars.host()), sel.max_risk);
-        println!("selected ({}):", sel.selected.len());
+        crate::outln!("HOST {}  max-risk {}", escape(vars.host()), sel.max_risk);
+        crate::outln!("selected ({}):", sel.selected.len());
         for (i, s) in sel.selected.iter().enumerate() {
             let title = cat.case(&s.id).map_or("", |c| c.title.as_str());
             let group = s
                 .group
                 .map(|g| format!("  [run_together {g}]"))
                 .unwrap_or_default();
-            println!(
+            crate::outln!(
                 "  {:>3}. {:<16} {:<10} {}{}",
                 i + 1,
                 escape(&s.id),
@@ -73,36 +73,34 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
             );
         }
         if !sel.excluded.is_empty() {
-            println!("excluded ({}):", sel.excluded.len());
+            crate::outln!("excluded ({}):", sel.excluded.len());
             for e in &sel.excluded {
-                println!("  {:<16} {}", escape(&e.id), escape(&e.reason));
+                crate::outln!("  {:<16} {}", escape(&e.id), escape(&e.reason));
             }
         }
-        println!("categories:");
+        crate::outln!("categories:");
         for c in &sel.categories {
-            match &c.status_probe {
-                Some(p) => {
-                    let stop: Vec<String> = p
-                        .stop_if
-                        .iter()
-                        .map(|s| {
-                            let vals: Vec<String> =
-                                s.values.iter().map(ToString::to_string).collect();
-                            format!("{} in [{}]", s.field, vals.join(", "))
-                        })
-                        .collect();
-                    println!(
-                        "  {:<10} probe {}{}",
-                        escape(&c.id),
-                        escape(&p.url),
-                        if stop.is_empty() {
-                            String::new()
-                        } else {
-                            format!("  stop if {}", escape(&stop.join("; ")))
-                        }
-                    );
-                }
-                None => println!("  {:<10} no probe", escape(&c.id)),
+            if let Some(p) = &c.status_probe {
+                let stop: Vec<String> = p
+                    .stop_if
+                    .iter()
+                    .map(|s| {
+                        let vals: Vec<String> = s.values.iter().map(ToString::to_string).collect();
+                        format!("{} in [{}]", s.field, vals.join(", "))
+                    })
+                    .collect();
+                crate::outln!(
+                    "  {:<10} probe {}{}",
+                    escape(&c.id),
+                    escape(&p.url),
+                    if stop.is_empty() {
+                        String::new()
+                    } else {
+                        format!("  stop if {}", escape(&stop.join("; ")))
+                    }
+                );
+            } else {
+                crate::outln!("  {:<10} no probe", escape(&c.id));
             }
         }
     }

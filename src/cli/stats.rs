@@ -56,14 +56,20 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
         print_json(&json!({ "nodes": nodes }));
     } else if args.markdown {
         // folder names come from the disk: escape them, keep the line breaks
-        print!(
+        crate::out!(
             "{}",
             crate::sanitize::escape_keep_newlines(&crate::workspace::report::markdown(&ws, &nodes))
         );
     } else {
-        println!(
+        crate::outln!(
             "{:<56} {:>6} {:>6} {:>6} {:>8}   {:>7} {:>8}",
-            "node", "runs", "pass", "fail", "hist", "latest", "rate"
+            "node",
+            "runs",
+            "pass",
+            "fail",
+            "hist",
+            "latest",
+            "rate"
         );
         for n in &nodes {
             let depth = n.path.split('/').filter(|s| !s.is_empty()).count();
@@ -79,7 +85,7 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
             if n.orphan {
                 label.push_str(" (orphan)");
             }
-            println!(
+            crate::outln!(
                 "{:<56} {:>6} {:>6} {:>6} {:>8}   {:>3}/{:<3} {:>8}",
                 label,
                 n.historical.total_runs,

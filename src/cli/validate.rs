@@ -22,9 +22,9 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
         print_json(&json!({ "problems": problems }));
     } else {
         for p in &problems {
-            println!("{p}");
+            crate::outln!("{p}");
         }
-        println!("{} errors, {} warnings", errors, problems.len() - errors);
+        crate::outln!("{} errors, {} warnings", errors, problems.len() - errors);
     }
     if errors > 0 {
         ExitCode::from(EXIT_FOUND)

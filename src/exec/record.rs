@@ -1,0 +1,485 @@
+//! Run records of the catalog (SPEC §1.5): `.pouch/tester/runs/<run-id>.yaml`,
+//! unique names, atomic updates after each case, the full output of each case
+//! beside it, and the CSV (成绩单) generated from it.
+
+use super::http::ProbeResult;
+use super::policy::Risk;
+use crate::problem::Problem;
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Where run records live, relative to the workspace root.
+pub const RUNS_DIR: &str = ".pouch/tester/runs";
+
+/// The verdicts of seed 001.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    Pass,
+    Fail,
+    EnvironmentFail,
+    Skipped,
+    NotRun,
+}
+
+impl Verdict {
+    pub const ALL: [Verdict; 5] = [
+        Verdict::Pass,
+        Verdict::Fail,
+        Verdict::EnvironmentFail,
+        Verdict::Skipped,
+        Verdict::NotRun,
+    ];
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Pass => "pass",
+            Verdict::Fail => "fail",
+            Verdict::EnvironmentFail => "environment-fail",
+            Verdict::Skipped => "skipped",
+            Verdict::NotRun => "not-run",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Verdict> {
+        Verdict::ALL.into_iter().find(|v| v.as_str() == s)
+    }
+    /// `fail` and `environment-fail` make `run` exit 1.
+    pub fn is_failure(self) -> bool {
+        matches!(self, Verdict::Fail | Verdict::EnvironmentFail)
+    }
+}
+
+impl std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One authorization used by the run: what, through which variable, how, when.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AuthorizationRecord {
+    /// `risk:mutating`, `gate:payments`, `live`, `remote`.
+    pub what: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variable: Option<String>,
+    /// `environment`, `local.yaml`, `flag` or `prompt`.
+    pub how: String,
+    pub when: String,
+}
+
+/// The probe of one category (`probe: null` when the category has none).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CategoryProbe {
+    pub category: String,
+    pub probe: Option<ProbeResult>,
+}
+
+/// One case's result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CaseResult {
+    pub id: String,
+    pub category: String,
+    pub title: String,
+    pub risk: Risk,
+    pub verdict: Verdict,
+    #[serde(default)]
+    pub reason: Option<String>,
+    pub started_at: String,
+    pub duration_ms: u64,
+    #[serde(default)]
+    pub exit_code: Option<i32>,
+    /// The expanded command shown before it ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    /// The last lines of output (the full output is in `log`).
+    #[serde(default)]
+    pub output: Vec<String>,
+    /// The full output, relative to the workspace root.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log: Option<String>,
+    /// `person` when the verdict was given by a person in the TUI.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judged_by: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// A run record.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunRecord {
+    pub run_id: String,
+    pub started_at: String,
+    #[serde(default)]
+    pub finished_at: Option<String>,
+    pub label: String,
+    #[serde(default)]
+    pub git_commit: Option<String>,
+    #[serde(default)]
+    pub git_branch: Option<String>,
+    pub host: String,
+    pub max_risk: Risk,
+    #[serde(default)]
+    pub authorizations: Vec<AuthorizationRecord>,
+    /// The resolved agent (catalog.yaml `agent` shallow-merged with local.yaml).
+    #[serde(default)]
+    pub agent: serde_json::Map<String, serde_json::Value>,
+    #[serde(default)]
+    pub probes: Vec<CategoryProbe>,
+    #[serde(default)]
+    pub results: Vec<CaseResult>,
+}
+
+impl RunRecord {
+    /// A fresh record for a run starting now.
+    pub fn new(run_id: String, label: String, host: String, max_risk: Risk) -> RunRecord {
+        RunRecord {
+            run_id,
+            started_at: now(),
+            finished_at: None,
+            label,
+            git_commit: None,
+            git_branch: None,
+            host,
+            max_risk,
+            authorizations: Vec::new(),
+            agent: serde_json::Map::new(),
+            probes: Vec::new(),
+            results: Vec::new(),
+        }
+    }
+
+    /// How many results of each verdict, every verdict present.
+    pub fn counts(&self) -> serde_json::Map<String, serde_json::Value> {
+        Verdict::ALL
+            .iter()
+            .map(|v| {
+                let n = self.results.iter().filter(|r| r.verdict == *v).count();
+                (v.as_str().to_owned(), n.into())
+            })
+            .collect()
+    }
+}
+
+/// The current UTC time as RFC 3339 with milliseconds.
+pub fn now() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+/// Labels are letters, digits, `-`, `_` and `.`, not empty.
+pub fn valid_label(label: &str) -> bool {
+    !label.is_empty()
+        && label.len() <= 64
+        && label
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+/// `20260920T101530Z-smoke-a13f9c`.
+pub fn new_run_id(label: &str) -> String {
+    format!(
+        "{}-{label}-{:06x}",
+        chrono::Utc::now().format("%Y%m%dT%H%M%SZ"),
+        fastrand::u32(..0x0100_0000)
+    )
+}
+
+/// The git commit and branch of the checkout holding `root`, when it is one.
+pub fn git_info(root: &Path) -> (Option<String>, Option<String>) {
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .arg("-C")
+            .arg(root)
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .and_then(|o| String::from_utf8(o.stdout).ok())
+            .map(|s| s.trim().to_owned())
+            .filter(|s| !s.is_empty())
+    };
+    let commit = git(&["rev-parse", "HEAD"]);
+    let branch = commit
+        .as_ref()
+        .and_then(|_| git(&["rev-parse", "--abbrev-ref", "HEAD"]))
+        .filter(|b| b != "HEAD");
+    (commit, branch)
+}
+
+/// The record of one run being written: its file is reserved when the run
+/// starts and replaced atomically after each case.
+#[derive(Debug)]
+pub struct RecordWriter {
+    pub path: PathBuf,
+    pub csv: PathBuf,
+    /// `runs/<run-id>/`: the full output of each case.
+    pub logs: PathBuf,
+    pub record: RunRecord,
+}
+
+impl RecordWriter {
+    /// Reserve a new, never-used name under `root/.pouch/tester/runs/` and write
+    /// the first version of `record` (whose `runId` is set here).
+    pub fn create(root: &Path, mut record: RunRecord) -> std::io::Result<RecordWriter> {
+        let dir = root.join(RUNS_DIR);
+        std::fs::create_dir_all(&dir)?;
+        let mut tries = 0;
+        loop {
+            let run_id = new_run_id(&record.label);
+            let path = dir.join(format!("{run_id}.yaml"));
+            // create_new: two runs in the same second never share a record
+            match std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&path)
+            {
+                Ok(_) => {
+                    record.run_id.clone_from(&run_id);
+                    let w = RecordWriter {
+                        csv: dir.join(format!("{run_id}.csv")),
+                        logs: dir.join(&run_id),
+                        path,
+                        record,
+                    };
+                    w.save()?;
+                    return Ok(w);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && tries < 100 => {
+                    tries += 1;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// The full-output file of a case (its id made safe as a file name).
+    pub fn case_log(&self, case_id: &str) -> PathBuf {
+        let safe: String = case_id
+            .chars()
+            .map(|c| {
+                if c.is_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        self.logs.join(format!("{safe}.log"))
+    }
+
+    /// Write the YAML and the CSV, each through a temp file and a rename.
+    pub fn save(&self) -> std::io::Result<()> {
+        let yaml = serde_saphyr::to_string(&self.record)
+            .map_err(|e| std::io::Error::other(e.to_string()))?;
+        write_atomic(&self.path, yaml.as_bytes())?;
+        write_atomic(&self.csv, to_csv(&self.record).as_bytes())
+    }
+}
+
+impl RecordWriter {
+    /// Record a person's verdict for a case of this run (a case the run marked
+    /// `not-run` because it needs a person, or any other) and save.
+    pub fn judge(
+        &mut self,
+        case_id: &str,
+        verdict: Verdict,
+        note: Option<String>,
+    ) -> std::io::Result<bool> {
+        let found = judge_in(&mut self.record, case_id, verdict, note);
+        if found {
+            self.save()?;
+        }
+        Ok(found)
+    }
+}
+
+/// Set a person's verdict on a case result; false when the case is not in the record.
+pub fn judge_in(
+    record: &mut RunRecord,
+    case_id: &str,
+    verdict: Verdict,
+    note: Option<String>,
+) -> bool {
+    let Some(r) = record.results.iter_mut().find(|r| r.id == case_id) else {
+        return false;
+    };
+    r.verdict = verdict;
+    r.reason = Some("judged by a person".into());
+    r.judged_by = Some("person".into());
+    r.note = note;
+    true
+}
+
+/// Record a person's verdict in a finished run record on disk (YAML and CSV
+/// rewritten atomically). While the run is live use `LaunchHandle::judge`.
+pub fn judge_file(
+    root: &Path,
+    record: &Path,
+    case_id: &str,
+    verdict: Verdict,
+    note: Option<String>,
+) -> Result<bool, Problem> {
+    let mut r = read_record(root, record)?;
+    if !judge_in(&mut r, case_id, verdict, note) {
+        return Ok(false);
+    }
+    let stem = record.with_extension("");
+    let w = RecordWriter {
+        path: record.to_path_buf(),
+        csv: record.with_extension("csv"),
+        logs: stem,
+        record: r,
+    };
+    w.save().map_err(|e| {
+        Problem::error(
+            crate::workspace::rel(root, record),
+            "run-record-unwritable",
+            e.to_string(),
+        )
+    })?;
+    Ok(true)
+}
+
+/// Write `bytes` to `path` through a temp file in the same folder and a rename,
+/// so a reader never sees half a file.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.{:08x}.tmp", fastrand::u32(..)));
+    let result = (|| {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// The columns of the CSV (成绩单).
+pub const CSV_COLUMNS: [&str; 10] = [
+    "runId",
+    "id",
+    "category",
+    "title",
+    "risk",
+    "verdict",
+    "reason",
+    "startedAt",
+    "durationMs",
+    "exitCode",
+];
+
+/// The CSV of a record: a header, then one row a case.
+pub fn to_csv(r: &RunRecord) -> String {
+    let mut out = CSV_COLUMNS.join(",");
+    out.push('\n');
+    for c in &r.results {
+        let row = [
+            r.run_id.clone(),
+            c.id.clone(),
+            c.category.clone(),
+            c.title.clone(),
+            c.risk.as_str().to_owned(),
+            c.verdict.as_str().to_owned(),
+            c.reason.clone().unwrap_or_default(),
+            c.started_at.clone(),
+            c.duration_ms.to_string(),
+            c.exit_code.map(|e| e.to_string()).unwrap_or_default(),
+        ];
+        let cells: Vec<String> = row.iter().map(|s| csv_cell(s)).collect();
+        out.push_str(&cells.join(","));
+        out.push('\n');
+    }
+    out
+}
+
+/// One RFC 4180 cell: quoted when it holds a comma, quote or line break.
+pub fn csv_cell(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_owned()
+    }
+}
+
+/// Read one run record.
+pub fn read_record(root: &Path, path: &Path) -> Result<RunRecord, Problem> {
+    let rel = crate::workspace::rel(root, path);
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Problem::error(&rel, "run-record-unreadable", format!("cannot read: {e}")))?;
+    serde_saphyr::from_str::<RunRecord>(&text).map_err(|e| {
+        let (line, col) = e
+            .location()
+            .map_or((0, 0), |l| (l.line() as u32, l.column() as u32));
+        Problem::error(&rel, "run-record-syntax", e.to_string()).at(line, col)
+    })
+}
+
+/// Every run record of the workspace, oldest first (names sort in time order),
+/// each parsed or with the problem that kept it from parsing.
+pub fn list_records(root: &Path) -> Vec<(PathBuf, Result<RunRecord, Problem>)> {
+    let Ok(rd) = std::fs::read_dir(root.join(RUNS_DIR)) else {
+        return Vec::new();
+    };
+    let mut paths: Vec<PathBuf> = rd
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.extension().is_some_and(|e| e == "yaml")
+                && p.is_file()
+                && !p
+                    .file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+        })
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|p| {
+            let r = read_record(root, &p);
+            (p, r)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels() {
+        assert!(valid_label("smoke-1_a.b"));
+        assert!(!valid_label(""));
+        assert!(!valid_label("a b"));
+        assert!(!valid_label("a/b"));
+        assert!(!valid_label("ä"));
+    }
+
+    #[test]
+    fn run_id_shape() {
+        let id = new_run_id("smoke");
+        let re = regex::Regex::new(r"^\d{8}T\d{6}Z-smoke-[0-9a-f]{6}$").expect("regex");
+        assert!(re.is_match(&id), "{id}");
+    }
+
+    #[test]
+    fn csv_quoting() {
+        assert_eq!(csv_cell("a"), "a");
+        assert_eq!(csv_cell("a,b"), "\"a,b\"");
+        assert_eq!(csv_cell("say \"hi\""), "\"say \"\"hi\"\"\"");
+    }
+}

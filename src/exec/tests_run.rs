@@ -1,0 +1,487 @@
+//! Launching tests-tree cases (SPEC §3.1): the runner command with the seed's
+//! filters, run folders that appear under `tests/logs/`, their timelines
+//! followed as they grow, and the final status from `meta.json`.
+
+use super::process::{self, Cancel, Program, Spec, Stream};
+use super::record::Verdict;
+use super::{ExecEvent, ResultLine, Sink};
+use crate::tail::{Follower, Start, TailEvent, Watch};
+use crate::workspace::logs::read_meta;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// How often `tests/logs/` is looked at while the runner works.
+pub const POLL: Duration = Duration::from_millis(100);
+/// After the runner exits, how long to wait for the last files of its runs.
+const SETTLE: Duration = Duration::from_millis(500);
+/// The id under which the runner's own output is streamed.
+pub const RUNNER_ID: &str = "runner";
+
+/// What to run from the tests tree.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum TestsTarget {
+    /// A folder node: `domain/layer/suite/groups…` (a prefix of it is fine).
+    Scope(String),
+    /// Cases of one scope, by caseId.
+    Cases {
+        scope: String,
+        case_ids: Vec<String>,
+    },
+}
+
+impl TestsTarget {
+    /// The scope, or `scope/caseId` of a single case, or `scope/{a,b}`.
+    pub fn label(&self) -> String {
+        match self {
+            TestsTarget::Scope(s) => s.clone(),
+            TestsTarget::Cases { scope, case_ids } if case_ids.len() == 1 => {
+                crate::workspace::tree::key(scope, &case_ids[0])
+            }
+            TestsTarget::Cases { scope, case_ids } => {
+                crate::workspace::tree::key(scope, &format!("{{{}}}", case_ids.join(",")))
+            }
+        }
+    }
+    /// Under a `live/` folder (below the domain): calls a real model.
+    pub fn is_live(&self) -> bool {
+        let scope = match self {
+            TestsTarget::Scope(s) | TestsTarget::Cases { scope: s, .. } => s,
+        };
+        scope.split('/').skip(1).any(|p| p == "live")
+    }
+}
+
+/// The seed's filters for a scope: `--domain --layer --suite --group…`.
+pub fn scope_filters(scope: &str) -> Vec<String> {
+    let parts: Vec<&str> = scope.split('/').filter(|p| !p.is_empty()).collect();
+    let mut out = Vec::new();
+    let temp = parts.first() == Some(&"temp");
+    for (i, p) in parts.iter().enumerate() {
+        // temp cases have no layer or suite: everything under temp/ is a group
+        let flag = match (temp, i) {
+            (_, 0) => "--domain",
+            (false, 1) => "--layer",
+            (false, 2) => "--suite",
+            _ => "--group",
+        };
+        out.push(flag.to_owned());
+        out.push((*p).to_owned());
+    }
+    out
+}
+
+/// The runner's arguments for one target (appended to the configured command).
+pub fn runner_args(target: &TestsTarget, runs: Option<u32>) -> Vec<String> {
+    let mut out = match target {
+        TestsTarget::Scope(s) => scope_filters(s),
+        TestsTarget::Cases { scope, case_ids } => {
+            let mut v = scope_filters(scope);
+            for c in case_ids {
+                v.push("--case".into());
+                v.push(c.clone());
+            }
+            v
+        }
+    };
+    if let Some(n) = runs {
+        out.push("--runs".into());
+        out.push(n.to_string());
+    }
+    out
+}
+
+/// Group targets: cases of the same scope go to one runner call.
+pub fn merge_targets(targets: Vec<TestsTarget>) -> Vec<TestsTarget> {
+    let mut scopes = BTreeSet::new();
+    let mut cases: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for t in targets {
+        match t {
+            TestsTarget::Scope(s) => {
+                scopes.insert(s);
+            }
+            TestsTarget::Cases { scope, case_ids } => {
+                let v = cases.entry(scope).or_default();
+                for c in case_ids {
+                    if !v.contains(&c) {
+                        v.push(c);
+                    }
+                }
+            }
+        }
+    }
+    let mut out: Vec<TestsTarget> = scopes.into_iter().map(TestsTarget::Scope).collect();
+    out.extend(
+        cases
+            .into_iter()
+            .map(|(scope, case_ids)| TestsTarget::Cases { scope, case_ids }),
+    );
+    out
+}
+
+/// Every run folder under `top` (a folder holding `meta.json` or
+/// `timeline.jsonl`); run folders are not descended into, and folders of
+/// `known` (run folders seen before) are not read again.
+pub fn run_folders(top: &Path, known: &BTreeSet<PathBuf>) -> BTreeSet<PathBuf> {
+    let mut out = BTreeSet::new();
+    let mut stack = vec![top.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        if known.contains(&dir) {
+            out.insert(dir);
+            continue;
+        }
+        let Ok(rd) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut subdirs = Vec::new();
+        let mut is_run = false;
+        for e in rd.flatten() {
+            let Ok(ft) = e.file_type() else { continue };
+            let name = e.file_name();
+            if ft.is_file() && (name == "meta.json" || name == "timeline.jsonl") {
+                is_run = true;
+            } else if ft.is_dir() {
+                subdirs.push(e.path());
+            }
+        }
+        if is_run && dir != top {
+            out.insert(dir);
+        } else {
+            stack.extend(subdirs);
+        }
+    }
+    out
+}
+
+/// One run folder being followed.
+struct Followed {
+    key: String,
+    run_id: String,
+    rel: String,
+    dir: PathBuf,
+    /// The tail engine on the run's `timeline.jsonl` (read on each poll).
+    timeline: Follower,
+    started: Instant,
+    ended: bool,
+}
+
+/// Run the runner once per target and follow every run it writes. Returns one
+/// result per run (and one for a runner that wrote none).
+pub fn launch_tests(
+    root: &Path,
+    command: &[String],
+    targets: &[TestsTarget],
+    runs: Option<u32>,
+    cancel: &Cancel,
+    sink: &Sink,
+) -> Vec<ResultLine> {
+    let mut results = Vec::new();
+    for target in targets {
+        if cancel.is_cancelled() {
+            break;
+        }
+        let mut argv = command.to_vec();
+        argv.extend(runner_args(target, runs));
+        // the runner writes under the target's domain (an e2e run first runs
+        // the same domain's backend): only that part of tests/logs is watched
+        let domain = match target {
+            TestsTarget::Scope(s) | TestsTarget::Cases { scope: s, .. } => {
+                s.split('/').next().unwrap_or_default().to_owned()
+            }
+        };
+        results.extend(run_one(root, &domain, argv, cancel, sink));
+    }
+    results
+}
+
+fn run_one(
+    root: &Path,
+    domain: &str,
+    argv: Vec<String>,
+    cancel: &Cancel,
+    sink: &Sink,
+) -> Vec<ResultLine> {
+    let logs = root.join("tests/logs");
+    let top = if domain.is_empty() {
+        logs.clone()
+    } else {
+        logs.join(domain)
+    };
+    let before = run_folders(&top, &BTreeSet::new());
+    sink(ExecEvent::RunnerStart {
+        command: argv.clone(),
+    });
+    let spec = Spec {
+        program: Program::Argv(argv),
+        cwd: root.to_path_buf(),
+        env: Vec::new(),
+        timeout: None,
+        log: None,
+    };
+    let out_sink = sink.clone();
+    let cancel2 = cancel.clone();
+    let proc_thread = std::thread::spawn(move || {
+        process::run(&spec, &cancel2, &mut |stream: Stream, line: &str| {
+            out_sink(ExecEvent::Output {
+                id: RUNNER_ID.into(),
+                stream,
+                line: line.to_owned(),
+            });
+        })
+    });
+    let mut followed: BTreeMap<PathBuf, Followed> = BTreeMap::new();
+    let mut results = Vec::new();
+    let mut exited_at: Option<Instant> = None;
+    loop {
+        let finished = proc_thread.is_finished();
+        if finished && exited_at.is_none() {
+            exited_at = Some(Instant::now());
+        }
+        // runs already followed first, so one that ended before the next
+        // began is reported in that order
+        for f in followed.values_mut().filter(|f| !f.ended) {
+            if let Some(r) = step(root, f, sink) {
+                results.push(r);
+            }
+        }
+        for dir in run_folders(&top, &before).difference(&before) {
+            if !followed.contains_key(dir) {
+                let mut f = start_following(root, &logs, dir, sink);
+                if let Some(r) = step(root, &mut f, sink) {
+                    results.push(r);
+                }
+                followed.insert(dir.clone(), f);
+            }
+        }
+        let all_ended = followed.values().all(|f| f.ended);
+        if let Some(t) = exited_at {
+            if all_ended || t.elapsed() >= SETTLE {
+                break;
+            }
+        }
+        std::thread::sleep(POLL);
+    }
+    let outcome = proc_thread.join().unwrap_or_default();
+    // runs still without meta.json when the runner is gone
+    for f in followed.values_mut().filter(|f| !f.ended) {
+        drain(f, sink);
+        f.ended = true;
+        let (verdict, reason) = if outcome.cancelled {
+            (Verdict::NotRun, "cancelled".to_owned())
+        } else {
+            (
+                Verdict::EnvironmentFail,
+                "the runner exited and the run has no meta.json".to_owned(),
+            )
+        };
+        let r = ResultLine {
+            id: f.key.clone(),
+            verdict,
+            reason: Some(reason),
+            duration_ms: f.started.elapsed().as_millis() as u64,
+            exit_code: None,
+            run_id: Some(f.run_id.clone()),
+        };
+        sink(ExecEvent::CaseEnd(r.clone()));
+        results.push(r);
+    }
+    let runs: Vec<String> = followed.values().map(|f| f.rel.clone()).collect();
+    let reason = if let Some(e) = &outcome.spawn_error {
+        Some(format!("the runner could not start: {e}"))
+    } else if outcome.cancelled {
+        Some("cancelled".to_owned())
+    } else if runs.is_empty() {
+        Some(format!(
+            "the runner exited{} without writing a run",
+            outcome
+                .exit_code
+                .map_or_else(String::new, |c| format!(" with status {c}"))
+        ))
+    } else {
+        None
+    };
+    sink(ExecEvent::RunnerExit {
+        exit_code: outcome.exit_code,
+        signal: outcome.signal,
+        runs,
+        reason: reason.clone(),
+    });
+    if followed.is_empty() {
+        let verdict = if outcome.cancelled {
+            Verdict::NotRun
+        } else if outcome.exit_code == Some(0) {
+            // nothing matched the filters: nothing failed, nothing ran
+            Verdict::NotRun
+        } else {
+            Verdict::EnvironmentFail
+        };
+        results.push(ResultLine {
+            id: RUNNER_ID.into(),
+            verdict,
+            reason,
+            duration_ms: outcome.duration.as_millis() as u64,
+            exit_code: outcome.exit_code,
+            run_id: None,
+        });
+    }
+    results
+}
+
+fn start_following(root: &Path, logs: &Path, dir: &Path, sink: &Sink) -> Followed {
+    let name = |p: &Path| {
+        p.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
+    let run_id = name(dir);
+    let case_dir = dir.parent().unwrap_or(dir);
+    let case_id = name(case_dir);
+    let scope = case_dir
+        .parent()
+        .and_then(|s| s.strip_prefix(logs).ok())
+        .map(|s| crate::workspace::rel(Path::new(""), s))
+        .unwrap_or_default();
+    let key = crate::workspace::tree::key(&scope, &case_id);
+    let rel = crate::workspace::rel(root, dir);
+    sink(ExecEvent::CaseStart {
+        id: key.clone(),
+        source: "tests".into(),
+        title: None,
+        category: None,
+        risk: None,
+        command: None,
+        run_id: Some(run_id.clone()),
+        path: Some(rel.clone()),
+    });
+    Followed {
+        key,
+        run_id,
+        rel,
+        dir: dir.to_path_buf(),
+        timeline: Follower::with_watch(dir.join("timeline.jsonl"), Start::Beginning, Watch::Off),
+        started: Instant::now(),
+        ended: false,
+    }
+}
+
+fn emit(f: &Followed, events: Vec<TailEvent>, sink: &Sink) {
+    for ev in events {
+        let (TailEvent::Line(line) | TailEvent::Incomplete(line)) = ev else {
+            // created, truncated, replaced, deleted: the lines that follow say it
+            continue;
+        };
+        sink(ExecEvent::Timeline {
+            run_id: f.run_id.clone(),
+            id: f.key.clone(),
+            lineno: line.lineno,
+            event: Box::new(line.event),
+            issues: line.issues.into_iter().map(|i| i.message).collect(),
+        });
+    }
+}
+
+fn drain(f: &mut Followed, sink: &Sink) {
+    loop {
+        let batch = f.timeline.read_available();
+        if batch.is_empty() {
+            return;
+        }
+        emit(f, batch, sink);
+    }
+}
+
+/// Stream new timeline lines; end the run when its `meta.json` reads.
+fn step(root: &Path, f: &mut Followed, sink: &Sink) -> Option<ResultLine> {
+    drain(f, sink);
+    let meta_file = f.dir.join("meta.json");
+    if !meta_file.is_file() {
+        return None;
+    }
+    // a meta.json being written may not parse yet: try again next time
+    let (meta, _) = read_meta(root, &meta_file).ok()?;
+    // the writer is done: the last line counts even without its newline
+    let rest = f.timeline.finish();
+    emit(f, rest, sink);
+    f.ended = true;
+    let status = meta.status.clone().unwrap_or_default();
+    let (verdict, reason) = match status.as_str() {
+        "passed" => (Verdict::Pass, None),
+        "failed" => (Verdict::Fail, Some("meta.json status failed".to_owned())),
+        other => (
+            Verdict::Fail,
+            Some(format!("meta.json status {other:?} is not passed")),
+        ),
+    };
+    let r = ResultLine {
+        id: f.key.clone(),
+        verdict,
+        reason,
+        duration_ms: meta
+            .stats
+            .duration_ms
+            .unwrap_or_else(|| f.started.elapsed().as_millis() as u64),
+        exit_code: None,
+        run_id: Some(f.run_id.clone()),
+    };
+    sink(ExecEvent::CaseEnd(r.clone()));
+    Some(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(v: &[&str]) -> Vec<String> {
+        v.iter().map(|x| (*x).to_owned()).collect()
+    }
+
+    #[test]
+    fn filters_of_scopes_and_cases() {
+        assert_eq!(
+            runner_args(&TestsTarget::Scope("ai/backend/tools".into()), None),
+            s(&["--domain", "ai", "--layer", "backend", "--suite", "tools"])
+        );
+        assert_eq!(
+            runner_args(
+                &TestsTarget::Cases {
+                    scope: "ai/backend/tools/terminal/live".into(),
+                    case_ids: s(&["a", "b"])
+                },
+                Some(3)
+            ),
+            s(&[
+                "--domain", "ai", "--layer", "backend", "--suite", "tools", "--group", "terminal",
+                "--group", "live", "--case", "a", "--case", "b", "--runs", "3"
+            ])
+        );
+        assert_eq!(
+            scope_filters("temp/probe"),
+            s(&["--domain", "temp", "--group", "probe"])
+        );
+    }
+
+    #[test]
+    fn cases_of_one_scope_merge() {
+        let m = merge_targets(vec![
+            TestsTarget::Cases {
+                scope: "a/b/c".into(),
+                case_ids: s(&["x"]),
+            },
+            TestsTarget::Scope("d".into()),
+            TestsTarget::Cases {
+                scope: "a/b/c".into(),
+                case_ids: s(&["y", "x"]),
+            },
+        ]);
+        assert_eq!(
+            m,
+            vec![
+                TestsTarget::Scope("d".into()),
+                TestsTarget::Cases {
+                    scope: "a/b/c".into(),
+                    case_ids: s(&["x", "y"])
+                }
+            ]
+        );
+    }
+}
