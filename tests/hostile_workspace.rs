@@ -124,6 +124,55 @@ fn symlinks_are_never_followed_out_of_the_workspace() {
     assert!(items.iter().all(|a| a.file(&run).is_none()), "{items:?}");
 }
 
+#[test]
+fn source_folders_that_are_links_are_not_read() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("ws");
+    let outside = tmp.path().join("outside");
+    write(&root.join("tests/ai/basic/good-case.test.ts"), "// case\n");
+    run_folder(
+        &outside.join("logs"),
+        "ai/basic",
+        "stolen-run",
+        "20261121-145418-651",
+    );
+    write(
+        &outside.join("report/ai/report.md"),
+        "# stolen 域测试报告\n",
+    );
+    write(&outside.join("plan/ai.md"), "stolen-case\n");
+    write(
+        &outside.join("cases/api.yaml"),
+        "category: API\ncases:\n  - id: TC-API-001\n    title: stolen\n",
+    );
+    write(
+        &root.join(".pouch/tester/catalog.yaml"),
+        "categories:\n  - id: API\n",
+    );
+    symlink(outside.join("logs"), root.join("tests/logs")).expect("link");
+    symlink(outside.join("report"), root.join("tests/report")).expect("link");
+    std::fs::create_dir_all(root.join("doc")).expect("mkdir");
+    symlink(outside.join("plan"), root.join("doc/test-plan")).expect("link");
+    symlink(outside.join("cases"), root.join(".pouch/tester/cases")).expect("link");
+    for args in TEXT_COMMANDS {
+        let text = stdout(&td(&root, args));
+        assert!(!text.contains("stolen"), "{args:?} read outside:\n{text}");
+    }
+    let v = stdout(&td(&root, &["validate"]));
+    for f in [
+        "tests/logs",
+        "tests/report",
+        "doc/test-plan",
+        ".pouch/tester/cases",
+    ] {
+        assert!(
+            v.lines()
+                .any(|l| l.starts_with(f) && l.contains("symlink-not-followed")),
+            "{f}:\n{v}"
+        );
+    }
+}
+
 /// Whether this process can read a folder whose permissions forbid it (root can).
 fn permissions_bind(dir: &Path) -> bool {
     std::fs::read_dir(dir).is_err()
