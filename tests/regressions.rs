@@ -117,3 +117,24 @@ fn a_line_longer_than_a_batch_does_not_end_the_read() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// Fuzz target `key_notation`: `<c-S-T>` parsed to Ctrl + `T`, a key no press
+/// can make (a Ctrl press is folded to lowercase), shown as `<C-T>`, which
+/// parsed back to Ctrl + `t`. Notation now folds like key presses do.
+#[test]
+fn ctrl_shift_letter_notation_matches_the_key_press() {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use testdeck::tui::keymap::Key;
+    let input = std::fs::read_to_string("tests/fixtures/fuzz/key_notation/ctrl-shift-letter")
+        .expect("fixture");
+    let k = Key::parse(&input).expect("a key");
+    assert_eq!(Key::parse(&k.to_string()), Ok(k), "{input:?} shown as {k}");
+    let press = Key::from_event(&KeyEvent::new(
+        KeyCode::Char('T'),
+        KeyModifiers::CONTROL | KeyModifiers::SHIFT,
+    ));
+    assert_eq!(k, press);
+    assert_eq!(Key::parse("<C-S-t>"), Ok(press));
+    // SHIFT alone still makes the uppercase letter
+    assert_eq!(Key::parse("<S-g>").map(|k| k.code), Ok(KeyCode::Char('G')));
+}

@@ -101,11 +101,15 @@ impl Key {
                 let mut cs = rest.chars();
                 match (cs.next(), cs.next()) {
                     (Some(c), None) => {
-                        if mods.contains(KeyModifiers::SHIFT) {
+                        // fold exactly as `from_event` does, or the binding could
+                        // never match a key press: with CONTROL the letter is
+                        // lowercase and SHIFT is dropped (`<C-S-t>` is `<C-t>`)
+                        if mods.contains(KeyModifiers::CONTROL) {
+                            mods.remove(KeyModifiers::SHIFT);
+                            KeyCode::Char(c.to_ascii_lowercase())
+                        } else if mods.contains(KeyModifiers::SHIFT) {
                             mods.remove(KeyModifiers::SHIFT);
                             KeyCode::Char(c.to_ascii_uppercase())
-                        } else if mods.contains(KeyModifiers::CONTROL) {
-                            KeyCode::Char(c.to_ascii_lowercase())
                         } else {
                             KeyCode::Char(c)
                         }
