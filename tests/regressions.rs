@@ -120,15 +120,20 @@ fn a_line_longer_than_a_batch_does_not_end_the_read() {
 
 /// Fuzz target `key_notation`: `<c-S-T>` parsed to Ctrl + `T`, a key no press
 /// can make (a Ctrl press is folded to lowercase), shown as `<C-T>`, which
-/// parsed back to Ctrl + `t`. Notation now folds like key presses do.
+/// parsed back to Ctrl + `t`; `<s-lt>` kept SHIFT on `<`, which no press carries
+/// either. Notation now folds like key presses do.
 #[test]
 fn ctrl_shift_letter_notation_matches_the_key_press() {
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     use testdeck::tui::keymap::Key;
-    let input = std::fs::read_to_string("tests/fixtures/fuzz/key_notation/ctrl-shift-letter")
-        .expect("fixture");
-    let k = Key::parse(&input).expect("a key");
-    assert_eq!(Key::parse(&k.to_string()), Ok(k), "{input:?} shown as {k}");
+    for f in ["ctrl-shift-letter", "shift-named-char"] {
+        let input = std::fs::read_to_string(format!("tests/fixtures/fuzz/key_notation/{f}"))
+            .expect("fixture");
+        let k = Key::parse(&input).expect("a key");
+        assert_eq!(Key::parse(&k.to_string()), Ok(k), "{input:?} shown as {k}");
+        assert!(!k.mods.contains(KeyModifiers::SHIFT), "{input:?}: {k:?}");
+    }
+    let k = Key::parse("<c-S-T>").expect("a key");
     let press = Key::from_event(&KeyEvent::new(
         KeyCode::Char('T'),
         KeyModifiers::CONTROL | KeyModifiers::SHIFT,

@@ -118,6 +118,11 @@ impl Key {
                 }
             }
         };
+        // a character never carries SHIFT (`from_event` drops it), named ones
+        // (`<S-lt>`, `<S-Space>`) included
+        if matches!(code, KeyCode::Char(_)) {
+            mods.remove(KeyModifiers::SHIFT);
+        }
         Ok(Key { code, mods })
     }
 }
