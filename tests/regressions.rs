@@ -120,13 +120,13 @@ fn a_line_longer_than_a_batch_does_not_end_the_read() {
 
 /// Fuzz target `key_notation`: `<c-S-T>` parsed to Ctrl + `T`, a key no press
 /// can make (a Ctrl press is folded to lowercase), shown as `<C-T>`, which
-/// parsed back to Ctrl + `t`; `<s-lt>` kept SHIFT on `<`, which no press carries
-/// either. Notation now folds like key presses do.
+/// parsed back to Ctrl + `t`; `<s-lt>` and `<s-backtab>` kept a SHIFT that no
+/// press carries either. Notation now folds like key presses do.
 #[test]
 fn ctrl_shift_letter_notation_matches_the_key_press() {
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     use testdeck::tui::keymap::Key;
-    for f in ["ctrl-shift-letter", "shift-named-char"] {
+    for f in ["ctrl-shift-letter", "shift-named-char", "shift-backtab"] {
         let input = std::fs::read_to_string(format!("tests/fixtures/fuzz/key_notation/{f}"))
             .expect("fixture");
         let k = Key::parse(&input).expect("a key");

@@ -118,9 +118,9 @@ impl Key {
                 }
             }
         };
-        // a character never carries SHIFT (`from_event` drops it), named ones
-        // (`<S-lt>`, `<S-Space>`) included
-        if matches!(code, KeyCode::Char(_)) {
+        // a character or BackTab never carries SHIFT (`from_event` drops it),
+        // named ones (`<S-lt>`, `<S-Space>`, `<S-BackTab>`) included
+        if matches!(code, KeyCode::Char(_) | KeyCode::BackTab) {
             mods.remove(KeyModifiers::SHIFT);
         }
         Ok(Key { code, mods })
