@@ -477,3 +477,32 @@ fn verdict_prompt_for_a_person_judged_case() {
         Some(Effect::Judge { verdict: testdeck::exec::record::Verdict::Fail, note: Some(n), .. }) if n == "note"
     ));
 }
+
+#[test]
+fn rerun_failed_launches_the_failed_cases() {
+    let d = fixture(false);
+    let mut app = loaded(d.path(), 100, 24);
+    let fx = app.on_key(KeyEvent::new(KeyCode::Char('F'), KeyModifiers::SHIFT));
+    let plan = fx
+        .iter()
+        .find_map(|e| match e {
+            Effect::Launch { plan, .. } => Some(plan.clone()),
+            _ => None,
+        })
+        .expect("a launch");
+    let labels: Vec<String> = plan.tests.iter().map(|t| t.label()).collect();
+    assert_eq!(labels, ["ai/e2e/chat/scenario/chat-send-message"]);
+    assert_eq!(app.running, 1);
+    // a live case asks first
+    app.running = 0;
+    jump(
+        &mut app,
+        d.path(),
+        "ai/backend/tools/terminal/live/terminal-live-model",
+    );
+    let fx = app.on_key(KeyEvent::new(KeyCode::Char('r'), KeyModifiers::NONE));
+    assert!(fx.is_empty());
+    let t = render(&app, &dark());
+    assert!(text(&t).contains("Run a live case?"), "{}", text(&t));
+    insta::assert_snapshot!("prompt_live", t.backend());
+}

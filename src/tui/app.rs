@@ -882,7 +882,22 @@ impl App {
                     _ => "readonly",
                 });
             }
-            Command::Watch | Command::RerunFailed | Command::Compare => {
+            Command::RerunFailed => {
+                // every tests case whose latest finished run failed (temp and orphans aside)
+                let failed: Vec<String> = self
+                    .cases
+                    .iter()
+                    .filter(|c| c.latest == Some(RunStatus::Failed) && !c.temp && !c.orphan())
+                    .map(|c| c.key.clone())
+                    .collect();
+                if failed.is_empty() {
+                    self.notice = Some("no failed case to rerun".into());
+                    return Vec::new();
+                }
+                self.marks = failed.into_iter().collect();
+                return self.start_launch();
+            }
+            Command::Watch | Command::Compare => {
                 self.notice = Some(format!("{}: not available in this build yet", c.name()));
             }
             Command::Confirm | Command::ClearInput | Command::Noop => {}
