@@ -490,7 +490,7 @@ fn rerun_failed_launches_the_failed_cases() {
             _ => None,
         })
         .expect("a launch");
-    let labels: Vec<String> = plan.tests.iter().map(|t| t.label()).collect();
+    let labels: Vec<String> = plan.tests.iter().map(testdeck::exec::TestsTarget::label).collect();
     assert_eq!(labels, ["ai/e2e/chat/scenario/chat-send-message"]);
     assert_eq!(app.running, 1);
     // a live case asks first
