@@ -43,6 +43,8 @@ fn loaded(root: &Path, w: u16, h: u16) -> App {
     let ws = Workspace::load(root).expect("load");
     let fx = app.update(Action::Loaded(Box::new(ws)));
     settle(&mut app, root, fx);
+    let fx = app.update(Action::Records(testdeck::tui::event::read_records(root)));
+    settle(&mut app, root, fx);
     app
 }
 
@@ -490,7 +492,11 @@ fn rerun_failed_launches_the_failed_cases() {
             _ => None,
         })
         .expect("a launch");
-    let labels: Vec<String> = plan.tests.iter().map(testdeck::exec::TestsTarget::label).collect();
+    let labels: Vec<String> = plan
+        .tests
+        .iter()
+        .map(testdeck::exec::TestsTarget::label)
+        .collect();
     assert_eq!(labels, ["ai/e2e/chat/scenario/chat-send-message"]);
     assert_eq!(app.running, 1);
     // a live case asks first
@@ -505,4 +511,21 @@ fn rerun_failed_launches_the_failed_cases() {
     let t = render(&app, &dark());
     assert!(text(&t).contains("Run a live case?"), "{}", text(&t));
     insta::assert_snapshot!("prompt_live", t.backend());
+}
+
+#[test]
+fn demo_runs_tab_with_a_catalog_run_record() {
+    let d = demo();
+    let mut app = loaded(d.path(), 130, 34);
+    assert!(!app.records.is_empty(), "the demo ships a run record");
+    keys(&mut app, d.path(), "3s");
+    keys(&mut app, d.path(), "catalog");
+    key(&mut app, d.path(), KeyCode::Enter, KeyModifiers::NONE);
+    let t = render(&app, &dark());
+    let s = text(&t);
+    assert!(
+        s.contains("catalog run record") && s.contains("TC-CLI"),
+        "{s}"
+    );
+    insta::assert_snapshot!(t.backend());
 }

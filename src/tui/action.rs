@@ -133,6 +133,9 @@ pub enum Action {
     TreeLoaded(Box<Workspace>),
     /// The workspace finished loading on its blocking task.
     Loaded(Box<Workspace>),
+    /// The catalog's run records (`.pouch/tester/runs/*.yaml`), oldest first: the
+    /// path relative to the root, and the record or why it cannot be read.
+    Records(Vec<(String, Result<crate::exec::record::RunRecord, String>)>),
     LoadFailed(String),
     /// A run folder was read.
     RunLoaded(Box<RunData>),
