@@ -292,7 +292,8 @@ fn mark_run_prompts_live_timeline_runs_tab() {
     s.wait_text("end pass");
     s.wait_text("│ launch do");
     s.send("3");
-    s.wait_text("Runs · 71/71");
+    // 70 tests runs and 1 record of the demo, the new tests run, the 2 new records
+    s.wait_text("Runs · 74/74");
     let (p, _) = s.quit();
     assert!(!p.screen().alternate_screen());
     assert!(!p.screen().hide_cursor());

@@ -1893,11 +1893,10 @@ pub fn record_run_data(
                     kind: "signal".into(),
                     name: format!("probe {}", p.category),
                     status: "info".into(),
-                    message: p
-                        .probe
-                        .as_ref()
-                        .map(|x| serde_json::to_string(x).unwrap_or_default())
-                        .unwrap_or_else(|| "no probe".into()),
+                    message: p.probe.as_ref().map_or_else(
+                        || "no probe".into(),
+                        |x| serde_json::to_string(x).unwrap_or_default(),
+                    ),
                     ..TimelineEvent::default()
                 });
             }
