@@ -131,6 +131,19 @@ pub fn dispatch(cli: Cli) -> ExitCode {
         theme: cli.theme,
         keymap: cli.keymap,
     };
+    if matches!(
+        cli.command,
+        Some(
+            Command::List(_)
+                | Command::Validate(_)
+                | Command::Select(_)
+                | Command::Runs(_)
+                | Command::Stats(_)
+                | Command::Catalog(_)
+        )
+    ) {
+        die_on_broken_pipe();
+    }
     match cli.command {
         Some(Command::List(a)) => list::run(&a, &ctx),
         Some(Command::Validate(a)) => validate::run(&a, &ctx),
@@ -146,3 +159,20 @@ pub fn dispatch(cli: Cli) -> ExitCode {
         None => crate::tui::open(&ctx),
     }
 }
+
+/// Let a closed stdout (`testdeck stats | head`) end a printing command the way it
+/// ends `cat`: by SIGPIPE, quietly. Rust ignores SIGPIPE, so `println!` would panic
+/// on the broken pipe instead (exit 101). Only for the commands that print and
+/// then exit: `tail`, `run` and the TUI handle a closed pipe themselves.
+#[cfg(unix)]
+#[allow(unsafe_code)]
+fn die_on_broken_pipe() {
+    // SAFETY: `signal` with SIG_DFL installs no handler code, so nothing can run
+    // in signal context; it only changes the process-wide disposition of SIGPIPE.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+#[cfg(not(unix))]
+fn die_on_broken_pipe() {}

@@ -103,6 +103,20 @@ pub fn catalog_runs(ws: &Workspace, case_id: Option<&str>) -> Vec<Value> {
     out
 }
 
+/// When a listed run started: its `startedAt`, else (a run in progress) the time
+/// in its runId, so a run still going sorts as the newest it is.
+fn start_of(v: &Value) -> Option<chrono::DateTime<chrono::Utc>> {
+    v.get("startedAt")
+        .and_then(Value::as_str)
+        .and_then(|s| chrono::DateTime::parse_from_rfc3339(s).ok())
+        .map(|t| t.with_timezone(&chrono::Utc))
+        .or_else(|| {
+            v.get("runId")
+                .and_then(Value::as_str)
+                .and_then(crate::workspace::logs::run_id_time)
+        })
+}
+
 pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
     let ws = match ctx.workspace() {
         Ok(ws) => ws,
@@ -113,15 +127,7 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
         runs.extend(catalog_runs(&ws, args.case_id.as_deref()));
     }
     // newest first across both sources
-    runs.sort_by(|a, b| {
-        let t = |v: &Value| {
-            v.get("startedAt")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_owned()
-        };
-        t(b).cmp(&t(a))
-    });
+    runs.sort_by_key(|v| std::cmp::Reverse(start_of(v)));
     if args.json {
         print_json(&json!({ "runs": runs }));
         return ExitCode::SUCCESS;

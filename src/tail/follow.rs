@@ -80,12 +80,13 @@ fn parse_spans(arena: &[u8], spans: &[Span], out: &mut Vec<TailEvent>) {
     let one = |(lineno, offset, range, dropped): &Span| {
         make_line(*lineno, *offset, &arena[range.clone()], *dropped)
     };
+    out.reserve(spans.len());
     if spans.len() < PARALLEL_FROM {
         out.extend(spans.iter().filter_map(one).map(TailEvent::Line));
     } else {
         use rayon::prelude::*;
-        let lines: Vec<Option<super::Line>> = spans.par_iter().map(one).collect();
-        out.extend(lines.into_iter().flatten().map(TailEvent::Line));
+        // ordered: rayon appends the pieces in the order of the input
+        out.par_extend(spans.par_iter().filter_map(one).map(TailEvent::Line));
     }
 }
 

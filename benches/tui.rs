@@ -1,0 +1,215 @@
+//! TUI benchmarks (figures, not pass/fail): first frame, first frame with the tree,
+//! full index, finder keystroke → frame at every case, the same filter through fzf
+//! when installed, idle CPU of the real binary in a pty, peak RSS.
+//!
+//!     cargo run --release --example gen-workspace -- /tmp/ws10k --cases 10000 --runs 50000
+//!     TESTDECK_BENCH_WS=/tmp/ws10k cargo bench --bench tui
+//!
+//! Without TESTDECK_BENCH_WS a small workspace is generated (figures then say so).
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use testdeck::tui::action::Action;
+use testdeck::tui::app::{App, Options};
+use testdeck::tui::keymap::Keymap;
+use testdeck::tui::theme::Theme;
+use testdeck::workspace::Workspace;
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn frame(app: &App, theme: &Theme, term: &mut Terminal<TestBackend>) {
+    term.draw(|f| testdeck::tui::view::draw(app, theme, f))
+        .expect("draw");
+}
+
+fn vm_hwm_kb() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    s.lines()
+        .find(|l| l.starts_with("VmHWM:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse().ok())
+}
+
+fn new_app(root: &Path) -> App {
+    let mut app = App::new(
+        Options {
+            label: "bench".into(),
+            root: root.to_path_buf(),
+            host: "127.0.0.1".into(),
+            use_env: false,
+        },
+        Keymap::builtin("default").expect("keymap"),
+    );
+    app.update(Action::Resize(160, 48));
+    app
+}
+
+fn main() {
+    let (root, _keep) = if let Some(p) = std::env::var_os("TESTDECK_BENCH_WS") {
+        (PathBuf::from(p), None)
+    } else {
+        let d = tempfile::tempdir().expect("tmp");
+        testdeck::tui::testkit::generate(d.path(), 2, 10, 3);
+        println!("(no TESTDECK_BENCH_WS: a small generated workspace)");
+        (d.path().to_path_buf(), Some(d))
+    };
+    let theme = Theme::builtin("dark", false).expect("theme");
+    let mut term = Terminal::new(TestBackend::new(160, 48)).expect("term");
+
+    // 1. the first frame: nothing read yet
+    let t0 = Instant::now();
+    let mut app = new_app(&root);
+    frame(&app, &theme, &mut term);
+    println!("first frame (indexing…): {:.1} ms", ms(t0.elapsed()));
+
+    // 2. the tree alone, as the TUI shows it before the history is indexed
+    let t1 = Instant::now();
+    let partial = testdeck::tui::event::tree_only(&root).expect("tree");
+    app.update(Action::TreeLoaded(Box::new(partial)));
+    frame(&app, &theme, &mut term);
+    println!(
+        "first frame with the tree: {:.1} ms ({} cases)",
+        ms(t1.elapsed()),
+        app.cases.len()
+    );
+
+    // 3. the full index (tree, logs, stats, finder candidates)
+    let t2 = Instant::now();
+    let ws = Workspace::load(&root).expect("load");
+    let load = t2.elapsed();
+    let runs = ws.logs.runs.len();
+    let t3 = Instant::now();
+    app.update(Action::Loaded(Box::new(ws)));
+    frame(&app, &theme, &mut term);
+    println!(
+        "full index: load {:.0} ms + model and frame {:.0} ms ({runs} runs, {} candidates)",
+        ms(load),
+        ms(t3.elapsed()),
+        app.candidates.len()
+    );
+
+    // 4. finder: keystroke → frame, every candidate scored each time
+    app.on_key(KeyEvent::new(KeyCode::Char('/'), KeyModifiers::NONE));
+    let query = "case 12 basic";
+    let mut times = Vec::new();
+    for c in query.chars() {
+        let t = Instant::now();
+        app.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+        frame(&app, &theme, &mut term);
+        times.push(t.elapsed());
+    }
+    times.sort();
+    println!(
+        "finder keystroke → frame over {} candidates: median {:.2} ms, max {:.2} ms",
+        app.candidates.len(),
+        ms(times[times.len() / 2]),
+        ms(times[times.len() - 1])
+    );
+    fzf(&app, query);
+
+    // 5. idle CPU of the real binary in a pty
+    idle_cpu(&root);
+
+    if let Some(kb) = vm_hwm_kb() {
+        println!("peak RSS of this process: {:.1} MB", kb as f64 / 1024.0);
+    }
+}
+
+/// The same query through `fzf --filter` on the same candidates (when fzf is installed).
+fn fzf(app: &App, query: &str) {
+    use std::io::Write as _;
+    let mut input = String::new();
+    for c in &app.candidates {
+        input.push_str(&c.text);
+        input.push('\n');
+    }
+    let Ok(mut child) = std::process::Command::new("fzf")
+        .args(["--filter", query])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+    else {
+        println!("fzf: not installed, no comparison");
+        return;
+    };
+    let t = Instant::now();
+    if let Some(mut i) = child.stdin.take() {
+        let _ = i.write_all(input.as_bytes());
+    }
+    let _ = child.wait();
+    println!(
+        "fzf --filter on the same candidates (whole query, process included): {:.2} ms",
+        ms(t.elapsed())
+    );
+}
+
+fn idle_cpu(root: &Path) {
+    use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+    let exe = std::env::current_exe().ok().and_then(|p| {
+        // target/release/deps/tui-HASH → target/release/testdeck
+        p.parent()?.parent().map(|d| d.join("testdeck"))
+    });
+    let Some(exe) = exe.filter(|e| e.is_file()) else {
+        println!(
+            "idle CPU: the testdeck binary is not built next to the bench (cargo build --release)"
+        );
+        return;
+    };
+    let Ok(pty) = native_pty_system().openpty(PtySize {
+        rows: 40,
+        cols: 140,
+        pixel_width: 0,
+        pixel_height: 0,
+    }) else {
+        return;
+    };
+    let mut cmd = CommandBuilder::new(exe);
+    cmd.arg("--root");
+    cmd.arg(root);
+    cmd.env("TERM", "xterm-256color");
+    let Ok(mut child) = pty.slave.spawn_command(cmd) else {
+        return;
+    };
+    let mut reader = pty.master.try_clone_reader().expect("reader");
+    std::thread::spawn(move || {
+        let mut b = vec![0u8; 65536];
+        while matches!(std::io::Read::read(&mut reader, &mut b), Ok(n) if n > 0) {}
+    });
+    let Some(pid) = child.process_id() else {
+        return;
+    };
+    let cpu = || -> Option<u64> {
+        let s = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        let f: Vec<&str> = s.rsplit(')').next()?.split_whitespace().collect();
+        Some(f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?)
+    };
+    // let it index, then watch it sit idle
+    std::thread::sleep(Duration::from_secs(5));
+    let (Some(a), t) = (cpu(), Instant::now()) else {
+        return;
+    };
+    std::thread::sleep(Duration::from_secs(5));
+    if let Some(b) = cpu() {
+        let ticks = b.saturating_sub(a);
+        println!(
+            "idle CPU over {:.0} s after indexing: {ticks} clock ticks ({:.2}% of one core)",
+            t.elapsed().as_secs_f64(),
+            ticks as f64 / t.elapsed().as_secs_f64()
+        );
+    }
+    if let Ok(s) = std::fs::read_to_string(format!("/proc/{pid}/status")) {
+        if let Some(l) = s.lines().find(|l| l.starts_with("VmHWM:")) {
+            println!(
+                "peak RSS of the running TUI: {}",
+                l.trim_start_matches("VmHWM:").trim()
+            );
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}

@@ -1,0 +1,152 @@
+//! The Action vocabulary: what a key, a mouse event, a timer or a background result asks the app to do.
+
+use crate::workspace::Workspace;
+use crate::workspace::logs::Artifact;
+use crate::workspace::timeline::TimelineEvent;
+use crossterm::event::{KeyEvent, MouseEvent};
+
+/// A command a key can be bound to. `name()` is its keymap spelling.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Command {
+    Quit,
+    MoveDown,
+    MoveUp,
+    PageDown,
+    PageUp,
+    GoTop,
+    GoBottom,
+    Collapse,
+    Expand,
+    NextPane,
+    PrevPane,
+    TabTests,
+    TabCatalog,
+    TabRuns,
+    Find,
+    Mark,
+    Run,
+    Cancel,
+    Follow,
+    FailuresOnly,
+    CycleType,
+    NextFailure,
+    PrevFailure,
+    Open,
+    OpenArtifact,
+    Watch,
+    RerunFailed,
+    Compare,
+    Help,
+    Close,
+    Confirm,
+    Filter,
+    ToggleEvents,
+    ClearInput,
+    Problems,
+    MaxRisk,
+    Noop,
+}
+
+/// Every command with its keymap name, in the order help lists them.
+pub const COMMANDS: [(Command, &str); 37] = [
+    (Command::Quit, "quit"),
+    (Command::MoveDown, "move_down"),
+    (Command::MoveUp, "move_up"),
+    (Command::PageDown, "page_down"),
+    (Command::PageUp, "page_up"),
+    (Command::GoTop, "go_top"),
+    (Command::GoBottom, "go_bottom"),
+    (Command::Collapse, "collapse"),
+    (Command::Expand, "expand"),
+    (Command::NextPane, "next_pane"),
+    (Command::PrevPane, "prev_pane"),
+    (Command::TabTests, "tab_tests"),
+    (Command::TabCatalog, "tab_catalog"),
+    (Command::TabRuns, "tab_runs"),
+    (Command::Find, "find"),
+    (Command::Mark, "mark"),
+    (Command::Run, "run"),
+    (Command::Cancel, "cancel"),
+    (Command::Follow, "follow"),
+    (Command::FailuresOnly, "failures_only"),
+    (Command::CycleType, "cycle_type"),
+    (Command::NextFailure, "next_failure"),
+    (Command::PrevFailure, "prev_failure"),
+    (Command::Open, "open"),
+    (Command::OpenArtifact, "open_artifact"),
+    (Command::Watch, "watch"),
+    (Command::RerunFailed, "rerun_failed"),
+    (Command::Compare, "compare"),
+    (Command::Help, "help"),
+    (Command::Close, "close"),
+    (Command::Confirm, "confirm"),
+    (Command::Filter, "filter"),
+    (Command::ToggleEvents, "toggle_events"),
+    (Command::ClearInput, "clear_input"),
+    (Command::Problems, "problems"),
+    (Command::MaxRisk, "max_risk"),
+    (Command::Noop, "noop"),
+];
+
+impl Command {
+    /// The command a keymap's `run` names.
+    pub fn from_name(name: &str) -> Option<Command> {
+        COMMANDS.iter().find(|(_, n)| *n == name).map(|(c, _)| *c)
+    }
+    pub fn name(self) -> &'static str {
+        COMMANDS
+            .iter()
+            .find(|(c, _)| *c == self)
+            .map_or("noop", |(_, n)| n)
+    }
+}
+
+/// What a loaded run folder holds for the live, events and artifacts panes.
+#[derive(Debug, Clone, Default)]
+pub struct RunData {
+    /// The run folder, relative to the workspace root.
+    pub path: String,
+    pub events: Vec<TimelineEvent>,
+    /// Byte offset of the end of the last complete timeline line (where following resumes).
+    pub offset: u64,
+    pub artifacts: Vec<Artifact>,
+    /// `runtime-events.jsonl`, one pretty-printed JSON document per line of the file.
+    pub runtime_events: Vec<String>,
+    /// Located problems met while reading, as text.
+    pub problems: Vec<String>,
+    /// No `meta.json` yet: the run is in progress and is followed.
+    pub in_progress: bool,
+}
+
+/// Everything that reaches `App::update`.
+#[derive(Debug)]
+pub enum Action {
+    /// A bound command.
+    Cmd(Command),
+    /// A key no binding of the mode claimed (text input for the finder and filters).
+    Key(KeyEvent),
+    Mouse(MouseEvent),
+    Resize(u16, u16),
+    /// A timer tick while something animates (indexing spinner).
+    Tick,
+    /// The tests tree and plan are read (history still indexing): show the tree now.
+    TreeLoaded(Box<Workspace>),
+    /// The workspace finished loading on its blocking task.
+    Loaded(Box<Workspace>),
+    LoadFailed(String),
+    /// A run folder was read.
+    RunLoaded(Box<RunData>),
+    /// New timeline lines of the followed run (`path`), and the new offset.
+    TimelineAppend {
+        path: String,
+        events: Vec<TimelineEvent>,
+        offset: u64,
+        finished: bool,
+    },
+    /// A message for the status bar (e.g. an opener failed).
+    Notice(String),
+    /// An event of launch number `.0` (from the exec engine's threads).
+    Exec(usize, Box<crate::exec::ExecEvent>),
+    /// SIGTERM / SIGHUP: end now.
+    Terminate,
+}

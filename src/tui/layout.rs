@@ -1,0 +1,70 @@
+//! Where each pane goes for a terminal size: one pure function shared by drawing and mouse hits.
+
+use super::app::{App, Pane};
+use ratatui::layout::{Constraint, Layout, Rect};
+
+/// The rectangles of one frame. Optional panes are hidden on small terminals.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Areas {
+    pub tabs: Rect,
+    /// The red banner for a non-loopback HOST.
+    pub banner: Option<Rect>,
+    pub tree: Rect,
+    pub details: Option<Rect>,
+    pub live: Option<Rect>,
+    pub artifacts: Option<Rect>,
+    pub status: Rect,
+    /// Only one pane fits beside the tree: it follows the focus.
+    pub narrow: bool,
+}
+
+/// Whether `host` is a loopback address.
+pub fn is_loopback(host: &str) -> bool {
+    let h = host.trim().trim_start_matches('[').trim_end_matches(']');
+    h.eq_ignore_ascii_case("localhost")
+        || h.parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
+pub fn areas(w: u16, h: u16, app: &App) -> Areas {
+    let full = Rect::new(0, 0, w, h);
+    let banner = !is_loopback(&app.opts.host);
+    let [tabs, banner_r, body, status] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(u16::from(banner)),
+        Constraint::Min(0),
+        Constraint::Length(1),
+    ])
+    .areas(full);
+    let narrow = w < 100 || h < 22;
+    let tree_pct = if narrow { 45 } else { 38 };
+    let [tree, right] =
+        Layout::horizontal([Constraint::Percentage(tree_pct), Constraint::Min(0)]).areas(body);
+    let mut a = Areas {
+        tabs,
+        banner: banner.then_some(banner_r),
+        tree,
+        status,
+        narrow,
+        ..Areas::default()
+    };
+    if narrow {
+        match app.focus {
+            Pane::Tree | Pane::Details => a.details = Some(right),
+            Pane::Live => a.live = Some(right),
+            Pane::Artifacts => a.artifacts = Some(right),
+        }
+    } else {
+        let n_art = app.live.run.as_ref().map_or(0, |r| r.artifacts.len()) as u16;
+        let [details, live, arts] = Layout::vertical([
+            Constraint::Percentage(42),
+            Constraint::Min(5),
+            Constraint::Length((n_art + 2).clamp(3, 8)),
+        ])
+        .areas(right);
+        a.details = Some(details);
+        a.live = Some(live);
+        a.artifacts = Some(arts);
+    }
+    a
+}

@@ -1,0 +1,296 @@
+//! Themes: a palette and named UI styles in TOML (`themes/*.toml`, embedded), user
+//! overrides field by field, and `NO_COLOR`.
+
+use super::keymap::{ConfigError, toml_error};
+use ratatui::style::{Color, Modifier, Style};
+use std::collections::BTreeMap;
+use std::str::FromStr;
+
+/// The embedded themes: (name, TOML).
+pub const BUILTIN: [(&str, &str); 3] = [
+    ("dark", include_str!("../../themes/dark.toml")),
+    ("light", include_str!("../../themes/light.toml")),
+    (
+        "high-contrast",
+        include_str!("../../themes/high-contrast.toml"),
+    ),
+];
+
+/// Every style a view asks for; each theme file defines them all.
+pub const UI_KEYS: [&str; 30] = [
+    "text",
+    "muted",
+    "accent",
+    "border",
+    "border_focus",
+    "title",
+    "selection",
+    "marked",
+    "match",
+    "passed",
+    "failed",
+    "running",
+    "skipped",
+    "info",
+    "warning",
+    "badge",
+    "badge_live",
+    "badge_temp",
+    "folder",
+    "tab",
+    "tab_active",
+    "status_bar",
+    "status_key",
+    "banner",
+    "risk_readonly",
+    "risk_mutating",
+    "risk_destructive",
+    "prompt",
+    "input",
+    "artifact_ref",
+];
+
+/// A resolved theme: one style per UI key.
+#[derive(Debug, Clone, Default)]
+pub struct Theme {
+    pub name: String,
+    styles: BTreeMap<String, Style>,
+    pub no_color: bool,
+}
+
+impl Theme {
+    /// The style of `key` (the default style for an unknown key).
+    pub fn get(&self, key: &str) -> Style {
+        self.styles.get(key).copied().unwrap_or_default()
+    }
+
+    /// Build from a TOML table with `[palette]` and `[ui]`.
+    pub fn from_table(name: &str, table: &toml::Table, no_color: bool) -> Result<Theme, String> {
+        let mut palette = BTreeMap::new();
+        if let Some(p) = table.get("palette") {
+            let p = p.as_table().ok_or("[palette] must be a table")?;
+            for (k, v) in p {
+                let s = v
+                    .as_str()
+                    .ok_or_else(|| format!("palette.{k} must be a colour string"))?;
+                let c = Color::from_str(s).map_err(|_| format!("palette.{k}: bad colour {s:?}"))?;
+                palette.insert(k.clone(), c);
+            }
+        }
+        let mut styles = BTreeMap::new();
+        if let Some(ui) = table.get("ui") {
+            let ui = ui.as_table().ok_or("[ui] must be a table")?;
+            for (k, v) in ui {
+                let st = v
+                    .as_table()
+                    .ok_or_else(|| format!("ui.{k} must be a table like {{ fg = \"red\" }}"))?;
+                styles.insert(k.clone(), style_of(k, st, &palette, no_color)?);
+            }
+        }
+        for k in table.keys() {
+            if k != "palette" && k != "ui" {
+                return Err(format!("unknown section [{k}]"));
+            }
+        }
+        Ok(Theme {
+            name: name.to_owned(),
+            styles,
+            no_color,
+        })
+    }
+
+    /// The embedded theme `name`.
+    pub fn builtin(name: &str, no_color: bool) -> Option<Theme> {
+        let (_, text) = BUILTIN.iter().find(|(n, _)| *n == name)?;
+        let table: toml::Table = toml::from_str(text).ok()?;
+        Theme::from_table(name, &table, no_color).ok()
+    }
+
+    /// The UI keys this theme lacks.
+    pub fn missing(&self) -> Vec<&'static str> {
+        UI_KEYS
+            .iter()
+            .copied()
+            .filter(|k| !self.styles.contains_key(*k))
+            .collect()
+    }
+}
+
+fn color(name: &str, v: &toml::Value, palette: &BTreeMap<String, Color>) -> Result<Color, String> {
+    let s = v
+        .as_str()
+        .ok_or_else(|| format!("{name} must be a colour string"))?;
+    palette.get(s).copied().map_or_else(
+        || Color::from_str(s).map_err(|_| format!("{name}: unknown colour {s:?}")),
+        Ok,
+    )
+}
+
+fn style_of(
+    key: &str,
+    t: &toml::Table,
+    palette: &BTreeMap<String, Color>,
+    no_color: bool,
+) -> Result<Style, String> {
+    let mut s = Style::default();
+    for (field, v) in t {
+        let flag = |m: Modifier, s: Style| -> Result<Style, String> {
+            match v.as_bool() {
+                Some(true) => Ok(s.add_modifier(m)),
+                Some(false) => Ok(s),
+                None => Err(format!("ui.{key}.{field} must be true or false")),
+            }
+        };
+        s = match field.as_str() {
+            "fg" => {
+                let c = color(&format!("ui.{key}.fg"), v, palette)?;
+                if no_color { s } else { s.fg(c) }
+            }
+            "bg" => {
+                let c = color(&format!("ui.{key}.bg"), v, palette)?;
+                // without colour a background still has to stand out
+                if no_color {
+                    s.add_modifier(Modifier::REVERSED)
+                } else {
+                    s.bg(c)
+                }
+            }
+            "bold" => flag(Modifier::BOLD, s)?,
+            "italic" => flag(Modifier::ITALIC, s)?,
+            "underline" => flag(Modifier::UNDERLINED, s)?,
+            "reversed" => flag(Modifier::REVERSED, s)?,
+            "dim" => flag(Modifier::DIM, s)?,
+            other => return Err(format!("ui.{key}: unknown field {other:?}")),
+        };
+    }
+    Ok(s)
+}
+
+/// Lay `over` onto `base`: tables merge key by key, anything else replaces.
+pub fn merge_tables(base: &mut toml::Table, over: toml::Table) {
+    for (k, v) in over {
+        match (base.get_mut(&k), v) {
+            (Some(toml::Value::Table(b)), toml::Value::Table(o)) => merge_tables(b, o),
+            (_, v) => {
+                base.insert(k, v);
+            }
+        }
+    }
+}
+
+/// Load a theme: the embedded `name` (or `NAME.toml` in the user folder), then the
+/// user's `theme.toml` over it field by field. A broken user file is returned as an
+/// error beside the theme built without it.
+pub fn load(
+    name: Option<&str>,
+    user_dir: Option<&std::path::Path>,
+    no_color: bool,
+) -> (Theme, Vec<ConfigError>) {
+    let mut errors = Vec::new();
+    let wanted = name.unwrap_or("dark");
+    let base_text = BUILTIN
+        .iter()
+        .find(|(n, _)| *n == wanted)
+        .map(|(_, t)| (*t).to_owned());
+    let mut table: toml::Table = toml::from_str(BUILTIN[0].1).unwrap_or_default();
+    let read_user = |file: &str, table: &mut toml::Table, errors: &mut Vec<ConfigError>| {
+        let Some(dir) = user_dir else { return false };
+        let path = dir.join(file);
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            return false;
+        };
+        match toml::from_str::<toml::Table>(&text) {
+            Ok(t) => {
+                let mut trial = table.clone();
+                merge_tables(&mut trial, t);
+                match Theme::from_table(wanted, &trial, no_color) {
+                    Ok(_) => *table = trial,
+                    Err(m) => errors.push(ConfigError {
+                        file: file.to_owned(),
+                        line: 1,
+                        column: 1,
+                        message: m,
+                    }),
+                }
+            }
+            Err(e) => errors.push(toml_error(file, &text, &e)),
+        }
+        true
+    };
+    match base_text {
+        Some(t) => {
+            if let Ok(t) = toml::from_str::<toml::Table>(&t) {
+                table = t;
+            }
+        }
+        None => {
+            if !read_user(&format!("{wanted}.toml"), &mut table, &mut errors) {
+                errors.push(ConfigError {
+                    file: format!("{wanted}.toml"),
+                    line: 1,
+                    column: 1,
+                    message: format!(
+                        "no theme named {wanted:?} (built in: dark, light, high-contrast)"
+                    ),
+                });
+            }
+        }
+    }
+    read_user("theme.toml", &mut table, &mut errors);
+    let theme = Theme::from_table(wanted, &table, no_color)
+        .or_else(|_| Theme::builtin("dark", no_color).ok_or(()))
+        .unwrap_or_default();
+    (theme, errors)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtins_define_every_key() {
+        for (name, _) in BUILTIN {
+            let t = Theme::builtin(name, false).expect(name);
+            assert!(t.missing().is_empty(), "{name} lacks {:?}", t.missing());
+        }
+    }
+
+    #[test]
+    fn user_overrides_field_by_field_and_no_color() {
+        let dir = tempfile::tempdir().expect("tmp");
+        std::fs::write(
+            dir.path().join("theme.toml"),
+            "[ui]\npassed = { fg = \"#010203\" }\n",
+        )
+        .expect("w");
+        let (t, errs) = load(Some("dark"), Some(dir.path()), false);
+        assert!(errs.is_empty(), "{errs:?}");
+        assert_eq!(t.get("passed").fg, Some(Color::Rgb(1, 2, 3)));
+        assert!(t.get("failed").fg.is_some());
+        let (nc, _) = load(Some("dark"), Some(dir.path()), true);
+        assert_eq!(nc.get("passed").fg, None);
+        assert!(
+            nc.get("selection")
+                .add_modifier
+                .contains(Modifier::REVERSED)
+        );
+    }
+
+    #[test]
+    fn broken_user_file_is_located_and_ignored() {
+        let dir = tempfile::tempdir().expect("tmp");
+        std::fs::write(dir.path().join("theme.toml"), "[ui]\n\npassed = { fg = \n").expect("w");
+        let (t, errs) = load(None, Some(dir.path()), false);
+        assert_eq!(errs.len(), 1);
+        assert_eq!((errs[0].file.as_str(), errs[0].line), ("theme.toml", 3));
+        assert!(t.missing().is_empty());
+        std::fs::write(
+            dir.path().join("theme.toml"),
+            "[ui]\npassed = { fg = \"nocolour\" }\n",
+        )
+        .expect("w");
+        let (t, errs) = load(None, Some(dir.path()), false);
+        assert!(errs[0].message.contains("nocolour"));
+        assert!(t.get("passed").fg.is_some());
+    }
+}

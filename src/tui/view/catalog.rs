@@ -1,0 +1,136 @@
+//! The Catalog tab: the tester catalog by category, in execution order, with each case's
+//! risk, tag, lifecycle (pending/retired greyed), gate, driver and automation.
+
+use super::super::app::{App, CatRow, Pane};
+use super::super::theme::Theme;
+use super::{empty_state, focused, pane, risk_style, spread};
+use crate::sanitize::escape;
+use crate::workspace::catalog::{Automation, Lifecycle};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
+    let cat = app.ws.as_ref().and_then(|w| w.catalog.as_ref());
+    let title = cat.map_or_else(
+        || " Catalog ".to_owned(),
+        |c| {
+            format!(
+                " Catalog · {} cases · {} categories ",
+                c.cases.len(),
+                c.categories.len()
+            )
+        },
+    );
+    let block = pane(title, focused(app, Pane::Tree), theme);
+    let inner = block.inner(r);
+    f.render_widget(block, r);
+    let Some(cat) = cat else {
+        let lines = if app.loading() {
+            vec![Line::styled(
+                format!("{} indexing…", app.spinner()),
+                theme.get("running"),
+            )]
+        } else {
+            vec![
+                Line::styled("No tester catalog here", theme.get("text")),
+                Line::raw(""),
+                Line::raw("A catalog lives in .pouch/tester/catalog.yaml"),
+                Line::raw("with cases in .pouch/tester/cases/<category>.yaml"),
+            ]
+        };
+        empty_state(lines, theme, f, inner);
+        return;
+    };
+    if app.cat_rows.is_empty() {
+        empty_state(
+            vec![
+                Line::styled("The catalog has no cases", theme.get("text")),
+                Line::raw(""),
+                Line::raw("Add cases in .pouch/tester/cases/<category>.yaml"),
+            ],
+            theme,
+            f,
+            inner,
+        );
+        return;
+    }
+    let w = inner.width as usize;
+    let mut lines = Vec::new();
+    for (pos, row) in app
+        .cat_rows
+        .iter()
+        .enumerate()
+        .skip(app.cat_offset)
+        .take(inner.height as usize)
+    {
+        let mut line = match *row {
+            CatRow::Category(i) => {
+                let c = &cat.categories[i];
+                let n = cat.cases.iter().filter(|x| x.category == c.id).count();
+                let probe = if cat.effective_probe(&c.id).is_some() {
+                    "probe "
+                } else {
+                    ""
+                };
+                spread(
+                    vec![
+                        Span::styled(format!("▾ {}", escape(&c.id)), theme.get("folder")),
+                        Span::styled(format!(" {n}  "), theme.get("muted")),
+                        Span::styled(escape(&c.title).into_owned(), theme.get("muted")),
+                    ],
+                    vec![Span::styled(probe, theme.get("info"))],
+                    w,
+                )
+            }
+            CatRow::Case(i) => {
+                let c = &cat.cases[i];
+                let marked = app.marks.contains(&format!("catalog:{}", c.id));
+                let inactive = matches!(c.lifecycle, Some(Lifecycle::Pending | Lifecycle::Retired));
+                let name = if inactive {
+                    theme.get("muted")
+                } else {
+                    theme.get("text")
+                };
+                let mut right = Vec::new();
+                if let Some(l) = c.lifecycle.filter(|l| *l != Lifecycle::Active) {
+                    right.push(Span::styled(format!("{l} "), theme.get("muted")));
+                }
+                if let Some(g) = &c.gate {
+                    right.push(Span::styled(
+                        format!("gate:{} ", escape(g)),
+                        theme.get("warning"),
+                    ));
+                }
+                match c.automation() {
+                    Automation::Automated => {}
+                    a => right.push(Span::styled(format!("{a} "), theme.get("badge_temp"))),
+                }
+                if let Some(d) = c.driver {
+                    right.push(Span::styled(format!("{d} "), theme.get("badge")));
+                }
+                if let Some(t) = c.tag {
+                    right.push(Span::styled(format!("{t} "), theme.get("badge")));
+                }
+                let risk = c.risk.map_or("—", |r| r.as_str());
+                right.push(Span::styled(format!("{risk:>11}"), risk_style(risk, theme)));
+                spread(
+                    vec![
+                        Span::styled(if marked { "●" } else { " " }, theme.get("marked")),
+                        Span::raw("  "),
+                        Span::styled(escape(&c.id).into_owned(), name),
+                        Span::styled(format!("  {}", escape(&c.title)), theme.get("muted")),
+                    ],
+                    right,
+                    w,
+                )
+            }
+        };
+        if pos == app.cat_cursor {
+            line = line.style(theme.get("selection"));
+        }
+        lines.push(line);
+    }
+    f.render_widget(Paragraph::new(lines), inner);
+}

@@ -1,0 +1,495 @@
+//! The details pane: every field of the selected case, folder or run, with its history.
+
+use super::super::app::{App, CaseRow, NodeKind, Pane, Tab};
+use super::super::theme::Theme;
+use super::{empty_state, fmt_ms, focused, pane};
+use crate::sanitize::escape;
+use crate::workspace::logs::{RawRun, RunStatus};
+use crate::workspace::stats::{NodeStats, fmt_rate};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+/// Runs shown in the history strip.
+pub const HISTORY: usize = 20;
+const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+
+fn field<'a>(name: &str, value: impl Into<String>, theme: &Theme) -> Line<'a> {
+    Line::from(vec![
+        Span::styled(format!("{name:<11}"), theme.get("muted")),
+        Span::styled(value.into(), theme.get("text")),
+    ])
+}
+
+fn field_spans<'a>(name: &str, mut value: Vec<Span<'a>>, theme: &Theme) -> Line<'a> {
+    value.insert(0, Span::styled(format!("{name:<11}"), theme.get("muted")));
+    Line::from(value)
+}
+
+pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
+    let block = pane(" Details ", focused(app, Pane::Details), theme);
+    let inner = block.inner(r);
+    f.render_widget(block, r);
+    let Some(ws) = &app.ws else { return };
+    let lines = match app.tab {
+        Tab::Tests => match app.selected_node().map(|n| (n, &n.kind)) {
+            Some((n, NodeKind::Folder)) => folder(app, n, theme),
+            Some((_, NodeKind::Case(c))) => case(app, &app.cases[*c], theme),
+            None => Vec::new(),
+        },
+        Tab::Runs => app
+            .selected_run()
+            .map(|r| run(r, theme))
+            .unwrap_or_default(),
+        Tab::Catalog => catalog(app, theme),
+    };
+    if lines.is_empty() {
+        let _ = ws;
+        empty_state(vec![Line::raw("Nothing selected")], theme, f, inner);
+        return;
+    }
+    f.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .scroll((app.details_scroll.min(u16::MAX as usize) as u16, 0)),
+        inner,
+    );
+}
+
+fn stats_lines<'a>(s: Option<&NodeStats>, theme: &Theme) -> Vec<Line<'a>> {
+    let Some(s) = s else {
+        return vec![field(
+            "stats",
+            "— (temp cases count in no statistic)",
+            theme,
+        )];
+    };
+    let h = &s.historical;
+    let l = &s.latest;
+    vec![
+        field_spans(
+            "historical",
+            vec![
+                Span::styled(format!("{} runs · ", h.total_runs), theme.get("text")),
+                Span::styled(format!("{} ✓", h.passed_runs), theme.get("passed")),
+                Span::raw(" · "),
+                Span::styled(format!("{} ✗", h.failed_runs), theme.get("failed")),
+                Span::raw(" · "),
+                super::tree::rate_span(h.historical_success_rate, theme),
+            ],
+            theme,
+        ),
+        field_spans(
+            "latest",
+            vec![
+                Span::styled(
+                    format!("{} cases · ", l.latest_case_count),
+                    theme.get("text"),
+                ),
+                Span::styled(format!("{} ✓", l.latest_passed_cases), theme.get("passed")),
+                Span::raw(" · "),
+                Span::styled(format!("{} ✗", l.latest_failed_cases), theme.get("failed")),
+                Span::raw(" · "),
+                Span::styled(fmt_rate(l.latest_success_rate), theme.get("text")),
+            ],
+            theme,
+        ),
+    ]
+}
+
+fn folder<'a>(app: &App, n: &super::super::app::TreeNode, theme: &Theme) -> Vec<Line<'a>> {
+    let s = app.stats.get(&n.key);
+    let mut v = vec![
+        Line::from(vec![
+            Span::styled("▾ ", theme.get("folder")),
+            Span::styled(escape(&n.key).into_owned(), theme.get("title")),
+        ]),
+        field("kind", s.map_or("folder", |s| s.kind.as_str()), theme),
+        field_spans(
+            "cases",
+            vec![
+                Span::styled(format!("{}", n.count), theme.get("text")),
+                Span::styled(
+                    if n.failing > 0 {
+                        format!("  ({} failing)", n.failing)
+                    } else {
+                        String::new()
+                    },
+                    theme.get("failed"),
+                ),
+            ],
+            theme,
+        ),
+    ];
+    v.extend(stats_lines(s, theme));
+    if let Some(s) = s {
+        v.push(field("flaky", format!("{} cases", s.flaky_cases), theme));
+    }
+    v
+}
+
+/// The history strip (oldest → newest) of the last finished runs.
+pub fn history<'a>(runs: &[RawRun], theme: &Theme) -> Vec<Span<'a>> {
+    let done: Vec<&RawRun> = runs.iter().filter(|r| r.status.is_finished()).collect();
+    done[done.len().saturating_sub(HISTORY)..]
+        .iter()
+        .map(|r| match r.status {
+            RunStatus::Passed => Span::styled("✓", theme.get("passed")),
+            _ => Span::styled("✗", theme.get("failed")),
+        })
+        .collect()
+}
+
+/// A duration sparkline of the last finished runs, with min and max.
+pub fn sparkline(runs: &[RawRun]) -> Option<String> {
+    let d: Vec<u64> = runs
+        .iter()
+        .filter(|r| r.status.is_finished())
+        .filter_map(RawRun::duration_ms)
+        .collect();
+    let d = &d[d.len().saturating_sub(HISTORY)..];
+    let (lo, hi) = (*d.iter().min()?, *d.iter().max()?);
+    let bars: String = d
+        .iter()
+        .map(|&x| {
+            let i = if hi == lo {
+                3
+            } else {
+                ((x - lo) * 7 / (hi - lo)) as usize
+            };
+            BARS[i.min(7)]
+        })
+        .collect();
+    Some(format!("{bars}  {}–{}", fmt_ms(lo), fmt_ms(hi)))
+}
+
+fn case<'a>(app: &App, c: &CaseRow, theme: &Theme) -> Vec<Line<'a>> {
+    let Some(ws) = &app.ws else { return Vec::new() };
+    let runs = &ws.logs.runs[c.run_range.0..c.run_range.1];
+    let mut v = vec![Line::from(vec![
+        super::status_icon(c.latest, theme),
+        Span::raw(" "),
+        Span::styled(escape(&c.case_id).into_owned(), theme.get("title")),
+    ])];
+    v.push(field("scope", escape(&c.scope).into_owned(), theme));
+    match c.test.map(|t| &ws.tests.cases[t]) {
+        Some(t) => {
+            v.push(field("path", escape(&t.path).into_owned(), theme));
+            let levels = [
+                Some(t.domain.as_str()),
+                t.layer.as_deref(),
+                t.suite.as_deref(),
+            ]
+            .iter()
+            .flatten()
+            .map(|s| escape(s).into_owned())
+            .collect::<Vec<_>>()
+            .join(" › ");
+            v.push(field("levels", levels, theme));
+            if !t.groups.is_empty() {
+                v.push(field(
+                    "groups",
+                    escape(&t.groups.join(" › ")).into_owned(),
+                    theme,
+                ));
+            }
+        }
+        None => v.push(field_spans(
+            "path",
+            vec![Span::styled(
+                "orphan: its logs remain, the test file is gone",
+                theme.get("warning"),
+            )],
+            theme,
+        )),
+    }
+    let mut flags = Vec::new();
+    if c.live {
+        flags.push(Span::styled(
+            "LIVE (real model calls; asks before running) ",
+            theme.get("badge_live"),
+        ));
+    }
+    if c.temp {
+        flags.push(Span::styled(
+            "TEMP (non-gating, in no statistic) ",
+            theme.get("badge_temp"),
+        ));
+    }
+    if !c.registered {
+        flags.push(Span::styled(
+            "⚠ not registered in doc/test-plan/ ",
+            theme.get("warning"),
+        ));
+    } else if !c.temp {
+        flags.push(Span::styled("registered ", theme.get("passed")));
+    }
+    v.push(field_spans("flags", flags, theme));
+    let strip = history(runs, theme);
+    if strip.is_empty() {
+        v.push(field("history", "no finished runs yet — r runs it", theme));
+    } else {
+        v.push(field_spans("history", strip, theme));
+    }
+    if let Some(sp) = sparkline(runs) {
+        v.push(field_spans(
+            "duration",
+            vec![Span::styled(sp, theme.get("accent"))],
+            theme,
+        ));
+    }
+    if let Some(last) = runs.last() {
+        v.push(field_spans(
+            "last run",
+            vec![
+                super::status_icon(Some(last.status), theme),
+                Span::styled(
+                    format!(" {} {}", escape(&last.run_id), last.status.as_str()),
+                    theme.get("text"),
+                ),
+            ],
+            theme,
+        ));
+    }
+    v.extend(stats_lines(app.stats.get(&c.key), theme));
+    match ws.plan.entry(&c.case_id) {
+        Some(e) => {
+            v.push(field(
+                "plan",
+                format!("{}:{}", escape(&e.file), e.line),
+                theme,
+            ));
+            for l in e.text.lines().take(30) {
+                v.push(Line::styled(format!("  {}", escape(l)), theme.get("muted")));
+            }
+        }
+        None if !c.temp => v.push(field_spans(
+            "plan",
+            vec![Span::styled("no entry in doc/test-plan/", Style::default())],
+            theme,
+        )),
+        None => {}
+    }
+    v
+}
+
+fn run<'a>(r: &RawRun, theme: &Theme) -> Vec<Line<'a>> {
+    let e = |s: &str| escape(s).into_owned();
+    let mut v = vec![
+        Line::from(vec![
+            super::status_icon(Some(r.status), theme),
+            Span::styled(format!(" {}", e(&r.run_id)), theme.get("title")),
+        ]),
+        field("caseId", e(&r.case_id), theme),
+        field("scope", e(&r.scope), theme),
+        field("status", r.status.as_str(), theme),
+        field("path", e(&r.path), theme),
+    ];
+    if let Some(m) = &r.meta {
+        let opt = |o: &Option<String>| o.as_deref().map_or_else(|| "—".into(), e);
+        v.push(field("startedAt", opt(&m.started_at), theme));
+        v.push(field("finishedAt", opt(&m.finished_at), theme));
+        if let Some(d) = m.stats.duration_ms {
+            v.push(field("duration", fmt_ms(d), theme));
+        }
+        let n = |x: Option<u64>| x.map_or_else(|| "—".to_owned(), |x| x.to_string());
+        v.push(field(
+            "stats",
+            format!(
+                "steps {} · assertions {} · errors {} · artifacts {}",
+                n(m.stats.steps),
+                n(m.stats.assertions),
+                n(m.stats.errors),
+                n(m.stats.artifacts)
+            ),
+            theme,
+        ));
+        v.push(field(
+            "runtime",
+            format!(
+                "driver {} · target {} · model {}",
+                opt(&m.runtime.driver),
+                opt(&m.runtime.target),
+                opt(&m.runtime.model_name)
+            ),
+            theme,
+        ));
+        if let Some(s) = m.schema_version.filter(|s| *s != 4) {
+            v.push(field_spans(
+                "schema",
+                vec![Span::styled(
+                    format!("schemaVersion {s} (expected 4)"),
+                    theme.get("warning"),
+                )],
+                theme,
+            ));
+        }
+        for (k, val) in &m.extra {
+            v.push(field_spans(
+                "extra",
+                vec![Span::styled(
+                    format!("{} = {}", e(k), e(&val.to_string())),
+                    theme.get("warning"),
+                )],
+                theme,
+            ));
+        }
+    } else if r.meta_broken {
+        v.push(field_spans(
+            "meta",
+            vec![Span::styled("meta.json unreadable", theme.get("failed"))],
+            theme,
+        ));
+    } else {
+        v.push(field_spans(
+            "meta",
+            vec![Span::styled(
+                "no meta.json yet: in progress",
+                theme.get("running"),
+            )],
+            theme,
+        ));
+    }
+    let mut missing = Vec::new();
+    if !r.has_timeline {
+        missing.push("timeline.jsonl");
+    }
+    if r.status.is_finished() && !r.has_runtime_events {
+        missing.push("runtime-events.jsonl");
+    }
+    if r.status.is_finished() && !r.has_artifacts_json {
+        missing.push("artifacts.json");
+    }
+    if !missing.is_empty() {
+        v.push(field_spans(
+            "missing",
+            vec![Span::styled(missing.join(", "), theme.get("warning"))],
+            theme,
+        ));
+    }
+    v
+}
+
+fn list_lines(name: &str, items: &[String], theme: &Theme, out: &mut Vec<Line<'_>>) {
+    if items.is_empty() {
+        return;
+    }
+    out.push(Line::styled(name.to_owned(), theme.get("muted")));
+    for (i, it) in items.iter().enumerate() {
+        out.push(Line::from(vec![
+            Span::styled(format!("  {:>2}. ", i + 1), theme.get("muted")),
+            Span::styled(escape(it).into_owned(), theme.get("text")),
+        ]));
+    }
+}
+
+fn catalog<'a>(app: &App, theme: &Theme) -> Vec<Line<'a>> {
+    use super::super::app::CatRow;
+    use crate::workspace::catalog::{Driver, Lifecycle, Tag};
+    let Some(cat) = app.ws.as_ref().and_then(|w| w.catalog.as_ref()) else {
+        return Vec::new();
+    };
+    let e = |s: &str| escape(s).into_owned();
+    match app.cat_rows.get(app.cat_cursor) {
+        Some(CatRow::Category(i)) => {
+            let c = &cat.categories[*i];
+            let mut v = vec![
+                Line::styled(format!("▾ {}", e(&c.id)), theme.get("title")),
+                field("title", e(&c.title), theme),
+                field(
+                    "cases",
+                    cat.cases
+                        .iter()
+                        .filter(|x| x.category == c.id)
+                        .count()
+                        .to_string(),
+                    theme,
+                ),
+                field(
+                    "order",
+                    format!("{} of {}", i + 1, cat.categories.len()),
+                    theme,
+                ),
+            ];
+            match cat.effective_probe(&c.id) {
+                Some(p) => {
+                    v.push(field("probe", e(&p.url), theme));
+                    for s in &p.stop_if {
+                        let vals: Vec<String> = s.values.iter().map(ToString::to_string).collect();
+                        v.push(field(
+                            "  stop_if",
+                            e(&format!("{} in [{}]", s.field, vals.join(", "))),
+                            theme,
+                        ));
+                    }
+                }
+                None => v.push(field("probe", "none", theme)),
+            }
+            v
+        }
+        Some(CatRow::Case(i)) => {
+            let c = &cat.cases[*i];
+            let opt = |o: Option<&str>| o.map_or_else(|| "—".to_owned(), e);
+            let risk = c.risk.map_or("—", |r| r.as_str());
+            let mut v = vec![
+                Line::styled(e(&c.id), theme.get("title")),
+                field("title", e(&c.title), theme),
+                field("category", e(&c.category), theme),
+                field_spans(
+                    "risk",
+                    vec![Span::styled(risk, super::risk_style(risk, theme))],
+                    theme,
+                ),
+                field("lifecycle", opt(c.lifecycle.map(Lifecycle::as_str)), theme),
+                field("tag", opt(c.tag.map(Tag::as_str)), theme),
+                field("gate", opt(c.gate.as_deref()), theme),
+                field("driver", opt(c.driver.map(Driver::as_str)), theme),
+                field("automation", c.automation().as_str(), theme),
+                field("session", opt(c.session.as_deref()), theme),
+                field("file", format!("{}:{}", e(&c.file), c.line), theme),
+            ];
+            if !c.what.is_empty() {
+                v.push(field("what", e(&c.what), theme));
+            }
+            if let Some(r) = &c.how.run {
+                v.push(field("how.run", e(r), theme));
+            }
+            if let Some(u) = &c.how.url {
+                v.push(field(
+                    "how.url",
+                    format!("{} {}", c.how.method(), e(u)),
+                    theme,
+                ));
+            }
+            v.push(field("timeout", format!("{}s", c.how.timeout), theme));
+            list_lines("how.steps", &c.how.steps, theme, &mut v);
+            let expected: Vec<String> = c
+                .expected
+                .iter()
+                .map(|x| format!("{} {}", x.kind.map_or("?", |k| k.as_str()), x.value))
+                .collect();
+            list_lines("expected", &expected, theme, &mut v);
+            if let Some(a) = &c.assume {
+                v.push(field("assume", e(a), theme));
+            }
+            list_lines("maps_to", &c.maps_to, theme, &mut v);
+            list_lines("setup", &c.setup, theme, &mut v);
+            list_lines("teardown", &c.teardown, theme, &mut v);
+            list_lines("notes", &c.notes, theme, &mut v);
+            for (k, val) in &c.extra {
+                v.push(field_spans(
+                    "extra",
+                    vec![Span::styled(
+                        format!("{} = {}", e(k), e(&val.to_string())),
+                        theme.get("warning"),
+                    )],
+                    theme,
+                ));
+            }
+            v
+        }
+        None => Vec::new(),
+    }
+}

@@ -1,0 +1,192 @@
+//! Drawing: one file per pane or overlay, each a pure function of the App and the Theme.
+
+// r, f, w, h, l, s, v: the usual short names of drawing code
+#![allow(clippy::many_single_char_names)]
+
+pub mod artifacts;
+pub mod bars;
+pub mod catalog;
+pub mod details;
+pub mod finder;
+pub mod help;
+pub mod live;
+pub mod overlay;
+pub mod runs;
+pub mod tree;
+
+use super::app::{App, Overlay, Pane, Tab};
+use super::theme::Theme;
+use crate::workspace::logs::RunStatus;
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Flex, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Paragraph};
+
+/// Draw the whole screen.
+pub fn draw(app: &App, theme: &Theme, f: &mut Frame) {
+    let a = app.areas();
+    bars::tabs(app, theme, f, a.tabs);
+    if let Some(b) = a.banner {
+        bars::banner(app, theme, f, b);
+    }
+    match app.tab {
+        Tab::Tests => tree::draw(app, theme, f, a.tree),
+        Tab::Catalog => catalog::draw(app, theme, f, a.tree),
+        Tab::Runs => runs::draw(app, theme, f, a.tree),
+    }
+    if let Some(r) = a.details {
+        details::draw(app, theme, f, r);
+    }
+    if let Some(r) = a.live {
+        live::draw(app, theme, f, r);
+    }
+    if let Some(r) = a.artifacts {
+        artifacts::draw(app, theme, f, r);
+    }
+    bars::status(app, theme, f, a.status);
+    match &app.overlay {
+        Some(Overlay::Help { scroll }) => help::draw(app, theme, f, *scroll),
+        Some(Overlay::Finder(fi)) => finder::draw(app, fi, theme, f),
+        Some(Overlay::Data {
+            title,
+            lines,
+            scroll,
+        }) => overlay::data(title, lines, *scroll, theme, f),
+        Some(Overlay::Prompt(p)) => overlay::prompt(app, p, theme, f),
+        None => {}
+    }
+}
+
+/// A pane's frame: rounded, its title, the focus colour when focused.
+pub fn pane<'a>(title: impl Into<Line<'a>>, focused: bool, theme: &Theme) -> Block<'a> {
+    let (b, t) = if focused {
+        (theme.get("border_focus"), theme.get("title"))
+    } else {
+        (theme.get("border"), theme.get("muted"))
+    };
+    Block::bordered()
+        .border_type(BorderType::Rounded)
+        .border_style(b)
+        .title(title.into().style(t))
+}
+
+pub fn focused(app: &App, p: Pane) -> bool {
+    app.focus == p && app.overlay.is_none()
+}
+
+/// The icon and style of a run status (`None`: never run).
+pub fn status_icon(s: Option<RunStatus>, theme: &Theme) -> Span<'static> {
+    match s {
+        Some(RunStatus::Passed) => Span::styled("✓", theme.get("passed")),
+        Some(RunStatus::Failed) => Span::styled("✗", theme.get("failed")),
+        Some(RunStatus::InProgress) => Span::styled("…", theme.get("running")),
+        None => Span::styled("·", theme.get("muted")),
+    }
+}
+
+/// A row with `left` spans and `right` spans pushed to the right edge of `width`.
+pub fn spread<'a>(mut left: Vec<Span<'a>>, mut right: Vec<Span<'a>>, width: usize) -> Line<'a> {
+    // badges give way before the name does: keep at least 16 columns (or the whole name)
+    let lw_full: usize = left.iter().map(Span::width).sum();
+    let need = lw_full.min(16);
+    while right.len() > 1 && right.iter().map(Span::width).sum::<usize>() + need + 1 > width {
+        // the last badge (the rate) stays; the ones before it go least important first
+        right.remove(right.len() - 2);
+    }
+    let rw: usize = right.iter().map(Span::width).sum();
+    let budget = width.saturating_sub(rw + 1);
+    let mut lw = 0;
+    let mut kept = Vec::new();
+    for s in left.drain(..) {
+        let w = s.width();
+        if lw + w <= budget {
+            lw += w;
+            kept.push(s);
+        } else {
+            let room = budget.saturating_sub(lw);
+            if room > 1 {
+                let t = truncate(&s.content, room - 1);
+                lw += Span::raw(t.as_str()).width() + 1;
+                kept.push(Span::styled(format!("{t}…"), s.style));
+            }
+            break;
+        }
+    }
+    if rw > 0 && rw < width {
+        kept.push(Span::raw(" ".repeat(width.saturating_sub(lw + rw))));
+        kept.extend(right);
+    }
+    Line::from(kept)
+}
+
+/// A centred rectangle of at most `w` x `h` inside `area`.
+pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
+    let [r] = Layout::horizontal([Constraint::Length(w.min(area.width))])
+        .flex(Flex::Center)
+        .areas(area);
+    let [r] = Layout::vertical([Constraint::Length(h.min(area.height))])
+        .flex(Flex::Center)
+        .areas(r);
+    r
+}
+
+/// An empty-state message, centred in a pane.
+pub fn empty_state(lines: Vec<Line<'static>>, theme: &Theme, f: &mut Frame, inner: Rect) {
+    let h = lines.len() as u16;
+    let [r] = Layout::vertical([Constraint::Length(h)])
+        .flex(Flex::Center)
+        .areas(inner);
+    f.render_widget(
+        Paragraph::new(lines)
+            .style(theme.get("muted"))
+            .alignment(ratatui::layout::Alignment::Center)
+            .wrap(ratatui::widgets::Wrap { trim: true }),
+        r,
+    );
+}
+
+/// `1234` ms as `1.2s` / `850ms` / `2m03s`.
+pub fn fmt_ms(ms: u64) -> String {
+    if ms < 1000 {
+        format!("{ms}ms")
+    } else if ms < 60_000 {
+        format!("{:.1}s", ms as f64 / 1000.0)
+    } else {
+        format!("{}m{:02}s", ms / 60_000, (ms / 1000) % 60)
+    }
+}
+
+/// The time of day of an ISO timestamp (`HH:MM:SS.mmm`), or the text as is.
+pub fn time_of(ts: &str) -> String {
+    ts.split_once('T')
+        .map_or(ts, |(_, t)| t)
+        .chars()
+        .take(12)
+        .collect()
+}
+
+/// The style of a risk name.
+pub fn risk_style(risk: &str, theme: &Theme) -> ratatui::style::Style {
+    match risk {
+        "readonly" => theme.get("risk_readonly"),
+        "mutating" => theme.get("risk_mutating"),
+        "destructive" => theme.get("risk_destructive"),
+        _ => theme.get("muted"),
+    }
+}
+
+/// The longest prefix of `s` that fits in `cols` terminal columns (wide characters count 2).
+pub fn truncate(s: &str, cols: usize) -> String {
+    let mut out = String::new();
+    let mut w = 0;
+    let mut buf = [0u8; 4];
+    for c in s.chars() {
+        let cw = Span::raw(&*c.encode_utf8(&mut buf)).width();
+        if w + cw > cols {
+            break;
+        }
+        w += cw;
+        out.push(c);
+    }
+    out
+}

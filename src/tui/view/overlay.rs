@@ -1,0 +1,131 @@
+//! Small overlays: an event's data pretty-printed, and modal prompts.
+
+use super::super::app::{App, Prompt};
+use super::super::theme::Theme;
+use super::{centered, pane};
+use ratatui::Frame;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Clear, Paragraph, Wrap};
+
+/// `lines` are already sanitized.
+pub fn data(title: &str, lines: &[String], scroll: usize, theme: &Theme, f: &mut Frame) {
+    let area = f.area();
+    let r = centered(
+        area,
+        (area.width * 4 / 5).max(40),
+        area.height.saturating_sub(4).max(6),
+    );
+    f.render_widget(Clear, r);
+    let text: Vec<Line> = lines
+        .iter()
+        .map(|l| Line::styled(l.clone(), theme.get("text")))
+        .collect();
+    let block = pane(format!(" {title} · Esc closes "), true, theme);
+    f.render_widget(
+        Paragraph::new(text)
+            .block(block)
+            .wrap(Wrap { trim: false })
+            .scroll((scroll.min(u16::MAX as usize) as u16, 0)),
+        r,
+    );
+}
+
+pub fn prompt(app: &App, p: &Prompt, theme: &Theme, f: &mut Frame) {
+    let area = f.area();
+    let (title, body): (String, Vec<Line>) = match p {
+        Prompt::Authorize(a) => {
+            let (title, lines) = super::super::launch::prompt_text(&a.prompt);
+            let mut body: Vec<Line> = lines
+                .into_iter()
+                .map(|l| Line::raw(crate::sanitize::escape(&l).into_owned()))
+                .collect();
+            body.push(Line::raw(""));
+            if a.typed() {
+                body.push(Line::from(vec![
+                    Span::styled("❯ ", theme.get("accent")),
+                    Span::styled(
+                        crate::sanitize::escape(&a.typed).into_owned(),
+                        theme.get("input"),
+                    ),
+                    Span::styled("▏", theme.get("accent")),
+                ]));
+                body.push(Line::styled("Enter confirms · Esc: no", theme.get("muted")));
+            } else {
+                body.push(Line::from(vec![
+                    Span::styled(" y ", theme.get("risk_mutating")),
+                    Span::raw(" yes    "),
+                    Span::styled(" N ", theme.get("selection")),
+                    Span::raw(" no (Enter, Esc)"),
+                ]));
+            }
+            if !a.skipped.is_empty() {
+                body.push(Line::styled(
+                    format!("{} case(s) will be skipped", a.skipped.len()),
+                    theme.get("muted"),
+                ));
+            }
+            (format!(" {} ", crate::sanitize::escape(&title)), body)
+        }
+        Prompt::Judge(j) => {
+            let mut body = vec![Line::styled(
+                crate::sanitize::escape(&format!("{} {}", j.case_id, j.title)).into_owned(),
+                theme.get("title"),
+            )];
+            for (i, s) in j.steps.iter().enumerate() {
+                body.push(Line::raw(format!(
+                    "  ☐ {}. {}",
+                    i + 1,
+                    crate::sanitize::escape(s)
+                )));
+            }
+            body.push(Line::raw(""));
+            for (i, v) in super::super::launch::VERDICTS.iter().enumerate() {
+                let st = if i == j.choice {
+                    theme.get("selection")
+                } else {
+                    theme.get("text")
+                };
+                body.push(Line::styled(
+                    format!("  {} {}", if i == j.choice { "▸" } else { " " }, v.as_str()),
+                    st,
+                ));
+            }
+            body.push(Line::from(vec![
+                Span::styled("note ", theme.get("muted")),
+                Span::styled(
+                    crate::sanitize::escape(&j.note).into_owned(),
+                    theme.get("input"),
+                ),
+                Span::styled(if j.editing_note { "▏" } else { "" }, theme.get("accent")),
+            ]));
+            body.push(Line::styled(
+                "j/k choose · i note · Enter records · Esc leaves it not-run",
+                theme.get("muted"),
+            ));
+            (" Your verdict ".to_owned(), body)
+        }
+        Prompt::QuitLive => (
+            " Quit? ".to_owned(),
+            vec![
+                Line::raw(format!("{} runs are live.", app.running)),
+                Line::raw("Quit and end them?"),
+                Line::raw(""),
+                Line::from(vec![
+                    Span::styled(" y ", theme.get("risk_destructive")),
+                    Span::raw(" yes, end them    "),
+                    Span::styled(" N ", theme.get("selection")),
+                    Span::raw(" no (Enter)"),
+                ]),
+            ],
+        ),
+    };
+    let r = centered(area, 64, body.len() as u16 + 2);
+    f.render_widget(Clear, r);
+    f.render_widget(
+        Paragraph::new(body)
+            .style(theme.get("prompt"))
+            .wrap(Wrap { trim: false })
+            .block(pane(title, true, theme)),
+        r,
+    );
+}

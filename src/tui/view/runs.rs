@@ -1,0 +1,84 @@
+//! The Runs tab: every run, newest first, filterable.
+
+use super::super::app::{App, InputTarget, Pane};
+use super::super::theme::Theme;
+use super::{empty_state, fmt_ms, focused, pane, spread, status_icon};
+use crate::sanitize::escape;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
+    let total = app.ws.as_ref().map_or(0, |w| w.logs.runs.len());
+    let mut title = vec![Span::raw(format!(
+        " Runs · {}/{total} ",
+        app.runs.visible.len()
+    ))];
+    let editing = app.input == Some(InputTarget::RunsFilter);
+    if editing || !app.runs.filter.is_empty() {
+        title.push(Span::styled(
+            format!(
+                "s: {}{} ",
+                escape(&app.runs.filter),
+                if editing { "▏" } else { "" }
+            ),
+            theme.get("input"),
+        ));
+    }
+    let block = pane(Line::from(title), focused(app, Pane::Tree), theme);
+    let inner = block.inner(r);
+    f.render_widget(block, r);
+    let Some(ws) = &app.ws else {
+        empty_state(
+            vec![Line::raw(format!("{} indexing…", app.spinner()))],
+            theme,
+            f,
+            inner,
+        );
+        return;
+    };
+    if app.runs.visible.is_empty() {
+        let msg = if total == 0 {
+            vec![
+                Line::styled("No runs yet", theme.get("text")),
+                Line::raw(""),
+                Line::raw("Runs appear under tests/logs/<scope>/<caseId>/<runId>/"),
+            ]
+        } else {
+            vec![Line::raw("No run matches the filter (Esc clears it)")]
+        };
+        empty_state(msg, theme, f, inner);
+        return;
+    }
+    let w = inner.width as usize;
+    let mut lines = Vec::new();
+    for (pos, &i) in app
+        .runs
+        .visible
+        .iter()
+        .enumerate()
+        .skip(app.runs.offset)
+        .take(inner.height as usize)
+    {
+        let run = &ws.logs.runs[i];
+        let left = vec![
+            status_icon(Some(run.status), theme),
+            Span::raw(" "),
+            Span::styled(escape(&run.run_id).into_owned(), theme.get("muted")),
+            Span::raw(" "),
+            Span::styled(escape(&run.case_id).into_owned(), theme.get("text")),
+            Span::styled(format!(" {}", escape(&run.scope)), theme.get("muted")),
+        ];
+        let right = vec![Span::styled(
+            run.duration_ms().map(fmt_ms).unwrap_or_default(),
+            theme.get("badge"),
+        )];
+        let mut line = spread(left, right, w);
+        if pos == app.runs.cursor {
+            line = line.style(theme.get("selection"));
+        }
+        lines.push(line);
+    }
+    f.render_widget(Paragraph::new(lines), inner);
+}

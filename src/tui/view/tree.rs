@@ -1,0 +1,178 @@
+//! The Tests tab: the tests tree with per-node badges.
+
+use super::super::app::{App, NodeKind, Pane};
+use super::super::theme::Theme;
+use super::{empty_state, focused, pane, spread, status_icon};
+use crate::workspace::logs::RunStatus;
+use crate::workspace::stats::fmt_rate;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+#[allow(clippy::many_single_char_names)] // r, f, w, h, l, s: the usual drawing names
+pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
+    let title = if app.loading() {
+        " Tests ".to_owned()
+    } else {
+        format!(" Tests · {} ", app.cases.len())
+    };
+    let block = pane(title, focused(app, Pane::Tree), theme);
+    let inner = block.inner(r);
+    f.render_widget(block, r);
+    if let Some(e) = &app.load_error {
+        empty_state(
+            vec![
+                Line::styled("Cannot open the workspace", theme.get("failed")),
+                Line::raw(""),
+                Line::raw(crate::sanitize::escape(e).into_owned()),
+            ],
+            theme,
+            f,
+            inner,
+        );
+        return;
+    }
+    if app.loading() {
+        empty_state(
+            vec![
+                Line::styled(
+                    format!("{} indexing workspace…", app.spinner()),
+                    theme.get("running"),
+                ),
+                Line::raw(""),
+                Line::raw("tests tree, logs, test plan, catalog"),
+            ],
+            theme,
+            f,
+            inner,
+        );
+        return;
+    }
+    if app.nodes.is_empty() {
+        empty_state(
+            vec![
+                Line::styled("No test cases here", theme.get("text")),
+                Line::raw(""),
+                Line::raw("A case is tests/<domain>/<layer>/<suite>/…/<name>.test.ts"),
+                Line::raw("Run logs appear under tests/logs/"),
+            ],
+            theme,
+            f,
+            inner,
+        );
+        return;
+    }
+    let w = inner.width as usize;
+    let h = inner.height as usize;
+    let mut lines = Vec::with_capacity(h);
+    for (pos, &ni) in app.visible.iter().enumerate().skip(app.offset).take(h) {
+        let n = &app.nodes[ni];
+        let indent = "  ".repeat(n.depth);
+        let mut left: Vec<Span> = Vec::new();
+        let mut right: Vec<Span> = Vec::new();
+        let stats = app.stats.get(&n.key);
+        match n.kind {
+            NodeKind::Folder => {
+                let open = app.expanded.contains(&n.key);
+                let marked_all = n.count > 0 && {
+                    let keys = &app.marks;
+                    app.nodes[ni + 1..]
+                        .iter()
+                        .take_while(|m| m.depth > n.depth)
+                        .filter_map(|m| match m.kind {
+                            NodeKind::Case(c) => Some(&app.cases[c].key),
+                            NodeKind::Folder => None,
+                        })
+                        .all(|k| keys.contains(k))
+                };
+                left.push(mark_span(marked_all, theme));
+                left.push(Span::raw(indent));
+                left.push(Span::styled(
+                    if open { "▾ " } else { "▸ " },
+                    theme.get("folder"),
+                ));
+                left.push(Span::styled(n.label.clone(), theme.get("folder")));
+                left.push(Span::styled(format!(" {}", n.count), theme.get("muted")));
+                if n.failing > 0 {
+                    right.push(Span::styled(
+                        format!("✗{} ", n.failing),
+                        theme.get("failed"),
+                    ));
+                }
+                if let Some(s) = stats {
+                    if s.flaky_cases > 0 {
+                        right.push(Span::styled(
+                            format!("~{} ", s.flaky_cases),
+                            theme.get("warning"),
+                        ));
+                    }
+                    right.push(rate_span(s.latest.latest_success_rate, theme));
+                }
+            }
+            NodeKind::Case(ci) => {
+                let c = &app.cases[ci];
+                left.push(mark_span(app.marks.contains(&c.key), theme));
+                left.push(Span::raw(indent));
+                left.push(status_icon(c.latest, theme));
+                left.push(Span::raw(" "));
+                let name_style = if c.orphan() {
+                    theme.get("muted")
+                } else {
+                    theme.get("text")
+                };
+                left.push(Span::styled(n.label.clone(), name_style));
+                if c.live {
+                    right.push(Span::styled("LIVE ", theme.get("badge_live")));
+                }
+                if c.temp {
+                    right.push(Span::styled("TEMP ", theme.get("badge_temp")));
+                }
+                if !c.registered {
+                    right.push(Span::styled("⚠unreg ", theme.get("warning")));
+                }
+                if c.orphan() {
+                    right.push(Span::styled("orphan ", theme.get("muted")));
+                }
+                if stats.is_some_and(|s| s.flaky_cases > 0) {
+                    right.push(Span::styled("~flaky ", theme.get("warning")));
+                }
+                if c.latest == Some(RunStatus::InProgress) {
+                    right.push(Span::styled("running ", theme.get("running")));
+                }
+                if c.runs > 0 {
+                    right.push(Span::styled(format!("{}× ", c.runs), theme.get("badge")));
+                }
+                right.push(rate_span(
+                    stats.and_then(|s| s.historical.historical_success_rate),
+                    theme,
+                ));
+            }
+        }
+        let mut line = spread(left, right, w);
+        if pos == app.cursor {
+            line = line.style(theme.get("selection"));
+        }
+        lines.push(line);
+    }
+    f.render_widget(Paragraph::new(lines), inner);
+}
+
+fn mark_span(marked: bool, theme: &Theme) -> Span<'static> {
+    if marked {
+        Span::styled("●", theme.get("marked"))
+    } else {
+        Span::raw(" ")
+    }
+}
+
+/// A pass rate coloured by how good it is.
+pub fn rate_span(r: Option<f64>, theme: &Theme) -> Span<'static> {
+    let st = match r {
+        None => theme.get("muted"),
+        Some(x) if x >= 100.0 => theme.get("passed"),
+        Some(x) if x >= 80.0 => theme.get("warning"),
+        Some(_) => theme.get("failed"),
+    };
+    Span::styled(format!("{:>6}", fmt_rate(r)), st)
+}

@@ -1,0 +1,299 @@
+//! End-to-end: the built binary in a real pseudo-terminal (portable-pty), its screen read
+//! back through a terminal emulator (vt100).
+
+use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+use std::io::{Read, Write};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const ROWS: u16 = 32;
+const COLS: u16 = 120;
+
+struct Session {
+    bytes: Arc<Mutex<Vec<u8>>>,
+    writer: Box<dyn Write + Send>,
+    child: Box<dyn portable_pty::Child + Send + Sync>,
+    _master: Box<dyn portable_pty::MasterPty + Send>,
+}
+
+impl Session {
+    fn start(root: &Path, config: &Path) -> Session {
+        let pty = native_pty_system()
+            .openpty(PtySize {
+                rows: ROWS,
+                cols: COLS,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("openpty");
+        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_testdeck"));
+        cmd.arg("--root");
+        cmd.arg(root);
+        cmd.env("TERM", "xterm-256color");
+        cmd.env("XDG_CONFIG_HOME", config);
+        cmd.env_remove("HOST");
+        cmd.env_remove("NO_COLOR");
+        let child = pty.slave.spawn_command(cmd).expect("spawn");
+        drop(pty.slave);
+        let mut reader = pty.master.try_clone_reader().expect("reader");
+        let writer = pty.master.take_writer().expect("writer");
+        let bytes = Arc::new(Mutex::new(Vec::new()));
+        let sink = bytes.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                sink.lock().expect("lock").extend_from_slice(&buf[..n]);
+            }
+        });
+        Session {
+            bytes,
+            writer,
+            child,
+            _master: pty.master,
+        }
+    }
+
+    fn screen(&self) -> vt100::Parser {
+        let mut p = vt100::Parser::new(ROWS, COLS, 0);
+        p.process(&self.bytes.lock().expect("lock"));
+        p
+    }
+
+    fn wait_for(&self, what: &str, f: impl Fn(&vt100::Screen) -> bool) {
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(40) {
+            if f(self.screen().screen()) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        panic!(
+            "timed out waiting for {what}:\n{}",
+            self.screen().screen().contents()
+        );
+    }
+
+    fn wait_text(&self, s: &str) {
+        self.wait_for(s, |sc| sc.contents().contains(s));
+    }
+
+    fn send(&mut self, s: &str) {
+        self.writer.write_all(s.as_bytes()).expect("write");
+        self.writer.flush().expect("flush");
+        // let the app read the keys one batch at a time, as a person types
+        std::thread::sleep(Duration::from_millis(60));
+    }
+
+    fn quit(mut self) -> (vt100::Parser, Vec<u8>) {
+        self.send("q");
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                assert!(status.success(), "exit status {status:?}");
+                break;
+            }
+            assert!(start.elapsed() < Duration::from_secs(10), "did not quit");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        std::thread::sleep(Duration::from_millis(200));
+        let p = self.screen();
+        let b = self.bytes.lock().expect("lock").clone();
+        (p, b)
+    }
+}
+
+#[test]
+fn open_find_jump_quit_restores_terminal() {
+    let ws = tempfile::tempdir().expect("tmp");
+    testdeck::tui::testkit::write_fixture(ws.path(), false);
+    let cfg = tempfile::tempdir().expect("cfg");
+    let mut s = Session::start(ws.path(), cfg.path());
+    s.wait_text("Tests · 6");
+    s.wait_text("▾ ai");
+    s.send("/");
+    s.wait_text("Find cases");
+    s.send("chat");
+    s.wait_text("❯ chat");
+    s.send("\r");
+    // the tree opened to the case and the live pane shows its latest run
+    s.wait_text("✗ chat-send-message");
+    s.wait_text("expected a reply within");
+    s.wait_text("artifacts/failure.png");
+    let (p, _) = s.quit();
+    let sc = p.screen();
+    assert!(!sc.alternate_screen(), "still on the alternate screen");
+    assert!(!sc.hide_cursor(), "cursor still hidden");
+}
+
+#[test]
+fn hostile_log_bytes_never_reach_the_pty() {
+    let ws = tempfile::tempdir().expect("tmp");
+    testdeck::tui::testkit::write_fixture(ws.path(), true);
+    let cfg = tempfile::tempdir().expect("cfg");
+    let mut s = Session::start(ws.path(), cfg.path());
+    s.wait_text("Tests · 7");
+    s.send("/");
+    s.send("evil");
+    s.wait_text("❯ evil");
+    s.send("\r");
+    s.wait_text("boom");
+    let (p, bytes) = s.quit();
+    assert!(!p.screen().alternate_screen());
+    let osc52 = b"\x1b]52";
+    assert!(
+        !bytes.windows(osc52.len()).any(|w| w == osc52),
+        "an OSC 52 sequence reached the terminal"
+    );
+    assert!(
+        !bytes.windows(2).any(|w| w == b"\x1b]"),
+        "an OSC sequence reached the terminal"
+    );
+    // the escaped form was shown instead
+    let shown = String::from_utf8_lossy(&bytes);
+    assert!(shown.contains("\\e]52"), "escaped text not shown");
+}
+
+#[test]
+fn not_a_terminal_exits_2() {
+    let ws = tempfile::tempdir().expect("tmp");
+    testdeck::tui::testkit::write_fixture(ws.path(), false);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_testdeck"))
+        .arg("--root")
+        .arg(ws.path())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("needs a terminal"));
+}
+
+#[test]
+fn live_timeline_grows_and_the_finished_status_reaches_the_tree() {
+    let ws = tempfile::tempdir().expect("tmp");
+    testdeck::tui::testkit::write_fixture(ws.path(), false);
+    let run = ws
+        .path()
+        .join("tests/logs/kb/backend/search/basic/kb-search-empty/20260310-120000-000");
+    std::fs::create_dir_all(&run).expect("mkdir");
+    let line = |name: &str, status: &str| {
+        format!(
+            "{{\"ts\":\"2026-03-10T12:00:00.000Z\",\"type\":\"step\",\"name\":\"{name}\",\"status\":\"{status}\",\"message\":\"\",\"data\":{{}}}}\n"
+        )
+    };
+    std::fs::write(run.join("timeline.jsonl"), line("first step", "ok")).expect("write");
+    let cfg = tempfile::tempdir().expect("cfg");
+    let mut s = Session::start(ws.path(), cfg.path());
+    s.wait_text("Tests · 6");
+    s.send("/");
+    s.send("'kb-search-empty");
+    s.wait_text("❯ 'kb-search-empty");
+    s.send("\r");
+    s.wait_text("first step");
+    s.wait_text("● live");
+    // a runner appends while the person watches, a partial line first
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(run.join("timeline.jsonl"))
+        .expect("open");
+    let second = line("second step", "ok");
+    let (head, tail) = second.split_at(20);
+    f.write_all(head.as_bytes()).expect("append");
+    f.flush().expect("flush");
+    std::thread::sleep(Duration::from_millis(300));
+    f.write_all(tail.as_bytes()).expect("append");
+    f.write_all(line("third step", "failed").as_bytes())
+        .expect("append");
+    f.flush().expect("flush");
+    s.wait_text("second step");
+    s.wait_text("third step");
+    // the run ends: meta.json appears, the status reaches the tree
+    std::fs::write(
+        run.join("meta.json"),
+        r#"{"schemaVersion":4,"runId":"20260310-120000-000","caseId":"kb-search-empty","scope":"kb/backend/search/basic","status":"failed","startedAt":"2026-03-10T12:00:00.000Z","finishedAt":"2026-03-10T12:00:03.000Z","stats":{"durationMs":3000,"steps":3,"assertions":0,"errors":1,"artifacts":0},"runtime":{"driver":"node","target":"local","modelName":"none"}}"#,
+    )
+    .expect("meta");
+    s.wait_text("✗ kb-search-empty");
+    s.send("3");
+    s.wait_text("20260310-120000-000 kb-search-empty");
+    let (p, _) = s.quit();
+    assert!(!p.screen().alternate_screen());
+}
+
+/// The whole launching path on the demo: mark two catalog cases, `r`, Enter leaves the
+/// mutating one unauthorized, typing authorizes the destructive one (and its gate), its
+/// output streams in; then a tests case whose runner writes its timeline step by step;
+/// its status reaches the tree and its run the Runs tab.
+#[test]
+fn mark_run_prompts_live_timeline_runs_tab() {
+    let ws = tempfile::tempdir().expect("tmp");
+    testdeck::cli::demo::write_demo(ws.path()).expect("demo");
+    let cfg = tempfile::tempdir().expect("cfg");
+    let mut s = Session::start(ws.path(), cfg.path());
+    s.wait_text("Tests · 21");
+    s.wait_text("70 runs");
+    s.send("2");
+    s.wait_text("Catalog · 24 cases");
+    for id in ["'TC-CLI-006", "'TC-CLI-007"] {
+        s.send("/");
+        s.send(id);
+        s.wait_text(&format!("❯ {id}"));
+        s.send("\t");
+        s.send("\x1b");
+    }
+    s.wait_text("● 2 marked");
+    s.send("m");
+    s.wait_text("max risk destructive");
+    s.send("r");
+    s.wait_text("Authorize mutating cases?");
+    // Enter is the safe answer: no
+    s.send("\r");
+    s.wait_text("Authorize destructive cases?");
+    s.send("y");
+    s.send("\r");
+    // a key press never authorizes destructive: asked again on the next launch
+    s.wait_for("the refusal", |sc| {
+        !sc.contents().contains("Authorize destructive")
+    });
+    assert!(
+        !s.screen()
+            .screen()
+            .contents()
+            .contains("auth risk:destructive")
+    );
+    s.send("/");
+    s.send("'TC-CLI-007");
+    s.wait_text("❯ 'TC-CLI-007");
+    s.send("\t");
+    s.send("\x1b");
+    s.send("r");
+    // run_together brings TC-CLI-006 along: still no
+    s.wait_text("Authorize mutating cases?");
+    s.send("\r");
+    s.wait_text("Authorize destructive cases?");
+    s.send("destructive");
+    s.send("\r");
+    s.wait_text("Open gate reset-index?");
+    s.send("y");
+    s.wait_text("auth risk:destructive gate:reset-index");
+    s.wait_text("cleared tmp/exports");
+    // a tests case: the runner writes its timeline while we watch
+    s.send("1");
+    s.send("/");
+    s.send("'docx-export-heading");
+    s.wait_text("❯ 'docx-export-heading");
+    s.send("\r");
+    s.send("r");
+    s.wait_text("run/start");
+    s.wait_text("run/finish");
+    s.wait_text("end pass");
+    s.wait_text("│ launch do");
+    s.send("3");
+    s.wait_text("Runs · 71/71");
+    let (p, _) = s.quit();
+    assert!(!p.screen().alternate_screen());
+    assert!(!p.screen().hide_cursor());
+}

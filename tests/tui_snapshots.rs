@@ -1,0 +1,479 @@
+//! Render snapshots of every pane and overlay (ratatui TestBackend + insta), on the
+//! TUI's fixture workspace, plus the checks on every shipped keymap and theme.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use std::path::Path;
+use testdeck::tui::action::{Action, Command};
+use testdeck::tui::app::{App, Effect, Options};
+use testdeck::tui::event::load_run;
+use testdeck::tui::keymap::Keymap;
+use testdeck::tui::theme::Theme;
+use testdeck::tui::{testkit, view};
+use testdeck::workspace::Workspace;
+
+fn new_app(root: &Path, w: u16, h: u16, host: &str) -> App {
+    let km = Keymap::builtin("default").expect("default keymap");
+    let mut app = App::new(
+        Options {
+            label: "fixture".into(),
+            root: root.to_path_buf(),
+            host: host.into(),
+            use_env: false,
+        },
+        km,
+    );
+    app.update(Action::Resize(w, h));
+    app
+}
+
+/// Run the effects the way the runtime does, synchronously (reading runs only).
+fn settle(app: &mut App, root: &Path, fx: Vec<Effect>) {
+    for e in fx {
+        if let Effect::LoadRun(p) = e {
+            let more = app.update(Action::RunLoaded(Box::new(load_run(root, &p))));
+            settle(app, root, more);
+        }
+    }
+}
+
+fn loaded(root: &Path, w: u16, h: u16) -> App {
+    let mut app = new_app(root, w, h, "127.0.0.1");
+    let ws = Workspace::load(root).expect("load");
+    let fx = app.update(Action::Loaded(Box::new(ws)));
+    settle(&mut app, root, fx);
+    app
+}
+
+fn fixture(hostile: bool) -> tempfile::TempDir {
+    let d = tempfile::tempdir().expect("tmp");
+    testkit::write_fixture(d.path(), hostile);
+    d
+}
+
+fn keys(app: &mut App, root: &Path, ks: &str) {
+    for c in ks.chars() {
+        key(app, root, KeyCode::Char(c), KeyModifiers::NONE);
+    }
+}
+
+fn key(app: &mut App, root: &Path, code: KeyCode, m: KeyModifiers) {
+    let fx = app.on_key(KeyEvent::new(code, m));
+    settle(app, root, fx);
+}
+
+fn jump(app: &mut App, root: &Path, key: &str) {
+    assert!(app.jump_to(key), "no node {key}");
+    let fx = app.update(Action::Cmd(Command::Noop));
+    settle(app, root, fx);
+}
+
+fn render(app: &App, theme: &Theme) -> Terminal<TestBackend> {
+    let mut t = Terminal::new(TestBackend::new(app.size.0, app.size.1)).expect("terminal");
+    t.draw(|f| view::draw(app, theme, f)).expect("draw");
+    t
+}
+
+fn dark() -> Theme {
+    Theme::builtin("dark", false).expect("dark")
+}
+
+fn text(t: &Terminal<TestBackend>) -> String {
+    t.backend().to_string()
+}
+
+#[test]
+fn loading() {
+    let d = fixture(false);
+    let app = new_app(d.path(), 100, 24, "127.0.0.1");
+    insta::assert_snapshot!(render(&app, &dark()).backend());
+}
+
+#[test]
+fn empty_workspace() {
+    let d = tempfile::tempdir().expect("tmp");
+    std::fs::create_dir_all(d.path().join("tests")).expect("mkdir");
+    let mut app = loaded(d.path(), 100, 24);
+    insta::assert_snapshot!(render(&app, &dark()).backend());
+    keys(&mut app, d.path(), "3");
+    insta::assert_snapshot!("empty_runs", render(&app, &dark()).backend());
+}
+
+#[test]
+fn load_error() {
+    let d = tempfile::tempdir().expect("tmp");
+    let mut app = new_app(d.path(), 80, 16, "127.0.0.1");
+    app.update(Action::LoadFailed("ws: not a folder".into()));
+    insta::assert_snapshot!(render(&app, &dark()).backend());
+}
+
+#[test]
+fn tests_tab() {
+    let d = fixture(false);
+    let app = loaded(d.path(), 120, 32);
+    insta::assert_snapshot!(render(&app, &dark()).backend());
+}
+
+#[test]
+fn case_with_artifacts_following() {
+    let d = fixture(false);
+    let mut app = loaded(d.path(), 120, 32);
+    jump(&mut app, d.path(), "ai/e2e/chat/scenario/chat-send-message");
+    let t = render(&app, &dark());
+    let s = text(&t);
+    assert!(
+        s.contains("[follow]") && s.contains("artifacts/failure.png"),
+        "{s}"
+    );
+    // the step the screenshot refers to is marked
+    assert!(s.contains("◆ send message"), "{s}");
+    insta::assert_snapshot!(t.backend());
+}
+
+#[test]
+fn live_pane_filters_and_data() {
+    let d = fixture(false);
+    let mut app = loaded(d.path(), 120, 32);
+    jump(&mut app, d.path(), "ai/e2e/chat/scenario/chat-send-message");
+    key(&mut app, d.path(), KeyCode::Tab, KeyModifiers::NONE);
+    key(&mut app, d.path(), KeyCode::Tab, KeyModifiers::NONE);
+    keys(&mut app, d.path(), "kk");
+    let s = text(&render(&app, &dark()));
+    assert!(s.contains("[paused]"), "scrolling up pauses follow: {s}");
+    keys(&mut app, d.path(), "e");
+    let t = render(&app, &dark());
+    let s = text(&t);
+    assert!(
+        s.contains("[failures]") && !s.contains("run started"),
+        "{s}"
+    );
+    insta::assert_snapshot!("failures_only", t.backend());
+    key(&mut app, d.path(), KeyCode::Enter, KeyModifiers::NONE);
+    let t = render(&app, &dark());
+    assert!(text(&t).contains("\"detail\""), "{}", text(&t));
+    insta::assert_snapshot!("event_data", t.backend());
+    key(&mut app, d.path(), KeyCode::Esc, KeyModifiers::NONE);
+    keys(&mut app, d.path(), "v");
+    insta::assert_snapshot!("runtime_events", render(&app, &dark()).backend());
+}
+
+#[test]
+fn runs_tab() {
+    let d = fixture(false);
+    let mut app = loaded(d.path(), 120, 32);
+    keys(&mut app, d.path(), "3");
+    insta::assert_snapshot!(render(&app, &dark()).backend());
+    keys(&mut app, d.path(), "s'terminal");
+    key(&mut app, d.path(), KeyCode::Enter, KeyModifiers::NONE);
+    let t = render(&app, &dark());
+    let s = text(&t);
+    assert!(s.contains("Runs · 4/8"), "{s}");
+    insta::assert_snapshot!("runs_filtered", t.backend());
+}
+
+#[test]
+fn catalog_tab() {
+    let d = fixture(false);
+    let mut app = loaded(d.path(), 100, 24);
+    keys(&mut app, d.path(), "2");
+    insta::assert_snapshot!(render(&app, &dark()).backend());
+}
+
+#[test]
+fn finder_with_results_and_jump() {
+    let d = fixture(false);
+    let mut app = loaded(d.path(), 120, 32);
+    keys(&mut app, d.path(), "/term");
+    key(&mut app, d.path(), KeyCode::Tab, KeyModifiers::NONE);
+    let t = render(&app, &dark());
+    insta::assert_snapshot!(t.backend());
+    // matched characters are highlighted
+    let hl = dark().get("match").fg.expect("fg");
+    let buf = t.backend().buffer();
+    assert!(
+        buf.content()
+            .iter()
+            .any(|c| c.fg == hl && c.symbol() == "t")
+    );
+    assert_eq!(app.marks.len(), 1);
+    key(&mut app, d.path(), KeyCode::Enter, KeyModifiers::NONE);
+    assert!(app.overlay.is_none());
+    let sel = app.selected_case().map(|c| c.case_id.clone());
+    assert!(sel.is_some_and(|s| s.starts_with("terminal-")));
+}
+
+#[test]
+fn help_overlay() {
+    let d = fixture(false);
+    let mut app = loaded(d.path(), 100, 30);
+    keys(&mut app, d.path(), "?");
+    insta::assert_snapshot!(render(&app, &dark()).backend());
+}
+
+#[test]
+fn quit_prompt_when_runs_are_live() {
+    let d = fixture(false);
+    let mut app = loaded(d.path(), 100, 24);
+    app.running = 2;
+    keys(&mut app, d.path(), "q");
+    assert!(!app.quit);
+    insta::assert_snapshot!(render(&app, &dark()).backend());
+    // Enter is the safe answer: no
+    key(&mut app, d.path(), KeyCode::Enter, KeyModifiers::NONE);
+    assert!(!app.quit && app.overlay.is_none());
+    keys(&mut app, d.path(), "qy");
+    assert!(app.quit);
+}
+
+#[test]
+fn tiny_terminal() {
+    let d = fixture(false);
+    let mut app = loaded(d.path(), 60, 15);
+    insta::assert_snapshot!(render(&app, &dark()).backend());
+    jump(&mut app, d.path(), "ai/e2e/chat/scenario/chat-send-message");
+    key(&mut app, d.path(), KeyCode::Tab, KeyModifiers::NONE);
+    key(&mut app, d.path(), KeyCode::Tab, KeyModifiers::NONE);
+    insta::assert_snapshot!("tiny_live", render(&app, &dark()).backend());
+    // every size down to 1x1 draws without panicking
+    for (w, h) in [(1, 1), (10, 3), (30, 8), (59, 14)] {
+        app.update(Action::Resize(w, h));
+        let _ = render(&app, &dark());
+    }
+}
+
+#[test]
+fn light_theme() {
+    let d = fixture(false);
+    let app = loaded(d.path(), 100, 24);
+    let light = Theme::builtin("light", false).expect("light");
+    let t = render(&app, &light);
+    insta::assert_snapshot!(t.backend());
+    // the selected row uses the light selection colours
+    let sel = light.get("selection").bg.expect("bg");
+    assert_eq!(t.backend().buffer()[(3, 2)].bg, sel);
+}
+
+#[test]
+fn non_loopback_host_banner() {
+    let d = fixture(false);
+    let app = new_app(d.path(), 100, 20, "10.1.2.3");
+    let s = text(&render(&app, &dark()));
+    assert!(s.contains("HOST is 10.1.2.3 — not loopback"), "{s}");
+}
+
+#[test]
+fn hostile_bytes_are_escaped() {
+    let d = fixture(true);
+    let mut app = loaded(d.path(), 140, 36);
+    let k = app
+        .cases
+        .iter()
+        .find(|c| c.case_id.starts_with("evil"))
+        .map(|c| c.key.clone())
+        .expect("evil case");
+    jump(&mut app, d.path(), &k);
+    let s = text(&render(&app, &dark()));
+    assert!(s.contains("\\e]52"), "{s}");
+    assert!(
+        !s.chars()
+            .any(|c| c == '\u{1b}' || c == '\u{7}' || c == '\u{9b}')
+    );
+}
+
+#[test]
+fn every_keymap_and_theme_file_parses() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut n = 0;
+    for e in std::fs::read_dir(root.join("keymaps")).expect("keymaps/") {
+        let p = e.expect("entry").path();
+        let text = std::fs::read_to_string(&p).expect("read");
+        let km = Keymap::parse(&p.display().to_string(), &text).expect("keymap parses");
+        assert!(
+            km.collisions().is_empty(),
+            "{}: {:?}",
+            p.display(),
+            km.collisions()
+        );
+        // help lists every binding
+        let rows = view::help::rows(&km);
+        for (mode, list) in &km.modes {
+            for b in list {
+                assert!(
+                    rows.iter()
+                        .any(|(m, k, _)| m == mode && k.split(", ").any(|x| x == b.keys())),
+                    "help lacks {mode} {}",
+                    b.keys()
+                );
+            }
+        }
+        n += 1;
+    }
+    for e in std::fs::read_dir(root.join("themes")).expect("themes/") {
+        let p = e.expect("entry").path();
+        let text = std::fs::read_to_string(&p).expect("read");
+        let table: toml::Table = toml::from_str(&text).expect("toml");
+        let th = Theme::from_table("t", &table, false).expect("theme");
+        assert!(
+            th.missing().is_empty(),
+            "{} lacks {:?}",
+            p.display(),
+            th.missing()
+        );
+        n += 1;
+    }
+    assert!(n >= 4);
+}
+
+fn demo() -> tempfile::TempDir {
+    let d = tempfile::tempdir().expect("tmp");
+    testdeck::cli::demo::write_demo(d.path()).expect("demo");
+    d
+}
+
+#[test]
+fn demo_catalog_tab_and_case_details() {
+    let d = demo();
+    let mut app = loaded(d.path(), 130, 34);
+    keys(&mut app, d.path(), "2");
+    let t = render(&app, &dark());
+    let s = text(&t);
+    assert!(s.contains("max risk mutating"), "{s}");
+    insta::assert_snapshot!(t.backend());
+    // a case with steps, expectations and a gate
+    let id = app
+        .ws
+        .as_ref()
+        .and_then(|w| w.catalog.as_ref())
+        .and_then(|c| {
+            c.cases
+                .iter()
+                .find(|x| x.gate.is_some())
+                .map(|x| x.id.clone())
+        })
+        .expect("a gated case");
+    keys(&mut app, d.path(), "/");
+    keys(&mut app, d.path(), &format!("'{id}"));
+    key(&mut app, d.path(), KeyCode::Enter, KeyModifiers::NONE);
+    let t = render(&app, &dark());
+    let s = text(&t);
+    assert!(s.contains("gate") && s.contains(&id), "{s}");
+    insta::assert_snapshot!("demo_catalog_case", t.backend());
+}
+
+#[test]
+fn demo_tests_tab() {
+    let d = demo();
+    let app = loaded(d.path(), 130, 34);
+    insta::assert_snapshot!(render(&app, &dark()).backend());
+}
+
+#[test]
+fn tree_while_history_indexes() {
+    let d = fixture(false);
+    let mut app = new_app(d.path(), 100, 20, "127.0.0.1");
+    let partial = testdeck::tui::event::tree_only(d.path()).expect("tree");
+    app.update(Action::TreeLoaded(Box::new(partial)));
+    let t = render(&app, &dark());
+    assert!(text(&t).contains("indexing history"), "{}", text(&t));
+    insta::assert_snapshot!(t.backend());
+    // the full index keeps the open folders and the selection
+    keys(&mut app, d.path(), "jj");
+    let before = app.selected_node().map(|n| n.key.clone());
+    let fx = app.update(Action::Loaded(Box::new(
+        Workspace::load(d.path()).expect("load"),
+    )));
+    settle(&mut app, d.path(), fx);
+    assert!(!app.indexing);
+    assert_eq!(app.selected_node().map(|n| n.key.clone()), before);
+    app.update(Action::Tick);
+    app.dirty = false;
+    app.update(Action::Tick);
+    assert!(!app.dirty, "idle ticks must not redraw");
+}
+
+/// The screen shown in the README: the demo with a failed e2e case open (its timeline,
+/// artifacts and history). The snapshot keeps the README's capture current.
+#[test]
+fn demo_readme_capture() {
+    let d = demo();
+    let mut app = loaded(d.path(), 120, 34);
+    let k = app
+        .cases
+        .iter()
+        .find(|c| {
+            c.latest == Some(testdeck::workspace::logs::RunStatus::Failed)
+                && c.scope.contains("/e2e/")
+        })
+        .map(|c| c.key.clone())
+        .expect("a failed e2e case in the demo");
+    jump(&mut app, d.path(), &k);
+    insta::assert_snapshot!(render(&app, &dark()).backend());
+}
+
+#[test]
+fn problems_overlay() {
+    let d = demo();
+    let mut app = loaded(d.path(), 120, 24);
+    keys(&mut app, d.path(), "p");
+    let t = render(&app, &dark());
+    assert!(text(&t).contains("Problems · "), "{}", text(&t));
+    insta::assert_snapshot!(t.backend());
+}
+
+#[test]
+fn authorization_prompts() {
+    let d = demo();
+    let mut app = loaded(d.path(), 110, 30);
+    keys(&mut app, d.path(), "2m");
+    keys(&mut app, d.path(), "/'TC-CLI-007");
+    key(&mut app, d.path(), KeyCode::Enter, KeyModifiers::NONE);
+    let fx = app.on_key(KeyEvent::new(KeyCode::Char('r'), KeyModifiers::NONE));
+    assert!(
+        fx.is_empty(),
+        "nothing launches before the prompts are answered"
+    );
+    insta::assert_snapshot!("prompt_mutating", render(&app, &dark()).backend());
+    key(&mut app, d.path(), KeyCode::Enter, KeyModifiers::NONE);
+    keys(&mut app, d.path(), "destruct");
+    insta::assert_snapshot!("prompt_destructive_typing", render(&app, &dark()).backend());
+    keys(&mut app, d.path(), "ive");
+    key(&mut app, d.path(), KeyCode::Enter, KeyModifiers::NONE);
+    insta::assert_snapshot!("prompt_gate", render(&app, &dark()).backend());
+    let fx = app.on_key(KeyEvent::new(KeyCode::Char('y'), KeyModifiers::NONE));
+    assert!(
+        fx.iter().any(|e| matches!(e, Effect::Launch { .. })),
+        "all answered: launch"
+    );
+    assert!(app.grants.granted.len() == 2, "{:?}", app.grants);
+}
+
+#[test]
+fn verdict_prompt_for_a_person_judged_case() {
+    let d = demo();
+    let mut app = loaded(d.path(), 110, 30);
+    let case = app
+        .ws
+        .as_ref()
+        .and_then(|w| w.catalog.as_ref())
+        .and_then(|c| c.cases.iter().find(|x| !x.how.steps.is_empty()).cloned())
+        .expect("a case with steps");
+    app.judge_queue.push_back(testdeck::tui::launch::Judging {
+        case_id: case.id.clone(),
+        title: case.title.clone(),
+        steps: case.how.steps.clone(),
+        launch: 0,
+        choice: 0,
+        note: String::new(),
+        editing_note: false,
+    });
+    app.update(Action::Cmd(Command::Noop));
+    keys(&mut app, d.path(), "jinote");
+    key(&mut app, d.path(), KeyCode::Enter, KeyModifiers::NONE);
+    insta::assert_snapshot!(render(&app, &dark()).backend());
+    let fx = app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+    assert!(matches!(
+        fx.first(),
+        Some(Effect::Judge { verdict: testdeck::exec::record::Verdict::Fail, note: Some(n), .. }) if n == "note"
+    ));
+}
