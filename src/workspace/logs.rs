@@ -537,18 +537,16 @@ pub fn stays_inside(base: &Path, rel: &str) -> bool {
     };
     let mut at = base.join(p);
     loop {
-        match at.canonicalize() {
-            Ok(full) => return full.starts_with(&b),
-            Err(_) => {
-                // a dangling link leads wherever its target appears later: out
-                if std::fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink()) {
-                    return false;
-                }
-                // not there (yet): judge by the deepest part that exists
-                if !at.pop() {
-                    return false;
-                }
-            }
+        if let Ok(full) = at.canonicalize() {
+            return full.starts_with(&b);
+        }
+        // a dangling link leads wherever its target appears later: out
+        if std::fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink()) {
+            return false;
+        }
+        // not there (yet): judge by the deepest part that exists
+        if !at.pop() {
+            return false;
         }
     }
 }
