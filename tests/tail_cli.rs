@@ -240,3 +240,34 @@ fn follow_streams_lines_as_a_writer_appends_them() {
     reader.join().unwrap();
     err_reader.join().unwrap();
 }
+
+#[test]
+fn a_big_file_prints_in_order_with_its_bad_line_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text: String = (1..=5000).map(|i| ev(&format!("e{i}"), "ok")).collect();
+    text.push_str("broken {\n");
+    text.extend((5001..=6000).map(|i| ev(&format!("e{i}"), "ok")));
+    let p = write(dir.path(), &text);
+    for json in [true, false] {
+        let mut cmd = tail();
+        cmd.args(["tail", "--from-start"]).arg(&p);
+        if json {
+            cmd.arg("--json");
+        }
+        let out = cmd.output().unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let lines: Vec<&str> = stdout.lines().collect();
+        assert_eq!(lines.len(), 6001);
+        for (k, l) in lines.iter().enumerate() {
+            let i = if k < 5000 { k + 1 } else { k };
+            if k == 5000 {
+                assert!(l.contains("broken {"), "{l}");
+            } else {
+                assert!(l.contains(&format!("did e{i}")), "line {k}: {l}");
+            }
+        }
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(stderr.contains(":5001:"), "{stderr}");
+    }
+}

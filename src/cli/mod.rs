@@ -2,6 +2,7 @@
 
 pub mod catalog;
 pub mod demo;
+pub mod diff;
 pub mod list;
 pub mod run;
 pub mod runs;
@@ -9,6 +10,7 @@ pub mod select;
 pub mod stats;
 pub mod tail;
 pub mod validate;
+pub mod watch;
 
 use crate::workspace::Workspace;
 use clap::{Parser, Subcommand};
@@ -61,6 +63,10 @@ pub enum Command {
     Catalog(catalog::Args),
     /// Open the TUI on the bundled demo workspace (a temporary copy).
     Demo(demo::Args),
+    /// Two runs of a case side by side: first divergence, changed fields, step durations.
+    Diff(diff::Args),
+    /// Rerun cases when their files change, streaming as run does (same authorization rules).
+    Watch(watch::Args),
 }
 
 /// Common context for the commands.
@@ -125,6 +131,19 @@ pub fn dispatch(cli: Cli) -> ExitCode {
         theme: cli.theme,
         keymap: cli.keymap,
     };
+    if matches!(
+        cli.command,
+        Some(
+            Command::List(_)
+                | Command::Validate(_)
+                | Command::Select(_)
+                | Command::Runs(_)
+                | Command::Stats(_)
+                | Command::Catalog(_)
+        )
+    ) {
+        die_on_broken_pipe();
+    }
     match cli.command {
         Some(Command::List(a)) => list::run(&a, &ctx),
         Some(Command::Validate(a)) => validate::run(&a, &ctx),
@@ -135,6 +154,25 @@ pub fn dispatch(cli: Cli) -> ExitCode {
         Some(Command::Tail(a)) => tail::run(&a, &ctx),
         Some(Command::Catalog(a)) => catalog::run(&a, &ctx),
         Some(Command::Demo(a)) => demo::run(&a, &ctx),
+        Some(Command::Diff(a)) => diff::run(&a, &ctx),
+        Some(Command::Watch(a)) => watch::run(&a, &ctx),
         None => crate::tui::open(&ctx),
     }
 }
+
+/// Let a closed stdout (`testdeck stats | head`) end a printing command the way it
+/// ends `cat`: by SIGPIPE, quietly. Rust ignores SIGPIPE, so `println!` would panic
+/// on the broken pipe instead (exit 101). Only for the commands that print and
+/// then exit: `tail`, `run` and the TUI handle a closed pipe themselves.
+#[cfg(unix)]
+#[allow(unsafe_code)]
+fn die_on_broken_pipe() {
+    // SAFETY: `signal` with SIG_DFL installs no handler code, so nothing can run
+    // in signal context; it only changes the process-wide disposition of SIGPIPE.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+#[cfg(not(unix))]
+fn die_on_broken_pipe() {}

@@ -9,7 +9,6 @@ use crate::exec::{
 };
 use crate::sanitize::escape;
 use crate::workspace::Workspace;
-use crate::workspace::logs::RunStatus;
 use crate::workspace::stats::under;
 use std::fmt::Write as _;
 use std::io::Write;
@@ -77,44 +76,20 @@ pub fn tests_targets(
         }
     }
     if failed {
-        for c in &ws.tests.cases {
-            let latest = ws
-                .logs
-                .of_case(&c.scope, &c.case_id)
-                .filter(|r| r.status.is_finished())
-                .last();
-            if latest.is_some_and(|r| r.status == RunStatus::Failed) {
-                targets.push(TestsTarget::Cases {
-                    scope: c.scope.clone(),
-                    case_ids: vec![c.case_id.clone()],
-                });
-            }
+        for c in crate::exec::failed::failed_set(ws).tests {
+            targets.push(TestsTarget::Cases {
+                scope: c.scope,
+                case_ids: vec![c.case_id],
+            });
         }
     }
     (targets, unmatched)
 }
 
-/// Catalog cases whose latest verdict (across run records) is `fail` or
-/// `environment-fail`.
+/// Catalog cases whose latest verdict is `fail` or `environment-fail`
+/// (see [`crate::exec::failed::failed_set`]).
 pub fn failed_catalog_ids(ws: &Workspace) -> Vec<String> {
-    let mut latest: std::collections::BTreeMap<String, Verdict> = std::collections::BTreeMap::new();
-    // records are listed oldest first: later ones overwrite
-    for (_, r) in crate::exec::record::list_records(&ws.root) {
-        let Ok(r) = r else { continue };
-        for c in r.results {
-            if matches!(c.verdict, Verdict::Skipped | Verdict::NotRun) {
-                continue;
-            }
-            latest.insert(c.id, c.verdict);
-        }
-    }
-    latest
-        .into_iter()
-        .filter(|(id, v)| {
-            v.is_failure() && ws.catalog.as_ref().is_some_and(|c| c.case(id).is_some())
-        })
-        .map(|(id, _)| id)
-        .collect()
+    crate::exec::failed::failed_set(ws).catalog
 }
 
 /// The session's grants from the flags.

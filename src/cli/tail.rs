@@ -4,6 +4,7 @@ use super::{Ctx, EXIT_FOUND, EXIT_OK, EXIT_USAGE, usage};
 use crate::Problem;
 use crate::sanitize::escape;
 use crate::tail::{Follower, Line, Start, TailEvent, Watch, color_wanted, pretty_line};
+use rayon::prelude::*;
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -49,17 +50,18 @@ pub fn run(args: &Args, _ctx: &Ctx) -> ExitCode {
         color: !args.json && color_wanted(),
         file: shown,
         stdout: BufWriter::with_capacity(64 << 10, io::stdout().lock()),
+        scratch: Vec::with_capacity(512),
         errors: false,
         unreadable: false,
     };
     if args.follow && !follower.is_open() {
-        out.note("does not exist yet; waiting for it");
+        let _ = out.note("does not exist yet; waiting for it");
     }
     // a closed pipe (`| head`) ends the command quietly: that is not a failure
     let result = if args.follow {
         loop {
             let batch = follower.next_batch(None);
-            if let Err(e) = out.batch(batch) {
+            if let Err(e) = out.batch(&batch) {
                 break Err(e);
             }
         }
@@ -70,9 +72,9 @@ pub fn run(args: &Args, _ctx: &Ctx) -> ExitCode {
                 if batch.is_empty() {
                     break;
                 }
-                out.batch(batch)?;
+                out.batch(&batch)?;
             }
-            out.batch(follower.finish())
+            out.batch(&follower.finish())
         })()
     };
     if let Err(e) = result {
@@ -95,6 +97,7 @@ struct Printer<W: Write> {
     color: bool,
     file: String,
     stdout: W,
+    scratch: Vec<u8>,
     /// A line could not be read as an event.
     errors: bool,
     unreadable: bool,
@@ -103,22 +106,59 @@ struct Printer<W: Write> {
 impl<W: Write> Printer<W> {
     /// Print a batch, then flush: nothing read is ever held back while the
     /// follower waits for more.
-    fn batch(&mut self, batch: Vec<TailEvent>) -> io::Result<()> {
-        for ev in batch {
-            match ev {
-                TailEvent::Line(line) => self.line(&line, false)?,
-                TailEvent::Incomplete(line) => self.line(&line, true)?,
-                TailEvent::Created => self.note("created; following from its start"),
-                TailEvent::Truncated => self.note("truncated; following from its start"),
-                TailEvent::Replaced => self.note("replaced; following the new file from its start"),
-                TailEvent::Deleted => self.note("deleted; waiting for it to come back"),
-                TailEvent::Unreadable(msg) => {
-                    self.unreadable = true;
-                    self.note(&format!("cannot read: {msg}"));
+    fn batch(&mut self, batch: &[TailEvent]) -> io::Result<()> {
+        if batch.len() < 2 * RENDER_RUN {
+            for ev in batch {
+                self.event(ev)?;
+            }
+            return self.stdout.flush();
+        }
+        // A burst: runs of clean lines are rendered on all cores, then written in
+        // order; a run holding anything else goes one by one, so each report
+        // still comes right after its line.
+        let (json, color) = (self.json, self.color);
+        let rendered: Vec<Option<Vec<u8>>> = batch
+            .par_chunks(RENDER_RUN)
+            .map(|run| {
+                let mut buf = Vec::with_capacity(run.len() * 160);
+                for ev in run {
+                    match ev {
+                        TailEvent::Line(l) if l.issues.is_empty() => {
+                            render(&mut buf, l, json, color);
+                        }
+                        _ => return None,
+                    }
+                }
+                Some(buf)
+            })
+            .collect();
+        for (run, done) in batch.chunks(RENDER_RUN).zip(rendered) {
+            match done {
+                Some(buf) => self.stdout.write_all(&buf)?,
+                None => {
+                    for ev in run {
+                        self.event(ev)?;
+                    }
                 }
             }
         }
         self.stdout.flush()
+    }
+
+    fn event(&mut self, ev: &TailEvent) -> io::Result<()> {
+        match ev {
+            TailEvent::Line(line) => self.line(line, false)?,
+            TailEvent::Incomplete(line) => self.line(line, true)?,
+            TailEvent::Created => self.note("created; following from its start")?,
+            TailEvent::Truncated => self.note("truncated; following from its start")?,
+            TailEvent::Replaced => self.note("replaced; following the new file from its start")?,
+            TailEvent::Deleted => self.note("deleted; waiting for it to come back")?,
+            TailEvent::Unreadable(msg) => {
+                self.unreadable = true;
+                self.note(&format!("cannot read: {msg}"))?;
+            }
+        }
+        Ok(())
     }
 
     fn line(&mut self, line: &Line, incomplete: bool) -> io::Result<()> {
@@ -126,16 +166,11 @@ impl<W: Write> Printer<W> {
             .issues
             .iter()
             .any(|i| matches!(i.rule, "timeline-not-json" | "timeline-not-object"));
-        if self.json {
-            // JSON Lines carries events only; an unfinished fragment is not one
-            if !(incomplete && broken) {
-                serde_json::to_writer(&mut self.stdout, &line.event)?;
-                self.stdout.write_all(b"\n")?;
-            }
-        } else {
-            self.stdout
-                .write_all(pretty_line(&line.event, self.color).as_bytes())?;
-            self.stdout.write_all(b"\n")?;
+        // JSON Lines carries events only; an unfinished fragment is not one
+        if !(self.json && incomplete && broken) {
+            self.scratch.clear();
+            render(&mut self.scratch, line, self.json, self.color);
+            self.stdout.write_all(&self.scratch)?;
         }
         if incomplete || !line.issues.is_empty() {
             // keep the report next to its line when both go to one terminal
@@ -161,7 +196,24 @@ impl<W: Write> Printer<W> {
         Ok(())
     }
 
-    fn note(&self, what: &str) {
+    fn note(&mut self, what: &str) -> io::Result<()> {
+        // what was printed before the change comes first
+        self.stdout.flush()?;
         eprintln!("testdeck: {}: {what}", escape(&self.file));
+        Ok(())
     }
+}
+
+/// Lines rendered together in a burst.
+const RENDER_RUN: usize = 256;
+
+/// One output line: the event as compact JSON, or its pretty (escaped) form.
+fn render(buf: &mut Vec<u8>, line: &Line, json: bool, color: bool) {
+    if json {
+        // serializing a `TimelineEvent` into memory cannot fail: string keys only
+        let _ = serde_json::to_writer(&mut *buf, &line.event);
+    } else {
+        buf.extend_from_slice(pretty_line(&line.event, color).as_bytes());
+    }
+    buf.push(b'\n');
 }

@@ -3,12 +3,14 @@
 //! `testdeck run` both call [`launch`] and receive the same [`ExecEvent`]s.
 
 pub mod catalog_run;
+pub mod failed;
 pub mod http;
 pub mod policy;
 pub mod process;
 pub mod record;
 pub mod sys;
 pub mod tests_run;
+pub mod watch;
 
 use process::{Cancel, Stream};
 use record::Verdict;

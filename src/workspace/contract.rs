@@ -178,51 +178,88 @@ pub fn check_run(root: &Path, run: &RawRun) -> Vec<Problem> {
 }
 
 /// Broken lines are errors; a `type` or `status` outside its value set is drift.
+/// The file is streamed with a bounded buffer: a timeline of any size (or one
+/// endless line) costs at most one line of [`MAX_TIMELINE_LINE`] in memory.
 fn check_timeline(root: &Path, file: &Path) -> Vec<Problem> {
+    use std::io::BufRead;
     let rel = super::rel(root, file);
-    let Ok(bytes) = std::fs::read(file) else {
-        return vec![Problem::error(
-            rel,
+    let unreadable = || {
+        vec![Problem::error(
+            &rel,
             "timeline-unreadable",
             "cannot read timeline.jsonl",
-        )];
+        )]
     };
+    let Ok(f) = std::fs::File::open(file) else {
+        return unreadable();
+    };
+    let mut reader = std::io::BufReader::with_capacity(256 << 10, f);
     let mut out = Vec::new();
-    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
+    let mut line = Vec::new();
+    // the full length of the line being read and whether it is blank so far
+    let mut len = 0usize;
+    let mut blank = true;
+    let mut lineno = 1u32;
+    loop {
+        let buf = match reader.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return unreadable(),
+        };
+        let (piece, ends, used) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], true, i + 1),
+            None if buf.is_empty() => (buf, true, 0),
+            None => (buf, false, buf.len()),
+        };
+        let room = (MAX_TIMELINE_LINE + 1).saturating_sub(line.len());
+        line.extend_from_slice(&piece[..piece.len().min(room)]);
+        len += piece.len();
+        blank &= piece.iter().all(u8::is_ascii_whitespace);
+        let eof = buf.is_empty();
+        reader.consume(used);
+        if ends {
+            if !blank {
+                check_timeline_line(&rel, &line, len, lineno, &mut out);
+            }
+            line.clear();
+            len = 0;
+            blank = true;
+            lineno = lineno.saturating_add(1);
         }
-        let lineno = i as u32 + 1;
-        if line.len() > MAX_TIMELINE_LINE {
-            out.push(
-                Problem::error(
-                    &rel,
-                    "timeline-line-too-long",
-                    format!(
-                        "line of {} bytes is over the {} byte limit for one event",
-                        line.len(),
-                        MAX_TIMELINE_LINE
-                    ),
-                )
-                .at(lineno, 1),
-            );
-            continue;
-        }
-        let (_, issues) = super::timeline::parse_line(line);
-        for is in issues {
-            let severity = if matches!(is.rule, "timeline-bad-type" | "timeline-bad-status") {
-                Severity::Warning
-            } else {
-                Severity::Error
-            };
-            let mut p = Problem::error(&rel, is.rule, is.message).at_line(lineno);
-            p.column = is.column;
-            p.severity = severity;
-            out.push(p);
+        if eof {
+            break;
         }
     }
     let _ = (EVENT_TYPES, EVENT_STATUSES);
     out
+}
+
+fn check_timeline_line(rel: &str, line: &[u8], len: usize, lineno: u32, out: &mut Vec<Problem>) {
+    if len > MAX_TIMELINE_LINE {
+        out.push(
+            Problem::error(
+                rel,
+                "timeline-line-too-long",
+                format!(
+                    "line of {len} bytes is over the {MAX_TIMELINE_LINE} byte limit for one event"
+                ),
+            )
+            .at(lineno, 1),
+        );
+        return;
+    }
+    let (_, issues) = super::timeline::parse_line(line);
+    for is in issues {
+        let severity = if matches!(is.rule, "timeline-bad-type" | "timeline-bad-status") {
+            Severity::Warning
+        } else {
+            Severity::Error
+        };
+        let mut p = Problem::error(rel, is.rule, is.message).at_line(lineno);
+        p.column = is.column;
+        p.severity = severity;
+        out.push(p);
+    }
 }
 
 /// artifacts.json: syntax, types, escaping paths, missing files, kinds, and the
@@ -231,10 +268,12 @@ fn check_artifacts(root: &Path, run: &RawRun, dir: &Path) -> Vec<Problem> {
     let (items, mut out) = logs::read_artifacts(root, dir);
     let file = format!("{}/artifacts.json", run.path);
     let text = std::fs::read_to_string(dir.join("artifacts.json")).unwrap_or_default();
-    if out
-        .iter()
-        .any(|p| p.rule.ends_with("-syntax") || p.rule.ends_with("-not-utf8"))
-    {
+    if out.iter().any(|p| {
+        // a file too large or unreadable is never read whole below
+        ["-syntax", "-not-utf8", "-too-large", "-unreadable"]
+            .iter()
+            .any(|s| p.rule.ends_with(s))
+    }) {
         return out;
     }
     if let Ok(serde_json::Value::Object(m)) = serde_json::from_str::<serde_json::Value>(&text) {

@@ -374,13 +374,18 @@ pub fn read_json_file(
     };
     match serde_json::from_str::<Value>(&text) {
         Ok(v) => Ok((v, text)),
-        Err(e) => Err(Problem::error(
-            &rel,
-            &format!("{rule_prefix}-syntax"),
-            format!("invalid JSON: {}", timeline::json_error_text(&e)),
-        )
-        .at(e.line() as u32, e.column().max(1) as u32)),
+        Err(e) => Err(json_syntax(&rel, rule_prefix, &e)),
     }
+}
+
+/// The located `<prefix>-syntax` problem of a JSON text that does not parse.
+fn json_syntax(rel: &str, rule_prefix: &str, e: &serde_json::Error) -> Problem {
+    Problem::error(
+        rel,
+        &format!("{rule_prefix}-syntax"),
+        format!("invalid JSON: {}", timeline::json_error_text(e)),
+    )
+    .at(e.line() as u32, e.column().max(1) as u32)
 }
 
 /// Line and column of the first `"key"` in a JSON text (to locate a value's problem).
@@ -394,18 +399,28 @@ pub fn locate_key(text: &str, key: &str) -> (u32, u32) {
 /// meta that keeps what could be read.
 pub fn read_meta(root: &Path, file: &Path) -> Result<(Meta, Vec<Problem>), Problem> {
     let (value, text) = read_json_file(root, file, "meta")?;
-    let rel = super::rel(root, file);
+    meta_from_value(&super::rel(root, file), value, &text)
+}
+
+/// [`read_meta`] on a text already in memory (`rel` names the file in problems);
+/// the fuzz target and the tests call it without a file.
+pub fn parse_meta(rel: &str, text: &str) -> Result<(Meta, Vec<Problem>), Problem> {
+    let value = serde_json::from_str::<Value>(text).map_err(|e| json_syntax(rel, "meta", &e))?;
+    meta_from_value(rel, value, text)
+}
+
+fn meta_from_value(rel: &str, value: Value, text: &str) -> Result<(Meta, Vec<Problem>), Problem> {
     let Value::Object(mut map) = value else {
         return Err(
-            Problem::error(&rel, "meta-wrong-type", "meta.json must be a JSON object").at(1, 1),
+            Problem::error(rel, "meta-wrong-type", "meta.json must be a JSON object").at(1, 1),
         );
     };
     let mut problems = Vec::new();
     let mut wrong = |key: &str, want: &str, got: &Value| {
-        let (l, c) = locate_key(&text, key);
+        let (l, c) = locate_key(text, key);
         problems.push(
             Problem::error(
-                &rel,
+                rel,
                 "meta-wrong-type",
                 format!("{key} should be {want}, found {}", timeline::kind_of(got)),
             )
@@ -517,9 +532,22 @@ pub fn stays_inside(base: &Path, rel: &str) -> bool {
         }
     }
     // a symlink inside the folder could still lead out
-    match (base.join(p).canonicalize(), base.canonicalize()) {
-        (Ok(full), Ok(b)) => full.starts_with(b),
-        _ => true,
+    let Ok(b) = base.canonicalize() else {
+        return false;
+    };
+    let mut at = base.join(p);
+    loop {
+        if let Ok(full) = at.canonicalize() {
+            return full.starts_with(&b);
+        }
+        // a dangling link leads wherever its target appears later: out
+        if std::fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink()) {
+            return false;
+        }
+        // not there (yet): judge by the deepest part that exists
+        if !at.pop() {
+            return false;
+        }
     }
 }
 

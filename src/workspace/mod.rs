@@ -5,6 +5,7 @@
 pub mod catalog;
 pub mod config;
 pub mod contract;
+pub mod diff;
 pub mod fuzzy;
 pub mod logs;
 pub mod plan;

@@ -46,6 +46,9 @@ fn headings(text: &str) -> Vec<Heading> {
     out
 }
 
+/// A report is hand-written markdown; a bigger file is refused unread.
+const MAX_REPORT_FILE: u64 = 16 << 20;
+
 /// Check every domain's report.
 pub fn check(ws: &Workspace) -> Vec<Problem> {
     let dir = ws.root.join("tests/report");
@@ -55,12 +58,35 @@ pub fn check(ws: &Workspace) -> Vec<Problem> {
     let nodes = stats::compute(&ws.tests, &ws.logs, &Window::default());
     let by_path: HashMap<&str, &NodeStats> = nodes.iter().map(|n| (n.path.as_str(), n)).collect();
     let mut out = Vec::new();
-    let mut domains: Vec<_> = rd.flatten().filter(|e| e.path().is_dir()).collect();
+    // symlinks are never followed (file_type does not follow them): a link out of
+    // the workspace is reported, never read
+    let mut domains: Vec<_> = rd
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir() || t.is_symlink()))
+        .collect();
     domains.sort_by_key(std::fs::DirEntry::file_name);
     for d in domains {
         let domain = d.file_name().to_string_lossy().into_owned();
         let file = d.path().join("report.md");
         let rel = super::rel(&ws.root, &file);
+        let link = d.file_type().is_ok_and(|t| t.is_symlink())
+            || std::fs::symlink_metadata(&file).is_ok_and(|m| m.file_type().is_symlink());
+        if link {
+            out.push(Problem::warning(
+                rel,
+                "symlink-not-followed",
+                "symbolic link under tests/report is not followed",
+            ));
+            continue;
+        }
+        if std::fs::metadata(&file).is_ok_and(|m| m.len() > MAX_REPORT_FILE) {
+            out.push(Problem::warning(
+                rel,
+                "file-too-large",
+                format!("report over {} MiB is not read", MAX_REPORT_FILE >> 20),
+            ));
+            continue;
+        }
         match std::fs::read(&file) {
             Ok(bytes) => {
                 let text = String::from_utf8_lossy(&bytes);

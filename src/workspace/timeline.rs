@@ -168,11 +168,12 @@ fn raw_event(text: &str) -> TimelineEvent {
     }
 }
 
-/// The fields of one line as written: the fixed ones by position in `FIXED`,
-/// the others in order.
+/// One line read straight into an event: string fields land in place; a fixed
+/// field with a wrong type waits in `wrong` (by its index in `FIXED`) to be
+/// reported. No map of the whole line is built, and nothing big is moved.
 struct Parts {
-    fixed: [Option<Value>; 7],
-    extra: Map<String, Value>,
+    ev: TimelineEvent,
+    wrong: Vec<(usize, Value)>,
 }
 
 impl<'de> serde::Deserialize<'de> for Parts {
@@ -191,21 +192,50 @@ impl<'de> serde::de::Visitor<'de> for PartsVisitor {
     }
 
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut access: A) -> Result<Parts, A::Error> {
-        let mut parts = Parts {
-            fixed: Default::default(),
-            extra: Map::new(),
+        let mut p = Parts {
+            ev: TimelineEvent::default(),
+            wrong: Vec::new(),
         };
         while let Some(key) = access.next_key::<Key>()? {
-            let value: Value = access.next_value()?;
             match key {
-                // a repeated key: the last one wins, as in any JSON map
-                Key::Fixed(i) => parts.fixed[i] = Some(value),
+                Key::Fixed(6) => p.ev.data = access.next_value()?,
+                Key::Fixed(i) => {
+                    let value: Value = access.next_value()?;
+                    // a repeated key: the last one wins, as in any JSON map
+                    p.wrong.retain(|(j, _)| *j != i);
+                    let text = match value {
+                        Value::Null => None,
+                        Value::String(s) => Some(s),
+                        // epoch milliseconds are common enough to accept as a time
+                        Value::Number(n) if i == 0 => Some(n.to_string()),
+                        other => {
+                            p.wrong.push((i, other));
+                            None
+                        }
+                    };
+                    p.ev.set_text(i, text);
+                }
                 Key::Other(k) => {
-                    parts.extra.insert(k, value);
+                    let value = access.next_value()?;
+                    p.ev.extra.insert(k, value);
                 }
             }
         }
-        Ok(parts)
+        Ok(p)
+    }
+}
+
+impl TimelineEvent {
+    /// Set the text field at `i` of `FIXED` (not `data`).
+    fn set_text(&mut self, i: usize, text: Option<String>) {
+        match i {
+            0 => self.ts = text,
+            1 => self.kind = text.unwrap_or_default(),
+            2 => self.name = text.unwrap_or_default(),
+            3 => self.status = text.unwrap_or_default(),
+            4 => self.id = text,
+            _ => self.message = text.unwrap_or_default(),
+        }
     }
 }
 
@@ -241,58 +271,26 @@ impl<'de> serde::Deserialize<'de> for Key {
 }
 
 fn from_parts(parts: Parts, issues: &mut Vec<LineIssue>) -> TimelineEvent {
-    let Parts {
-        mut fixed,
-        mut extra,
-    } = parts;
-    let mut take_str = |at: usize| -> Option<String> {
-        match fixed[at].take() {
-            None | Some(Value::Null) => None,
-            Some(Value::String(s)) => Some(s),
-            Some(other) => {
-                let key = FIXED[at];
-                issues.push(LineIssue {
-                    rule: "timeline-wrong-type",
-                    column: None,
-                    message: format!(
-                        "field {key:?} should be a string, found {}",
-                        kind_of(&other)
-                    ),
-                });
-                let shown = other.to_string();
-                // kept, with its original value, under its own name
-                extra.insert(key.to_owned(), other);
-                Some(shown)
-            }
+    let Parts { mut ev, mut wrong } = parts;
+    // report in the seed's field order, whatever the order in the line
+    wrong.sort_by_key(|(i, _)| *i);
+    for (i, other) in wrong {
+        let key = FIXED[i];
+        if i != 0 {
+            issues.push(LineIssue {
+                rule: "timeline-wrong-type",
+                column: None,
+                message: format!(
+                    "field {key:?} should be a string, found {}",
+                    kind_of(&other)
+                ),
+            });
         }
-    };
-    let kind = take_str(1).unwrap_or_default();
-    let name = take_str(2).unwrap_or_default();
-    let status = take_str(3).unwrap_or_default();
-    let id = take_str(4);
-    let message = take_str(5).unwrap_or_default();
-    let ts = match fixed[0].take() {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) => Some(s),
-        // epoch milliseconds are common enough to accept as a time
-        Some(Value::Number(n)) => Some(n.to_string()),
-        Some(other) => {
-            let s = other.to_string();
-            extra.insert("ts".into(), other);
-            Some(s)
-        }
-    };
-    let data = fixed[6].take().unwrap_or(Value::Null);
-    TimelineEvent {
-        ts,
-        kind,
-        name,
-        status,
-        id,
-        message,
-        data,
-        extra,
+        // shown as its JSON text, and kept with its original value under its own name
+        ev.set_text(i, Some(other.to_string()));
+        ev.extra.insert(key.to_owned(), other);
     }
+    ev
 }
 
 pub fn kind_of(v: &Value) -> &'static str {

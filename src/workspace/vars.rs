@@ -64,7 +64,13 @@ pub struct Expanded {
     pub text: String,
     /// Names referenced but not defined, in order of appearance.
     pub unknown: Vec<String>,
+    /// Names left as written because their value would take the text over
+    /// [`MAX_EXPANDED`] (vars that double each other: an expansion bomb).
+    pub too_long: Vec<String>,
 }
+
+/// The longest text an expansion may build; beyond it references stay as written.
+pub const MAX_EXPANDED: usize = 1 << 20;
 
 /// The resolved variables of a catalog.
 #[derive(Debug, Clone, Default)]
@@ -73,6 +79,8 @@ pub struct Vars {
     index: HashMap<String, usize>,
     /// Names whose definitions refer to each other in a loop.
     pub cycles: Vec<String>,
+    /// Names whose expanded value would exceed [`MAX_EXPANDED`].
+    pub too_long: Vec<String>,
 }
 
 impl Vars {
@@ -139,6 +147,7 @@ impl Vars {
                 .collect(),
             entries,
             cycles: Vec::new(),
+            too_long: Vec::new(),
         };
         vars.expand_all();
         vars.find_cycles();
@@ -215,13 +224,15 @@ impl Vars {
                 self.expand_one(j, state);
             }
         }
-        let value = substitute(&raw, |n| {
+        let e = substitute(&raw, |n| {
             let j = *self.index.get(n)?;
             // a reference still in progress is part of a loop: leave it as written
             (state[j] == 2).then(|| self.entries[j].value.clone())
-        })
-        .text;
-        self.entries[i].value = value;
+        });
+        if !e.too_long.is_empty() {
+            self.too_long.push(self.entries[i].name.clone());
+        }
+        self.entries[i].value = e.text;
         state[i] = 2;
     }
 
@@ -344,12 +355,20 @@ pub fn is_name(s: &str) -> bool {
 fn substitute(text: &str, lookup: impl Fn(&str) -> Option<String>) -> Expanded {
     let mut out = String::with_capacity(text.len());
     let mut unknown = Vec::new();
+    let mut too_long = Vec::new();
     let mut last = 0;
     for (at, name) in refs(text) {
         out.push_str(&text[last..at]);
         let end = at + name.len() + 3;
         if let Some(v) = lookup(&name) {
-            out.push_str(&v);
+            if out.len() + v.len() > MAX_EXPANDED {
+                out.push_str(&text[at..end]);
+                if !too_long.contains(&name) {
+                    too_long.push(name);
+                }
+            } else {
+                out.push_str(&v);
+            }
         } else {
             out.push_str(&text[at..end]);
             if !unknown.contains(&name) {
@@ -359,7 +378,11 @@ fn substitute(text: &str, lookup: impl Fn(&str) -> Option<String>) -> Expanded {
         last = end;
     }
     out.push_str(&text[last..]);
-    Expanded { text: out, unknown }
+    Expanded {
+        text: out,
+        unknown,
+        too_long,
+    }
 }
 
 /// Whether `host` (optionally with `:port`, IPv6 optionally in brackets) is this machine.

@@ -169,6 +169,18 @@ fn catalog_rules(cat: &Catalog, vars: &Vars, out: &mut Out) {
                 format!("{}: ${{{name}}} is not a var", v.name),
             );
         }
+        if vars.too_long.contains(&v.name) {
+            out.err(
+                file,
+                v.pos,
+                "var-too-long",
+                format!(
+                    "{}: its expanded value would pass {} bytes; the references that would pass it stay as written",
+                    v.name,
+                    vars::MAX_EXPANDED
+                ),
+            );
+        }
         if vars.cycles.contains(&v.name) {
             out.err(
                 file,

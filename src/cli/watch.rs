@@ -1,0 +1,192 @@
+//! `testdeck watch`: rerun cases when their files change, streaming as `run`
+//! does (a thin adapter over [`crate::exec::watch`]).
+
+use super::{Ctx, usage};
+use crate::exec::process::Cancel;
+use crate::exec::watch::{self, WatchEvent, WatchNote, WatchOptions, WatchSink};
+use crate::exec::{GrantSource, Grantable, Grants, Risk};
+use crate::sanitize::escape;
+use std::fmt::Write as _;
+use std::io::Write;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Catalog ids or categories, tests-tree caseIds (or scope/caseId) and scopes; none: every case.
+    #[arg(value_name = "ID|SCOPE")]
+    pub targets: Vec<String>,
+    /// Authorize a risk for the reruns (mutating, destructive).
+    #[arg(long = "authorize", value_name = "RISK")]
+    pub authorize: Vec<String>,
+    /// Authorize a gate for the reruns.
+    #[arg(long = "gate", value_name = "G")]
+    pub gate: Vec<String>,
+    /// The highest risk that may run (default: the catalog's default_max_risk).
+    #[arg(long, value_name = "R")]
+    pub max_risk: Option<String>,
+    /// Allow live cases of the tests tree (they call a real model).
+    #[arg(long)]
+    pub allow_live: bool,
+    /// Allow a non-loopback HOST.
+    #[arg(long)]
+    pub allow_remote: bool,
+    /// The run records' label (letters, digits, - _ .).
+    #[arg(long, default_value = "watch")]
+    pub label: String,
+    /// Passed to the tests runner as --runs N.
+    #[arg(long, value_name = "N")]
+    pub runs: Option<u32>,
+    /// The quiet period that ends a burst of saves, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 300)]
+    pub debounce_ms: u64,
+    /// JSON Lines, one event a line (the lines of `run`, plus watch-start,
+    /// watch-trigger, watch-cancel and watch-error).
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn grants(args: &Args) -> Result<Grants, String> {
+    let mut g = Grants::default();
+    for r in &args.authorize {
+        let risk = Risk::parse(r).ok_or_else(|| {
+            format!("--authorize {r}: not a risk (readonly, mutating, destructive)")
+        })?;
+        g.grant(Grantable::Risk(risk), GrantSource::Flag);
+    }
+    for gate in &args.gate {
+        g.grant(Grantable::Gate(gate.clone()), GrantSource::Flag);
+    }
+    if args.allow_live {
+        g.grant(Grantable::Live, GrantSource::Flag);
+    }
+    if args.allow_remote {
+        g.grant(Grantable::Remote, GrantSource::Flag);
+    }
+    Ok(g)
+}
+
+pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
+    let ws = match ctx.workspace() {
+        Ok(ws) => ws,
+        Err(code) => return code,
+    };
+    if !crate::exec::record::valid_label(&args.label) {
+        return usage(&format!(
+            "--label {}: use letters, digits, - _ . only",
+            args.label
+        ));
+    }
+    let max_risk = match args.max_risk.as_deref().map(|r| (r, Risk::parse(r))) {
+        None => None,
+        Some((_, Some(r))) => Some(r),
+        Some((r, None)) => {
+            return usage(&format!(
+                "--max-risk {r}: not a risk (readonly, mutating, destructive)"
+            ));
+        }
+    };
+    let grants = match grants(args) {
+        Ok(g) => g,
+        Err(e) => return usage(&e),
+    };
+    let opts = WatchOptions {
+        targets: args.targets.clone(),
+        grants,
+        max_risk,
+        label: args.label.clone(),
+        runs: args.runs,
+        quiet: Some(std::time::Duration::from_millis(args.debounce_ms)),
+    };
+    let json = args.json;
+    let sink: WatchSink = Arc::new(move |ev: WatchEvent| print_event(&ev, json));
+    let stop = Cancel::default();
+    // SIGINT / SIGTERM stop the watch; the rerun in flight is cancelled and its
+    // process groups are gone before testdeck exits
+    let (ready_tx, ready_rx) = std::sync::mpsc::channel::<()>();
+    let on_signal = stop.clone();
+    std::thread::spawn(move || {
+        let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        else {
+            let _ = ready_tx.send(());
+            return;
+        };
+        rt.block_on(async {
+            use tokio::signal::unix::{SignalKind, signal};
+            let (Ok(mut int), Ok(mut term)) = (
+                signal(SignalKind::interrupt()),
+                signal(SignalKind::terminate()),
+            ) else {
+                let _ = ready_tx.send(());
+                return;
+            };
+            let _ = ready_tx.send(());
+            tokio::select! {
+                _ = int.recv() => {}
+                _ = term.recv() => {}
+            }
+            on_signal.cancel();
+        });
+    });
+    let _ = ready_rx.recv();
+    match watch::watch(&ws.root, &opts, &sink, &stop) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => usage(&format!("watch: {e}")),
+    }
+}
+
+/// Print one event: a JSON line, or human text; flushed at once.
+pub fn print_event(ev: &WatchEvent, json: bool) {
+    match ev {
+        WatchEvent::Exec(e) => super::run::print_event(e, json),
+        WatchEvent::Note(n) => {
+            let mut out = std::io::stdout().lock();
+            if json {
+                if let Ok(s) = serde_json::to_string(n) {
+                    let _ = writeln!(out, "{s}");
+                }
+            } else {
+                let _ = writeln!(out, "{}", human(n));
+            }
+            let _ = out.flush();
+        }
+    }
+}
+
+fn list(v: &[String]) -> String {
+    v.iter()
+        .map(|s| escape(s).into_owned())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The human form of a watch note (paths and ids escaped).
+pub fn human(n: &WatchNote) -> String {
+    match n {
+        WatchNote::WatchStart {
+            folders,
+            tests,
+            catalog,
+        } => format!(
+            "watching {} ({} tests cases, {} catalog cases); Ctrl-C stops",
+            list(folders),
+            tests.len(),
+            catalog.len()
+        ),
+        WatchNote::WatchTrigger {
+            paths,
+            cases,
+            skipped,
+        } => {
+            let mut s = format!("⟳ {} changed → {}", list(paths), list(cases));
+            for k in skipped {
+                let _ = write!(s, "\n  - {} skipped: {}", escape(&k.id), escape(&k.reason));
+            }
+            s
+        }
+        WatchNote::WatchCancel { cases } => format!("✕ cancelled to restart: {}", list(cases)),
+        WatchNote::WatchError { message } => format!("watch: {}", escape(message)),
+    }
+}

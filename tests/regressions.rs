@@ -1,0 +1,77 @@
+//! Regression tests for what hardening found: each bug keeps the input that showed it.
+
+use std::io::Read;
+use std::process::{Command, Stdio};
+use testdeck::workspace::catalog;
+use testdeck::workspace::vars::{MAX_EXPANDED, Vars};
+
+fn bin() -> Command {
+    Command::new(assert_cmd::cargo::cargo_bin!("testdeck"))
+}
+
+/// Vars that double each other (`V1: ${V0}${V0}` ...) would expand to a terabyte:
+/// the expansion stops at `MAX_EXPANDED` and validation names the var.
+#[test]
+fn var_expansion_bomb_is_cut_and_reported() {
+    let text = std::fs::read_to_string("tests/fixtures/fuzz/var_expand/doubling-vars.yaml")
+        .expect("fixture");
+    let mut problems = Vec::new();
+    let cat = catalog::from_texts(&text, None, &[], &mut problems);
+    let vars = Vars::resolve(&cat, &|_| None);
+    for e in vars.entries() {
+        assert!(
+            e.value.len() <= MAX_EXPANDED + 64,
+            "{} is {} bytes",
+            e.name,
+            e.value.len()
+        );
+    }
+    assert!(
+        vars.too_long.iter().any(|n| n == "V40"),
+        "{:?}",
+        vars.too_long
+    );
+    let found = catalog::validate(&cat, &|_| None);
+    let p = found
+        .iter()
+        .find(|p| p.rule == "var-too-long")
+        .expect("var-too-long reported");
+    assert!(p.line.is_some(), "{p:?}");
+    // a text using the bomb stays bounded too
+    let e = vars.expand("${V40}${V40}${V40}");
+    assert!(e.text.len() <= 3 * (MAX_EXPANDED + 64));
+}
+
+/// `testdeck stats | head` closed stdout early and `println!` panicked (exit 101,
+/// a backtrace on stderr). Now the command ends quietly like `cat` does.
+#[test]
+fn closed_stdout_does_not_panic() {
+    for cmd in [
+        &["stats"][..],
+        &["list"],
+        &["runs"],
+        &["validate"],
+        &["select"],
+    ] {
+        let mut child = bin()
+            .arg("--root")
+            .arg("assets/demo")
+            .args(cmd)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        // close the reading end before the command prints anything
+        drop(child.stdout.take());
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .expect("stderr")
+            .read_to_string(&mut err)
+            .expect("read stderr");
+        let status = child.wait().expect("wait");
+        assert_ne!(status.code(), Some(101), "{cmd:?}: {err}");
+        assert!(!err.contains("panicked"), "{cmd:?}: {err}");
+    }
+}
