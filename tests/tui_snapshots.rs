@@ -31,9 +31,21 @@ fn new_app(root: &Path, w: u16, h: u16, host: &str) -> App {
 /// Run the effects the way the runtime does, synchronously (reading runs only).
 fn settle(app: &mut App, root: &Path, fx: Vec<Effect>) {
     for e in fx {
-        if let Effect::LoadRun(p) = e {
-            let more = app.update(Action::RunLoaded(Box::new(load_run(root, &p))));
-            settle(app, root, more);
+        match e {
+            Effect::LoadRun(p) => {
+                let more = app.update(Action::RunLoaded(Box::new(load_run(root, &p))));
+                settle(app, root, more);
+            }
+            Effect::Compare { a, b } => {
+                let d = testdeck::workspace::diff::diff_runs(root, &root.join(&a), &root.join(&b))
+                    .expect("diff");
+                let text = testdeck::cli::diff::text(&d);
+                app.update(Action::ShowText {
+                    title: "compare".into(),
+                    text,
+                });
+            }
+            _ => {}
         }
     }
 }
@@ -526,6 +538,25 @@ fn demo_runs_tab_with_a_catalog_run_record() {
     assert!(
         s.contains("catalog run record") && s.contains("TC-CLI"),
         "{s}"
+    );
+    insta::assert_snapshot!(t.backend());
+}
+
+#[test]
+fn compare_the_last_two_runs_of_a_case() {
+    let d = fixture(false);
+    let mut app = loaded(d.path(), 120, 32);
+    jump(
+        &mut app,
+        d.path(),
+        "ai/backend/tools/terminal/basic/terminal-basic-command",
+    );
+    keys(&mut app, d.path(), "c");
+    let t = render(&app, &dark());
+    assert!(
+        matches!(app.overlay, Some(testdeck::tui::app::Overlay::Data { .. })),
+        "{}",
+        text(&t)
     );
     insta::assert_snapshot!(t.backend());
 }

@@ -148,6 +148,11 @@ pub enum Action {
     },
     /// A message for the status bar (e.g. an opener failed).
     Notice(String),
+    /// Text to show in an overlay (a run comparison).
+    ShowText {
+        title: String,
+        text: String,
+    },
     /// An event of launch number `.0` (from the exec engine's threads).
     Exec(usize, Box<crate::exec::ExecEvent>),
     /// SIGTERM / SIGHUP: end now.

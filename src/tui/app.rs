@@ -39,6 +39,11 @@ pub enum Effect {
     },
     /// Cancel every launch in flight.
     Cancel,
+    /// Compare two run folders (relative paths, older first) → `Action::ShowText`.
+    Compare {
+        a: String,
+        b: String,
+    },
     /// Record a person's verdict in launch `index`'s run record.
     Judge {
         index: usize,
@@ -491,6 +496,18 @@ impl App {
                 Vec::new()
             }
             Action::Exec(index, ev) => self.exec_event(index, *ev),
+            Action::ShowText { title, text } => {
+                let lines = crate::sanitize::escape_keep_newlines(&text)
+                    .lines()
+                    .map(str::to_owned)
+                    .collect();
+                self.overlay = Some(Overlay::Data {
+                    title: escape(&title).into_owned(),
+                    lines,
+                    scroll: 0,
+                });
+                Vec::new()
+            }
             Action::Records(r) => {
                 self.records = r;
                 self.refilter_runs();
@@ -948,7 +965,8 @@ impl App {
                 self.marks = failed.into_iter().collect();
                 return self.start_launch();
             }
-            Command::Watch | Command::Compare => {
+            Command::Compare => return self.compare(),
+            Command::Watch => {
                 self.notice = Some(format!("{}: not available in this build yet", c.name()));
             }
             Command::Confirm | Command::ClearInput | Command::Noop => {}
@@ -1202,6 +1220,44 @@ impl App {
             lines,
             scroll: 0,
         });
+    }
+
+    /// `c`: the selected run (or the case's newest) against the run before it.
+    fn compare(&mut self) -> Vec<Effect> {
+        let Some(ws) = &self.ws else {
+            return Vec::new();
+        };
+        let (scope, case_id, upto) = match self.tab {
+            Tab::Runs => match self.selected_run() {
+                Some(r) => (r.scope.clone(), r.case_id.clone(), Some(r.run_id.clone())),
+                None => {
+                    self.notice = Some("compare works on tests runs".into());
+                    return Vec::new();
+                }
+            },
+            _ => match self.selected_case() {
+                Some(c) => (c.scope.clone(), c.case_id.clone(), None),
+                None => {
+                    self.notice = Some("select a case or a run to compare".into());
+                    return Vec::new();
+                }
+            },
+        };
+        let runs: Vec<&crate::workspace::logs::RawRun> = ws
+            .logs
+            .of_case(&scope, &case_id)
+            .filter(|r| upto.as_deref().is_none_or(|u| r.run_id.as_str() <= u))
+            .collect();
+        match runs.as_slice() {
+            [.., a, b] => vec![Effect::Compare {
+                a: a.path.clone(),
+                b: b.path.clone(),
+            }],
+            _ => {
+                self.notice = Some("compare needs two runs of the case".into());
+                Vec::new()
+            }
+        }
     }
 
     /// The problems met while loading (and reading the shown run), located.

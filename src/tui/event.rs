@@ -268,6 +268,28 @@ pub async fn run(
                     }
                     launches[index] = Some(h);
                 }
+                Effect::Compare { a, b } => {
+                    let ctx = tx.clone();
+                    let root = root.clone();
+                    tokio::task::spawn_blocking(move || {
+                        let act = match crate::workspace::diff::diff_runs(
+                            &root,
+                            &root.join(&a),
+                            &root.join(&b),
+                        ) {
+                            Ok(d) => Action::ShowText {
+                                title: format!(
+                                    "compare {} → {}",
+                                    a.rsplit('/').next().unwrap_or(&a),
+                                    b.rsplit('/').next().unwrap_or(&b)
+                                ),
+                                text: crate::cli::diff::text(&d),
+                            },
+                            Err(e) => Action::Notice(format!("compare: {e}")),
+                        };
+                        let _ = ctx.send(Msg::Act(act));
+                    });
+                }
                 Effect::Cancel => {
                     for h in launches.iter().flatten() {
                         h.cancel();
