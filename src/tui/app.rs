@@ -1227,37 +1227,30 @@ impl App {
         let Some(ws) = &self.ws else {
             return Vec::new();
         };
-        let (scope, case_id, upto) = match self.tab {
-            Tab::Runs => match self.selected_run() {
-                Some(r) => (r.scope.clone(), r.case_id.clone(), Some(r.run_id.clone())),
-                None => {
-                    self.notice = Some("compare works on tests runs".into());
-                    return Vec::new();
-                }
-            },
-            _ => match self.selected_case() {
-                Some(c) => (c.scope.clone(), c.case_id.clone(), None),
-                None => {
-                    self.notice = Some("select a case or a run to compare".into());
-                    return Vec::new();
-                }
-            },
+        let target = if self.tab == Tab::Runs {
+            self.selected_run()
+                .map(|r| (r.scope.clone(), r.case_id.clone(), Some(r.run_id.clone())))
+        } else {
+            self.selected_case()
+                .map(|c| (c.scope.clone(), c.case_id.clone(), None))
+        };
+        let Some((scope, case_id, upto)) = target else {
+            self.notice = Some("select a tests case or run to compare".into());
+            return Vec::new();
         };
         let runs: Vec<&crate::workspace::logs::RawRun> = ws
             .logs
             .of_case(&scope, &case_id)
             .filter(|r| upto.as_deref().is_none_or(|u| r.run_id.as_str() <= u))
             .collect();
-        match runs.as_slice() {
-            [.., a, b] => vec![Effect::Compare {
+        if let [.., a, b] = runs.as_slice() {
+            return vec![Effect::Compare {
                 a: a.path.clone(),
                 b: b.path.clone(),
-            }],
-            _ => {
-                self.notice = Some("compare needs two runs of the case".into());
-                Vec::new()
-            }
+            }];
         }
+        self.notice = Some("compare needs two runs of the case".into());
+        Vec::new()
     }
 
     /// The problems met while loading (and reading the shown run), located.
