@@ -153,6 +153,8 @@ pub enum Action {
         title: String,
         text: String,
     },
+    /// An event of the watch (`w`): a note, or an event of a rerun.
+    Watch(Box<crate::exec::watch::WatchEvent>),
     /// An event of launch number `.0` (from the exec engine's threads).
     Exec(usize, Box<crate::exec::ExecEvent>),
     /// SIGTERM / SIGHUP: end now.

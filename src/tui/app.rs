@@ -39,6 +39,14 @@ pub enum Effect {
     },
     /// Cancel every launch in flight.
     Cancel,
+    /// Watch `targets` and rerun them on change (headless policy plus the session's grants).
+    Watch {
+        targets: Vec<String>,
+        grants: crate::exec::Grants,
+        max_risk: Option<crate::exec::Risk>,
+    },
+    /// Stop the watch.
+    StopWatch,
     /// Compare two run folders (relative paths, older first) → `Action::ShowText`.
     Compare {
         a: String,
@@ -271,6 +279,8 @@ pub struct App {
     last_want: Option<String>,
     /// The catalog's run records: path relative to the root, and the record or its problem.
     pub records: Vec<(String, Result<crate::exec::record::RunRecord, String>)>,
+    /// A watch is armed (`w` toggles it).
+    pub watching: bool,
     /// Person-judged cases waiting for their verdict.
     pub judge_queue: std::collections::VecDeque<super::launch::Judging>,
     /// One-line messages for the status bar (config errors, notices).
@@ -322,6 +332,7 @@ impl App {
             last_want: None,
             judge_queue: std::collections::VecDeque::new(),
             records: Vec::new(),
+            watching: false,
             notice: None,
             quit: false,
             dirty: true,
@@ -496,6 +507,7 @@ impl App {
                 Vec::new()
             }
             Action::Exec(index, ev) => self.exec_event(index, *ev),
+            Action::Watch(ev) => self.watch_event(*ev),
             Action::ShowText { title, text } => {
                 let lines = crate::sanitize::escape_keep_newlines(&text)
                     .lines()
@@ -966,9 +978,7 @@ impl App {
                 return self.start_launch();
             }
             Command::Compare => return self.compare(),
-            Command::Watch => {
-                self.notice = Some(format!("{}: not available in this build yet", c.name()));
-            }
+            Command::Watch => return self.toggle_watch(),
             Command::Confirm | Command::ClearInput | Command::Noop => {}
         }
         self.selection_changed()
@@ -1220,6 +1230,74 @@ impl App {
             lines,
             scroll: 0,
         });
+    }
+
+    fn toggle_watch(&mut self) -> Vec<Effect> {
+        if self.watching {
+            self.watching = false;
+            self.notice = Some("watch stopped".into());
+            return vec![Effect::StopWatch];
+        }
+        if self.ws.is_none() {
+            return Vec::new();
+        }
+        let (tests, catalog) = self.launch_targets();
+        let mut targets: Vec<String> = tests
+            .into_iter()
+            .map(|(scope, case)| {
+                case.map_or(scope.clone(), |c| crate::workspace::tree::key(&scope, &c))
+            })
+            .collect();
+        targets.extend(catalog);
+        if targets.is_empty() {
+            self.notice = Some("nothing to watch here".into());
+            return Vec::new();
+        }
+        self.watching = true;
+        self.marks.clear();
+        self.notice = Some(format!("watching {} (w stops)", targets.join(", ")));
+        vec![Effect::Watch {
+            targets,
+            grants: self.grants.clone(),
+            max_risk: self.max_risk.and_then(crate::exec::Risk::parse),
+        }]
+    }
+
+    fn watch_event(&mut self, ev: crate::exec::watch::WatchEvent) -> Vec<Effect> {
+        use crate::exec::watch::{WatchEvent, WatchNote};
+        match ev {
+            WatchEvent::Exec(e) => self.exec_event(usize::MAX, e),
+            WatchEvent::Note(WatchNote::WatchStart { tests, catalog, .. }) => {
+                self.notice = Some(format!(
+                    "watching {} cases: a change reruns them",
+                    tests.len() + catalog.len()
+                ));
+                Vec::new()
+            }
+            WatchEvent::Note(WatchNote::WatchTrigger { cases, skipped, .. }) => {
+                if !cases.is_empty() {
+                    self.running += 1;
+                }
+                self.notice = Some(format!(
+                    "changed: rerunning {}{}",
+                    escape(&cases.join(", ")),
+                    if skipped.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({} skipped)", skipped.len())
+                    }
+                ));
+                Vec::new()
+            }
+            WatchEvent::Note(WatchNote::WatchCancel { .. }) => {
+                self.notice = Some("changed again: restarting the rerun".into());
+                Vec::new()
+            }
+            WatchEvent::Note(WatchNote::WatchError { message }) => {
+                self.notice = Some(format!("watch: {}", escape(&message)));
+                Vec::new()
+            }
+        }
     }
 
     /// `c`: the selected run (or the case's newest) against the run before it.

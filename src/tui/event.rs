@@ -183,6 +183,9 @@ pub async fn run(
     // launches in flight or done (kept for verdicts); dropping one cancels it and
     // waits for its processes, so none outlives the app
     let mut launches: Vec<Option<crate::exec::LaunchHandle>> = Vec::new();
+    let mut watch_stop: Option<crate::exec::process::Cancel> = None;
+    // joined on quit, so the watch's rerun processes are gone before we exit
+    let mut watch_threads: Vec<std::thread::JoinHandle<()>> = Vec::new();
     loop {
         let msg = if app.dirty {
             tokio::select! {
@@ -221,6 +224,12 @@ pub async fn run(
                 Effect::Quit => {
                     for h in launches.iter().flatten() {
                         h.cancel();
+                    }
+                    if let Some(w) = watch_stop.take() {
+                        w.cancel();
+                    }
+                    for t in watch_threads {
+                        let _ = t.join();
                     }
                     return Ok(());
                 }
@@ -267,6 +276,41 @@ pub async fn run(
                         launches.resize_with(index + 1, || None);
                     }
                     launches[index] = Some(h);
+                }
+                Effect::Watch {
+                    targets,
+                    grants,
+                    max_risk,
+                } => {
+                    if let Some(w) = watch_stop.take() {
+                        w.cancel();
+                    }
+                    let stop = crate::exec::process::Cancel::default();
+                    watch_stop = Some(stop.clone());
+                    let wtx = tx.clone();
+                    let root = root.clone();
+                    let opts = crate::exec::watch::WatchOptions {
+                        targets,
+                        grants,
+                        max_risk,
+                        label: "watch".into(),
+                        runs: None,
+                        quiet: None,
+                    };
+                    watch_threads.push(std::thread::spawn(move || {
+                        let stx = wtx.clone();
+                        let sink: crate::exec::watch::WatchSink = Arc::new(move |ev| {
+                            let _ = stx.send(Msg::Act(Action::Watch(Box::new(ev))));
+                        });
+                        if let Err(e) = crate::exec::watch::watch(&root, &opts, &sink, &stop) {
+                            let _ = wtx.send(Msg::Act(Action::Notice(format!("watch: {e}"))));
+                        }
+                    }));
+                }
+                Effect::StopWatch => {
+                    if let Some(w) = watch_stop.take() {
+                        w.cancel();
+                    }
                 }
                 Effect::Compare { a, b } => {
                     let ctx = tx.clone();
@@ -343,6 +387,12 @@ pub async fn run(
         if app.quit {
             break;
         }
+    }
+    if let Some(w) = watch_stop.take() {
+        w.cancel();
+    }
+    for t in watch_threads {
+        let _ = t.join();
     }
     Ok(())
 }
