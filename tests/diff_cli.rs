@@ -214,6 +214,9 @@ fn usage_errors() {
         err.contains("nope: no run folder or runId matches"),
         "{err}"
     );
+    let (code, _, err) = testdeck(&["diff", CASE, &a]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not a run folder"), "{err}");
     let (code, _, err) = testdeck(&["diff", "--case", "terminal-boundary"]);
     assert_eq!(code, 2);
     assert!(err.contains("no failed run"), "{err}");

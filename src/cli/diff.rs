@@ -154,6 +154,12 @@ fn delta(e: &AlignedEvent) -> String {
     }
 }
 
+/// A change worth a line of its own: `data.durationMs` is in the duration
+/// columns already (it stays in the JSON `changes`).
+fn shown_change(c: &FieldChange) -> bool {
+    c.field != "data.durationMs"
+}
+
 fn change_line(c: &FieldChange) -> String {
     format!(
         "{}: {} → {}",
@@ -234,7 +240,7 @@ pub fn text(d: &RunDiff) -> String {
                 match (&e.a, &e.b) {
                     (Some(_), None) => "-",
                     (None, Some(_)) => "+",
-                    _ if !e.changes.is_empty() => "~",
+                    _ if e.changes.iter().any(shown_change) => "~",
                     _ => " ",
                 }
             };
@@ -267,7 +273,11 @@ pub fn text(d: &RunDiff) -> String {
             r.4
         );
         let _ = writeln!(out, "{}", line.trim_end());
-        for c in e.changes.iter().filter(|c| c.field != "status") {
+        for c in e
+            .changes
+            .iter()
+            .filter(|c| c.field != "status" && shown_change(c))
+        {
             let _ = writeln!(out, "      {}", change_line(c));
         }
     }

@@ -361,6 +361,37 @@ pub fn plan_for(
     (plan, skipped)
 }
 
+/// What the TUI asks before it starts watching: every watched case's decision
+/// as a person at the keyboard would meet it (`NeedsPrompt` where a prompt is
+/// due). The answers go into `opts.grants`; the watch itself never prompts.
+pub fn decisions_for(
+    ws: &Workspace,
+    opts: &WatchOptions,
+) -> Result<Vec<(String, Decision)>, Vec<String>> {
+    let watched = resolve(ws, &opts.targets)?;
+    let tests = watched
+        .tests
+        .iter()
+        .filter_map(|k| ws.tests.cases.iter().find(|c| &c.key() == k))
+        .map(|c| TestsTarget::Cases {
+            scope: c.scope.clone(),
+            case_ids: vec![c.case_id.clone()],
+        })
+        .collect();
+    let plan = LaunchPlan {
+        tests,
+        runs: opts.runs,
+        headless: false,
+        grants: opts.grants.clone(),
+        catalog: CatalogPlan {
+            ids: watched.catalog,
+            max_risk: opts.max_risk,
+            label: opts.label.clone(),
+        },
+    };
+    Ok(super::decisions(&LaunchContext::of(ws), &plan))
+}
+
 /// The ids a plan launches.
 fn plan_ids(plan: &LaunchPlan) -> Watched {
     Watched {

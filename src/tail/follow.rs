@@ -205,22 +205,15 @@ impl Follower {
         // a few transitions may chain (replaced, then the new file read); the bound
         // only guards against a path that flips identity on every look
         let mut transitions = 0;
-        loop {
+        while transitions < 4 {
             if self.cur.is_none() && !self.try_open(&mut out) {
                 break;
             }
             match self.step(&mut out, &mut budget) {
-                // a line longer than the budget gave no event yet: an empty result
-                // must still mean "caught up", so read on (memory stays bounded
-                // by the splitter)
+                // a budget spent on blank lines only: empty must mean caught up
                 Step::Full if out.is_empty() => budget = MAX_BATCH_BYTES,
                 Step::Caught | Step::Full => break,
-                Step::Again => {
-                    transitions += 1;
-                    if transitions == 4 {
-                        break;
-                    }
-                }
+                Step::Again => transitions += 1,
             }
         }
         out
@@ -623,6 +616,21 @@ mod tests {
         f.write_all(b"\"}\n").unwrap();
         assert_eq!(names(&end.read_available()), ["7:half"]);
         assert_eq!(names(&read_all(&p))[..2], ["1:e1", "2:e2"]);
+    }
+
+    #[test]
+    fn empty_only_when_caught_up() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("timeline.jsonl");
+        // more blank bytes than one batch reads, then an event
+        let blank = " ".repeat(1000) + "\n";
+        let mut text = blank.repeat((MAX_BATCH_BYTES as usize) / blank.len() + 10);
+        text.push_str(&ev("after"));
+        std::fs::write(&p, &text).unwrap();
+        let mut f = Follower::with_watch(&p, Start::Beginning, Watch::Off);
+        let got = names(&f.read_available());
+        assert_eq!(got.len(), 1);
+        assert!(got[0].ends_with(":after"), "{got:?}");
     }
 
     #[test]

@@ -159,6 +159,7 @@ pub async fn run(
             };
             done.store(true, Ordering::Relaxed);
             let _ = ltx.send(Msg::Act(a));
+            let _ = ltx.send(Msg::Act(Action::Records(read_records(&root))));
         });
         let ttx = tx.clone();
         let done = loaded.clone();
@@ -182,6 +183,9 @@ pub async fn run(
     // launches in flight or done (kept for verdicts); dropping one cancels it and
     // waits for its processes, so none outlives the app
     let mut launches: Vec<Option<crate::exec::LaunchHandle>> = Vec::new();
+    let mut watch_stop: Option<crate::exec::process::Cancel> = None;
+    // joined on quit, so the watch's rerun processes are gone before we exit
+    let mut watch_threads: Vec<std::thread::JoinHandle<()>> = Vec::new();
     loop {
         let msg = if app.dirty {
             tokio::select! {
@@ -221,6 +225,12 @@ pub async fn run(
                     for h in launches.iter().flatten() {
                         h.cancel();
                     }
+                    if let Some(w) = watch_stop.take() {
+                        w.cancel();
+                    }
+                    for t in watch_threads {
+                        let _ = t.join();
+                    }
                     return Ok(());
                 }
                 Effect::LoadRun(rel) => {
@@ -238,6 +248,7 @@ pub async fn run(
                         if let Ok(Ok(ws)) = std::panic::catch_unwind(|| Workspace::load(&root)) {
                             let _ = ltx.send(Msg::Act(Action::Loaded(Box::new(ws))));
                         }
+                        let _ = ltx.send(Msg::Act(Action::Records(read_records(&root))));
                     });
                 }
                 Effect::StopFollow => {
@@ -265,6 +276,63 @@ pub async fn run(
                         launches.resize_with(index + 1, || None);
                     }
                     launches[index] = Some(h);
+                }
+                Effect::Watch {
+                    targets,
+                    grants,
+                    max_risk,
+                } => {
+                    if let Some(w) = watch_stop.take() {
+                        w.cancel();
+                    }
+                    let stop = crate::exec::process::Cancel::default();
+                    watch_stop = Some(stop.clone());
+                    let wtx = tx.clone();
+                    let root = root.clone();
+                    let opts = crate::exec::watch::WatchOptions {
+                        targets,
+                        grants,
+                        max_risk,
+                        label: "watch".into(),
+                        runs: None,
+                        quiet: None,
+                    };
+                    watch_threads.push(std::thread::spawn(move || {
+                        let stx = wtx.clone();
+                        let sink: crate::exec::watch::WatchSink = Arc::new(move |ev| {
+                            let _ = stx.send(Msg::Act(Action::Watch(Box::new(ev))));
+                        });
+                        if let Err(e) = crate::exec::watch::watch(&root, &opts, &sink, &stop) {
+                            let _ = wtx.send(Msg::Act(Action::Notice(format!("watch: {e}"))));
+                        }
+                    }));
+                }
+                Effect::StopWatch => {
+                    if let Some(w) = watch_stop.take() {
+                        w.cancel();
+                    }
+                }
+                Effect::Compare { a, b } => {
+                    let ctx = tx.clone();
+                    let root = root.clone();
+                    tokio::task::spawn_blocking(move || {
+                        let act = match crate::workspace::diff::diff_runs(
+                            &root,
+                            &root.join(&a),
+                            &root.join(&b),
+                        ) {
+                            Ok(d) => Action::ShowText {
+                                title: format!(
+                                    "compare {} → {}",
+                                    a.rsplit('/').next().unwrap_or(&a),
+                                    b.rsplit('/').next().unwrap_or(&b)
+                                ),
+                                text: crate::cli::diff::text(&d),
+                            },
+                            Err(e) => Action::Notice(format!("compare: {e}")),
+                        };
+                        let _ = ctx.send(Msg::Act(act));
+                    });
                 }
                 Effect::Cancel => {
                     for h in launches.iter().flatten() {
@@ -319,6 +387,12 @@ pub async fn run(
         if app.quit {
             break;
         }
+    }
+    if let Some(w) = watch_stop.take() {
+        w.cancel();
+    }
+    for t in watch_threads {
+        let _ = t.join();
     }
     Ok(())
 }
@@ -385,4 +459,17 @@ pub fn tree_only(root: &Path) -> Option<Workspace> {
         catalog: None,
         problems: Vec::new(),
     })
+}
+
+/// The catalog's run records, each relative to the root, or why it cannot be read.
+pub fn read_records(root: &Path) -> Vec<(String, Result<crate::exec::record::RunRecord, String>)> {
+    crate::exec::record::list_records(root)
+        .into_iter()
+        .map(|(p, r)| {
+            (
+                crate::workspace::rel(root, &p),
+                r.map_err(|e| e.to_string()),
+            )
+        })
+        .collect()
 }

@@ -131,6 +131,8 @@ pub fn load_side(root: &Path, dir: &Path) -> Result<(RunSide, Vec<Problem>), Str
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ResolveError {
     NotFound(String),
+    /// A folder with neither `meta.json` nor `timeline.jsonl`.
+    NotARun(String),
     /// Several runs of the tests tree share this runId: their folders.
     Ambiguous(String, Vec<String>),
 }
@@ -139,6 +141,9 @@ impl std::fmt::Display for ResolveError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             ResolveError::NotFound(a) => write!(f, "{a}: no run folder or runId matches"),
+            ResolveError::NotARun(a) => {
+                write!(f, "{a}: not a run folder (no meta.json or timeline.jsonl)")
+            }
             ResolveError::Ambiguous(a, c) => write!(
                 f,
                 "runId {a} is ambiguous; name the folder: {}",
@@ -162,6 +167,7 @@ pub fn resolve_run(ws: &Workspace, arg: &str) -> Result<PathBuf, ResolveError> {
     }
     let found: Vec<&RawRun> = ws.logs.runs.iter().filter(|r| r.run_id == arg).collect();
     match found.as_slice() {
+        [] if under_root.is_dir() || p.is_dir() => Err(ResolveError::NotARun(arg.to_owned())),
         [] => Err(ResolveError::NotFound(arg.to_owned())),
         [one] => Ok(ws.root.join(&one.path)),
         many => Err(ResolveError::Ambiguous(

@@ -93,6 +93,9 @@ pub fn status(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
     } else {
         left.push(Span::styled("idle", bar));
     }
+    if app.watching {
+        left.push(Span::styled(" ◉ watch", theme.get("running")));
+    }
     left.push(sep());
     // a notice is news: it takes the place of the counts
     if let Some(n) = &app.notice {
