@@ -224,11 +224,30 @@ pub fn launch_catalog(
     if let Ok(mut s) = slot.lock() {
         *s = Some(writer);
     }
+    // a failed save (disk full, EFBIG, a vanished folder) leaves the previous
+    // version in place (write beside, then rename); it is reported once when
+    // saving starts to fail, as an environment failure of the run
+    let save_failed: std::cell::RefCell<Option<ResultLine>> = std::cell::RefCell::new(None);
     let save = |f: &mut dyn FnMut(&mut RecordWriter)| {
         if let Ok(mut s) = slot.lock() {
             if let Some(w) = s.as_mut() {
                 f(w);
-                let _ = w.save();
+                match w.save() {
+                    Ok(()) => {}
+                    Err(e) if save_failed.borrow().is_none() => {
+                        let r = ResultLine {
+                            id: "record".into(),
+                            verdict: Verdict::EnvironmentFail,
+                            reason: Some(format!("cannot write the run record {rel}: {e}")),
+                            duration_ms: 0,
+                            exit_code: None,
+                            run_id: Some(run_id.clone()),
+                        };
+                        sink(ExecEvent::CaseEnd(r.clone()));
+                        *save_failed.borrow_mut() = Some(r);
+                    }
+                    Err(_) => {}
+                }
             }
         }
     };
@@ -451,6 +470,7 @@ pub fn launch_catalog(
         results.push(line);
     }
     save(&mut |w| w.record.finished_at = Some(super::record::now()));
+    results.extend(save_failed.into_inner());
     (results, Some((run_id, rel)))
 }
 

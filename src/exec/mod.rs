@@ -4,6 +4,7 @@
 
 pub mod catalog_run;
 pub mod failed;
+pub mod guard;
 pub mod http;
 pub mod policy;
 pub mod process;

@@ -117,6 +117,7 @@ pub fn run(spec: &Spec, cancel: &Cancel, on_line: &mut dyn FnMut(Stream, &str)) 
         .stderr(Stdio::piped())
         // its own group, so a timeout or cancel reaches every descendant
         .process_group(0);
+    sys::die_with_parent(&mut cmd);
     let mut child = match cmd.spawn() {
         Ok(c) => c,
         Err(e) => {
@@ -128,6 +129,8 @@ pub fn run(spec: &Spec, cancel: &Cancel, on_line: &mut dyn FnMut(Stream, &str)) 
         }
     };
     let pgid = child.id();
+    // should testdeck die now, even by SIGKILL, the guardian ends the group
+    super::guard::watch(pgid);
     let (tx, rx) = mpsc::channel::<(Stream, String)>();
     if let Some(out) = child.stdout.take() {
         spawn_reader(out, Stream::Stdout, tx.clone());
@@ -191,6 +194,7 @@ pub fn run(spec: &Spec, cancel: &Cancel, on_line: &mut dyn FnMut(Stream, &str)) 
             }
         }
     }
+    super::guard::release(pgid);
     // lines still queued after the break
     while let Ok((_, line)) = rx.try_recv() {
         if let Some(f) = log.as_mut() {

@@ -64,5 +64,32 @@ pub fn become_subreaper() {
     }
 }
 
+/// Make the child that `cmd` starts get SIGKILL when the thread that started it
+/// ends (Linux `PR_SET_PDEATHSIG`), so a case's leader dies with testdeck even
+/// when testdeck is SIGKILLed; the rest of its group is the guardian's
+/// ([`super::guard`]). The launch thread waits for its child to the end, so the
+/// signal only comes when testdeck itself is gone.
+#[allow(unsafe_code)]
+pub fn die_with_parent(cmd: &mut std::process::Command) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: the closure runs in the forked child before exec and calls only
+        // prctl(2) and getppid(2), which are async-signal-safe, take integers and
+        // touch no memory of ours; it allocates nothing and takes no lock.
+        unsafe {
+            let parent = libc::getpid();
+            cmd.pre_exec(move || {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
+                // the parent died between fork and prctl: die now, as it would
+                if libc::getppid() != parent {
+                    libc::_exit(1);
+                }
+                Ok(())
+            });
+        }
+    }
+}
+
 pub const SIGTERM: i32 = libc::SIGTERM;
 pub const SIGKILL: i32 = libc::SIGKILL;
