@@ -149,8 +149,12 @@ fn testdeck_killed_mid_catalog_run_leaves_no_orphan_and_a_valid_record() {
     // no temp file was left half written beside it
     let dir = path.parent().expect("runs");
     for e in std::fs::read_dir(dir).expect("runs dir") {
-        let name = e.expect("entry").file_name().to_string_lossy().into_owned();
-        assert!(!name.ends_with(".tmp"), "left over: {name}");
+        let path = e.expect("entry").path();
+        assert!(
+            path.extension().is_none_or(|x| x != "tmp"),
+            "left over: {}",
+            path.display()
+        );
     }
 }
 
@@ -309,7 +313,11 @@ fn a_record_the_disk_refuses_keeps_its_previous_version_and_is_reported() {
     let ids: Vec<&str> = rec.results.iter().map(|r| r.id.as_str()).collect();
     assert_eq!(ids, ["TC-MAIN-001", "TC-MAIN-002"]);
     for e in std::fs::read_dir(path.parent().expect("runs")).expect("runs dir") {
-        let name = e.expect("entry").file_name().to_string_lossy().into_owned();
-        assert!(!name.ends_with(".tmp"), "left over: {name}");
+        let path = e.expect("entry").path();
+        assert!(
+            path.extension().is_none_or(|x| x != "tmp"),
+            "left over: {}",
+            path.display()
+        );
     }
 }

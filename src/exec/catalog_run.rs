@@ -232,9 +232,8 @@ pub fn launch_catalog(
         if let Ok(mut s) = slot.lock() {
             if let Some(w) = s.as_mut() {
                 f(w);
-                match w.save() {
-                    Ok(()) => {}
-                    Err(e) if save_failed.borrow().is_none() => {
+                if let Err(e) = w.save() {
+                    if save_failed.borrow().is_none() {
                         let r = ResultLine {
                             id: "record".into(),
                             verdict: Verdict::EnvironmentFail,
@@ -246,7 +245,6 @@ pub fn launch_catalog(
                         sink(ExecEvent::CaseEnd(r.clone()));
                         *save_failed.borrow_mut() = Some(r);
                     }
-                    Err(_) => {}
                 }
             }
         }

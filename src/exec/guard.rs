@@ -30,7 +30,8 @@ rm -f "$1"
 "#;
 
 struct Guardian {
-    /// The write end of the pipe; dropping it is what wakes the guardian.
+    /// Holds the write end of the pipe (its stdin) until testdeck exits:
+    /// its closing is what wakes the guardian.
     _child: Child,
     file: PathBuf,
     groups: Vec<u32>,
@@ -62,11 +63,6 @@ pub fn release(pgid: u32) {
     }
 }
 
-/// The guardian's process id, when one is running (for tests and diagnostics).
-pub fn pid() -> Option<u32> {
-    GUARDIAN.lock().ok()?.as_ref().map(|g| g._child.id())
-}
-
 fn start() -> Option<Guardian> {
     let file = std::env::temp_dir().join(format!(
         "testdeck-guard-{}-{:08x}",
@@ -90,16 +86,15 @@ fn start() -> Option<Guardian> {
         // must not reach it
         .process_group(0)
         .spawn();
-    match child {
-        Ok(c) => Some(Guardian {
+    if let Ok(c) = child {
+        Some(Guardian {
             _child: c,
             file,
             groups: Vec::new(),
-        }),
-        Err(_) => {
-            let _ = std::fs::remove_file(&file);
-            None
-        }
+        })
+    } else {
+        let _ = std::fs::remove_file(&file);
+        None
     }
 }
 

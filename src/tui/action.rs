@@ -157,6 +157,6 @@ pub enum Action {
     Watch(Box<crate::exec::watch::WatchEvent>),
     /// An event of launch number `.0` (from the exec engine's threads).
     Exec(usize, Box<crate::exec::ExecEvent>),
-    /// SIGTERM / SIGHUP: end now.
+    /// SIGTERM / SIGHUP / SIGINT: end now.
     Terminate,
 }

@@ -117,11 +117,17 @@ pub async fn run(
             }
         }
     });
-    // SIGTERM / SIGHUP end the app (and so restore the terminal)
+    // SIGTERM / SIGHUP / SIGINT end the app (and so restore the terminal and
+    // cancel the launches; the guardian ends what is left). In raw mode Ctrl-C is
+    // a key, so a SIGINT comes from `kill`, and must not kill us unrestored.
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
-        for kind in [SignalKind::terminate(), SignalKind::hangup()] {
+        for kind in [
+            SignalKind::terminate(),
+            SignalKind::hangup(),
+            SignalKind::interrupt(),
+        ] {
             if let Ok(mut s) = signal(kind) {
                 let stx = tx.clone();
                 tokio::spawn(async move {
