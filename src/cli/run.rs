@@ -215,6 +215,13 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
     let _ = ready_rx.recv();
     let mut handle = exec::launch_with(LaunchContext::of(&ws), plan, sink, cancel);
     let summary = handle.wait();
+    // a run record that could not be written is an error of testdeck, not of a
+    // case: say so on stderr too (the events on stdout may be JSON for a program)
+    for r in summary.results.iter().filter(|r| r.id == "record") {
+        if let Some(reason) = &r.reason {
+            eprintln!("testdeck: {}", escape(reason));
+        }
+    }
     if summary.failed() || cancelled.load(std::sync::atomic::Ordering::SeqCst) {
         ExitCode::from(EXIT_FOUND)
     } else {
