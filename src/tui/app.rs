@@ -46,6 +46,8 @@ pub enum Effect {
         verdict: crate::exec::record::Verdict,
         note: Option<String>,
     },
+    /// Watch, compare, report or contract work (`tui::extras`) → `Action::Extra`.
+    Extra(super::extras::Job),
     Quit,
 }
 
@@ -259,6 +261,8 @@ pub struct App {
     pub judge_queue: std::collections::VecDeque<super::launch::Judging>,
     /// One-line messages for the status bar (config errors, notices).
     pub notice: Option<String>,
+    /// Watch, rerun failed, compare, contract badges, report (`tui::extras`).
+    pub x: super::extras::Extras,
     pub quit: bool,
     pub dirty: bool,
 }
@@ -306,6 +310,7 @@ impl App {
             last_want: None,
             judge_queue: std::collections::VecDeque::new(),
             notice: None,
+            x: super::extras::Extras::default(),
             quit: false,
             dirty: true,
         }
@@ -328,6 +333,7 @@ impl App {
             Some(Overlay::Prompt(Prompt::Judge(_))) => "judge",
             Some(Overlay::Prompt(_)) => "prompt",
             Some(Overlay::Help { .. } | Overlay::Data { .. }) => "overlay",
+            None if self.x.screen.is_some() => "overlay",
             None if self.input.is_some() => "input",
             None => "normal",
         }
@@ -388,7 +394,9 @@ impl App {
     }
 
     pub fn update(&mut self, action: Action) -> Vec<Effect> {
-        let fx = self.update_inner(action);
+        let reloaded = matches!(action, Action::Loaded(_));
+        let mut fx = self.update_inner(action);
+        fx.extend(self.contract_job(reloaded));
         // a verdict waits for any open overlay to close
         if self.overlay.is_none() && self.input.is_none() {
             if let Some(j) = self.judge_queue.pop_front() {
@@ -469,6 +477,7 @@ impl App {
                 Vec::new()
             }
             Action::Exec(index, ev) => self.exec_event(index, *ev),
+            Action::Extra(d) => self.extra_done(*d),
             Action::Terminate => {
                 self.quit = true;
                 vec![Effect::Quit]
@@ -762,6 +771,9 @@ impl App {
             Some(Overlay::Prompt(p)) => return self.prompt_command(p, c),
             None => {}
         }
+        if self.x.screen.is_some() {
+            return self.screen_command(c);
+        }
         if let Some(target) = self.input {
             match c {
                 Command::Close => {
@@ -882,8 +894,8 @@ impl App {
                     _ => "readonly",
                 });
             }
-            Command::Watch | Command::RerunFailed | Command::Compare => {
-                self.notice = Some(format!("{}: not available in this build yet", c.name()));
+            Command::Watch | Command::RerunFailed | Command::Compare | Command::Report => {
+                return self.extra_command(c);
             }
             Command::Confirm | Command::ClearInput | Command::Noop => {}
         }
@@ -1586,7 +1598,7 @@ impl App {
     }
 
     /// Ask the next question of a launch, or launch it when none is left.
-    fn ask_or_launch(&mut self, mut a: super::launch::Asking) -> Vec<Effect> {
+    pub(crate) fn ask_or_launch(&mut self, mut a: super::launch::Asking) -> Vec<Effect> {
         let Some(ws) = &self.ws else {
             return Vec::new();
         };
@@ -1598,6 +1610,10 @@ impl App {
             a.typed.clear();
             self.overlay = Some(Overlay::Prompt(Prompt::Authorize(Box::new(a))));
             return Vec::new();
+        }
+        // the prompts were a watch's: it starts watching what was authorized
+        if let Some(fx) = self.watch_ready(&a) {
+            return fx;
         }
         let index = self.launches;
         self.launches += 1;
@@ -1652,7 +1668,7 @@ impl App {
         }
     }
 
-    fn exec_event(&mut self, index: usize, ev: crate::exec::ExecEvent) -> Vec<Effect> {
+    pub(crate) fn exec_event(&mut self, index: usize, ev: crate::exec::ExecEvent) -> Vec<Effect> {
         use crate::exec::ExecEvent as E;
         let note = |kind: &str, name: &str, status: &str, message: String| TimelineEvent {
             kind: kind.into(),

@@ -182,6 +182,8 @@ pub async fn run(
     // launches in flight or done (kept for verdicts); dropping one cancels it and
     // waits for its processes, so none outlives the app
     let mut launches: Vec<Option<crate::exec::LaunchHandle>> = Vec::new();
+    // the watch thread and the jobs of `tui::extras`; dropping it stops the watch
+    let mut extras = super::extras::Runtime::default();
     loop {
         let msg = if app.dirty {
             tokio::select! {
@@ -221,6 +223,7 @@ pub async fn run(
                     for h in launches.iter().flatten() {
                         h.cancel();
                     }
+                    extras.stop();
                     return Ok(());
                 }
                 Effect::LoadRun(rel) => {
@@ -265,6 +268,13 @@ pub async fn run(
                         launches.resize_with(index + 1, || None);
                     }
                     launches[index] = Some(h);
+                }
+                Effect::Extra(job) => {
+                    let etx = tx.clone();
+                    let send: super::extras::ActionSink = Arc::new(move |a| {
+                        let _ = etx.send(Msg::Act(a));
+                    });
+                    extras.run(job, &root, send);
                 }
                 Effect::Cancel => {
                     for h in launches.iter().flatten() {

@@ -94,6 +94,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
                 ));
                 left.push(Span::styled(n.label.clone(), theme.get("folder")));
                 left.push(Span::styled(format!(" {}", n.count), theme.get("muted")));
+                right.extend(super::badges::folder(app, ni, theme));
                 if n.failing > 0 {
                     right.push(Span::styled(
                         format!("✗{} ", n.failing),
@@ -122,6 +123,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
                     theme.get("text")
                 };
                 left.push(Span::styled(n.label.clone(), name_style));
+                right.extend(super::badges::case(app, c, theme));
                 if c.live {
                     right.push(Span::styled("LIVE ", theme.get("badge_live")));
                 }
