@@ -281,7 +281,7 @@ fn cell_spans(c: Option<&Cell>, cols: usize, theme: &Theme) -> Vec<Span<'static>
     ]
 }
 
-/// Column widths for `w` columns: key, A, B (the lead is 2, Δ is 8, separators 6).
+/// Column widths for `w` columns: key, A, B (the lead is 2, Δ is 8, three separators 9).
 fn columns(v: &CompareView, w: usize) -> (usize, usize, usize) {
     let longest = v
         .rows
@@ -293,7 +293,7 @@ fn columns(v: &CompareView, w: usize) -> (usize, usize, usize) {
         .max()
         .unwrap_or(5);
     let key = longest.clamp(5, (w * 3 / 10).max(5));
-    let rest = w.saturating_sub(2 + key + 6 + 8);
+    let rest = w.saturating_sub(2 + key + 9 + 8);
     let a = rest / 2;
     (key, a, rest - a)
 }
