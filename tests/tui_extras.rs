@@ -161,7 +161,9 @@ fn compare_without_a_failed_run_says_why() {
     keys(&mut app, d.path(), "c");
     assert!(app.x.screen.is_none());
     assert!(
-        app.notice.as_deref().is_some_and(|n| n.starts_with("compare:")),
+        app.notice
+            .as_deref()
+            .is_some_and(|n| n.starts_with("compare:")),
         "{:?}",
         app.notice
     );
@@ -184,11 +186,17 @@ fn report_with_a_stale_number() {
     assert_eq!(v.stale, 1, "{:?}", v.notes);
     let t = render(&app);
     let s = text(&t);
-    assert!(s.contains("totalRuns: 16") && s.contains("⚠ logs: 15"), "{s}");
+    assert!(
+        s.contains("totalRuns: 16") && s.contains("⚠ logs: 15"),
+        "{s}"
+    );
     assert!(s.contains("Tests · "), "the tree stays beside the report");
     insta::assert_snapshot!(t.backend());
     keys(&mut app, d.path(), "q");
-    assert!(app.x.screen.is_none() && !app.quit, "q closes the report only");
+    assert!(
+        app.x.screen.is_none() && !app.quit,
+        "q closes the report only"
+    );
 }
 
 #[test]
@@ -206,7 +214,9 @@ fn clean_report_and_no_report() {
     keys(&mut app, d.path(), "R");
     assert!(app.x.screen.is_none());
     assert!(
-        app.notice.as_deref().is_some_and(|n| n.contains("no report")),
+        app.notice
+            .as_deref()
+            .is_some_and(|n| n.contains("no report")),
         "{:?}",
         app.notice
     );
@@ -244,7 +254,10 @@ fn watching_a_live_case_asks_and_a_no_leaves_it_unwatched() {
     let mut app = loaded(d.path(), 130, 30);
     jump(&mut app, d.path(), LIVE_PLAN);
     let fx = keys(&mut app, d.path(), "w");
-    assert!(fx.is_empty(), "nothing is watched before the prompt: {fx:?}");
+    assert!(
+        fx.is_empty(),
+        "nothing is watched before the prompt: {fx:?}"
+    );
     assert!(text(&render(&app)).contains("Run a live case?"));
     // Enter is the safe answer
     let fx = key(&mut app, d.path(), KeyCode::Enter);
@@ -268,11 +281,7 @@ fn watching_a_live_case_asks_and_a_no_leaves_it_unwatched() {
         panic!("no watch started: {fx:?}");
     };
     assert!(app.x.watched.contains(LIVE_PLAN));
-    assert!(
-        opts.grants
-            .get(&testdeck::exec::Grantable::Live)
-            .is_some()
-    );
+    assert!(opts.grants.get(&testdeck::exec::Grantable::Live).is_some());
 }
 
 #[test]
@@ -282,7 +291,11 @@ fn rerun_failed_launches_exactly_the_failed_set() {
     let ws = app.ws.as_ref().expect("ws");
     let set = testdeck::exec::failed::failed_set(ws);
     assert!(!set.is_empty(), "the demo has failures");
-    let mut want: Vec<String> = set.tests.iter().map(|c| c.key()).collect();
+    let mut want: Vec<String> = set
+        .tests
+        .iter()
+        .map(testdeck::workspace::tree::TestCase::key)
+        .collect();
     want.sort();
     // answer every prompt no: what is launched is the failed set minus what was refused
     let mut fx = keys(&mut app, d.path(), "F");
@@ -368,7 +381,10 @@ fn contract_badges_for_the_runs_on_screen() {
     )));
     settle(&mut app, d.path(), fx);
     let n = app.x.contract.get(&run.path).copied().unwrap_or(0);
-    assert!(n > before, "the broken run has one more warning ({before} → {n})");
+    assert!(
+        n > before,
+        "the broken run has one more warning ({before} → {n})"
+    );
     let s = text(&render(&app));
     assert!(s.contains(&format!("⚠{n}")), "{s}");
 }
@@ -379,7 +395,11 @@ fn plan_entry_in_the_details_pane() {
     let mut app = loaded(d.path(), 130, 44);
     jump(&mut app, d.path(), BASIC_COMMAND);
     let t = render(&app);
-    assert!(text(&t).contains("plan       doc/test-plan/"), "{}", text(&t));
+    assert!(
+        text(&t).contains("plan       doc/test-plan/"),
+        "{}",
+        text(&t)
+    );
     insta::assert_snapshot!(t.backend());
 }
 

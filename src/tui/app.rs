@@ -1429,7 +1429,7 @@ impl App {
     // ---- mouse --------------------------------------------------------------------
 
     fn mouse(&mut self, m: MouseEvent) -> Vec<Effect> {
-        if self.overlay.is_some() {
+        if self.overlay.is_some() || self.x.screen.is_some() {
             let c = match m.kind {
                 MouseEventKind::ScrollDown => Command::MoveDown,
                 MouseEventKind::ScrollUp => Command::MoveUp,
