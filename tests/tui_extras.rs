@@ -385,6 +385,8 @@ fn contract_badges_for_the_runs_on_screen() {
         n > before,
         "the broken run has one more warning ({before} → {n})"
     );
+    // the badge shows where it fits beside the whole row (a wide tree pane)
+    app.update(Action::Resize(220, 30));
     let s = text(&render(&app));
     assert!(s.contains(&format!("⚠{n}")), "{s}");
 }

@@ -14,8 +14,9 @@ fn contract_span(app: &App, path: &str, theme: &Theme) -> Option<Span<'static>> 
         .map(|n| Span::styled(format!("⚠{n} "), theme.get("warning")))
 }
 
-/// A case of the tree: watched, and its latest run's contract warnings.
-pub fn case(app: &App, c: &CaseRow, theme: &Theme) -> Vec<Span<'static>> {
+/// A case of the tree: watched (always), and its latest run's contract warnings when
+/// they fit in `room` columns (a badge never shortens the name).
+pub fn case(app: &App, c: &CaseRow, theme: &Theme, room: usize) -> Vec<Span<'static>> {
     let mut v = Vec::new();
     if app.x.watched.contains(&c.key) {
         v.push(Span::styled("watch ", theme.get("running")));
@@ -23,7 +24,8 @@ pub fn case(app: &App, c: &CaseRow, theme: &Theme) -> Vec<Span<'static>> {
     let (s, e) = c.run_range;
     if e > s {
         if let Some(r) = app.ws.as_ref().and_then(|w| w.logs.runs.get(e - 1)) {
-            v.extend(contract_span(app, &r.path, theme));
+            let used: usize = v.iter().map(Span::width).sum();
+            v.extend(contract_span(app, &r.path, theme).filter(|b| used + b.width() <= room));
         }
     }
     v
@@ -48,13 +50,15 @@ pub fn folder(app: &App, ni: usize, theme: &Theme) -> Vec<Span<'static>> {
     vec![Span::styled(format!("watch {n} "), theme.get("running"))]
 }
 
-/// A row of the Runs tab: picked as A for compare, contract warnings.
-pub fn run(app: &App, path: &str, theme: &Theme) -> Vec<Span<'static>> {
+/// A row of the Runs tab: picked as A for compare (always), contract warnings when
+/// they fit in `room` columns.
+pub fn run(app: &App, path: &str, theme: &Theme, room: usize) -> Vec<Span<'static>> {
     let mut v = Vec::new();
     if app.x.pick.as_deref() == Some(path) {
         v.push(Span::styled("A ", theme.get("marked")));
     }
-    v.extend(contract_span(app, path, theme));
+    let used: usize = v.iter().map(Span::width).sum();
+    v.extend(contract_span(app, path, theme).filter(|b| used + b.width() <= room));
     v
 }
 

@@ -123,7 +123,6 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
                     theme.get("text")
                 };
                 left.push(Span::styled(n.label.clone(), name_style));
-                right.extend(super::badges::case(app, c, theme));
                 if c.live {
                     right.push(Span::styled("LIVE ", theme.get("badge_live")));
                 }
@@ -149,6 +148,9 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
                     stats.and_then(|s| s.historical.historical_success_rate),
                     theme,
                 ));
+                let used: usize = left.iter().chain(&right).map(Span::width).sum::<usize>() + 1;
+                let badges = super::badges::case(app, c, theme, w.saturating_sub(used));
+                right.splice(0..0, badges);
             }
         }
         let mut line = spread(left, right, w);
