@@ -2,8 +2,8 @@
 //! full index, finder keystroke → frame at every case, the same filter through fzf
 //! when installed, idle CPU of the real binary in a pty, peak RSS.
 //!
-//!     cargo run --release --example gen-workspace -- /tmp/ws10k --cases 10000 --runs 50000
-//!     TESTDECK_BENCH_WS=/tmp/ws10k cargo bench --bench tui
+//!     cargo run --release --example gen-workspace -- ws10k --cases 10000 --runs 50000
+//!     TESTDECK_BENCH_WS=ws10k cargo bench --bench tui
 //!
 //! Without TESTDECK_BENCH_WS a small workspace is generated (figures then say so).
 

@@ -75,3 +75,45 @@ fn closed_stdout_does_not_panic() {
         assert!(!err.contains("panicked"), "{cmd:?}: {err}");
     }
 }
+
+/// `tail` without `-f` stopped at the first read that ended inside a line longer
+/// than one batch (8 MiB): `read_available` returned nothing before the end of
+/// the file, which callers take for "caught up", so the events after it were lost.
+#[test]
+fn a_line_longer_than_a_batch_does_not_end_the_read() {
+    use testdeck::tail::{Follower, Start, TailEvent, Watch};
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let file = tmp.path().join("timeline.jsonl");
+    let mut text = vec![b'x'; 20 << 20];
+    text.extend_from_slice(
+        b"\n{\"type\":\"step\",\"status\":\"ok\",\"message\":\"after-the-long-line\"}\n",
+    );
+    std::fs::write(&file, &text).expect("write");
+    let mut f = Follower::with_watch(&file, Start::Beginning, Watch::Off);
+    let mut messages = Vec::new();
+    loop {
+        let batch = f.read_available();
+        if batch.is_empty() {
+            break;
+        }
+        for e in batch {
+            if let TailEvent::Line(l) = e {
+                messages.push(l.event.message.clone());
+            }
+        }
+    }
+    assert_eq!(messages.len(), 2, "{:?}", messages.len());
+    assert_eq!(messages[1], "after-the-long-line");
+    // and the command prints it
+    let out = bin()
+        .args(["tail", "--from-start"])
+        .arg(&file)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("tail");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("after-the-long-line"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

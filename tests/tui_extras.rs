@@ -370,7 +370,10 @@ fn contract_badges_for_the_runs_on_screen() {
             .visible
             .iter()
             .take(10)
-            .map(|&i| ws.logs.runs[i].clone())
+            .filter_map(|r| match r {
+                testdeck::tui::app::RunRow::Tests(i) => ws.logs.runs.get(*i).cloned(),
+                testdeck::tui::app::RunRow::Record(_) => None,
+            })
             .find(|r| r.status.is_finished() && r.has_runtime_events)
             .expect("a finished run on screen")
     };

@@ -292,8 +292,37 @@ fn mark_run_prompts_live_timeline_runs_tab() {
     s.wait_text("end pass");
     s.wait_text("│ launch do");
     s.send("3");
-    s.wait_text("Runs · 71/71");
+    // 70 tests runs and 1 record of the demo, the new tests run, the 2 new records
+    s.wait_text("Runs · 74/74");
     let (p, _) = s.quit();
     assert!(!p.screen().alternate_screen());
     assert!(!p.screen().hide_cursor());
+}
+
+/// `w` watches the selected case: a change to its test file reruns it, the new run
+/// streams into the live pane; `q` ends the watch and the app.
+#[test]
+fn watch_reruns_a_case_when_its_file_changes() {
+    let ws = tempfile::tempdir().expect("tmp");
+    testdeck::cli::demo::write_demo(ws.path()).expect("demo");
+    let cfg = tempfile::tempdir().expect("cfg");
+    let mut s = Session::start(ws.path(), cfg.path());
+    s.wait_text("70 runs");
+    s.send("/");
+    s.send("'docx-export-heading");
+    s.wait_text("❯ 'docx-export-heading");
+    s.send("\r");
+    s.send("w");
+    s.wait_text("watching 1 cases");
+    s.wait_text("◉ watch");
+    let file = ws
+        .path()
+        .join("tests/docx/backend/export/basic/docx-export-heading.test.ts");
+    let mut text = std::fs::read_to_string(&file).expect("read");
+    text.push_str("\n// edited\n");
+    std::fs::write(&file, text).expect("write");
+    s.wait_text("run/start");
+    s.wait_text("end pass");
+    let (p, _) = s.quit();
+    assert!(!p.screen().alternate_screen());
 }

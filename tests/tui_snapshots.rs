@@ -31,9 +31,19 @@ fn new_app(root: &Path, w: u16, h: u16, host: &str) -> App {
 /// Run the effects the way the runtime does, synchronously (reading runs only).
 fn settle(app: &mut App, root: &Path, fx: Vec<Effect>) {
     for e in fx {
-        if let Effect::LoadRun(p) = e {
-            let more = app.update(Action::RunLoaded(Box::new(load_run(root, &p))));
-            settle(app, root, more);
+        match e {
+            Effect::LoadRun(p) => {
+                let more = app.update(Action::RunLoaded(Box::new(load_run(root, &p))));
+                settle(app, root, more);
+            }
+            // the compare view's job; contract badges are the subject of tui_extras
+            Effect::Extra(job @ testdeck::tui::extras::Job::Compare { .. }) => {
+                if let Some(d) = testdeck::tui::extras::run_now(job, root) {
+                    let more = app.update(Action::Extra(Box::new(d)));
+                    settle(app, root, more);
+                }
+            }
+            _ => {}
         }
     }
 }
@@ -42,6 +52,8 @@ fn loaded(root: &Path, w: u16, h: u16) -> App {
     let mut app = new_app(root, w, h, "127.0.0.1");
     let ws = Workspace::load(root).expect("load");
     let fx = app.update(Action::Loaded(Box::new(ws)));
+    settle(&mut app, root, fx);
+    let fx = app.update(Action::Records(testdeck::tui::event::read_records(root)));
     settle(&mut app, root, fx);
     app
 }
@@ -476,4 +488,78 @@ fn verdict_prompt_for_a_person_judged_case() {
         fx.first(),
         Some(Effect::Judge { verdict: testdeck::exec::record::Verdict::Fail, note: Some(n), .. }) if n == "note"
     ));
+}
+
+#[test]
+fn rerun_failed_launches_the_failed_cases() {
+    let d = fixture(false);
+    let mut app = loaded(d.path(), 100, 24);
+    let fx = app.on_key(KeyEvent::new(KeyCode::Char('F'), KeyModifiers::SHIFT));
+    let plan = fx
+        .iter()
+        .find_map(|e| match e {
+            Effect::Launch { plan, .. } => Some(plan.clone()),
+            _ => None,
+        })
+        .expect("a launch");
+    let labels: Vec<String> = plan
+        .tests
+        .iter()
+        .map(testdeck::exec::TestsTarget::label)
+        .collect();
+    assert_eq!(labels, ["ai/e2e/chat/scenario/chat-send-message"]);
+    assert_eq!(app.running, 1);
+    // a live case asks first
+    app.running = 0;
+    jump(
+        &mut app,
+        d.path(),
+        "ai/backend/tools/terminal/live/terminal-live-model",
+    );
+    let fx = app.on_key(KeyEvent::new(KeyCode::Char('r'), KeyModifiers::NONE));
+    assert!(fx.is_empty());
+    let t = render(&app, &dark());
+    assert!(text(&t).contains("Run a live case?"), "{}", text(&t));
+    insta::assert_snapshot!("prompt_live", t.backend());
+}
+
+#[test]
+fn demo_runs_tab_with_a_catalog_run_record() {
+    let d = demo();
+    let mut app = loaded(d.path(), 130, 34);
+    assert!(!app.records.is_empty(), "the demo ships a run record");
+    keys(&mut app, d.path(), "3s");
+    keys(&mut app, d.path(), "catalog");
+    key(&mut app, d.path(), KeyCode::Enter, KeyModifiers::NONE);
+    let t = render(&app, &dark());
+    let s = text(&t);
+    assert!(
+        s.contains("catalog run record") && s.contains("TC-CLI"),
+        "{s}"
+    );
+    insta::assert_snapshot!(t.backend());
+}
+
+#[test]
+/// `c` on a case with no run picked opens its default pair: the latest passed run
+/// against the latest failed one (the compare view of `tui::extras`).
+fn compare_a_case_opens_its_default_pair() {
+    let d = fixture(false);
+    let mut app = loaded(d.path(), 120, 32);
+    jump(
+        &mut app,
+        d.path(),
+        "ai/backend/tools/terminal/basic/terminal-basic-command",
+    );
+    keys(&mut app, d.path(), "c");
+    let t = render(&app, &dark());
+    assert!(
+        matches!(
+            app.x.screen,
+            Some(testdeck::tui::extras::Screen::Compare(_))
+        ),
+        "{}",
+        text(&t)
+    );
+    insta::assert_snapshot!(t.backend());
 }

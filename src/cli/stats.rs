@@ -55,7 +55,11 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
     if args.json {
         print_json(&json!({ "nodes": nodes }));
     } else if args.markdown {
-        crate::out!("{}", crate::workspace::report::markdown(&ws, &nodes));
+        // folder names come from the disk: escape them, keep the line breaks
+        crate::out!(
+            "{}",
+            crate::sanitize::escape_keep_newlines(&crate::workspace::report::markdown(&ws, &nodes))
+        );
     } else {
         crate::outln!(
             "{:<56} {:>6} {:>6} {:>6} {:>8}   {:>7} {:>8}",

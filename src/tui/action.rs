@@ -135,6 +135,9 @@ pub enum Action {
     TreeLoaded(Box<Workspace>),
     /// The workspace finished loading on its blocking task.
     Loaded(Box<Workspace>),
+    /// The catalog's run records (`.pouch/tester/runs/*.yaml`), oldest first: the
+    /// path relative to the root, and the record or why it cannot be read.
+    Records(Vec<(String, Result<crate::exec::record::RunRecord, String>)>),
     LoadFailed(String),
     /// A run folder was read.
     RunLoaded(Box<RunData>),
@@ -147,6 +150,11 @@ pub enum Action {
     },
     /// A message for the status bar (e.g. an opener failed).
     Notice(String),
+    /// Text to show in an overlay (a run comparison).
+    ShowText {
+        title: String,
+        text: String,
+    },
     /// An event of launch number `.0` (from the exec engine's threads).
     Exec(usize, Box<crate::exec::ExecEvent>),
     /// SIGTERM / SIGHUP: end now.

@@ -184,10 +184,19 @@ pub struct Live {
     pub artifact_cursor: usize,
 }
 
+/// One row of the Runs tab.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunRow {
+    /// A tests-tree run (index into `ws.logs.runs`).
+    Tests(usize),
+    /// A catalog run record (index into `App::records`).
+    Record(usize),
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct RunsList {
-    /// Indices into `ws.logs.runs`, newest first, after the filter.
-    pub visible: Vec<usize>,
+    /// Runs of both sources, newest first, after the filter.
+    pub visible: Vec<RunRow>,
     pub filter: String,
     pub cursor: usize,
     pub offset: usize,
@@ -257,6 +266,8 @@ pub struct App {
     pub live_launch: Option<String>,
     /// The run the selection asked for last (the live pane follows its changes).
     last_want: Option<String>,
+    /// The catalog's run records: path relative to the root, and the record or its problem.
+    pub records: Vec<(String, Result<crate::exec::record::RunRecord, String>)>,
     /// Person-judged cases waiting for their verdict.
     pub judge_queue: std::collections::VecDeque<super::launch::Judging>,
     /// One-line messages for the status bar (config errors, notices).
@@ -309,6 +320,7 @@ impl App {
             live_launch: None,
             last_want: None,
             judge_queue: std::collections::VecDeque::new(),
+            records: Vec::new(),
             notice: None,
             x: super::extras::Extras::default(),
             quit: false,
@@ -365,10 +377,20 @@ impl App {
     /// The run selected in the Runs tab.
     pub fn selected_run(&self) -> Option<&crate::workspace::logs::RawRun> {
         let ws = self.ws.as_ref()?;
-        self.runs
-            .visible
-            .get(self.runs.cursor)
-            .and_then(|&i| ws.logs.runs.get(i))
+        match self.runs.visible.get(self.runs.cursor)? {
+            RunRow::Tests(i) => ws.logs.runs.get(*i),
+            RunRow::Record(_) => None,
+        }
+    }
+
+    /// The catalog run record selected in the Runs tab: its path and the record.
+    pub fn selected_record(
+        &self,
+    ) -> Option<(&str, &Result<crate::exec::record::RunRecord, String>)> {
+        match self.runs.visible.get(self.runs.cursor)? {
+            RunRow::Record(i) => self.records.get(*i).map(|(p, r)| (p.as_str(), r)),
+            RunRow::Tests(_) => None,
+        }
     }
 
     /// The catalog case under the Catalog tab's cursor.
@@ -478,6 +500,23 @@ impl App {
             }
             Action::Exec(index, ev) => self.exec_event(index, *ev),
             Action::Extra(d) => self.extra_done(*d),
+            Action::ShowText { title, text } => {
+                let lines = crate::sanitize::escape_keep_newlines(&text)
+                    .lines()
+                    .map(str::to_owned)
+                    .collect();
+                self.overlay = Some(Overlay::Data {
+                    title: escape(&title).into_owned(),
+                    lines,
+                    scroll: 0,
+                });
+                Vec::new()
+            }
+            Action::Records(r) => {
+                self.records = r;
+                self.refilter_runs();
+                Vec::new()
+            }
             Action::Terminate => {
                 self.quit = true;
                 vec![Effect::Quit]
@@ -494,7 +533,7 @@ impl App {
         let keep_key = self.selected_node().map(|n| n.key.clone());
         let keep_expanded = std::mem::take(&mut self.expanded);
         let keep_cat = self.cat_cursor;
-        let keep_run = self.selected_run().map(|r| r.path.clone());
+        let keep_row = self.runs.visible.get(self.runs.cursor).copied();
         self.candidates.clear();
         self.cases = case_rows(&ws);
         self.nodes = build_tree(&self.cases);
@@ -594,16 +633,8 @@ impl App {
             }
             self.cat_cursor = keep_cat.min(self.cat_rows.len().saturating_sub(1));
             self.refilter_runs();
-            if let Some(run) = keep_run {
-                let runs = self.ws.as_ref().map(|w| &w.logs.runs);
-                if let Some(p) = self
-                    .runs
-                    .visible
-                    .iter()
-                    .position(|&i| runs.is_some_and(|r| r[i].path == run))
-                {
-                    self.runs.cursor = p;
-                }
+            if let Some(p) = keep_row.and_then(|k| self.runs.visible.iter().position(|r| *r == k)) {
+                self.runs.cursor = p;
             }
             self.clamp();
             return;
@@ -640,20 +671,37 @@ impl App {
     fn refilter_runs(&mut self) {
         let Some(ws) = &self.ws else { return };
         let mut q = Query::new(&self.runs.filter);
-        let mut v: Vec<usize> = (0..ws.logs.runs.len())
-            .filter(|&i| {
-                let r = &ws.logs.runs[i];
-                q.score(&format!("{} {} {}", r.run_id, r.key(), r.status.as_str()))
-                    .is_some()
-            })
-            .collect();
-        v.sort_by(|&a, &b| {
-            let (a, b) = (&ws.logs.runs[a], &ws.logs.runs[b]);
-            b.start_time()
-                .cmp(&a.start_time())
-                .then_with(|| b.run_id.cmp(&a.run_id))
-        });
-        self.runs.visible = v;
+        // (start time for the order, row)
+        let mut v: Vec<(String, RunRow)> = Vec::new();
+        for (i, r) in ws.logs.runs.iter().enumerate() {
+            if q.score(&format!("{} {} {}", r.run_id, r.key(), r.status.as_str()))
+                .is_some()
+            {
+                let t = r.start_time().map(|t| t.to_rfc3339()).unwrap_or_default();
+                v.push((t, RunRow::Tests(i)));
+            }
+        }
+        for (i, (path, rec)) in self.records.iter().enumerate() {
+            let (text, t) = match rec {
+                Ok(r) => {
+                    let ids: Vec<&str> = r.results.iter().map(|c| c.id.as_str()).collect();
+                    let t = chrono::DateTime::parse_from_rfc3339(&r.started_at)
+                        .map(|d| d.with_timezone(&chrono::Utc).to_rfc3339())
+                        .unwrap_or_default();
+                    (
+                        format!("{} {} catalog {}", r.run_id, r.label, ids.join(" ")),
+                        t,
+                    )
+                }
+                Err(_) => (path.clone(), String::new()),
+            };
+            if q.score(&text).is_some() {
+                v.push((t, RunRow::Record(i)));
+            }
+        }
+        // newest first; ties by row so the order is stable
+        v.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| row_key(b.1).cmp(&row_key(a.1))));
+        self.runs.visible = v.into_iter().map(|(_, r)| r).collect();
         self.runs.cursor = self
             .runs
             .cursor
@@ -707,7 +755,10 @@ impl App {
     /// The run the live pane should show for the current selection.
     fn wanted_run(&self) -> Option<String> {
         match self.tab {
-            Tab::Runs => self.selected_run().map(|r| r.path.clone()),
+            Tab::Runs => match self.runs.visible.get(self.runs.cursor)? {
+                RunRow::Tests(_) => self.selected_run().map(|r| r.path.clone()),
+                RunRow::Record(i) => self.records.get(*i).map(|(p, _)| format!("record:{p}")),
+            },
             Tab::Tests => {
                 let c = self.selected_case()?;
                 let ws = self.ws.as_ref()?;
@@ -732,6 +783,18 @@ impl App {
         }
         self.live.wanted.clone_from(&want);
         let mut fx = vec![Effect::StopFollow];
+        if let Some(path) = want.as_deref().and_then(|w| w.strip_prefix("record:")) {
+            // a run record is already in memory: its results are the timeline
+            let data = self
+                .records
+                .iter()
+                .find(|(p, _)| p == path)
+                .map(|(p, r)| record_run_data(p, r));
+            self.live.run = data;
+            self.live.cursor = 0;
+            self.refilter_live();
+            return fx;
+        }
         if let Some(p) = want {
             if self.live.run.as_ref().is_some_and(|r| r.path != p) {
                 self.live.run = None;
@@ -1817,6 +1880,63 @@ fn scroll_to(offset: usize, cursor: usize, height: usize) -> usize {
     } else {
         offset
     }
+}
+
+fn row_key(r: RunRow) -> (u8, usize) {
+    match r {
+        RunRow::Tests(i) => (0, i),
+        RunRow::Record(i) => (1, i),
+    }
+}
+
+/// A run record shown in the live pane: one row per case result.
+pub fn record_run_data(
+    path: &str,
+    rec: &Result<crate::exec::record::RunRecord, String>,
+) -> RunData {
+    use crate::exec::record::Verdict;
+    let mut data = RunData {
+        path: format!("record:{path}"),
+        ..RunData::default()
+    };
+    match rec {
+        Ok(r) => {
+            for p in &r.probes {
+                data.events.push(TimelineEvent {
+                    kind: "signal".into(),
+                    name: format!("probe {}", p.category),
+                    status: "info".into(),
+                    message: p.probe.as_ref().map_or_else(
+                        || "no probe".into(),
+                        |x| serde_json::to_string(x).unwrap_or_default(),
+                    ),
+                    ..TimelineEvent::default()
+                });
+            }
+            for c in &r.results {
+                let status = match c.verdict {
+                    Verdict::Pass => "ok",
+                    Verdict::Fail | Verdict::EnvironmentFail => "failed",
+                    Verdict::Skipped | Verdict::NotRun => "skipped",
+                };
+                let mut data_v = serde_json::to_value(c).unwrap_or_default();
+                if let Some(o) = data_v.as_object_mut() {
+                    o.remove("id");
+                }
+                data.events.push(TimelineEvent {
+                    ts: Some(c.started_at.clone()),
+                    kind: "case".into(),
+                    name: format!("{} {}", c.id, c.verdict.as_str()),
+                    status: status.into(),
+                    message: c.reason.clone().unwrap_or_default(),
+                    data: data_v,
+                    ..TimelineEvent::default()
+                });
+            }
+        }
+        Err(e) => data.problems.push(e.clone()),
+    }
+    data
 }
 
 /// A failed event or an error.

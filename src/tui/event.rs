@@ -159,6 +159,7 @@ pub async fn run(
             };
             done.store(true, Ordering::Relaxed);
             let _ = ltx.send(Msg::Act(a));
+            let _ = ltx.send(Msg::Act(Action::Records(read_records(&root))));
         });
         let ttx = tx.clone();
         let done = loaded.clone();
@@ -241,6 +242,7 @@ pub async fn run(
                         if let Ok(Ok(ws)) = std::panic::catch_unwind(|| Workspace::load(&root)) {
                             let _ = ltx.send(Msg::Act(Action::Loaded(Box::new(ws))));
                         }
+                        let _ = ltx.send(Msg::Act(Action::Records(read_records(&root))));
                     });
                 }
                 Effect::StopFollow => {
@@ -330,6 +332,7 @@ pub async fn run(
             break;
         }
     }
+    extras.stop();
     Ok(())
 }
 
@@ -395,4 +398,17 @@ pub fn tree_only(root: &Path) -> Option<Workspace> {
         catalog: None,
         problems: Vec::new(),
     })
+}
+
+/// The catalog's run records, each relative to the root, or why it cannot be read.
+pub fn read_records(root: &Path) -> Vec<(String, Result<crate::exec::record::RunRecord, String>)> {
+    crate::exec::record::list_records(root)
+        .into_iter()
+        .map(|(p, r)| {
+            (
+                crate::workspace::rel(root, &p),
+                r.map_err(|e| e.to_string()),
+            )
+        })
+        .collect()
 }

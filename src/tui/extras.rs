@@ -3,7 +3,7 @@
 //! thread (`Job`), and what comes back (`Done`).
 
 use super::action::{Action, Command};
-use super::app::{App, CatRow, Effect, NodeKind, Tab};
+use super::app::{App, CatRow, Effect, NodeKind, RunRow, Tab};
 use super::launch::Asking;
 use crate::exec::process::Cancel;
 use crate::exec::watch::{WatchEvent, WatchNote, WatchOptions, Watched};
@@ -205,7 +205,10 @@ impl App {
                 self.runs
                     .visible
                     .iter()
-                    .map(|&i| ws.logs.runs[i].key())
+                    .filter_map(|r| match r {
+                        RunRow::Tests(i) => ws.logs.runs.get(*i).map(RawRun::key),
+                        RunRow::Record(_) => None,
+                    })
                     .collect()
             });
         let tests: Vec<(String, Option<String>)> = set
@@ -438,7 +441,7 @@ impl App {
             WatchEvent::Note(WatchNote::WatchStart { tests, catalog, .. }) => {
                 self.x.watch_armed = true;
                 self.notice = Some(format!(
-                    "watching {}: a change to their files reruns them",
+                    "watching {} cases: a change to their files reruns them",
                     tests.len() + catalog.len()
                 ));
             }
@@ -604,7 +607,17 @@ impl App {
         let h = self.areas().tree.height as usize;
         let mut want: Vec<usize> = Vec::new();
         match self.tab {
-            Tab::Runs => want.extend(self.runs.visible.iter().skip(self.runs.offset).take(h)),
+            Tab::Runs => want.extend(
+                self.runs
+                    .visible
+                    .iter()
+                    .skip(self.runs.offset)
+                    .take(h)
+                    .filter_map(|r| match r {
+                        RunRow::Tests(i) => Some(*i),
+                        RunRow::Record(_) => None,
+                    }),
+            ),
             Tab::Tests => {
                 for &ni in self.visible.iter().skip(self.offset).take(h) {
                     if let NodeKind::Case(ci) = self.nodes[ni].kind {

@@ -181,7 +181,7 @@ pub fn check_run(root: &Path, run: &RawRun) -> Vec<Problem> {
 /// The file is streamed with a bounded buffer: a timeline of any size (or one
 /// endless line) costs at most one line of [`MAX_TIMELINE_LINE`] in memory.
 fn check_timeline(root: &Path, file: &Path) -> Vec<Problem> {
-    use std::io::BufRead;
+    use std::io::{BufRead, Read};
     let rel = super::rel(root, file);
     let unreadable = || {
         vec![Problem::error(
@@ -196,39 +196,34 @@ fn check_timeline(root: &Path, file: &Path) -> Vec<Problem> {
     let mut reader = std::io::BufReader::with_capacity(256 << 10, f);
     let mut out = Vec::new();
     let mut line = Vec::new();
-    // the full length of the line being read and whether it is blank so far
-    let mut len = 0usize;
-    let mut blank = true;
-    let mut lineno = 1u32;
+    let mut lineno = 0u32;
+    let cap = MAX_TIMELINE_LINE as u64 + 1;
     loop {
-        let buf = match reader.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(_) => return unreadable(),
+        line.clear();
+        lineno = lineno.saturating_add(1);
+        // read_until finds newlines with memchr; `take` bounds what one line keeps
+        let Ok(n) = (&mut reader).take(cap).read_until(b'\n', &mut line) else {
+            return unreadable();
         };
-        let (piece, ends, used) = match buf.iter().position(|&b| b == b'\n') {
-            Some(i) => (&buf[..i], true, i + 1),
-            None if buf.is_empty() => (buf, true, 0),
-            None => (buf, false, buf.len()),
-        };
-        let room = (MAX_TIMELINE_LINE + 1).saturating_sub(line.len());
-        line.extend_from_slice(&piece[..piece.len().min(room)]);
-        len += piece.len();
-        blank &= piece.iter().all(u8::is_ascii_whitespace);
-        let eof = buf.is_empty();
-        reader.consume(used);
-        if ends {
-            if !blank {
-                check_timeline_line(&rel, &line, len, lineno, &mut out);
-            }
-            line.clear();
-            len = 0;
-            blank = true;
-            lineno = lineno.saturating_add(1);
-        }
-        if eof {
+        if n == 0 {
             break;
         }
+        let ended = line.last() == Some(&b'\n');
+        if ended {
+            line.pop();
+        }
+        let mut len = line.len();
+        if !ended && n as u64 == cap {
+            // an endless line: skip the rest of it without keeping it
+            let Ok(skipped) = reader.skip_until(b'\n') else {
+                return unreadable();
+            };
+            len += skipped;
+        }
+        if len <= MAX_TIMELINE_LINE && line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        check_timeline_line(&rel, &line, len, lineno, &mut out);
     }
     let _ = (EVENT_TYPES, EVENT_STATUSES);
     out

@@ -184,7 +184,7 @@ impl Logs {
 /// Scan `tests/logs/` for run folders, in parallel.
 pub fn scan(root: &Path, problems: &mut Vec<Problem>) -> Logs {
     let logs = root.join("tests/logs");
-    if !logs.is_dir() {
+    if super::walk::is_link_reported(root, &logs, problems) || !logs.is_dir() {
         return Logs::default();
     }
     let (mut runs, mut probs) = scan_dir(root, &logs, &logs);

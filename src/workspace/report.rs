@@ -52,12 +52,16 @@ const MAX_REPORT_FILE: u64 = 16 << 20;
 /// Check every domain's report.
 pub fn check(ws: &Workspace) -> Vec<Problem> {
     let dir = ws.root.join("tests/report");
+    let mut out = Vec::new();
+    if super::walk::is_link_reported(&ws.root, &dir, &mut out) {
+        return out;
+    }
     let Ok(rd) = std::fs::read_dir(&dir) else {
-        return Vec::new();
+        return out;
     };
     let nodes = stats::compute(&ws.tests, &ws.logs, &Window::default());
     let by_path: HashMap<&str, &NodeStats> = nodes.iter().map(|n| (n.path.as_str(), n)).collect();
-    let mut out = Vec::new();
+
     // symlinks are never followed (file_type does not follow them): a link out of
     // the workspace is reported, never read
     let mut domains: Vec<_> = rd

@@ -52,3 +52,17 @@ where
         .par_iter()
         .for_each(|d| walk(root, d, descend, visit, problems));
 }
+
+/// Whether `dir` is itself a symbolic link: then it is reported and not read, so a
+/// source folder of the workspace cannot be a door to files outside it.
+pub fn is_link_reported(root: &Path, dir: &Path, problems: &mut Vec<Problem>) -> bool {
+    let link = std::fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_symlink());
+    if link {
+        problems.push(Problem::warning(
+            super::rel(root, dir),
+            "symlink-not-followed",
+            "this folder is a symbolic link; it is not followed",
+        ));
+    }
+    link
+}

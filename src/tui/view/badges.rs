@@ -76,7 +76,7 @@ pub fn status(app: &App, theme: &Theme) -> Vec<Span<'static>> {
     if app.x.watched.is_empty() {
         return Vec::new();
     }
-    let mut s = format!(" │ watching {}", app.x.watched.len());
+    let mut s = format!(" │ ◉ watching {}", app.x.watched.len());
     if app.x.reruns > 0 {
         s.push_str(" ⟳");
     } else if !app.x.watch_armed {

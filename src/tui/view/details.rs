@@ -39,10 +39,11 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
             Some((_, NodeKind::Case(c))) => case(app, &app.cases[*c], theme),
             None => Vec::new(),
         },
-        Tab::Runs => app
-            .selected_run()
-            .map(|r| run(r, theme))
-            .unwrap_or_default(),
+        Tab::Runs => match (app.selected_run(), app.selected_record()) {
+            (Some(r), _) => run(r, theme),
+            (None, Some((path, rec))) => record(path, rec, theme),
+            _ => Vec::new(),
+        },
         Tab::Catalog => catalog(app, theme),
     };
     if lines.is_empty() {
@@ -493,4 +494,68 @@ fn catalog<'a>(app: &App, theme: &Theme) -> Vec<Line<'a>> {
         }
         None => Vec::new(),
     }
+}
+
+fn record<'a>(
+    path: &str,
+    rec: &Result<crate::exec::record::RunRecord, String>,
+    theme: &Theme,
+) -> Vec<Line<'a>> {
+    let e = |s: &str| escape(s).into_owned();
+    let r = match rec {
+        Ok(r) => r,
+        Err(p) => {
+            return vec![
+                Line::styled(e(path), theme.get("title")),
+                Line::styled(e(p), theme.get("failed")),
+            ];
+        }
+    };
+    let mut v = vec![
+        Line::styled(
+            format!("{} · catalog run record", e(&r.run_id)),
+            theme.get("title"),
+        ),
+        field("label", e(&r.label), theme),
+        field("path", e(path), theme),
+        field("startedAt", e(&r.started_at), theme),
+        field(
+            "finishedAt",
+            r.finished_at
+                .as_deref()
+                .map_or_else(|| "— (in progress)".into(), e),
+            theme,
+        ),
+        field("host", e(&r.host), theme),
+        field("maxRisk", r.max_risk.as_str(), theme),
+    ];
+    if let (Some(c), b) = (&r.git_commit, &r.git_branch) {
+        v.push(field(
+            "git",
+            format!("{} {}", e(c), b.as_deref().map(e).unwrap_or_default()),
+            theme,
+        ));
+    }
+    for a in &r.authorizations {
+        v.push(field(
+            "authorized",
+            format!("{} by {} at {}", e(&a.what), e(&a.how), e(&a.when)),
+            theme,
+        ));
+    }
+    let counts: Vec<String> = r
+        .counts()
+        .iter()
+        .filter(|(_, n)| n.as_u64().unwrap_or(0) > 0)
+        .map(|(k, n)| format!("{n} {k}"))
+        .collect();
+    v.push(field("results", counts.join(" · "), theme));
+    for (k, val) in &r.agent {
+        v.push(field(
+            "agent",
+            format!("{} = {}", e(k), e(&val.to_string())),
+            theme,
+        ));
+    }
+    v
 }

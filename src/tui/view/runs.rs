@@ -1,6 +1,6 @@
 //! The Runs tab: every run, newest first, filterable.
 
-use super::super::app::{App, InputTarget, Pane};
+use super::super::app::{App, InputTarget, Pane, RunRow};
 use super::super::theme::Theme;
 use super::{empty_state, fmt_ms, focused, pane, spread, status_icon};
 use crate::sanitize::escape;
@@ -10,7 +10,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
-    let total = app.ws.as_ref().map_or(0, |w| w.logs.runs.len());
+    let total = app.ws.as_ref().map_or(0, |w| w.logs.runs.len()) + app.records.len();
     let mut title = vec![Span::raw(format!(
         " Runs · {}/{total} ",
         app.runs.visible.len()
@@ -61,7 +61,17 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         .skip(app.runs.offset)
         .take(inner.height as usize)
     {
-        let run = &ws.logs.runs[i];
+        let run = match i {
+            RunRow::Tests(i) => &ws.logs.runs[i],
+            RunRow::Record(r) => {
+                let mut line = record_row(app, r, theme, w);
+                if pos == app.runs.cursor {
+                    line = line.style(theme.get("selection"));
+                }
+                lines.push(line);
+                continue;
+            }
+        };
         let left = vec![
             status_icon(Some(run.status), theme),
             Span::raw(" "),
@@ -84,4 +94,55 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         lines.push(line);
     }
     f.render_widget(Paragraph::new(lines), inner);
+}
+
+/// A catalog run record: its verdict counts instead of one status.
+fn record_row<'a>(app: &App, i: usize, theme: &Theme, w: usize) -> Line<'a> {
+    use crate::exec::record::Verdict;
+    let Some((path, rec)) = app.records.get(i) else {
+        return Line::raw("");
+    };
+    match rec {
+        Ok(r) => {
+            let n = |v: Verdict| r.results.iter().filter(|c| c.verdict == v).count();
+            let bad = n(Verdict::Fail) + n(Verdict::EnvironmentFail);
+            let icon = if bad > 0 {
+                Span::styled("✗", theme.get("failed"))
+            } else if r.finished_at.is_none() {
+                Span::styled("…", theme.get("running"))
+            } else {
+                Span::styled("✓", theme.get("passed"))
+            };
+            let left = vec![
+                icon,
+                Span::raw(" "),
+                Span::styled(escape(&r.run_id).into_owned(), theme.get("muted")),
+                Span::styled(" catalog", theme.get("badge_temp")),
+            ];
+            let mut right = vec![Span::styled(
+                format!("{}✓ ", n(Verdict::Pass)),
+                theme.get("passed"),
+            )];
+            if bad > 0 {
+                right.push(Span::styled(format!("{bad}✗ "), theme.get("failed")));
+            }
+            let other = n(Verdict::Skipped) + n(Verdict::NotRun);
+            if other > 0 {
+                right.push(Span::styled(format!("{other}· "), theme.get("skipped")));
+            }
+            right.push(Span::styled(
+                fmt_ms(r.results.iter().map(|c| c.duration_ms).sum()),
+                theme.get("badge"),
+            ));
+            spread(left, right, w)
+        }
+        Err(_) => spread(
+            vec![
+                Span::styled("⚠ ", theme.get("warning")),
+                Span::styled(escape(path).into_owned(), theme.get("muted")),
+            ],
+            vec![Span::styled("unreadable", theme.get("warning"))],
+            w,
+        ),
+    }
 }

@@ -34,7 +34,14 @@ pub fn load(root: &Path, problems: &mut Vec<Problem>) -> Option<Catalog> {
     };
     let mut case_files = Vec::new();
     let cases_dir = dir.join("cases");
-    if let Ok(rd) = std::fs::read_dir(&cases_dir) {
+    // a cases/ that is a link is reported and not read
+    let linked = crate::workspace::walk::is_link_reported(root, &cases_dir, problems);
+    let entries = if linked {
+        None
+    } else {
+        std::fs::read_dir(&cases_dir).ok()
+    };
+    if let Some(rd) = entries {
         let mut names: Vec<String> = rd
             .flatten()
             .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))

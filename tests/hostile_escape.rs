@@ -1,0 +1,226 @@
+//! Sanitization audit of the headless text outputs: hostile strings (OSC 52,
+//! clear-screen, BEL, C1 CSI, bidi overrides) injected into every field of a copy
+//! of the demo workspace never reach stdout raw.
+
+#![cfg(unix)]
+
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The hostile text as raw characters.
+const EVIL: &str = "\u{1b}]52;c;SGVsbG8=\u{7}\u{1b}[2J\u{7}\u{9b}31m\u{202e}gnp.exe";
+/// The same text in a YAML double-quoted scalar.
+const EVIL_YAML: &str = "\\e]52;c;SGVsbG8=\\a\\e[2J\\a\\x9b31m\\u202egnp.exe";
+
+fn bin() -> Command {
+    Command::new(assert_cmd::cargo::cargo_bin!("testdeck"))
+}
+
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).expect("read_dir") {
+        let e = e.expect("entry");
+        if e.file_type().expect("type").is_dir() {
+            files(&e.path(), out);
+        } else {
+            out.push(e.path());
+        }
+    }
+}
+
+fn json_str(s: &str) -> String {
+    serde_json::to_string(s).expect("json")
+}
+
+/// Copy the demo and poison it.
+fn hostile_demo() -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("demo");
+    let out = bin()
+        .args(["demo", "--copy-to"])
+        .arg(&root)
+        .output()
+        .expect("copy demo");
+    assert!(out.status.success(), "{out:?}");
+    let mut all = Vec::new();
+    files(&root, &mut all);
+    let evil = json_str(EVIL);
+    for f in &all {
+        let name = f.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        let text = std::fs::read_to_string(f).unwrap_or_default();
+        match name {
+            // timeline: every field of a new event, and data
+            "timeline.jsonl" | "runtime-events.jsonl" => {
+                let line = format!(
+                    "{{\"ts\":{evil},\"type\":{evil},\"name\":{evil},\"status\":{evil},\"id\":{evil},\"message\":{evil},\"data\":{{{evil}:{evil},\"nested\":[{evil}]}}}}\n"
+                );
+                std::fs::write(f, format!("{text}{line}{line}")).expect("write");
+            }
+            "meta.json" => {
+                let mut v: serde_json::Value = serde_json::from_str(&text).expect("meta");
+                let m = v.as_object_mut().expect("object");
+                for k in ["startedAt", "finishedAt"] {
+                    m.insert(k.into(), EVIL.into());
+                }
+                m.insert(
+                    "runtime".into(),
+                    serde_json::json!({"driver": EVIL, "target": EVIL, "modelName": EVIL}),
+                );
+                m.insert(EVIL.into(), EVIL.into());
+                std::fs::write(f, v.to_string()).expect("write");
+            }
+            "artifacts.json" => {
+                let v = serde_json::json!({"schemaVersion": 4, "items": [
+                    {"id": EVIL, "kind": EVIL, "path": format!("artifacts/{EVIL}"), "refs": {"stepId": EVIL}},
+                    {"id": "x", "kind": "screenshot", "path": format!("../{EVIL}")},
+                ]});
+                std::fs::write(f, v.to_string()).expect("write");
+            }
+            _ if f.extension().is_some_and(|e| e == "md") => {
+                // plan and report text: headings, rows and words that name cases
+                let extra = format!(
+                    "\n# {EVIL}\n## director-plan-outline {EVIL}\n| director-plan-outline | {EVIL} |\n### 通过率 {EVIL}\n"
+                );
+                std::fs::write(f, format!("{extra}{text}{extra}")).expect("write");
+            }
+            _ if f.extension().is_some_and(|e| e == "yaml") => {
+                // every plain one-line scalar of a text field becomes hostile
+                let poisoned: Vec<String> = text
+                    .lines()
+                    .map(|l| {
+                        for key in ["title: ", "what: ", "name: ", "note: ", "KB_NAME: "] {
+                            if let Some(at) = l.find(key) {
+                                let v = &l[at + key.len()..];
+                                if !v.starts_with(['|', '>', '[', '{', '"', '\'', '&', '*']) {
+                                    return format!("{}\"{EVIL_YAML}\"", &l[..at + key.len()]);
+                                }
+                            }
+                        }
+                        l.to_owned()
+                    })
+                    .collect();
+                std::fs::write(f, poisoned.join("\n") + "\n").expect("write");
+            }
+            _ => {}
+        }
+    }
+    // case and folder names
+    for (dir, case) in [
+        ("tests/ai/backend", "evil-case"),
+        ("tests/docx/backend/export/basic", "evil-two"),
+    ] {
+        let folder = root
+            .join(dir)
+            .join(std::ffi::OsStr::from_bytes(format!("f{EVIL}").as_bytes()));
+        std::fs::create_dir_all(&folder).expect("mkdir");
+        std::fs::write(folder.join(format!("{case}{EVIL}.test.ts")), "//\n").expect("case");
+        std::fs::write(folder.join(format!("{case}.test.ts")), "//\n").expect("case");
+    }
+    // a run whose folders carry the hostile text
+    let run = root
+        .join("tests/logs/ai/backend")
+        .join(format!("f{EVIL}"))
+        .join("evil-case")
+        .join("20261121-145418-650");
+    std::fs::create_dir_all(&run).expect("mkdir");
+    std::fs::write(
+        run.join("meta.json"),
+        serde_json::json!({"runId": EVIL, "caseId": EVIL, "scope": EVIL, "status": EVIL})
+            .to_string(),
+    )
+    .expect("meta");
+    std::fs::write(
+        run.join("timeline.jsonl"),
+        format!("{{\"message\":{evil}}}\n"),
+    )
+    .expect("timeline");
+    (tmp, root)
+}
+
+/// Bytes a terminal would act on: ESC, BEL, any C0 but newline and tab, DEL,
+/// C1 (raw byte or UTF-8 encoded) and the bidi overrides.
+fn leaks(bytes: &[u8]) -> Vec<String> {
+    let text = String::from_utf8_lossy(bytes);
+    let mut found = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.chars().any(|c| {
+            let u = c as u32;
+            (u < 0x20 && c != '\t')
+                || (0x7f..0xa0).contains(&u)
+                || matches!(u, 0x202a..=0x202e | 0x2066..=0x2069)
+        }) {
+            found.push(format!("line {}: {line:?}", n + 1));
+        }
+    }
+    // a raw C1 byte (0x9b alone) is not UTF-8: the output must be UTF-8 throughout
+    if let Err(e) = std::str::from_utf8(bytes) {
+        found.push(format!("not UTF-8 ({e}): a raw C1 byte may hide there"));
+    }
+    found
+}
+
+#[test]
+fn no_hostile_byte_reaches_stdout() {
+    let (_tmp, root) = hostile_demo();
+    let timeline = {
+        let mut all = Vec::new();
+        files(&root.join("tests/logs"), &mut all);
+        all.into_iter()
+            .find(|p| p.ends_with("timeline.jsonl"))
+            .expect("a timeline")
+    };
+    let tl = timeline.to_str().expect("utf-8 path").to_owned();
+    let commands: Vec<Vec<&str>> = vec![
+        vec!["list"],
+        vec!["list", "--source", "catalog"],
+        vec!["validate"],
+        vec!["stats"],
+        vec!["stats", "--markdown"],
+        vec!["runs"],
+        vec!["select"],
+        vec!["select", "--max-risk", "destructive"],
+        vec!["tail", &tl],
+        vec!["tail", "--from-start", &tl],
+    ];
+    let mut problems = Vec::new();
+    for args in &commands {
+        let out: Output = bin()
+            .arg("--root")
+            .arg(&root)
+            .args(args)
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("run");
+        assert_ne!(out.status.code(), Some(101), "{args:?}: {out:?}");
+        assert!(!out.stdout.is_empty(), "{args:?} printed nothing: {out:?}");
+        for l in leaks(&out.stdout) {
+            problems.push(format!("{args:?} stdout {l}"));
+        }
+        for l in leaks(&out.stderr) {
+            problems.push(format!("{args:?} stderr {l}"));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_hostile_text_is_there_escaped() {
+    // the test above cannot pass by accident: the poison is loaded and shown escaped
+    let (_tmp, root) = hostile_demo();
+    let out = bin()
+        .arg("--root")
+        .arg(&root)
+        .arg("list")
+        .output()
+        .expect("run");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("\\e]52;c;SGVsbG8=\\x07"), "{text}");
+    let out = bin()
+        .arg("--root")
+        .arg(&root)
+        .args(["list", "--source", "catalog"])
+        .output()
+        .expect("run");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("\\e[2J"), "{text}");
+}
