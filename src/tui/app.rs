@@ -857,7 +857,7 @@ impl App {
         let page = (self.size.1 / 2).max(1) as isize;
         match c {
             Command::Quit => {
-                if self.running > 0 {
+                if self.running > 0 || self.x.reruns > 0 {
                     self.overlay = Some(Overlay::Prompt(Prompt::QuitLive));
                     return Vec::new();
                 }
