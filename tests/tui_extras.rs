@@ -427,3 +427,26 @@ fn help_lists_watch_rerun_compare_report() {
         assert!(seen.contains(want), "help lacks {want:?}");
     }
 }
+
+#[test]
+fn compare_and_report_draw_in_a_tiny_terminal() {
+    let d = demo();
+    let mut app = loaded(d.path(), 120, 30);
+    jump(&mut app, d.path(), MULTI_DOC);
+    keys(&mut app, d.path(), "c");
+    assert!(matches!(app.x.screen, Some(Screen::Compare(_))));
+    for (w, h) in [(20, 5), (1, 1), (60, 8)] {
+        app.update(Action::Resize(w, h));
+        render(&app);
+    }
+    keys(&mut app, d.path(), "Gjjkn");
+    key(&mut app, d.path(), KeyCode::Esc);
+    app.update(Action::Resize(120, 30));
+    jump(&mut app, d.path(), "ai/backend");
+    keys(&mut app, d.path(), "R");
+    assert!(matches!(app.x.screen, Some(Screen::Report(_))));
+    for (w, h) in [(20, 5), (1, 1), (60, 8)] {
+        app.update(Action::Resize(w, h));
+        render(&app);
+    }
+}
