@@ -18,12 +18,10 @@ pub struct Areas {
     pub narrow: bool,
 }
 
-/// Whether `host` is a loopback address.
+/// Whether `host` is a loopback address (the launch policy's own rule, so the banner
+/// and the prompts always agree).
 pub fn is_loopback(host: &str) -> bool {
-    let h = host.trim().trim_start_matches('[').trim_end_matches(']');
-    h.eq_ignore_ascii_case("localhost")
-        || h.parse::<std::net::IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback())
+    crate::exec::policy::is_loopback(host)
 }
 
 pub fn areas(w: u16, h: u16, app: &App) -> Areas {
