@@ -8,7 +8,11 @@ fn readme_holds_the_current_capture() {
     let capture: Vec<&str> = body
         .trim_matches('\n')
         .lines()
-        .map(|l| l.strip_prefix('"').and_then(|l| l.strip_suffix('"')).unwrap_or(l))
+        .map(|l| {
+            l.strip_prefix('"')
+                .and_then(|l| l.strip_suffix('"'))
+                .unwrap_or(l)
+        })
         .collect();
     let readme = std::fs::read_to_string("README.md").expect("README");
     assert!(
