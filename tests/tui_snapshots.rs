@@ -36,14 +36,12 @@ fn settle(app: &mut App, root: &Path, fx: Vec<Effect>) {
                 let more = app.update(Action::RunLoaded(Box::new(load_run(root, &p))));
                 settle(app, root, more);
             }
-            Effect::Compare { a, b } => {
-                let d = testdeck::workspace::diff::diff_runs(root, &root.join(&a), &root.join(&b))
-                    .expect("diff");
-                let text = testdeck::cli::diff::text(&d);
-                app.update(Action::ShowText {
-                    title: "compare".into(),
-                    text,
-                });
+            // the compare view's job; contract badges are the subject of tui_extras
+            Effect::Extra(job @ testdeck::tui::extras::Job::Compare { .. }) => {
+                if let Some(d) = testdeck::tui::extras::run_now(job, root) {
+                    let more = app.update(Action::Extra(Box::new(d)));
+                    settle(app, root, more);
+                }
             }
             _ => {}
         }
@@ -543,7 +541,9 @@ fn demo_runs_tab_with_a_catalog_run_record() {
 }
 
 #[test]
-fn compare_the_last_two_runs_of_a_case() {
+/// `c` on a case with no run picked opens its default pair: the latest passed run
+/// against the latest failed one (the compare view of `tui::extras`).
+fn compare_a_case_opens_its_default_pair() {
     let d = fixture(false);
     let mut app = loaded(d.path(), 120, 32);
     jump(
@@ -554,7 +554,10 @@ fn compare_the_last_two_runs_of_a_case() {
     keys(&mut app, d.path(), "c");
     let t = render(&app, &dark());
     assert!(
-        matches!(app.overlay, Some(testdeck::tui::app::Overlay::Data { .. })),
+        matches!(
+            app.x.screen,
+            Some(testdeck::tui::extras::Screen::Compare(_))
+        ),
         "{}",
         text(&t)
     );

@@ -44,11 +44,12 @@ pub enum Command {
     ClearInput,
     Problems,
     MaxRisk,
+    Report,
     Noop,
 }
 
 /// Every command with its keymap name, in the order help lists them.
-pub const COMMANDS: [(Command, &str); 37] = [
+pub const COMMANDS: [(Command, &str); 38] = [
     (Command::Quit, "quit"),
     (Command::MoveDown, "move_down"),
     (Command::MoveUp, "move_up"),
@@ -85,6 +86,7 @@ pub const COMMANDS: [(Command, &str); 37] = [
     (Command::ClearInput, "clear_input"),
     (Command::Problems, "problems"),
     (Command::MaxRisk, "max_risk"),
+    (Command::Report, "report"),
     (Command::Noop, "noop"),
 ];
 
@@ -153,10 +155,10 @@ pub enum Action {
         title: String,
         text: String,
     },
-    /// An event of the watch (`w`): a note, or an event of a rerun.
-    Watch(Box<crate::exec::watch::WatchEvent>),
     /// An event of launch number `.0` (from the exec engine's threads).
     Exec(usize, Box<crate::exec::ExecEvent>),
     /// SIGTERM / SIGHUP / SIGINT: end now.
     Terminate,
+    /// A result of watch, compare, report or contract work (`tui::extras`).
+    Extra(Box<super::extras::Done>),
 }

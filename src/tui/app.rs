@@ -39,19 +39,6 @@ pub enum Effect {
     },
     /// Cancel every launch in flight.
     Cancel,
-    /// Watch `targets` and rerun them on change (headless policy plus the session's grants).
-    Watch {
-        targets: Vec<String>,
-        grants: crate::exec::Grants,
-        max_risk: Option<crate::exec::Risk>,
-    },
-    /// Stop the watch.
-    StopWatch,
-    /// Compare two run folders (relative paths, older first) → `Action::ShowText`.
-    Compare {
-        a: String,
-        b: String,
-    },
     /// Record a person's verdict in launch `index`'s run record.
     Judge {
         index: usize,
@@ -59,6 +46,8 @@ pub enum Effect {
         verdict: crate::exec::record::Verdict,
         note: Option<String>,
     },
+    /// Watch, compare, report or contract work (`tui::extras`) → `Action::Extra`.
+    Extra(super::extras::Job),
     Quit,
 }
 
@@ -279,12 +268,12 @@ pub struct App {
     last_want: Option<String>,
     /// The catalog's run records: path relative to the root, and the record or its problem.
     pub records: Vec<(String, Result<crate::exec::record::RunRecord, String>)>,
-    /// A watch is armed (`w` toggles it).
-    pub watching: bool,
     /// Person-judged cases waiting for their verdict.
     pub judge_queue: std::collections::VecDeque<super::launch::Judging>,
     /// One-line messages for the status bar (config errors, notices).
     pub notice: Option<String>,
+    /// Watch, rerun failed, compare, contract badges, report (`tui::extras`).
+    pub x: super::extras::Extras,
     pub quit: bool,
     pub dirty: bool,
 }
@@ -332,8 +321,8 @@ impl App {
             last_want: None,
             judge_queue: std::collections::VecDeque::new(),
             records: Vec::new(),
-            watching: false,
             notice: None,
+            x: super::extras::Extras::default(),
             quit: false,
             dirty: true,
         }
@@ -356,6 +345,7 @@ impl App {
             Some(Overlay::Prompt(Prompt::Judge(_))) => "judge",
             Some(Overlay::Prompt(_)) => "prompt",
             Some(Overlay::Help { .. } | Overlay::Data { .. }) => "overlay",
+            None if self.x.screen.is_some() => "overlay",
             None if self.input.is_some() => "input",
             None => "normal",
         }
@@ -426,7 +416,9 @@ impl App {
     }
 
     pub fn update(&mut self, action: Action) -> Vec<Effect> {
-        let fx = self.update_inner(action);
+        let reloaded = matches!(action, Action::Loaded(_));
+        let mut fx = self.update_inner(action);
+        fx.extend(self.contract_job(reloaded));
         // a verdict waits for any open overlay to close
         if self.overlay.is_none() && self.input.is_none() {
             if let Some(j) = self.judge_queue.pop_front() {
@@ -507,7 +499,7 @@ impl App {
                 Vec::new()
             }
             Action::Exec(index, ev) => self.exec_event(index, *ev),
-            Action::Watch(ev) => self.watch_event(*ev),
+            Action::Extra(d) => self.extra_done(*d),
             Action::ShowText { title, text } => {
                 let lines = crate::sanitize::escape_keep_newlines(&text)
                     .lines()
@@ -842,6 +834,9 @@ impl App {
             Some(Overlay::Prompt(p)) => return self.prompt_command(p, c),
             None => {}
         }
+        if self.x.screen.is_some() {
+            return self.screen_command(c);
+        }
         if let Some(target) = self.input {
             match c {
                 Command::Close => {
@@ -862,7 +857,7 @@ impl App {
         let page = (self.size.1 / 2).max(1) as isize;
         match c {
             Command::Quit => {
-                if self.running > 0 {
+                if self.running > 0 || self.x.reruns > 0 {
                     self.overlay = Some(Overlay::Prompt(Prompt::QuitLive));
                     return Vec::new();
                 }
@@ -962,23 +957,9 @@ impl App {
                     _ => "readonly",
                 });
             }
-            Command::RerunFailed => {
-                // every tests case whose latest finished run failed (temp and orphans aside)
-                let failed: Vec<String> = self
-                    .cases
-                    .iter()
-                    .filter(|c| c.latest == Some(RunStatus::Failed) && !c.temp && !c.orphan())
-                    .map(|c| c.key.clone())
-                    .collect();
-                if failed.is_empty() {
-                    self.notice = Some("no failed case to rerun".into());
-                    return Vec::new();
-                }
-                self.marks = failed.into_iter().collect();
-                return self.start_launch();
+            Command::Watch | Command::RerunFailed | Command::Compare | Command::Report => {
+                return self.extra_command(c);
             }
-            Command::Compare => return self.compare(),
-            Command::Watch => return self.toggle_watch(),
             Command::Confirm | Command::ClearInput | Command::Noop => {}
         }
         self.selection_changed()
@@ -1230,105 +1211,6 @@ impl App {
             lines,
             scroll: 0,
         });
-    }
-
-    fn toggle_watch(&mut self) -> Vec<Effect> {
-        if self.watching {
-            self.watching = false;
-            self.notice = Some("watch stopped".into());
-            return vec![Effect::StopWatch];
-        }
-        if self.ws.is_none() {
-            return Vec::new();
-        }
-        let (tests, catalog) = self.launch_targets();
-        let mut targets: Vec<String> = tests
-            .into_iter()
-            .map(|(scope, case)| {
-                case.map_or(scope.clone(), |c| crate::workspace::tree::key(&scope, &c))
-            })
-            .collect();
-        targets.extend(catalog);
-        if targets.is_empty() {
-            self.notice = Some("nothing to watch here".into());
-            return Vec::new();
-        }
-        self.watching = true;
-        self.marks.clear();
-        self.notice = Some(format!("watching {} (w stops)", targets.join(", ")));
-        vec![Effect::Watch {
-            targets,
-            grants: self.grants.clone(),
-            max_risk: self.max_risk.and_then(crate::exec::Risk::parse),
-        }]
-    }
-
-    fn watch_event(&mut self, ev: crate::exec::watch::WatchEvent) -> Vec<Effect> {
-        use crate::exec::watch::{WatchEvent, WatchNote};
-        match ev {
-            WatchEvent::Exec(e) => self.exec_event(usize::MAX, e),
-            WatchEvent::Note(WatchNote::WatchStart { tests, catalog, .. }) => {
-                self.notice = Some(format!(
-                    "watching {} cases: a change reruns them",
-                    tests.len() + catalog.len()
-                ));
-                Vec::new()
-            }
-            WatchEvent::Note(WatchNote::WatchTrigger { cases, skipped, .. }) => {
-                if !cases.is_empty() {
-                    self.running += 1;
-                }
-                self.notice = Some(format!(
-                    "changed: rerunning {}{}",
-                    escape(&cases.join(", ")),
-                    if skipped.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" ({} skipped)", skipped.len())
-                    }
-                ));
-                Vec::new()
-            }
-            WatchEvent::Note(WatchNote::WatchCancel { .. }) => {
-                self.notice = Some("changed again: restarting the rerun".into());
-                Vec::new()
-            }
-            WatchEvent::Note(WatchNote::WatchError { message }) => {
-                self.notice = Some(format!("watch: {}", escape(&message)));
-                Vec::new()
-            }
-        }
-    }
-
-    /// `c`: the selected run (or the case's newest) against the run before it.
-    fn compare(&mut self) -> Vec<Effect> {
-        let Some(ws) = &self.ws else {
-            return Vec::new();
-        };
-        let target = if self.tab == Tab::Runs {
-            self.selected_run()
-                .map(|r| (r.scope.clone(), r.case_id.clone(), Some(r.run_id.clone())))
-        } else {
-            self.selected_case()
-                .map(|c| (c.scope.clone(), c.case_id.clone(), None))
-        };
-        let Some((scope, case_id, upto)) = target else {
-            self.notice = Some("select a tests case or run to compare".into());
-            return Vec::new();
-        };
-        let runs: Vec<&crate::workspace::logs::RawRun> = ws
-            .logs
-            .of_case(&scope, &case_id)
-            .filter(|r| upto.as_deref().is_none_or(|u| r.run_id.as_str() <= u))
-            .collect();
-        if let [.., a, b] = runs.as_slice() {
-            return vec![Effect::Compare {
-                a: a.path.clone(),
-                b: b.path.clone(),
-            }];
-        }
-        self.notice = Some("compare needs two runs of the case".into());
-        Vec::new()
     }
 
     /// The problems met while loading (and reading the shown run), located.
@@ -1610,7 +1492,7 @@ impl App {
     // ---- mouse --------------------------------------------------------------------
 
     fn mouse(&mut self, m: MouseEvent) -> Vec<Effect> {
-        if self.overlay.is_some() {
+        if self.overlay.is_some() || self.x.screen.is_some() {
             let c = match m.kind {
                 MouseEventKind::ScrollDown => Command::MoveDown,
                 MouseEventKind::ScrollUp => Command::MoveUp,
@@ -1779,7 +1661,7 @@ impl App {
     }
 
     /// Ask the next question of a launch, or launch it when none is left.
-    fn ask_or_launch(&mut self, mut a: super::launch::Asking) -> Vec<Effect> {
+    pub(crate) fn ask_or_launch(&mut self, mut a: super::launch::Asking) -> Vec<Effect> {
         let Some(ws) = &self.ws else {
             return Vec::new();
         };
@@ -1791,6 +1673,10 @@ impl App {
             a.typed.clear();
             self.overlay = Some(Overlay::Prompt(Prompt::Authorize(Box::new(a))));
             return Vec::new();
+        }
+        // the prompts were a watch's: it starts watching what was authorized
+        if let Some(fx) = self.watch_ready(&a) {
+            return fx;
         }
         let index = self.launches;
         self.launches += 1;
@@ -1845,7 +1731,7 @@ impl App {
         }
     }
 
-    fn exec_event(&mut self, index: usize, ev: crate::exec::ExecEvent) -> Vec<Effect> {
+    pub(crate) fn exec_event(&mut self, index: usize, ev: crate::exec::ExecEvent) -> Vec<Effect> {
         use crate::exec::ExecEvent as E;
         let note = |kind: &str, name: &str, status: &str, message: String| TimelineEvent {
             kind: kind.into(),

@@ -189,9 +189,8 @@ pub async fn run(
     // launches in flight or done (kept for verdicts); dropping one cancels it and
     // waits for its processes, so none outlives the app
     let mut launches: Vec<Option<crate::exec::LaunchHandle>> = Vec::new();
-    let mut watch_stop: Option<crate::exec::process::Cancel> = None;
-    // joined on quit, so the watch's rerun processes are gone before we exit
-    let mut watch_threads: Vec<std::thread::JoinHandle<()>> = Vec::new();
+    // the watch thread and the jobs of `tui::extras`; dropping it stops the watch
+    let mut extras = super::extras::Runtime::default();
     loop {
         let msg = if app.dirty {
             tokio::select! {
@@ -231,12 +230,7 @@ pub async fn run(
                     for h in launches.iter().flatten() {
                         h.cancel();
                     }
-                    if let Some(w) = watch_stop.take() {
-                        w.cancel();
-                    }
-                    for t in watch_threads {
-                        let _ = t.join();
-                    }
+                    extras.stop();
                     return Ok(());
                 }
                 Effect::LoadRun(rel) => {
@@ -283,62 +277,12 @@ pub async fn run(
                     }
                     launches[index] = Some(h);
                 }
-                Effect::Watch {
-                    targets,
-                    grants,
-                    max_risk,
-                } => {
-                    if let Some(w) = watch_stop.take() {
-                        w.cancel();
-                    }
-                    let stop = crate::exec::process::Cancel::default();
-                    watch_stop = Some(stop.clone());
-                    let wtx = tx.clone();
-                    let root = root.clone();
-                    let opts = crate::exec::watch::WatchOptions {
-                        targets,
-                        grants,
-                        max_risk,
-                        label: "watch".into(),
-                        runs: None,
-                        quiet: None,
-                    };
-                    watch_threads.push(std::thread::spawn(move || {
-                        let stx = wtx.clone();
-                        let sink: crate::exec::watch::WatchSink = Arc::new(move |ev| {
-                            let _ = stx.send(Msg::Act(Action::Watch(Box::new(ev))));
-                        });
-                        if let Err(e) = crate::exec::watch::watch(&root, &opts, &sink, &stop) {
-                            let _ = wtx.send(Msg::Act(Action::Notice(format!("watch: {e}"))));
-                        }
-                    }));
-                }
-                Effect::StopWatch => {
-                    if let Some(w) = watch_stop.take() {
-                        w.cancel();
-                    }
-                }
-                Effect::Compare { a, b } => {
-                    let ctx = tx.clone();
-                    let root = root.clone();
-                    tokio::task::spawn_blocking(move || {
-                        let act = match crate::workspace::diff::diff_runs(
-                            &root,
-                            &root.join(&a),
-                            &root.join(&b),
-                        ) {
-                            Ok(d) => Action::ShowText {
-                                title: format!(
-                                    "compare {} → {}",
-                                    a.rsplit('/').next().unwrap_or(&a),
-                                    b.rsplit('/').next().unwrap_or(&b)
-                                ),
-                                text: crate::cli::diff::text(&d),
-                            },
-                            Err(e) => Action::Notice(format!("compare: {e}")),
-                        };
-                        let _ = ctx.send(Msg::Act(act));
+                Effect::Extra(job) => {
+                    let etx = tx.clone();
+                    let send: super::extras::ActionSink = Arc::new(move |a| {
+                        let _ = etx.send(Msg::Act(a));
                     });
+                    extras.run(job, &root, send);
                 }
                 Effect::Cancel => {
                     for h in launches.iter().flatten() {
@@ -394,12 +338,7 @@ pub async fn run(
             break;
         }
     }
-    if let Some(w) = watch_stop.take() {
-        w.cancel();
-    }
-    for t in watch_threads {
-        let _ = t.join();
-    }
+    extras.stop();
     Ok(())
 }
 

@@ -93,7 +93,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
                 } else {
                     theme.get("text")
                 };
-                let mut right = Vec::new();
+                let mut right = super::badges::catalog_case(app, &c.id, theme);
                 if let Some(l) = c.lifecycle.filter(|l| *l != Lifecycle::Active) {
                     right.push(Span::styled(format!("{l} "), theme.get("muted")));
                 }

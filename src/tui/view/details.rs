@@ -234,6 +234,7 @@ fn case<'a>(app: &App, c: &CaseRow, theme: &Theme) -> Vec<Line<'a>> {
     } else {
         v.push(field_spans("history", strip, theme));
     }
+    v.extend(super::badges::history(app, c, theme));
     if let Some(sp) = sparkline(runs) {
         v.push(field_spans(
             "duration",

@@ -4,13 +4,16 @@
 #![allow(clippy::many_single_char_names)]
 
 pub mod artifacts;
+pub mod badges;
 pub mod bars;
 pub mod catalog;
+pub mod compare;
 pub mod details;
 pub mod finder;
 pub mod help;
 pub mod live;
 pub mod overlay;
+pub mod report;
 pub mod runs;
 pub mod tree;
 
@@ -44,6 +47,11 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame) {
         artifacts::draw(app, theme, f, r);
     }
     bars::status(app, theme, f, a.status);
+    match &app.x.screen {
+        Some(super::extras::Screen::Compare(v)) => compare::draw(app, v, theme, f),
+        Some(super::extras::Screen::Report(v)) => report::draw(app, v, theme, f),
+        None => {}
+    }
     match &app.overlay {
         Some(Overlay::Help { scroll }) => help::draw(app, theme, f, *scroll),
         Some(Overlay::Finder(fi)) => finder::draw(app, fi, theme, f),

@@ -80,10 +80,13 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
             Span::styled(escape(&run.case_id).into_owned(), theme.get("text")),
             Span::styled(format!(" {}", escape(&run.scope)), theme.get("muted")),
         ];
-        let right = vec![Span::styled(
+        let duration = Span::styled(
             run.duration_ms().map(fmt_ms).unwrap_or_default(),
             theme.get("badge"),
-        )];
+        );
+        let used: usize = left.iter().map(Span::width).sum::<usize>() + duration.width() + 1;
+        let mut right = super::badges::run(app, &run.path, theme, w.saturating_sub(used));
+        right.push(duration);
         let mut line = spread(left, right, w);
         if pos == app.runs.cursor {
             line = line.style(theme.get("selection"));

@@ -94,6 +94,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
                 ));
                 left.push(Span::styled(n.label.clone(), theme.get("folder")));
                 left.push(Span::styled(format!(" {}", n.count), theme.get("muted")));
+                right.extend(super::badges::folder(app, ni, theme));
                 if n.failing > 0 {
                     right.push(Span::styled(
                         format!("✗{} ", n.failing),
@@ -147,6 +148,9 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
                     stats.and_then(|s| s.historical.historical_success_rate),
                     theme,
                 ));
+                let used: usize = left.iter().chain(&right).map(Span::width).sum::<usize>() + 1;
+                let badges = super::badges::case(app, c, theme, w.saturating_sub(used));
+                right.splice(0..0, badges);
             }
         }
         let mut line = spread(left, right, w);
