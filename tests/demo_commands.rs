@@ -143,3 +143,37 @@ fn stats_scope_and_since() {
         .expect("run");
     assert_eq!(out.status.code(), Some(2), "a bad date is a usage error");
 }
+
+#[test]
+fn list_json_carries_the_plan_entry_of_registered_cases() {
+    let (_, v) = json(&["list", "--source", "tests"]);
+    let cases = v["cases"].as_array().expect("cases");
+    let case = |id: &str| {
+        cases
+            .iter()
+            .find(|c| c["id"] == id)
+            .unwrap_or_else(|| panic!("{id}"))
+    };
+    let plan = &case("terminal-basic-command")["plan"];
+    assert_eq!(plan["file"], "doc/test-plan/ai.md");
+    let text = plan["text"].as_str().expect("text");
+    assert!(text.starts_with("### terminal-basic-command"), "{text}");
+    assert!(text.contains("- Oracle:"), "{text}");
+    // the table-row style: the header rows and the case's row
+    let row = case("kb-search-multi-doc-ranking")["plan"]["text"]
+        .as_str()
+        .expect("row")
+        .to_owned();
+    assert!(
+        row.starts_with("| caseId |") && row.lines().count() == 3,
+        "{row}"
+    );
+    assert!(
+        row.lines()
+            .nth(2)
+            .is_some_and(|l| l.contains("kb-search-multi-doc-ranking")),
+        "{row}"
+    );
+    // an unregistered case has no entry
+    assert!(case("docx-export-huge-table").get("plan").is_none());
+}
