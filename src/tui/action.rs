@@ -33,6 +33,7 @@ pub enum Command {
     PrevFailure,
     Open,
     OpenArtifact,
+    PreviewImage,
     Watch,
     RerunFailed,
     Compare,
@@ -49,7 +50,7 @@ pub enum Command {
 }
 
 /// Every command with its keymap name, in the order help lists them.
-pub const COMMANDS: [(Command, &str); 38] = [
+pub const COMMANDS: [(Command, &str); 39] = [
     (Command::Quit, "quit"),
     (Command::MoveDown, "move_down"),
     (Command::MoveUp, "move_up"),
@@ -75,6 +76,7 @@ pub const COMMANDS: [(Command, &str); 38] = [
     (Command::PrevFailure, "prev_failure"),
     (Command::Open, "open"),
     (Command::OpenArtifact, "open_artifact"),
+    (Command::PreviewImage, "preview_image"),
     (Command::Watch, "watch"),
     (Command::RerunFailed, "rerun_failed"),
     (Command::Compare, "compare"),
@@ -159,6 +161,6 @@ pub enum Action {
     Exec(usize, Box<crate::exec::ExecEvent>),
     /// SIGTERM / SIGHUP / SIGINT: end now.
     Terminate,
-    /// A result of watch, compare, report or contract work (`tui::extras`).
+    /// A result of watch, compare, report, contract or preview work (`tui::extras`).
     Extra(Box<super::extras::Done>),
 }

@@ -419,6 +419,7 @@ impl App {
         let reloaded = matches!(action, Action::Loaded(_));
         let mut fx = self.update_inner(action);
         fx.extend(self.contract_job(reloaded));
+        fx.extend(self.preview_job());
         // a verdict waits for any open overlay to close
         if self.overlay.is_none() && self.input.is_none() {
             if let Some(j) = self.judge_queue.pop_front() {
@@ -933,6 +934,7 @@ impl App {
                 self.jump_failure(c == Command::NextFailure);
             }
             Command::OpenArtifact => return self.open_artifact(),
+            Command::PreviewImage => return self.preview_open(),
             Command::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
             Command::Problems => self.show_problems(),
             Command::Close => {

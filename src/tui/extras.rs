@@ -11,7 +11,7 @@ use crate::sanitize::escape;
 use crate::workspace::diff::RunDiff;
 use crate::workspace::logs::RawRun;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// The launch number watch reruns report under (they have no handle of the app's).
@@ -32,6 +32,8 @@ pub enum Job {
     Report { domain: String },
     /// The contract checks of these runs.
     Contract(Vec<RawRun>),
+    /// Decode a screenshot (`file`: inside its run folder; `label`: its run-relative path).
+    Preview { file: PathBuf, label: String },
 }
 
 /// What a `Job` gives back.
@@ -55,6 +57,10 @@ pub enum Done {
     },
     /// (run folder, number of contract warnings).
     Contract(Vec<(String, usize)>),
+    Preview {
+        file: PathBuf,
+        preview: Result<super::image::Preview, String>,
+    },
 }
 
 /// A full view over the panes: it takes the keys until closed.
@@ -62,6 +68,11 @@ pub enum Done {
 pub enum Screen {
     Compare(Box<super::view::compare::CompareView>),
     Report(Box<super::view::report::ReportView>),
+    /// A screenshot full screen (`file` inside its run folder, `label` its path in the run).
+    Image {
+        file: PathBuf,
+        label: String,
+    },
 }
 
 /// The state of these features inside the App.
@@ -83,6 +94,19 @@ pub struct Extras {
     pub contract: HashMap<String, usize>,
     contract_asked: HashSet<String>,
     pub screen: Option<Screen>,
+    /// Screenshot previews decoded (or being decoded), by file.
+    pub previews: super::image::Cache,
+}
+
+/// What the artifacts pane can preview for the selected artifact.
+#[derive(Debug, Clone)]
+pub enum PreviewTarget {
+    /// Not an image: nothing to preview.
+    None,
+    /// An image that is never read, and why.
+    Refused(String),
+    /// An image inside its run folder: the file and its run-relative path.
+    File(PathBuf, String),
 }
 
 impl App {
@@ -115,6 +139,12 @@ impl App {
             Screen::Report(v) => {
                 let next = v.next_stale();
                 (&mut v.scroll, v.lines.len(), next)
+            }
+            Screen::Image { .. } => {
+                if matches!(c, Command::Close | Command::Quit | Command::Confirm) {
+                    self.x.screen = None;
+                }
+                return Vec::new();
             }
         };
         let max = len.saturating_sub(1) as isize;
@@ -187,7 +217,62 @@ impl App {
                 self.x.contract.extend(v);
                 Vec::new()
             }
+            Done::Preview { file, preview } => {
+                self.x.previews.put(file, preview);
+                Vec::new()
+            }
         }
+    }
+
+    // ---- screenshot previews -------------------------------------------------------
+
+    /// The selected artifact as something to preview.
+    pub fn preview_target(&self) -> PreviewTarget {
+        let Some(run) = &self.live.run else {
+            return PreviewTarget::None;
+        };
+        let Some(a) = run.artifacts.get(self.live.artifact_cursor) else {
+            return PreviewTarget::None;
+        };
+        if !super::image::is_image(a) {
+            return PreviewTarget::None;
+        }
+        // `file()` is the one way to a path: it gives none that leaves the run folder
+        let Some(file) = a.file(&self.opts.root.join(&run.path)) else {
+            return PreviewTarget::Refused(format!(
+                "refused: {} leaves the run folder",
+                escape(&a.path)
+            ));
+        };
+        if !a.exists {
+            return PreviewTarget::Refused(format!("missing: {}", escape(&a.path)));
+        }
+        PreviewTarget::File(file, a.path.clone())
+    }
+
+    /// The decode the selected screenshot needs, once per file.
+    pub(crate) fn preview_job(&mut self) -> Option<Effect> {
+        let PreviewTarget::File(file, label) = self.preview_target() else {
+            return None;
+        };
+        self.x
+            .previews
+            .want(&file)
+            .then_some(Effect::Extra(Job::Preview { file, label }))
+    }
+
+    /// `i`: the selected screenshot full screen.
+    pub(crate) fn preview_open(&mut self) -> Vec<Effect> {
+        match self.preview_target() {
+            PreviewTarget::None => {
+                self.notice = Some("the selected artifact is not an image".into());
+            }
+            PreviewTarget::Refused(why) => self.notice = Some(why),
+            PreviewTarget::File(file, label) => {
+                self.x.screen = Some(Screen::Image { file, label });
+            }
+        }
+        Vec::new()
     }
 
     // ---- rerun failed -------------------------------------------------------------
@@ -675,6 +760,10 @@ pub fn run_now(job: Job, root: &Path) -> Option<Done> {
                 })
                 .collect(),
         )),
+        Job::Preview { file, label } => Some(Done::Preview {
+            preview: super::image::load(&file, &label),
+            file,
+        }),
     }
 }
 

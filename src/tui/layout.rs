@@ -54,10 +54,18 @@ pub fn areas(w: u16, h: u16, app: &App) -> Areas {
         }
     } else {
         let n_art = app.live.run.as_ref().map_or(0, |r| r.artifacts.len()) as u16;
+        // a focused screenshot grows the pane to preview it under the list
+        let previewing = app.focus == Pane::Artifacts
+            && !matches!(app.preview_target(), super::extras::PreviewTarget::None);
+        let arts_h = if previewing {
+            n_art.min(6) + 2 + 2 * super::view::artifacts::PREVIEW_ROWS
+        } else {
+            (n_art + 2).clamp(3, 8)
+        };
         let [details, live, arts] = Layout::vertical([
             Constraint::Percentage(42),
             Constraint::Min(5),
-            Constraint::Length((n_art + 2).clamp(3, 8)),
+            Constraint::Length(arts_h),
         ])
         .areas(right);
         a.details = Some(details);

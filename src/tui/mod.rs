@@ -5,6 +5,7 @@ pub mod action;
 pub mod app;
 pub mod event;
 pub mod extras;
+pub mod image;
 pub mod keymap;
 pub mod launch;
 pub mod layout;

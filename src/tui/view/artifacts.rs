@@ -1,13 +1,20 @@
-//! The artifacts pane: the run's `artifacts.json` items, opened with `o`.
+//! The artifacts pane: the run's `artifacts.json` items, opened with `o`, the selected
+//! screenshot previewed below them, and full screen with `i`.
 
 use super::super::app::{App, Pane};
+use super::super::extras::PreviewTarget;
+use super::super::image::{self, HalfBlocks, State};
 use super::super::theme::Theme;
 use super::{focused, pane, spread};
 use crate::sanitize::escape;
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::text::Span;
-use ratatui::widgets::Paragraph;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Clear, Paragraph};
+use std::path::Path;
+
+/// Rows the pane must have free under its list to show a preview there.
+pub const PREVIEW_ROWS: u16 = 6;
 
 pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
     let arts = app
@@ -31,6 +38,26 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         f.render_widget(Paragraph::new(msg).style(theme.get("muted")), inner);
         return;
     }
+    // the list keeps its rows; what is left below it (enough of it) previews the selection
+    let list_h = (arts.len() as u16).min(inner.height);
+    let free = inner.height - list_h;
+    let inner = if free >= PREVIEW_ROWS {
+        let target = app.preview_target();
+        if !matches!(target, PreviewTarget::None) {
+            let below = Rect {
+                y: inner.y + list_h,
+                height: free,
+                ..inner
+            };
+            preview(app, &target, theme, f, below, false);
+        }
+        Rect {
+            height: list_h,
+            ..inner
+        }
+    } else {
+        inner
+    };
     let w = inner.width as usize;
     let has_focus = focused(app, Pane::Artifacts);
     let skip = app
@@ -84,4 +111,74 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         lines.push(l);
     }
     f.render_widget(Paragraph::new(lines), inner);
+}
+
+/// The preview of `target` in `r`: a caption row, then the picture (or why there is none).
+fn preview(app: &App, target: &PreviewTarget, theme: &Theme, f: &mut Frame, r: Rect, full: bool) {
+    let (file, label) = match target {
+        PreviewTarget::None => return,
+        PreviewTarget::Refused(why) => {
+            f.render_widget(
+                Paragraph::new(format!("no preview: {why}")).style(theme.get("failed")),
+                Rect { height: 1, ..r },
+            );
+            return;
+        }
+        PreviewTarget::File(file, label) => (file, label),
+    };
+    let caption =
+        |text: String, style: &str| Paragraph::new(Line::styled(text, theme.get(style))).centered();
+    let top = Rect { height: 1, ..r };
+    let body = Rect {
+        y: r.y + 1,
+        height: r.height.saturating_sub(1),
+        ..r
+    };
+    match app.x.previews.get(file) {
+        None | Some(State::Pending) => {
+            f.render_widget(
+                caption(format!("{} · decoding…", escape(label)), "muted"),
+                top,
+            );
+        }
+        Some(State::Failed(e)) => {
+            f.render_widget(caption(escape(e).into_owned(), "warning"), top);
+        }
+        Some(State::Ready(p)) => {
+            let hint = if full { "" } else { " · i full screen" };
+            let size = format!("{}×{}", p.width, p.height);
+            if theme.no_color {
+                // half blocks without colours would be one flat shape: say what is there
+                f.render_widget(
+                    caption(
+                        format!("{} · {size} · preview needs colour", escape(label)),
+                        "muted",
+                    ),
+                    top,
+                );
+                return;
+            }
+            f.render_widget(
+                caption(format!("{} · {size}{hint}", escape(label)), "muted"),
+                top,
+            );
+            let img = image::for_cells(&p.image, body.width, body.height);
+            f.render_widget(HalfBlocks(&img), body);
+        }
+    }
+}
+
+/// `i`: the screenshot over the whole screen, closed with Esc or q.
+pub fn screen(app: &App, file: &Path, label: &str, theme: &Theme, f: &mut Frame) {
+    let r = f.area();
+    f.render_widget(Clear, r);
+    let block = Block::bordered()
+        .border_type(BorderType::Rounded)
+        .border_style(theme.get("border_focus"))
+        .title(Span::styled(" Screenshot ", theme.get("title")))
+        .title_bottom(Span::styled(" Esc close ", theme.get("muted")));
+    let inner = block.inner(r);
+    f.render_widget(block, r);
+    let target = PreviewTarget::File(file.to_path_buf(), label.to_string());
+    preview(app, &target, theme, f, inner, true);
 }

@@ -50,6 +50,9 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame) {
     match &app.x.screen {
         Some(super::extras::Screen::Compare(v)) => compare::draw(app, v, theme, f),
         Some(super::extras::Screen::Report(v)) => report::draw(app, v, theme, f),
+        Some(super::extras::Screen::Image { file, label }) => {
+            artifacts::screen(app, file, label, theme, f);
+        }
         None => {}
     }
     match &app.overlay {
