@@ -224,3 +224,126 @@ fn the_hostile_text_is_there_escaped() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("\\e[2J"), "{text}");
 }
+
+/// Bytes from the cockpit's pty that did not come from its own drawing: any OSC
+/// (`ESC ]`, testdeck never sends one), BEL, an ESC not starting a CSI or a
+/// charset/keypad sequence, C1 controls (UTF-8 encoded, or raw: the output must be
+/// UTF-8) and bidi overrides.
+fn pty_leaks(bytes: &[u8]) -> Vec<String> {
+    let mut found = Vec::new();
+    for (i, w) in bytes.windows(2).enumerate() {
+        if w[0] == 0x1b && !matches!(w[1], b'[' | b'(' | b')' | b'7' | b'8' | b'=' | b'>' | b'M') {
+            found.push(format!("ESC {:?} at byte {i}", w[1] as char));
+        }
+    }
+    if bytes.contains(&0x07) {
+        found.push("BEL".into());
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(text) => {
+            for c in text.chars() {
+                let u = c as u32;
+                if (0x80..0xa0).contains(&u) || matches!(u, 0x202a..=0x202e | 0x2066..=0x2069) {
+                    found.push(format!("U+{u:04X}"));
+                }
+            }
+        }
+        Err(e) => found.push(format!("not UTF-8: {e}")),
+    }
+    found
+}
+
+/// The cockpit walked through every pane and overlay on the poisoned demo, in a
+/// real pseudo-terminal: nothing from the files reaches the terminal raw.
+#[test]
+fn no_hostile_byte_reaches_the_cockpit_pty() {
+    use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+    use std::io::{Read as _, Write as _};
+    use std::sync::{Arc, Mutex};
+    use std::time::{Duration, Instant};
+    let (_tmp, root) = hostile_demo();
+    let cfg = tempfile::tempdir().expect("cfg");
+    let pty = native_pty_system()
+        .openpty(PtySize {
+            rows: 40,
+            cols: 140,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .expect("openpty");
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_testdeck"));
+    cmd.arg("--root");
+    cmd.arg(&root);
+    cmd.env("TERM", "xterm-256color");
+    cmd.env("XDG_CONFIG_HOME", cfg.path());
+    cmd.env_remove("NO_COLOR");
+    let mut child = pty.slave.spawn_command(cmd).expect("spawn");
+    drop(pty.slave);
+    let mut reader = pty.master.try_clone_reader().expect("reader");
+    let mut writer = pty.master.take_writer().expect("writer");
+    let bytes = Arc::new(Mutex::new(Vec::new()));
+    let sink = bytes.clone();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 8192];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            sink.lock().expect("lock").extend_from_slice(&buf[..n]);
+        }
+    });
+    let screen = |bytes: &Arc<Mutex<Vec<u8>>>| {
+        let mut p = vt100::Parser::new(40, 140, 0);
+        p.process(&bytes.lock().expect("lock"));
+        p.screen().contents()
+    };
+    let wait = |what: &str| {
+        let start = Instant::now();
+        while !screen(&bytes).contains(what) {
+            assert!(
+                start.elapsed() < Duration::from_secs(40),
+                "waiting for {what}:\n{}",
+                screen(&bytes)
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    let mut send = |keys: &str| {
+        writer.write_all(keys.as_bytes()).expect("write");
+        writer.flush().expect("flush");
+        std::thread::sleep(Duration::from_millis(120));
+    };
+    wait(" runs │");
+    // the tree, a case with poisoned timeline events, its event data, artifacts
+    send("/");
+    send("multi-doc");
+    send("\r");
+    wait("Timeline");
+    send("\t\t");
+    send("G");
+    send("\r");
+    send("\x1b");
+    send("\t");
+    send("j");
+    // the other tabs, problems, help
+    for keys in [
+        "2", "j", "j", "j", "3", "j", "\r", "v", "p", "\x1b", "?", "\x1b", "1", "R", "\x1b",
+    ] {
+        send(keys);
+    }
+    send("q");
+    let start = Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        assert!(start.elapsed() < Duration::from_secs(10), "did not quit");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    let out = bytes.lock().expect("lock").clone();
+    let text = String::from_utf8_lossy(&out);
+    assert!(
+        text.contains("\\e]52"),
+        "the poison was not drawn (escaped) at all"
+    );
+    let leaks = pty_leaks(&out);
+    assert!(leaks.is_empty(), "{}", leaks.join("\n"));
+}
