@@ -3,91 +3,11 @@
 //! terminal restored. The built binary in a real pseudo-terminal (portable-pty),
 //! its screen read back through vt100.
 
-use portable_pty::{CommandBuilder, PtySize, native_pty_system};
-use std::io::{Read, Write};
+mod common;
+use common::Session;
+
 use std::path::Path;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-const ROWS: u16 = 32;
-const COLS: u16 = 120;
-
-struct Session {
-    bytes: Arc<Mutex<Vec<u8>>>,
-    writer: Box<dyn Write + Send>,
-    child: Box<dyn portable_pty::Child + Send + Sync>,
-    _master: Box<dyn portable_pty::MasterPty + Send>,
-}
-
-impl Session {
-    fn start(root: &Path, config: &Path) -> Session {
-        let pty = native_pty_system()
-            .openpty(PtySize {
-                rows: ROWS,
-                cols: COLS,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .expect("openpty");
-        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_testdeck"));
-        cmd.arg("--root");
-        cmd.arg(root);
-        cmd.env("TERM", "xterm-256color");
-        cmd.env("XDG_CONFIG_HOME", config);
-        // the demo runner writes a step every 0.5 s: the case is still running
-        // when the signal comes
-        cmd.env("DEMO_RUNNER_PACE", "0.5");
-        cmd.env_remove("HOST");
-        cmd.env_remove("NO_COLOR");
-        let child = pty.slave.spawn_command(cmd).expect("spawn");
-        drop(pty.slave);
-        let mut reader = pty.master.try_clone_reader().expect("reader");
-        let writer = pty.master.take_writer().expect("writer");
-        let bytes = Arc::new(Mutex::new(Vec::new()));
-        let sink = bytes.clone();
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 8192];
-            while let Ok(n) = reader.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                sink.lock().expect("lock").extend_from_slice(&buf[..n]);
-            }
-        });
-        Session {
-            bytes,
-            writer,
-            child,
-            _master: pty.master,
-        }
-    }
-
-    fn screen(&self) -> vt100::Parser {
-        let mut p = vt100::Parser::new(ROWS, COLS, 0);
-        p.process(&self.bytes.lock().expect("lock"));
-        p
-    }
-
-    fn wait_text(&self, s: &str) {
-        let start = Instant::now();
-        while start.elapsed() < Duration::from_secs(40) {
-            if self.screen().screen().contents().contains(s) {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        panic!(
-            "timed out waiting for {s}:\n{}",
-            self.screen().screen().contents()
-        );
-    }
-
-    fn send(&mut self, s: &str) {
-        self.writer.write_all(s.as_bytes()).expect("write");
-        self.writer.flush().expect("flush");
-        std::thread::sleep(Duration::from_millis(60));
-    }
-}
 
 /// Whether `pid` is a living process (a zombie counts as dead: in a container
 /// whose PID 1 does not reap, an ended process may stay one).
@@ -144,7 +64,7 @@ fn signal_ends_children_and_restores_terminal(sig: &str) {
         .expect("demo");
     assert!(out.status.success(), "{out:?}");
     let cfg = tempfile::tempdir().expect("cfg");
-    let mut s = Session::start(&demo, cfg.path());
+    let mut s = Session::start_with(&demo, cfg.path(), &[("DEMO_RUNNER_PACE", "0.5")]);
     let pid = s.child.process_id().expect("pid");
     s.wait_text("Tests · 21");
     s.send("/");

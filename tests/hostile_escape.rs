@@ -4,6 +4,8 @@
 
 #![cfg(unix)]
 
+mod common;
+
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -257,88 +259,25 @@ fn pty_leaks(bytes: &[u8]) -> Vec<String> {
 /// real pseudo-terminal: nothing from the files reaches the terminal raw.
 #[test]
 fn no_hostile_byte_reaches_the_cockpit_pty() {
-    use portable_pty::{CommandBuilder, PtySize, native_pty_system};
-    use std::io::{Read as _, Write as _};
-    use std::sync::{Arc, Mutex};
-    use std::time::{Duration, Instant};
     let (_tmp, root) = hostile_demo();
     let cfg = tempfile::tempdir().expect("cfg");
-    let pty = native_pty_system()
-        .openpty(PtySize {
-            rows: 40,
-            cols: 140,
-            pixel_width: 0,
-            pixel_height: 0,
-        })
-        .expect("openpty");
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_testdeck"));
-    cmd.arg("--root");
-    cmd.arg(&root);
-    cmd.env("TERM", "xterm-256color");
-    cmd.env("XDG_CONFIG_HOME", cfg.path());
-    cmd.env_remove("NO_COLOR");
-    let mut child = pty.slave.spawn_command(cmd).expect("spawn");
-    drop(pty.slave);
-    let mut reader = pty.master.try_clone_reader().expect("reader");
-    let mut writer = pty.master.take_writer().expect("writer");
-    let bytes = Arc::new(Mutex::new(Vec::new()));
-    let sink = bytes.clone();
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 8192];
-        while let Ok(n) = reader.read(&mut buf) {
-            if n == 0 {
-                break;
-            }
-            sink.lock().expect("lock").extend_from_slice(&buf[..n]);
-        }
-    });
-    let screen = |bytes: &Arc<Mutex<Vec<u8>>>| {
-        let mut p = vt100::Parser::new(40, 140, 0);
-        p.process(&bytes.lock().expect("lock"));
-        p.screen().contents()
-    };
-    let wait = |what: &str| {
-        let start = Instant::now();
-        while !screen(&bytes).contains(what) {
-            assert!(
-                start.elapsed() < Duration::from_secs(40),
-                "waiting for {what}:\n{}",
-                screen(&bytes)
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    };
-    let mut send = |keys: &str| {
-        writer.write_all(keys.as_bytes()).expect("write");
-        writer.flush().expect("flush");
-        std::thread::sleep(Duration::from_millis(120));
-    };
-    wait(" runs │");
+    let mut s = common::Session::start(&root, cfg.path());
+    s.wait_text(" runs │");
     // the tree, a case with poisoned timeline events, its event data, artifacts
-    send("/");
-    send("multi-doc");
-    send("\r");
-    wait("Timeline");
-    send("\t\t");
-    send("G");
-    send("\r");
-    send("\x1b");
-    send("\t");
-    send("j");
-    // the other tabs, problems, help
+    s.send("/");
+    s.send("multi-doc");
+    s.send("\r");
+    s.wait_text("Timeline");
+    for keys in ["\t\t", "G", "\r", "\x1b", "\t", "j"] {
+        s.send(keys);
+    }
+    // the other tabs, problems, help, the report
     for keys in [
         "2", "j", "j", "j", "3", "j", "\r", "v", "p", "\x1b", "?", "\x1b", "1", "R", "\x1b",
     ] {
-        send(keys);
+        s.send(keys);
     }
-    send("q");
-    let start = Instant::now();
-    while child.try_wait().expect("wait").is_none() {
-        assert!(start.elapsed() < Duration::from_secs(10), "did not quit");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    std::thread::sleep(Duration::from_millis(200));
-    let out = bytes.lock().expect("lock").clone();
+    let (_, out) = s.quit();
     let text = String::from_utf8_lossy(&out);
     assert!(
         text.contains("\\e]52"),

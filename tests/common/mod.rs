@@ -1,0 +1,118 @@
+//! Shared by the pseudo-terminal tests: the built binary in a real pty
+//! (portable-pty), its screen read back through a terminal emulator (vt100).
+#![allow(dead_code)] // each test binary uses a part
+
+use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+use std::io::{Read, Write};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+pub const ROWS: u16 = 32;
+pub const COLS: u16 = 120;
+
+/// The built binary in a real pseudo-terminal, its output kept as raw bytes.
+pub struct Session {
+    pub bytes: Arc<Mutex<Vec<u8>>>,
+    writer: Box<dyn Write + Send>,
+    pub child: Box<dyn portable_pty::Child + Send + Sync>,
+    _master: Box<dyn portable_pty::MasterPty + Send>,
+}
+
+impl Session {
+    /// `testdeck --root ROOT` with its config folder, the default environment.
+    pub fn start(root: &Path, config: &Path) -> Session {
+        Session::start_with(root, config, &[])
+    }
+
+    /// The same, with extra environment variables (e.g. `DEMO_RUNNER_PACE`).
+    pub fn start_with(root: &Path, config: &Path, env: &[(&str, &str)]) -> Session {
+        let pty = native_pty_system()
+            .openpty(PtySize {
+                rows: ROWS,
+                cols: COLS,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("openpty");
+        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_testdeck"));
+        cmd.arg("--root");
+        cmd.arg(root);
+        cmd.env("TERM", "xterm-256color");
+        cmd.env("XDG_CONFIG_HOME", config);
+        cmd.env_remove("HOST");
+        cmd.env_remove("NO_COLOR");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let child = pty.slave.spawn_command(cmd).expect("spawn");
+        drop(pty.slave);
+        let mut reader = pty.master.try_clone_reader().expect("reader");
+        let writer = pty.master.take_writer().expect("writer");
+        let bytes = Arc::new(Mutex::new(Vec::new()));
+        let sink = bytes.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                sink.lock().expect("lock").extend_from_slice(&buf[..n]);
+            }
+        });
+        Session {
+            bytes,
+            writer,
+            child,
+            _master: pty.master,
+        }
+    }
+
+    pub fn screen(&self) -> vt100::Parser {
+        let mut p = vt100::Parser::new(ROWS, COLS, 0);
+        p.process(&self.bytes.lock().expect("lock"));
+        p
+    }
+
+    pub fn wait_for(&self, what: &str, f: impl Fn(&vt100::Screen) -> bool) {
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(40) {
+            if f(self.screen().screen()) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        panic!(
+            "timed out waiting for {what}:\n{}",
+            self.screen().screen().contents()
+        );
+    }
+
+    pub fn wait_text(&self, s: &str) {
+        self.wait_for(s, |sc| sc.contents().contains(s));
+    }
+
+    pub fn send(&mut self, s: &str) {
+        self.writer.write_all(s.as_bytes()).expect("write");
+        self.writer.flush().expect("flush");
+        // let the app read the keys one batch at a time, as a person types
+        std::thread::sleep(Duration::from_millis(60));
+    }
+
+    pub fn quit(mut self) -> (vt100::Parser, Vec<u8>) {
+        self.send("q");
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                assert!(status.success(), "exit status {status:?}");
+                break;
+            }
+            assert!(start.elapsed() < Duration::from_secs(10), "did not quit");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        std::thread::sleep(Duration::from_millis(200));
+        let p = self.screen();
+        let b = self.bytes.lock().expect("lock").clone();
+        (p, b)
+    }
+}
