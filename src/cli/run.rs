@@ -94,20 +94,36 @@ pub fn failed_catalog_ids(ws: &Workspace) -> Vec<String> {
 
 /// The session's grants from the flags.
 pub fn flag_grants(args: &Args) -> Result<Grants, String> {
+    grants_from_flags(
+        &args.authorize,
+        &args.gate,
+        args.allow_live,
+        args.allow_remote,
+    )
+}
+
+/// Grants from `--authorize RISK…`, `--gate G…`, `--allow-live`, `--allow-remote`
+/// (shared by `run` and `watch`, which take the same flags).
+pub fn grants_from_flags(
+    authorize: &[String],
+    gate: &[String],
+    allow_live: bool,
+    allow_remote: bool,
+) -> Result<Grants, String> {
     let mut g = Grants::default();
-    for r in &args.authorize {
+    for r in authorize {
         let risk = Risk::parse(r).ok_or_else(|| {
             format!("--authorize {r}: not a risk (readonly, mutating, destructive)")
         })?;
         g.grant(Grantable::Risk(risk), GrantSource::Flag);
     }
-    for gate in &args.gate {
-        g.grant(Grantable::Gate(gate.clone()), GrantSource::Flag);
+    for name in gate {
+        g.grant(Grantable::Gate(name.clone()), GrantSource::Flag);
     }
-    if args.allow_live {
+    if allow_live {
         g.grant(Grantable::Live, GrantSource::Flag);
     }
-    if args.allow_remote {
+    if allow_remote {
         g.grant(Grantable::Remote, GrantSource::Flag);
     }
     Ok(g)

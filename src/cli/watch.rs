@@ -4,7 +4,7 @@
 use super::{Ctx, usage};
 use crate::exec::process::Cancel;
 use crate::exec::watch::{self, WatchEvent, WatchNote, WatchOptions, WatchSink};
-use crate::exec::{GrantSource, Grantable, Grants, Risk};
+use crate::exec::{Grants, Risk};
 use crate::sanitize::escape;
 use std::fmt::Write as _;
 use std::io::Write;
@@ -47,23 +47,12 @@ pub struct Args {
 }
 
 fn grants(args: &Args) -> Result<Grants, String> {
-    let mut g = Grants::default();
-    for r in &args.authorize {
-        let risk = Risk::parse(r).ok_or_else(|| {
-            format!("--authorize {r}: not a risk (readonly, mutating, destructive)")
-        })?;
-        g.grant(Grantable::Risk(risk), GrantSource::Flag);
-    }
-    for gate in &args.gate {
-        g.grant(Grantable::Gate(gate.clone()), GrantSource::Flag);
-    }
-    if args.allow_live {
-        g.grant(Grantable::Live, GrantSource::Flag);
-    }
-    if args.allow_remote {
-        g.grant(Grantable::Remote, GrantSource::Flag);
-    }
-    Ok(g)
+    super::run::grants_from_flags(
+        &args.authorize,
+        &args.gate,
+        args.allow_live,
+        args.allow_remote,
+    )
 }
 
 pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
