@@ -92,6 +92,38 @@ pub fn failed_catalog_ids(ws: &Workspace) -> Vec<String> {
     crate::exec::failed::failed_set(ws).catalog
 }
 
+/// Run `then` once on SIGINT or SIGTERM, from a thread of its own; returns when
+/// the handlers are in place (before anything is launched).
+pub fn on_termination_signal(then: impl FnOnce() + Send + 'static) {
+    let (ready_tx, ready_rx) = std::sync::mpsc::channel::<()>();
+    std::thread::spawn(move || {
+        let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        else {
+            let _ = ready_tx.send(());
+            return;
+        };
+        rt.block_on(async {
+            use tokio::signal::unix::{SignalKind, signal};
+            let (Ok(mut int), Ok(mut term)) = (
+                signal(SignalKind::interrupt()),
+                signal(SignalKind::terminate()),
+            ) else {
+                let _ = ready_tx.send(());
+                return;
+            };
+            let _ = ready_tx.send(());
+            tokio::select! {
+                _ = int.recv() => {}
+                _ = term.recv() => {}
+            }
+            then();
+        });
+    });
+    let _ = ready_rx.recv();
+}
+
 /// The session's grants from the flags.
 pub fn flag_grants(args: &Args) -> Result<Grants, String> {
     grants_from_flags(
@@ -199,36 +231,12 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
     let cancelled = Arc::new(std::sync::atomic::AtomicBool::new(false));
     // SIGINT / SIGTERM end the children's process groups, then testdeck; the
     // handlers are in place before anything is launched
-    let (ready_tx, ready_rx) = std::sync::mpsc::channel::<()>();
     let flag = cancelled.clone();
     let on_signal = cancel.clone();
-    std::thread::spawn(move || {
-        let Ok(rt) = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-        else {
-            let _ = ready_tx.send(());
-            return;
-        };
-        rt.block_on(async {
-            use tokio::signal::unix::{SignalKind, signal};
-            let (Ok(mut int), Ok(mut term)) = (
-                signal(SignalKind::interrupt()),
-                signal(SignalKind::terminate()),
-            ) else {
-                let _ = ready_tx.send(());
-                return;
-            };
-            let _ = ready_tx.send(());
-            tokio::select! {
-                _ = int.recv() => {}
-                _ = term.recv() => {}
-            }
-            flag.store(true, std::sync::atomic::Ordering::SeqCst);
-            on_signal.cancel();
-        });
+    on_termination_signal(move || {
+        flag.store(true, std::sync::atomic::Ordering::SeqCst);
+        on_signal.cancel();
     });
-    let _ = ready_rx.recv();
     let mut handle = exec::launch_with(LaunchContext::of(&ws), plan, sink, cancel);
     let summary = handle.wait();
     // a run record that could not be written is an error of testdeck, not of a

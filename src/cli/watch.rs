@@ -92,34 +92,8 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
     let stop = Cancel::default();
     // SIGINT / SIGTERM stop the watch; the rerun in flight is cancelled and its
     // process groups are gone before testdeck exits
-    let (ready_tx, ready_rx) = std::sync::mpsc::channel::<()>();
     let on_signal = stop.clone();
-    std::thread::spawn(move || {
-        let Ok(rt) = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-        else {
-            let _ = ready_tx.send(());
-            return;
-        };
-        rt.block_on(async {
-            use tokio::signal::unix::{SignalKind, signal};
-            let (Ok(mut int), Ok(mut term)) = (
-                signal(SignalKind::interrupt()),
-                signal(SignalKind::terminate()),
-            ) else {
-                let _ = ready_tx.send(());
-                return;
-            };
-            let _ = ready_tx.send(());
-            tokio::select! {
-                _ = int.recv() => {}
-                _ = term.recv() => {}
-            }
-            on_signal.cancel();
-        });
-    });
-    let _ = ready_rx.recv();
+    super::run::on_termination_signal(move || on_signal.cancel());
     match watch::watch(&ws.root, &opts, &sink, &stop) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => usage(&format!("watch: {e}")),
