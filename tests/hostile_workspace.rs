@@ -178,9 +178,37 @@ fn permissions_bind(dir: &Path) -> bool {
     std::fs::read_dir(dir).is_err()
 }
 
+/// `testdeck --root ROOT ARGS` as the unprivileged user `nobody` (through
+/// `setpriv`), when this process is root and that works here: root reads through
+/// `chmod 000`, nobody does not.
+fn td_as_nobody(root: &Path, args: &[&str]) -> Option<Output> {
+    let exe = assert_cmd::cargo::cargo_bin!("testdeck");
+    let run = |extra: &[&str]| {
+        Command::new("setpriv")
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+            .arg(exe)
+            .args(extra)
+            .env("NO_COLOR", "1")
+            .output()
+            .ok()
+    };
+    // the binary must be reachable by nobody (not the case under a private home)
+    if !run(&["--version"]).is_some_and(|o| o.status.success()) {
+        return None;
+    }
+    let mut all = vec!["--root", root.to_str()?];
+    all.extend_from_slice(args);
+    let out = run(&all)?;
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(101), "{args:?} panicked: {err}");
+    Some(out)
+}
+
 #[test]
 fn unreadable_folders_are_reported_and_the_rest_loads() {
     let tmp = tempfile::tempdir().expect("tempdir");
+    // readable by others, so an unprivileged user can see the rest of it
+    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755)).expect("chmod");
     let root = tmp.path().join("ws");
     workspace(&root);
     write(&root.join("tests/ai/locked/locked-case.test.ts"), "//\n");
@@ -197,10 +225,26 @@ fn unreadable_folders_are_reported_and_the_rest_loads() {
     for d in &locked {
         std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o000)).expect("chmod");
     }
-    let enforced = permissions_bind(&locked[0]);
-    let list = stdout(&td(&root, &["list"]));
-    let runs = stdout(&td(&root, &["runs"]));
-    let validate = stdout(&td(&root, &["validate"]));
+    // as root, chmod 000 stops nobody: run as an unprivileged user where possible
+    let (enforced, list, runs, validate) = if permissions_bind(&locked[0]) {
+        (
+            true,
+            stdout(&td(&root, &["list"])),
+            stdout(&td(&root, &["runs"])),
+            stdout(&td(&root, &["validate"])),
+        )
+    } else if let Some(list) = td_as_nobody(&root, &["list"]) {
+        let runs = td_as_nobody(&root, &["runs"]).expect("runs as nobody");
+        let validate = td_as_nobody(&root, &["validate"]).expect("validate as nobody");
+        (true, stdout(&list), stdout(&runs), stdout(&validate))
+    } else {
+        (
+            false,
+            stdout(&td(&root, &["list"])),
+            stdout(&td(&root, &["runs"])),
+            stdout(&td(&root, &["validate"])),
+        )
+    };
     for d in &locked {
         std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o755)).expect("chmod back");
     }
@@ -214,8 +258,8 @@ fn unreadable_folders_are_reported_and_the_rest_loads() {
         assert!(validate.contains("tests/logs/ai/locked"), "{validate}");
     } else {
         eprintln!(
-            "running as a privileged user: chmod 000 does not stop reads here, \
-             so only 'the rest loads' was checked (not the unreadable problem)"
+            "running as a privileged user without a way to drop privileges: chmod 000 \
+             does not stop reads here, so only 'the rest loads' was checked"
         );
     }
 }
