@@ -140,7 +140,8 @@ fn cell(e: Option<&diff::SideEvent>, d: Option<u64>) -> String {
     }
 }
 
-fn delta(e: &AlignedEvent) -> String {
+/// The change of an event's duration from A to B (`+120ms`, `-40ms`), or empty.
+pub fn delta(e: &AlignedEvent) -> String {
     match (e.duration_ms_a, e.duration_ms_b) {
         (Some(a), Some(b)) if a != b => {
             let d = i128::from(b) - i128::from(a);

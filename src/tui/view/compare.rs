@@ -5,9 +5,9 @@
 use super::super::app::App;
 use super::super::theme::Theme;
 use super::{fmt_ms, truncate};
-use crate::cli::diff::{mark, value_text};
+use crate::cli::diff::{delta, mark, value_text};
 use crate::sanitize::escape;
-use crate::workspace::diff::{AlignedEvent, DivergenceReason, RunDiff, RunSide, SideEvent};
+use crate::workspace::diff::{DivergenceReason, RunDiff, RunSide, SideEvent};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -99,20 +99,6 @@ fn cell(e: Option<&SideEvent>, ms: Option<u64>) -> Option<Cell> {
         text,
         ms,
     })
-}
-
-fn delta(e: &AlignedEvent) -> String {
-    match (e.duration_ms_a, e.duration_ms_b) {
-        (Some(a), Some(b)) if a != b => {
-            let d = i128::from(b) - i128::from(a);
-            if d > 0 {
-                format!("+{d}ms")
-            } else {
-                format!("{d}ms")
-            }
-        }
-        _ => String::new(),
-    }
 }
 
 /// A field change worth its own lines (the duration is in the columns already).
