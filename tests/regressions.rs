@@ -98,7 +98,7 @@ fn a_line_longer_than_a_batch_does_not_end_the_read() {
         }
         for e in batch {
             if let TailEvent::Line(l) = e {
-                messages.push(l.event.message.clone());
+                messages.push(l.event().message.clone());
             }
         }
     }

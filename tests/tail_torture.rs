@@ -36,8 +36,8 @@ fn lines(prefix: &str, n: usize, rng: &mut fastrand::Rng) -> String {
 /// What a test compares: `L<lineno>:<name>`, `I<lineno>:<name>` or the event's name.
 fn show(e: &TailEvent) -> String {
     match e {
-        TailEvent::Line(l) => format!("L{}:{}", l.lineno, l.event.name),
-        TailEvent::Incomplete(l) => format!("I{}:{}", l.lineno, l.event.name),
+        TailEvent::Line(l) => format!("L{}:{}", l.lineno, l.event().name),
+        TailEvent::Incomplete(l) => format!("I{}:{}", l.lineno, l.event().name),
         TailEvent::Unreadable(m) => format!("Unreadable {m}"),
         other => format!("{other:?}"),
     }
@@ -156,7 +156,7 @@ fn partial_writes_at_random_cut_points() {
             };
             assert_eq!(l.offset, *want);
             assert!(l.issues.is_empty(), "{:?}", l.issues);
-            assert_eq!(l.event.data["n"], l.event.name.as_str());
+            assert_eq!(l.event().data["n"], l.event().name.as_str());
         }
         assert_quiet(&mut f);
     }
@@ -181,7 +181,7 @@ fn a_200k_line_burst_arrives_whole_and_in_order() {
                 match e {
                     TailEvent::Line(l) => {
                         assert_eq!(l.lineno, next, "{watch:?}");
-                        assert_eq!(l.event.name, format!("b{next}"));
+                        assert_eq!(l.event().name, format!("b{next}"));
                         next += 1;
                     }
                     other => panic!("unexpected {other:?}"),
@@ -402,7 +402,7 @@ fn bad_lines_are_reported_with_their_number_and_kept() {
             };
             (
                 l.lineno,
-                l.event.name.clone(),
+                l.event().name.clone(),
                 l.issues.iter().map(|i| i.rule).collect(),
             )
         })
@@ -425,7 +425,7 @@ fn bad_lines_are_reported_with_their_number_and_kept() {
     let TailEvent::Line(l) = &got[1] else {
         unreachable!()
     };
-    assert_eq!(l.event.message, "not json at all");
+    assert_eq!(l.event().message, "not json at all");
 }
 
 #[test]

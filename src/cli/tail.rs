@@ -3,7 +3,7 @@
 use super::{Ctx, EXIT_FOUND, EXIT_OK, EXIT_USAGE, usage};
 use crate::Problem;
 use crate::sanitize::escape;
-use crate::tail::{Follower, Line, Start, TailEvent, Watch, color_wanted, pretty_line};
+use crate::tail::{Follower, Line, Start, TailEvent, Watch, color_wanted};
 use rayon::prelude::*;
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
@@ -105,18 +105,20 @@ struct Printer<W: Write> {
 
 impl<W: Write> Printer<W> {
     /// Print a batch, then flush: nothing read is ever held back while the
-    /// follower waits for more.
+    /// follower waits for more. Lines read together leave together (one write
+    /// per 64 KiB), each whole: a reader never sees half a line.
     fn batch(&mut self, batch: &[TailEvent]) -> io::Result<()> {
-        if batch.len() < 2 * RENDER_RUN {
+        if self.json || batch.len() < 2 * RENDER_RUN {
+            // JSON lines are mostly copied as they were written: no work to share
             for ev in batch {
                 self.event(ev)?;
             }
             return self.stdout.flush();
         }
-        // A burst: runs of clean lines are rendered on all cores, then written in
-        // order; a run holding anything else goes one by one, so each report
-        // still comes right after its line.
-        let (json, color) = (self.json, self.color);
+        // A burst of pretty lines: runs of clean lines are rendered on all cores,
+        // then written in order; a run holding anything else goes one by one, so
+        // each report still comes right after its line.
+        let color = self.color;
         let rendered: Vec<Option<Vec<u8>>> = batch
             .par_chunks(RENDER_RUN)
             .map(|run| {
@@ -124,7 +126,7 @@ impl<W: Write> Printer<W> {
                 for ev in run {
                     match ev {
                         TailEvent::Line(l) if l.issues.is_empty() => {
-                            render(&mut buf, l, json, color);
+                            render(&mut buf, l, false, color);
                         }
                         _ => return None,
                     }
@@ -210,10 +212,9 @@ const RENDER_RUN: usize = 256;
 /// One output line: the event as compact JSON, or its pretty (escaped) form.
 fn render(buf: &mut Vec<u8>, line: &Line, json: bool, color: bool) {
     if json {
-        // serializing a `TimelineEvent` into memory cannot fail: string keys only
-        let _ = serde_json::to_writer(&mut *buf, &line.event);
+        line.write_json(buf);
     } else {
-        buf.extend_from_slice(pretty_line(&line.event, color).as_bytes());
+        buf.extend_from_slice(line.pretty(color).as_bytes());
     }
     buf.push(b'\n');
 }

@@ -366,16 +366,17 @@ fn start_following(root: &Path, logs: &Path, dir: &Path, sink: &Sink) -> Followe
 
 fn emit(f: &Followed, events: Vec<TailEvent>, sink: &Sink) {
     for ev in events {
-        let (TailEvent::Line(line) | TailEvent::Incomplete(line)) = ev else {
+        let (TailEvent::Line(mut line) | TailEvent::Incomplete(mut line)) = ev else {
             // created, truncated, replaced, deleted: the lines that follow say it
             continue;
         };
+        let issues = std::mem::take(&mut line.issues);
         sink(ExecEvent::Timeline {
             run_id: f.run_id.clone(),
             id: f.key.clone(),
             lineno: line.lineno,
-            event: Box::new(line.event),
-            issues: line.issues.into_iter().map(|i| i.message).collect(),
+            event: Box::new(line.into_event()),
+            issues: issues.into_iter().map(|i| i.message).collect(),
         });
     }
 }

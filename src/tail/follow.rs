@@ -32,7 +32,7 @@ const HEAD_LEN: usize = 256;
 /// loop {
 ///     for ev in f.next_batch(None) {
 ///         if let TailEvent::Line(line) = ev {
-///             println!("{} {}", line.lineno, line.event.name);
+///             println!("{} {}", line.lineno, line.event().name);
 ///         }
 ///     }
 /// }
@@ -587,8 +587,8 @@ mod tests {
     fn names(evs: &[TailEvent]) -> Vec<String> {
         evs.iter()
             .map(|e| match e {
-                TailEvent::Line(l) => format!("{}:{}", l.lineno, l.event.name),
-                TailEvent::Incomplete(l) => format!("incomplete {}:{}", l.lineno, l.event.name),
+                TailEvent::Line(l) => format!("{}:{}", l.lineno, l.event().name),
+                TailEvent::Incomplete(l) => format!("incomplete {}:{}", l.lineno, l.event().name),
                 other => format!("{other:?}"),
             })
             .collect()

@@ -236,7 +236,7 @@ mod tests {
             let want: Vec<_> = (start..(start + 12).min(1000))
                 .map(|i| format!("n{i}"))
                 .collect();
-            let names: Vec<_> = got.iter().map(|l| l.event.name.clone()).collect();
+            let names: Vec<_> = got.iter().map(|l| l.event().name.clone()).collect();
             assert_eq!(names, want, "window at {start}");
             assert_eq!(got[0].lineno, start + 1);
             let line_start = text
@@ -261,6 +261,6 @@ mod tests {
         assert_eq!(idx.len(), 2);
         std::fs::write(&p, "{\"name\":\"z\"}\n{\"name\":\"b\"}\n").unwrap();
         assert_eq!(idx.refresh().unwrap(), Refresh::Restarted);
-        assert_eq!(idx.read_lines(0..1).unwrap()[0].event.name, "z");
+        assert_eq!(idx.read_lines(0..1).unwrap()[0].event().name, "z");
     }
 }

@@ -2,6 +2,7 @@
 //! (positioned reads, identity) the follower and the index share.
 
 use super::Line;
+use super::compact::compact_fields;
 use crate::workspace::timeline::{LineIssue, parse_line};
 use std::fs::{File, Metadata};
 use std::io;
@@ -45,7 +46,7 @@ impl Splitter {
     /// dropped)` is called for each line completed by them, in order.
     pub(crate) fn feed(&mut self, chunk: &[u8], mut line: impl FnMut(u64, &[u8], u64)) {
         let mut rest = chunk;
-        while let Some(i) = rest.iter().position(|&b| b == b'\n') {
+        while let Some(i) = memchr::memchr(b'\n', rest) {
             let piece = &rest[..i];
             if self.pending.is_empty() && self.dropped == 0 {
                 // the common case: the whole line is inside this chunk, no copy
@@ -93,6 +94,13 @@ impl Splitter {
 
 /// Turn one raw line into a [`Line`]; blank lines give `None`.
 pub(crate) fn make_line(lineno: u64, offset: u64, raw: &[u8], dropped: u64) -> Option<Line> {
+    if dropped == 0 {
+        if let Ok(text) = std::str::from_utf8(raw) {
+            if let Some(fields) = compact_fields(text) {
+                return Some(Line::compact(lineno, offset, text, fields));
+            }
+        }
+    }
     if dropped == 0 && raw.iter().all(u8::is_ascii_whitespace) {
         return None;
     }
@@ -110,12 +118,7 @@ pub(crate) fn make_line(lineno: u64, offset: u64, raw: &[u8], dropped: u64) -> O
             },
         );
     }
-    Some(Line {
-        lineno,
-        offset,
-        event,
-        issues,
-    })
+    Some(Line::parsed(lineno, offset, event, issues))
 }
 
 /// Which file a path names: a rename over the path changes it.
@@ -295,6 +298,6 @@ mod tests {
     fn blank_lines_are_not_events() {
         assert!(make_line(1, 0, b"  \r", 0).is_none());
         let l = make_line(2, 4, b"{\"type\":\"run\"}", 0).expect("a line");
-        assert_eq!(l.event.kind, "run");
+        assert_eq!(l.event().kind, "run");
     }
 }

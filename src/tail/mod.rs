@@ -14,6 +14,7 @@
 //! - [`pretty_line`]: the one-line, escaped rendering of an event that
 //!   `testdeck tail` and `testdeck run` print.
 
+mod compact;
 mod follow;
 mod index;
 mod lines;
@@ -26,20 +27,123 @@ pub use lines::MAX_LINE;
 pub use pretty::{color_wanted, pretty_line};
 
 use crate::workspace::timeline::{LineIssue, TimelineEvent};
+use std::sync::OnceLock;
 use std::time::Duration;
 
-/// One line of a timeline, parsed.
-#[derive(Debug, Clone, PartialEq)]
+/// One line of a timeline.
+///
+/// A line that is already the compact JSON of a clean event (what writers
+/// almost always emit) is kept as its text and parsed only when its event is
+/// asked for: a burst passes through `testdeck tail --json` as it was written.
+#[derive(Debug, Clone)]
 pub struct Line {
     /// 1-based line number in the current version of the file (it restarts at 1
     /// after a truncation or a replacement). Blank lines count but are never yielded.
     pub lineno: u64,
     /// Byte offset of the line's first byte.
     pub offset: u64,
-    /// The event to show; a broken line still gives one (see `timeline::parse_line`).
-    pub event: TimelineEvent,
     /// What is wrong with the line, if anything (never fatal).
     pub issues: Vec<LineIssue>,
+    body: Body,
+}
+
+#[derive(Debug, Clone)]
+enum Body {
+    /// Parsed when read (a line with something to say, or in another form).
+    Parsed(Box<TimelineEvent>),
+    /// The line is exactly the compact JSON of its event, with no issue.
+    Compact {
+        text: Box<str>,
+        fields: compact::Fields,
+        event: OnceLock<Box<TimelineEvent>>,
+    },
+}
+
+impl Line {
+    /// One line's bytes (without the newline) as the engine reads them; `None`
+    /// for a blank line, which is never an event.
+    pub fn from_raw(lineno: u64, offset: u64, raw: &[u8]) -> Option<Self> {
+        lines::make_line(lineno, offset, raw, 0)
+    }
+
+    /// A line whose event is already parsed.
+    pub fn parsed(lineno: u64, offset: u64, event: TimelineEvent, issues: Vec<LineIssue>) -> Self {
+        Self {
+            lineno,
+            offset,
+            issues,
+            body: Body::Parsed(Box::new(event)),
+        }
+    }
+
+    /// The event to show; a broken line still gives one (see `timeline::parse_line`).
+    pub fn event(&self) -> &TimelineEvent {
+        match &self.body {
+            Body::Parsed(ev) => ev,
+            Body::Compact { text, event, .. } => event.get_or_init(|| Box::new(parse(text))),
+        }
+    }
+
+    /// The event, taken.
+    pub fn into_event(self) -> TimelineEvent {
+        match self.body {
+            Body::Parsed(ev) => *ev,
+            Body::Compact { text, event, .. } => {
+                event.into_inner().map_or_else(|| parse(&text), |e| *e)
+            }
+        }
+    }
+
+    /// Append the event as one compact JSON object (no newline): the line as it
+    /// was written when it already had that form.
+    pub fn write_json(&self, out: &mut Vec<u8>) {
+        match &self.body {
+            Body::Compact { text, .. } => out.extend_from_slice(text.as_bytes()),
+            // serializing an event into memory cannot fail: string keys only
+            Body::Parsed(ev) => {
+                let _ = serde_json::to_writer(&mut *out, ev);
+            }
+        }
+    }
+
+    /// The one-line, escaped rendering of [`pretty_line`].
+    pub fn pretty(&self, color: bool) -> String {
+        match &self.body {
+            Body::Compact { text, fields, .. } => pretty::pretty_fields(text, fields, color),
+            Body::Parsed(ev) => pretty_line(ev, color),
+        }
+    }
+
+    pub(crate) fn compact(lineno: u64, offset: u64, text: &str, fields: compact::Fields) -> Self {
+        Self {
+            lineno,
+            offset,
+            issues: Vec::new(),
+            body: Body::Compact {
+                text: text.into(),
+                fields,
+                event: OnceLock::new(),
+            },
+        }
+    }
+
+    /// Whether the line was kept as written (the fast path of a burst).
+    pub fn is_compact(&self) -> bool {
+        matches!(self.body, Body::Compact { .. })
+    }
+}
+
+fn parse(text: &str) -> TimelineEvent {
+    crate::workspace::timeline::parse_line(text.as_bytes()).0
+}
+
+impl PartialEq for Line {
+    fn eq(&self, other: &Self) -> bool {
+        self.lineno == other.lineno
+            && self.offset == other.offset
+            && self.issues == other.issues
+            && self.event() == other.event()
+    }
 }
 
 /// What a [`Follower`] reports.

@@ -1,9 +1,11 @@
 //! The one-line rendering of a timeline event: time, type, status, name,
 //! message, then `data` as compact JSON — every piece escaped.
 
+use super::compact::Fields;
 use crate::sanitize::escape;
 use crate::workspace::timeline::TimelineEvent;
-use serde_json::Value;
+use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::io::IsTerminal;
 
@@ -27,6 +29,67 @@ pub fn color_wanted() -> bool {
 ///
 /// `10:15:30.112 step      ok      open-page [s1] opened the page {"url":"/"}`
 pub fn pretty_line(ev: &TimelineEvent, color: bool) -> String {
+    let data = (!ev.data.is_null()).then(|| compact(&ev.data));
+    render(
+        &View {
+            ts: ev.ts.as_deref(),
+            kind: &ev.kind,
+            name: &ev.name,
+            status: &ev.status,
+            id: ev.id.as_deref(),
+            message: &ev.message,
+            data: data.as_deref(),
+            extra: Some(&ev.extra),
+        },
+        color,
+    )
+}
+
+/// The same line as [`pretty_line`] for a line the compact scanner accepted,
+/// read from the line's own text without parsing it.
+pub(crate) fn pretty_fields(line: &str, f: &Fields, color: bool) -> String {
+    let ts = f.ts.map(|s| s.text(line));
+    let id = f.id.map(|s| s.text(line));
+    let (name, message) = (f.name.text(line), f.message.text(line));
+    let raw = f.data.raw(line);
+    let data: Option<Cow<'_, str>> = match raw.as_bytes().first() {
+        Some(b'n') => None,
+        // a string is shown as its text, not as JSON
+        Some(b'"') => Some(Cow::Owned(
+            serde_json::from_str::<String>(raw).unwrap_or_default(),
+        )),
+        _ => Some(Cow::Borrowed(raw)),
+    };
+    render(
+        &View {
+            ts: ts.as_deref(),
+            // the scanner only accepts these two when they are plain words
+            kind: f.kind.raw(line),
+            name: &name,
+            status: f.status.raw(line),
+            id: id.as_deref(),
+            message: &message,
+            data: data.as_deref(),
+            extra: None,
+        },
+        color,
+    )
+}
+
+/// The pieces of one event, as text.
+struct View<'a> {
+    ts: Option<&'a str>,
+    kind: &'a str,
+    name: &'a str,
+    status: &'a str,
+    id: Option<&'a str>,
+    message: &'a str,
+    /// `data` in compact form (`None` for null).
+    data: Option<&'a str>,
+    extra: Option<&'a Map<String, Value>>,
+}
+
+fn render(ev: &View<'_>, color: bool) -> String {
     let mut out = String::with_capacity(96 + ev.message.len());
     let paint = |out: &mut String, code: &str, text: &str, width: usize| {
         let pad = width.saturating_sub(text.chars().count());
@@ -39,9 +102,9 @@ pub fn pretty_line(ev: &TimelineEvent, color: bool) -> String {
         }
         out.extend(std::iter::repeat_n(' ', pad + 1));
     };
-    let time = show_time(ev.ts.as_deref());
+    let time = show_time(ev.ts);
     paint(&mut out, DIM, &time, 12);
-    let kind = if ev.kind.is_empty() { "?" } else { &ev.kind };
+    let kind = if ev.kind.is_empty() { "?" } else { ev.kind };
     let kind = escape(kind);
     paint(
         &mut out,
@@ -49,11 +112,7 @@ pub fn pretty_line(ev: &TimelineEvent, color: bool) -> String {
         &kind,
         9,
     );
-    let status = if ev.status.is_empty() {
-        "?"
-    } else {
-        &ev.status
-    };
+    let status = if ev.status.is_empty() { "?" } else { ev.status };
     let status_code = match status {
         "ok" => GREEN,
         "failed" => RED_BOLD,
@@ -62,20 +121,20 @@ pub fn pretty_line(ev: &TimelineEvent, color: bool) -> String {
         _ => "",
     };
     paint(&mut out, status_code, &escape(status), 7);
-    out.push_str(&escape(&ev.name));
-    if let Some(id) = &ev.id {
+    out.push_str(&escape(ev.name));
+    if let Some(id) = ev.id {
         let _ = write!(out, " [{}]", escape(id));
     }
     if !ev.message.is_empty() {
         out.push(' ');
-        out.push_str(&escape(&ev.message));
+        out.push_str(&escape(ev.message));
     }
-    if !ev.data.is_null() {
+    if let Some(data) = ev.data {
         out.push(' ');
-        out.push_str(&escape(&compact(&ev.data)));
+        out.push_str(&escape(data));
     }
     // unknown fields are kept and shown, never dropped (SPEC §1.2)
-    for (k, v) in &ev.extra {
+    for (k, v) in ev.extra.into_iter().flatten() {
         let _ = write!(out, " {}={}", escape(k), escape(&compact(v)));
     }
     out.truncate(out.trim_end().len());
