@@ -108,7 +108,7 @@ impl Command {
 }
 
 /// The most timeline events kept for one run: the last ones, since the live pane
-/// follows the end (about 20 MB of events; the rest are counted in `RunData::skipped`).
+/// follows the end (tens of MB at most; the rest are counted in `RunData::skipped`).
 pub const MAX_TIMELINE_EVENTS: usize = 100_000;
 /// The most problem lines kept for one run; the rest are only counted.
 pub const MAX_RUN_PROBLEMS: usize = 1_000;
@@ -121,7 +121,7 @@ pub struct RunData {
     /// The timeline's events, at most the last few (see [`RunData::append`]): the
     /// live pane follows the end, and a 1 GB timeline must not fill the memory.
     pub events: VecDeque<TimelineEvent>,
-    /// How many earlier events of the timeline were dropped to keep that bound.
+    /// How many earlier lines of the timeline were not loaded, or dropped, to keep that bound.
     pub skipped: u64,
     pub artifacts: Vec<Artifact>,
     /// `runtime-events.jsonl`, one pretty-printed JSON document per line of the file.
@@ -194,7 +194,9 @@ impl RunData {
 
 /// The notice for a timeline whose first events were not loaded.
 pub fn skipped_note(skipped: u64, kept: usize) -> String {
-    format!("timeline.jsonl: {skipped} earlier events not loaded (only the last {kept} are kept)")
+    format!(
+        "timeline.jsonl: {skipped} earlier lines not loaded (only the last {kept} events are kept)"
+    )
 }
 
 /// Everything that reaches `App::update`.

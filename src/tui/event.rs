@@ -39,34 +39,44 @@ pub fn load_run(root: &Path, rel: &str) -> RunData {
     load_run_capped(root, rel, MAX_TIMELINE_EVENTS)
 }
 
-/// [`load_run`] keeping the last `cap` timeline events. The timeline is read by
-/// the tail engine: a finished run (`meta.json` is there) to its very end, its
-/// unterminated last line included; an in-progress run up to its last complete
-/// line, and its follower is kept in [`RunData::follower`] so [`follow`] goes on
-/// from exactly there.
+/// [`load_run`] keeping the last `cap` (at least 1) timeline events. The timeline
+/// is read by the tail engine from its last `cap` lines (the lines before are
+/// counted, not parsed, so a 1 GB timeline opens in the time of reading it once):
+/// a finished run (`meta.json` is there) to its very end, its unterminated last
+/// line included; an in-progress run up to its last complete line, and its
+/// follower is kept in [`RunData::follower`] so [`follow`] goes on from exactly there.
 pub fn load_run_capped(root: &Path, rel: &str, cap: usize) -> RunData {
+    let cap = cap.max(1);
     let dir = root.join(rel);
     let in_progress = !dir.join("meta.json").is_file();
     // the follower of an in-progress run is handed to the follow task, which sleeps
     // on filesystem events: it watches from the start so no change is missed
     let watch = if in_progress { Watch::Auto } else { Watch::Off };
-    let mut follower = Follower::with_watch(dir.join("timeline.jsonl"), Start::Beginning, watch);
+    let start = Start::LastN(cap as u64);
+    let mut follower = Follower::with_watch(dir.join("timeline.jsonl"), start, watch);
     let mut data = RunData {
         path: rel.to_owned(),
         in_progress,
         ..RunData::default()
+    };
+    let take = |data: &mut RunData, b: Batch| {
+        // the first line read tells how many lines came before it
+        if data.events.is_empty() {
+            data.skipped += b.first_line.map_or(0, |n| n.saturating_sub(1));
+        }
+        b.apply(data, cap);
     };
     loop {
         let batch = follower.read_available();
         if batch.is_empty() {
             break;
         }
-        Batch::of(batch).apply(&mut data, cap);
+        take(&mut data, Batch::of(batch));
     }
     if in_progress {
         data.follower = Some(Box::new(follower));
     } else {
-        Batch::of(follower.finish()).apply(&mut data, cap);
+        take(&mut data, Batch::of(follower.finish()));
     }
     let (artifacts, probs) = crate::workspace::logs::read_artifacts(root, &dir);
     if dir.join("artifacts.json").is_file() {
@@ -99,6 +109,8 @@ struct Batch {
     /// The file was truncated, replaced or created anew: what was shown is gone.
     reset: bool,
     events: Vec<timeline::TimelineEvent>,
+    /// The line number of the first of `events`.
+    first_line: Option<u64>,
     problems: Vec<String>,
 }
 
@@ -114,12 +126,14 @@ impl Batch {
                         b.problems
                             .push(format!("line {}: {}", l.lineno, is.message));
                     }
+                    b.first_line.get_or_insert(l.lineno);
                     b.events.push(event_of(l));
                 }
                 // a new version of the file: the live pane shows its content only
                 TailEvent::Truncated | TailEvent::Replaced | TailEvent::Created => {
                     b.reset = true;
                     b.events.clear();
+                    b.first_line = None;
                 }
                 // what was read stays shown; a file that comes back is `Created`
                 TailEvent::Deleted => {}
@@ -769,7 +783,7 @@ mod tests {
         assert_eq!(data.skipped, 150);
         let notes = data.problem_lines();
         assert!(
-            notes[0].contains("150 earlier events not loaded"),
+            notes[0].contains("150 earlier lines not loaded"),
             "{notes:?}"
         );
         // the live pane keeps the same bound while it follows
