@@ -282,9 +282,6 @@ pub async fn run(
         for fx in effects {
             match fx {
                 Effect::Quit => {
-                    if let Some(f) = following.take() {
-                        f.stop();
-                    }
                     for h in launches.iter().flatten() {
                         h.cancel();
                     }
@@ -309,15 +306,10 @@ pub async fn run(
                         let _ = ltx.send(Msg::Act(Action::Records(read_records(&root))));
                     });
                 }
-                Effect::StopFollow => {
-                    if let Some(f) = following.take() {
-                        f.stop();
-                    }
-                }
+                Effect::StopFollow => following = None,
                 Effect::Follow { path, follower } => {
-                    if let Some(f) = following.take() {
-                        f.stop();
-                    }
+                    // the previous task (another run) ends here
+                    drop(following.take());
                     let stop = Arc::new(AtomicBool::new(false));
                     following = Some(Following {
                         stop: stop.clone(),
@@ -402,9 +394,7 @@ pub async fn run(
             break;
         }
     }
-    if let Some(f) = following.take() {
-        f.stop();
-    }
+    drop(following);
     extras.stop();
     Ok(())
 }
@@ -458,14 +448,15 @@ pub fn follow(
     }
 }
 
-/// A follow task in flight: how to stop it at once.
+/// A follow task in flight; dropping it stops the task at once (on every way
+/// out of the loop, an error included).
 struct Following {
     stop: Arc<AtomicBool>,
     wake: tail::Interrupt,
 }
 
-impl Following {
-    fn stop(self) {
+impl Drop for Following {
+    fn drop(&mut self) {
         self.stop.store(true, Ordering::SeqCst);
         // the follower may be asleep on the file: wake it to see the flag now
         self.wake.interrupt();
@@ -766,7 +757,7 @@ mod tests {
         let follower = follower.expect("followed");
         let wake = follower.interrupt_handle();
         let (rx, stop, t) = follow_on_thread(follower, &dir);
-        Following { stop, wake }.stop();
+        drop(Following { stop, wake });
         joined(t);
         append(&dir, &line("late"));
         assert!(rx.try_recv().is_err(), "an action after the stop");
