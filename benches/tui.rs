@@ -1,6 +1,7 @@
 //! TUI benchmarks (figures, not pass/fail): first frame, first frame with the tree,
 //! full index, finder keystroke → frame at every case, the same filter through fzf
-//! when installed, idle CPU of the real binary in a pty, peak RSS.
+//! when installed, opening a huge timeline in the live pane, idle CPU of the real
+//! binary in a pty, peak RSS.
 //!
 //!     cargo run --release --example gen-workspace -- ws10k --cases 10000 --runs 50000
 //!     TESTDECK_BENCH_WS=ws10k cargo bench --bench tui
@@ -112,11 +113,55 @@ fn main() {
     );
     fzf(&app, query);
 
-    // 5. idle CPU of the real binary in a pty
+    // 5. a huge timeline opened in the live pane
+    huge_timeline();
+
+    // 6. idle CPU of the real binary in a pty
     idle_cpu(&root);
 
     if let Some(kb) = vm_hwm_kb() {
         println!("peak RSS of this process: {:.1} MB", kb as f64 / 1024.0);
+    }
+}
+
+/// Open a run whose timeline is `TESTDECK_BENCH_TIMELINE_MB` (default 256) MB, in
+/// progress and finished: only the last events are parsed and kept.
+fn huge_timeline() {
+    use std::io::Write as _;
+    let mb: u64 = std::env::var("TESTDECK_BENCH_TIMELINE_MB")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(256);
+    let d = tempfile::tempdir().expect("tmp");
+    let rel = "tests/logs/a/backend/s/case/20260310-120000-000";
+    let dir = d.path().join(rel);
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let mut f =
+        std::io::BufWriter::new(std::fs::File::create(dir.join("timeline.jsonl")).expect("create"));
+    let (mut written, mut n) = (0u64, 0u64);
+    while written < mb << 20 {
+        let l = format!(
+            "{{\"ts\":\"2026-03-10T12:00:00.000Z\",\"type\":\"step\",\"name\":\"step {n}\",\"status\":\"ok\",\"message\":\"a message of some length for step {n}\",\"data\":{{\"i\":{n}}}}}\n"
+        );
+        f.write_all(l.as_bytes()).expect("write");
+        written += l.len() as u64;
+        n += 1;
+    }
+    f.flush().expect("flush");
+    drop(f);
+    for finished in [false, true] {
+        if finished {
+            std::fs::write(dir.join("meta.json"), "{}").expect("meta");
+        }
+        let t = Instant::now();
+        let data = testdeck::tui::event::load_run(d.path(), rel);
+        println!(
+            "open a {mb} MB timeline ({n} lines, {}): {:.0} ms, {} events kept, {} earlier lines not loaded",
+            if finished { "finished" } else { "in progress" },
+            ms(t.elapsed()),
+            data.events.len(),
+            data.skipped
+        );
     }
 }
 

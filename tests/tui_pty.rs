@@ -124,6 +124,71 @@ fn live_timeline_grows_and_the_finished_status_reaches_the_tree() {
     assert!(!p.screen().alternate_screen());
 }
 
+/// Browsing a run in progress while another thread writes its timeline: lines it
+/// appends appear on their own (no key pressed), and when it replaces the file by
+/// an atomic rename the live pane shows the new file's lines only.
+#[test]
+fn live_timeline_follows_appends_and_a_replacement_by_rename() {
+    let ws = tempfile::tempdir().expect("tmp");
+    testdeck::tui::testkit::write_fixture(ws.path(), false);
+    let run = ws
+        .path()
+        .join("tests/logs/kb/backend/search/basic/kb-search-empty/20260310-120000-000");
+    std::fs::create_dir_all(&run).expect("mkdir");
+    let line = |name: &str| {
+        format!(
+            "{{\"ts\":\"2026-03-10T12:00:00.000Z\",\"type\":\"step\",\"name\":\"{name}\",\"status\":\"ok\",\"message\":\"\"}}\n"
+        )
+    };
+    std::fs::write(run.join("timeline.jsonl"), line("old-line-1")).expect("write");
+    let cfg = tempfile::tempdir().expect("cfg");
+    let mut s = Session::start(ws.path(), cfg.path());
+    s.wait_text("Tests · 6");
+    s.send("/");
+    s.send("'kb-search-empty");
+    s.wait_text("❯ 'kb-search-empty");
+    s.send("\r");
+    s.wait_text("old-line-1");
+    s.wait_text("● live");
+    // the writer: a thread of its own, told by this one when to go on
+    let (go, steps) = std::sync::mpsc::channel::<()>();
+    let wdir = run.clone();
+    let writer = std::thread::spawn(move || {
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(wdir.join("timeline.jsonl"))
+            .expect("open");
+        for i in 2..=4 {
+            f.write_all(line(&format!("old-line-{i}")).as_bytes())
+                .expect("append");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        steps.recv().expect("go");
+        let tmp = wdir.join("timeline.jsonl.tmp");
+        let text = line("new-line-1") + &line("new-line-2");
+        std::fs::write(&tmp, text).expect("tmp");
+        std::fs::rename(&tmp, wdir.join("timeline.jsonl")).expect("rename");
+        steps.recv().expect("go");
+        // the new file grows like the old one
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(wdir.join("timeline.jsonl"))
+            .expect("open");
+        f.write_all(line("new-line-3").as_bytes()).expect("append");
+    });
+    s.wait_text("old-line-4");
+    go.send(()).expect("writer");
+    s.wait_text("new-line-2");
+    s.wait_for("the old file's lines gone", |sc| {
+        !sc.contents().contains("old-line-")
+    });
+    go.send(()).expect("writer");
+    s.wait_text("new-line-3");
+    writer.join().expect("writer");
+    let (p, _) = s.quit();
+    assert!(!p.screen().alternate_screen());
+}
+
 /// The whole launching path on the demo: mark two catalog cases, `r`, Enter leaves the
 /// mutating one unauthorized, typing authorizes the destructive one (and its gate), its
 /// output streams in; then a tests case whose runner writes its timeline step by step;

@@ -16,14 +16,15 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::PathBuf;
 
 /// Work the runtime does for the app; its result comes back as an `Action`.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub enum Effect {
     /// Read a run folder (relative path) → `Action::RunLoaded`.
     LoadRun(String),
-    /// Follow the run's timeline from a byte offset → `Action::TimelineAppend`.
+    /// Follow the in-progress run `path` with the follower that loaded it, from
+    /// where loading stopped → `Action::TimelineAppend`s until `meta.json` appears.
     Follow {
         path: String,
-        offset: u64,
+        follower: Box<crate::tail::Follower>,
     },
     /// Stop following.
     StopFollow,
@@ -166,7 +167,7 @@ pub enum InputTarget {
 }
 
 /// The live pane: the timeline (or runtime events) of one run.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 pub struct Live {
     /// The run shown (relative path); `wanted` is what was last asked for.
     pub run: Option<RunData>,
@@ -247,6 +248,8 @@ pub struct App {
     pub overlay: Option<Overlay>,
     pub input: Option<InputTarget>,
     pub live: Live,
+    /// The most timeline events the live pane keeps ([`super::action::MAX_TIMELINE_EVENTS`]).
+    pub timeline_cap: usize,
     pub runs: RunsList,
     /// Number of runs in flight (launching).
     pub running: usize,
@@ -308,6 +311,7 @@ impl App {
                 follow: true,
                 ..Live::default()
             },
+            timeline_cap: super::action::MAX_TIMELINE_EVENTS,
             runs: RunsList::default(),
             running: 0,
             cat_rows: Vec::new(),
@@ -471,30 +475,11 @@ impl App {
             Action::RunLoaded(data) => self.run_loaded(*data),
             Action::TimelineAppend {
                 path,
+                reset,
                 events,
-                offset,
+                problems,
                 finished,
-            } => {
-                let at_end = self.live.follow;
-                let Some(run) = self.live.run.as_mut().filter(|r| r.path == path) else {
-                    return Vec::new();
-                };
-                run.events.extend(events);
-                run.offset = offset;
-                if finished {
-                    run.in_progress = false;
-                }
-                self.refilter_live();
-                if at_end {
-                    self.live_bottom();
-                }
-                // a finished run changes statuses and statistics: index again
-                if finished {
-                    vec![Effect::Reload]
-                } else {
-                    Vec::new()
-                }
-            }
+            } => self.timeline_append(&path, reset, events, problems, finished),
             Action::Notice(n) => {
                 self.notice = Some(n);
                 Vec::new()
@@ -734,14 +719,18 @@ impl App {
             .min(self.live.visible.len().saturating_sub(1));
     }
 
-    fn run_loaded(&mut self, data: RunData) -> Vec<Effect> {
+    fn run_loaded(&mut self, mut data: RunData) -> Vec<Effect> {
         if self.live.wanted.as_deref() != Some(data.path.as_str()) {
             return Vec::new(); // a stale answer: the selection moved on
         }
-        let follow = data.in_progress.then(|| Effect::Follow {
-            path: data.path.clone(),
-            offset: data.offset,
-        });
+        let follow = data
+            .follower
+            .take()
+            .filter(|_| data.in_progress)
+            .map(|follower| Effect::Follow {
+                path: data.path.clone(),
+                follower,
+            });
         self.live.run = Some(data);
         self.live.artifact_cursor = 0;
         self.live.cursor = 0;
@@ -751,6 +740,52 @@ impl App {
             self.live_bottom();
         }
         follow.into_iter().collect()
+    }
+
+    /// New lines of the followed run's timeline (see `Action::TimelineAppend`).
+    fn timeline_append(
+        &mut self,
+        path: &str,
+        reset: bool,
+        events: Vec<TimelineEvent>,
+        problems: Vec<String>,
+        finished: bool,
+    ) -> Vec<Effect> {
+        let at_end = self.live.follow;
+        let cap = self.timeline_cap;
+        let Some(run) = self.live.run.as_mut().filter(|r| r.path == path) else {
+            return Vec::new();
+        };
+        let before = (run.events.len(), run.skipped);
+        run.append(reset, events, problems, cap);
+        // events dropped at the front (the cap): the rows the person looks at move up
+        let dropped = if reset {
+            before.0
+        } else {
+            usize::try_from(run.skipped - before.1).unwrap_or(usize::MAX)
+        };
+        if finished {
+            run.in_progress = false;
+        }
+        let gone = self
+            .live
+            .visible
+            .iter()
+            .take_while(|&&i| i < dropped)
+            .count();
+        self.refilter_live();
+        if at_end {
+            self.live_bottom();
+        } else if !self.live.show_events {
+            self.live.cursor = self.live.cursor.saturating_sub(gone);
+            self.live.offset = self.live.offset.saturating_sub(gone);
+        }
+        // a finished run changes statuses and statistics: index again
+        if finished {
+            vec![Effect::Reload]
+        } else {
+            Vec::new()
+        }
     }
 
     /// The run the live pane should show for the current selection.
@@ -1228,7 +1263,7 @@ impl App {
             })
             .unwrap_or_default();
         if let Some(run) = &self.live.run {
-            lines.extend(run.problems.iter().map(|p| escape(p).into_owned()));
+            lines.extend(run.problem_lines().iter().map(|p| escape(p).into_owned()));
         }
         if lines.is_empty() {
             lines.push("No problems: every file read cleanly.".into());
@@ -1724,7 +1759,7 @@ impl App {
         }
         let follow = self.live.follow;
         if let Some(run) = self.live.run.as_mut() {
-            run.events.push(ev);
+            run.append(false, [ev], Vec::new(), self.timeline_cap);
             self.refilter_live();
             if follow {
                 self.live_bottom();
@@ -1904,7 +1939,7 @@ pub fn record_run_data(
     match rec {
         Ok(r) => {
             for p in &r.probes {
-                data.events.push(TimelineEvent {
+                data.events.push_back(TimelineEvent {
                     kind: "signal".into(),
                     name: format!("probe {}", p.category),
                     status: "info".into(),
@@ -1925,7 +1960,7 @@ pub fn record_run_data(
                 if let Some(o) = data_v.as_object_mut() {
                     o.remove("id");
                 }
-                data.events.push(TimelineEvent {
+                data.events.push_back(TimelineEvent {
                     ts: Some(c.started_at.clone()),
                     kind: "case".into(),
                     name: format!("{} {}", c.id, c.verdict.as_str()),
@@ -2098,6 +2133,62 @@ mod tests {
         a.dirty = false;
         a.update(Action::Tick);
         assert!(!a.dirty, "an idle tick must not redraw");
+    }
+
+    fn step(name: &str) -> TimelineEvent {
+        TimelineEvent {
+            kind: "step".into(),
+            name: name.into(),
+            status: "ok".into(),
+            ..TimelineEvent::default()
+        }
+    }
+
+    fn append(a: &mut App, reset: bool, names: &[&str]) -> Vec<Effect> {
+        a.update(Action::TimelineAppend {
+            path: "run".into(),
+            reset,
+            events: names.iter().map(|n| step(n)).collect(),
+            problems: Vec::new(),
+            finished: false,
+        })
+    }
+
+    #[test]
+    fn timeline_appends_keep_the_cap_reset_and_the_person_s_place() {
+        let mut a = app();
+        a.timeline_cap = 4;
+        a.live.wanted = Some("run".into());
+        a.update(Action::RunLoaded(Box::new(RunData {
+            path: "run".into(),
+            in_progress: true,
+            ..RunData::default()
+        })));
+        append(&mut a, false, &["a", "b", "c"]);
+        // paused on "b"
+        a.live.follow = false;
+        a.live.cursor = 1;
+        append(&mut a, false, &["d", "e"]);
+        let run = a.live.run.as_ref().expect("run");
+        let shown: Vec<&str> = run.events.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(shown, ["b", "c", "d", "e"]);
+        assert_eq!(run.skipped, 1);
+        assert_eq!(run.events[a.live.visible[a.live.cursor]].name, "b");
+        // another run's lines are not ours
+        a.update(Action::TimelineAppend {
+            path: "other".into(),
+            reset: true,
+            events: vec![step("x")],
+            problems: vec!["line 1: x".into()],
+            finished: true,
+        });
+        assert_eq!(a.live.run.as_ref().expect("run").events.len(), 4);
+        // the file was replaced: only the new lines are shown, the count starts again
+        append(&mut a, true, &["n1"]);
+        let run = a.live.run.as_ref().expect("run");
+        assert_eq!(run.events.len(), 1);
+        assert_eq!(run.skipped, 0);
+        assert_eq!(a.live.cursor, 0);
     }
 
     #[test]

@@ -2,27 +2,29 @@
 //! timers all become `Action`s on one channel; effects run as tasks; frames are drawn
 //! only when the state changed, at most ~60 a second.
 
+pub use super::action::MAX_TIMELINE_EVENTS;
 use super::action::{Action, RunData};
 use super::app::{App, Effect};
 use super::theme::Theme;
+use crate::tail::{self, Follower, Start, TailEvent, Watch};
 use crate::workspace::Workspace;
 use crate::workspace::timeline;
 use crossterm::event::{Event, EventStream, KeyEventKind};
 use futures::StreamExt;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
-use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
-use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
+use tokio::sync::mpsc::unbounded_channel;
 use tokio::time::Instant;
 
 /// The shortest gap between two frames (~60 fps).
 pub const FRAME: Duration = Duration::from_millis(16);
-/// How often a followed timeline is checked for new lines.
-pub const FOLLOW_POLL: Duration = Duration::from_millis(150);
+/// How often the follow task looks for `meta.json` (the end of the run) while it
+/// sleeps on the timeline's filesystem events.
+pub const META_CHECK: Duration = Duration::from_millis(250);
 /// The most runtime events kept from one file.
 pub const MAX_RUNTIME_EVENTS: usize = 20_000;
 
@@ -31,71 +33,123 @@ enum Msg {
     Act(Action),
 }
 
-/// Read a run folder for the live, details and artifacts panes.
+/// Read a run folder for the live, details and artifacts panes, keeping the last
+/// [`MAX_TIMELINE_EVENTS`] events of its timeline.
 pub fn load_run(root: &Path, rel: &str) -> RunData {
+    load_run_capped(root, rel, MAX_TIMELINE_EVENTS)
+}
+
+/// [`load_run`] keeping the last `cap` (at least 1) timeline events. The timeline
+/// is read by the tail engine from its last `cap` lines (the lines before are
+/// counted, not parsed, so a 1 GB timeline opens in the time of reading it once):
+/// a finished run (`meta.json` is there) to its very end, its unterminated last
+/// line included; an in-progress run up to its last complete line, and its
+/// follower is kept in [`RunData::follower`] so [`follow`] goes on from exactly there.
+pub fn load_run_capped(root: &Path, rel: &str, cap: usize) -> RunData {
+    let cap = cap.max(1);
     let dir = root.join(rel);
     let in_progress = !dir.join("meta.json").is_file();
-    let (events, offset, mut problems) = read_lines(&dir.join("timeline.jsonl"), 0, !in_progress);
+    // the follower of an in-progress run is handed to the follow task, which sleeps
+    // on filesystem events: it watches from the start so no change is missed
+    let watch = if in_progress { Watch::Auto } else { Watch::Off };
+    let start = Start::LastN(cap as u64);
+    let mut follower = Follower::with_watch(dir.join("timeline.jsonl"), start, watch);
+    let mut data = RunData {
+        path: rel.to_owned(),
+        in_progress,
+        ..RunData::default()
+    };
+    let take = |data: &mut RunData, b: Batch| {
+        // the first line read tells how many lines came before it
+        if data.events.is_empty() {
+            data.skipped += b.first_line.map_or(0, |n| n.saturating_sub(1));
+        }
+        b.apply(data, cap);
+    };
+    loop {
+        let batch = follower.read_available();
+        if batch.is_empty() {
+            break;
+        }
+        take(&mut data, Batch::of(batch));
+    }
+    if in_progress {
+        data.follower = Some(Box::new(follower));
+    } else {
+        take(&mut data, Batch::of(follower.finish()));
+    }
     let (artifacts, probs) = crate::workspace::logs::read_artifacts(root, &dir);
     if dir.join("artifacts.json").is_file() {
-        problems.extend(probs.iter().map(ToString::to_string));
+        for p in &probs {
+            data.push_problem(p.to_string());
+        }
     }
-    let mut runtime_events = Vec::new();
+    data.artifacts = artifacts;
     if let Ok(text) = std::fs::read(dir.join("runtime-events.jsonl")) {
         for line in text.split(|&b| b == b'\n').take(MAX_RUNTIME_EVENTS) {
             let l = String::from_utf8_lossy(line);
             let l = l.trim();
             if !l.is_empty() {
-                runtime_events.push(l.to_owned());
+                data.runtime_events.push(l.to_owned());
             }
         }
     }
-    RunData {
-        path: rel.to_owned(),
-        events,
-        offset,
-        artifacts,
-        runtime_events,
-        problems,
-        in_progress,
-    }
+    data
 }
 
-/// Parse the complete lines of `file` after `offset` (and a last unterminated line when
-/// `take_partial`): the events, the new offset, problems as text.
-pub fn read_lines(
-    file: &Path,
-    offset: u64,
-    take_partial: bool,
-) -> (Vec<timeline::TimelineEvent>, u64, Vec<String>) {
-    let mut buf = Vec::new();
-    let Ok(mut fh) = std::fs::File::open(file) else {
-        return (Vec::new(), offset, Vec::new());
-    };
-    let len = fh.metadata().map_or(0, |m| m.len());
-    // a file that shrank was replaced or truncated: read it again from the start
-    let start = if len < offset { 0 } else { offset };
-    if fh.seek(SeekFrom::Start(start)).is_err() || fh.read_to_end(&mut buf).is_err() {
-        return (Vec::new(), offset, Vec::new());
-    }
-    let end = if take_partial {
-        buf.len()
-    } else {
-        buf.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1)
-    };
-    let mut events = Vec::new();
-    let mut problems = Vec::new();
-    for (i, line) in buf[..end].split(|&b| b == b'\n').enumerate() {
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
+/// The event of a timeline line. The one place that reaches into `tail::Line`,
+/// so a change of how a line holds its event is a change here only.
+fn event_of(l: tail::Line) -> timeline::TimelineEvent {
+    l.event
+}
+
+/// A batch of the tail engine's events, as the live pane takes them.
+#[derive(Debug, Default)]
+struct Batch {
+    /// The file was truncated, replaced or created anew: what was shown is gone.
+    reset: bool,
+    events: Vec<timeline::TimelineEvent>,
+    /// The line number of the first of `events`.
+    first_line: Option<u64>,
+    problems: Vec<String>,
+}
+
+impl Batch {
+    fn of(evs: Vec<TailEvent>) -> Batch {
+        let mut b = Batch::default();
+        for ev in evs {
+            match ev {
+                // an unterminated last line comes only when the writer is done
+                // (or its file version ended): shown like a whole line
+                TailEvent::Line(l) | TailEvent::Incomplete(l) => {
+                    for is in &l.issues {
+                        b.problems
+                            .push(format!("line {}: {}", l.lineno, is.message));
+                    }
+                    b.first_line.get_or_insert(l.lineno);
+                    b.events.push(event_of(l));
+                }
+                // a new version of the file: the live pane shows its content only
+                TailEvent::Truncated | TailEvent::Replaced | TailEvent::Created => {
+                    b.reset = true;
+                    b.events.clear();
+                    b.first_line = None;
+                }
+                // what was read stays shown; a file that comes back is `Created`
+                TailEvent::Deleted => {}
+                TailEvent::Unreadable(m) => b.problems.push(format!("timeline.jsonl: {m}")),
+            }
         }
-        let (ev, issues) = timeline::parse_line(line);
-        for is in issues {
-            problems.push(format!("line {}: {}", i + 1, is.message));
-        }
-        events.push(ev);
+        b
     }
-    (events, start + end as u64, problems)
+
+    fn is_empty(&self) -> bool {
+        !self.reset && self.events.is_empty() && self.problems.is_empty()
+    }
+
+    fn apply(self, data: &mut RunData, cap: usize) {
+        data.append(self.reset, self.events, self.problems, cap);
+    }
 }
 
 /// Run the app until it quits. `root` is loaded on a blocking task so the first frame
@@ -185,7 +239,8 @@ pub async fn run(
     terminal.draw(|f| super::view::draw(&app, &theme, f))?;
     app.dirty = false;
     let mut last_draw = Instant::now();
-    let mut follow_stop: Option<Arc<AtomicBool>> = None;
+    // the follow task of the in-progress run shown, if any
+    let mut following: Option<Following> = None;
     // launches in flight or done (kept for verdicts); dropping one cancels it and
     // waits for its processes, so none outlives the app
     let mut launches: Vec<Option<crate::exec::LaunchHandle>> = Vec::new();
@@ -251,20 +306,21 @@ pub async fn run(
                         let _ = ltx.send(Msg::Act(Action::Records(read_records(&root))));
                     });
                 }
-                Effect::StopFollow => {
-                    if let Some(s) = follow_stop.take() {
-                        s.store(true, Ordering::Relaxed);
-                    }
-                }
-                Effect::Follow { path, offset } => {
-                    if let Some(s) = follow_stop.take() {
-                        s.store(true, Ordering::Relaxed);
-                    }
+                Effect::StopFollow => following = None,
+                Effect::Follow { path, follower } => {
+                    // the previous task (another run) ends here
+                    drop(following.take());
                     let stop = Arc::new(AtomicBool::new(false));
-                    follow_stop = Some(stop.clone());
+                    following = Some(Following {
+                        stop: stop.clone(),
+                        wake: follower.interrupt_handle(),
+                    });
                     let ftx = tx.clone();
                     let dir = root.join(&path);
-                    tokio::task::spawn_blocking(move || follow(&dir, &path, offset, &stop, &ftx));
+                    tokio::task::spawn_blocking(move || {
+                        let send = |a| ftx.send(Msg::Act(a)).is_ok();
+                        follow(*follower, &dir, &path, &stop, &send);
+                    });
                 }
                 Effect::Launch { index, plan, ctx } => {
                     let ltx = tx.clone();
@@ -338,29 +394,72 @@ pub async fn run(
             break;
         }
     }
+    drop(following);
     extras.stop();
     Ok(())
 }
 
-/// Poll a run's timeline for new complete lines until stopped or the run finishes.
-fn follow(dir: &Path, path: &str, mut offset: u64, stop: &AtomicBool, tx: &UnboundedSender<Msg>) {
-    let file = dir.join("timeline.jsonl");
-    while !stop.load(Ordering::Relaxed) {
-        let finished = dir.join("meta.json").is_file();
-        let (events, new_offset, _) = read_lines(&file, offset, finished);
-        if !events.is_empty() || finished || new_offset != offset {
-            offset = new_offset;
-            let a = Action::TimelineAppend {
-                path: path.to_owned(),
-                events,
-                offset,
-                finished,
-            };
-            if tx.send(Msg::Act(a)).is_err() || finished {
-                return;
-            }
+/// Follow an in-progress run's timeline with the follower that loaded it, until
+/// `stop` is set or `meta.json` appears: each batch the tail engine reads becomes
+/// one `Action::TimelineAppend` (sent through `send`, which returns false when
+/// nobody listens any more). The follower sleeps on filesystem events; it wakes
+/// every [`META_CHECK`] only to look for `meta.json`, which is not its file. When
+/// `meta.json` is there, the rest of the timeline (its unterminated last line
+/// included) goes out with `finished: true`.
+pub fn follow(
+    mut follower: Follower,
+    dir: &Path,
+    path: &str,
+    stop: &AtomicBool,
+    send: &dyn Fn(Action) -> bool,
+) {
+    let meta = dir.join("meta.json");
+    loop {
+        // looked at before reading: whatever the writer put in the timeline before
+        // it wrote meta.json is read below
+        let finished = meta.is_file();
+        let mut evs = if finished {
+            follower.read_available()
+        } else {
+            follower.next_batch(Some(META_CHECK))
+        };
+        // caught up with a finished run: take its last line even without a newline
+        let done = finished && evs.is_empty();
+        if done {
+            evs = follower.finish();
         }
-        std::thread::sleep(FOLLOW_POLL);
+        if stop.load(Ordering::SeqCst) {
+            return;
+        }
+        let b = Batch::of(evs);
+        if b.is_empty() && !done {
+            continue;
+        }
+        let a = Action::TimelineAppend {
+            path: path.to_owned(),
+            reset: b.reset,
+            events: b.events,
+            problems: b.problems,
+            finished: done,
+        };
+        if !send(a) || done {
+            return;
+        }
+    }
+}
+
+/// A follow task in flight; dropping it stops the task at once (on every way
+/// out of the loop, an error included).
+struct Following {
+    stop: Arc<AtomicBool>,
+    wake: tail::Interrupt,
+}
+
+impl Drop for Following {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        // the follower may be asleep on the file: wake it to see the flag now
+        self.wake.interrupt();
     }
 }
 
@@ -417,4 +516,278 @@ pub fn read_records(root: &Path) -> Vec<(String, Result<crate::exec::record::Run
             )
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::app::Effect;
+    use crate::tui::keymap::Keymap;
+    use std::collections::VecDeque;
+    use std::io::Write as _;
+    use std::sync::mpsc;
+
+    const REL: &str = "tests/logs/kb/backend/search/basic/kb-search-empty/20260310-120000-000";
+    const META: &str = r#"{"schemaVersion":4,"runId":"20260310-120000-000","status":"passed"}"#;
+
+    fn line(name: &str) -> String {
+        format!("{{\"type\":\"step\",\"name\":\"{name}\",\"status\":\"ok\",\"message\":\"\"}}\n")
+    }
+
+    fn lines(prefix: &str, range: std::ops::RangeInclusive<u32>) -> String {
+        range.map(|i| line(&format!("{prefix}{i}"))).collect()
+    }
+
+    /// A workspace with one run folder holding `timeline`; the run folder's path.
+    fn run_with(timeline: &str) -> (tempfile::TempDir, PathBuf) {
+        let ws = tempfile::tempdir().expect("tmp");
+        let dir = ws.path().join(REL);
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        std::fs::write(dir.join("timeline.jsonl"), timeline).expect("write");
+        (ws, dir)
+    }
+
+    fn append(dir: &Path, text: &str) {
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(dir.join("timeline.jsonl"))
+            .expect("open");
+        f.write_all(text.as_bytes()).expect("append");
+    }
+
+    fn names(evs: &VecDeque<timeline::TimelineEvent>) -> Vec<String> {
+        evs.iter().map(|e| e.name.clone()).collect()
+    }
+
+    /// An app showing the run: `RunLoaded` from `load_run`, and the follower its
+    /// `Effect::Follow` hands on.
+    fn app_showing(root: &Path) -> (App, Option<Box<Follower>>) {
+        let mut app = App::new(
+            crate::tui::app::Options::default(),
+            Keymap::builtin("default").unwrap_or_default(),
+        );
+        app.live.wanted = Some(REL.into());
+        let fx = app.update(Action::RunLoaded(Box::new(load_run(root, REL))));
+        let follower = fx.into_iter().find_map(|e| match e {
+            Effect::Follow { path, follower } if path == REL => Some(follower),
+            _ => None,
+        });
+        (app, follower)
+    }
+
+    /// Run `follow` on its own thread, as the runtime does; its actions come on the channel.
+    fn follow_on_thread(
+        follower: Box<Follower>,
+        dir: &Path,
+    ) -> (
+        mpsc::Receiver<Action>,
+        Arc<AtomicBool>,
+        std::thread::JoinHandle<()>,
+    ) {
+        let (tx, rx) = mpsc::channel();
+        let stop = Arc::new(AtomicBool::new(false));
+        let (dir, s) = (dir.to_path_buf(), stop.clone());
+        let t = std::thread::spawn(move || {
+            let send = |a| tx.send(a).is_ok();
+            follow(*follower, &dir, REL, &s, &send);
+        });
+        (rx, stop, t)
+    }
+
+    /// Apply the follow task's actions to the app until the finished one; each
+    /// append as `(reset, names, finished)`.
+    fn drain_until_finished(
+        app: &mut App,
+        rx: &mpsc::Receiver<Action>,
+    ) -> Vec<(bool, Vec<String>, bool)> {
+        let mut seen = Vec::new();
+        loop {
+            let a = rx
+                .recv_timeout(Duration::from_secs(30))
+                .expect("the follow task went silent before the run finished");
+            let Action::TimelineAppend {
+                reset,
+                events,
+                finished,
+                ..
+            } = &a
+            else {
+                panic!("unexpected action {a:?}");
+            };
+            seen.push((
+                *reset,
+                events.iter().map(|e| e.name.clone()).collect(),
+                *finished,
+            ));
+            let fx = app.update(a);
+            if seen.last().is_some_and(|s| s.2) {
+                assert!(matches!(fx.as_slice(), [Effect::Reload]), "{fx:?}");
+                return seen;
+            }
+        }
+    }
+
+    fn shown(app: &App) -> Vec<String> {
+        names(&app.live.run.as_ref().expect("a run").events)
+    }
+
+    #[test]
+    fn a_finished_run_is_read_to_its_unterminated_last_line() {
+        let text =
+            lines("s", 1..=2) + "{\"type\":\"step\",\"name\":\"last\"}\n{\"name\":\"no-newline\"}";
+        let (ws, dir) = run_with(&text);
+        std::fs::write(dir.join("meta.json"), META).expect("meta");
+        let data = load_run(ws.path(), REL);
+        assert!(!data.in_progress);
+        assert!(data.follower.is_none(), "a finished run is not followed");
+        assert_eq!(names(&data.events), ["s1", "s2", "last", "no-newline"]);
+    }
+
+    #[test]
+    fn broken_lines_are_problems_with_their_line_number() {
+        let text = line("a") + "\nnot json\n" + &line("b");
+        let (ws, _dir) = run_with(&text);
+        let data = load_run(ws.path(), REL);
+        // the blank line 2 counts; the broken line is shown as its raw text
+        assert_eq!(data.events.len(), 3);
+        assert_eq!(data.problems.len(), 1, "{:?}", data.problems);
+        assert!(
+            data.problems[0].starts_with("line 3: "),
+            "{:?}",
+            data.problems
+        );
+    }
+
+    #[test]
+    fn an_in_progress_run_hides_its_partial_line_until_it_is_completed() {
+        let (ws, dir) = run_with(&(lines("s", 1..=3) + "{\"type\":\"step\",\"na"));
+        let (mut app, follower) = app_showing(ws.path());
+        assert_eq!(shown(&app), ["s1", "s2", "s3"]);
+        let follower = follower.expect("an in-progress run is followed");
+        let (rx, _stop, t) = follow_on_thread(follower, &dir);
+        // a writer finishes the line, appends more, then ends the run
+        let wdir = dir.clone();
+        let writer = std::thread::spawn(move || {
+            append(&wdir, "me\":\"s4\",\"status\":\"ok\"}\n");
+            for i in 5..=40 {
+                append(&wdir, &line(&format!("s{i}")));
+                if i % 8 == 0 {
+                    std::thread::sleep(Duration::from_millis(30));
+                }
+            }
+            // the last line never gets its newline: it shows when the run ends
+            append(&wdir, "{\"type\":\"run\",\"name\":\"end\"}");
+            std::thread::sleep(Duration::from_millis(50));
+            std::fs::write(wdir.join("meta.json"), META).expect("meta");
+        });
+        let seen = drain_until_finished(&mut app, &rx);
+        writer.join().expect("writer");
+        joined(t);
+        assert!(seen.iter().all(|s| !s.0), "no reset: {seen:?}");
+        let mut want: Vec<String> = (1..=40).map(|i| format!("s{i}")).collect();
+        want.push("end".into());
+        // exactly once and in order, across load and follow
+        assert_eq!(shown(&app), want);
+        let last = seen.last().expect("appends");
+        assert!(last.1.contains(&"end".to_owned()), "{seen:?}");
+        assert!(!app.live.run.as_ref().expect("run").in_progress);
+    }
+
+    /// Apply the follow task's actions to the app until it shows `want`.
+    fn wait_shown(app: &mut App, rx: &mpsc::Receiver<Action>, want: &[&str]) -> Vec<bool> {
+        let mut resets = Vec::new();
+        while shown(app) != want {
+            let a = rx
+                .recv_timeout(Duration::from_secs(30))
+                .unwrap_or_else(|_| panic!("never shown {want:?}; shown {:?}", shown(app)));
+            if let Action::TimelineAppend { reset, .. } = &a {
+                resets.push(*reset);
+            }
+            app.update(a);
+        }
+        resets
+    }
+
+    /// Wait for the thread to end, failing (not hanging) when it does not.
+    fn joined(t: std::thread::JoinHandle<()>) {
+        let start = std::time::Instant::now();
+        while !t.is_finished() {
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "the follow task did not stop"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        t.join().expect("follow task");
+    }
+
+    #[test]
+    fn a_replacement_by_rename_shows_the_new_file_only() {
+        let (ws, dir) = run_with(&lines("old", 1..=3));
+        let (mut app, follower) = app_showing(ws.path());
+        let (rx, _stop, t) = follow_on_thread(follower.expect("followed"), &dir);
+        // this thread writes while the follow task reads on its own
+        append(&dir, &lines("old", 4..=5));
+        let resets = wait_shown(&mut app, &rx, &["old1", "old2", "old3", "old4", "old5"]);
+        assert!(resets.iter().all(|r| !r), "{resets:?}");
+        // the atomic-write pattern: a new file renamed over the timeline
+        let tmp = dir.join("timeline.jsonl.tmp");
+        std::fs::write(&tmp, lines("new", 1..=3)).expect("tmp");
+        std::fs::rename(&tmp, dir.join("timeline.jsonl")).expect("rename");
+        let resets = wait_shown(&mut app, &rx, &["new1", "new2", "new3"]);
+        assert_eq!(resets.first(), Some(&true), "{resets:?}");
+        append(&dir, &line("new4"));
+        wait_shown(&mut app, &rx, &["new1", "new2", "new3", "new4"]);
+        // rewritten in place at the same size: only the first line tells
+        std::fs::write(dir.join("timeline.jsonl"), lines("neW", 1..=4)).expect("rewrite");
+        let resets = wait_shown(&mut app, &rx, &["neW1", "neW2", "neW3", "neW4"]);
+        assert_eq!(resets.first(), Some(&true), "{resets:?}");
+        append(&dir, &line("neW5"));
+        std::fs::write(dir.join("meta.json"), META).expect("meta");
+        let seen = drain_until_finished(&mut app, &rx);
+        joined(t);
+        assert!(seen.iter().all(|s| !s.0), "{seen:?}");
+        assert_eq!(shown(&app), ["neW1", "neW2", "neW3", "neW4", "neW5"]);
+    }
+
+    #[test]
+    fn stop_ends_the_follow_task_and_it_sends_nothing_more() {
+        let (ws, dir) = run_with(&lines("s", 1..=2));
+        let (_app, follower) = app_showing(ws.path());
+        let follower = follower.expect("followed");
+        let wake = follower.interrupt_handle();
+        let (rx, stop, t) = follow_on_thread(follower, &dir);
+        drop(Following { stop, wake });
+        joined(t);
+        append(&dir, &line("late"));
+        assert!(rx.try_recv().is_err(), "an action after the stop");
+    }
+
+    #[test]
+    fn a_huge_timeline_keeps_its_last_events_and_says_how_many_were_not_loaded() {
+        let (ws, dir) = run_with(&lines("e", 1..=250));
+        std::fs::write(dir.join("meta.json"), META).expect("meta");
+        let data = load_run_capped(ws.path(), REL, 100);
+        assert_eq!(data.events.len(), 100);
+        assert_eq!(data.events.front().map(|e| e.name.as_str()), Some("e151"));
+        assert_eq!(data.events.back().map(|e| e.name.as_str()), Some("e250"));
+        assert_eq!(data.skipped, 150);
+        let notes = data.problem_lines();
+        assert!(
+            notes[0].contains("150 earlier lines not loaded"),
+            "{notes:?}"
+        );
+        // the live pane keeps the same bound while it follows
+        let (ws, dir) = run_with(&lines("e", 1..=5));
+        let (mut app, follower) = app_showing(ws.path());
+        app.timeline_cap = 8;
+        let (rx, _stop, t) = follow_on_thread(follower.expect("followed"), &dir);
+        append(&dir, &lines("e", 6..=20));
+        std::fs::write(dir.join("meta.json"), META).expect("meta");
+        drain_until_finished(&mut app, &rx);
+        joined(t);
+        let want: Vec<String> = (13..=20).map(|i| format!("e{i}")).collect();
+        assert_eq!(shown(&app), want);
+        assert_eq!(app.live.run.as_ref().expect("run").skipped, 12);
+    }
 }

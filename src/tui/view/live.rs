@@ -35,6 +35,13 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         if run.in_progress {
             title.push(Span::styled("● live ", theme.get("running")));
         }
+        if run.skipped > 0 && !live.show_events {
+            // the cap on kept events: say the top is not the file's first line
+            title.push(Span::styled(
+                format!("+{} earlier not loaded ", run.skipped),
+                theme.get("warning"),
+            ));
+        }
     }
     if live.follow {
         title.push(Span::styled("[follow] ", theme.get("accent")));
