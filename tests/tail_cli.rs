@@ -271,3 +271,38 @@ fn a_big_file_prints_in_order_with_its_bad_line_reported() {
         assert!(stderr.contains(":5001:"), "{stderr}");
     }
 }
+
+/// `--json` prints each event as the seed's compact object: a line already in
+/// that form comes out byte for byte as written (the fast path of a burst), any
+/// other form is rewritten to it — the same output either way.
+#[test]
+fn json_lines_are_the_compact_form_whatever_the_input_form() {
+    let dir = tempfile::tempdir().unwrap();
+    let hostile = r#"{"type":"signal","name":"a\"b","status":"info","message":"\u001b]52;c;SGVsbG8=\u0007","data":{"k":[1,-2,null,{}]}}"#;
+    let input = [
+        ev("a", "ok").trim_end().to_owned(),
+        r#"{ "type": "step", "ts": "2026-03-15T10:15:30.112Z", "name": "b", "status": "ok", "message": "did b", "data": {"k": 1} }"#.to_owned(),
+        r#"{"type":"step","name":"c","status":"ok","message":"m","data":1.50,"x":[1, 2]}"#.to_owned(),
+        r#"{"type":"step","name":"\/d\u0041","status":"ok","message":"m","data":null}"#.to_owned(),
+        hostile.to_owned(),
+    ];
+    let p = write(dir.path(), &(input.join("\n") + "\n"));
+    let out = tail()
+        .args(["tail", "--from-start", "--json"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let got: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        got,
+        [
+            input[0].as_str(),
+            r#"{"ts":"2026-03-15T10:15:30.112Z","type":"step","name":"b","status":"ok","message":"did b","data":{"k":1}}"#,
+            r#"{"type":"step","name":"c","status":"ok","message":"m","data":1.5,"x":[1,2]}"#,
+            r#"{"type":"step","name":"/dA","status":"ok","message":"m","data":null}"#,
+            hostile,
+        ]
+    );
+}

@@ -97,12 +97,6 @@ pub fn load_run_capped(root: &Path, rel: &str, cap: usize) -> RunData {
     data
 }
 
-/// The event of a timeline line. The one place that reaches into `tail::Line`,
-/// so a change of how a line holds its event is a change here only.
-fn event_of(l: tail::Line) -> timeline::TimelineEvent {
-    l.event
-}
-
 /// A batch of the tail engine's events, as the live pane takes them.
 #[derive(Debug, Default)]
 struct Batch {
@@ -127,7 +121,7 @@ impl Batch {
                             .push(format!("line {}: {}", l.lineno, is.message));
                     }
                     b.first_line.get_or_insert(l.lineno);
-                    b.events.push(event_of(l));
+                    b.events.push(l.into_event());
                 }
                 // a new version of the file: the live pane shows its content only
                 TailEvent::Truncated | TailEvent::Replaced | TailEvent::Created => {
