@@ -197,7 +197,7 @@ fn engine(file: &Path) {
     let mut out = Vec::with_capacity(text.len() * 2);
     for e in &events {
         if let TailEvent::Line(l) = e {
-            l.write_json(&mut out);
+            l.write_json(&mut out).unwrap();
             out.push(b'\n');
         }
     }

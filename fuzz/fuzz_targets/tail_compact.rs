@@ -13,7 +13,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let (ev, issues) = parse_line(data);
     let mut json = Vec::new();
-    line.write_json(&mut json);
+    line.write_json(&mut json).expect("writing to memory");
     let want = serde_json::to_vec(&ev).expect("an event serializes");
     assert_eq!(json, want);
     assert_eq!(line.pretty(false), pretty_line(&ev, false));

@@ -44,39 +44,50 @@ pub fn run(args: &Args, _ctx: &Ctx) -> ExitCode {
         Start::LastN(LAST_EVENTS)
     };
     let watch = if args.follow { Watch::Auto } else { Watch::Off };
-    let mut follower = Follower::with_watch(&args.path, start, watch);
+    let follower = Follower::with_watch(&args.path, start, watch);
     let mut out = Printer {
         json: args.json,
         color: !args.json && color_wanted(),
         file: shown,
         stdout: BufWriter::with_capacity(64 << 10, io::stdout().lock()),
-        scratch: Vec::with_capacity(512),
+        scratch: String::with_capacity(512),
         errors: false,
         unreadable: false,
     };
     if args.follow && !follower.is_open() {
         let _ = out.note("does not exist yet; waiting for it");
     }
-    // a closed pipe (`| head`) ends the command quietly: that is not a failure
-    let result = if args.follow {
-        loop {
-            let batch = follower.next_batch(None);
-            if let Err(e) = out.batch(&batch) {
-                break Err(e);
+    // Reading and printing overlap: the follower reads and parses the next batch
+    // on its own thread while this one writes the last (a burst then flows like
+    // `tail -F`'s). A few batches in flight at most, so memory stays bounded.
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<TailEvent>>(BATCHES_IN_FLIGHT);
+    let follow = args.follow;
+    let reader = std::thread::Builder::new()
+        .name("testdeck-tail-read".into())
+        .spawn(move || {
+            let mut follower = follower;
+            if follow {
+                while tx.send(follower.next_batch(None)).is_ok() {}
+                return;
             }
-        }
-    } else {
-        (|| {
             loop {
                 let batch = follower.read_available();
                 if batch.is_empty() {
                     break;
                 }
-                out.batch(&batch)?;
+                if tx.send(batch).is_err() {
+                    return;
+                }
             }
-            out.batch(&follower.finish())
-        })()
-    };
+            let _ = tx.send(follower.finish());
+        });
+    if let Err(e) = reader {
+        eprintln!("testdeck: cannot start reading: {e}");
+        return ExitCode::from(EXIT_USAGE);
+    }
+    // a closed pipe (`| head`) ends the command quietly: that is not a failure;
+    // the reader thread then ends with the process
+    let result = rx.iter().try_for_each(|batch| out.batch(&batch));
     if let Err(e) = result {
         if e.kind() != io::ErrorKind::BrokenPipe {
             eprintln!("testdeck: writing output: {e}");
@@ -97,7 +108,7 @@ struct Printer<W: Write> {
     color: bool,
     file: String,
     stdout: W,
-    scratch: Vec<u8>,
+    scratch: String,
     /// A line could not be read as an event.
     errors: bool,
     unreadable: bool,
@@ -119,14 +130,14 @@ impl<W: Write> Printer<W> {
         // then written in order; a run holding anything else goes one by one, so
         // each report still comes right after its line.
         let color = self.color;
-        let rendered: Vec<Option<Vec<u8>>> = batch
+        let rendered: Vec<Option<String>> = batch
             .par_chunks(RENDER_RUN)
             .map(|run| {
-                let mut buf = Vec::with_capacity(run.len() * 160);
+                let mut buf = String::with_capacity(run.len() * 160);
                 for ev in run {
                     match ev {
                         TailEvent::Line(l) if l.issues.is_empty() => {
-                            render(&mut buf, l, false, color);
+                            render(&mut buf, l, color);
                         }
                         _ => return None,
                     }
@@ -136,7 +147,7 @@ impl<W: Write> Printer<W> {
             .collect();
         for (run, done) in batch.chunks(RENDER_RUN).zip(rendered) {
             match done {
-                Some(buf) => self.stdout.write_all(&buf)?,
+                Some(buf) => self.stdout.write_all(buf.as_bytes())?,
                 None => {
                     for ev in run {
                         self.event(ev)?;
@@ -169,10 +180,13 @@ impl<W: Write> Printer<W> {
             .iter()
             .any(|i| matches!(i.rule, "timeline-not-json" | "timeline-not-object"));
         // JSON Lines carries events only; an unfinished fragment is not one
-        if !(self.json && incomplete && broken) {
+        if self.json && !(incomplete && broken) {
+            line.write_json(&mut self.stdout)?;
+            self.stdout.write_all(b"\n")?;
+        } else if !self.json {
             self.scratch.clear();
-            render(&mut self.scratch, line, self.json, self.color);
-            self.stdout.write_all(&self.scratch)?;
+            render(&mut self.scratch, line, self.color);
+            self.stdout.write_all(self.scratch.as_bytes())?;
         }
         if incomplete || !line.issues.is_empty() {
             // keep the report next to its line when both go to one terminal
@@ -206,15 +220,14 @@ impl<W: Write> Printer<W> {
     }
 }
 
+/// Batches read ahead of the one being printed.
+const BATCHES_IN_FLIGHT: usize = 2;
+
 /// Lines rendered together in a burst.
 const RENDER_RUN: usize = 256;
 
-/// One output line: the event as compact JSON, or its pretty (escaped) form.
-fn render(buf: &mut Vec<u8>, line: &Line, json: bool, color: bool) {
-    if json {
-        line.write_json(buf);
-    } else {
-        buf.extend_from_slice(line.pretty(color).as_bytes());
-    }
-    buf.push(b'\n');
+/// One pretty output line (escaped).
+fn render(buf: &mut String, line: &Line, color: bool) {
+    line.write_pretty(color, buf);
+    buf.push('\n');
 }

@@ -326,10 +326,11 @@ mod tests {
             serde_json::from_str::<serde_json::Value>(f.data.raw(line)).expect("data"),
             ev.data
         );
-        assert_eq!(
-            super::super::pretty::pretty_fields(line, &f, false),
-            pretty_line(&ev, false)
-        );
+        for color in [false, true] {
+            let mut out = String::from("before ");
+            super::super::pretty::pretty_fields(line, &f, color, &mut out);
+            assert_eq!(out, format!("before {}", pretty_line(&ev, color)));
+        }
         true
     }
 

@@ -94,23 +94,27 @@ impl Line {
         }
     }
 
-    /// Append the event as one compact JSON object (no newline): the line as it
+    /// Write the event as one compact JSON object (no newline): the line as it
     /// was written when it already had that form.
-    pub fn write_json(&self, out: &mut Vec<u8>) {
+    pub fn write_json(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
         match &self.body {
-            Body::Compact { text, .. } => out.extend_from_slice(text.as_bytes()),
-            // serializing an event into memory cannot fail: string keys only
-            Body::Parsed(ev) => {
-                let _ = serde_json::to_writer(&mut *out, ev);
-            }
+            Body::Compact { text, .. } => out.write_all(text.as_bytes()),
+            Body::Parsed(ev) => serde_json::to_writer(out, ev).map_err(std::io::Error::from),
         }
     }
 
     /// The one-line, escaped rendering of [`pretty_line`].
     pub fn pretty(&self, color: bool) -> String {
+        let mut out = String::with_capacity(160);
+        self.write_pretty(color, &mut out);
+        out
+    }
+
+    /// [`Self::pretty`], appended to `out` (no newline).
+    pub fn write_pretty(&self, color: bool, out: &mut String) {
         match &self.body {
-            Body::Compact { text, fields, .. } => pretty::pretty_fields(text, fields, color),
-            Body::Parsed(ev) => pretty_line(ev, color),
+            Body::Compact { text, fields, .. } => pretty::pretty_fields(text, fields, color, out),
+            Body::Parsed(ev) => pretty::pretty_into(ev, color, out),
         }
     }
 

@@ -29,6 +29,13 @@ pub fn color_wanted() -> bool {
 ///
 /// `10:15:30.112 step      ok      open-page [s1] opened the page {"url":"/"}`
 pub fn pretty_line(ev: &TimelineEvent, color: bool) -> String {
+    let mut out = String::with_capacity(96 + ev.message.len());
+    pretty_into(ev, color, &mut out);
+    out
+}
+
+/// [`pretty_line`], appended to `out`.
+pub(crate) fn pretty_into(ev: &TimelineEvent, color: bool, out: &mut String) {
     let data = (!ev.data.is_null()).then(|| compact(&ev.data));
     render(
         &View {
@@ -42,12 +49,13 @@ pub fn pretty_line(ev: &TimelineEvent, color: bool) -> String {
             extra: Some(&ev.extra),
         },
         color,
-    )
+        out,
+    );
 }
 
 /// The same line as [`pretty_line`] for a line the compact scanner accepted,
 /// read from the line's own text without parsing it.
-pub(crate) fn pretty_fields(line: &str, f: &Fields, color: bool) -> String {
+pub(crate) fn pretty_fields(line: &str, f: &Fields, color: bool, out: &mut String) {
     let ts = f.ts.map(|s| s.text(line));
     let id = f.id.map(|s| s.text(line));
     let (name, message) = (f.name.text(line), f.message.text(line));
@@ -73,7 +81,8 @@ pub(crate) fn pretty_fields(line: &str, f: &Fields, color: bool) -> String {
             extra: None,
         },
         color,
-    )
+        out,
+    );
 }
 
 /// The pieces of one event, as text.
@@ -89,8 +98,8 @@ struct View<'a> {
     extra: Option<&'a Map<String, Value>>,
 }
 
-fn render(ev: &View<'_>, color: bool) -> String {
-    let mut out = String::with_capacity(96 + ev.message.len());
+fn render(ev: &View<'_>, color: bool, out: &mut String) {
+    let start = out.len();
     let paint = |out: &mut String, code: &str, text: &str, width: usize| {
         let pad = width.saturating_sub(text.chars().count());
         if color && !code.is_empty() {
@@ -103,15 +112,10 @@ fn render(ev: &View<'_>, color: bool) -> String {
         out.extend(std::iter::repeat_n(' ', pad + 1));
     };
     let time = show_time(ev.ts);
-    paint(&mut out, DIM, &time, 12);
+    paint(out, DIM, &time, 12);
     let kind = if ev.kind.is_empty() { "?" } else { ev.kind };
     let kind = escape(kind);
-    paint(
-        &mut out,
-        if ev.kind == "error" { RED } else { "" },
-        &kind,
-        9,
-    );
+    paint(out, if ev.kind == "error" { RED } else { "" }, &kind, 9);
     let status = if ev.status.is_empty() { "?" } else { ev.status };
     let status_code = match status {
         "ok" => GREEN,
@@ -120,7 +124,7 @@ fn render(ev: &View<'_>, color: bool) -> String {
         "info" => BLUE,
         _ => "",
     };
-    paint(&mut out, status_code, &escape(status), 7);
+    paint(out, status_code, &escape(status), 7);
     out.push_str(&escape(ev.name));
     if let Some(id) = ev.id {
         let _ = write!(out, " [{}]", escape(id));
@@ -137,8 +141,8 @@ fn render(ev: &View<'_>, color: bool) -> String {
     for (k, v) in ev.extra.into_iter().flatten() {
         let _ = write!(out, " {}={}", escape(k), escape(&compact(v)));
     }
-    out.truncate(out.trim_end().len());
-    out
+    let end = start + out[start..].trim_end().len();
+    out.truncate(end);
 }
 
 fn compact(v: &Value) -> String {
