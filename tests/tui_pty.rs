@@ -5,6 +5,7 @@ mod common;
 use common::Session;
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::time::Duration;
 
 #[test]
@@ -72,20 +73,24 @@ fn not_a_terminal_exits_2() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("needs a terminal"));
 }
 
-#[test]
-fn live_timeline_grows_and_the_finished_status_reaches_the_tree() {
+/// One timeline line of the fixture's in-progress run.
+fn step_line(name: &str, status: &str) -> String {
+    format!(
+        "{{\"ts\":\"2026-03-10T12:00:00.000Z\",\"type\":\"step\",\"name\":\"{name}\",\"status\":\"{status}\",\"message\":\"\",\"data\":{{}}}}\n"
+    )
+}
+
+/// The fixture with a run of `kb-search-empty` in progress (a timeline holding
+/// `first`, no meta.json), opened in the TUI through the finder: the session,
+/// the run folder, and the temporary folders that must outlive them.
+fn open_run_in_progress(first: &str) -> (Session, PathBuf, [tempfile::TempDir; 2]) {
     let ws = tempfile::tempdir().expect("tmp");
     testdeck::tui::testkit::write_fixture(ws.path(), false);
     let run = ws
         .path()
         .join("tests/logs/kb/backend/search/basic/kb-search-empty/20260310-120000-000");
     std::fs::create_dir_all(&run).expect("mkdir");
-    let line = |name: &str, status: &str| {
-        format!(
-            "{{\"ts\":\"2026-03-10T12:00:00.000Z\",\"type\":\"step\",\"name\":\"{name}\",\"status\":\"{status}\",\"message\":\"\",\"data\":{{}}}}\n"
-        )
-    };
-    std::fs::write(run.join("timeline.jsonl"), line("first step", "ok")).expect("write");
+    std::fs::write(run.join("timeline.jsonl"), step_line(first, "ok")).expect("write");
     let cfg = tempfile::tempdir().expect("cfg");
     let mut s = Session::start(ws.path(), cfg.path());
     s.wait_text("Tests · 6");
@@ -93,8 +98,15 @@ fn live_timeline_grows_and_the_finished_status_reaches_the_tree() {
     s.send("'kb-search-empty");
     s.wait_text("❯ 'kb-search-empty");
     s.send("\r");
-    s.wait_text("first step");
+    s.wait_text(first);
     s.wait_text("● live");
+    (s, run, [ws, cfg])
+}
+
+#[test]
+fn live_timeline_grows_and_the_finished_status_reaches_the_tree() {
+    let (mut s, run, _dirs) = open_run_in_progress("first step");
+    let line = step_line;
     // a runner appends while the person watches, a partial line first
     let mut f = std::fs::OpenOptions::new()
         .append(true)
@@ -129,27 +141,8 @@ fn live_timeline_grows_and_the_finished_status_reaches_the_tree() {
 /// an atomic rename the live pane shows the new file's lines only.
 #[test]
 fn live_timeline_follows_appends_and_a_replacement_by_rename() {
-    let ws = tempfile::tempdir().expect("tmp");
-    testdeck::tui::testkit::write_fixture(ws.path(), false);
-    let run = ws
-        .path()
-        .join("tests/logs/kb/backend/search/basic/kb-search-empty/20260310-120000-000");
-    std::fs::create_dir_all(&run).expect("mkdir");
-    let line = |name: &str| {
-        format!(
-            "{{\"ts\":\"2026-03-10T12:00:00.000Z\",\"type\":\"step\",\"name\":\"{name}\",\"status\":\"ok\",\"message\":\"\"}}\n"
-        )
-    };
-    std::fs::write(run.join("timeline.jsonl"), line("old-line-1")).expect("write");
-    let cfg = tempfile::tempdir().expect("cfg");
-    let mut s = Session::start(ws.path(), cfg.path());
-    s.wait_text("Tests · 6");
-    s.send("/");
-    s.send("'kb-search-empty");
-    s.wait_text("❯ 'kb-search-empty");
-    s.send("\r");
-    s.wait_text("old-line-1");
-    s.wait_text("● live");
+    let (mut s, run, _dirs) = open_run_in_progress("old-line-1");
+    let line = |name: &str| step_line(name, "ok");
     // the writer: a thread of its own, told by this one when to go on
     let (go, steps) = std::sync::mpsc::channel::<()>();
     let wdir = run.clone();
