@@ -141,7 +141,7 @@ fn live_timeline_grows_and_the_finished_status_reaches_the_tree() {
 /// an atomic rename the live pane shows the new file's lines only.
 #[test]
 fn live_timeline_follows_appends_and_a_replacement_by_rename() {
-    let (mut s, run, _dirs) = open_run_in_progress("old-line-1");
+    let (s, run, _dirs) = open_run_in_progress("old-line-1");
     let line = |name: &str| step_line(name, "ok");
     // the writer: a thread of its own, told by this one when to go on
     let (go, steps) = std::sync::mpsc::channel::<()>();
