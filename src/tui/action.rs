@@ -109,7 +109,7 @@ impl Command {
 
 /// The most timeline events kept for one run: the last ones, since the live pane
 /// follows the end (tens of MB at most; the rest are counted in `RunData::skipped`).
-pub const MAX_TIMELINE_EVENTS: usize = 100_000;
+pub const MAX_TIMELINE_EVENTS: usize = 50_000;
 /// The most problem lines kept for one run; the rest are only counted.
 pub const MAX_RUN_PROBLEMS: usize = 1_000;
 
