@@ -20,6 +20,8 @@ pub(crate) struct Signal {
 struct Flags {
     dirty: bool,
     interrupted: bool,
+    /// A file watched beside the followed one changed.
+    sibling: bool,
 }
 
 /// Why a wait ended.
@@ -27,6 +29,8 @@ struct Flags {
 pub(crate) enum Woke {
     Changed,
     Interrupted,
+    /// A file watched beside the followed one changed (see `DirWatch::also`).
+    Sibling,
     TimedOut,
 }
 
@@ -36,6 +40,14 @@ impl Signal {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .dirty = true;
+        self.cv.notify_all();
+    }
+
+    fn sibling_changed(&self) {
+        self.flags
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .sibling = true;
         self.cv.notify_all();
     }
 
@@ -63,6 +75,10 @@ impl Signal {
             if f.interrupted {
                 f.interrupted = false;
                 return Woke::Interrupted;
+            }
+            if f.sibling {
+                f.sibling = false;
+                return Woke::Sibling;
             }
             if f.dirty {
                 return Woke::Changed;
@@ -94,6 +110,8 @@ pub(crate) struct DirWatch {
     /// made again needs a new watch).
     watched: Option<(PathBuf, Option<FileId>)>,
     signal: Arc<Signal>,
+    /// Other files of the same folder whose changes also wake the follower.
+    siblings: Arc<Mutex<Vec<PathBuf>>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,6 +130,7 @@ impl DirWatch {
             watcher: None,
             watched: None,
             signal,
+            siblings: Arc::default(),
         };
         match watch {
             Watch::Off => {}
@@ -119,6 +138,7 @@ impl DirWatch {
             Watch::Auto => {
                 let target = me.target.clone();
                 let signal = Arc::clone(&me.signal);
+                let siblings = Arc::clone(&me.siblings);
                 // No debouncer: every raw event that may concern the file wakes the
                 // follower at once; the follower reads until it has caught up, so a
                 // storm of events costs one read each, never a lost or late line.
@@ -131,6 +151,12 @@ impl DirWatch {
                     };
                     if relevant {
                         signal.wake();
+                    }
+                    if let Ok(ev) = &res {
+                        let watched = siblings.lock().unwrap_or_else(PoisonError::into_inner);
+                        if ev.paths.iter().any(|p| watched.contains(p)) {
+                            signal.sibling_changed();
+                        }
                     }
                 };
                 match notify::recommended_watcher(handler) {
@@ -145,6 +171,22 @@ impl DirWatch {
             }
         }
         me
+    }
+
+    /// Also wake on changes to `name`, a file in the same folder as the target.
+    /// Returns whether such changes can be seen (filesystem events are in use).
+    pub(crate) fn also(&self, name: &std::ffi::OsStr) -> bool {
+        if let Some(dir) = self.target.parent() {
+            self.siblings
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(dir.join(name));
+        }
+        self.mode == Mode::Events
+    }
+
+    pub(crate) fn is_event_driven(&self) -> bool {
+        self.mode == Mode::Events
     }
 
     /// How long a wait may last before the file must be checked anyway.

@@ -22,8 +22,8 @@ use tokio::time::Instant;
 
 /// The shortest gap between two frames (~60 fps).
 pub const FRAME: Duration = Duration::from_millis(16);
-/// How often the follow task looks for `meta.json` (the end of the run) while it
-/// sleeps on the timeline's filesystem events.
+/// How often the follow task looks for `meta.json` (the end of the run) when no
+/// filesystem events can tell it (inotify unavailable or exhausted).
 pub const META_CHECK: Duration = Duration::from_millis(250);
 /// The most runtime events kept from one file.
 pub const MAX_RUNTIME_EVENTS: usize = 20_000;
@@ -396,8 +396,9 @@ pub async fn run(
 /// Follow an in-progress run's timeline with the follower that loaded it, until
 /// `stop` is set or `meta.json` appears: each batch the tail engine reads becomes
 /// one `Action::TimelineAppend` (sent through `send`, which returns false when
-/// nobody listens any more). The follower sleeps on filesystem events; it wakes
-/// every [`META_CHECK`] only to look for `meta.json`, which is not its file. When
+/// nobody listens any more). The follower sleeps on filesystem events of the
+/// timeline and of `meta.json` beside it (no timer at all); only without
+/// filesystem events does it look for `meta.json` every [`META_CHECK`]. When
 /// `meta.json` is there, the rest of the timeline (its unterminated last line
 /// included) goes out with `finished: true`.
 pub fn follow(
@@ -408,12 +409,16 @@ pub fn follow(
     send: &dyn Fn(Action) -> bool,
 ) {
     let meta = dir.join("meta.json");
+    follower.wake_on_sibling("meta.json");
     loop {
         // looked at before reading: whatever the writer put in the timeline before
         // it wrote meta.json is read below
         let finished = meta.is_file();
         let mut evs = if finished {
             follower.read_available()
+        } else if follower.is_event_driven() {
+            // asleep until the timeline or meta.json changes (or `stop`)
+            follower.next_batch(None)
         } else {
             follower.next_batch(Some(META_CHECK))
         };
