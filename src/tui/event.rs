@@ -25,6 +25,9 @@ pub const FRAME: Duration = Duration::from_millis(16);
 /// How often the follow task looks for `meta.json` (the end of the run) when no
 /// filesystem events can tell it (inotify unavailable or exhausted).
 pub const META_CHECK: Duration = Duration::from_millis(250);
+/// How long a `meta.json` that does not read as JSON is given to be completed;
+/// after that the run counts as ended anyway (indexing reports the broken file).
+pub const META_SETTLE: Duration = Duration::from_secs(2);
 /// The most runtime events kept from one file.
 pub const MAX_RUNTIME_EVENTS: usize = 20_000;
 
@@ -410,12 +413,27 @@ pub fn follow(
 ) {
     let meta = dir.join("meta.json");
     follower.wake_on_sibling("meta.json");
+    // when meta.json was first seen not (yet) readable
+    let mut unreadable_since: Option<std::time::Instant> = None;
     loop {
         // looked at before reading: whatever the writer put in the timeline before
         // it wrote meta.json is read below
-        let finished = meta.is_file();
+        let finished = match meta_state(&meta) {
+            MetaState::Absent => false,
+            MetaState::Complete => true,
+            // being written (its creation wakes us before its content is there),
+            // or left broken: the writer has a moment to finish it
+            MetaState::Unreadable => {
+                unreadable_since
+                    .get_or_insert_with(std::time::Instant::now)
+                    .elapsed()
+                    >= META_SETTLE
+            }
+        };
         let mut evs = if finished {
             follower.read_available()
+        } else if unreadable_since.is_some() {
+            follower.next_batch(Some(META_CHECK))
         } else if follower.is_event_driven() {
             // asleep until the timeline or meta.json changes (or `stop`)
             follower.next_batch(None)
@@ -444,6 +462,25 @@ pub fn follow(
         if !send(a) || done {
             return;
         }
+    }
+}
+
+enum MetaState {
+    Absent,
+    /// There, but not JSON (yet).
+    Unreadable,
+    Complete,
+}
+
+/// Whether a run's `meta.json` is there and reads as JSON: the run has ended
+/// only when it does (its creation is seen before its content is written).
+fn meta_state(meta: &Path) -> MetaState {
+    match std::fs::read(meta) {
+        Err(_) => MetaState::Absent,
+        Ok(bytes) if serde_json::from_slice::<serde::de::IgnoredAny>(&bytes).is_ok() => {
+            MetaState::Complete
+        }
+        Ok(_) => MetaState::Unreadable,
     }
 }
 
@@ -689,6 +726,51 @@ mod tests {
         assert_eq!(shown(&app), want);
         let last = seen.last().expect("appends");
         assert!(last.1.contains(&"end".to_owned()), "{seen:?}");
+        assert!(!app.live.run.as_ref().expect("run").in_progress);
+    }
+
+    /// meta.json is seen the moment it is created, before its content: the run
+    /// ends only once it reads as JSON (then the index finds its status), or when
+    /// it stays broken for `META_SETTLE`.
+    #[test]
+    fn the_run_ends_when_meta_json_reads_not_when_it_appears() {
+        let (ws, dir) = run_with(&lines("s", 1..=2));
+        let (mut app, follower) = app_showing(ws.path());
+        let (rx, _stop, t) = follow_on_thread(follower.expect("followed"), &dir);
+        // half a meta.json, then a line: the line comes in a batch that does
+        // not end the run
+        std::fs::write(dir.join("meta.json"), &META[..20]).expect("meta");
+        append(&dir, &line("after-half-meta"));
+        loop {
+            let a = rx
+                .recv_timeout(Duration::from_secs(30))
+                .expect("the line after the half meta.json");
+            let Action::TimelineAppend {
+                events, finished, ..
+            } = &a
+            else {
+                panic!("unexpected action {a:?}");
+            };
+            assert!(!finished, "ended on a meta.json still being written");
+            let got = events.iter().any(|e| e.name == "after-half-meta");
+            app.update(a);
+            if got {
+                break;
+            }
+        }
+        std::fs::write(dir.join("meta.json"), META).expect("meta");
+        let seen = drain_until_finished(&mut app, &rx);
+        joined(t);
+        assert!(seen.last().is_some_and(|s| s.2));
+        assert_eq!(shown(&app), ["s1", "s2", "after-half-meta"]);
+
+        // a meta.json left broken still ends the run, after a moment
+        let (ws, dir) = run_with(&lines("b", 1..=1));
+        let (mut app, follower) = app_showing(ws.path());
+        let (rx, _stop, t) = follow_on_thread(follower.expect("followed"), &dir);
+        std::fs::write(dir.join("meta.json"), "{broken").expect("meta");
+        drain_until_finished(&mut app, &rx);
+        joined(t);
         assert!(!app.live.run.as_ref().expect("run").in_progress);
     }
 
