@@ -164,11 +164,11 @@ impl Follower {
     /// Also end a blocked [`Self::next_batch`] when `name`, another file of the
     /// followed file's folder, is created, changed or removed (a run's
     /// `meta.json` next to its timeline, say): the call then returns what lines
-    /// there are, possibly none, so the caller can look at that file. Returns
-    /// false when no filesystem events are in use ([`Watch::Poll`], [`Watch::Off`],
-    /// or inotify unavailable): the caller must then look on a timer.
-    pub fn wake_on_sibling(&mut self, name: impl AsRef<std::ffi::OsStr>) -> bool {
-        self.watch.also(name.as_ref())
+    /// there are, possibly none, so the caller can look at that file. This needs
+    /// filesystem events: while [`Self::is_event_driven`] is false the caller
+    /// must look on a timer.
+    pub fn wake_on_sibling(&mut self, name: impl AsRef<std::ffi::OsStr>) {
+        self.watch.also(name.as_ref());
     }
 
     /// Whether changes are noticed by filesystem events (otherwise by a timed
@@ -672,9 +672,9 @@ mod tests {
         let p = dir.path().join("timeline.jsonl");
         std::fs::write(&p, ev("a")).unwrap();
         let mut f = Follower::open(&p, Start::End);
-        if !f.wake_on_sibling("meta.json") {
-            // no inotify here: the caller is told to look on a timer instead
-            assert!(!f.is_event_driven());
+        f.wake_on_sibling("meta.json");
+        if !f.is_event_driven() {
+            // no inotify here: the caller looks on a timer instead
             return;
         }
         let (tx, rx) = std::sync::mpsc::channel();

@@ -67,7 +67,12 @@ impl Line {
     }
 
     /// A line whose event is already parsed.
-    pub fn parsed(lineno: u64, offset: u64, event: TimelineEvent, issues: Vec<LineIssue>) -> Self {
+    pub(crate) fn parsed(
+        lineno: u64,
+        offset: u64,
+        event: TimelineEvent,
+        issues: Vec<LineIssue>,
+    ) -> Self {
         Self {
             lineno,
             offset,

@@ -173,16 +173,15 @@ impl DirWatch {
         me
     }
 
-    /// Also wake on changes to `name`, a file in the same folder as the target.
-    /// Returns whether such changes can be seen (filesystem events are in use).
-    pub(crate) fn also(&self, name: &std::ffi::OsStr) -> bool {
+    /// Also wake on changes to `name`, a file in the same folder as the target
+    /// (seen only while filesystem events are in use).
+    pub(crate) fn also(&self, name: &std::ffi::OsStr) {
         if let Some(dir) = self.target.parent() {
             self.siblings
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
                 .push(dir.join(name));
         }
-        self.mode == Mode::Events
     }
 
     pub(crate) fn is_event_driven(&self) -> bool {

@@ -723,14 +723,11 @@ impl App {
         if self.live.wanted.as_deref() != Some(data.path.as_str()) {
             return Vec::new(); // a stale answer: the selection moved on
         }
-        let follow = data
-            .follower
-            .take()
-            .filter(|_| data.in_progress)
-            .map(|follower| Effect::Follow {
-                path: data.path.clone(),
-                follower,
-            });
+        // only an in-progress run comes with its follower
+        let follow = data.follower.take().map(|follower| Effect::Follow {
+            path: data.path.clone(),
+            follower,
+        });
         self.live.run = Some(data);
         self.live.artifact_cursor = 0;
         self.live.cursor = 0;

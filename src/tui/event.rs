@@ -432,12 +432,11 @@ pub fn follow(
         };
         let mut evs = if finished {
             follower.read_available()
-        } else if unreadable_since.is_some() {
-            follower.next_batch(Some(META_CHECK))
-        } else if follower.is_event_driven() {
+        } else if unreadable_since.is_none() && follower.is_event_driven() {
             // asleep until the timeline or meta.json changes (or `stop`)
             follower.next_batch(None)
         } else {
+            // no events to tell, or a meta.json being completed: look again soon
             follower.next_batch(Some(META_CHECK))
         };
         // caught up with a finished run: take its last line even without a newline
