@@ -4,7 +4,6 @@ use super::{Ctx, EXIT_FOUND, print_json};
 use crate::sanitize::escape;
 use crate::workspace::catalog::{DIR, csv};
 use serde_json::json;
-use std::io::Write;
 use std::process::ExitCode;
 
 #[derive(Debug, clap::Args)]
@@ -25,7 +24,8 @@ pub enum Sub {
 
 /// Rules that mean a catalog file was not read at all: its cases would be missing
 /// from the CSV, so none is written.
-const UNREAD: [&str; 4] = [
+const UNREAD: [&str; 5] = [
+    "not-a-regular-file",
     "yaml-syntax",
     "yaml-limit",
     "file-too-large",
@@ -60,7 +60,7 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
     }
     let text = csv::to_csv(cat);
     let path = ws.root.join(&rel);
-    if let Err(e) = write_atomic(&path, text.as_bytes()) {
+    if let Err(e) = crate::workspace::read::write_atomic(&path, text.as_bytes()) {
         return super::usage(&format!("{rel}: {e}"));
     }
     if json {
@@ -69,20 +69,4 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
         crate::outln!("wrote {} ({} cases)", escape(&rel), cat.cases.len());
     }
     ExitCode::SUCCESS
-}
-
-/// Write to a temporary file beside `path`, then rename it over: a reader never
-/// sees half a file.
-fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
-    let tmp = path.with_extension(format!("csv.tmp-{}", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
 }

@@ -1,6 +1,6 @@
 //! `testdeck tail`: print a `timeline.jsonl` (pretty or JSON Lines) and keep following it.
 
-use super::{Ctx, EXIT_FOUND, EXIT_OK, EXIT_USAGE, usage};
+use super::{Ctx, EXIT_FOUND, EXIT_OK, EXIT_USAGE};
 use crate::Problem;
 use crate::sanitize::escape;
 use crate::tail::{Follower, Line, Start, TailEvent, Watch, color_wanted};
@@ -31,12 +31,15 @@ pub struct Args {
 
 pub fn run(args: &Args, _ctx: &Ctx) -> ExitCode {
     let shown = args.path.display().to_string();
-    if !args.follow {
-        match std::fs::metadata(&args.path) {
-            Err(e) => return usage(&format!("{shown}: {e}")),
-            Ok(m) if m.is_dir() => return usage(&format!("{shown}: is a folder, not a file")),
-            Ok(_) => {}
+    // checked without blocking: a FIFO, device or folder is refused at once
+    // (with --follow a missing file is waited for)
+    match crate::workspace::read::open(&args.path, None) {
+        Err(e) if !(args.follow && e.is_missing()) => {
+            let p = Problem::error(&shown, &e.rule("timeline"), e.to_string());
+            eprintln!("{p}");
+            return ExitCode::from(EXIT_USAGE);
         }
+        _ => {}
     }
     let start = if args.from_start {
         Start::Beginning

@@ -6,7 +6,6 @@ use super::http::ProbeResult;
 use super::policy::Risk;
 use crate::problem::Problem;
 use serde::{Deserialize, Serialize};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Where run records live, relative to the workspace root.
@@ -345,29 +344,7 @@ pub fn judge_file(
     Ok(true)
 }
 
-/// Write `bytes` to `path` through a temp file in the same folder and a rename,
-/// so a reader never sees half a file.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.{:08x}.tmp", fastrand::u32(..)));
-    let result = (|| {
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
-}
+pub use crate::workspace::read::write_atomic;
 
 /// The columns of the CSV (成绩单).
 pub const CSV_COLUMNS: [&str; 10] = [
@@ -419,8 +396,14 @@ pub fn csv_cell(s: &str) -> String {
 /// Read one run record.
 pub fn read_record(root: &Path, path: &Path) -> Result<RunRecord, Problem> {
     let rel = crate::workspace::rel(root, path);
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Problem::error(&rel, "run-record-unreadable", format!("cannot read: {e}")))?;
+    // a record stays in the runs folder: a link to an outside file would change
+    // what `runs` shows and what `run --failed` reruns
+    let within = path.parent().unwrap_or(root);
+    let bytes =
+        crate::workspace::read::read(path, Some(within), crate::workspace::read::Kind::RunRecord)
+            .map_err(|e| e.problem(&rel, "run-record"))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| Problem::error(&rel, "run-record-unreadable", "not UTF-8 text"))?;
     serde_saphyr::from_str::<RunRecord>(&text).map_err(|e| {
         let (line, col) = e
             .location()
@@ -439,8 +422,9 @@ pub fn list_records(root: &Path) -> Vec<(PathBuf, Result<RunRecord, Problem>)> {
         .flatten()
         .map(|e| e.path())
         .filter(|p| {
+            // a link is read (and refused when it leads out) so that it is reported
             p.extension().is_some_and(|e| e == "yaml")
-                && p.is_file()
+                && (p.is_file() || p.is_symlink())
                 && !p
                     .file_name()
                     .is_some_and(|n| n.to_string_lossy().starts_with('.'))

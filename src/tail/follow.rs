@@ -39,6 +39,8 @@ const HEAD_LEN: usize = 256;
 /// ```
 pub struct Follower {
     path: PathBuf,
+    /// The folder the file must stay in (a run folder): a link out is refused.
+    within: Option<PathBuf>,
     cur: Option<Version>,
     /// `start` applies to the file that exists when following starts; any later
     /// version is read from its first byte.
@@ -120,6 +122,18 @@ impl Follower {
 
     /// Follow `path` with the given way of noticing changes.
     pub fn with_watch(path: impl Into<PathBuf>, start: Start, watch: Watch) -> Self {
+        Self::within(path, start, watch, None)
+    }
+
+    /// [`Self::with_watch`] for a file that must stay inside the folder
+    /// `within` (a run's timeline in its run folder): a symlink that leads out
+    /// is refused as [`TailEvent::Unreadable`], like a FIFO or a device.
+    pub fn within(
+        path: impl Into<PathBuf>,
+        start: Start,
+        watch: Watch,
+        within: Option<PathBuf>,
+    ) -> Self {
         let path: PathBuf = path.into();
         // event paths are absolute; comparing needs ours absolute too
         let path = std::path::absolute(&path).unwrap_or(path);
@@ -128,6 +142,7 @@ impl Follower {
         let watch = DirWatch::new(path.clone(), watch, Arc::clone(&signal));
         let mut me = Self {
             path,
+            within,
             cur: None,
             first: Some(start),
             unreadable: None,
@@ -258,13 +273,14 @@ impl Follower {
 
     /// Open the path if it names a readable file. Returns whether a version is open.
     fn try_open(&mut self, out: &mut Vec<TailEvent>) -> bool {
-        let opened = File::open(&self.path).and_then(|f| {
-            let m = f.metadata()?;
-            if m.is_dir() {
-                return Err(io::Error::other("is a folder, not a file"));
-            }
-            Ok((f, file_id(&m)))
-        });
+        // the one bounded reader's open: never blocks on a FIFO, refuses devices,
+        // folders and (with `within`) links out
+        use crate::workspace::read;
+        let opened = match read::open(&self.path, self.within.as_deref()) {
+            Ok((f, m)) => Ok((f, file_id(&m))),
+            Err(read::Error::Missing(e)) => Err(e),
+            Err(e) => Err(io::Error::other(e.to_string())),
+        };
         match opened {
             Ok((file, id)) => {
                 self.unreadable = None;

@@ -50,11 +50,11 @@ impl LineIndex {
     /// it step by step (and show progress), or use [`Self::build`].
     pub fn open(path: impl Into<PathBuf>) -> io::Result<Self> {
         let path = path.into();
-        let file = File::open(&path)?;
-        let m = file.metadata()?;
-        if m.is_dir() {
-            return Err(io::Error::other("is a folder, not a file"));
-        }
+        // never blocks on a FIFO, never reads a device or a folder
+        let (file, m) = crate::workspace::read::open(&path, None).map_err(|e| match e {
+            crate::workspace::read::Error::Missing(e) | crate::workspace::read::Error::Io(e) => e,
+            e => io::Error::other(e.to_string()),
+        })?;
         Ok(Self {
             path,
             id: file_id(&m),

@@ -49,14 +49,20 @@ pub fn load_run(root: &Path, rel: &str) -> RunData {
 /// line included; an in-progress run up to its last complete line, and its
 /// follower is kept in [`RunData::follower`] so [`follow`] goes on from exactly there.
 pub fn load_run_capped(root: &Path, rel: &str, cap: usize) -> RunData {
+    use crate::workspace::read;
     let cap = cap.max(1);
     let dir = root.join(rel);
-    let in_progress = !dir.join("meta.json").is_file();
+    // a meta.json that is there in any form (a link out, a FIFO) ends the run: it
+    // is reported below, never waited on
+    let meta_there = std::fs::symlink_metadata(dir.join("meta.json")).is_ok();
+    let in_progress = !meta_there;
     // the follower of an in-progress run is handed to the follow task, which sleeps
     // on filesystem events: it watches from the start so no change is missed
     let watch = if in_progress { Watch::Auto } else { Watch::Off };
     let start = Start::LastN(cap as u64);
-    let mut follower = Follower::with_watch(dir.join("timeline.jsonl"), start, watch);
+    // the timeline stays in its run folder: a link out is refused by the follower
+    let mut follower =
+        Follower::within(dir.join("timeline.jsonl"), start, watch, Some(dir.clone()));
     let mut data = RunData {
         path: rel.to_owned(),
         in_progress,
@@ -82,20 +88,39 @@ pub fn load_run_capped(root: &Path, rel: &str, cap: usize) -> RunData {
         take(&mut data, Batch::of(follower.finish()));
     }
     let (artifacts, probs) = crate::workspace::logs::read_artifacts(root, &dir);
-    if dir.join("artifacts.json").is_file() {
+    if std::fs::symlink_metadata(dir.join("artifacts.json")).is_ok() {
         for p in &probs {
             data.push_problem(p.to_string());
         }
     }
     data.artifacts = artifacts;
-    if let Ok(text) = std::fs::read(dir.join("runtime-events.jsonl")) {
-        for line in text.split(|&b| b == b'\n').take(MAX_RUNTIME_EVENTS) {
-            let l = String::from_utf8_lossy(line);
-            let l = l.trim();
-            if !l.is_empty() {
-                data.runtime_events.push(l.to_owned());
+    if meta_there {
+        if let Err(e) = read::read(&dir.join("meta.json"), Some(&dir), read::Kind::RunJson) {
+            data.push_problem(e.problem(&format!("{rel}/meta.json"), "meta").to_string());
+        }
+    }
+    let events_file = dir.join("runtime-events.jsonl");
+    match read::read_head(&events_file, Some(&dir), read::Kind::RuntimeEvents) {
+        Ok((text, more)) => {
+            if more {
+                data.push_problem(format!(
+                    "{rel}/runtime-events.jsonl: only the first {} MiB are shown",
+                    read::Kind::RuntimeEvents.cap() >> 20
+                ));
+            }
+            for line in text.split(|&b| b == b'\n').take(MAX_RUNTIME_EVENTS) {
+                let l = String::from_utf8_lossy(line);
+                let l = l.trim();
+                if !l.is_empty() {
+                    data.runtime_events.push(l.to_owned());
+                }
             }
         }
+        Err(e) if e.is_missing() => {}
+        Err(e) => data.push_problem(
+            e.problem(&format!("{rel}/runtime-events.jsonl"), "runtime-events")
+                .to_string(),
+        ),
     }
     data
 }
@@ -474,8 +499,14 @@ enum MetaState {
 /// Whether a run's `meta.json` is there and reads as JSON: the run has ended
 /// only when it does (its creation is seen before its content is written).
 fn meta_state(meta: &Path) -> MetaState {
-    match std::fs::read(meta) {
-        Err(_) => MetaState::Absent,
+    use crate::workspace::read;
+    let within = meta.parent().unwrap_or(meta);
+    match read::read(meta, Some(within), read::Kind::RunJson) {
+        Err(e) if e.is_missing() => MetaState::Absent,
+        // a link out, a FIFO or a giant never becomes JSON: the run has ended
+        // with a meta.json that is reported, not waited for
+        Err(read::Error::Io(_)) => MetaState::Unreadable,
+        Err(_) => MetaState::Complete,
         Ok(bytes) if serde_json::from_slice::<serde::de::IgnoredAny>(&bytes).is_ok() => {
             MetaState::Complete
         }

@@ -17,7 +17,6 @@ use std::sync::Arc;
 /// The launch number watch reruns report under (they have no handle of the app's).
 pub const WATCH_LAUNCH: usize = usize::MAX;
 /// A report is hand-written markdown; a bigger file is refused unread.
-const MAX_REPORT_FILE: u64 = 16 << 20;
 /// Runs of the selected case's history whose contract is checked.
 const HISTORY_CHECKED: usize = super::view::details::HISTORY;
 
@@ -768,19 +767,14 @@ pub fn run_now(job: Job, root: &Path) -> Option<Done> {
 }
 
 fn read_report(root: &Path, file: &str) -> Result<String, String> {
+    use crate::workspace::read;
     let p = root.join(file);
-    match std::fs::symlink_metadata(&p) {
-        Err(_) => Err(format!("{file}: no report for this domain")),
-        Ok(m) if m.file_type().is_symlink() => {
-            Err(format!("{file}: a symbolic link is not followed"))
-        }
-        Ok(m) if m.len() > MAX_REPORT_FILE => Err(format!(
-            "{file}: over {} MiB, not read",
-            MAX_REPORT_FILE >> 20
-        )),
-        Ok(_) => std::fs::read(&p)
-            .map(|b| String::from_utf8_lossy(&b).into_owned())
-            .map_err(|e| format!("{file}: {e}")),
+    // the report stays in its domain's folder under tests/report (no link out)
+    let within = p.parent().and_then(Path::parent).unwrap_or(root);
+    match read::read_lossy(&p, Some(within), read::Kind::Markdown) {
+        Ok(text) => Ok(text),
+        Err(e) if e.is_missing() => Err(format!("{file}: no report for this domain")),
+        Err(e) => Err(format!("{file}: {e}")),
     }
 }
 

@@ -7,12 +7,11 @@ use ratatui::layout::Rect;
 use ratatui::style::Color;
 use ratatui::widgets::Widget;
 use std::collections::HashMap;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// A screenshot bigger than this is refused unread.
-pub const MAX_FILE: u64 = 16 << 20;
+pub const MAX_FILE: u64 = crate::workspace::read::Kind::Image.cap();
 /// Decoded pixels (width × height) beyond this are refused from the header alone.
 pub const MAX_PIXELS: u64 = 40_000_000;
 /// Neither side may exceed this (one decoded row stays small).
@@ -123,17 +122,15 @@ pub fn check_size(w: u32, h: u32) -> Result<(), String> {
 
 /// Read and decode `file`; messages start with `label` (the run-relative path).
 pub fn load(file: &Path, label: &str) -> Result<Preview, String> {
-    let meta = std::fs::metadata(file).map_err(|e| format!("{label}: {e}"))?;
-    if meta.len() > MAX_FILE {
-        return Err(format!("{label}: over {} MiB, not read", MAX_FILE >> 20));
-    }
-    let mut bytes = Vec::new();
-    std::fs::File::open(file)
-        .and_then(|f| f.take(MAX_FILE + 1).read_to_end(&mut bytes))
-        .map_err(|e| format!("{label}: {e}"))?;
-    if bytes.len() as u64 > MAX_FILE {
-        return Err(format!("{label}: over {} MiB, not read", MAX_FILE >> 20));
-    }
+    // the caller gives only files inside their run folder (`Artifact::file`);
+    // the bounded reader refuses FIFOs and devices without blocking
+    let bytes = crate::workspace::read::read(file, None, crate::workspace::read::Kind::Image)
+        .map_err(|e| match e {
+            crate::workspace::read::Error::TooLarge { .. } => {
+                format!("{label}: over {} MiB, not read", MAX_FILE >> 20)
+            }
+            e => format!("{label}: {e}"),
+        })?;
     decode(&bytes).map_err(|e| format!("{label}: {e}"))
 }
 

@@ -36,7 +36,13 @@ pub fn load_keymap(name: Option<&str>, user_dir: Option<&Path>) -> (Keymap, Vec<
     let mut errors = Vec::new();
     let wanted = name.unwrap_or("default");
     let read = |file: &str, errors: &mut Vec<ConfigError>| -> Option<Keymap> {
-        let text = std::fs::read_to_string(user_dir?.join(file)).ok()?;
+        let bytes = crate::workspace::read::read(
+            &user_dir?.join(file),
+            None,
+            crate::workspace::read::Kind::UserConfig,
+        )
+        .ok()?;
+        let text = String::from_utf8(bytes).ok()?;
         Keymap::parse(file, &text).map_err(|e| errors.push(e)).ok()
     };
     let mut km = match Keymap::builtin(wanted) {

@@ -196,7 +196,11 @@ pub fn load(
     let read_user = |file: &str, table: &mut toml::Table, errors: &mut Vec<ConfigError>| {
         let Some(dir) = user_dir else { return false };
         let path = dir.join(file);
-        let Ok(text) = std::fs::read_to_string(&path) else {
+        // the person's own folder; still never a FIFO, a device or a giant
+        let Ok(Ok(text)) =
+            crate::workspace::read::read(&path, None, crate::workspace::read::Kind::UserConfig)
+                .map(String::from_utf8)
+        else {
             return false;
         };
         match toml::from_str::<toml::Table>(&text) {

@@ -53,8 +53,24 @@ impl Config {
     /// the defaults are used.
     pub fn load(root: &Path, problems: &mut Vec<Problem>) -> Config {
         let path = root.join("testdeck.toml");
-        let Ok(text) = std::fs::read_to_string(&path) else {
-            return Config::default();
+        let text = match super::read::read(&path, Some(root), super::read::Kind::Config) {
+            Ok(b) => {
+                if let Ok(t) = String::from_utf8(b) {
+                    t
+                } else {
+                    problems.push(Problem::error(
+                        "testdeck.toml",
+                        "config-unreadable",
+                        "not UTF-8 text",
+                    ));
+                    return Config::default();
+                }
+            }
+            Err(e) if e.is_missing() => return Config::default(),
+            Err(e) => {
+                problems.push(e.problem("testdeck.toml", "config"));
+                return Config::default();
+            }
         };
         match toml::from_str::<Config>(&text) {
             Ok(c) => c,

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use std::path::Path;
 
 /// A timeline line longer than this is reported (it is still read and shown).
-pub const MAX_TIMELINE_LINE: usize = 1024 * 1024;
+pub const MAX_TIMELINE_LINE: usize = super::read::TIMELINE_LINE;
 
 /// Check every run folder (in parallel). Syntax and type errors of `meta.json`
 /// are already among the load problems; this adds the contract drift.
@@ -30,7 +30,13 @@ pub fn check_run(root: &Path, run: &RawRun) -> Vec<Problem> {
     let mut out = Vec::new();
     let dir = root.join(&run.path);
     let meta_file = format!("{}/meta.json", run.path);
-    let meta_text = std::fs::read_to_string(dir.join("meta.json")).unwrap_or_default();
+    // read through the bounded reader (a link out or a FIFO was reported on load)
+    let meta_text = super::read::read_lossy(
+        &dir.join("meta.json"),
+        Some(&dir),
+        super::read::Kind::RunJson,
+    )
+    .unwrap_or_default();
     let at = |key: &str| locate_key(&meta_text, key);
     // runId form and folder
     if !is_run_id(&run.run_id) {
@@ -190,8 +196,14 @@ fn check_timeline(root: &Path, file: &Path) -> Vec<Problem> {
             "cannot read timeline.jsonl",
         )]
     };
-    let Ok(f) = std::fs::File::open(file) else {
-        return unreadable();
+    // streamed, so no size cap; but never a FIFO, a device or a link out
+    let within = file.parent().unwrap_or(root);
+    let f = match super::read::open(file, Some(within)) {
+        Ok((f, _)) => f,
+        Err(e @ (super::read::Error::NotRegular(_) | super::read::Error::LinkOut)) => {
+            return vec![e.problem(&rel, "timeline")];
+        }
+        Err(_) => return unreadable(),
     };
     let mut reader = std::io::BufReader::with_capacity(256 << 10, f);
     let mut out = Vec::new();
@@ -262,12 +274,24 @@ fn check_timeline_line(rel: &str, line: &[u8], len: usize, lineno: u32, out: &mu
 fn check_artifacts(root: &Path, run: &RawRun, dir: &Path) -> Vec<Problem> {
     let (items, mut out) = logs::read_artifacts(root, dir);
     let file = format!("{}/artifacts.json", run.path);
-    let text = std::fs::read_to_string(dir.join("artifacts.json")).unwrap_or_default();
+    let text = super::read::read_lossy(
+        &dir.join("artifacts.json"),
+        Some(dir),
+        super::read::Kind::RunJson,
+    )
+    .unwrap_or_default();
     if out.iter().any(|p| {
         // a file too large or unreadable is never read whole below
-        ["-syntax", "-not-utf8", "-too-large", "-unreadable"]
-            .iter()
-            .any(|s| p.rule.ends_with(s))
+        [
+            "-syntax",
+            "-not-utf8",
+            "-too-large",
+            "-unreadable",
+            "not-a-regular-file",
+            "symlink-not-followed",
+        ]
+        .iter()
+        .any(|s| p.rule.ends_with(s))
     }) {
         return out;
     }

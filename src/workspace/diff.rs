@@ -46,13 +46,15 @@ pub fn load_side(root: &Path, dir: &Path) -> Result<(RunSide, Vec<Problem>), Str
     let meta_file = dir.join("meta.json");
     let timeline_file = dir.join("timeline.jsonl");
     let shown = rel(root, dir);
-    if !meta_file.is_file() && !timeline_file.is_file() {
+    // there as any kind of entry: a link out or a FIFO is read, and refused, as a problem
+    let present = |p: &Path| std::fs::symlink_metadata(p).is_ok();
+    if !present(&meta_file) && !present(&timeline_file) {
         return Err(format!(
             "{shown}: not a run folder (no meta.json or timeline.jsonl)"
         ));
     }
     let mut problems = Vec::new();
-    let meta = if meta_file.is_file() {
+    let meta = if present(&meta_file) {
         match read_meta(root, &meta_file) {
             Ok((m, mut p)) => {
                 problems.append(&mut p);
@@ -66,14 +68,14 @@ pub fn load_side(root: &Path, dir: &Path) -> Result<(RunSide, Vec<Problem>), Str
     } else {
         None
     };
-    let events = if timeline_file.is_file() {
+    let events = if present(&timeline_file) {
         let (ev, mut p) = read_timeline(root, &timeline_file);
         problems.append(&mut p);
         ev
     } else {
         Vec::new()
     };
-    let artifacts = if dir.join("artifacts.json").is_file() {
+    let artifacts = if present(&dir.join("artifacts.json")) {
         let (a, mut p) = read_artifacts(root, dir);
         problems.append(&mut p);
         a

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use std::path::{Component, Path, PathBuf};
 
 /// Largest `meta.json` / `artifacts.json` read; bigger is a problem, not a parse.
-pub const MAX_JSON_FILE: u64 = 8 * 1024 * 1024;
+pub const MAX_JSON_FILE: u64 = super::read::Kind::RunJson.cap();
 
 /// The fixed top-level fields of `meta.json`.
 pub const META_FIELDS: [&str; 9] = [
@@ -336,31 +336,11 @@ pub fn read_json_file(
     rule_prefix: &str,
 ) -> Result<(Value, String), Problem> {
     let rel = super::rel(root, file);
-    let meta = std::fs::metadata(file).map_err(|e| {
-        Problem::error(
-            &rel,
-            &format!("{rule_prefix}-unreadable"),
-            format!("cannot read: {e}"),
-        )
-    })?;
-    if meta.len() > MAX_JSON_FILE {
-        return Err(Problem::error(
-            &rel,
-            &format!("{rule_prefix}-too-large"),
-            format!(
-                "{} bytes is over the {} byte limit",
-                meta.len(),
-                MAX_JSON_FILE
-            ),
-        ));
-    }
-    let bytes = std::fs::read(file).map_err(|e| {
-        Problem::error(
-            &rel,
-            &format!("{rule_prefix}-unreadable"),
-            format!("cannot read: {e}"),
-        )
-    })?;
+    // a run file stays in its run folder: a link out (to /dev/zero, an outside
+    // record) or a FIFO is refused before a byte is read
+    let within = file.parent().unwrap_or(root);
+    let bytes = super::read::read(file, Some(within), super::read::Kind::RunJson)
+        .map_err(|e| e.problem(&rel, rule_prefix))?;
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,
         Err(e) => {
@@ -665,18 +645,10 @@ pub fn locate_key_value(text: &str, value: &str) -> (u32, u32) {
 /// A whole timeline read at once (for small files; the tail engine follows big or growing ones).
 pub fn read_timeline(root: &Path, file: &Path) -> (Vec<TimelineEvent>, Vec<Problem>) {
     let rel = super::rel(root, file);
-    let bytes = match std::fs::read(file) {
+    let within = file.parent().unwrap_or(root);
+    let bytes = match super::read::read(file, Some(within), super::read::Kind::Timeline) {
         Ok(b) => b,
-        Err(e) => {
-            return (
-                Vec::new(),
-                vec![Problem::error(
-                    &rel,
-                    "timeline-unreadable",
-                    format!("cannot read: {e}"),
-                )],
-            );
-        }
+        Err(e) => return (Vec::new(), vec![e.problem(&rel, "timeline")]),
     };
     let mut events = Vec::new();
     let mut problems = Vec::new();

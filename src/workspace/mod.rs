@@ -9,6 +9,7 @@ pub mod diff;
 pub mod fuzzy;
 pub mod logs;
 pub mod plan;
+pub mod read;
 pub mod report;
 pub mod select;
 pub mod stats;

@@ -8,7 +8,6 @@ use std::path::Path;
 use std::sync::Mutex;
 
 /// Largest plan file read; anything bigger is a problem, not a memory spike.
-const MAX_PLAN_FILE: u64 = 16 * 1024 * 1024;
 
 #[derive(Debug, Clone, Default)]
 pub struct TestPlan {
@@ -43,31 +42,18 @@ impl TestPlan {
                 return;
             }
             let rel = super::rel(root, &e.path);
-            let big = std::fs::metadata(&e.path).map(|m| m.len() > MAX_PLAN_FILE);
-            if let Ok(true) = big {
-                if let Ok(mut p) = probs.lock() {
-                    p.push(Problem::warning(
-                        rel,
-                        "file-too-large",
-                        "test-plan file over 16 MiB is not read",
-                    ));
-                }
-                return;
-            }
-            match std::fs::read(&e.path) {
-                Ok(bytes) => {
-                    let text = String::from_utf8_lossy(&bytes).into_owned();
+            // the walk never follows links; the read refuses FIFOs and devices
+            match super::read::read_lossy(&e.path, Some(&dir), super::read::Kind::Markdown) {
+                Ok(text) => {
                     if let Ok(mut f) = found.lock() {
                         f.push((rel, text));
                     }
                 }
                 Err(err) => {
                     if let Ok(mut p) = probs.lock() {
-                        p.push(Problem::warning(
-                            rel,
-                            "unreadable",
-                            format!("cannot read: {err}"),
-                        ));
+                        let mut problem = err.problem(&rel, "");
+                        problem.severity = crate::Severity::Warning;
+                        p.push(problem);
                     }
                 }
             }

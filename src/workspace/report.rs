@@ -46,9 +46,6 @@ fn headings(text: &str) -> Vec<Heading> {
     out
 }
 
-/// A report is hand-written markdown; a bigger file is refused unread.
-const MAX_REPORT_FILE: u64 = 16 << 20;
-
 /// Check every domain's report.
 pub fn check(ws: &Workspace) -> Vec<Problem> {
     let dir = ws.root.join("tests/report");
@@ -83,24 +80,18 @@ pub fn check(ws: &Workspace) -> Vec<Problem> {
             ));
             continue;
         }
-        if std::fs::metadata(&file).is_ok_and(|m| m.len() > MAX_REPORT_FILE) {
-            out.push(Problem::warning(
-                rel,
-                "file-too-large",
-                format!("report over {} MiB is not read", MAX_REPORT_FILE >> 20),
-            ));
-            continue;
-        }
-        match std::fs::read(&file) {
-            Ok(bytes) => {
-                let text = String::from_utf8_lossy(&bytes);
-                out.extend(check_report(&rel, &domain, &text, &by_path));
-            }
-            Err(_) => out.push(Problem::warning(
+        match super::read::read_lossy(&file, Some(&dir), super::read::Kind::Markdown) {
+            Ok(text) => out.extend(check_report(&rel, &domain, &text, &by_path)),
+            Err(e) if e.is_missing() => out.push(Problem::warning(
                 rel,
                 "report-missing",
                 format!("domain {domain:?} has no report.md"),
             )),
+            Err(e) => {
+                let mut p = e.problem(&rel, "");
+                p.severity = crate::Severity::Warning;
+                out.push(p);
+            }
         }
     }
     out

@@ -72,6 +72,11 @@ pub struct Expanded {
 /// The longest text an expansion may build; beyond it references stay as written.
 pub const MAX_EXPANDED: usize = 1 << 20;
 
+/// The most bytes all resolved values together may hold: 1500 vars of
+/// [`MAX_EXPANDED`] each would otherwise take gigabytes. Past it, references
+/// stay as written and the var is reported (`var-budget-exceeded`).
+pub const MAX_TOTAL_EXPANDED: usize = 16 << 20;
+
 /// The resolved variables of a catalog.
 #[derive(Debug, Clone, Default)]
 pub struct Vars {
@@ -81,6 +86,11 @@ pub struct Vars {
     pub cycles: Vec<String>,
     /// Names whose expanded value would exceed [`MAX_EXPANDED`].
     pub too_long: Vec<String>,
+    /// Names left (partly) unexpanded because all values together reached
+    /// [`MAX_TOTAL_EXPANDED`].
+    pub over_budget: Vec<String>,
+    /// Bytes of the values expanded so far.
+    total: usize,
 }
 
 impl Vars {
@@ -148,6 +158,8 @@ impl Vars {
             entries,
             cycles: Vec::new(),
             too_long: Vec::new(),
+            over_budget: Vec::new(),
+            total: 0,
         };
         vars.expand_all();
         vars.find_cycles();
@@ -224,14 +236,22 @@ impl Vars {
                 self.expand_one(j, state);
             }
         }
-        let e = substitute(&raw, |n| {
+        // what is left of the total budget (the raw text itself is kept anyway)
+        let left = MAX_TOTAL_EXPANDED.saturating_sub(self.total).max(raw.len());
+        let limit = MAX_EXPANDED.min(left);
+        let e = substitute(&raw, limit, |n| {
             let j = *self.index.get(n)?;
             // a reference still in progress is part of a loop: leave it as written
-            (state[j] == 2).then(|| self.entries[j].value.clone())
+            (state[j] == 2).then(|| self.entries[j].value.as_str())
         });
         if !e.too_long.is_empty() {
-            self.too_long.push(self.entries[i].name.clone());
+            if limit < MAX_EXPANDED {
+                self.over_budget.push(self.entries[i].name.clone());
+            } else {
+                self.too_long.push(self.entries[i].name.clone());
+            }
         }
+        self.total = self.total.saturating_add(e.text.len());
         self.entries[i].value = e.text;
         state[i] = 2;
     }
@@ -271,7 +291,7 @@ impl Vars {
 
     /// Expand every `${NAME}` of `text`.
     pub fn expand(&self, text: &str) -> Expanded {
-        substitute(text, |n| self.get(n).map(str::to_owned))
+        substitute(text, MAX_EXPANDED, |n| self.get(n))
     }
 
     /// Expand every string inside a JSON value (an `expected` value).
@@ -352,7 +372,7 @@ pub fn is_name(s: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
-fn substitute(text: &str, lookup: impl Fn(&str) -> Option<String>) -> Expanded {
+fn substitute<'v>(text: &str, limit: usize, lookup: impl Fn(&str) -> Option<&'v str>) -> Expanded {
     let mut out = String::with_capacity(text.len());
     let mut unknown = Vec::new();
     let mut too_long = Vec::new();
@@ -361,13 +381,13 @@ fn substitute(text: &str, lookup: impl Fn(&str) -> Option<String>) -> Expanded {
         out.push_str(&text[last..at]);
         let end = at + name.len() + 3;
         if let Some(v) = lookup(&name) {
-            if out.len() + v.len() > MAX_EXPANDED {
+            if out.len() + v.len() > limit {
                 out.push_str(&text[at..end]);
                 if !too_long.contains(&name) {
                     too_long.push(name);
                 }
             } else {
-                out.push_str(&v);
+                out.push_str(v);
             }
         } else {
             out.push_str(&text[at..end]);

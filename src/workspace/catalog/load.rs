@@ -8,7 +8,6 @@ use super::{
 };
 use crate::problem::Problem;
 use serde_json::{Map, Value};
-use std::io::Read;
 use std::path::Path;
 
 /// Load the catalog when `.pouch/tester/` exists (`None` otherwise).
@@ -18,7 +17,7 @@ pub fn load(root: &Path, problems: &mut Vec<Problem>) -> Option<Catalog> {
         return None;
     }
     let catalog_file = format!("{DIR}/catalog.yaml");
-    let catalog_text = read(root, &catalog_file, problems);
+    let catalog_text = read(root, &catalog_file, None, problems);
     if catalog_text.is_none() && !dir.join("catalog.yaml").exists() {
         problems.push(Problem::error(
             &catalog_file,
@@ -28,7 +27,7 @@ pub fn load(root: &Path, problems: &mut Vec<Problem>) -> Option<Catalog> {
     }
     let local_file = format!("{DIR}/local.yaml");
     let local_text = if dir.join("local.yaml").exists() {
-        read(root, &local_file, problems)
+        read(root, &local_file, None, problems)
     } else {
         None
     };
@@ -55,7 +54,7 @@ pub fn load(root: &Path, problems: &mut Vec<Problem>) -> Option<Catalog> {
         names.sort();
         for n in names {
             let rel = format!("{DIR}/cases/{n}");
-            let text = read(root, &rel, problems);
+            let text = read(root, &rel, Some(&cases_dir), problems);
             case_files.push((rel, text));
         }
     }
@@ -75,40 +74,34 @@ pub fn load(root: &Path, problems: &mut Vec<Problem>) -> Option<Catalog> {
 }
 
 /// Read a file of at most [`yaml::MAX_FILE_BYTES`] as UTF-8, or report why not.
-fn read(root: &Path, rel: &str, problems: &mut Vec<Problem>) -> Option<String> {
+/// With `within` the file must stay in that folder (a case file in `cases/`);
+/// `catalog.yaml` and `local.yaml` are the person's choice and may be links.
+fn read(
+    root: &Path,
+    rel: &str,
+    within: Option<&Path>,
+    problems: &mut Vec<Problem>,
+) -> Option<String> {
+    use crate::workspace::read::{self as bounded, Error, Kind};
     let path = root.join(rel);
-    let f = match std::fs::File::open(&path) {
-        Ok(f) => f,
-        Err(e) => {
+    let bytes = match bounded::read(&path, within, Kind::CatalogYaml) {
+        Ok(b) => b,
+        Err(Error::TooLarge { .. }) => {
             problems.push(Problem::error(
                 rel,
-                "file-unreadable",
-                format!("cannot read: {e}"),
+                "file-too-large",
+                format!(
+                    "refused: larger than {} MiB; a catalog file is hand-written YAML",
+                    yaml::MAX_FILE_BYTES / 1024 / 1024
+                ),
             ));
             return None;
         }
+        Err(e) => {
+            problems.push(e.problem(rel, "file"));
+            return None;
+        }
     };
-    let mut bytes = Vec::new();
-    // read one byte past the limit to know it was exceeded without reading it all
-    if let Err(e) = f.take(yaml::MAX_FILE_BYTES + 1).read_to_end(&mut bytes) {
-        problems.push(Problem::error(
-            rel,
-            "file-unreadable",
-            format!("cannot read: {e}"),
-        ));
-        return None;
-    }
-    if bytes.len() as u64 > yaml::MAX_FILE_BYTES {
-        problems.push(Problem::error(
-            rel,
-            "file-too-large",
-            format!(
-                "refused: larger than {} MiB; a catalog file is hand-written YAML",
-                yaml::MAX_FILE_BYTES / 1024 / 1024
-            ),
-        ));
-        return None;
-    }
     match String::from_utf8(bytes) {
         Ok(s) => Some(s),
         Err(e) => {

@@ -181,6 +181,18 @@ fn catalog_rules(cat: &Catalog, vars: &Vars, out: &mut Out) {
                 ),
             );
         }
+        if vars.over_budget.contains(&v.name) {
+            out.err(
+                file,
+                v.pos,
+                "var-budget-exceeded",
+                format!(
+                    "{}: all vars together would pass {} bytes when expanded; the references past it stay as written",
+                    v.name,
+                    vars::MAX_TOTAL_EXPANDED
+                ),
+            );
+        }
         if vars.cycles.contains(&v.name) {
             out.err(
                 file,

@@ -1,0 +1,334 @@
+//! The one bounded reader (and the one atomic writer) for every file testdeck reads or replaces.
+//!
+//! Every file a workspace offers may be hostile: a FIFO that never answers, a
+//! device such as `/dev/zero` that never ends, a symlink that leads out of the
+//! workspace, or simply a file of gigabytes. Each read goes through [`read`] (or
+//! [`open`] for the tail engine, which follows growing files itself), which
+//! opens without blocking, reads only regular files, never follows a symlink out
+//! of the folder the caller names, and reads at most the cap of the file's
+//! [`Kind`]. The caps live in one table ([`Kind::cap`]).
+
+use crate::problem::Problem;
+use std::fs::{File, Metadata};
+use std::io::{Read as _, Write as _};
+use std::os::unix::fs::{FileTypeExt as _, OpenOptionsExt as _};
+use std::path::{Path, PathBuf};
+
+/// What a file is, for its size cap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `catalog.yaml`, `local.yaml`, `cases/*.yaml`.
+    CatalogYaml,
+    /// `meta.json`, `artifacts.json` of a run folder.
+    RunJson,
+    /// `timeline.jsonl` read whole (`diff`; the tail engine follows big ones).
+    Timeline,
+    /// `runtime-events.jsonl`: the TUI pane shows its first part only.
+    RuntimeEvents,
+    /// A catalog run record `.pouch/tester/runs/*.yaml`.
+    RunRecord,
+    /// Test-plan and report markdown.
+    Markdown,
+    /// The workspace's `testdeck.toml`.
+    Config,
+    /// The person's own files: theme, keymap, `config.toml`, trusted openers.
+    UserConfig,
+    /// An image previewed in the terminal.
+    Image,
+}
+
+/// One timeline line (an event) is at most this long: a line over it is a
+/// problem, and the tail engine never holds more of one line.
+pub const TIMELINE_LINE: usize = 1 << 20;
+
+impl Kind {
+    /// The one table of size caps, in bytes.
+    pub const fn cap(self) -> u64 {
+        match self {
+            Kind::CatalogYaml | Kind::RunJson => 8 << 20,
+            Kind::Timeline | Kind::RunRecord => 64 << 20,
+            Kind::RuntimeEvents => 32 << 20,
+            Kind::Markdown | Kind::Image => 16 << 20,
+            Kind::Config | Kind::UserConfig => 1 << 20,
+        }
+    }
+}
+
+/// Why a file was not read.
+#[derive(Debug)]
+pub enum Error {
+    /// Not there (or a path through something that is not a folder).
+    Missing(std::io::Error),
+    /// There, but the OS refused to open or read it.
+    Io(std::io::Error),
+    /// A FIFO, device, socket or folder: never read (a FIFO would block, a device never end).
+    NotRegular(&'static str),
+    /// A symbolic link that leads out of the folder it must stay in (or nowhere).
+    LinkOut,
+    /// Over the cap of its kind.
+    TooLarge { size: u64, cap: u64 },
+}
+
+impl Error {
+    pub fn is_missing(&self) -> bool {
+        matches!(self, Error::Missing(_))
+    }
+
+    /// The rule of the problem: `prefix-unreadable` and `prefix-too-large` (bare
+    /// `unreadable` / `file-too-large` without a prefix), and the shared
+    /// `not-a-regular-file` and `symlink-not-followed`.
+    pub fn rule(&self, prefix: &str) -> String {
+        let with = |s: &str| {
+            if prefix.is_empty() {
+                s.to_owned()
+            } else {
+                format!("{prefix}-{s}")
+            }
+        };
+        match self {
+            Error::Missing(_) | Error::Io(_) => with("unreadable"),
+            Error::NotRegular(_) => "not-a-regular-file".to_owned(),
+            Error::LinkOut => "symlink-not-followed".to_owned(),
+            Error::TooLarge { .. } if prefix.is_empty() => "file-too-large".to_owned(),
+            Error::TooLarge { .. } => with("too-large"),
+        }
+    }
+
+    /// The located problem (an error; callers may lower it to a warning).
+    pub fn problem(&self, rel: &str, prefix: &str) -> Problem {
+        Problem::error(rel, &self.rule(prefix), self.to_string())
+    }
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::Missing(e) | Error::Io(e) => write!(f, "cannot read: {e}"),
+            Error::NotRegular(what) => write!(f, "is a {what}, not a regular file: not read"),
+            Error::LinkOut => {
+                f.write_str("a symbolic link that leads out of its folder is not followed")
+            }
+            Error::TooLarge { size, cap } => {
+                write!(f, "{size} bytes is over the {cap} byte limit: not read")
+            }
+        }
+    }
+}
+
+fn file_kind(m: &Metadata) -> Option<&'static str> {
+    let t = m.file_type();
+    if t.is_file() {
+        None
+    } else if t.is_dir() {
+        Some("folder")
+    } else if t.is_fifo() {
+        Some("FIFO")
+    } else if t.is_socket() {
+        Some("socket")
+    } else if t.is_char_device() || t.is_block_device() {
+        Some("device")
+    } else {
+        Some("special file")
+    }
+}
+
+/// Where `path` really is, when it stays inside `within` (both resolved); a
+/// dangling link leads wherever its target appears later: out.
+fn contained(path: &Path, within: &Path) -> Result<PathBuf, Error> {
+    let full = match path.canonicalize() {
+        Ok(f) => f,
+        Err(e) => {
+            return Err(
+                if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+                    Error::LinkOut
+                } else {
+                    Error::Missing(e)
+                },
+            );
+        }
+    };
+    let base = within.canonicalize().map_err(Error::Missing)?;
+    if full.starts_with(&base) {
+        Ok(full)
+    } else {
+        Err(Error::LinkOut)
+    }
+}
+
+/// Open a regular file for reading without ever blocking: with `within`, only
+/// when it (after every symlink) stays inside that folder; without, the path is
+/// the person's own choice (a command-line argument) and may be a link.
+pub fn open(path: &Path, within: Option<&Path>) -> Result<(File, Metadata), Error> {
+    let mut opts = std::fs::OpenOptions::new();
+    opts.read(true);
+    // O_NONBLOCK: opening a FIFO with no writer returns at once instead of
+    // waiting for one; it has no effect on the reads of a regular file.
+    let target = if let Some(w) = within {
+        // the resolved path has no link left: O_NOFOLLOW refuses one swapped in since
+        opts.custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW);
+        contained(path, w)?
+    } else {
+        opts.custom_flags(libc::O_NONBLOCK);
+        path.to_path_buf()
+    };
+    let f = opts.open(&target).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory => Error::Missing(e),
+        _ if e.raw_os_error() == Some(libc::ELOOP) => Error::LinkOut,
+        _ => Error::Io(e),
+    })?;
+    let m = f.metadata().map_err(Error::Io)?;
+    if let Some(what) = file_kind(&m) {
+        return Err(Error::NotRegular(what));
+    }
+    Ok((f, m))
+}
+
+/// Read a whole regular file of at most `kind`'s cap (see [`open`] for `within`).
+pub fn read(path: &Path, within: Option<&Path>, kind: Kind) -> Result<Vec<u8>, Error> {
+    let (f, m) = open(path, within)?;
+    let cap = kind.cap();
+    if m.len() > cap {
+        return Err(Error::TooLarge { size: m.len(), cap });
+    }
+    let mut bytes = Vec::with_capacity(m.len() as usize);
+    // the file may grow while it is read: never past the cap
+    f.take(cap + 1).read_to_end(&mut bytes).map_err(Error::Io)?;
+    if bytes.len() as u64 > cap {
+        return Err(Error::TooLarge {
+            size: bytes.len() as u64,
+            cap,
+        });
+    }
+    Ok(bytes)
+}
+
+/// [`read`], then UTF-8; invalid bytes are replaced (for text shown, not parsed).
+pub fn read_lossy(path: &Path, within: Option<&Path>, kind: Kind) -> Result<String, Error> {
+    read(path, within, kind).map(|b| match String::from_utf8(b) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    })
+}
+
+/// The first `kind.cap()` bytes of a file, and whether there was more (a pane
+/// that shows the start of a big file).
+pub fn read_head(path: &Path, within: Option<&Path>, kind: Kind) -> Result<(Vec<u8>, bool), Error> {
+    let (f, _) = open(path, within)?;
+    let cap = kind.cap();
+    let mut bytes = Vec::new();
+    f.take(cap + 1).read_to_end(&mut bytes).map_err(Error::Io)?;
+    let more = bytes.len() as u64 > cap;
+    bytes.truncate(cap as usize);
+    Ok((bytes, more))
+}
+
+/// Write `bytes` to `path` through a temp file created exclusively in the same
+/// folder (never an existing file or a planted link) and a rename, so a reader
+/// never sees half a file and a crash leaves the previous version.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.{:08x}.tmp", fastrand::u32(..)));
+    let result = (|| {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o644)
+            .open(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mkfifo(p: &Path) {
+        let ok = std::process::Command::new("mkfifo")
+            .arg(p)
+            .status()
+            .expect("mkfifo");
+        assert!(ok.success());
+    }
+
+    #[test]
+    fn a_fifo_is_refused_without_blocking() {
+        let d = tempfile::tempdir().expect("dir");
+        let p = d.path().join("f");
+        mkfifo(&p);
+        let e = read(&p, Some(d.path()), Kind::Config).expect_err("fifo");
+        assert!(matches!(e, Error::NotRegular("FIFO")), "{e:?}");
+        assert_eq!(e.rule("config"), "not-a-regular-file");
+        let e = read(&p, None, Kind::Config).expect_err("fifo");
+        assert!(matches!(e, Error::NotRegular("FIFO")), "{e:?}");
+    }
+
+    #[test]
+    fn devices_and_folders_are_refused() {
+        let e = read(Path::new("/dev/zero"), None, Kind::RunJson).expect_err("dev");
+        assert!(matches!(e, Error::NotRegular("device")), "{e:?}");
+        let d = tempfile::tempdir().expect("dir");
+        let e = read(d.path(), None, Kind::RunJson).expect_err("dir");
+        assert!(matches!(e, Error::NotRegular("folder")), "{e:?}");
+    }
+
+    #[test]
+    fn links_that_leave_the_folder_are_refused_links_inside_are_read() {
+        let d = tempfile::tempdir().expect("dir");
+        let inner = d.path().join("in");
+        std::fs::create_dir(&inner).expect("mkdir");
+        std::fs::write(d.path().join("outside"), "secret").expect("w");
+        std::fs::write(inner.join("real"), "ok").expect("w");
+        std::os::unix::fs::symlink("../outside", inner.join("out")).expect("ln");
+        std::os::unix::fs::symlink("real", inner.join("same")).expect("ln");
+        std::os::unix::fs::symlink("nowhere", inner.join("dangling")).expect("ln");
+        std::os::unix::fs::symlink("/dev/zero", inner.join("zero")).expect("ln");
+        for bad in ["out", "dangling", "zero"] {
+            let e = read(&inner.join(bad), Some(&inner), Kind::RunJson).expect_err(bad);
+            assert!(matches!(e, Error::LinkOut), "{bad}: {e:?}");
+            assert_eq!(e.rule("meta"), "symlink-not-followed");
+        }
+        assert_eq!(
+            read(&inner.join("same"), Some(&inner), Kind::RunJson).expect("in"),
+            b"ok"
+        );
+        let e = read(&inner.join("none"), Some(&inner), Kind::RunJson).expect_err("none");
+        assert!(e.is_missing());
+    }
+
+    #[test]
+    fn a_sparse_giant_is_refused_by_its_size() {
+        let d = tempfile::tempdir().expect("dir");
+        let p = d.path().join("testdeck.toml");
+        File::create(&p).expect("c").set_len(1 << 30).expect("len");
+        let e = read(&p, Some(d.path()), Kind::Config).expect_err("big");
+        assert!(matches!(e, Error::TooLarge { size, cap } if size == 1 << 30 && cap == 1 << 20));
+        assert_eq!(e.rule("config"), "config-too-large");
+        assert_eq!(e.rule(""), "file-too-large");
+        let (head, more) = read_head(&p, None, Kind::RuntimeEvents).expect("head");
+        assert!(more);
+        assert_eq!(head.len() as u64, Kind::RuntimeEvents.cap());
+    }
+
+    #[test]
+    fn atomic_write_replaces_and_leaves_no_temp() {
+        let d = tempfile::tempdir().expect("dir");
+        let p = d.path().join("a.yaml");
+        write_atomic(&p, b"one").expect("w1");
+        write_atomic(&p, b"two").expect("w2");
+        assert_eq!(std::fs::read(&p).expect("r"), b"two");
+        assert_eq!(std::fs::read_dir(d.path()).expect("ls").count(), 1);
+    }
+}
