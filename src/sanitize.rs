@@ -46,6 +46,45 @@ pub fn escape_bytes(b: &[u8]) -> String {
     escape(&String::from_utf8_lossy(b)).into_owned()
 }
 
+/// DEL, C1 controls and the bidi controls: what `--json` output never carries raw.
+/// (serde_json already writes C0 controls as escapes.)
+fn json_needs_escape(c: char) -> bool {
+    let u = c as u32;
+    u == 0x7f || (0x80..0xa0).contains(&u) || matches!(u, 0x202a..=0x202e | 0x2066..=0x2069)
+}
+
+/// Escape, in a JSON text, every DEL, C1 and bidi control as `\uXXXX`: still
+/// valid JSON holding the same strings. Valid JSON carries such characters only
+/// inside strings (outside them it is ASCII), and a `\` there always starts an
+/// escape of its own, so writing the escape in place is exact.
+pub fn json_text(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(json_needs_escape) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 16);
+    for c in s.chars() {
+        if json_needs_escape(c) {
+            let _ = write!(out, "\\u{:04x}", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// The one JSON writer of every `--json` output: serde_json, then [`json_text`].
+pub fn to_json<T: serde::Serialize + ?Sized>(v: &T, pretty: bool) -> serde_json::Result<String> {
+    let text = if pretty {
+        serde_json::to_string_pretty(v)?
+    } else {
+        serde_json::to_string(v)?
+    };
+    Ok(match json_text(&text) {
+        Cow::Borrowed(_) => text,
+        Cow::Owned(o) => o,
+    })
+}
+
 fn needs_escape(c: char) -> bool {
     let u = c as u32;
     u < 0x20 || u == 0x7f || (0x80..0xa0).contains(&u)
@@ -56,6 +95,23 @@ fn needs_escape(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_escapes_del_c1_and_bidi_and_keeps_the_strings() {
+        let hostile = "a\u{7f}b\u{9b}c\u{202e}d\u{2066}e\x1b[2J\\\"✓";
+        let v = serde_json::json!({ hostile: [hostile, 1] });
+        for pretty in [false, true] {
+            let text = to_json(&v, pretty).expect("json");
+            assert!(
+                !text
+                    .chars()
+                    .any(|c| json_needs_escape(c) || (c as u32) < 0x20 && c != '\n')
+            );
+            let back: serde_json::Value = serde_json::from_str(&text).expect("valid");
+            assert_eq!(back, v);
+        }
+        assert!(matches!(json_text("{\"a\":\"✓\"}"), Cow::Borrowed(_)));
+    }
 
     #[test]
     fn plain_text_is_borrowed() {

@@ -286,3 +286,103 @@ fn no_hostile_byte_reaches_the_cockpit_pty() {
     let leaks = pty_leaks(&out);
     assert!(leaks.is_empty(), "{}", leaks.join("\n"));
 }
+
+/// Characters `--json` output must never carry raw (C0 but the newlines of
+/// pretty output, DEL, C1, bidi controls).
+fn json_raw(c: char) -> bool {
+    let u = c as u32;
+    (u < 0x20 && c != '\n')
+        || (0x7f..0xa0).contains(&u)
+        || matches!(u, 0x202a..=0x202e | 0x2066..=0x2069)
+}
+
+fn holds(v: &serde_json::Value, needle: &str) -> bool {
+    match v {
+        serde_json::Value::String(s) => s.contains(needle),
+        serde_json::Value::Array(a) => a.iter().any(|x| holds(x, needle)),
+        serde_json::Value::Object(m) => m
+            .iter()
+            .any(|(k, x)| k.contains(needle) || holds(x, needle)),
+        _ => false,
+    }
+}
+
+/// Every `--json` command on the poisoned demo: no raw control in the bytes, the
+/// output parses, and the hostile strings come back equal to the originals.
+#[test]
+fn json_output_escapes_controls_and_keeps_the_strings() {
+    let (_tmp, root) = hostile_demo();
+    let mut timelines = Vec::new();
+    files(&root.join("tests/logs"), &mut timelines);
+    timelines.retain(|p| p.ends_with("timeline.jsonl"));
+    timelines.sort();
+    // two runs of one case for `diff`
+    let runs: Vec<String> = timelines
+        .windows(2)
+        .find(|w| w[0].parent().and_then(Path::parent) == w[1].parent().and_then(Path::parent))
+        .expect("a case with two runs")
+        .iter()
+        .map(|p| {
+            p.parent()
+                .expect("run")
+                .strip_prefix(&root)
+                .expect("inside")
+                .to_str()
+                .expect("utf-8")
+                .to_owned()
+        })
+        .collect();
+    let tl = timelines[0].to_str().expect("utf-8 path").to_owned();
+    // (args, JSON Lines?, must hold the poison)
+    let commands: Vec<(Vec<&str>, bool, bool)> = vec![
+        (vec!["list", "--json"], false, true),
+        (vec!["list", "--source", "catalog", "--json"], false, true),
+        (vec!["validate", "--json"], false, true),
+        (vec!["stats", "--json"], false, true),
+        (vec!["runs", "--json"], false, true),
+        (vec!["select", "--json"], false, false),
+        (
+            vec!["select", "--max-risk", "destructive", "--json"],
+            false,
+            false,
+        ),
+        (
+            vec!["diff", "--force", "--json", &runs[0], &runs[1]],
+            false,
+            true,
+        ),
+        (vec!["catalog", "csv", "--json"], false, false),
+        (vec!["tail", "--json", &tl], true, true),
+        (vec!["tail", "--json", "--from-start", &tl], true, true),
+    ];
+    let poison = "\u{1b}]52;c;SGVsbG8=\u{7}\u{1b}[2J\u{7}\u{9b}31m\u{202e}gnp.exe";
+    assert_eq!(poison, EVIL);
+    let mut problems = Vec::new();
+    for (args, lines, poisoned) in &commands {
+        let out: Output = bin()
+            .arg("--root")
+            .arg(&root)
+            .args(args)
+            .output()
+            .expect("run");
+        assert_ne!(out.status.code(), Some(101), "{args:?}: {out:?}");
+        let text = String::from_utf8(out.stdout.clone()).expect("UTF-8 output");
+        if let Some(c) = text.chars().find(|&c| json_raw(c)) {
+            problems.push(format!("{args:?}: raw U+{:04X} in the output", c as u32));
+        }
+        let docs: Vec<serde_json::Value> = if *lines {
+            text.lines()
+                .map(|l| serde_json::from_str(l).expect("a JSON line"))
+                .collect()
+        } else {
+            vec![serde_json::from_str(&text).unwrap_or_else(|e| panic!("{args:?}: {e}: {text}"))]
+        };
+        assert!(!docs.is_empty(), "{args:?} printed nothing");
+        if *poisoned && !docs.iter().any(|d| holds(d, EVIL)) {
+            problems.push(format!(
+                "{args:?}: the hostile string did not come back whole"
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

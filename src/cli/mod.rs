@@ -121,8 +121,9 @@ pub fn usage(msg: &str) -> ExitCode {
 pub fn print_json<T: serde::Serialize>(v: &T) {
     let mut out = std::io::stdout().lock();
     // a closed pipe is not an error worth reporting
-    let _ = serde_json::to_writer_pretty(&mut out, v);
-    let _ = writeln!(out);
+    if let Ok(text) = crate::sanitize::to_json(v, true) {
+        let _ = writeln!(out, "{text}");
+    }
 }
 
 pub fn dispatch(cli: Cli) -> ExitCode {

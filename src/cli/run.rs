@@ -257,7 +257,7 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
 pub fn print_event(ev: &ExecEvent, json: bool) {
     let mut out = std::io::stdout().lock();
     if json {
-        if let Ok(s) = serde_json::to_string(ev) {
+        if let Ok(s) = crate::sanitize::to_json(ev, false) {
             let _ = writeln!(out, "{s}");
         }
         let _ = out.flush();

@@ -107,7 +107,7 @@ pub fn print_event(ev: &WatchEvent, json: bool) {
         WatchEvent::Note(n) => {
             let mut out = std::io::stdout().lock();
             if json {
-                if let Ok(s) = serde_json::to_string(n) {
+                if let Ok(s) = crate::sanitize::to_json(n, false) {
                     let _ = writeln!(out, "{s}");
                 }
             } else {

@@ -103,8 +103,16 @@ impl Line {
     /// was written when it already had that form.
     pub fn write_json(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
         match &self.body {
-            Body::Compact { text, .. } => out.write_all(text.as_bytes()),
-            Body::Parsed(ev) => serde_json::to_writer(out, ev).map_err(std::io::Error::from),
+            // the line as written (serde_json's form), with DEL, C1 and bidi
+            // controls escaped like every other `--json` output
+            Body::Compact { text, .. } => {
+                out.write_all(crate::sanitize::json_text(text).as_bytes())
+            }
+            Body::Parsed(ev) => out.write_all(
+                crate::sanitize::to_json(ev, false)
+                    .map_err(std::io::Error::from)?
+                    .as_bytes(),
+            ),
         }
     }
 
