@@ -285,3 +285,86 @@ fn watch_reruns_a_case_when_its_file_changes() {
     let (p, _) = s.quit();
     assert!(!p.screen().alternate_screen());
 }
+
+/// `o` with an opener named by the workspace's own `testdeck.toml`: it asks,
+/// showing the command; `n` runs nothing, `y` runs it and remembers the trust
+/// (the next `o` runs at once); a changed file asks again.
+#[test]
+fn a_workspace_opener_runs_only_once_trusted() {
+    let ws = tempfile::tempdir().expect("tmp");
+    testdeck::tui::testkit::write_fixture(ws.path(), false);
+    let cfg = tempfile::tempdir().expect("cfg");
+    let state = tempfile::tempdir().expect("state");
+    let marker = state.path().join("opened.marker");
+    let toml = format!(
+        "[open]\ndefault = [\"sh\", \"-c\", \"touch '{}'\", \"sh\"]\n",
+        marker.display()
+    );
+    std::fs::write(ws.path().join("testdeck.toml"), &toml).expect("toml");
+    let state_dir = state.path().to_str().expect("utf-8").to_owned();
+    let mut s = Session::start_with(ws.path(), cfg.path(), &[("XDG_STATE_HOME", &state_dir)]);
+    s.wait_text("Tests · 6");
+    s.send("/");
+    s.send("chat");
+    s.wait_text("❯ chat");
+    s.send("\r");
+    s.wait_text("artifacts/failure.png");
+    s.send("o");
+    s.wait_text("Run the workspace's opener?");
+    s.wait_text("touch");
+    s.send("n");
+    s.wait_text("not opened");
+    // the answer was no: give a wrongly started opener time to show itself
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        !marker.exists(),
+        "the opener ran although the answer was no"
+    );
+    s.send("o");
+    s.wait_text("Run the workspace's opener?");
+    s.send("y");
+    let wait_marker = || {
+        let start = std::time::Instant::now();
+        while !marker.exists() {
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "the trusted opener did not run"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    wait_marker();
+    assert!(
+        state.path().join("testdeck/trusted-openers.toml").is_file(),
+        "the trust is not remembered"
+    );
+    // trusted: the next `o` runs without a question
+    std::fs::remove_file(&marker).expect("rm");
+    s.send("o");
+    wait_marker();
+    assert!(
+        !s.screen()
+            .screen()
+            .contents()
+            .contains("Run the workspace's opener?"),
+        "asked again although trusted"
+    );
+    // the file changes: it asks again
+    std::fs::remove_file(&marker).expect("rm");
+    std::fs::write(
+        ws.path().join("testdeck.toml"),
+        format!("# changed\n{toml}"),
+    )
+    .expect("toml");
+    s.send("o");
+    s.wait_text("Run the workspace's opener?");
+    s.send("n");
+    s.wait_text("not opened");
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        !marker.exists(),
+        "the changed file's opener ran without trust"
+    );
+    let (p, _) = s.quit();
+    assert!(!p.screen().alternate_screen());
+}

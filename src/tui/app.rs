@@ -142,6 +142,21 @@ pub enum Prompt {
     Authorize(Box<super::launch::Asking>),
     /// A person's verdict for a case no process can judge.
     Judge(Box<super::launch::Judging>),
+    /// Trust the workspace's own opener (shown exactly) before it runs.
+    TrustOpener(Box<TrustOpener>),
+}
+
+/// The question before a workspace opener runs for the first time.
+#[derive(Debug, Clone)]
+pub struct TrustOpener {
+    pub slot: crate::workspace::openers::Slot,
+    /// The opener as `testdeck.toml` names it.
+    pub argv: Vec<String>,
+    /// The workspace file that names it.
+    pub file: PathBuf,
+    /// The artifact to open (absolute) and as shown (run-relative).
+    pub target: String,
+    pub shown: String,
 }
 
 #[derive(Debug, Clone)]
@@ -225,6 +240,9 @@ pub enum CatRow {
 pub struct App {
     pub opts: Options,
     pub keymap: Keymap,
+    /// Where the person's own openers and remembered trust are (none in tests
+    /// that do not set them: built-in openers, nothing remembered).
+    pub opener_places: crate::workspace::openers::Places,
     resolver: Resolver,
     pub ws: Option<Workspace>,
     pub load_error: Option<String>,
@@ -286,6 +304,11 @@ const SPINNER: [&str; 8] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "�
 impl App {
     pub fn new(opts: Options, keymap: Keymap) -> App {
         App {
+            opener_places: if opts.use_env {
+                crate::workspace::openers::Places::from_env()
+            } else {
+                crate::workspace::openers::Places::default()
+            },
             opts,
             keymap,
             resolver: Resolver::default(),
@@ -1031,6 +1054,34 @@ impl App {
                 super::launch::answer(&mut a, &mut self.grants, yes);
                 self.ask_or_launch(*a)
             }
+            (Prompt::TrustOpener(t), Command::Confirm) => {
+                let root = self.opts.root.clone();
+                self.notice = Some(
+                    match crate::workspace::openers::trust(
+                        &root,
+                        &self.opener_places,
+                        t.slot,
+                        &t.argv,
+                    ) {
+                        Ok(()) => format!("opening {} (opener trusted)", escape(&t.shown)),
+                        Err(e) => format!(
+                            "opening {} (trusted this once; not remembered: {})",
+                            escape(&t.shown),
+                            escape(&e.to_string())
+                        ),
+                    },
+                );
+                let mut argv = t.argv;
+                argv.push(t.target);
+                vec![Effect::Spawn(argv)]
+            }
+            (Prompt::TrustOpener(t), _) => {
+                self.notice = Some(format!(
+                    "not opened: the workspace's opener for {} is not trusted",
+                    escape(&t.shown)
+                ));
+                Vec::new()
+            }
             (Prompt::Authorize(mut a), Command::ClearInput) => {
                 a.typed.clear();
                 self.overlay = Some(Overlay::Prompt(Prompt::Authorize(a)));
@@ -1273,6 +1324,7 @@ impl App {
     }
 
     fn open_artifact(&mut self) -> Vec<Effect> {
+        use crate::workspace::openers::{self, Decision, Slot};
         let Some(run) = &self.live.run else {
             self.notice = Some("no run selected".into());
             return Vec::new();
@@ -1293,29 +1345,32 @@ impl App {
             self.notice = Some(format!("missing: {}", escape(&a.path)));
             return Vec::new();
         }
-        let open = self
-            .ws
-            .as_ref()
-            .map(|w| w.config.open.clone())
-            .unwrap_or_default();
-        let mut argv = match a.kind.as_str() {
-            "trace" => open.trace,
-            "playwright-report" => open.html,
-            _ if std::path::Path::new(&a.path)
-                .extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("html")) =>
-            {
-                open.html
+        // which command runs is the core's decision; the TUI only asks
+        let slot = Slot::of(&a.kind, &a.path);
+        let target = file.to_string_lossy().into_owned();
+        match openers::decide(&self.opts.root, &self.opener_places, slot) {
+            Decision::Nothing => {
+                self.notice = Some("no opener configured ([open] is empty)".into());
+                Vec::new()
             }
-            _ => open.default,
-        };
-        if argv.is_empty() {
-            self.notice = Some("no opener configured ([open] in testdeck.toml)".into());
-            return Vec::new();
+            Decision::Run(mut argv) => {
+                argv.push(target);
+                self.notice = Some(format!("opening {}", escape(&a.path)));
+                vec![Effect::Spawn(argv)]
+            }
+            Decision::Ask { argv, file } => {
+                self.overlay = Some(Overlay::Prompt(Prompt::TrustOpener(Box::new(
+                    TrustOpener {
+                        slot,
+                        argv,
+                        file,
+                        target,
+                        shown: a.path.clone(),
+                    },
+                ))));
+                Vec::new()
+            }
         }
-        argv.push(file.to_string_lossy().into_owned());
-        self.notice = Some(format!("opening {}", escape(&a.path)));
-        vec![Effect::Spawn(argv)]
     }
 
     fn jump_failure(&mut self, forward: bool) {

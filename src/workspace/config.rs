@@ -30,6 +30,8 @@ impl Default for Runner {
 }
 
 /// Openers for artifacts, as argv; the artifact's absolute path is appended.
+/// A workspace's openers run only once the person trusts them (see
+/// [`super::openers`]).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Open {
@@ -41,7 +43,13 @@ pub struct Open {
 impl Default for Open {
     fn default() -> Self {
         Self {
-            trace: vec!["npx".into(), "playwright".into(), "show-trace".into()],
+            // `--no`: npx never installs a package unseen
+            trace: vec![
+                "npx".into(),
+                "--no".into(),
+                "playwright".into(),
+                "show-trace".into(),
+            ],
             html: vec!["xdg-open".into()],
             default: vec!["xdg-open".into()],
         }

@@ -8,6 +8,7 @@ pub mod contract;
 pub mod diff;
 pub mod fuzzy;
 pub mod logs;
+pub mod openers;
 pub mod plan;
 pub mod read;
 pub mod report;

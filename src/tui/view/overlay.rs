@@ -104,6 +104,32 @@ pub fn prompt(app: &App, p: &Prompt, theme: &Theme, f: &mut Frame) {
             ));
             (" Your verdict ".to_owned(), body)
         }
+        Prompt::TrustOpener(t) => {
+            let esc = |x: &str| crate::sanitize::escape(x).into_owned();
+            let file = t.file.to_string_lossy();
+            let command = t
+                .argv
+                .iter()
+                .map(|a| esc(a))
+                .chain(std::iter::once(esc(&t.target)))
+                .collect::<Vec<_>>()
+                .join(" ");
+            (
+                " Run the workspace's opener? ".to_owned(),
+                vec![
+                    Line::raw(format!("{} names this opener:", esc(&file))),
+                    Line::styled(command, theme.get("risk_destructive")),
+                    Line::raw("Trust it (remembered until the file changes)?"),
+                    Line::raw(""),
+                    Line::from(vec![
+                        Span::styled(" y ", theme.get("risk_destructive")),
+                        Span::raw(" yes, trust and run    "),
+                        Span::styled(" N ", theme.get("selection")),
+                        Span::raw(" no (Enter)"),
+                    ]),
+                ],
+            )
+        }
         Prompt::QuitLive => (
             " Quit? ".to_owned(),
             vec![

@@ -1,0 +1,329 @@
+//! Which command opens an artifact, and whether the person has trusted the workspace's own openers.
+//!
+//! A workspace is not the person's: its `testdeck.toml` may name any command as
+//! an opener. So `o` runs the built-in openers, or those of the person's own
+//! `$XDG_CONFIG_HOME/testdeck/config.toml` (`[open]`, the same form as
+//! `testdeck.toml`'s); an opener from the workspace's `testdeck.toml` runs only
+//! after the person trusted that file once. The trust is remembered in the XDG
+//! state folder by the file's path and content hash, with the exact commands,
+//! so a changed file asks again.
+
+use super::read::{self, Kind};
+use std::path::{Path, PathBuf};
+
+/// The three opener slots of an `[open]` table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Slot {
+    Trace,
+    Html,
+    Default,
+}
+
+impl Slot {
+    /// The slot for an artifact of `kind` at `path`.
+    pub fn of(kind: &str, path: &str) -> Slot {
+        match kind {
+            "trace" => Slot::Trace,
+            "playwright-report" => Slot::Html,
+            _ if Path::new(path)
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("html")) =>
+            {
+                Slot::Html
+            }
+            _ => Slot::Default,
+        }
+    }
+
+    fn key(self) -> &'static str {
+        match self {
+            Slot::Trace => "trace",
+            Slot::Html => "html",
+            Slot::Default => "default",
+        }
+    }
+}
+
+/// The built-in opener of a slot. `npx --no` never installs a package unseen.
+pub fn builtin(slot: Slot) -> Vec<String> {
+    let argv: &[&str] = match slot {
+        Slot::Trace => &["npx", "--no", "playwright", "show-trace"],
+        Slot::Html | Slot::Default => &["xdg-open"],
+    };
+    argv.iter().map(|s| (*s).to_owned()).collect()
+}
+
+/// Where the person's own files are: `config.toml` (with `[open]`) and the
+/// remembered trust (`trusted-openers.toml`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Places {
+    pub config_dir: Option<PathBuf>,
+    pub state_dir: Option<PathBuf>,
+}
+
+impl Places {
+    /// `$XDG_CONFIG_HOME/testdeck` (default `~/.config/testdeck`) and
+    /// `$XDG_STATE_HOME/testdeck` (default `~/.local/state/testdeck`).
+    pub fn from_env() -> Places {
+        let xdg = |var: &str, default: &str| {
+            std::env::var_os(var)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+                .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(default)))
+                .map(|d| d.join("testdeck"))
+        };
+        Places {
+            config_dir: xdg("XDG_CONFIG_HOME", ".config"),
+            state_dir: xdg("XDG_STATE_HOME", ".local/state"),
+        }
+    }
+
+    fn trust_file(&self) -> Option<PathBuf> {
+        self.state_dir.as_ref().map(|d| d.join(TRUST_FILE))
+    }
+}
+
+/// The file in the state folder that remembers trusted workspace openers.
+pub const TRUST_FILE: &str = "trusted-openers.toml";
+
+/// What `o` does for one artifact.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    /// Run this argv (the file is appended by the caller).
+    Run(Vec<String>),
+    /// The workspace's `testdeck.toml` names this opener and is not trusted:
+    /// ask the person, showing the exact command; [`trust`] on yes.
+    Ask { argv: Vec<String>, file: PathBuf },
+    /// An opener set to `[]`: nothing to run.
+    Nothing,
+}
+
+/// The `[open]` slot of a TOML text, when it names one.
+fn slot_of(table: &toml::Table, slot: Slot) -> Option<Vec<String>> {
+    let v = table.get("open")?.as_table()?.get(slot.key())?.as_array()?;
+    v.iter().map(|x| x.as_str().map(str::to_owned)).collect()
+}
+
+fn read_table(path: &Path, within: Option<&Path>) -> Option<(Vec<u8>, toml::Table)> {
+    let bytes = read::read(path, within, Kind::Config).ok()?;
+    let text = std::str::from_utf8(&bytes).ok()?;
+    let table = toml::from_str::<toml::Table>(text).ok()?;
+    Some((bytes, table))
+}
+
+/// FNV-1a 64 of the file (to notice a change; the commands themselves are
+/// compared exactly too, so a collision can never smuggle one in).
+fn hash(bytes: &[u8]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("fnv1a64:{h:016x}")
+}
+
+/// The remembered entry for a workspace file: its path, hash and the opener.
+fn entry(file: &Path, bytes: &[u8], slot: Slot, argv: &[String]) -> toml::Table {
+    let mut t = toml::Table::new();
+    t.insert("path".into(), file.to_string_lossy().into_owned().into());
+    t.insert("hash".into(), hash(bytes).into());
+    t.insert("slot".into(), slot.key().into());
+    t.insert(
+        "command".into(),
+        toml::Value::Array(argv.iter().map(|s| s.clone().into()).collect()),
+    );
+    t
+}
+
+fn trusted_entries(places: &Places) -> Vec<toml::Table> {
+    let Some(file) = places.trust_file() else {
+        return Vec::new();
+    };
+    read_table(&file, None)
+        .and_then(|(_, t)| t.get("trusted")?.as_array().cloned())
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|v| v.as_table().cloned())
+        .collect()
+}
+
+/// The workspace's own `testdeck.toml`, as an absolute path.
+fn workspace_file(root: &Path) -> PathBuf {
+    let f = root.join("testdeck.toml");
+    std::path::absolute(&f).unwrap_or(f)
+}
+
+/// Decide which opener runs for `slot` in the workspace at `root`.
+pub fn decide(root: &Path, places: &Places, slot: Slot) -> Decision {
+    let ws_file = workspace_file(root);
+    if let Some((bytes, table)) = read_table(&ws_file, Some(root)) {
+        if let Some(argv) = slot_of(&table, slot) {
+            let want = entry(&ws_file, &bytes, slot, &argv);
+            if trusted_entries(places).contains(&want) {
+                return if argv.is_empty() {
+                    Decision::Nothing
+                } else {
+                    Decision::Run(argv)
+                };
+            }
+            if argv.is_empty() {
+                // switching an opener off needs no trust
+                return Decision::Nothing;
+            }
+            return Decision::Ask {
+                argv,
+                file: ws_file,
+            };
+        }
+    }
+    let own = places
+        .config_dir
+        .as_ref()
+        .and_then(|d| read_table(&d.join("config.toml"), None))
+        .and_then(|(_, t)| slot_of(&t, slot));
+    match own {
+        Some(argv) if argv.is_empty() => Decision::Nothing,
+        Some(argv) => Decision::Run(argv),
+        None => Decision::Run(builtin(slot)),
+    }
+}
+
+/// Remember that the person trusts `argv` as the `slot` opener of the
+/// workspace's `testdeck.toml` as it is now.
+pub fn trust(root: &Path, places: &Places, slot: Slot, argv: &[String]) -> std::io::Result<()> {
+    let Some(file) = places.trust_file() else {
+        return Err(std::io::Error::other(
+            "no state folder (set XDG_STATE_HOME or HOME)",
+        ));
+    };
+    let ws_file = workspace_file(root);
+    let bytes = read::read(&ws_file, Some(root), Kind::Config)
+        .map_err(|e| std::io::Error::other(e.to_string()))?;
+    let new = entry(&ws_file, &bytes, slot, argv);
+    // older trust of the same file and slot is replaced: only the newest holds
+    let mut all: Vec<toml::Table> = trusted_entries(places)
+        .into_iter()
+        .filter(|t| t.get("path") != new.get("path") || t.get("slot") != new.get("slot"))
+        .collect();
+    all.push(new);
+    let mut doc = toml::Table::new();
+    doc.insert(
+        "trusted".into(),
+        toml::Value::Array(all.into_iter().map(toml::Value::Table).collect()),
+    );
+    let text = toml::to_string(&doc).map_err(std::io::Error::other)?;
+    if let Some(dir) = file.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    read::write_atomic(&file, text.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn places(d: &Path) -> Places {
+        Places {
+            config_dir: Some(d.join("config")),
+            state_dir: Some(d.join("state")),
+        }
+    }
+
+    #[test]
+    fn builtins_never_install() {
+        let d = tempfile::tempdir().expect("dir");
+        let root = d.path().join("ws");
+        std::fs::create_dir(&root).expect("mkdir");
+        let p = places(d.path());
+        assert_eq!(
+            decide(&root, &p, Slot::Trace),
+            Decision::Run(vec![
+                "npx".into(),
+                "--no".into(),
+                "playwright".into(),
+                "show-trace".into()
+            ])
+        );
+        assert_eq!(Slot::of("other", "a/report.HTML"), Slot::Html);
+        assert_eq!(Slot::of("trace", "t.zip"), Slot::Trace);
+    }
+
+    #[test]
+    fn the_persons_config_runs_without_asking() {
+        let d = tempfile::tempdir().expect("dir");
+        let root = d.path().join("ws");
+        std::fs::create_dir(&root).expect("mkdir");
+        let p = places(d.path());
+        std::fs::create_dir_all(d.path().join("config")).expect("mkdir");
+        std::fs::write(
+            d.path().join("config/config.toml"),
+            "[open]\ndefault = [\"my-viewer\", \"--new\"]\n",
+        )
+        .expect("w");
+        assert_eq!(
+            decide(&root, &p, Slot::Default),
+            Decision::Run(vec!["my-viewer".into(), "--new".into()])
+        );
+        assert_eq!(
+            decide(&root, &p, Slot::Html),
+            Decision::Run(builtin(Slot::Html))
+        );
+    }
+
+    #[test]
+    fn a_workspace_opener_asks_until_trusted_and_again_when_the_file_changes() {
+        let d = tempfile::tempdir().expect("dir");
+        let root = d.path().join("ws");
+        std::fs::create_dir(&root).expect("mkdir");
+        let p = places(d.path());
+        std::fs::write(
+            root.join("testdeck.toml"),
+            "[open]\ndefault = [\"touch\", \"x\"]\n",
+        )
+        .expect("w");
+        let argv = vec!["touch".to_owned(), "x".to_owned()];
+        let Decision::Ask { argv: asked, .. } = decide(&root, &p, Slot::Default) else {
+            panic!("must ask");
+        };
+        assert_eq!(asked, argv);
+        // the other slots are not the workspace's: built-in, no question
+        assert_eq!(
+            decide(&root, &p, Slot::Trace),
+            Decision::Run(builtin(Slot::Trace))
+        );
+        trust(&root, &p, Slot::Default, &argv).expect("trust");
+        assert_eq!(
+            decide(&root, &p, Slot::Default),
+            Decision::Run(argv.clone())
+        );
+        // any change of the file asks again, even one that keeps the command
+        std::fs::write(
+            root.join("testdeck.toml"),
+            "# edited\n[open]\ndefault = [\"touch\", \"x\"]\n",
+        )
+        .expect("w");
+        assert!(matches!(
+            decide(&root, &p, Slot::Default),
+            Decision::Ask { .. }
+        ));
+        // without a state folder nothing can be remembered
+        let none = Places::default();
+        assert!(trust(&root, &none, Slot::Default, &argv).is_err());
+    }
+
+    #[test]
+    fn a_hash_collision_cannot_trust_another_command() {
+        let d = tempfile::tempdir().expect("dir");
+        let root = d.path().join("ws");
+        std::fs::create_dir(&root).expect("mkdir");
+        let p = places(d.path());
+        let text = "[open]\ndefault = [\"touch\", \"x\"]\n";
+        std::fs::write(root.join("testdeck.toml"), text).expect("w");
+        // a remembered entry with the right path and hash but another command
+        trust(&root, &p, Slot::Default, &["other".to_owned()]).expect("trust");
+        assert!(matches!(
+            decide(&root, &p, Slot::Default),
+            Decision::Ask { .. }
+        ));
+    }
+}
