@@ -5,6 +5,8 @@
 
 #![cfg(target_os = "linux")]
 
+mod common;
+
 use std::fmt::Write as _;
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
@@ -298,4 +300,79 @@ fn runs_and_run_failed_do_not_follow_records_linked_out_of_the_workspace() {
     let r = bounded(&root, &["run", "--failed", "--json"]);
     assert!(!r.stdout.contains("case-start"), "{}", r.all());
     assert!(!r.stdout.contains("TC-CLI-004"), "{}", r.all());
+}
+
+/// The TUI's live, runtime-events and artifacts panes on a run whose files link
+/// out of its folder (to `/dev/zero` and to an outside timeline): the cockpit
+/// stays small and responsive, shows no outside text, and lists the refusals.
+#[test]
+fn tui_panes_do_not_follow_run_files_linked_out() {
+    let ws = tempfile::tempdir().expect("tmp");
+    testdeck::tui::testkit::write_fixture(ws.path(), false);
+    let case = ws.path().join("tests/logs/ai/e2e/chat/scenario/chat-send-message");
+    let mut runs: Vec<PathBuf> = std::fs::read_dir(&case)
+        .expect("ls")
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    runs.sort();
+    let run = runs.last().expect("a run").clone();
+    let outside = tempfile::tempdir().expect("outside");
+    let secret = outside.path().join("timeline.jsonl");
+    std::fs::write(
+        &secret,
+        "{\"ts\":\"2026-01-01T00:00:00Z\",\"type\":\"step\",\"name\":\"OUTSIDE-SECRET\",\"status\":\"failed\"}\n",
+    )
+    .expect("secret");
+    for (f, target) in [
+        ("timeline.jsonl", secret.as_path()),
+        ("runtime-events.jsonl", Path::new("/dev/zero")),
+        ("artifacts.json", Path::new("/dev/zero")),
+    ] {
+        let _ = std::fs::remove_file(run.join(f));
+        std::os::unix::fs::symlink(target, run.join(f)).expect("ln");
+    }
+    let cfg = tempfile::tempdir().expect("cfg");
+    let mut s = common::Session::start(ws.path(), cfg.path());
+    let pid = s.child.process_id().expect("pid");
+    // a failed check must not leave the cockpit running
+    struct KillOnDrop(u32);
+    impl Drop for KillOnDrop {
+        fn drop(&mut self) {
+            let _ = Command::new("kill")
+                .args(["-9", &self.0.to_string()])
+                .status();
+        }
+    }
+    let _guard = KillOnDrop(pid);
+    let start = Instant::now();
+    let watch = |s: &common::Session, what: &str| {
+        while !s.screen().screen().contents().contains(what) {
+            let peak = peak_kb(pid).unwrap_or(0);
+            assert!(peak <= PEAK_KB, "TUI peak memory {peak} kB over {PEAK_KB} kB");
+            assert!(start.elapsed() < Duration::from_secs(40), "timed out waiting for {what}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+    watch(&s, "Tests · 6");
+    s.send("/");
+    s.send("chat");
+    watch(&s, "❯ chat");
+    s.send("\r");
+    watch(&s, "✗ chat-send-message");
+    s.send("p");
+    watch(&s, "symlink-not-followed");
+    let contents = s.screen().screen().contents();
+    assert!(contents.contains("runtime-events.jsonl"), "{contents}");
+    s.send("\x1b");
+    // the runtime-events pane, then back
+    s.send("v");
+    s.send("v");
+    let peak = peak_kb(pid).unwrap_or(0);
+    assert!(peak <= PEAK_KB, "TUI peak memory {peak} kB over {PEAK_KB} kB");
+    let (_, bytes) = s.quit();
+    assert!(
+        !String::from_utf8_lossy(&bytes).contains("OUTSIDE-SECRET"),
+        "the outside timeline was shown"
+    );
 }
