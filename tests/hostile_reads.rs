@@ -302,6 +302,21 @@ fn runs_and_run_failed_do_not_follow_records_linked_out_of_the_workspace() {
     assert!(!r.stdout.contains("TC-CLI-004"), "{}", r.all());
 }
 
+/// Kills a process by its id when dropped (a failed check leaves nothing running).
+struct KillOnDrop(u32);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        // only on a failed check: after a clean quit the id may be reused
+        if !std::thread::panicking() {
+            return;
+        }
+        let _ = Command::new("kill")
+            .args(["-9", &self.0.to_string()])
+            .status();
+    }
+}
+
 /// The TUI's live, runtime-events and artifacts panes on a run whose files link
 /// out of its folder (to `/dev/zero` and to an outside timeline): the cockpit
 /// stays small and responsive, shows no outside text, and lists the refusals.
@@ -309,7 +324,9 @@ fn runs_and_run_failed_do_not_follow_records_linked_out_of_the_workspace() {
 fn tui_panes_do_not_follow_run_files_linked_out() {
     let ws = tempfile::tempdir().expect("tmp");
     testdeck::tui::testkit::write_fixture(ws.path(), false);
-    let case = ws.path().join("tests/logs/ai/e2e/chat/scenario/chat-send-message");
+    let case = ws
+        .path()
+        .join("tests/logs/ai/e2e/chat/scenario/chat-send-message");
     let mut runs: Vec<PathBuf> = std::fs::read_dir(&case)
         .expect("ls")
         .flatten()
@@ -336,21 +353,19 @@ fn tui_panes_do_not_follow_run_files_linked_out() {
     let mut s = common::Session::start(ws.path(), cfg.path());
     let pid = s.child.process_id().expect("pid");
     // a failed check must not leave the cockpit running
-    struct KillOnDrop(u32);
-    impl Drop for KillOnDrop {
-        fn drop(&mut self) {
-            let _ = Command::new("kill")
-                .args(["-9", &self.0.to_string()])
-                .status();
-        }
-    }
     let _guard = KillOnDrop(pid);
     let start = Instant::now();
     let watch = |s: &common::Session, what: &str| {
         while !s.screen().screen().contents().contains(what) {
             let peak = peak_kb(pid).unwrap_or(0);
-            assert!(peak <= PEAK_KB, "TUI peak memory {peak} kB over {PEAK_KB} kB");
-            assert!(start.elapsed() < Duration::from_secs(40), "timed out waiting for {what}");
+            assert!(
+                peak <= PEAK_KB,
+                "TUI peak memory {peak} kB over {PEAK_KB} kB"
+            );
+            assert!(
+                start.elapsed() < Duration::from_secs(40),
+                "timed out waiting for {what}"
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
     };
@@ -369,7 +384,10 @@ fn tui_panes_do_not_follow_run_files_linked_out() {
     s.send("v");
     s.send("v");
     let peak = peak_kb(pid).unwrap_or(0);
-    assert!(peak <= PEAK_KB, "TUI peak memory {peak} kB over {PEAK_KB} kB");
+    assert!(
+        peak <= PEAK_KB,
+        "TUI peak memory {peak} kB over {PEAK_KB} kB"
+    );
     let (_, bytes) = s.quit();
     assert!(
         !String::from_utf8_lossy(&bytes).contains("OUTSIDE-SECRET"),
