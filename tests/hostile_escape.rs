@@ -352,6 +352,7 @@ fn json_output_escapes_controls_and_keeps_the_strings() {
             true,
         ),
         (vec!["catalog", "csv", "--json"], false, false),
+        (vec!["run", "--json", "TC-CLI-004"], true, true),
         (vec!["tail", "--json", &tl], true, true),
         (vec!["tail", "--json", "--from-start", &tl], true, true),
     ];

@@ -358,7 +358,13 @@ fn start_following(root: &Path, logs: &Path, dir: &Path, sink: &Sink) -> Followe
         run_id,
         rel,
         dir: dir.to_path_buf(),
-        timeline: Follower::with_watch(dir.join("timeline.jsonl"), Start::Beginning, Watch::Off),
+        // the timeline stays in its run folder (a link out is refused)
+        timeline: Follower::within(
+            dir.join("timeline.jsonl"),
+            Start::Beginning,
+            Watch::Off,
+            Some(dir.to_path_buf()),
+        ),
         started: Instant::now(),
         ended: false,
     }
