@@ -171,15 +171,26 @@ fn a_fifo_as_testdeck_toml_plan_or_report_is_a_problem_not_a_hang() {
     mkfifo(&root.join("testdeck.toml"));
     mkfifo(&root.join("doc/test-plan/evil.md"));
     mkfifo(&root.join("tests/report/ai/report.md"));
+    let runs = run_folders(&root);
+    let meta = format!("{}/meta.json", runs[0]);
+    mkfifo(&root.join(&meta));
     let r = bounded(&root, &["validate"]);
     let all = r.all();
     for file in [
         "testdeck.toml",
         "doc/test-plan/evil.md",
         "tests/report/ai/report.md",
+        meta.as_str(),
     ] {
         assert!(located(&all, file, "not-a-regular-file"), "{file}: {all}");
     }
+    // `diff` reads the run folder directly: the FIFO meta.json is refused too
+    let r = bounded(&root, &["diff", "--force", &runs[0], &runs[1]]);
+    assert!(
+        located(&r.all(), &meta, "not-a-regular-file"),
+        "{}",
+        r.all()
+    );
 }
 
 #[test]

@@ -221,6 +221,20 @@ fn scan_dir(root: &Path, logs: &Path, dir: &Path) -> (Vec<RawRun>, Vec<Problem>)
             continue;
         }
         let name = ent.file_name();
+        let run_file = matches!(
+            name.to_str(),
+            Some("meta.json" | "timeline.jsonl" | "runtime-events.jsonl" | "artifacts.json")
+        );
+        if run_file && !ft.is_file() && !ft.is_dir() {
+            // a FIFO or device under a run file's name is never read (it would
+            // block or never end): said, not silently passed over
+            links.push(Problem::warning(
+                super::rel(root, &ent.path()),
+                "not-a-regular-file",
+                "a run file that is not a regular file (FIFO, device, socket) is not read",
+            ));
+            continue;
+        }
         match name.to_str() {
             Some("meta.json") if ft.is_file() => names.meta = true,
             Some("timeline.jsonl") if ft.is_file() => names.timeline = true,
