@@ -5,9 +5,10 @@
 use super::super::app::App;
 use super::super::theme::Theme;
 use super::{fmt_ms, truncate};
-use crate::cli::diff::{delta, mark, value_text};
 use crate::sanitize::escape;
-use crate::workspace::diff::{DivergenceReason, RunDiff, RunSide, SideEvent};
+use crate::workspace::diff::{
+    DivergenceReason, RunDiff, RunSide, SideEvent, delta, mark, value_text,
+};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
