@@ -70,13 +70,13 @@ fn main() {
 
     // 2. the tree alone, as the TUI shows it before the history is indexed
     let t1 = Instant::now();
-    let partial = testdeck::tui::event::tree_only(&root).expect("tree");
+    let partial = testdeck::tui::runtime::tree_only(&root).expect("tree");
     app.update(Action::TreeLoaded(Box::new(partial)));
     frame(&app, &theme, &mut term);
     println!(
         "first frame with the tree: {:.1} ms ({} cases)",
         ms(t1.elapsed()),
-        app.cases.len()
+        app.tests.cases.len()
     );
 
     // 3. the full index (tree, logs, stats, finder candidates)
@@ -154,7 +154,7 @@ fn huge_timeline() {
             std::fs::write(dir.join("meta.json"), "{}").expect("meta");
         }
         let t = Instant::now();
-        let data = testdeck::tui::event::load_run(d.path(), rel);
+        let data = testdeck::tail::run::load_run(d.path(), rel);
         println!(
             "open a {mb} MB timeline ({n} lines, {}): {:.0} ms, {} events kept, {} earlier lines not loaded",
             if finished { "finished" } else { "in progress" },

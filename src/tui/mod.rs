@@ -4,11 +4,10 @@
 pub mod action;
 pub mod app;
 pub mod event;
-pub mod extras;
 pub mod image;
+pub mod job;
 pub mod keymap;
-pub mod launch;
-pub mod layout;
+pub mod runtime;
 pub mod testkit;
 pub mod theme;
 pub mod view;

@@ -613,6 +613,17 @@ pub fn diff_runs(root: &Path, dir_a: &Path, dir_b: &Path) -> Result<RunDiff, Str
 
 // ---- text pieces every shell shows a comparison with ------------------------
 
+/// `1234` ms as `1.2s` / `850ms` / `2m03s`.
+pub fn fmt_ms(ms: u64) -> String {
+    if ms < 1000 {
+        format!("{ms}ms")
+    } else if ms < 60_000 {
+        format!("{:.1}s", ms as f64 / 1000.0)
+    } else {
+        format!("{}m{:02}s", ms / 60_000, (ms / 1000) % 60)
+    }
+}
+
 /// ✓ ok/passed, ✗ failed, - skipped, · info or anything else.
 pub fn mark(status: &str) -> &'static str {
     match status {

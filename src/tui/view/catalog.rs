@@ -43,7 +43,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         empty_state(lines, theme, f, inner);
         return;
     };
-    if app.cat_rows.is_empty() {
+    if app.catalog.rows.is_empty() {
         empty_state(
             vec![
                 Line::styled("The catalog has no cases", theme.get("text")),
@@ -59,10 +59,11 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
     let w = inner.width as usize;
     let mut lines = Vec::new();
     for (pos, row) in app
-        .cat_rows
+        .catalog
+        .rows
         .iter()
         .enumerate()
-        .skip(app.cat_offset)
+        .skip(app.catalog.list.offset)
         .take(inner.height as usize)
     {
         let mut line = match *row {
@@ -127,7 +128,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
                 )
             }
         };
-        if pos == app.cat_cursor {
+        if pos == app.catalog.list.cursor {
             line = line.style(theme.get("selection"));
         }
         lines.push(line);
