@@ -27,7 +27,7 @@ use super::job::Job;
 use super::keymap::{Key, Keymap, Resolved, Resolver};
 use crate::sanitize::escape;
 use crate::workspace::Workspace;
-use crossterm::event::KeyEvent;
+use crossterm::event::{KeyEvent, MouseEventKind};
 use layout::Areas;
 use screen::Keyed;
 use std::collections::BTreeSet;
@@ -161,6 +161,17 @@ pub struct App {
     pub dirty: bool,
 }
 
+/// What a mouse event can change on screen (see `App::view_key`).
+#[derive(Debug, PartialEq, Eq)]
+struct ViewKey {
+    place: (Tab, Pane),
+    lists: [ListState; 6],
+    follow: bool,
+    overlay: Option<(u8, usize)>,
+    screen: Option<usize>,
+    notice: Option<String>,
+}
+
 const SPINNER: [&str; 8] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧"];
 
 impl App {
@@ -226,6 +237,37 @@ impl App {
         }
     }
 
+    /// What a mouse event can move on screen: where the person is, every list
+    /// position, the overlay's and the screen's scroll, the notice.
+    fn view_key(&self) -> ViewKey {
+        let overlay = match &self.overlay {
+            None => None,
+            Some(Overlay::Help { scroll } | Overlay::Data { scroll, .. }) => Some((0, *scroll)),
+            Some(Overlay::Finder(f)) => Some((1, f.cursor)),
+            Some(Overlay::Prompt(_)) => Some((2, 0)),
+        };
+        let screen = self.screen.as_ref().map(|s| match s {
+            Screen::Compare(v) => v.scroll,
+            Screen::Report(v) => v.scroll,
+            Screen::Image { .. } => 0,
+        });
+        ViewKey {
+            place: (self.tab, self.focus),
+            lists: [
+                self.tests.list,
+                self.catalog.list,
+                self.runs.list,
+                self.live.list,
+                self.live.artifacts,
+                self.details,
+            ],
+            follow: self.live.follow,
+            overlay,
+            screen,
+            notice: self.notice.clone(),
+        }
+    }
+
     /// The keys of an unfinished sequence.
     pub fn pending_keys(&self) -> String {
         self.resolver.pending()
@@ -286,8 +328,19 @@ impl App {
     }
 
     pub fn update(&mut self, action: Action) -> Vec<Effect> {
+        // motion without a button (any-motion reporting) changes nothing: no frame,
+        // and no feature job is looked for
+        if matches!(&action, Action::Mouse(m) if m.kind == MouseEventKind::Moved) {
+            return Vec::new();
+        }
         let reloaded = matches!(action, Action::Loaded(_));
+        // a mouse event draws a frame only when what is shown moved (compared before
+        // and after, as yazi's `render!` does)
+        let before = matches!(action, Action::Mouse(_)).then(|| (self.dirty, self.view_key()));
         let mut fx = self.update_inner(action);
+        if let Some((was_dirty, key)) = before {
+            self.dirty = was_dirty || !fx.is_empty() || key != self.view_key();
+        }
         if reloaded {
             self.contract.reset();
         }
@@ -714,7 +767,7 @@ mod tests {
     use super::*;
     use crate::tui::action::RunData;
     use crate::workspace::timeline::TimelineEvent;
-    use crossterm::event::{KeyCode, KeyModifiers};
+    use crossterm::event::{KeyCode, KeyModifiers, MouseButton};
 
     fn app() -> App {
         App::new(
@@ -789,6 +842,66 @@ mod tests {
         assert_eq!(run.events.len(), 1);
         assert_eq!(run.skipped, 0);
         assert_eq!(a.live.list.cursor, 0);
+    }
+
+    fn mouse(kind: MouseEventKind, column: u16, row: u16) -> Action {
+        Action::Mouse(crossterm::event::MouseEvent {
+            kind,
+            column,
+            row,
+            modifiers: KeyModifiers::NONE,
+        })
+    }
+
+    /// Any-motion reporting sends a motion event for every cell the pointer crosses:
+    /// none of them may draw a frame or ask for work; a click that moves nothing
+    /// draws none either, one that selects a row does.
+    #[test]
+    fn mouse_motion_changes_nothing_and_draws_no_frame() {
+        let mut a = app();
+        a.update(Action::Resize(120, 40));
+        a.live.run = Some(RunData {
+            path: "run".into(),
+            events: (0..5).map(|i| step(&format!("s{i}"))).collect(),
+            ..RunData::default()
+        });
+        a.live.refilter();
+        a.dirty = false;
+        for col in 0..120 {
+            let fx = a.update(mouse(MouseEventKind::Moved, col, 10));
+            assert!(fx.is_empty(), "{fx:?}");
+            assert!(!a.dirty, "a motion at column {col} asked for a frame");
+        }
+        let live = a.areas().live.expect("the live pane");
+        let focus_live = mouse(
+            MouseEventKind::Down(MouseButton::Left),
+            live.x + 2,
+            live.y + 3,
+        );
+        a.update(focus_live);
+        assert!(a.dirty, "a click that focuses a pane draws");
+        assert_eq!(a.focus, Pane::Live);
+        a.dirty = false;
+        // the same row again: nothing moves
+        a.update(mouse(
+            MouseEventKind::Down(MouseButton::Left),
+            live.x + 2,
+            live.y + 3,
+        ));
+        assert!(!a.dirty, "a click that changes nothing drew a frame");
+        a.update(mouse(
+            MouseEventKind::Up(MouseButton::Left),
+            live.x + 2,
+            live.y + 3,
+        ));
+        assert!(!a.dirty, "a button release drew a frame");
+        a.update(mouse(
+            MouseEventKind::Down(MouseButton::Left),
+            live.x + 2,
+            live.y + 4,
+        ));
+        assert!(a.dirty, "selecting another row must draw");
+        assert_eq!(a.live.list.cursor, 2);
     }
 
     #[test]
