@@ -10,6 +10,7 @@ pub mod select;
 pub mod stats;
 pub mod tail;
 pub mod validate;
+pub mod verdict;
 pub mod watch;
 
 use crate::workspace::Workspace;
@@ -67,6 +68,8 @@ pub enum Command {
     Diff(diff::Args),
     /// Rerun cases when their files change, streaming as run does (same authorization rules).
     Watch(watch::Args),
+    /// A person's verdict for a case of a catalog run record (as the cockpit's prompt gives it).
+    Verdict(verdict::Args),
 }
 
 /// Common context for the commands.
@@ -173,6 +176,7 @@ pub fn dispatch(cli: Cli) -> Outcome {
         },
         Some(Command::Diff(a)) => diff::run(&a, &ctx),
         Some(Command::Watch(a)) => watch::run(&a, &ctx),
+        Some(Command::Verdict(a)) => verdict::run(&a, &ctx),
         None => {
             return Outcome::Cockpit {
                 root: ctx.root,
