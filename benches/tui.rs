@@ -19,6 +19,11 @@ use testdeck::tui::keymap::Keymap;
 use testdeck::tui::theme::Theme;
 use testdeck::workspace::Workspace;
 
+// the tests' fixture workspaces, not shipped in the library
+#[allow(dead_code)]
+#[path = "../tests/common/fixtures.rs"]
+mod fixtures;
+
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
@@ -55,7 +60,7 @@ fn main() {
         (PathBuf::from(p), None)
     } else {
         let d = tempfile::tempdir().expect("tmp");
-        testdeck::tui::testkit::generate(d.path(), 2, 10, 3);
+        fixtures::generate(d.path(), 2, 10, 3);
         println!("(no TESTDECK_BENCH_WS: a small generated workspace)");
         (d.path().to_path_buf(), Some(d))
     };

@@ -10,7 +10,10 @@ use testdeck::tui::action::{Action, Command};
 use testdeck::tui::app::{App, Effect, Options};
 use testdeck::tui::keymap::Keymap;
 use testdeck::tui::theme::Theme;
-use testdeck::tui::{testkit, view};
+use testdeck::tui::view;
+
+mod common;
+use common::fixtures as testkit;
 use testdeck::workspace::Workspace;
 
 fn new_app(root: &Path, w: u16, h: u16, host: &str) -> App {

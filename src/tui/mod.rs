@@ -8,7 +8,6 @@ pub mod image;
 pub mod job;
 pub mod keymap;
 pub mod runtime;
-pub mod testkit;
 pub mod theme;
 pub mod view;
 
