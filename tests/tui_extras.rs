@@ -8,7 +8,7 @@ use std::path::Path;
 use testdeck::tail::run::load_run;
 use testdeck::tui::action::{Action, Command};
 use testdeck::tui::app::Screen;
-use testdeck::tui::app::{App, Effect, Options, Tab};
+use testdeck::tui::app::{App, CaseRef, Effect, Options, Tab};
 use testdeck::tui::job::Job;
 use testdeck::tui::keymap::Keymap;
 use testdeck::tui::runtime::run_now;
@@ -237,7 +237,11 @@ fn watch_marks_badges_and_unwatches() {
         panic!("no watch started: {fx:?}");
     };
     assert_eq!(opts.targets, [BASIC_COMMAND]);
-    assert!(app.watch.watched.contains(BASIC_COMMAND));
+    assert!(
+        app.watch
+            .watched
+            .contains(&CaseRef::tests_key(BASIC_COMMAND))
+    );
     let t = render(&app);
     let s = text(&t);
     assert!(s.contains("watch ") && s.contains("watching 1"), "{s}");
@@ -283,7 +287,7 @@ fn watching_a_live_case_asks_and_a_no_leaves_it_unwatched() {
     let Some(Effect::Job(Job::Watch(_, Some(opts)))) = fx.first() else {
         panic!("no watch started: {fx:?}");
     };
-    assert!(app.watch.watched.contains(LIVE_PLAN));
+    assert!(app.watch.watched.contains(&CaseRef::tests_key(LIVE_PLAN)));
     assert!(opts.grants.get(&testdeck::exec::Grantable::Live).is_some());
 }
 

@@ -432,7 +432,7 @@ mod tests {
             crate::tui::app::Options::default(),
             Keymap::builtin("default").unwrap_or_default(),
         );
-        app.live.wanted = Some(REL.into());
+        app.live.wanted = Some(crate::tui::app::RunRef::Folder(REL.into()));
         let fx = app.update(Action::RunLoaded(Box::new(load_run(root, REL))));
         let follower = fx.into_iter().find_map(|e| match e {
             Effect::Follow { path, follower } if path == REL => Some(follower),

@@ -5,6 +5,52 @@ use super::Workspace;
 use super::logs::RunStatus;
 use crate::sanitize::escape;
 
+/// A case of either source, as every shell names it: a tests-tree case by its scope
+/// and caseId, or a catalog case (or category) by its id.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum CaseRef {
+    Tests { scope: String, case_id: String },
+    Catalog(String),
+}
+
+impl CaseRef {
+    /// The tests case of key `scope/caseId` (the caseId is the last segment).
+    pub fn tests_key(key: &str) -> CaseRef {
+        let (scope, case_id) = key.rsplit_once('/').unwrap_or(("", key));
+        CaseRef::Tests {
+            scope: scope.to_owned(),
+            case_id: case_id.to_owned(),
+        }
+    }
+
+    /// The catalog id, for a catalog case.
+    pub fn catalog_id(&self) -> Option<&str> {
+        match self {
+            CaseRef::Catalog(id) => Some(id),
+            CaseRef::Tests { .. } => None,
+        }
+    }
+
+    /// `scope/caseId` for a tests case, the id for a catalog case: what `run` and
+    /// `watch` take on their command line.
+    pub fn target(&self) -> String {
+        match self {
+            CaseRef::Tests { scope, case_id } => super::tree::key(scope, case_id),
+            CaseRef::Catalog(id) => id.clone(),
+        }
+    }
+}
+
+impl CaseRow {
+    /// This row as a case reference.
+    pub fn case_ref(&self) -> CaseRef {
+        CaseRef::Tests {
+            scope: self.scope.clone(),
+            case_id: self.case_id.clone(),
+        }
+    }
+}
+
 /// One case of the tests tree, with what the logs say about it.
 #[derive(Debug, Clone)]
 pub struct CaseRow {
@@ -210,6 +256,26 @@ pub fn count_failing(nodes: &mut [TreeNode], cases: &[CaseRow]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_case_ref_names_its_case_as_run_takes_it() {
+        let t = CaseRef::tests_key("kb/backend/search/kb-search-empty");
+        assert_eq!(
+            t,
+            CaseRef::Tests {
+                scope: "kb/backend/search".into(),
+                case_id: "kb-search-empty".into()
+            }
+        );
+        assert_eq!(t.target(), "kb/backend/search/kb-search-empty");
+        assert_eq!(t.catalog_id(), None);
+        assert_eq!(CaseRef::tests_key("top").target(), "top");
+        let c = CaseRef::Catalog("TC-CLI-001".into());
+        assert_eq!(
+            (c.target().as_str(), c.catalog_id()),
+            ("TC-CLI-001", Some("TC-CLI-001"))
+        );
+    }
 
     #[test]
     fn tree_is_depth_first_with_counts() {

@@ -2,14 +2,14 @@
 
 use crate::sanitize::escape;
 use crate::workspace::Workspace;
-use crate::workspace::cases::CaseRow;
+use crate::workspace::cases::{CaseRef, CaseRow};
 use crate::workspace::fuzzy::Query;
 
 /// A candidate of the fuzzy finder.
 #[derive(Debug, Clone)]
 pub struct Candidate {
-    /// The tree key it jumps to.
-    pub key: String,
+    /// The case it jumps to.
+    pub key: CaseRef,
     /// What is matched and shown (sanitized).
     pub text: String,
     pub source: &'static str,
@@ -33,7 +33,7 @@ pub fn candidates(ws: &Workspace, cases: &[CaseRow]) -> Vec<Candidate> {
                 |t| ws.tests.cases[t].path.clone(),
             );
             Candidate {
-                key: c.key.clone(),
+                key: c.case_ref(),
                 text: escape(&format!("{}  {}", c.case_id, path)).into_owned(),
                 source: "tests",
             }
@@ -42,7 +42,7 @@ pub fn candidates(ws: &Workspace, cases: &[CaseRow]) -> Vec<Candidate> {
     if let Some(cat) = &ws.catalog {
         for case in &cat.cases {
             v.push(Candidate {
-                key: format!("catalog:{}", case.id),
+                key: CaseRef::Catalog(case.id.clone()),
                 text: escape(&format!("{}  {}  [{}]", case.id, case.title, case.category))
                     .into_owned(),
                 source: "catalog",
@@ -69,7 +69,7 @@ impl Finder {
     }
 
     /// The key of the result under the cursor.
-    pub fn selected_key(&self, candidates: &[Candidate]) -> Option<String> {
+    pub fn selected_key(&self, candidates: &[Candidate]) -> Option<CaseRef> {
         self.results
             .get(self.cursor)
             .and_then(|(i, _)| candidates.get(*i))

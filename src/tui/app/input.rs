@@ -11,7 +11,7 @@ impl App {
             Command::Close => return Vec::new(),
             Command::Confirm => {
                 if let Some(key) = f.selected_key(&self.candidates) {
-                    self.jump_to(&key);
+                    self.jump_to_case(&key);
                 }
                 return self.selection_changed();
             }

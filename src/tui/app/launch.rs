@@ -11,7 +11,7 @@ use crate::exec::{
 };
 use crate::sanitize::escape;
 use crate::workspace::Workspace;
-use crate::workspace::cases::{CaseRow, NodeKind};
+use crate::workspace::cases::{CaseRef, CaseRow, NodeKind};
 use crate::workspace::logs::RawRun;
 use crate::workspace::timeline::TimelineEvent;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -207,9 +207,9 @@ impl App {
         };
         if !self.marks.is_empty() {
             for m in &self.marks {
-                if let Some(id) = m.strip_prefix("catalog:") {
+                if let Some(id) = m.catalog_id() {
                     catalog.push(id.to_owned());
-                } else if let Some(c) = by_key.get(m.as_str()) {
+                } else if let Some(c) = by_key.get(m.target().as_str()) {
                     add_case(c, &mut tests);
                 }
             }
@@ -552,19 +552,19 @@ impl App {
 
     /// The cases `w` acts on: the marked ones, or the selection (a folder or category:
     /// every case under it).
-    fn watch_targets(&self) -> Vec<String> {
+    fn watch_targets(&self) -> Vec<CaseRef> {
         if !self.marks.is_empty() {
-            let known: HashSet<&str> = self
+            let known: HashSet<CaseRef> = self
                 .tests
                 .cases
                 .iter()
                 .filter(|c| !c.orphan())
-                .map(|c| c.key.as_str())
+                .map(CaseRow::case_ref)
                 .collect();
             return self
                 .marks
                 .iter()
-                .filter(|m| m.starts_with("catalog:") || known.contains(m.as_str()))
+                .filter(|m| m.catalog_id().is_some() || known.contains(m))
                 .cloned()
                 .collect();
         }
@@ -579,20 +579,21 @@ impl App {
                 self.tests
                     .cases_under(ni, false)
                     .into_iter()
-                    .map(|c| c.key.clone())
+                    .map(CaseRow::case_ref)
                     .collect()
             }
             Tab::Catalog => ws.catalog.as_ref().map_or_else(Vec::new, |cat| {
                 self.catalog
                     .selected_ids(cat)
                     .into_iter()
-                    .map(|id| format!("catalog:{id}"))
+                    .map(CaseRef::Catalog)
                     .collect()
             }),
             Tab::Runs => self
                 .selected_run()
-                .map(RawRun::key)
-                .filter(|k| self.tests.case(k).is_some_and(|c| !c.orphan()))
+                .and_then(|r| self.tests.case(&r.key()))
+                .filter(|c| !c.orphan())
+                .map(CaseRow::case_ref)
                 .into_iter()
                 .collect(),
         }
@@ -612,12 +613,14 @@ impl App {
         }
         let tests: Vec<(String, Option<String>)> = keys
             .iter()
-            .filter_map(|k| self.tests.case(k))
-            .map(|c| (c.scope.clone(), Some(c.case_id.clone())))
+            .filter_map(|k| match k {
+                CaseRef::Tests { scope, case_id } => Some((scope.clone(), Some(case_id.clone()))),
+                CaseRef::Catalog(_) => None,
+            })
             .collect();
         let catalog: Vec<String> = keys
             .iter()
-            .filter_map(|k| k.strip_prefix("catalog:").map(str::to_owned))
+            .filter_map(|k| k.catalog_id().map(str::to_owned))
             .collect();
         let a = self.asking(&tests, &catalog);
         self.watch.asking = Some(keys);

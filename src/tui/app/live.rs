@@ -12,9 +12,9 @@ use std::path::Path;
 /// The live pane: the timeline (or runtime events) of one run.
 #[derive(Debug, Default)]
 pub struct Live {
-    /// The run shown (relative path); `wanted` is what was last asked for.
+    /// The run shown; `wanted` is what was last asked for.
     pub run: Option<RunData>,
-    pub wanted: Option<String>,
+    pub wanted: Option<RunRef>,
     pub follow: bool,
     pub failures_only: bool,
     pub type_filter: Option<&'static str>,
@@ -28,6 +28,15 @@ pub struct Live {
     pub artifacts: ListState,
     /// The launched case shown (its events are appended as they come).
     pub launch: Option<String>,
+}
+
+/// What the live pane shows: a run folder (relative to the root), a catalog run
+/// record (its file, relative to the root), or a launched case not yet in a folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunRef {
+    Folder(String),
+    Record(String),
+    Launch(String),
 }
 
 /// A failed event or an error.
@@ -81,6 +90,16 @@ impl Live {
         self.list.bottom(self.visible.len());
     }
 
+    /// The name the live pane's title gives the run shown: the folder's last part
+    /// (the runId, or the record's file), `launch:ID` for a launch without a folder.
+    pub fn title_id(&self) -> String {
+        match (&self.wanted, &self.run) {
+            (Some(RunRef::Launch(id)), Some(run)) if run.path == *id => format!("launch:{id}"),
+            (_, Some(run)) => run.path.rsplit('/').next().unwrap_or("").to_owned(),
+            (_, None) => String::new(),
+        }
+    }
+
     /// The number of artifacts of the run shown.
     pub fn artifact_count(&self) -> usize {
         self.run.as_ref().map_or(0, |r| r.artifacts.len())
@@ -117,7 +136,7 @@ impl Live {
 
     /// A run folder read; an in-progress one comes with its follower, to follow.
     pub fn loaded(&mut self, mut data: RunData) -> Vec<Effect> {
-        if self.wanted.as_deref() != Some(data.path.as_str()) {
+        if !matches!(&self.wanted, Some(RunRef::Folder(p)) if *p == data.path) {
             return Vec::new(); // a stale answer: the selection moved on
         }
         // only an in-progress run comes with its follower
@@ -272,8 +291,11 @@ impl Live {
 
     /// Show launched case `id` in the live pane.
     pub fn show_launch(&mut self, id: &str, path: Option<&str>) -> Vec<Effect> {
-        let key = path.map_or_else(|| format!("launch:{id}"), str::to_owned);
-        self.wanted = Some(key.clone());
+        let key = path.unwrap_or(id).to_owned();
+        self.wanted = Some(path.map_or_else(
+            || RunRef::Launch(id.to_owned()),
+            |p| RunRef::Folder(p.to_owned()),
+        ));
         self.run = Some(RunData {
             path: key,
             in_progress: true,

@@ -33,11 +33,11 @@ use screen::Keyed;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-pub use crate::workspace::cases::{CaseRow, NodeKind, TreeNode};
+pub use crate::workspace::cases::{CaseRef, CaseRow, NodeKind, TreeNode};
 pub use catalog_tab::{CatRow, CatalogTab};
 pub use finder::{Candidate, Finder};
 pub use list::ListState;
-pub use live::{Live, is_failure};
+pub use live::{Live, RunRef, is_failure};
 pub use overlay::{InputTarget, Overlay, Prompt};
 pub use preview::PreviewTarget;
 pub use runs_tab::{RunRow, RunsTab, record_run_data};
@@ -129,8 +129,8 @@ pub struct App {
     pub live: Live,
     /// Scroll of the details pane (reset when the selection changes).
     pub details: ListState,
-    /// Marked cases: tests keys `scope/caseId` and `catalog:ID`.
-    pub marks: BTreeSet<String>,
+    /// Marked cases of both sources.
+    pub marks: BTreeSet<CaseRef>,
     /// What the finder matches.
     pub candidates: Vec<Candidate>,
     pub overlay: Option<Overlay>,
@@ -148,7 +148,7 @@ pub struct App {
     /// Launches started (the next launch's number).
     pub launches: usize,
     /// The run the selection asked for last (the live pane follows its changes).
-    last_want: Option<String>,
+    last_want: Option<RunRef>,
     /// Person-judged cases waiting for their verdict.
     pub judge_queue: std::collections::VecDeque<launch::Judging>,
     /// One-line messages for the status bar (config errors, notices).
@@ -401,12 +401,7 @@ impl App {
                 self.load_error = Some(e);
                 Vec::new()
             }
-            Action::RunLoaded(data) => {
-                if self.live.wanted.as_deref() != Some(data.path.as_str()) {
-                    return Vec::new(); // a stale answer: the selection moved on
-                }
-                self.live.loaded(*data)
-            }
+            Action::RunLoaded(data) => self.live.loaded(*data),
             Action::TimelineAppend {
                 path,
                 reset,
@@ -700,7 +695,7 @@ impl App {
         if self.tab == Tab::Catalog {
             if let Some(id) = self
                 .selected_catalog_case()
-                .map(|c| format!("catalog:{}", c.id))
+                .map(|c| CaseRef::Catalog(c.id.clone()))
             {
                 if !self.marks.remove(&id) {
                     self.marks.insert(id);
@@ -715,11 +710,11 @@ impl App {
         let Some(&ni) = self.tests.visible.get(self.tests.list.cursor) else {
             return;
         };
-        let keys: Vec<String> = self
+        let keys: Vec<CaseRef> = self
             .tests
             .cases_under(ni, true)
             .into_iter()
-            .map(|c| c.key.clone())
+            .map(CaseRow::case_ref)
             .collect();
         let all = keys.iter().all(|k| self.marks.contains(k));
         for k in keys {
@@ -732,22 +727,30 @@ impl App {
         self.move_by(1);
     }
 
-    /// Put the cursor on the node `key` (or `catalog:ID`), opening its folders.
+    /// Put the cursor on the tree node `key` (a folder scope or `scope/caseId`),
+    /// opening its folders.
     pub fn jump_to(&mut self, key: &str) -> bool {
-        if let Some(id) = key.strip_prefix("catalog:") {
-            let Some(cat) = self.ws.as_ref().and_then(|w| w.catalog.as_ref()) else {
-                return false;
-            };
-            if !self.catalog.jump_to(cat, id) {
-                return false;
-            }
-            self.tab = Tab::Catalog;
-        } else {
-            if !self.tests.jump_to(key) {
-                return false;
-            }
-            self.tab = Tab::Tests;
+        if !self.tests.jump_to(key) {
+            return false;
         }
+        self.tab = Tab::Tests;
+        self.focus = Pane::Tree;
+        self.clamp();
+        true
+    }
+
+    /// Put the cursor on case `c`, in its own tab.
+    pub fn jump_to_case(&mut self, c: &CaseRef) -> bool {
+        let CaseRef::Catalog(id) = c else {
+            return self.jump_to(&c.target());
+        };
+        let Some(cat) = self.ws.as_ref().and_then(|w| w.catalog.as_ref()) else {
+            return false;
+        };
+        if !self.catalog.jump_to(cat, id) {
+            return false;
+        }
+        self.tab = Tab::Catalog;
         self.focus = Pane::Tree;
         self.clamp();
         true
@@ -811,7 +814,7 @@ mod tests {
     fn timeline_appends_keep_the_cap_reset_and_the_person_s_place() {
         let mut a = app();
         a.timeline_cap = 4;
-        a.live.wanted = Some("run".into());
+        a.live.wanted = Some(RunRef::Folder("run".into()));
         a.update(Action::RunLoaded(Box::new(RunData {
             path: "run".into(),
             in_progress: true,

@@ -105,7 +105,7 @@ pub fn record_run_data(
 ) -> RunData {
     use crate::exec::record::Verdict;
     let mut data = RunData {
-        path: format!("record:{path}"),
+        path: path.to_owned(),
         ..RunData::default()
     };
     match rec {

@@ -1,7 +1,7 @@
 //! The workspace installed in the app, and what the live pane shows for the
 //! selection (a run folder, a run record, or nothing).
 
-use super::{App, Effect, RunRow, Tab, finder, record_run_data};
+use super::{App, Effect, RunRef, RunRow, Tab, finder, record_run_data};
 use crate::workspace::Workspace;
 
 impl App {
@@ -42,17 +42,21 @@ impl App {
     }
 
     /// The run the live pane should show for the current selection.
-    fn wanted_run(&self) -> Option<String> {
+    fn wanted_run(&self) -> Option<RunRef> {
         match self.tab {
             Tab::Runs => match self.runs.selected()? {
-                RunRow::Tests(_) => self.selected_run().map(|r| r.path.clone()),
-                RunRow::Record(i) => self.runs.records.get(i).map(|(p, _)| format!("record:{p}")),
+                RunRow::Tests(_) => self.selected_run().map(|r| RunRef::Folder(r.path.clone())),
+                RunRow::Record(i) => self
+                    .runs
+                    .records
+                    .get(i)
+                    .map(|(p, _)| RunRef::Record(p.clone())),
             },
             Tab::Tests => {
                 let c = self.selected_case()?;
                 let ws = self.ws.as_ref()?;
                 (c.run_range.1 > c.run_range.0)
-                    .then(|| ws.logs.runs[c.run_range.1 - 1].path.clone())
+                    .then(|| RunRef::Folder(ws.logs.runs[c.run_range.1 - 1].path.clone()))
             }
             Tab::Catalog => None,
         }
@@ -72,7 +76,7 @@ impl App {
         }
         self.live.wanted.clone_from(&want);
         let mut fx = vec![Effect::StopFollow];
-        if let Some(path) = want.as_deref().and_then(|w| w.strip_prefix("record:")) {
+        if let Some(RunRef::Record(path)) = &want {
             // a run record is already in memory: its results are the timeline
             let data = self
                 .runs
@@ -85,7 +89,7 @@ impl App {
             self.live.refilter();
             return fx;
         }
-        if let Some(p) = want {
+        if let Some(RunRef::Folder(p)) = want {
             if self.live.run.as_ref().is_some_and(|r| r.path != p) {
                 self.live.clear();
             }

@@ -8,6 +8,7 @@ use crate::exec::watch::{WatchEvent, WatchNote, WatchOptions, Watched};
 use crate::exec::{ExecEvent, Grants, Risk};
 use crate::sanitize::escape;
 use crate::workspace::Workspace;
+use crate::workspace::cases::CaseRef;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// The launch number watch reruns report under (they have no handle of the app's).
@@ -15,8 +16,8 @@ pub const WATCH_LAUNCH: usize = usize::MAX;
 
 #[derive(Debug, Default)]
 pub struct Watch {
-    /// Watched cases: tests keys `scope/caseId` and `catalog:ID`.
-    pub watched: BTreeSet<String>,
+    /// Watched cases of both sources.
+    pub watched: BTreeSet<CaseRef>,
     /// The watch is armed (its folders are being watched).
     pub armed: bool,
     /// Reruns of the watch in flight.
@@ -24,7 +25,7 @@ pub struct Watch {
     /// The generation of the current watch (events of older ones are dropped).
     pub generation: u64,
     /// The cases a `w` is asking authorization for (prompts on screen).
-    pub asking: Option<Vec<String>>,
+    pub asking: Option<Vec<CaseRef>>,
 }
 
 /// What a watch event asks of the app.
@@ -60,7 +61,7 @@ pub fn counts(results: &[crate::exec::ResultLine]) -> String {
 
 impl Watch {
     /// When every one of `keys` is watched already: unwatch them and say so.
-    pub fn unwatch(&mut self, keys: &[String]) -> Option<String> {
+    pub fn unwatch(&mut self, keys: &[CaseRef]) -> Option<String> {
         if !keys.iter().all(|k| self.watched.contains(k)) {
             return None;
         }
@@ -86,12 +87,12 @@ impl Watch {
         let asked = Watched {
             tests: keys
                 .iter()
-                .filter(|k| !k.starts_with("catalog:"))
-                .cloned()
+                .filter(|k| k.catalog_id().is_none())
+                .map(CaseRef::target)
                 .collect(),
             catalog: keys
                 .iter()
-                .filter_map(|k| k.strip_prefix("catalog:").map(str::to_owned))
+                .filter_map(|k| k.catalog_id().map(str::to_owned))
                 .collect(),
         };
         // the watch decides each rerun by this very policy with these grants: what
@@ -105,8 +106,8 @@ impl Watch {
         let mut not = Vec::new();
         let mut added = 0;
         for k in &keys {
-            let id = k.strip_prefix("catalog:").unwrap_or(k);
-            match refused.get(id) {
+            let id = k.target();
+            match refused.get(id.as_str()) {
                 Some(r) => not.push(format!("{id} ({r})")),
                 None => {
                     added += usize::from(self.watched.insert(k.clone()));
@@ -128,11 +129,7 @@ impl Watch {
         self.generation += 1;
         self.reruns = 0;
         self.armed = false;
-        let targets: Vec<String> = self
-            .watched
-            .iter()
-            .map(|k| k.strip_prefix("catalog:").unwrap_or(k).to_owned())
-            .collect();
+        let targets: Vec<String> = self.watched.iter().map(CaseRef::target).collect();
         // an empty target list would mean "everything" to the watch: stop instead
         let opts =
             (!targets.is_empty()).then(|| Box::new(options(grants.clone(), targets, max_risk)));

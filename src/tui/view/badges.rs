@@ -3,6 +3,7 @@
 
 use super::super::app::{App, CaseRow, NodeKind};
 use super::super::theme::Theme;
+use crate::workspace::cases::CaseRef;
 use ratatui::text::{Line, Span};
 
 /// The contract warnings of a run, when it was checked and has some.
@@ -18,7 +19,7 @@ fn contract_span(app: &App, path: &str, theme: &Theme) -> Option<Span<'static>> 
 /// they fit in `room` columns (a badge never shortens the name).
 pub fn case(app: &App, c: &CaseRow, theme: &Theme, room: usize) -> Vec<Span<'static>> {
     let mut v = Vec::new();
-    if app.watch.watched.contains(&c.key) {
+    if app.watch.watched.contains(&c.case_ref()) {
         v.push(Span::styled("watch ", theme.get("running")));
     }
     let (s, e) = c.run_range;
@@ -41,7 +42,7 @@ pub fn folder(app: &App, ni: usize, theme: &Theme) -> Vec<Span<'static>> {
         .iter()
         .take_while(|m| m.depth > d)
         .filter(
-            |m| matches!(m.kind, NodeKind::Case(c) if app.watch.watched.contains(&app.tests.cases[c].key)),
+            |m| matches!(m.kind, NodeKind::Case(c) if app.watch.watched.contains(&app.tests.cases[c].case_ref())),
         )
         .count();
     if n == 0 {
@@ -64,7 +65,7 @@ pub fn run(app: &App, path: &str, theme: &Theme, room: usize) -> Vec<Span<'stati
 
 /// A catalog case: watched.
 pub fn catalog_case(app: &App, id: &str, theme: &Theme) -> Vec<Span<'static>> {
-    if app.watch.watched.contains(&format!("catalog:{id}")) {
+    if app.watch.watched.contains(&CaseRef::Catalog(id.to_owned())) {
         vec![Span::styled("watch ", theme.get("running"))]
     } else {
         Vec::new()

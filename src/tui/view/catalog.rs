@@ -5,6 +5,7 @@ use super::super::app::{App, CatRow, Pane};
 use super::super::theme::Theme;
 use super::{empty_state, focused, pane, risk_style, spread};
 use crate::sanitize::escape;
+use crate::workspace::cases::CaseRef;
 use crate::workspace::catalog::{Automation, Lifecycle};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -87,7 +88,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
             }
             CatRow::Case(i) => {
                 let c = &cat.cases[i];
-                let marked = app.marks.contains(&format!("catalog:{}", c.id));
+                let marked = app.marks.contains(&CaseRef::Catalog(c.id.clone()));
                 let inactive = matches!(c.lifecycle, Some(Lifecycle::Pending | Lifecycle::Retired));
                 let name = if inactive {
                     theme.get("muted")

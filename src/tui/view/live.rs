@@ -30,8 +30,11 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         " Timeline "
     })];
     if let Some(run) = &live.run {
-        let id = run.path.rsplit('/').next().unwrap_or("");
-        title.push(Span::styled(format!("{} ", escape(id)), theme.get("muted")));
+        let id = live.title_id();
+        title.push(Span::styled(
+            format!("{} ", escape(&id)),
+            theme.get("muted"),
+        ));
         if run.in_progress {
             title.push(Span::styled("● live ", theme.get("running")));
         }

@@ -88,10 +88,10 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
                         .iter()
                         .take_while(|m| m.depth > n.depth)
                         .filter_map(|m| match m.kind {
-                            NodeKind::Case(c) => Some(&app.tests.cases[c].key),
+                            NodeKind::Case(c) => Some(app.tests.cases[c].case_ref()),
                             NodeKind::Folder => None,
                         })
-                        .all(|k| keys.contains(k))
+                        .all(|k| keys.contains(&k))
                 };
                 left.push(mark_span(marked_all, theme));
                 left.push(Span::raw(indent));
@@ -120,7 +120,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
             }
             NodeKind::Case(ci) => {
                 let c = &app.tests.cases[ci];
-                left.push(mark_span(app.marks.contains(&c.key), theme));
+                left.push(mark_span(app.marks.contains(&c.case_ref()), theme));
                 left.push(Span::raw(indent));
                 left.push(status_icon(c.latest, theme));
                 left.push(Span::raw(" "));
