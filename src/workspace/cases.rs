@@ -144,18 +144,11 @@ pub fn case_rows(ws: &Workspace) -> Vec<CaseRow> {
             run_range: range,
         });
     }
-    let mut i = 0;
-    while i < runs.len() {
-        let r = &runs[i];
-        let range = range_of(&r.scope, &r.case_id);
-        i = range.1.max(i + 1);
-        let key = r.key();
-        if !seen.insert(key.clone()) {
-            continue;
-        }
+    for range in orphan_ranges(ws) {
+        let r = &runs[range.0];
         let (latest, n) = summary(range);
         rows.push(CaseRow {
-            key,
+            key: r.key(),
             case_id: r.case_id.clone(),
             scope: r.scope.clone(),
             test: None,
@@ -168,6 +161,33 @@ pub fn case_rows(ws: &Workspace) -> Vec<CaseRow> {
         });
     }
     rows
+}
+
+/// The orphans: logged cases whose test file is gone, each as the index range of
+/// its runs in `ws.logs.runs` (oldest first), in the logs' order.
+pub fn orphan_ranges(ws: &Workspace) -> Vec<(usize, usize)> {
+    let known: std::collections::HashSet<String> = ws
+        .tests
+        .cases
+        .iter()
+        .map(super::tree::TestCase::key)
+        .collect();
+    let runs = &ws.logs.runs;
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < runs.len() {
+        let r = &runs[i];
+        let s = runs.partition_point(|x| {
+            (x.scope.as_str(), x.case_id.as_str()) < (r.scope.as_str(), r.case_id.as_str())
+        });
+        let e = s + ws.logs.of_case(&r.scope, &r.case_id).count();
+        let range = (s, e);
+        i = e.max(i + 1);
+        if !known.contains(&r.key()) {
+            out.push(range);
+        }
+    }
+    out
 }
 
 /// The tree in depth-first order: folders before the cases beside them.
