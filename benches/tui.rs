@@ -19,6 +19,11 @@ use testdeck::tui::keymap::Keymap;
 use testdeck::tui::theme::Theme;
 use testdeck::workspace::Workspace;
 
+// the tests' fixture workspaces, not shipped in the library
+#[allow(dead_code)]
+#[path = "../tests/common/fixtures.rs"]
+mod fixtures;
+
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
@@ -55,7 +60,7 @@ fn main() {
         (PathBuf::from(p), None)
     } else {
         let d = tempfile::tempdir().expect("tmp");
-        testdeck::tui::testkit::generate(d.path(), 2, 10, 3);
+        fixtures::generate(d.path(), 2, 10, 3);
         println!("(no TESTDECK_BENCH_WS: a small generated workspace)");
         (d.path().to_path_buf(), Some(d))
     };
@@ -70,13 +75,13 @@ fn main() {
 
     // 2. the tree alone, as the TUI shows it before the history is indexed
     let t1 = Instant::now();
-    let partial = testdeck::tui::event::tree_only(&root).expect("tree");
+    let partial = testdeck::tui::runtime::tree_only(&root).expect("tree");
     app.update(Action::TreeLoaded(Box::new(partial)));
     frame(&app, &theme, &mut term);
     println!(
         "first frame with the tree: {:.1} ms ({} cases)",
         ms(t1.elapsed()),
-        app.cases.len()
+        app.tests.cases.len()
     );
 
     // 3. the full index (tree, logs, stats, finder candidates)
@@ -154,7 +159,7 @@ fn huge_timeline() {
             std::fs::write(dir.join("meta.json"), "{}").expect("meta");
         }
         let t = Instant::now();
-        let data = testdeck::tui::event::load_run(d.path(), rel);
+        let data = testdeck::tail::run::load_run(d.path(), rel);
         println!(
             "open a {mb} MB timeline ({n} lines, {}): {:.0} ms, {} events kept, {} earlier lines not loaded",
             if finished { "finished" } else { "in progress" },

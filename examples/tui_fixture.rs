@@ -1,5 +1,10 @@
 //! Write the TUI's fixture workspace into a folder: `cargo run --example tui_fixture -- DIR [--hostile]`.
 
+// the tests' fixture workspaces, not shipped in the library
+#[allow(dead_code)]
+#[path = "../tests/common/fixtures.rs"]
+mod fixtures;
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let Some(dir) = args.next() else {
@@ -7,5 +12,5 @@ fn main() {
         std::process::exit(2);
     };
     let hostile = args.next().as_deref() == Some("--hostile");
-    testdeck::tui::testkit::write_fixture(std::path::Path::new(&dir), hostile);
+    fixtures::write_fixture(std::path::Path::new(&dir), hostile);
 }

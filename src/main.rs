@@ -1,6 +1,36 @@
-use clap::Parser;
+//! The binary: parse the command line, then run a headless command (`cli`) or open
+//! the cockpit (`tui`). Only this file knows both shells; they never import each other.
 
-fn main() -> std::process::ExitCode {
-    let cli = testdeck::cli::Cli::parse();
-    testdeck::cli::dispatch(cli)
+use clap::Parser;
+use std::process::ExitCode;
+use testdeck::cli::{self, Outcome};
+
+fn main() -> ExitCode {
+    match cli::dispatch(cli::Cli::parse()) {
+        Outcome::Exit(code) => code,
+        Outcome::Cockpit {
+            root,
+            theme,
+            keymap,
+            demo,
+        } => {
+            let root = match testdeck::workspace::resolve_root(root.as_deref()) {
+                Ok(r) => r,
+                Err(e) => return cli::usage(&e),
+            };
+            let shown = testdeck::sanitize::escape(&root.display().to_string()).into_owned();
+            if demo {
+                // the cockpit takes the whole screen: say where the copy is before and after
+                eprintln!("testdeck: demo workspace copied to {shown}");
+            }
+            let code = match testdeck::tui::open(&root, theme.as_deref(), keymap.as_deref()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => cli::usage(&e),
+            };
+            if demo {
+                eprintln!("testdeck: the demo workspace stays in {shown} (delete it when done)");
+            }
+            code
+        }
+    }
 }

@@ -5,11 +5,13 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::path::Path;
+use testdeck::tail::run::load_run;
 use testdeck::tui::action::{Action, Command};
-use testdeck::tui::app::{App, Effect, Options, Tab};
-use testdeck::tui::event::load_run;
-use testdeck::tui::extras::{Job, Screen, run_now};
+use testdeck::tui::app::Screen;
+use testdeck::tui::app::{App, CaseRef, Effect, Options, Tab};
+use testdeck::tui::job::Job;
 use testdeck::tui::keymap::Keymap;
+use testdeck::tui::runtime::run_now;
 use testdeck::tui::theme::Theme;
 use testdeck::tui::view;
 use testdeck::workspace::Workspace;
@@ -34,9 +36,9 @@ fn settle(app: &mut App, root: &Path, fx: Vec<Effect>) -> Vec<Effect> {
                 let more = app.update(Action::RunLoaded(Box::new(load_run(root, &p))));
                 left.extend(settle(app, root, more));
             }
-            Effect::Extra(job) if !matches!(job, Job::Watch(..)) => {
+            Effect::Job(job) if !matches!(job, Job::Watch(..)) => {
                 if let Some(d) = run_now(job, root) {
-                    let more = app.update(Action::Extra(Box::new(d)));
+                    let more = app.update(Action::Done(Box::new(d)));
                     left.extend(settle(app, root, more));
                 }
             }
@@ -100,7 +102,7 @@ fn compare_default_pair_scrolls_to_the_first_divergence() {
     let mut app = loaded(d.path(), 140, 36);
     jump(&mut app, d.path(), MULTI_DOC);
     keys(&mut app, d.path(), "c");
-    let Some(Screen::Compare(v)) = &app.x.screen else {
+    let Some(Screen::Compare(v)) = &app.screen else {
         panic!("no compare view: {:?}", app.notice);
     };
     let first = v.scroll;
@@ -112,11 +114,11 @@ fn compare_default_pair_scrolls_to_the_first_divergence() {
     insta::assert_snapshot!(t.backend());
     // n goes to the next differing row, Esc closes
     keys(&mut app, d.path(), "n");
-    if let Some(Screen::Compare(v)) = &app.x.screen {
+    if let Some(Screen::Compare(v)) = &app.screen {
         assert!(v.scroll > first, "n moved on");
     }
     key(&mut app, d.path(), KeyCode::Esc);
-    assert!(app.x.screen.is_none());
+    assert!(app.screen.is_none());
     assert_eq!(app.mode(), "normal");
 }
 
@@ -133,14 +135,14 @@ fn compare_picks_a_then_b_in_the_runs_tab() {
     key(&mut app, d.path(), KeyCode::Enter);
     let a = app.selected_run().map(|r| r.path.clone()).expect("a run");
     keys(&mut app, d.path(), "c");
-    assert_eq!(app.x.pick.as_deref(), Some(a.as_str()));
+    assert_eq!(app.compare.pick.as_deref(), Some(a.as_str()));
     assert!(text(&render(&app)).contains("A "), "the pick shows");
     keys(&mut app, d.path(), "jc");
-    let Some(Screen::Compare(v)) = &app.x.screen else {
+    let Some(Screen::Compare(v)) = &app.screen else {
         panic!("no compare view: {:?}", app.notice);
     };
     assert!(v.head[0].iter().any(|(t, _)| a.contains(t.as_str())));
-    assert!(app.x.pick.is_none());
+    assert!(app.compare.pick.is_none());
 }
 
 #[test]
@@ -149,6 +151,7 @@ fn compare_without_a_failed_run_says_why() {
     let mut app = loaded(d.path(), 120, 30);
     // a case that only ever passed (or never ran) has no default pair
     let key = app
+        .tests
         .cases
         .iter()
         .find(|c| {
@@ -159,7 +162,7 @@ fn compare_without_a_failed_run_says_why() {
         .expect("a case without a pair");
     jump(&mut app, d.path(), &key);
     keys(&mut app, d.path(), "c");
-    assert!(app.x.screen.is_none());
+    assert!(app.screen.is_none());
     assert!(
         app.notice
             .as_deref()
@@ -180,7 +183,7 @@ fn report_with_a_stale_number() {
     let mut app = loaded(d.path(), 130, 30);
     jump(&mut app, d.path(), "ai");
     keys(&mut app, d.path(), "R");
-    let Some(Screen::Report(v)) = &app.x.screen else {
+    let Some(Screen::Report(v)) = &app.screen else {
         panic!("no report view: {:?}", app.notice);
     };
     assert_eq!(v.stale, 1, "{:?}", v.notes);
@@ -194,7 +197,7 @@ fn report_with_a_stale_number() {
     insta::assert_snapshot!(t.backend());
     keys(&mut app, d.path(), "q");
     assert!(
-        app.x.screen.is_none() && !app.quit,
+        app.screen.is_none() && !app.quit,
         "q closes the report only"
     );
 }
@@ -205,14 +208,14 @@ fn clean_report_and_no_report() {
     let mut app = loaded(d.path(), 130, 30);
     jump(&mut app, d.path(), "ai");
     keys(&mut app, d.path(), "R");
-    let Some(Screen::Report(v)) = &app.x.screen else {
+    let Some(Screen::Report(v)) = &app.screen else {
         panic!("no report view: {:?}", app.notice);
     };
     assert_eq!(v.stale, 0, "the demo's report is current: {:?}", v.notes);
     key(&mut app, d.path(), KeyCode::Esc);
     std::fs::remove_file(d.path().join("tests/report/ai/report.md")).expect("rm");
     keys(&mut app, d.path(), "R");
-    assert!(app.x.screen.is_none());
+    assert!(app.screen.is_none());
     assert!(
         app.notice
             .as_deref()
@@ -230,11 +233,15 @@ fn watch_marks_badges_and_unwatches() {
     let fx = keys(&mut app, d.path(), "w");
     // a readonly, not live case: no prompt, the watch starts on it alone
     assert!(app.overlay.is_none());
-    let Some(Effect::Extra(Job::Watch(_, Some(opts)))) = fx.first() else {
+    let Some(Effect::Job(Job::Watch(_, Some(opts)))) = fx.first() else {
         panic!("no watch started: {fx:?}");
     };
     assert_eq!(opts.targets, [BASIC_COMMAND]);
-    assert!(app.x.watched.contains(BASIC_COMMAND));
+    assert!(
+        app.watch
+            .watched
+            .contains(&CaseRef::tests_key(BASIC_COMMAND))
+    );
     let t = render(&app);
     let s = text(&t);
     assert!(s.contains("watch ") && s.contains("watching 1"), "{s}");
@@ -242,10 +249,10 @@ fn watch_marks_badges_and_unwatches() {
     // w again: unwatched, the watch stops
     let fx = keys(&mut app, d.path(), "w");
     assert!(
-        matches!(fx.first(), Some(Effect::Extra(Job::Watch(_, None)))),
+        matches!(fx.first(), Some(Effect::Job(Job::Watch(_, None)))),
         "{fx:?}"
     );
-    assert!(app.x.watched.is_empty());
+    assert!(app.watch.watched.is_empty());
 }
 
 #[test]
@@ -261,10 +268,10 @@ fn watching_a_live_case_asks_and_a_no_leaves_it_unwatched() {
     assert!(text(&render(&app)).contains("Run a live case?"));
     // Enter is the safe answer
     let fx = key(&mut app, d.path(), KeyCode::Enter);
-    assert!(app.x.watched.is_empty(), "{:?}", app.x.watched);
+    assert!(app.watch.watched.is_empty(), "{:?}", app.watch.watched);
     assert!(
         !fx.iter()
-            .any(|e| matches!(e, Effect::Extra(Job::Watch(_, Some(_))))),
+            .any(|e| matches!(e, Effect::Job(Job::Watch(_, Some(_))))),
         "{fx:?}"
     );
     assert!(
@@ -277,10 +284,10 @@ fn watching_a_live_case_asks_and_a_no_leaves_it_unwatched() {
     // yes: watched, with the live grant passed to the watch
     keys(&mut app, d.path(), "w");
     let fx = keys(&mut app, d.path(), "y");
-    let Some(Effect::Extra(Job::Watch(_, Some(opts)))) = fx.first() else {
+    let Some(Effect::Job(Job::Watch(_, Some(opts)))) = fx.first() else {
         panic!("no watch started: {fx:?}");
     };
-    assert!(app.x.watched.contains(LIVE_PLAN));
+    assert!(app.watch.watched.contains(&CaseRef::tests_key(LIVE_PLAN)));
     assert!(opts.grants.get(&testdeck::exec::Grantable::Live).is_some());
 }
 
@@ -361,7 +368,7 @@ fn contract_badges_for_the_runs_on_screen() {
     let mut app = loaded(d.path(), 130, 30);
     keys(&mut app, d.path(), "3");
     // the rows on screen were checked; no more than a screenful
-    let checked = app.x.contract.len();
+    let checked = app.contract.counts.len();
     assert!(checked > 0 && checked <= 30, "{checked}");
     // break one run's contract: its runtime-events.jsonl goes
     let run = {
@@ -377,13 +384,13 @@ fn contract_badges_for_the_runs_on_screen() {
             .find(|r| r.status.is_finished() && r.has_runtime_events)
             .expect("a finished run on screen")
     };
-    let before = app.x.contract.get(&run.path).copied().unwrap_or(0);
+    let before = app.contract.counts.get(&run.path).copied().unwrap_or(0);
     let _ = std::fs::remove_file(d.path().join(&run.path).join("runtime-events.jsonl"));
     let fx = app.update(Action::Loaded(Box::new(
         Workspace::load(d.path()).expect("load"),
     )));
     settle(&mut app, d.path(), fx);
-    let n = app.x.contract.get(&run.path).copied().unwrap_or(0);
+    let n = app.contract.counts.get(&run.path).copied().unwrap_or(0);
     assert!(
         n > before,
         "the broken run has one more warning ({before} → {n})"
@@ -434,7 +441,7 @@ fn compare_and_report_draw_in_a_tiny_terminal() {
     let mut app = loaded(d.path(), 120, 30);
     jump(&mut app, d.path(), MULTI_DOC);
     keys(&mut app, d.path(), "c");
-    assert!(matches!(app.x.screen, Some(Screen::Compare(_))));
+    assert!(matches!(app.screen, Some(Screen::Compare(_))));
     for (w, h) in [(20, 5), (1, 1), (60, 8)] {
         app.update(Action::Resize(w, h));
         render(&app);
@@ -444,7 +451,7 @@ fn compare_and_report_draw_in_a_tiny_terminal() {
     app.update(Action::Resize(120, 30));
     jump(&mut app, d.path(), "ai/backend");
     keys(&mut app, d.path(), "R");
-    assert!(matches!(app.x.screen, Some(Screen::Report(_))));
+    assert!(matches!(app.screen, Some(Screen::Report(_))));
     for (w, h) in [(20, 5), (1, 1), (60, 8)] {
         app.update(Action::Resize(w, h));
         render(&app);

@@ -10,12 +10,14 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::style::Color;
 use std::path::Path;
+use testdeck::tail::run::load_run;
 use testdeck::tui::action::{Action, Command};
+use testdeck::tui::app::Screen;
 use testdeck::tui::app::{App, Effect, Options, Pane};
-use testdeck::tui::event::load_run;
-use testdeck::tui::extras::{Job, Screen, run_now};
 use testdeck::tui::image::{self, Rgb, State};
+use testdeck::tui::job::Job;
 use testdeck::tui::keymap::Keymap;
+use testdeck::tui::runtime::run_now;
 use testdeck::tui::theme::Theme;
 use testdeck::tui::view;
 use testdeck::workspace::Workspace;
@@ -245,9 +247,9 @@ fn settle(app: &mut App, root: &Path, fx: Vec<Effect>) {
                 let more = app.update(Action::RunLoaded(Box::new(load_run(root, &p))));
                 settle(app, root, more);
             }
-            Effect::Extra(job) if !matches!(job, Job::Watch(..)) => {
+            Effect::Job(job) if !matches!(job, Job::Watch(..)) => {
                 if let Some(d) = run_now(job, root) {
-                    let more = app.update(Action::Extra(Box::new(d)));
+                    let more = app.update(Action::Done(Box::new(d)));
                     settle(app, root, more);
                 }
             }
@@ -291,7 +293,7 @@ fn on_plan_card(root: &Path, w: u16, h: u16) -> App {
     assert_eq!(run.path, PLAN_CARD_RUN);
     app.focus = Pane::Artifacts;
     key(&mut app, root, KeyCode::Char('j'));
-    assert_eq!(app.live.artifact_cursor, 1, "the screenshot is selected");
+    assert_eq!(app.live.artifacts.cursor, 1, "the screenshot is selected");
     app
 }
 
@@ -321,8 +323,8 @@ fn the_artifacts_pane_previews_the_plan_card() {
     let d = demo();
     let app = on_plan_card(d.path(), 140, 60);
     let file = d.path().join(PLAN_CARD_RUN).join("artifacts/plan-card.png");
-    let Some(State::Ready(p)) = app.x.previews.get(&file) else {
-        panic!("no preview: {:?}", app.x.previews.get(&file));
+    let Some(State::Ready(p)) = app.previews.cache.get(&file) else {
+        panic!("no preview: {:?}", app.previews.cache.get(&file));
     };
     assert_eq!((p.width, p.height), (320, 200));
     let theme = Theme::builtin("dark", false).expect("dark");
@@ -380,7 +382,7 @@ fn i_shows_the_screenshot_full_screen_and_esc_closes_it() {
     let d = demo();
     let mut app = on_plan_card(d.path(), 100, 40);
     key(&mut app, d.path(), KeyCode::Char('i'));
-    assert!(matches!(app.x.screen, Some(Screen::Image { .. })));
+    assert!(matches!(app.screen, Some(Screen::Image { .. })));
     assert_eq!(app.mode(), "overlay");
     let theme = Theme::builtin("dark", false).expect("dark");
     let t = render(&app, &theme);
@@ -394,7 +396,7 @@ fn i_shows_the_screenshot_full_screen_and_esc_closes_it() {
     assert_eq!(rows, 31);
     insta::assert_snapshot!(t.backend());
     key(&mut app, d.path(), KeyCode::Esc);
-    assert!(app.x.screen.is_none());
+    assert!(app.screen.is_none());
     assert_eq!(app.mode(), "normal");
 }
 
@@ -436,13 +438,13 @@ fn a_png_outside_the_run_folder_is_never_read() {
     app.focus = Pane::Artifacts;
     // every effect of selecting it: no decode job may be asked for
     let fx = app.on_key(KeyEvent::new(KeyCode::Char('j'), KeyModifiers::NONE));
-    assert_eq!(app.live.artifact_cursor, 1);
+    assert_eq!(app.live.artifacts.cursor, 1);
     assert!(
         !fx.iter()
-            .any(|e| matches!(e, Effect::Extra(Job::Preview { .. }))),
+            .any(|e| matches!(e, Effect::Job(Job::Preview { .. }))),
         "{fx:?}"
     );
-    assert!(app.x.previews.get(&run.join("../x.png")).is_none());
+    assert!(app.previews.cache.get(&run.join("../x.png")).is_none());
     let theme = Theme::builtin("dark", false).expect("dark");
     let t = render(&app, &theme);
     assert!(blocks(&t).is_empty());
@@ -453,7 +455,7 @@ fn a_png_outside_the_run_folder_is_never_read() {
     );
     // i refuses too
     key(&mut app, d.path(), KeyCode::Char('i'));
-    assert!(app.x.screen.is_none());
+    assert!(app.screen.is_none());
     assert_eq!(
         app.notice.as_deref(),
         Some("refused: ../x.png leaves the run folder")
@@ -467,8 +469,8 @@ fn a_broken_screenshot_shows_a_located_message() {
     let bytes = std::fs::read(&file).expect("card");
     std::fs::write(&file, &bytes[..bytes.len() / 2]).expect("truncate");
     let app = on_plan_card(d.path(), 140, 60);
-    let Some(State::Failed(e)) = app.x.previews.get(&file) else {
-        panic!("no failure: {:?}", app.x.previews.get(&file));
+    let Some(State::Failed(e)) = app.previews.cache.get(&file) else {
+        panic!("no failure: {:?}", app.previews.cache.get(&file));
     };
     assert!(e.starts_with("artifacts/plan-card.png: broken PNG"), "{e}");
     let theme = Theme::builtin("dark", false).expect("dark");

@@ -11,7 +11,7 @@ use std::time::Duration;
 #[test]
 fn open_find_jump_quit_restores_terminal() {
     let ws = tempfile::tempdir().expect("tmp");
-    testdeck::tui::testkit::write_fixture(ws.path(), false);
+    common::fixtures::write_fixture(ws.path(), false);
     let cfg = tempfile::tempdir().expect("cfg");
     let mut s = Session::start(ws.path(), cfg.path());
     s.wait_text("Tests · 6");
@@ -34,7 +34,7 @@ fn open_find_jump_quit_restores_terminal() {
 #[test]
 fn hostile_log_bytes_never_reach_the_pty() {
     let ws = tempfile::tempdir().expect("tmp");
-    testdeck::tui::testkit::write_fixture(ws.path(), true);
+    common::fixtures::write_fixture(ws.path(), true);
     let cfg = tempfile::tempdir().expect("cfg");
     let mut s = Session::start(ws.path(), cfg.path());
     s.wait_text("Tests · 7");
@@ -62,7 +62,7 @@ fn hostile_log_bytes_never_reach_the_pty() {
 #[test]
 fn not_a_terminal_exits_2() {
     let ws = tempfile::tempdir().expect("tmp");
-    testdeck::tui::testkit::write_fixture(ws.path(), false);
+    common::fixtures::write_fixture(ws.path(), false);
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_testdeck"))
         .arg("--root")
         .arg(ws.path())
@@ -85,7 +85,7 @@ fn step_line(name: &str, status: &str) -> String {
 /// the run folder, and the temporary folders that must outlive them.
 fn open_run_in_progress(first: &str) -> (Session, PathBuf, [tempfile::TempDir; 2]) {
     let ws = tempfile::tempdir().expect("tmp");
-    testdeck::tui::testkit::write_fixture(ws.path(), false);
+    common::fixtures::write_fixture(ws.path(), false);
     let run = ws
         .path()
         .join("tests/logs/kb/backend/search/basic/kb-search-empty/20260310-120000-000");

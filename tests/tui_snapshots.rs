@@ -5,12 +5,15 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::path::Path;
+use testdeck::tail::run::load_run;
 use testdeck::tui::action::{Action, Command};
 use testdeck::tui::app::{App, Effect, Options};
-use testdeck::tui::event::load_run;
 use testdeck::tui::keymap::Keymap;
 use testdeck::tui::theme::Theme;
-use testdeck::tui::{testkit, view};
+use testdeck::tui::view;
+
+mod common;
+use common::fixtures as testkit;
 use testdeck::workspace::Workspace;
 
 fn new_app(root: &Path, w: u16, h: u16, host: &str) -> App {
@@ -37,9 +40,9 @@ fn settle(app: &mut App, root: &Path, fx: Vec<Effect>) {
                 settle(app, root, more);
             }
             // the compare view's job; contract badges are the subject of tui_extras
-            Effect::Extra(job @ testdeck::tui::extras::Job::Compare { .. }) => {
-                if let Some(d) = testdeck::tui::extras::run_now(job, root) {
-                    let more = app.update(Action::Extra(Box::new(d)));
+            Effect::Job(job @ testdeck::tui::job::Job::Compare { .. }) => {
+                if let Some(d) = testdeck::tui::runtime::run_now(job, root) {
+                    let more = app.update(Action::Done(Box::new(d)));
                     settle(app, root, more);
                 }
             }
@@ -53,7 +56,7 @@ fn loaded(root: &Path, w: u16, h: u16) -> App {
     let ws = Workspace::load(root).expect("load");
     let fx = app.update(Action::Loaded(Box::new(ws)));
     settle(&mut app, root, fx);
-    let fx = app.update(Action::Records(testdeck::tui::event::read_records(root)));
+    let fx = app.update(Action::Records(testdeck::tui::runtime::read_records(root)));
     settle(&mut app, root, fx);
     app
 }
@@ -279,6 +282,7 @@ fn hostile_bytes_are_escaped() {
     let d = fixture(true);
     let mut app = loaded(d.path(), 140, 36);
     let k = app
+        .tests
         .cases
         .iter()
         .find(|c| c.case_id.starts_with("evil"))
@@ -384,7 +388,7 @@ fn demo_tests_tab() {
 fn tree_while_history_indexes() {
     let d = fixture(false);
     let mut app = new_app(d.path(), 100, 20, "127.0.0.1");
-    let partial = testdeck::tui::event::tree_only(d.path()).expect("tree");
+    let partial = testdeck::tui::runtime::tree_only(d.path()).expect("tree");
     app.update(Action::TreeLoaded(Box::new(partial)));
     let t = render(&app, &dark());
     assert!(text(&t).contains("indexing history"), "{}", text(&t));
@@ -411,6 +415,7 @@ fn demo_readme_capture() {
     let d = demo();
     let mut app = loaded(d.path(), 120, 34);
     let k = app
+        .tests
         .cases
         .iter()
         .find(|c| {
@@ -470,15 +475,16 @@ fn verdict_prompt_for_a_person_judged_case() {
         .and_then(|w| w.catalog.as_ref())
         .and_then(|c| c.cases.iter().find(|x| !x.how.steps.is_empty()).cloned())
         .expect("a case with steps");
-    app.judge_queue.push_back(testdeck::tui::launch::Judging {
-        case_id: case.id.clone(),
-        title: case.title.clone(),
-        steps: case.how.steps.clone(),
-        launch: 0,
-        choice: 0,
-        note: String::new(),
-        editing_note: false,
-    });
+    app.judge_queue
+        .push_back(testdeck::tui::app::launch::Judging {
+            case_id: case.id.clone(),
+            title: case.title.clone(),
+            steps: case.how.steps.clone(),
+            launch: 0,
+            choice: 0,
+            note: String::new(),
+            editing_note: false,
+        });
     app.update(Action::Cmd(Command::Noop));
     keys(&mut app, d.path(), "jinote");
     key(&mut app, d.path(), KeyCode::Enter, KeyModifiers::NONE);
@@ -527,7 +533,7 @@ fn rerun_failed_launches_the_failed_cases() {
 fn demo_runs_tab_with_a_catalog_run_record() {
     let d = demo();
     let mut app = loaded(d.path(), 130, 34);
-    assert!(!app.records.is_empty(), "the demo ships a run record");
+    assert!(!app.runs.records.is_empty(), "the demo ships a run record");
     keys(&mut app, d.path(), "3s");
     keys(&mut app, d.path(), "catalog");
     key(&mut app, d.path(), KeyCode::Enter, KeyModifiers::NONE);
@@ -554,10 +560,7 @@ fn compare_a_case_opens_its_default_pair() {
     keys(&mut app, d.path(), "c");
     let t = render(&app, &dark());
     assert!(
-        matches!(
-            app.x.screen,
-            Some(testdeck::tui::extras::Screen::Compare(_))
-        ),
+        matches!(app.screen, Some(testdeck::tui::app::Screen::Compare(_))),
         "{}",
         text(&t)
     );

@@ -1,6 +1,6 @@
-//! `testdeck demo`: copies the embedded demo workspace to a fresh folder and opens it.
+//! `testdeck demo`: copies the embedded demo workspace to a fresh folder (which `main`
+//! then opens in the cockpit).
 
-use super::Ctx;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -17,35 +17,31 @@ pub struct Args {
     pub path_only: bool,
 }
 
-pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
+/// Copy the demo; `Ok(dir)` when the cockpit is to be opened on the copy.
+pub fn run(args: &Args) -> Result<PathBuf, ExitCode> {
     let dir = if let Some(dir) = &args.copy_to {
         if let Err(e) = prepare_dir(dir) {
-            return super::usage(&format!("demo: {}: {e}", dir.display()));
+            return Err(super::usage(&format!("demo: {}: {e}", dir.display())));
         }
         dir.clone()
     } else {
         match fresh_temp_dir() {
             Ok(d) => d,
-            Err(e) => return super::usage(&format!("demo: temporary folder: {e}")),
+            Err(e) => return Err(super::usage(&format!("demo: temporary folder: {e}"))),
         }
     };
     if let Err(e) = write_demo(&dir) {
-        return super::usage(&format!("demo: writing {}: {e}", dir.display()));
+        return Err(super::usage(&format!(
+            "demo: writing {}: {e}",
+            dir.display()
+        )));
     }
-    let shown = crate::sanitize::escape(&dir.display().to_string()).into_owned();
     if args.copy_to.is_some() || args.path_only {
+        let shown = crate::sanitize::escape(&dir.display().to_string()).into_owned();
         crate::outln!("{shown}");
-        return ExitCode::SUCCESS;
+        return Err(ExitCode::SUCCESS);
     }
-    // the TUI takes the whole screen: say where the copy is before and after
-    eprintln!("testdeck: demo workspace copied to {shown}");
-    let code = crate::tui::open(&Ctx {
-        root: Some(dir),
-        theme: ctx.theme.clone(),
-        keymap: ctx.keymap.clone(),
-    });
-    eprintln!("testdeck: the demo workspace stays in {shown} (delete it when done)");
-    code
+    Ok(dir)
 }
 
 /// Write every embedded demo file under `dir` (created when missing), keeping the

@@ -3,9 +3,10 @@
 
 use super::{Ctx, EXIT_FOUND, print_json, usage};
 use crate::sanitize::escape;
-use crate::workspace::diff::{self, AlignedEvent, DivergenceReason, FieldChange, RunDiff, RunSide};
+use crate::workspace::diff::{
+    self, DivergenceReason, FieldChange, RunDiff, RunSide, delta, mark, value_text,
+};
 use crate::workspace::logs::{Artifact, RunStatus};
-use serde_json::Value;
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
@@ -68,26 +69,6 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
     }
 }
 
-/// ✓ ok/passed, ✗ failed, - skipped, · info or anything else.
-pub fn mark(status: &str) -> &'static str {
-    match status {
-        "ok" | "passed" => "✓",
-        "failed" => "✗",
-        "skipped" => "-",
-        "in-progress" => "…",
-        _ => "·",
-    }
-}
-
-/// A JSON value on one line, escaped; absent is `—`.
-pub fn value_text(v: Option<&Value>) -> String {
-    match v {
-        None => "—".into(),
-        Some(Value::String(s)) => escape(&format!("{s:?}")).into_owned(),
-        Some(v) => escape(&v.to_string()).into_owned(),
-    }
-}
-
 fn ms(d: Option<u64>) -> String {
     d.map_or_else(String::new, |d| format!("{d}ms"))
 }
@@ -137,21 +118,6 @@ fn cell(e: Option<&diff::SideEvent>, d: Option<u64>) -> String {
             }
             c
         }
-    }
-}
-
-/// The change of an event's duration from A to B (`+120ms`, `-40ms`), or empty.
-pub fn delta(e: &AlignedEvent) -> String {
-    match (e.duration_ms_a, e.duration_ms_b) {
-        (Some(a), Some(b)) if a != b => {
-            let d = i128::from(b) - i128::from(a);
-            if d > 0 {
-                format!("+{d}ms")
-            } else {
-                format!("{d}ms")
-            }
-        }
-        _ => String::new(),
     }
 }
 

@@ -6,7 +6,6 @@ use crate::workspace::Workspace;
 use crate::workspace::fuzzy::Query;
 use crate::workspace::logs::RunStatus;
 use serde_json::{Value, json};
-use std::collections::HashSet;
 use std::process::ExitCode;
 
 #[derive(Debug, clap::Args)]
@@ -25,9 +24,7 @@ pub struct Args {
 /// Every tests-tree case (and every orphan: logs whose test file is gone) as JSON.
 pub fn tests_cases(ws: &Workspace) -> Vec<Value> {
     let mut out = Vec::new();
-    let mut seen = HashSet::new();
     for c in &ws.tests.cases {
-        seen.insert(c.key());
         let runs: Vec<_> = ws.logs.of_case(&c.scope, &c.case_id).collect();
         let latest = runs.last().map(|r| r.status.as_str());
         let mut v = json!({
@@ -52,15 +49,9 @@ pub fn tests_cases(ws: &Workspace) -> Vec<Value> {
         out.push(v);
     }
     // orphans: one entry per logged case without a test file
-    let mut i = 0;
-    let runs = &ws.logs.runs;
-    while i < runs.len() {
-        let r = &runs[i];
-        let group: Vec<_> = ws.logs.of_case(&r.scope, &r.case_id).collect();
-        i += group.len().max(1);
-        if seen.contains(&r.key()) {
-            continue;
-        }
+    for (start, end) in crate::workspace::cases::orphan_ranges(ws) {
+        let group = &ws.logs.runs[start..end];
+        let Some(r) = group.first() else { continue };
         let segs: Vec<&str> = r.scope.split('/').filter(|s| !s.is_empty()).collect();
         let temp = segs.first() == Some(&"temp");
         out.push(json!({

@@ -10,6 +10,7 @@ pub mod select;
 pub mod stats;
 pub mod tail;
 pub mod validate;
+pub mod verdict;
 pub mod watch;
 
 use crate::workspace::Workspace;
@@ -67,6 +68,8 @@ pub enum Command {
     Diff(diff::Args),
     /// Rerun cases when their files change, streaming as run does (same authorization rules).
     Watch(watch::Args),
+    /// A person's verdict for a case of a catalog run record (as the cockpit's prompt gives it).
+    Verdict(verdict::Args),
 }
 
 /// Common context for the commands.
@@ -79,15 +82,7 @@ pub struct Ctx {
 impl Ctx {
     /// Find and load the workspace, or print why not (exit 2).
     pub fn workspace(&self) -> Result<Workspace, ExitCode> {
-        let root = if let Some(r) = &self.root {
-            r.clone()
-        } else {
-            let cwd =
-                std::env::current_dir().map_err(|e| usage(&format!("current folder: {e}")))?;
-            crate::workspace::find_root(&cwd).ok_or_else(|| {
-                    usage("no workspace here: no tests/, .pouch/tester/ or testdeck.toml in this folder or above (use --root DIR)")
-            })?
-        };
+        let root = crate::workspace::resolve_root(self.root.as_deref()).map_err(|e| usage(&e))?;
         Workspace::load(&root).map_err(|e| usage(&e.to_string()))
     }
 }
@@ -126,7 +121,22 @@ pub fn print_json<T: serde::Serialize>(v: &T) {
     }
 }
 
-pub fn dispatch(cli: Cli) -> ExitCode {
+/// What a parsed command line leaves to `main`.
+pub enum Outcome {
+    /// The command ran: exit with this.
+    Exit(ExitCode),
+    /// Open the cockpit (no subcommand, or `demo` on its fresh copy).
+    Cockpit {
+        /// `--root`, or the demo copy; `None`: look from the current folder up.
+        root: Option<PathBuf>,
+        theme: Option<String>,
+        keymap: Option<String>,
+        /// The cockpit is the demo's.
+        demo: bool,
+    },
+}
+
+pub fn dispatch(cli: Cli) -> Outcome {
     let ctx = Ctx {
         root: cli.root,
         theme: cli.theme,
@@ -145,7 +155,7 @@ pub fn dispatch(cli: Cli) -> ExitCode {
     ) {
         die_on_broken_pipe();
     }
-    match cli.command {
+    let code = match cli.command {
         Some(Command::List(a)) => list::run(&a, &ctx),
         Some(Command::Validate(a)) => validate::run(&a, &ctx),
         Some(Command::Select(a)) => select::run(&a, &ctx),
@@ -154,11 +164,30 @@ pub fn dispatch(cli: Cli) -> ExitCode {
         Some(Command::Stats(a)) => stats::run(&a, &ctx),
         Some(Command::Tail(a)) => tail::run(&a, &ctx),
         Some(Command::Catalog(a)) => catalog::run(&a, &ctx),
-        Some(Command::Demo(a)) => demo::run(&a, &ctx),
+        Some(Command::Demo(a)) => match demo::run(&a) {
+            Ok(dir) => {
+                return Outcome::Cockpit {
+                    root: Some(dir),
+                    theme: ctx.theme,
+                    keymap: ctx.keymap,
+                    demo: true,
+                };
+            }
+            Err(code) => code,
+        },
         Some(Command::Diff(a)) => diff::run(&a, &ctx),
         Some(Command::Watch(a)) => watch::run(&a, &ctx),
-        None => crate::tui::open(&ctx),
-    }
+        Some(Command::Verdict(a)) => verdict::run(&a, &ctx),
+        None => {
+            return Outcome::Cockpit {
+                root: ctx.root,
+                theme: ctx.theme,
+                keymap: ctx.keymap,
+                demo: false,
+            };
+        }
+    };
+    Outcome::Exit(code)
 }
 
 /// Let a closed stdout (`testdeck stats | head`) end a printing command the way it

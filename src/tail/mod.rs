@@ -19,6 +19,7 @@ mod follow;
 mod index;
 mod lines;
 mod pretty;
+pub mod run;
 mod watch;
 
 pub use follow::{Follower, Interrupt, TailHandle, spawn};

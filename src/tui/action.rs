@@ -1,11 +1,8 @@
 //! The Action vocabulary: what a key, a mouse event, a timer or a background result asks the app to do.
 
-use crate::tail::Follower;
 use crate::workspace::Workspace;
-use crate::workspace::logs::Artifact;
 use crate::workspace::timeline::TimelineEvent;
 use crossterm::event::{KeyEvent, MouseEvent};
-use std::collections::VecDeque;
 
 /// A command a key can be bound to. `name()` is its keymap spelling.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -107,97 +104,7 @@ impl Command {
     }
 }
 
-/// The most timeline events kept for one run: the last ones, since the live pane
-/// follows the end (tens of MB at most; the rest are counted in `RunData::skipped`).
-pub const MAX_TIMELINE_EVENTS: usize = 50_000;
-/// The most problem lines kept for one run; the rest are only counted.
-pub const MAX_RUN_PROBLEMS: usize = 1_000;
-
-/// What a loaded run folder holds for the live, events and artifacts panes.
-#[derive(Debug, Default)]
-pub struct RunData {
-    /// The run folder, relative to the workspace root.
-    pub path: String,
-    /// The timeline's events, at most the last few (see [`RunData::append`]): the
-    /// live pane follows the end, and a 1 GB timeline must not fill the memory.
-    pub events: VecDeque<TimelineEvent>,
-    /// How many earlier lines of the timeline were not loaded, or dropped, to keep that bound.
-    pub skipped: u64,
-    pub artifacts: Vec<Artifact>,
-    /// `runtime-events.jsonl`, one pretty-printed JSON document per line of the file.
-    pub runtime_events: Vec<String>,
-    /// Located problems met while reading, as text (at most [`MAX_RUN_PROBLEMS`]).
-    pub problems: Vec<String>,
-    /// Problems met beyond [`MAX_RUN_PROBLEMS`], only counted.
-    pub problems_skipped: u64,
-    /// No `meta.json` yet: the run is in progress and is followed.
-    pub in_progress: bool,
-    /// The tail follower that read the timeline, stopped where reading stopped:
-    /// following an in-progress run goes on with this very follower, so no line is
-    /// read twice or missed between loading and following.
-    pub follower: Option<Box<Follower>>,
-}
-
-impl RunData {
-    /// Apply what the tail engine read: `reset` (the file was truncated or
-    /// replaced) drops what was shown first; then `events` are appended, keeping
-    /// the last `cap` and counting the dropped ones in `skipped`.
-    pub fn append(
-        &mut self,
-        reset: bool,
-        events: impl IntoIterator<Item = TimelineEvent>,
-        problems: impl IntoIterator<Item = String>,
-        cap: usize,
-    ) {
-        if reset {
-            self.events.clear();
-            self.skipped = 0;
-        }
-        for ev in events {
-            self.events.push_back(ev);
-            if self.events.len() > cap {
-                self.events.pop_front();
-                self.skipped += 1;
-            }
-        }
-        for p in problems {
-            self.push_problem(p);
-        }
-    }
-
-    /// Keep a problem line, or only count it past [`MAX_RUN_PROBLEMS`].
-    pub fn push_problem(&mut self, p: String) {
-        if self.problems.len() < MAX_RUN_PROBLEMS {
-            self.problems.push(p);
-        } else {
-            self.problems_skipped += 1;
-        }
-    }
-
-    /// The problem lines to show, with a line for each bound that was reached.
-    /// Not escaped: the caller escapes them for the screen.
-    pub fn problem_lines(&self) -> Vec<String> {
-        let mut lines = Vec::with_capacity(self.problems.len() + 2);
-        if self.skipped > 0 {
-            lines.push(skipped_note(self.skipped, self.events.len()));
-        }
-        lines.extend(self.problems.iter().cloned());
-        if self.problems_skipped > 0 {
-            lines.push(format!(
-                "… and {} more problems not kept",
-                self.problems_skipped
-            ));
-        }
-        lines
-    }
-}
-
-/// The notice for a timeline whose first events were not loaded.
-pub fn skipped_note(skipped: u64, kept: usize) -> String {
-    format!(
-        "timeline.jsonl: {skipped} earlier lines not loaded (only the last {kept} events are kept)"
-    )
-}
+pub use crate::tail::run::{MAX_RUN_PROBLEMS, MAX_TIMELINE_EVENTS, RunData, skipped_note};
 
 /// Everything that reaches `App::update`.
 #[derive(Debug)]
@@ -242,6 +149,6 @@ pub enum Action {
     Exec(usize, Box<crate::exec::ExecEvent>),
     /// SIGTERM / SIGHUP / SIGINT: end now.
     Terminate,
-    /// A result of watch, compare, report, contract or preview work (`tui::extras`).
-    Extra(Box<super::extras::Done>),
+    /// A result of a feature's background work (`tui::job`).
+    Done(Box<super::job::Done>),
 }

@@ -4,21 +4,17 @@
 pub mod action;
 pub mod app;
 pub mod event;
-pub mod extras;
 pub mod image;
+pub mod job;
 pub mod keymap;
-pub mod launch;
-pub mod layout;
-pub mod testkit;
+pub mod runtime;
 pub mod theme;
 pub mod view;
 
-use crate::cli::Ctx;
 use app::{App, Options};
 use keymap::{ConfigError, Keymap};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 use theme::Theme;
 
 /// `$XDG_CONFIG_HOME/testdeck` (or `~/.config/testdeck`).
@@ -126,35 +122,14 @@ impl Drop for TerminalGuard {
     }
 }
 
-/// Open the cockpit on the workspace of `ctx`.
-pub fn open(ctx: &Ctx) -> ExitCode {
-    let root = if let Some(r) = &ctx.root {
-        r.clone()
-    } else {
-        let cwd = match std::env::current_dir() {
-            Ok(c) => c,
-            Err(e) => return crate::cli::usage(&format!("current folder: {e}")),
-        };
-        match crate::workspace::find_root(&cwd) {
-            Some(r) => r,
-            None => {
-                return crate::cli::usage(
-                    "no workspace here: no tests/, .pouch/tester/ or testdeck.toml in this folder or above (use --root DIR)",
-                );
-            }
-        }
-    };
+/// Open the cockpit on `root` until the person quits; the error is the message to show.
+pub fn open(root: &Path, theme: Option<&str>, keymap: Option<&str>) -> Result<(), String> {
     if !root.is_dir() {
-        return crate::cli::usage(&format!("{}: not a folder", root.display()));
+        return Err(format!("{}: not a folder", root.display()));
     }
-    open_root(&root, ctx.theme.as_deref(), ctx.keymap.as_deref())
-}
-
-/// Open the cockpit on `root` (also the entry of `testdeck demo`).
-pub fn open_root(root: &Path, theme: Option<&str>, keymap: Option<&str>) -> ExitCode {
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
-        return crate::cli::usage(
-            "the cockpit needs a terminal (stdin and stdout are not both a tty); use a headless command such as `testdeck list` instead",
+        return Err(
+            "the cockpit needs a terminal (stdin and stdout are not both a tty); use a headless command such as `testdeck list` instead".into(),
         );
     }
     let (app, th) = prepare(root, theme, keymap);
@@ -164,7 +139,7 @@ pub fn open_root(root: &Path, theme: Option<&str>, keymap: Option<&str>) -> Exit
         .build()
     {
         Ok(rt) => rt,
-        Err(e) => return crate::cli::usage(&format!("cannot start the runtime: {e}")),
+        Err(e) => return Err(format!("cannot start the runtime: {e}")),
     };
     let prev = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
@@ -193,8 +168,5 @@ pub fn open_root(root: &Path, theme: Option<&str>, keymap: Option<&str>) -> Exit
     };
     // the guard has restored the terminal; end background tasks without waiting
     rt.shutdown_timeout(std::time::Duration::from_millis(100));
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => crate::cli::usage(&format!("terminal: {e}")),
-    }
+    result.map_err(|e| format!("terminal: {e}"))
 }

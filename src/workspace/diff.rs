@@ -613,6 +613,54 @@ pub fn diff_runs(root: &Path, dir_a: &Path, dir_b: &Path) -> Result<RunDiff, Str
     Ok(compare(a, b, pa))
 }
 
+// ---- text pieces every shell shows a comparison with ------------------------
+
+/// `1234` ms as `1.2s` / `850ms` / `2m03s`.
+pub fn fmt_ms(ms: u64) -> String {
+    if ms < 1000 {
+        format!("{ms}ms")
+    } else if ms < 60_000 {
+        format!("{:.1}s", ms as f64 / 1000.0)
+    } else {
+        format!("{}m{:02}s", ms / 60_000, (ms / 1000) % 60)
+    }
+}
+
+/// ✓ ok/passed, ✗ failed, - skipped, · info or anything else.
+pub fn mark(status: &str) -> &'static str {
+    match status {
+        "ok" | "passed" => "✓",
+        "failed" => "✗",
+        "skipped" => "-",
+        "in-progress" => "…",
+        _ => "·",
+    }
+}
+
+/// A JSON value on one line, escaped; absent is `—`.
+pub fn value_text(v: Option<&Value>) -> String {
+    match v {
+        None => "—".into(),
+        Some(Value::String(s)) => crate::sanitize::escape(&format!("{s:?}")).into_owned(),
+        Some(v) => crate::sanitize::escape(&v.to_string()).into_owned(),
+    }
+}
+
+/// The change of an event's duration from A to B (`+120ms`, `-40ms`), or empty.
+pub fn delta(e: &AlignedEvent) -> String {
+    match (e.duration_ms_a, e.duration_ms_b) {
+        (Some(a), Some(b)) if a != b => {
+            let d = i128::from(b) - i128::from(a);
+            if d > 0 {
+                format!("+{d}ms")
+            } else {
+                format!("{d}ms")
+            }
+        }
+        _ => String::new(),
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {

@@ -2,6 +2,7 @@
 //! tree, raw logs, tester catalog). No terminal, no async: a command, the TUI and a
 //! test call the same functions.
 
+pub mod cases;
 pub mod catalog;
 pub mod config;
 pub mod contract;
@@ -51,6 +52,19 @@ pub struct Workspace {
 }
 
 /// Walk up from `start` to the first folder with `tests/`, `.pouch/tester/` or `testdeck.toml`.
+/// The workspace root every shell works on: `explicit` (`--root`), or the first
+/// folder from the current one up that looks like a workspace. The error is the
+/// message to show.
+pub fn resolve_root(explicit: Option<&Path>) -> Result<PathBuf, String> {
+    if let Some(r) = explicit {
+        return Ok(r.to_path_buf());
+    }
+    let cwd = std::env::current_dir().map_err(|e| format!("current folder: {e}"))?;
+    find_root(&cwd).ok_or_else(|| {
+        "no workspace here: no tests/, .pouch/tester/ or testdeck.toml in this folder or above (use --root DIR)".to_owned()
+    })
+}
+
 pub fn find_root(start: &Path) -> Option<PathBuf> {
     let mut dir = Some(start);
     while let Some(d) = dir {

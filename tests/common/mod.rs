@@ -2,6 +2,8 @@
 //! (portable-pty), its screen read back through a terminal emulator (vt100).
 #![allow(dead_code)] // each test binary uses a part
 
+pub mod fixtures;
+
 use portable_pty::{CommandBuilder, PtySize, native_pty_system};
 use std::io::{Read, Write};
 use std::path::Path;

@@ -1,8 +1,8 @@
 //! The artifacts pane: the run's `artifacts.json` items, opened with `o`, the selected
 //! screenshot previewed below them, and full screen with `i`.
 
+use super::super::app::preview::PreviewTarget;
 use super::super::app::{App, Pane};
-use super::super::extras::PreviewTarget;
 use super::super::image::{self, HalfBlocks, State};
 use super::super::theme::Theme;
 use super::{focused, pane, spread};
@@ -13,8 +13,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph};
 use std::path::Path;
 
-/// Rows the pane must have free under its list to show a preview there.
-pub const PREVIEW_ROWS: u16 = 6;
+pub use super::super::app::preview::PREVIEW_ROWS;
 
 pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
     let arts = app
@@ -62,7 +61,8 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
     let has_focus = focused(app, Pane::Artifacts);
     let skip = app
         .live
-        .artifact_cursor
+        .artifacts
+        .cursor
         .saturating_sub(inner.height.saturating_sub(1) as usize);
     let mut lines = Vec::new();
     for (i, a) in arts
@@ -105,7 +105,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
             right.push(Span::styled("missing ", theme.get("warning")));
         }
         let mut l = spread(left, right, w);
-        if i == app.live.artifact_cursor && has_focus {
+        if i == app.live.artifacts.cursor && has_focus {
             l = l.style(theme.get("selection"));
         }
         lines.push(l);
@@ -134,7 +134,7 @@ fn preview(app: &App, target: &PreviewTarget, theme: &Theme, f: &mut Frame, r: R
         height: r.height.saturating_sub(1),
         ..r
     };
-    match app.x.previews.get(file) {
+    match app.previews.cache.get(file) {
         None | Some(State::Pending) => {
             f.render_widget(
                 caption(format!("{} · decoding…", escape(label)), "muted"),

@@ -3,12 +3,13 @@
 
 use super::super::app::{App, CaseRow, NodeKind};
 use super::super::theme::Theme;
+use crate::workspace::cases::CaseRef;
 use ratatui::text::{Line, Span};
 
 /// The contract warnings of a run, when it was checked and has some.
 fn contract_span(app: &App, path: &str, theme: &Theme) -> Option<Span<'static>> {
-    app.x
-        .contract
+    app.contract
+        .counts
         .get(path)
         .filter(|&&n| n > 0)
         .map(|n| Span::styled(format!("⚠{n} "), theme.get("warning")))
@@ -18,7 +19,7 @@ fn contract_span(app: &App, path: &str, theme: &Theme) -> Option<Span<'static>> 
 /// they fit in `room` columns (a badge never shortens the name).
 pub fn case(app: &App, c: &CaseRow, theme: &Theme, room: usize) -> Vec<Span<'static>> {
     let mut v = Vec::new();
-    if app.x.watched.contains(&c.key) {
+    if app.watch.watched.contains(&c.case_ref()) {
         v.push(Span::styled("watch ", theme.get("running")));
     }
     let (s, e) = c.run_range;
@@ -33,15 +34,15 @@ pub fn case(app: &App, c: &CaseRow, theme: &Theme, room: usize) -> Vec<Span<'sta
 
 /// A folder of the tree: how many cases under it are watched.
 pub fn folder(app: &App, ni: usize, theme: &Theme) -> Vec<Span<'static>> {
-    if app.x.watched.is_empty() {
+    if app.watch.watched.is_empty() {
         return Vec::new();
     }
-    let d = app.nodes[ni].depth;
-    let n = app.nodes[ni + 1..]
+    let d = app.tests.nodes[ni].depth;
+    let n = app.tests.nodes[ni + 1..]
         .iter()
         .take_while(|m| m.depth > d)
         .filter(
-            |m| matches!(m.kind, NodeKind::Case(c) if app.x.watched.contains(&app.cases[c].key)),
+            |m| matches!(m.kind, NodeKind::Case(c) if app.watch.watched.contains(&app.tests.cases[c].case_ref())),
         )
         .count();
     if n == 0 {
@@ -54,7 +55,7 @@ pub fn folder(app: &App, ni: usize, theme: &Theme) -> Vec<Span<'static>> {
 /// they fit in `room` columns.
 pub fn run(app: &App, path: &str, theme: &Theme, room: usize) -> Vec<Span<'static>> {
     let mut v = Vec::new();
-    if app.x.pick.as_deref() == Some(path) {
+    if app.compare.pick.as_deref() == Some(path) {
         v.push(Span::styled("A ", theme.get("marked")));
     }
     let used: usize = v.iter().map(Span::width).sum();
@@ -64,7 +65,7 @@ pub fn run(app: &App, path: &str, theme: &Theme, room: usize) -> Vec<Span<'stati
 
 /// A catalog case: watched.
 pub fn catalog_case(app: &App, id: &str, theme: &Theme) -> Vec<Span<'static>> {
-    if app.x.watched.contains(&format!("catalog:{id}")) {
+    if app.watch.watched.contains(&CaseRef::Catalog(id.to_owned())) {
         vec![Span::styled("watch ", theme.get("running"))]
     } else {
         Vec::new()
@@ -73,13 +74,13 @@ pub fn catalog_case(app: &App, id: &str, theme: &Theme) -> Vec<Span<'static>> {
 
 /// The status bar: what is watched, reruns in flight.
 pub fn status(app: &App, theme: &Theme) -> Vec<Span<'static>> {
-    if app.x.watched.is_empty() {
+    if app.watch.watched.is_empty() {
         return Vec::new();
     }
-    let mut s = format!(" │ ◉ watching {}", app.x.watched.len());
-    if app.x.reruns > 0 {
+    let mut s = format!(" │ ◉ watching {}", app.watch.watched.len());
+    if app.watch.reruns > 0 {
         s.push_str(" ⟳");
-    } else if !app.x.watch_armed {
+    } else if !app.watch.armed {
         s.push('…');
     }
     vec![Span::styled(s, theme.get("running"))]
@@ -92,7 +93,7 @@ pub fn history(app: &App, c: &CaseRow, theme: &Theme) -> Option<Line<'static>> {
     let runs = ws.logs.runs.get(s..e)?;
     let (mut warned, mut total) = (0, 0);
     for r in runs.iter().rev().take(super::details::HISTORY) {
-        if let Some(&n) = app.x.contract.get(&r.path) {
+        if let Some(&n) = app.contract.counts.get(&r.path) {
             warned += usize::from(n > 0);
             total += n;
         }

@@ -1,7 +1,7 @@
 //! The tab bar, the non-loopback HOST banner and the status bar.
 
+use super::super::app::layout::is_loopback;
 use super::super::app::{App, Tab};
-use super::super::layout::is_loopback;
 use super::super::theme::Theme;
 use crate::sanitize::escape;
 use ratatui::Frame;
@@ -108,14 +108,18 @@ pub fn status(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
             left.push(Span::styled(
                 format!(
                     "{} cases · {} indexing history…",
-                    app.cases.len(),
+                    app.tests.cases.len(),
                     app.spinner()
                 ),
                 theme.get("running"),
             ));
         } else {
             left.push(Span::styled(
-                format!("{} cases · {} runs", app.cases.len(), ws.logs.runs.len()),
+                format!(
+                    "{} cases · {} runs",
+                    app.tests.cases.len(),
+                    ws.logs.runs.len()
+                ),
                 bar,
             ));
         }

@@ -5,6 +5,7 @@ use super::super::app::{App, CatRow, Pane};
 use super::super::theme::Theme;
 use super::{empty_state, focused, pane, risk_style, spread};
 use crate::sanitize::escape;
+use crate::workspace::cases::CaseRef;
 use crate::workspace::catalog::{Automation, Lifecycle};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -43,7 +44,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         empty_state(lines, theme, f, inner);
         return;
     };
-    if app.cat_rows.is_empty() {
+    if app.catalog.rows.is_empty() {
         empty_state(
             vec![
                 Line::styled("The catalog has no cases", theme.get("text")),
@@ -59,10 +60,11 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
     let w = inner.width as usize;
     let mut lines = Vec::new();
     for (pos, row) in app
-        .cat_rows
+        .catalog
+        .rows
         .iter()
         .enumerate()
-        .skip(app.cat_offset)
+        .skip(app.catalog.list.offset)
         .take(inner.height as usize)
     {
         let mut line = match *row {
@@ -86,7 +88,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
             }
             CatRow::Case(i) => {
                 let c = &cat.cases[i];
-                let marked = app.marks.contains(&format!("catalog:{}", c.id));
+                let marked = app.marks.contains(&CaseRef::Catalog(c.id.clone()));
                 let inactive = matches!(c.lifecycle, Some(Lifecycle::Pending | Lifecycle::Retired));
                 let name = if inactive {
                     theme.get("muted")
@@ -127,7 +129,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
                 )
             }
         };
-        if pos == app.cat_cursor {
+        if pos == app.catalog.list.cursor {
             line = line.style(theme.get("selection"));
         }
         lines.push(line);

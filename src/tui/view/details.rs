@@ -13,7 +13,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 /// Runs shown in the history strip.
-pub const HISTORY: usize = 20;
+pub use super::super::app::contract::HISTORY;
 const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
 
 fn field<'a>(name: &str, value: impl Into<String>, theme: &Theme) -> Line<'a> {
@@ -36,7 +36,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
     let lines = match app.tab {
         Tab::Tests => match app.selected_node().map(|n| (n, &n.kind)) {
             Some((n, NodeKind::Folder)) => folder(app, n, theme),
-            Some((_, NodeKind::Case(c))) => case(app, &app.cases[*c], theme),
+            Some((_, NodeKind::Case(c))) => case(app, &app.tests.cases[*c], theme),
             None => Vec::new(),
         },
         Tab::Runs => match (app.selected_run(), app.selected_record()) {
@@ -54,7 +54,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
     f.render_widget(
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
-            .scroll((app.details_scroll.min(u16::MAX as usize) as u16, 0)),
+            .scroll((app.details.cursor.min(u16::MAX as usize) as u16, 0)),
         inner,
     );
 }
@@ -101,7 +101,7 @@ fn stats_lines<'a>(s: Option<&NodeStats>, theme: &Theme) -> Vec<Line<'a>> {
 }
 
 fn folder<'a>(app: &App, n: &super::super::app::TreeNode, theme: &Theme) -> Vec<Line<'a>> {
-    let s = app.stats.get(&n.key);
+    let s = app.tests.stats.get(&n.key);
     let mut v = vec![
         Line::from(vec![
             Span::styled("▾ ", theme.get("folder")),
@@ -255,7 +255,7 @@ fn case<'a>(app: &App, c: &CaseRow, theme: &Theme) -> Vec<Line<'a>> {
             theme,
         ));
     }
-    v.extend(stats_lines(app.stats.get(&c.key), theme));
+    v.extend(stats_lines(app.tests.stats.get(&c.key), theme));
     match ws.plan.entry(&c.case_id) {
         Some(e) => {
             v.push(field(
@@ -394,7 +394,7 @@ fn catalog<'a>(app: &App, theme: &Theme) -> Vec<Line<'a>> {
         return Vec::new();
     };
     let e = |s: &str| escape(s).into_owned();
-    match app.cat_rows.get(app.cat_cursor) {
+    match app.catalog.rows.get(app.catalog.list.cursor) {
         Some(CatRow::Category(i)) => {
             let c = &cat.categories[*i];
             let mut v = vec![

@@ -30,8 +30,11 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         " Timeline "
     })];
     if let Some(run) = &live.run {
-        let id = run.path.rsplit('/').next().unwrap_or("");
-        title.push(Span::styled(format!("{} ", escape(id)), theme.get("muted")));
+        let id = live.title_id();
+        title.push(Span::styled(
+            format!("{} ", escape(&id)),
+            theme.get("muted"),
+        ));
         if run.in_progress {
             title.push(Span::styled("● live ", theme.get("running")));
         }
@@ -98,12 +101,18 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
     let has_focus = focused(app, Pane::Live);
     let mut lines = Vec::with_capacity(h);
     if live.show_events {
-        for (pos, &i) in live.visible.iter().enumerate().skip(live.offset).take(h) {
+        for (pos, &i) in live
+            .visible
+            .iter()
+            .enumerate()
+            .skip(live.list.offset)
+            .take(h)
+        {
             let mut l = Line::styled(
                 escape(&run.runtime_events[i]).into_owned(),
                 theme.get("text"),
             );
-            if pos == live.cursor && has_focus {
+            if pos == live.list.cursor && has_focus {
                 l = l.style(theme.get("selection"));
             }
             lines.push(l);
@@ -126,10 +135,10 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         theme.get("muted"),
     ));
     let rows = h.saturating_sub(1);
-    let offset = if live.cursor >= live.offset + rows {
-        live.cursor + 1 - rows.max(1)
+    let offset = if live.list.cursor >= live.list.offset + rows {
+        live.list.cursor + 1 - rows.max(1)
     } else {
-        live.offset
+        live.list.offset
     };
     for (pos, &i) in live.visible.iter().enumerate().skip(offset).take(rows) {
         let e = &run.events[i];
@@ -159,7 +168,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
             ));
         }
         let mut l = Line::from(spans);
-        if pos == live.cursor && has_focus {
+        if pos == live.list.cursor && has_focus {
             l = l.style(theme.get("selection"));
         }
         lines.push(l);

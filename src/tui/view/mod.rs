@@ -47,10 +47,10 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame) {
         artifacts::draw(app, theme, f, r);
     }
     bars::status(app, theme, f, a.status);
-    match &app.x.screen {
-        Some(super::extras::Screen::Compare(v)) => compare::draw(app, v, theme, f),
-        Some(super::extras::Screen::Report(v)) => report::draw(app, v, theme, f),
-        Some(super::extras::Screen::Image { file, label }) => {
+    match &app.screen {
+        Some(super::app::Screen::Compare(v)) => compare::draw(app, v, theme, f),
+        Some(super::app::Screen::Report(v)) => report::draw(app, v, theme, f),
+        Some(super::app::Screen::Image { file, label }) => {
             artifacts::screen(app, file, label, theme, f);
         }
         None => {}
@@ -156,16 +156,7 @@ pub fn empty_state(lines: Vec<Line<'static>>, theme: &Theme, f: &mut Frame, inne
     );
 }
 
-/// `1234` ms as `1.2s` / `850ms` / `2m03s`.
-pub fn fmt_ms(ms: u64) -> String {
-    if ms < 1000 {
-        format!("{ms}ms")
-    } else if ms < 60_000 {
-        format!("{:.1}s", ms as f64 / 1000.0)
-    } else {
-        format!("{}m{:02}s", ms / 60_000, (ms / 1000) % 60)
-    }
-}
+pub use crate::workspace::diff::fmt_ms;
 
 /// The time of day of an ISO timestamp (`HH:MM:SS.mmm`), or the text as is.
 pub fn time_of(ts: &str) -> String {

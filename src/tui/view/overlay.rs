@@ -34,7 +34,7 @@ pub fn prompt(app: &App, p: &Prompt, theme: &Theme, f: &mut Frame) {
     let area = f.area();
     let (title, body): (String, Vec<Line>) = match p {
         Prompt::Authorize(a) => {
-            let (title, lines) = super::super::launch::prompt_text(&a.prompt);
+            let (title, lines) = super::super::app::launch::prompt_text(&a.prompt);
             let mut body: Vec<Line> = lines
                 .into_iter()
                 .map(|l| Line::raw(crate::sanitize::escape(&l).into_owned()))
@@ -79,7 +79,7 @@ pub fn prompt(app: &App, p: &Prompt, theme: &Theme, f: &mut Frame) {
                 )));
             }
             body.push(Line::raw(""));
-            for (i, v) in super::super::launch::VERDICTS.iter().enumerate() {
+            for (i, v) in super::super::app::launch::VERDICTS.iter().enumerate() {
                 let st = if i == j.choice {
                     theme.get("selection")
                 } else {

@@ -10,7 +10,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
-    let total = app.ws.as_ref().map_or(0, |w| w.logs.runs.len()) + app.records.len();
+    let total = app.ws.as_ref().map_or(0, |w| w.logs.runs.len()) + app.runs.records.len();
     let mut title = vec![Span::raw(format!(
         " Runs · {}/{total} ",
         app.runs.visible.len()
@@ -58,14 +58,14 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         .visible
         .iter()
         .enumerate()
-        .skip(app.runs.offset)
+        .skip(app.runs.list.offset)
         .take(inner.height as usize)
     {
         let run = match i {
             RunRow::Tests(i) => &ws.logs.runs[i],
             RunRow::Record(r) => {
                 let mut line = record_row(app, r, theme, w);
-                if pos == app.runs.cursor {
+                if pos == app.runs.list.cursor {
                     line = line.style(theme.get("selection"));
                 }
                 lines.push(line);
@@ -88,7 +88,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         let mut right = super::badges::run(app, &run.path, theme, w.saturating_sub(used));
         right.push(duration);
         let mut line = spread(left, right, w);
-        if pos == app.runs.cursor {
+        if pos == app.runs.list.cursor {
             line = line.style(theme.get("selection"));
         }
         lines.push(line);
@@ -99,7 +99,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
 /// A catalog run record: its verdict counts instead of one status.
 fn record_row<'a>(app: &App, i: usize, theme: &Theme, w: usize) -> Line<'a> {
     use crate::exec::record::Verdict;
-    let Some((path, rec)) = app.records.get(i) else {
+    let Some((path, rec)) = app.runs.records.get(i) else {
         return Line::raw("");
     };
     match rec {

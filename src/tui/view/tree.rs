@@ -15,7 +15,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
     let title = if app.loading() {
         " Tests ".to_owned()
     } else {
-        format!(" Tests · {} ", app.cases.len())
+        format!(" Tests · {} ", app.tests.cases.len())
     };
     let block = pane(title, focused(app, Pane::Tree), theme);
     let inner = block.inner(r);
@@ -49,7 +49,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         );
         return;
     }
-    if app.nodes.is_empty() {
+    if app.tests.nodes.is_empty() {
         empty_state(
             vec![
                 Line::styled("No test cases here", theme.get("text")),
@@ -66,25 +66,32 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
     let w = inner.width as usize;
     let h = inner.height as usize;
     let mut lines = Vec::with_capacity(h);
-    for (pos, &ni) in app.visible.iter().enumerate().skip(app.offset).take(h) {
-        let n = &app.nodes[ni];
+    for (pos, &ni) in app
+        .tests
+        .visible
+        .iter()
+        .enumerate()
+        .skip(app.tests.list.offset)
+        .take(h)
+    {
+        let n = &app.tests.nodes[ni];
         let indent = "  ".repeat(n.depth);
         let mut left: Vec<Span> = Vec::new();
         let mut right: Vec<Span> = Vec::new();
-        let stats = app.stats.get(&n.key);
+        let stats = app.tests.stats.get(&n.key);
         match n.kind {
             NodeKind::Folder => {
-                let open = app.expanded.contains(&n.key);
+                let open = app.tests.expanded.contains(&n.key);
                 let marked_all = n.count > 0 && {
                     let keys = &app.marks;
-                    app.nodes[ni + 1..]
+                    app.tests.nodes[ni + 1..]
                         .iter()
                         .take_while(|m| m.depth > n.depth)
                         .filter_map(|m| match m.kind {
-                            NodeKind::Case(c) => Some(&app.cases[c].key),
+                            NodeKind::Case(c) => Some(app.tests.cases[c].case_ref()),
                             NodeKind::Folder => None,
                         })
-                        .all(|k| keys.contains(k))
+                        .all(|k| keys.contains(&k))
                 };
                 left.push(mark_span(marked_all, theme));
                 left.push(Span::raw(indent));
@@ -112,8 +119,8 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
                 }
             }
             NodeKind::Case(ci) => {
-                let c = &app.cases[ci];
-                left.push(mark_span(app.marks.contains(&c.key), theme));
+                let c = &app.tests.cases[ci];
+                left.push(mark_span(app.marks.contains(&c.case_ref()), theme));
                 left.push(Span::raw(indent));
                 left.push(status_icon(c.latest, theme));
                 left.push(Span::raw(" "));
@@ -154,7 +161,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
             }
         }
         let mut line = spread(left, right, w);
-        if pos == app.cursor {
+        if pos == app.tests.list.cursor {
             line = line.style(theme.get("selection"));
         }
         lines.push(line);

@@ -1,5 +1,6 @@
-//! Fixture workspaces for the TUI's snapshot, end-to-end tests and benchmarks: a small
-//! one that shows every badge, and a generated large one. Written with plain files.
+//! Fixture workspaces for the TUI's snapshot, end-to-end tests and benchmarks (which
+//! include this file by path): a small one that shows every badge, and a generated
+//! large one. Written with plain files; not part of the library.
 
 use std::fmt::Write as _;
 use std::path::Path;

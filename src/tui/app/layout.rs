@@ -1,6 +1,6 @@
 //! Where each pane goes for a terminal size: one pure function shared by drawing and mouse hits.
 
-use super::app::{App, Pane};
+use super::{App, Pane};
 use ratatui::layout::{Constraint, Layout, Rect};
 
 /// The rectangles of one frame. Optional panes are hidden on small terminals.
@@ -53,12 +53,12 @@ pub fn areas(w: u16, h: u16, app: &App) -> Areas {
             Pane::Artifacts => a.artifacts = Some(right),
         }
     } else {
-        let n_art = app.live.run.as_ref().map_or(0, |r| r.artifacts.len()) as u16;
+        let n_art = app.live.artifact_count() as u16;
         // a focused screenshot grows the pane to preview it under the list
         let previewing = app.focus == Pane::Artifacts
-            && !matches!(app.preview_target(), super::extras::PreviewTarget::None);
+            && !matches!(app.preview_target(), super::preview::PreviewTarget::None);
         let arts_h = if previewing {
-            n_art.min(6) + 2 + 2 * super::view::artifacts::PREVIEW_ROWS
+            n_art.min(6) + 2 + 2 * super::preview::PREVIEW_ROWS
         } else {
             (n_art + 2).clamp(3, 8)
         };

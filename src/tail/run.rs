@@ -1,0 +1,352 @@
+//! One run folder for a live view: the capped load of its timeline, artifacts and
+//! runtime events, and the live follow of a run in progress until its `meta.json`
+//! reads as JSON. No terminal: a shell maps each [`RunUpdate`] to its own message.
+
+use super::{Follower, Start, TailEvent, Watch};
+use crate::workspace::logs::Artifact;
+use crate::workspace::timeline::TimelineEvent;
+use std::collections::VecDeque;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// How often the follow task looks for `meta.json` (the end of the run) when no
+/// filesystem events can tell it (inotify unavailable or exhausted).
+pub const META_CHECK: Duration = Duration::from_millis(250);
+/// How long a `meta.json` that does not read as JSON is given to be completed;
+/// after that the run counts as ended anyway (indexing reports the broken file).
+pub const META_SETTLE: Duration = Duration::from_secs(2);
+/// The most runtime events kept from one file.
+pub const MAX_RUNTIME_EVENTS: usize = 20_000;
+
+/// The most timeline events kept for one run: the last ones, since the live pane
+/// follows the end (tens of MB at most; the rest are counted in `RunData::skipped`).
+pub const MAX_TIMELINE_EVENTS: usize = 50_000;
+/// The most problem lines kept for one run; the rest are only counted.
+pub const MAX_RUN_PROBLEMS: usize = 1_000;
+
+/// What a loaded run folder holds for the live, events and artifacts panes.
+#[derive(Debug, Default)]
+pub struct RunData {
+    /// The run folder, relative to the workspace root.
+    pub path: String,
+    /// The timeline's events, at most the last few (see [`RunData::append`]): the
+    /// live pane follows the end, and a 1 GB timeline must not fill the memory.
+    pub events: VecDeque<TimelineEvent>,
+    /// How many earlier lines of the timeline were not loaded, or dropped, to keep that bound.
+    pub skipped: u64,
+    pub artifacts: Vec<Artifact>,
+    /// `runtime-events.jsonl`, one pretty-printed JSON document per line of the file.
+    pub runtime_events: Vec<String>,
+    /// Located problems met while reading, as text (at most [`MAX_RUN_PROBLEMS`]).
+    pub problems: Vec<String>,
+    /// Problems met beyond [`MAX_RUN_PROBLEMS`], only counted.
+    pub problems_skipped: u64,
+    /// No `meta.json` yet: the run is in progress and is followed.
+    pub in_progress: bool,
+    /// The tail follower that read the timeline, stopped where reading stopped:
+    /// following an in-progress run goes on with this very follower, so no line is
+    /// read twice or missed between loading and following.
+    pub follower: Option<Box<Follower>>,
+}
+
+impl RunData {
+    /// Apply what the tail engine read: `reset` (the file was truncated or
+    /// replaced) drops what was shown first; then `events` are appended, keeping
+    /// the last `cap` and counting the dropped ones in `skipped`.
+    pub fn append(
+        &mut self,
+        reset: bool,
+        events: impl IntoIterator<Item = TimelineEvent>,
+        problems: impl IntoIterator<Item = String>,
+        cap: usize,
+    ) {
+        if reset {
+            self.events.clear();
+            self.skipped = 0;
+        }
+        for ev in events {
+            self.events.push_back(ev);
+            if self.events.len() > cap {
+                self.events.pop_front();
+                self.skipped += 1;
+            }
+        }
+        for p in problems {
+            self.push_problem(p);
+        }
+    }
+
+    /// Keep a problem line, or only count it past [`MAX_RUN_PROBLEMS`].
+    pub fn push_problem(&mut self, p: String) {
+        if self.problems.len() < MAX_RUN_PROBLEMS {
+            self.problems.push(p);
+        } else {
+            self.problems_skipped += 1;
+        }
+    }
+
+    /// The problem lines to show, with a line for each bound that was reached.
+    /// Not escaped: the caller escapes them for the screen.
+    pub fn problem_lines(&self) -> Vec<String> {
+        let mut lines = Vec::with_capacity(self.problems.len() + 2);
+        if self.skipped > 0 {
+            lines.push(skipped_note(self.skipped, self.events.len()));
+        }
+        lines.extend(self.problems.iter().cloned());
+        if self.problems_skipped > 0 {
+            lines.push(format!(
+                "… and {} more problems not kept",
+                self.problems_skipped
+            ));
+        }
+        lines
+    }
+}
+
+/// The notice for a timeline whose first events were not loaded.
+pub fn skipped_note(skipped: u64, kept: usize) -> String {
+    format!(
+        "timeline.jsonl: {skipped} earlier lines not loaded (only the last {kept} events are kept)"
+    )
+}
+
+/// What the follow of a run read next in its timeline: `reset` when the file was
+/// truncated or replaced (the events shown so far are gone; `events` come from the new
+/// file's first line), `finished` when `meta.json` reads and this was the last of it.
+#[derive(Debug, Default)]
+pub struct RunUpdate {
+    pub reset: bool,
+    pub events: Vec<TimelineEvent>,
+    pub problems: Vec<String>,
+    pub finished: bool,
+}
+
+/// Read a run folder for the live, details and artifacts panes, keeping the last
+/// [`MAX_TIMELINE_EVENTS`] events of its timeline.
+pub fn load_run(root: &Path, rel: &str) -> RunData {
+    load_run_capped(root, rel, MAX_TIMELINE_EVENTS)
+}
+
+/// [`load_run`] keeping the last `cap` (at least 1) timeline events. The timeline
+/// is read by the tail engine from its last `cap` lines (the lines before are
+/// counted, not parsed, so a 1 GB timeline opens in the time of reading it once):
+/// a finished run (`meta.json` is there) to its very end, its unterminated last
+/// line included; an in-progress run up to its last complete line, and its
+/// follower is kept in [`RunData::follower`] so [`follow`] goes on from exactly there.
+pub fn load_run_capped(root: &Path, rel: &str, cap: usize) -> RunData {
+    use crate::workspace::read;
+    let cap = cap.max(1);
+    let dir = root.join(rel);
+    // a meta.json that is there in any form (a link out, a FIFO) ends the run: it
+    // is reported below, never waited on
+    let meta_there = std::fs::symlink_metadata(dir.join("meta.json")).is_ok();
+    let in_progress = !meta_there;
+    // the follower of an in-progress run is handed to the follow task, which sleeps
+    // on filesystem events: it watches from the start so no change is missed
+    let watch = if in_progress { Watch::Auto } else { Watch::Off };
+    let start = Start::LastN(cap as u64);
+    // the timeline stays in its run folder: a link out is refused by the follower
+    let mut follower =
+        Follower::within(dir.join("timeline.jsonl"), start, watch, Some(dir.clone()));
+    let mut data = RunData {
+        path: rel.to_owned(),
+        in_progress,
+        ..RunData::default()
+    };
+    let take = |data: &mut RunData, b: Batch| {
+        // the first line read tells how many lines came before it
+        if data.events.is_empty() {
+            data.skipped += b.first_line.map_or(0, |n| n.saturating_sub(1));
+        }
+        b.apply(data, cap);
+    };
+    loop {
+        let batch = follower.read_available();
+        if batch.is_empty() {
+            break;
+        }
+        take(&mut data, Batch::of(batch));
+    }
+    if in_progress {
+        data.follower = Some(Box::new(follower));
+    } else {
+        take(&mut data, Batch::of(follower.finish()));
+    }
+    let (artifacts, probs) = crate::workspace::logs::read_artifacts(root, &dir);
+    if std::fs::symlink_metadata(dir.join("artifacts.json")).is_ok() {
+        for p in &probs {
+            data.push_problem(p.to_string());
+        }
+    }
+    data.artifacts = artifacts;
+    if meta_there {
+        if let Err(e) = read::read(&dir.join("meta.json"), Some(&dir), read::Kind::RunJson) {
+            data.push_problem(e.problem(&format!("{rel}/meta.json"), "meta").to_string());
+        }
+    }
+    let events_file = dir.join("runtime-events.jsonl");
+    match read::read_head(&events_file, Some(&dir), read::Kind::RuntimeEvents) {
+        Ok((text, more)) => {
+            if more {
+                data.push_problem(format!(
+                    "{rel}/runtime-events.jsonl: only the first {} MiB are shown",
+                    read::Kind::RuntimeEvents.cap() >> 20
+                ));
+            }
+            for line in text.split(|&b| b == b'\n').take(MAX_RUNTIME_EVENTS) {
+                let l = String::from_utf8_lossy(line);
+                let l = l.trim();
+                if !l.is_empty() {
+                    data.runtime_events.push(l.to_owned());
+                }
+            }
+        }
+        Err(e) if e.is_missing() => {}
+        Err(e) => data.push_problem(
+            e.problem(&format!("{rel}/runtime-events.jsonl"), "runtime-events")
+                .to_string(),
+        ),
+    }
+    data
+}
+
+/// A batch of the tail engine's events, as the live pane takes them.
+#[derive(Debug, Default)]
+struct Batch {
+    /// The file was truncated, replaced or created anew: what was shown is gone.
+    reset: bool,
+    events: Vec<TimelineEvent>,
+    /// The line number of the first of `events`.
+    first_line: Option<u64>,
+    problems: Vec<String>,
+}
+
+impl Batch {
+    fn of(evs: Vec<TailEvent>) -> Batch {
+        let mut b = Batch::default();
+        for ev in evs {
+            match ev {
+                // an unterminated last line comes only when the writer is done
+                // (or its file version ended): shown like a whole line
+                TailEvent::Line(l) | TailEvent::Incomplete(l) => {
+                    for is in &l.issues {
+                        b.problems
+                            .push(format!("line {}: {}", l.lineno, is.message));
+                    }
+                    b.first_line.get_or_insert(l.lineno);
+                    b.events.push(l.into_event());
+                }
+                // a new version of the file: the live pane shows its content only
+                TailEvent::Truncated | TailEvent::Replaced | TailEvent::Created => {
+                    b.reset = true;
+                    b.events.clear();
+                    b.first_line = None;
+                }
+                // what was read stays shown; a file that comes back is `Created`
+                TailEvent::Deleted => {}
+                TailEvent::Unreadable(m) => b.problems.push(format!("timeline.jsonl: {m}")),
+            }
+        }
+        b
+    }
+
+    fn is_empty(&self) -> bool {
+        !self.reset && self.events.is_empty() && self.problems.is_empty()
+    }
+
+    fn apply(self, data: &mut RunData, cap: usize) {
+        data.append(self.reset, self.events, self.problems, cap);
+    }
+}
+
+/// Follow an in-progress run's timeline with the follower that loaded it, until
+/// `stop` is set or `meta.json` appears: each batch the tail engine reads becomes
+/// one [`RunUpdate`] (sent through `send`, which returns false when
+/// nobody listens any more). The follower sleeps on filesystem events of the
+/// timeline and of `meta.json` beside it (no timer at all); only without
+/// filesystem events does it look for `meta.json` every [`META_CHECK`]. When
+/// `meta.json` is there, the rest of the timeline (its unterminated last line
+/// included) goes out with `finished: true`.
+pub fn follow(
+    mut follower: Follower,
+    dir: &Path,
+    stop: &AtomicBool,
+    send: &dyn Fn(RunUpdate) -> bool,
+) {
+    let meta = dir.join("meta.json");
+    follower.wake_on_sibling("meta.json");
+    // when meta.json was first seen not (yet) readable
+    let mut unreadable_since: Option<std::time::Instant> = None;
+    loop {
+        // looked at before reading: whatever the writer put in the timeline before
+        // it wrote meta.json is read below
+        let finished = match meta_state(&meta) {
+            MetaState::Absent => false,
+            MetaState::Complete => true,
+            // being written (its creation wakes us before its content is there),
+            // or left broken: the writer has a moment to finish it
+            MetaState::Unreadable => {
+                unreadable_since
+                    .get_or_insert_with(std::time::Instant::now)
+                    .elapsed()
+                    >= META_SETTLE
+            }
+        };
+        let mut evs = if finished {
+            follower.read_available()
+        } else if unreadable_since.is_none() && follower.is_event_driven() {
+            // asleep until the timeline or meta.json changes (or `stop`)
+            follower.next_batch(None)
+        } else {
+            // no events to tell, or a meta.json being completed: look again soon
+            follower.next_batch(Some(META_CHECK))
+        };
+        // caught up with a finished run: take its last line even without a newline
+        let done = finished && evs.is_empty();
+        if done {
+            evs = follower.finish();
+        }
+        if stop.load(Ordering::SeqCst) {
+            return;
+        }
+        let b = Batch::of(evs);
+        if b.is_empty() && !done {
+            continue;
+        }
+        let u = RunUpdate {
+            reset: b.reset,
+            events: b.events,
+            problems: b.problems,
+            finished: done,
+        };
+        if !send(u) || done {
+            return;
+        }
+    }
+}
+
+enum MetaState {
+    Absent,
+    /// There, but not JSON (yet).
+    Unreadable,
+    Complete,
+}
+
+/// Whether a run's `meta.json` is there and reads as JSON: the run has ended
+/// only when it does (its creation is seen before its content is written).
+fn meta_state(meta: &Path) -> MetaState {
+    use crate::workspace::read;
+    let within = meta.parent().unwrap_or(meta);
+    match read::read(meta, Some(within), read::Kind::RunJson) {
+        Err(e) if e.is_missing() => MetaState::Absent,
+        // a link out, a FIFO or a giant never becomes JSON: the run has ended
+        // with a meta.json that is reported, not waited for
+        Err(read::Error::Io(_)) => MetaState::Unreadable,
+        Err(_) => MetaState::Complete,
+        Ok(bytes) if serde_json::from_slice::<serde::de::IgnoredAny>(&bytes).is_ok() => {
+            MetaState::Complete
+        }
+        Ok(_) => MetaState::Unreadable,
+    }
+}

@@ -1,0 +1,95 @@
+//! Typed input: the finder's keys and query, the filter lines, the text of a typed
+//! authorization or a verdict's note.
+
+use super::super::action::Command;
+use super::{App, Effect, Finder, InputTarget, Overlay, Prompt};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+impl App {
+    pub(super) fn finder_command(&mut self, mut f: Finder, c: Command) -> Vec<Effect> {
+        match c {
+            Command::Close => return Vec::new(),
+            Command::Confirm => {
+                if let Some(key) = f.selected_key(&self.candidates) {
+                    self.jump_to_case(&key);
+                }
+                return self.selection_changed();
+            }
+            Command::MoveDown => f.down(),
+            Command::MoveUp => f.up(),
+            Command::Mark => {
+                if let Some(key) = f.selected_key(&self.candidates) {
+                    if !self.marks.remove(&key) {
+                        self.marks.insert(key);
+                    }
+                }
+                f.down();
+            }
+            Command::ClearInput => {
+                f.query.clear();
+                f.refind(&self.candidates);
+            }
+            _ => {}
+        }
+        self.overlay = Some(Overlay::Finder(f));
+        Vec::new()
+    }
+
+    pub(super) fn text_key(&mut self, k: KeyEvent) {
+        let ch = match k.code {
+            KeyCode::Char(c)
+                if !k
+                    .modifiers
+                    .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+            {
+                Some(c)
+            }
+            KeyCode::Backspace => None,
+            _ => return,
+        };
+        let edit = |s: &mut String| match ch {
+            Some(c) => s.push(c),
+            None => {
+                s.pop();
+            }
+        };
+        match self.overlay.take() {
+            Some(Overlay::Finder(mut f)) => {
+                edit(&mut f.query);
+                f.cursor = 0;
+                f.refind(&self.candidates);
+                self.overlay = Some(Overlay::Finder(f));
+                return;
+            }
+            Some(Overlay::Prompt(Prompt::Authorize(mut a))) if a.typed() => {
+                edit(&mut a.typed);
+                self.overlay = Some(Overlay::Prompt(Prompt::Authorize(a)));
+                return;
+            }
+            Some(Overlay::Prompt(Prompt::Judge(mut j))) if j.editing_note => {
+                edit(&mut j.note);
+                self.overlay = Some(Overlay::Prompt(Prompt::Judge(j)));
+                return;
+            }
+            other => self.overlay = other,
+        }
+        if let Some(t) = self.input {
+            edit(self.filter_mut(t));
+            self.refilter_target(t);
+        }
+    }
+
+    pub(super) fn filter_mut(&mut self, t: InputTarget) -> &mut String {
+        match t {
+            InputTarget::RunsFilter => &mut self.runs.filter,
+            InputTarget::EventsFilter => &mut self.live.events_filter,
+        }
+    }
+
+    pub(super) fn refilter_target(&mut self, t: InputTarget) {
+        match t {
+            InputTarget::RunsFilter => self.refilter_runs(),
+            InputTarget::EventsFilter => self.live.refilter(),
+        }
+    }
+}

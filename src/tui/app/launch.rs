@@ -1,0 +1,692 @@
+//! Launching from the cockpit: the plan for the marked (or selected) cases, the
+//! authorization prompts asked one at a time (safe by default), and the verdict a
+//! person gives for a case no process can judge. Pure: the runtime does the launching.
+
+use super::super::action::Command;
+use super::{App, Effect, Overlay, Prompt as PromptOverlay, RunRow, Tab};
+use crate::exec::record::Verdict;
+use crate::exec::{
+    self, Decision, GrantSource, Grantable, Grants, LaunchContext, LaunchPlan, Prompt, Risk,
+    TestsTarget,
+};
+use crate::sanitize::escape;
+use crate::workspace::Workspace;
+use crate::workspace::cases::{CaseRef, CaseRow, NodeKind};
+use crate::workspace::logs::RawRun;
+use crate::workspace::timeline::TimelineEvent;
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// The word a person types to authorize destructive cases (a key press never can).
+pub const DESTRUCTIVE_WORD: &str = "destructive";
+
+/// A launch waiting for its prompts to be answered.
+#[derive(Debug, Clone)]
+pub struct Asking {
+    pub plan: LaunchPlan,
+    /// The question on screen, and the case that raised it.
+    pub prompt: Prompt,
+    /// What the person typed (typed prompts only).
+    pub typed: String,
+    /// Answered "no": never asked again in this launch (those cases are skipped).
+    pub declined: Vec<Grantable>,
+    /// Cases skipped already, with the reason (shown when the launch starts).
+    pub skipped: Vec<(String, String)>,
+}
+
+impl Asking {
+    /// Whether this prompt needs the word typed rather than `y`.
+    pub fn typed(&self) -> bool {
+        matches!(self.prompt, Prompt::Destructive { .. })
+    }
+}
+
+/// A person's verdict being given for a case no process can judge.
+#[derive(Debug, Clone)]
+pub struct Judging {
+    pub case_id: String,
+    pub title: String,
+    pub steps: Vec<String>,
+    /// The launch (index into the runtime's handles) that holds the run record.
+    pub launch: usize,
+    pub choice: usize,
+    pub note: String,
+    /// Typing the note (otherwise keys pick the verdict).
+    pub editing_note: bool,
+}
+
+/// The verdicts a person may give, in the order the prompt lists them.
+pub const VERDICTS: [Verdict; 4] = [
+    Verdict::Pass,
+    Verdict::Fail,
+    Verdict::EnvironmentFail,
+    Verdict::Skipped,
+];
+
+/// The plan for `keys` (tests keys `scope/caseId` or folder scopes, and `catalog:ID`).
+pub fn plan_for(
+    ws: &Workspace,
+    tests: &[(String, Option<String>)],
+    catalog_ids: &[String],
+    max_risk: Risk,
+    grants: &Grants,
+) -> LaunchPlan {
+    let mut by_scope: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut targets = Vec::new();
+    for (scope, case) in tests {
+        match case {
+            Some(c) => by_scope.entry(scope.clone()).or_default().push(c.clone()),
+            None => targets.push(TestsTarget::Scope(scope.clone())),
+        }
+    }
+    for (scope, case_ids) in by_scope {
+        targets.push(TestsTarget::Cases { scope, case_ids });
+    }
+    let _ = ws;
+    LaunchPlan {
+        tests: targets,
+        runs: None,
+        headless: false,
+        grants: grants.clone(),
+        catalog: exec::CatalogPlan {
+            ids: catalog_ids.to_vec(),
+            max_risk: Some(max_risk),
+            label: "tui".into(),
+        },
+    }
+}
+
+/// The next question for `plan` (none: launch), and what will be skipped.
+pub fn next_prompt(
+    ctx: &LaunchContext,
+    plan: &LaunchPlan,
+    declined: &[Grantable],
+) -> (Option<Prompt>, Vec<(String, String)>) {
+    let mut skipped = Vec::new();
+    let mut first = None;
+    for (id, d) in exec::decisions(ctx, plan) {
+        match d {
+            Decision::Allowed(_) => {}
+            Decision::Skip(r) => skipped.push((id, r)),
+            Decision::NeedsPrompt(p) => {
+                if declined.contains(&p.grants()) {
+                    skipped.push((id, format!("{} (not granted)", p.headless_reason())));
+                } else if first.is_none() {
+                    first = Some(p);
+                }
+            }
+        }
+    }
+    (first, skipped)
+}
+
+/// Record an answer: a grant for this session, or a refusal for this launch.
+pub fn answer(a: &mut Asking, grants: &mut Grants, yes: bool) {
+    let what = a.prompt.grants();
+    if yes {
+        grants.grant(what.clone(), GrantSource::Prompt);
+        a.plan.grants.grant(what, GrantSource::Prompt);
+    } else {
+        a.declined.push(what);
+    }
+    a.typed.clear();
+}
+
+/// The lines of a prompt: what will happen, to what, where.
+pub fn prompt_text(p: &Prompt) -> (String, Vec<String>) {
+    match p {
+        Prompt::Mutating { case, host } => (
+            "Authorize mutating cases?".into(),
+            vec![
+                format!("case  {case}"),
+                "risk  mutating: changes data on the test service".into(),
+                format!("HOST  {host}"),
+                "Holds for this session (never written to disk).".into(),
+            ],
+        ),
+        Prompt::Destructive { case, host } => (
+            "Authorize destructive cases?".into(),
+            vec![
+                format!("case  {case}"),
+                "risk  destructive: deletes or resets data".into(),
+                format!("HOST  {host}"),
+                format!("Type {DESTRUCTIVE_WORD} and Enter to authorize; anything else is no."),
+            ],
+        ),
+        Prompt::Gate {
+            case,
+            gate,
+            variable,
+        } => (
+            format!("Open gate {gate}?"),
+            vec![
+                format!("case  {case}"),
+                format!(
+                    "gate  {gate}{}",
+                    variable
+                        .as_ref()
+                        .map_or(String::new(), |v| format!(" ({v})"))
+                ),
+                "Holds for this session (never written to disk).".into(),
+            ],
+        ),
+        Prompt::Live { case } => (
+            "Run a live case?".into(),
+            vec![
+                format!("case  {case}"),
+                "It calls a real model: it spends real calls and money.".into(),
+            ],
+        ),
+        Prompt::Remote { host } => (
+            "HOST is not loopback".into(),
+            vec![
+                format!("HOST  {host}"),
+                "Cases that change something will reach this remote service.".into(),
+                "Go on against it?".into(),
+            ],
+        ),
+    }
+}
+
+// ---- the app's side: targets, prompts, launch events --------------------------
+
+impl App {
+    /// What `r` launches: the marked cases, or else the selection.
+    fn launch_targets(&self) -> (Vec<(String, Option<String>)>, Vec<String>) {
+        let mut tests = Vec::new();
+        let mut catalog = Vec::new();
+        let by_key: HashMap<&str, &CaseRow> = self
+            .tests
+            .cases
+            .iter()
+            .map(|c| (c.key.as_str(), c))
+            .collect();
+        let add_case = |c: &CaseRow, tests: &mut Vec<(String, Option<String>)>| {
+            if !c.orphan() {
+                tests.push((c.scope.clone(), Some(c.case_id.clone())));
+            }
+        };
+        if !self.marks.is_empty() {
+            for m in &self.marks {
+                if let Some(id) = m.catalog_id() {
+                    catalog.push(id.to_owned());
+                } else if let Some(c) = by_key.get(m.target().as_str()) {
+                    add_case(c, &mut tests);
+                }
+            }
+            return (tests, catalog);
+        }
+        match self.tab {
+            Tab::Tests => match self
+                .tests
+                .selected_node()
+                .map(|n| (n.kind.clone(), n.key.clone()))
+            {
+                Some((NodeKind::Case(c), _)) => add_case(&self.tests.cases[c], &mut tests),
+                Some((NodeKind::Folder, key)) => tests.push((key, None)),
+                None => {}
+            },
+            Tab::Catalog => {
+                let cat = self.ws.as_ref().and_then(|w| w.catalog.as_ref());
+                catalog.extend(cat.and_then(|cat| self.catalog.launch_id(cat)));
+            }
+            Tab::Runs => {
+                if let Some(c) = self
+                    .selected_run()
+                    .and_then(|r| by_key.get(r.key().as_str()))
+                {
+                    add_case(c, &mut tests);
+                }
+            }
+        }
+        (tests, catalog)
+    }
+
+    pub(super) fn start_launch(&mut self) -> Vec<Effect> {
+        let Some(ws) = &self.ws else {
+            self.notice = Some("still indexing".into());
+            return Vec::new();
+        };
+        let (tests, catalog) = self.launch_targets();
+        if tests.is_empty() && catalog.is_empty() {
+            self.notice = Some("nothing to run here (an orphan has no test file)".into());
+            return Vec::new();
+        }
+        let _ = ws;
+        let asking = self.asking(&tests, &catalog);
+        self.ask_or_launch(asking)
+    }
+
+    /// Ask the next question of a launch, or launch it when none is left.
+    pub(crate) fn ask_or_launch(&mut self, mut a: Asking) -> Vec<Effect> {
+        let Some(ws) = &self.ws else {
+            return Vec::new();
+        };
+        let ctx = crate::exec::LaunchContext::of(ws);
+        let (next, skipped) = next_prompt(&ctx, &a.plan, &a.declined);
+        a.skipped = skipped;
+        if let Some(p) = next {
+            a.prompt = p;
+            a.typed.clear();
+            self.overlay = Some(Overlay::Prompt(PromptOverlay::Authorize(Box::new(a))));
+            return Vec::new();
+        }
+        // the prompts were a watch's: it starts watching what was authorized
+        if let Some(msg) = self.watch.ready(ws, &a.plan.grants, self.risk()) {
+            self.marks.clear();
+            self.notice = Some(msg);
+            return vec![self.watch.job(&self.grants, self.risk())];
+        }
+        let index = self.launches;
+        self.launches += 1;
+        self.running += 1;
+        self.marks.clear();
+        self.notice = Some(if a.skipped.is_empty() {
+            "launched".to_owned()
+        } else {
+            format!(
+                "launched; skipped: {}",
+                a.skipped
+                    .iter()
+                    .map(|(id, r)| format!("{id} ({r})"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        });
+        vec![Effect::Launch {
+            index,
+            plan: Box::new(a.plan),
+            ctx: Box::new(ctx),
+        }]
+    }
+
+    pub(crate) fn exec_event(&mut self, index: usize, ev: crate::exec::ExecEvent) -> Vec<Effect> {
+        use crate::exec::ExecEvent as E;
+        let note = |kind: &str, name: &str, status: &str, message: String| TimelineEvent {
+            kind: kind.into(),
+            name: name.into(),
+            status: status.into(),
+            message,
+            ..TimelineEvent::default()
+        };
+        match ev {
+            E::RunStart { run_id, .. } => {
+                self.notice = Some(format!("run record {}", escape(&run_id)));
+                Vec::new()
+            }
+            E::RunnerStart { command } => {
+                self.notice = Some(format!("runner: {}", escape(&command.join(" "))));
+                Vec::new()
+            }
+            E::Probe { category, probe } => {
+                if let Some(p) = probe {
+                    let msg = serde_json::to_string(&p).unwrap_or_default();
+                    self.notice = Some(format!("probe {}: {}", escape(&category), escape(&msg)));
+                }
+                Vec::new()
+            }
+            E::CaseStart {
+                id,
+                command,
+                path,
+                risk,
+                ..
+            } => {
+                let fx = self.live.show_launch(&id, path.as_deref());
+                let msg = command.unwrap_or_default();
+                let risk = risk.map_or(String::new(), |r| format!(" [{}]", r.as_str()));
+                let cap = self.timeline_cap;
+                self.live.push(
+                    &id,
+                    note("run", &format!("start {id}{risk}"), "info", msg),
+                    cap,
+                );
+                fx
+            }
+            E::Output { id, stream, line } => {
+                let s = match stream {
+                    crate::exec::process::Stream::Stdout => "stdout",
+                    crate::exec::process::Stream::Stderr => "stderr",
+                };
+                self.live
+                    .push(&id, note("output", s, "info", line), self.timeline_cap);
+                Vec::new()
+            }
+            E::Timeline { id, event, .. } => {
+                self.live.push(&id, *event, self.timeline_cap);
+                Vec::new()
+            }
+            E::CaseEnd(r) => {
+                let status = match r.verdict {
+                    crate::exec::record::Verdict::Pass => "ok",
+                    crate::exec::record::Verdict::Fail
+                    | crate::exec::record::Verdict::EnvironmentFail => "failed",
+                    _ => "skipped",
+                };
+                let reason = r.reason.clone().unwrap_or_default();
+                self.live.push(
+                    &r.id,
+                    note(
+                        "run",
+                        &format!("end {}", r.verdict.as_str()),
+                        status,
+                        reason.clone(),
+                    ),
+                    self.timeline_cap,
+                );
+                if self.live.launch.as_deref() == Some(r.id.as_str()) {
+                    if let Some(run) = self.live.run.as_mut() {
+                        run.in_progress = false;
+                    }
+                }
+                self.notice = Some(format!(
+                    "{}: {} {}",
+                    escape(&r.id),
+                    r.verdict.as_str(),
+                    escape(&reason)
+                ));
+                if r.verdict == crate::exec::record::Verdict::NotRun
+                    && reason.starts_with(crate::exec::catalog_run::NEEDS_A_PERSON)
+                {
+                    let case = self
+                        .ws
+                        .as_ref()
+                        .and_then(|w| w.catalog.as_ref())
+                        .and_then(|c| c.case(&r.id));
+                    self.judge_queue.push_back(Judging {
+                        case_id: r.id.clone(),
+                        title: case.map(|c| c.title.clone()).unwrap_or_default(),
+                        steps: case.map(|c| c.how.steps.clone()).unwrap_or_default(),
+                        launch: index,
+                        choice: 0,
+                        note: String::new(),
+                        editing_note: false,
+                    });
+                }
+                Vec::new()
+            }
+            E::RunnerExit { reason, .. } => {
+                if let Some(r) = reason {
+                    self.notice = Some(format!("runner: {}", escape(&r)));
+                }
+                Vec::new()
+            }
+            E::Summary(s) => {
+                self.running = self.running.saturating_sub(1);
+                self.notice = Some(format!("launch done: {}", super::watch::counts(&s.results)));
+                vec![Effect::Reload]
+            }
+        }
+    }
+
+    pub(super) fn prompt_command(&mut self, p: PromptOverlay, c: Command) -> Vec<Effect> {
+        match (p, c) {
+            (PromptOverlay::QuitLive, Command::Confirm) => {
+                self.quit = true;
+                vec![Effect::Quit]
+            }
+            (PromptOverlay::Authorize(mut a), Command::Confirm | Command::Close) => {
+                let yes =
+                    c == Command::Confirm && (!a.typed() || a.typed.trim() == DESTRUCTIVE_WORD);
+                if a.typed() && c == Command::Confirm && !yes {
+                    self.notice = Some(format!(
+                        "not authorized: type {DESTRUCTIVE_WORD} to authorize"
+                    ));
+                }
+                answer(&mut a, &mut self.grants, yes);
+                self.ask_or_launch(*a)
+            }
+            (PromptOverlay::TrustOpener(t), Command::Confirm) => {
+                let root = self.opts.root.clone();
+                self.notice = Some(
+                    match crate::workspace::openers::trust(
+                        &root,
+                        &self.opener_places,
+                        t.slot,
+                        &t.argv,
+                    ) {
+                        Ok(()) => format!("opening {} (opener trusted)", escape(&t.shown)),
+                        Err(e) => format!(
+                            "opening {} (trusted this once; not remembered: {})",
+                            escape(&t.shown),
+                            escape(&e.to_string())
+                        ),
+                    },
+                );
+                let mut argv = t.argv;
+                argv.push(t.target);
+                vec![Effect::Spawn(argv)]
+            }
+            (PromptOverlay::TrustOpener(t), _) => {
+                self.notice = Some(format!(
+                    "not opened: the workspace's opener for {} is not trusted",
+                    escape(&t.shown)
+                ));
+                Vec::new()
+            }
+            (PromptOverlay::Authorize(mut a), Command::ClearInput) => {
+                a.typed.clear();
+                self.overlay = Some(Overlay::Prompt(PromptOverlay::Authorize(a)));
+                Vec::new()
+            }
+            (PromptOverlay::Judge(mut j), c) => {
+                if j.editing_note {
+                    // Enter or Esc ends the note; the verdict is still to give
+                    if matches!(c, Command::Confirm | Command::Close) {
+                        j.editing_note = false;
+                    } else if c == Command::ClearInput {
+                        j.note.clear();
+                    }
+                    self.overlay = Some(Overlay::Prompt(PromptOverlay::Judge(j)));
+                    return Vec::new();
+                }
+                let n = VERDICTS.len();
+                match c {
+                    Command::MoveDown => j.choice = (j.choice + 1) % n,
+                    Command::MoveUp => j.choice = (j.choice + n - 1) % n,
+                    Command::Filter => j.editing_note = true,
+                    Command::Confirm => {
+                        let verdict = VERDICTS[j.choice.min(n - 1)];
+                        self.notice = Some(format!(
+                            "{}: {} (judged by a person)",
+                            j.case_id,
+                            verdict.as_str()
+                        ));
+                        let note = (!j.note.trim().is_empty()).then(|| j.note.trim().to_owned());
+                        return vec![Effect::Judge {
+                            index: j.launch,
+                            case_id: j.case_id,
+                            verdict,
+                            note,
+                        }];
+                    }
+                    Command::Close => {
+                        self.notice = Some(format!("{}: left not-run", j.case_id));
+                        return Vec::new();
+                    }
+                    _ => {}
+                }
+                self.overlay = Some(Overlay::Prompt(PromptOverlay::Judge(j)));
+                Vec::new()
+            }
+            (_, Command::Close) => Vec::new(),
+            (p, _) => {
+                self.overlay = Some(Overlay::Prompt(p));
+                Vec::new()
+            }
+        }
+    }
+
+    /// `F`: every case whose latest run failed (tests) or whose latest verdict failed
+    /// (catalog), through the prompts of `r`. On the Runs tab with a filter, only the
+    /// failed cases the filter shows.
+    pub(super) fn rerun_failed(&mut self) -> Vec<Effect> {
+        let Some(ws) = &self.ws else {
+            return Vec::new();
+        };
+        let set = crate::exec::failed::failed_set(ws);
+        let shown: Option<HashSet<String>> =
+            (self.tab == Tab::Runs && !self.runs.filter.is_empty()).then(|| {
+                self.runs
+                    .visible
+                    .iter()
+                    .filter_map(|r| match r {
+                        RunRow::Tests(i) => ws.logs.runs.get(*i).map(RawRun::key),
+                        RunRow::Record(_) => None,
+                    })
+                    .collect()
+            });
+        let tests: Vec<(String, Option<String>)> = set
+            .tests
+            .iter()
+            .filter(|c| shown.as_ref().is_none_or(|s| s.contains(&c.key())))
+            .map(|c| (c.scope.clone(), Some(c.case_id.clone())))
+            .collect();
+        let catalog = if shown.is_some() {
+            Vec::new()
+        } else {
+            set.catalog
+        };
+        if tests.is_empty() && catalog.is_empty() {
+            self.notice = Some("no failed case to rerun".into());
+            return Vec::new();
+        }
+        let n = tests.len() + catalog.len();
+        let a = self.asking(&tests, &catalog);
+        let fx = self.ask_or_launch(a);
+        if fx.iter().any(|e| matches!(e, Effect::Launch { .. })) {
+            let prev = self.notice.take().unwrap_or_default();
+            self.notice = Some(format!("rerun failed ({n}): {prev}"));
+        }
+        fx
+    }
+
+    /// A launch to ask about, as `r` builds it.
+    fn asking(&self, tests: &[(String, Option<String>)], catalog: &[String]) -> Asking {
+        let risk = self.risk().unwrap_or_default();
+        let plan = match &self.ws {
+            Some(ws) => plan_for(ws, tests, catalog, risk, &self.grants),
+            None => crate::exec::LaunchPlan::default(),
+        };
+        Asking {
+            plan,
+            prompt: crate::exec::Prompt::Live {
+                case: String::new(),
+            },
+            typed: String::new(),
+            declined: Vec::new(),
+            skipped: Vec::new(),
+        }
+    }
+
+    /// The cases `w` acts on: the marked ones, or the selection (a folder or category:
+    /// every case under it).
+    fn watch_targets(&self) -> Vec<CaseRef> {
+        if !self.marks.is_empty() {
+            let known: HashSet<CaseRef> = self
+                .tests
+                .cases
+                .iter()
+                .filter(|c| !c.orphan())
+                .map(CaseRow::case_ref)
+                .collect();
+            return self
+                .marks
+                .iter()
+                .filter(|m| m.catalog_id().is_some() || known.contains(m))
+                .cloned()
+                .collect();
+        }
+        let Some(ws) = &self.ws else {
+            return Vec::new();
+        };
+        match self.tab {
+            Tab::Tests => {
+                let Some(&ni) = self.tests.visible.get(self.tests.list.cursor) else {
+                    return Vec::new();
+                };
+                self.tests
+                    .cases_under(ni, false)
+                    .into_iter()
+                    .map(CaseRow::case_ref)
+                    .collect()
+            }
+            Tab::Catalog => ws.catalog.as_ref().map_or_else(Vec::new, |cat| {
+                self.catalog
+                    .selected_ids(cat)
+                    .into_iter()
+                    .map(CaseRef::Catalog)
+                    .collect()
+            }),
+            Tab::Runs => self
+                .selected_run()
+                .and_then(|r| self.tests.case(&r.key()))
+                .filter(|c| !c.orphan())
+                .map(CaseRow::case_ref)
+                .into_iter()
+                .collect(),
+        }
+    }
+
+    /// `w`: watch what is selected (asking what `r` would ask first), or stop watching
+    /// it when all of it is watched already.
+    pub(super) fn watch_toggle(&mut self) -> Vec<Effect> {
+        let keys = self.watch_targets();
+        if keys.is_empty() {
+            self.notice = Some("nothing to watch here (an orphan has no test file)".into());
+            return Vec::new();
+        }
+        if let Some(msg) = self.watch.unwatch(&keys) {
+            self.notice = Some(msg);
+            return vec![self.watch.job(&self.grants, self.risk())];
+        }
+        let tests: Vec<(String, Option<String>)> = keys
+            .iter()
+            .filter_map(|k| match k {
+                CaseRef::Tests { scope, case_id } => Some((scope.clone(), Some(case_id.clone()))),
+                CaseRef::Catalog(_) => None,
+            })
+            .collect();
+        let catalog: Vec<String> = keys
+            .iter()
+            .filter_map(|k| k.catalog_id().map(str::to_owned))
+            .collect();
+        let a = self.asking(&tests, &catalog);
+        self.watch.asking = Some(keys);
+        self.ask_or_launch(a)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_grant_or_decline() {
+        let mut a = Asking {
+            plan: LaunchPlan::default(),
+            prompt: Prompt::Mutating {
+                case: "X".into(),
+                host: "127.0.0.1".into(),
+            },
+            typed: "y".into(),
+            declined: Vec::new(),
+            skipped: Vec::new(),
+        };
+        let mut g = Grants::default();
+        answer(&mut a, &mut g, false);
+        assert_eq!(a.declined, [Grantable::Risk(Risk::Mutating)]);
+        assert!(g.get(&Grantable::Risk(Risk::Mutating)).is_none());
+        answer(&mut a, &mut g, true);
+        assert_eq!(
+            g.get(&Grantable::Risk(Risk::Mutating)),
+            Some(GrantSource::Prompt)
+        );
+        assert!(
+            a.plan
+                .grants
+                .get(&Grantable::Risk(Risk::Mutating))
+                .is_some()
+        );
+        assert!(!a.typed());
+    }
+}

@@ -1,0 +1,89 @@
+//! The one position type of every list and scrolled pane: a cursor and the first
+//! row shown, moved, clamped and clicked the same way everywhere.
+
+/// A cursor into `len` rows and the first row shown of a window `height` rows tall.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ListState {
+    pub cursor: usize,
+    pub offset: usize,
+}
+
+impl ListState {
+    /// Move the cursor by `d` rows, staying inside `0..len` (0 when empty).
+    pub fn step(&mut self, d: isize, len: usize) {
+        self.cursor = if len == 0 {
+            0
+        } else {
+            (self.cursor as isize)
+                .saturating_add(d)
+                .clamp(0, len as isize - 1) as usize
+        };
+    }
+
+    /// Keep the cursor inside `len` rows.
+    pub fn clamp_to(&mut self, len: usize) {
+        self.cursor = self.cursor.min(len.saturating_sub(1));
+    }
+
+    /// Scroll so the cursor is inside a window of `height` rows.
+    pub fn scroll(&mut self, height: usize) {
+        self.offset = scroll_to(self.offset, self.cursor, height);
+    }
+
+    /// The cursor on the last of `len` rows.
+    pub fn bottom(&mut self, len: usize) {
+        self.cursor = len.saturating_sub(1);
+    }
+
+    /// A click on the `row`-th row shown: the cursor goes there when a row is there.
+    pub fn click(&mut self, row: usize, len: usize) -> bool {
+        let i = self.offset + row;
+        let hit = i < len;
+        if hit {
+            self.cursor = i;
+        }
+        hit
+    }
+
+    /// Back to the first row.
+    pub fn reset(&mut self) {
+        *self = ListState::default();
+    }
+}
+
+/// The first row to show so that `cursor` is inside a window of `height` rows.
+pub fn scroll_to(offset: usize, cursor: usize, height: usize) -> usize {
+    let h = height.max(1);
+    if cursor < offset {
+        cursor
+    } else if cursor >= offset + h {
+        cursor + 1 - h
+    } else {
+        offset
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_stay_inside_and_the_window_follows_the_cursor() {
+        let mut l = ListState::default();
+        l.step(5, 0);
+        assert_eq!(l.cursor, 0, "an empty list has its cursor at 0");
+        l.step(isize::MAX / 2, 10);
+        assert_eq!(l.cursor, 9);
+        l.scroll(4);
+        assert_eq!(l.offset, 6);
+        l.step(-8, 10);
+        l.scroll(4);
+        assert_eq!((l.cursor, l.offset), (1, 1));
+        assert!(l.click(2, 10));
+        assert_eq!(l.cursor, 3);
+        assert!(!l.click(20, 10), "a click below the last row moves nothing");
+        assert_eq!(l.cursor, 3);
+        l.clamp_to(2);
+        assert_eq!(l.cursor, 1);
+    }
+}

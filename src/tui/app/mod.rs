@@ -1,0 +1,950 @@
+//! The App: all state of the cockpit — tabs, panes, features — and
+//! `update(Action) -> Vec<Effect>`, which dispatches to them. No drawing, no terminal,
+//! no I/O: slow work is asked for as an `Effect` and comes back as an `Action`.
+
+pub mod catalog_tab;
+pub mod compare;
+pub mod contract;
+pub mod finder;
+mod input;
+mod jobs;
+pub mod launch;
+pub mod layout;
+pub mod list;
+pub mod live;
+mod mouse;
+pub mod overlay;
+pub mod preview;
+pub mod report;
+pub mod runs_tab;
+pub mod screen;
+mod selection;
+pub mod tests_tab;
+pub mod watch;
+
+use super::action::{Action, Command};
+use super::job::Job;
+use super::keymap::{Key, Keymap, Resolved, Resolver};
+use crate::sanitize::escape;
+use crate::workspace::Workspace;
+use crossterm::event::{KeyEvent, MouseEventKind};
+use layout::Areas;
+use screen::Keyed;
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+pub use crate::workspace::cases::{CaseRef, CaseRow, NodeKind, TreeNode};
+pub use catalog_tab::{CatRow, CatalogTab};
+pub use finder::{Candidate, Finder};
+pub use list::ListState;
+pub use live::{Live, RunRef, is_failure};
+pub use overlay::{InputTarget, Overlay, Prompt};
+pub use preview::PreviewTarget;
+pub use runs_tab::{RunRow, RunsTab, record_run_data};
+pub use screen::Screen;
+pub use tests_tab::TestsTab;
+
+/// Work the runtime does for the app; its result comes back as an `Action`.
+#[derive(Debug)]
+pub enum Effect {
+    /// Read a run folder (relative path) → `Action::RunLoaded`.
+    LoadRun(String),
+    /// Follow the in-progress run `path` with the follower that loaded it, from
+    /// where loading stopped → `Action::TimelineAppend`s until `meta.json` appears.
+    Follow {
+        path: String,
+        follower: Box<crate::tail::Follower>,
+    },
+    /// Stop following.
+    StopFollow,
+    /// Index the workspace again (a followed run finished) → `Action::Loaded`.
+    Reload,
+    /// Start a program (an artifact opener) detached: argv, the file last.
+    Spawn(Vec<String>),
+    /// Launch a plan through the exec engine as launch number `index`.
+    Launch {
+        index: usize,
+        plan: Box<crate::exec::LaunchPlan>,
+        ctx: Box<crate::exec::LaunchContext>,
+    },
+    /// Cancel every launch in flight.
+    Cancel,
+    /// Record a person's verdict in launch `index`'s run record.
+    Judge {
+        index: usize,
+        case_id: String,
+        verdict: crate::exec::record::Verdict,
+        note: Option<String>,
+    },
+    /// A feature's background work (`tui::job`) → `Action::Done`.
+    Job(Job),
+    Quit,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tab {
+    Tests,
+    Catalog,
+    Runs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pane {
+    Tree,
+    Details,
+    Live,
+    Artifacts,
+}
+
+pub const PANES: [Pane; 4] = [Pane::Tree, Pane::Details, Pane::Live, Pane::Artifacts];
+
+/// Options the shell passes in.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Shown in the status bar (the root folder's name).
+    pub label: String,
+    pub root: PathBuf,
+    pub host: String,
+    /// Read HOST and switches from the process environment (off in tests, so frames
+    /// never depend on the machine).
+    pub use_env: bool,
+}
+
+pub struct App {
+    pub opts: Options,
+    pub keymap: Keymap,
+    /// Where the person's own openers and remembered trust are (none in tests
+    /// that do not set them: built-in openers, nothing remembered).
+    pub opener_places: crate::workspace::openers::Places,
+    resolver: Resolver,
+    pub ws: Option<Workspace>,
+    pub load_error: Option<String>,
+    /// Animation frame of the indexing spinner.
+    pub spinner: usize,
+    /// The tree is shown but run history is still being indexed.
+    pub indexing: bool,
+    pub size: (u16, u16),
+    pub tab: Tab,
+    pub focus: Pane,
+    pub tests: TestsTab,
+    pub catalog: CatalogTab,
+    pub runs: RunsTab,
+    pub live: Live,
+    /// Scroll of the details pane (reset when the selection changes).
+    pub details: ListState,
+    /// Marked cases of both sources.
+    pub marks: BTreeSet<CaseRef>,
+    /// What the finder matches.
+    pub candidates: Vec<Candidate>,
+    pub overlay: Option<Overlay>,
+    /// A full screen over the panes (compare, report, screenshot).
+    pub screen: Option<Screen>,
+    pub input: Option<InputTarget>,
+    /// The most timeline events the live pane keeps ([`super::action::MAX_TIMELINE_EVENTS`]).
+    pub timeline_cap: usize,
+    /// Number of runs in flight (launching).
+    pub running: usize,
+    /// The session's max risk (from the catalog's default; `m` cycles it).
+    pub max_risk: Option<&'static str>,
+    /// Authorizations given in this session (prompts), shown in the status bar.
+    pub grants: crate::exec::Grants,
+    /// Launches started (the next launch's number).
+    pub launches: usize,
+    /// The run the selection asked for last (the live pane follows its changes).
+    last_want: Option<RunRef>,
+    /// Person-judged cases waiting for their verdict.
+    pub judge_queue: std::collections::VecDeque<launch::Judging>,
+    /// One-line messages for the status bar (config errors, notices).
+    pub notice: Option<String>,
+    pub watch: watch::Watch,
+    pub compare: compare::Compare,
+    pub previews: preview::Previews,
+    pub contract: contract::Contract,
+    pub quit: bool,
+    pub dirty: bool,
+}
+
+/// What a mouse event can change on screen (see `App::view_key`).
+#[derive(Debug, PartialEq, Eq)]
+struct ViewKey {
+    place: (Tab, Pane),
+    lists: [ListState; 6],
+    follow: bool,
+    overlay: Option<(u8, usize)>,
+    screen: Option<usize>,
+    notice: Option<String>,
+}
+
+const SPINNER: [&str; 8] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧"];
+
+impl App {
+    pub fn new(opts: Options, keymap: Keymap) -> App {
+        App {
+            opener_places: if opts.use_env {
+                crate::workspace::openers::Places::from_env()
+            } else {
+                crate::workspace::openers::Places::default()
+            },
+            opts,
+            keymap,
+            resolver: Resolver::default(),
+            ws: None,
+            load_error: None,
+            spinner: 0,
+            indexing: false,
+            size: (80, 24),
+            tab: Tab::Tests,
+            focus: Pane::Tree,
+            tests: TestsTab::default(),
+            catalog: CatalogTab::default(),
+            runs: RunsTab::default(),
+            live: Live::new(),
+            details: ListState::default(),
+            marks: BTreeSet::new(),
+            candidates: Vec::new(),
+            overlay: None,
+            screen: None,
+            input: None,
+            timeline_cap: super::action::MAX_TIMELINE_EVENTS,
+            running: 0,
+            max_risk: None,
+            grants: crate::exec::Grants::default(),
+            launches: 0,
+            last_want: None,
+            judge_queue: std::collections::VecDeque::new(),
+            notice: None,
+            watch: watch::Watch::default(),
+            compare: compare::Compare::default(),
+            previews: preview::Previews::default(),
+            contract: contract::Contract::default(),
+            quit: false,
+            dirty: true,
+        }
+    }
+
+    pub fn spinner(&self) -> &'static str {
+        SPINNER[self.spinner % SPINNER.len()]
+    }
+
+    pub fn loading(&self) -> bool {
+        self.ws.is_none() && self.load_error.is_none()
+    }
+
+    /// The keymap mode the next key is resolved in.
+    pub fn mode(&self) -> &'static str {
+        match &self.overlay {
+            Some(Overlay::Finder(_)) => "finder",
+            Some(Overlay::Prompt(Prompt::Authorize(a))) if a.typed() => "input",
+            Some(Overlay::Prompt(Prompt::Judge(j))) if j.editing_note => "input",
+            Some(Overlay::Prompt(Prompt::Judge(_))) => "judge",
+            Some(Overlay::Prompt(_)) => "prompt",
+            Some(Overlay::Help { .. } | Overlay::Data { .. }) => "overlay",
+            None if self.screen.is_some() => "overlay",
+            None if self.input.is_some() => "input",
+            None => "normal",
+        }
+    }
+
+    /// What a mouse event can move on screen: where the person is, every list
+    /// position, the overlay's and the screen's scroll, the notice.
+    fn view_key(&self) -> ViewKey {
+        let overlay = match &self.overlay {
+            None => None,
+            Some(Overlay::Help { scroll } | Overlay::Data { scroll, .. }) => Some((0, *scroll)),
+            Some(Overlay::Finder(f)) => Some((1, f.cursor)),
+            Some(Overlay::Prompt(_)) => Some((2, 0)),
+        };
+        let screen = self.screen.as_ref().map(|s| match s {
+            Screen::Compare(v) => v.scroll,
+            Screen::Report(v) => v.scroll,
+            Screen::Image { .. } => 0,
+        });
+        ViewKey {
+            place: (self.tab, self.focus),
+            lists: [
+                self.tests.list,
+                self.catalog.list,
+                self.runs.list,
+                self.live.list,
+                self.live.artifacts,
+                self.details,
+            ],
+            follow: self.live.follow,
+            overlay,
+            screen,
+            notice: self.notice.clone(),
+        }
+    }
+
+    /// The keys of an unfinished sequence.
+    pub fn pending_keys(&self) -> String {
+        self.resolver.pending()
+    }
+
+    pub fn areas(&self) -> Areas {
+        layout::areas(self.size.0, self.size.1, self)
+    }
+
+    /// The tree node under the cursor.
+    pub fn selected_node(&self) -> Option<&TreeNode> {
+        self.tests.selected_node()
+    }
+
+    pub fn selected_case(&self) -> Option<&CaseRow> {
+        self.tests.selected_case()
+    }
+
+    /// The run selected in the Runs tab.
+    pub fn selected_run(&self) -> Option<&crate::workspace::logs::RawRun> {
+        self.runs.selected_run(self.ws.as_ref()?)
+    }
+
+    /// The catalog run record selected in the Runs tab: its path and the record.
+    pub fn selected_record(
+        &self,
+    ) -> Option<(&str, &Result<crate::exec::record::RunRecord, String>)> {
+        self.runs.selected_record()
+    }
+
+    /// The catalog case under the Catalog tab's cursor.
+    pub fn selected_catalog_case(&self) -> Option<&crate::workspace::catalog::Case> {
+        self.catalog
+            .selected_case(self.ws.as_ref()?.catalog.as_ref()?)
+    }
+
+    /// The session's max risk as the policy's type.
+    fn risk(&self) -> Option<crate::exec::Risk> {
+        self.max_risk.and_then(crate::exec::Risk::parse)
+    }
+
+    /// The selected artifact as something to preview.
+    pub fn preview_target(&self) -> PreviewTarget {
+        preview::target(&self.live, &self.opts.root)
+    }
+
+    /// Turn a key press into actions through the keymap of the current mode.
+    pub fn on_key(&mut self, e: KeyEvent) -> Vec<Effect> {
+        let mode = self.mode();
+        match self.resolver.feed(&self.keymap, mode, Key::from_event(&e)) {
+            Resolved::Cmd(c) => self.update(Action::Cmd(c)),
+            Resolved::Pending => {
+                self.dirty = true;
+                Vec::new()
+            }
+            Resolved::Unbound => self.update(Action::Key(e)),
+        }
+    }
+
+    pub fn update(&mut self, action: Action) -> Vec<Effect> {
+        // motion without a button (any-motion reporting) changes nothing: no frame,
+        // and no feature job is looked for
+        if matches!(&action, Action::Mouse(m) if m.kind == MouseEventKind::Moved) {
+            return Vec::new();
+        }
+        let reloaded = matches!(action, Action::Loaded(_));
+        // a mouse event draws a frame only when what is shown moved (compared before
+        // and after, as yazi's `render!` does)
+        let before = matches!(action, Action::Mouse(_)).then(|| (self.dirty, self.view_key()));
+        let mut fx = self.update_inner(action);
+        if let Some((was_dirty, key)) = before {
+            self.dirty = was_dirty || !fx.is_empty() || key != self.view_key();
+        }
+        if reloaded {
+            self.contract.reset();
+        }
+        if let Some(ws) = self
+            .ws
+            .as_ref()
+            .filter(|w| !self.indexing && !w.logs.runs.is_empty())
+        {
+            let h = self.areas().tree.height as usize;
+            fx.extend(self.contract.job(ws, self.tab, &self.tests, &self.runs, h));
+        }
+        fx.extend(self.previews.job(self.preview_target()));
+        // a verdict waits for any open overlay to close
+        if self.overlay.is_none() && self.input.is_none() {
+            if let Some(j) = self.judge_queue.pop_front() {
+                self.overlay = Some(Overlay::Prompt(Prompt::Judge(Box::new(j))));
+                self.dirty = true;
+            }
+        }
+        fx
+    }
+
+    fn update_inner(&mut self, action: Action) -> Vec<Effect> {
+        let was_dirty = self.dirty;
+        self.dirty = true;
+        match action {
+            Action::Cmd(c) => self.command(c),
+            Action::Key(k) => {
+                self.text_key(k);
+                Vec::new()
+            }
+            Action::Mouse(m) => self.mouse(m),
+            Action::Resize(w, h) => {
+                self.size = (w, h);
+                self.clamp();
+                Vec::new()
+            }
+            Action::Tick => {
+                // a tick only animates the spinner; it must not cancel a pending frame
+                self.dirty = was_dirty || self.loading() || self.indexing;
+                self.spinner = self.spinner.wrapping_add(1);
+                Vec::new()
+            }
+            Action::TreeLoaded(ws) => {
+                // the full workspace may already be here (a fast disk): keep it
+                if self.ws.is_none() {
+                    self.set_workspace(*ws);
+                    self.indexing = true;
+                }
+                Vec::new()
+            }
+            Action::Loaded(ws) => {
+                self.indexing = false;
+                self.set_workspace(*ws);
+                self.selection_changed()
+            }
+            Action::LoadFailed(e) => {
+                self.load_error = Some(e);
+                Vec::new()
+            }
+            Action::RunLoaded(data) => self.live.loaded(*data),
+            Action::TimelineAppend {
+                path,
+                reset,
+                events,
+                problems,
+                finished,
+            } => self
+                .live
+                .append(&path, reset, events, problems, finished, self.timeline_cap),
+            Action::Notice(n) => {
+                self.notice = Some(n);
+                Vec::new()
+            }
+            Action::Exec(index, ev) => self.exec_event(index, *ev),
+            Action::Done(d) => self.done(*d),
+            Action::ShowText { title, text } => {
+                self.overlay = Some(overlay::text(&title, &text));
+                Vec::new()
+            }
+            Action::Records(r) => {
+                self.runs.records = r;
+                self.refilter_runs();
+                Vec::new()
+            }
+            Action::Terminate => {
+                self.quit = true;
+                vec![Effect::Quit]
+            }
+        }
+    }
+
+    // ---- commands -------------------------------------------------------------
+
+    fn command(&mut self, c: Command) -> Vec<Effect> {
+        match self.overlay.take() {
+            Some(Overlay::Finder(f)) => return self.finder_command(f, c),
+            Some(o @ (Overlay::Help { .. } | Overlay::Data { .. })) => {
+                self.overlay = o.scrolled(c, self.help_len());
+                return Vec::new();
+            }
+            Some(Overlay::Prompt(p)) => return self.prompt_command(p, c),
+            None => {}
+        }
+        if let Some(screen) = self.screen.as_mut() {
+            match screen.command(c, (self.size.1 / 2).max(1) as isize) {
+                Keyed::Close => self.screen = None,
+                Keyed::Say(m) => self.notice = Some(m.into()),
+                Keyed::Stay => {}
+            }
+            return Vec::new();
+        }
+        if let Some(target) = self.input {
+            match c {
+                Command::Close => {
+                    self.input = None;
+                    self.filter_mut(target).clear();
+                    self.refilter_target(target);
+                }
+                Command::Confirm => self.input = None,
+                Command::ClearInput => {
+                    self.filter_mut(target).clear();
+                    self.refilter_target(target);
+                }
+                _ => {}
+            }
+            return self.selection_changed();
+        }
+        self.notice = None;
+        let page = (self.size.1 / 2).max(1) as isize;
+        match c {
+            Command::Quit => {
+                if self.running > 0 || self.watch.reruns > 0 {
+                    self.overlay = Some(Overlay::Prompt(Prompt::QuitLive));
+                    return Vec::new();
+                }
+                self.quit = true;
+                return vec![Effect::Quit];
+            }
+            Command::MoveDown => self.move_by(1),
+            Command::MoveUp => self.move_by(-1),
+            Command::PageDown => self.move_by(page),
+            Command::PageUp => self.move_by(-page),
+            Command::GoTop => self.move_by(isize::MIN / 2),
+            Command::GoBottom => self.move_by(isize::MAX / 2),
+            Command::Collapse => self.collapse(),
+            Command::Expand => self.expand(),
+            Command::Open => return self.open(),
+            Command::NextPane | Command::PrevPane => {
+                let panes = self.panes();
+                let i = panes.iter().position(|p| *p == self.focus).unwrap_or(0);
+                let n = panes.len();
+                let j = if c == Command::NextPane {
+                    (i + 1) % n
+                } else {
+                    (i + n - 1) % n
+                };
+                self.focus = panes[j];
+            }
+            Command::TabTests => self.set_tab(Tab::Tests),
+            Command::TabCatalog => self.set_tab(Tab::Catalog),
+            Command::TabRuns => self.set_tab(Tab::Runs),
+            Command::Find => {
+                let mut f = Finder::default();
+                f.refind(&self.candidates);
+                self.overlay = Some(Overlay::Finder(f));
+            }
+            Command::Filter => {
+                if self.tab == Tab::Runs && self.focus == Pane::Tree {
+                    self.input = Some(InputTarget::RunsFilter);
+                } else {
+                    self.live.show_events = true;
+                    self.input = Some(InputTarget::EventsFilter);
+                    self.focus = Pane::Live;
+                    self.live.refilter();
+                }
+            }
+            Command::Mark => self.mark_selected(),
+            Command::Follow
+            | Command::FailuresOnly
+            | Command::CycleType
+            | Command::ToggleEvents => self.live.command(c),
+            Command::NextFailure | Command::PrevFailure => {
+                match self.live.jump_failure(c == Command::NextFailure) {
+                    Some(true) => {
+                        self.focus = Pane::Live;
+                        self.clamp();
+                    }
+                    Some(false) => self.notice = Some("no more failures".into()),
+                    None => {}
+                }
+            }
+            Command::OpenArtifact => return self.open_artifact(),
+            Command::PreviewImage => return self.preview_open(),
+            Command::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
+            Command::Problems => {
+                self.overlay = Some(overlay::problems(self.ws.as_ref(), self.live.run.as_ref()));
+            }
+            Command::Close => {
+                self.marks.clear();
+                self.live.failures_only = false;
+                self.live.type_filter = None;
+                self.live.refilter();
+            }
+            Command::Run => return self.start_launch(),
+            Command::Cancel => {
+                if self.running == 0 {
+                    self.notice = Some("nothing is running".into());
+                    return Vec::new();
+                }
+                self.notice = Some("cancelling: SIGTERM, then SIGKILL after 3 s".into());
+                return vec![Effect::Cancel];
+            }
+            Command::MaxRisk => {
+                self.max_risk = Some(match self.max_risk {
+                    Some("readonly") => "mutating",
+                    Some("mutating") => "destructive",
+                    _ => "readonly",
+                });
+            }
+            Command::Watch | Command::RerunFailed | Command::Compare | Command::Report => {
+                return self.feature_command(c);
+            }
+            Command::Confirm | Command::ClearInput | Command::Noop => {}
+        }
+        self.selection_changed()
+    }
+
+    /// The panes of the current tab, in Tab order.
+    pub fn panes(&self) -> Vec<Pane> {
+        let a = self.areas();
+        PANES
+            .iter()
+            .copied()
+            .filter(|p| match p {
+                Pane::Tree => true,
+                Pane::Details => a.details.is_some() || a.narrow,
+                Pane::Live => a.live.is_some() || a.narrow,
+                Pane::Artifacts => a.artifacts.is_some() || a.narrow,
+            })
+            .collect()
+    }
+
+    fn set_tab(&mut self, t: Tab) {
+        self.tab = t;
+        self.focus = Pane::Tree;
+    }
+
+    /// Move the focused list (or scroll the details pane) by `d` rows.
+    fn move_by(&mut self, d: isize) {
+        if self.focus == Pane::Tree {
+            self.details.reset();
+        }
+        match (self.tab, self.focus) {
+            (_, Pane::Details) => {
+                self.details.step(d, 10_000);
+                return;
+            }
+            (_, Pane::Live) => {
+                let len = self.live.visible.len();
+                self.live.list.step(d, len);
+                // scrolling up pauses follow; reaching the bottom resumes it
+                self.live.follow = len == 0 || self.live.list.cursor + 1 == len;
+            }
+            (_, Pane::Artifacts) => {
+                let len = self.live.artifact_count();
+                self.live.artifacts.step(d, len);
+            }
+            (Tab::Runs, _) => self.runs.list.step(d, self.runs.visible.len()),
+            (Tab::Tests, _) => self.tests.list.step(d, self.tests.visible.len()),
+            (Tab::Catalog, _) => self.catalog.list.step(d, self.catalog.rows.len()),
+        }
+        self.clamp();
+    }
+
+    /// Keep cursors in range and scroll offsets so the cursor is visible.
+    fn clamp(&mut self) {
+        let a = self.areas();
+        let tree_h = a.tree.height.saturating_sub(2) as usize;
+        self.tests.list.clamp_to(self.tests.visible.len());
+        self.tests.list.scroll(tree_h);
+        self.runs.list.scroll(tree_h);
+        self.catalog.list.scroll(tree_h);
+        let live_h = a.live.map_or(10, |r| r.height.saturating_sub(2) as usize);
+        self.live.list.scroll(live_h);
+    }
+
+    fn collapse(&mut self) {
+        if self.tab == Tab::Tests && self.focus == Pane::Tree {
+            self.tests.collapse();
+            self.clamp();
+        }
+    }
+
+    fn expand(&mut self) {
+        if self.tab != Tab::Tests || self.focus != Pane::Tree {
+            return;
+        }
+        match self.tests.expand() {
+            tests_tab::Expand::Rebuilt => self.clamp(),
+            tests_tab::Expand::Down => self.move_by(1),
+            tests_tab::Expand::Case => self.focus = Pane::Live,
+            tests_tab::Expand::Nothing => {}
+        }
+    }
+
+    fn open(&mut self) -> Vec<Effect> {
+        match (self.tab, self.focus) {
+            (_, Pane::Live) => {
+                if let Some((title, lines)) = self.live.data() {
+                    self.overlay = Some(Overlay::Data {
+                        title,
+                        lines,
+                        scroll: 0,
+                    });
+                }
+            }
+            (_, Pane::Artifacts) => return self.open_artifact(),
+            (Tab::Tests, _) => match self.tests.toggle() {
+                tests_tab::Expand::Case => self.focus = Pane::Live,
+                tests_tab::Expand::Rebuilt => self.clamp(),
+                _ => {}
+            },
+            (Tab::Runs, _) => self.focus = Pane::Live,
+            (Tab::Catalog, _) => {}
+        }
+        self.selection_changed()
+    }
+
+    fn open_artifact(&mut self) -> Vec<Effect> {
+        use crate::workspace::openers::{self, Decision, Slot};
+        let (kind, shown, file) = match self.live.artifact_to_open(&self.opts.root) {
+            Ok(a) => a,
+            Err(why) => {
+                self.notice = Some(why);
+                return Vec::new();
+            }
+        };
+        // which command runs is the core's decision; the TUI only asks
+        let slot = Slot::of(&kind, &shown);
+        let target = file.to_string_lossy().into_owned();
+        match openers::decide(&self.opts.root, &self.opener_places, slot) {
+            Decision::Nothing => {
+                self.notice = Some("no opener configured ([open] is empty)".into());
+                Vec::new()
+            }
+            Decision::Run(mut argv) => {
+                argv.push(target);
+                self.notice = Some(format!("opening {}", escape(&shown)));
+                vec![Effect::Spawn(argv)]
+            }
+            Decision::Ask { argv, file } => {
+                self.overlay = Some(Overlay::Prompt(Prompt::TrustOpener(Box::new(
+                    overlay::TrustOpener {
+                        slot,
+                        argv,
+                        file,
+                        target,
+                        shown,
+                    },
+                ))));
+                Vec::new()
+            }
+        }
+    }
+
+    fn mark_selected(&mut self) {
+        if self.tab == Tab::Catalog {
+            if let Some(id) = self
+                .selected_catalog_case()
+                .map(|c| CaseRef::Catalog(c.id.clone()))
+            {
+                if !self.marks.remove(&id) {
+                    self.marks.insert(id);
+                }
+            }
+            self.move_by(1);
+            return;
+        }
+        if self.tab != Tab::Tests {
+            return;
+        }
+        let Some(&ni) = self.tests.visible.get(self.tests.list.cursor) else {
+            return;
+        };
+        let keys: Vec<CaseRef> = self
+            .tests
+            .cases_under(ni, true)
+            .into_iter()
+            .map(CaseRow::case_ref)
+            .collect();
+        let all = keys.iter().all(|k| self.marks.contains(k));
+        for k in keys {
+            if all {
+                self.marks.remove(&k);
+            } else {
+                self.marks.insert(k);
+            }
+        }
+        self.move_by(1);
+    }
+
+    /// Put the cursor on the tree node `key` (a folder scope or `scope/caseId`),
+    /// opening its folders.
+    pub fn jump_to(&mut self, key: &str) -> bool {
+        if !self.tests.jump_to(key) {
+            return false;
+        }
+        self.tab = Tab::Tests;
+        self.focus = Pane::Tree;
+        self.clamp();
+        true
+    }
+
+    /// Put the cursor on case `c`, in its own tab.
+    pub fn jump_to_case(&mut self, c: &CaseRef) -> bool {
+        let CaseRef::Catalog(id) = c else {
+            return self.jump_to(&c.target());
+        };
+        let Some(cat) = self.ws.as_ref().and_then(|w| w.catalog.as_ref()) else {
+            return false;
+        };
+        if !self.catalog.jump_to(cat, id) {
+            return false;
+        }
+        self.tab = Tab::Catalog;
+        self.focus = Pane::Tree;
+        self.clamp();
+        true
+    }
+
+    /// Lines of the help overlay (one per binding of every mode).
+    pub fn help_len(&self) -> usize {
+        super::keymap::MODES
+            .iter()
+            .map(|m| self.keymap.bindings(m).len() + 2)
+            .sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::action::RunData;
+    use crate::workspace::timeline::TimelineEvent;
+    use crossterm::event::{KeyCode, KeyModifiers, MouseButton};
+
+    fn app() -> App {
+        App::new(
+            Options::default(),
+            Keymap::builtin("default").unwrap_or_default(),
+        )
+    }
+
+    #[test]
+    fn a_tick_never_cancels_a_pending_frame() {
+        let mut a = app();
+        a.update(Action::LoadFailed("x".into()));
+        assert!(a.dirty);
+        a.update(Action::Tick);
+        assert!(a.dirty, "the frame of the load result was dropped");
+        a.dirty = false;
+        a.update(Action::Tick);
+        assert!(!a.dirty, "an idle tick must not redraw");
+    }
+
+    fn step(name: &str) -> TimelineEvent {
+        TimelineEvent {
+            kind: "step".into(),
+            name: name.into(),
+            status: "ok".into(),
+            ..TimelineEvent::default()
+        }
+    }
+
+    fn append(a: &mut App, reset: bool, names: &[&str]) -> Vec<Effect> {
+        a.update(Action::TimelineAppend {
+            path: "run".into(),
+            reset,
+            events: names.iter().map(|n| step(n)).collect(),
+            problems: Vec::new(),
+            finished: false,
+        })
+    }
+
+    #[test]
+    fn timeline_appends_keep_the_cap_reset_and_the_person_s_place() {
+        let mut a = app();
+        a.timeline_cap = 4;
+        a.live.wanted = Some(RunRef::Folder("run".into()));
+        a.update(Action::RunLoaded(Box::new(RunData {
+            path: "run".into(),
+            in_progress: true,
+            ..RunData::default()
+        })));
+        append(&mut a, false, &["a", "b", "c"]);
+        // paused on "b"
+        a.live.follow = false;
+        a.live.list.cursor = 1;
+        append(&mut a, false, &["d", "e"]);
+        let run = a.live.run.as_ref().expect("run");
+        let shown: Vec<&str> = run.events.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(shown, ["b", "c", "d", "e"]);
+        assert_eq!(run.skipped, 1);
+        assert_eq!(run.events[a.live.visible[a.live.list.cursor]].name, "b");
+        // another run's lines are not ours
+        a.update(Action::TimelineAppend {
+            path: "other".into(),
+            reset: true,
+            events: vec![step("x")],
+            problems: vec!["line 1: x".into()],
+            finished: true,
+        });
+        assert_eq!(a.live.run.as_ref().expect("run").events.len(), 4);
+        // the file was replaced: only the new lines are shown, the count starts again
+        append(&mut a, true, &["n1"]);
+        let run = a.live.run.as_ref().expect("run");
+        assert_eq!(run.events.len(), 1);
+        assert_eq!(run.skipped, 0);
+        assert_eq!(a.live.list.cursor, 0);
+    }
+
+    fn mouse(kind: MouseEventKind, column: u16, row: u16) -> Action {
+        Action::Mouse(crossterm::event::MouseEvent {
+            kind,
+            column,
+            row,
+            modifiers: KeyModifiers::NONE,
+        })
+    }
+
+    /// Any-motion reporting sends a motion event for every cell the pointer crosses:
+    /// none of them may draw a frame or ask for work; a click that moves nothing
+    /// draws none either, one that selects a row does.
+    #[test]
+    fn mouse_motion_changes_nothing_and_draws_no_frame() {
+        let mut a = app();
+        a.update(Action::Resize(120, 40));
+        a.live.run = Some(RunData {
+            path: "run".into(),
+            events: (0..5).map(|i| step(&format!("s{i}"))).collect(),
+            ..RunData::default()
+        });
+        a.live.refilter();
+        a.dirty = false;
+        for col in 0..120 {
+            let fx = a.update(mouse(MouseEventKind::Moved, col, 10));
+            assert!(fx.is_empty(), "{fx:?}");
+            assert!(!a.dirty, "a motion at column {col} asked for a frame");
+        }
+        let live = a.areas().live.expect("the live pane");
+        let focus_live = mouse(
+            MouseEventKind::Down(MouseButton::Left),
+            live.x + 2,
+            live.y + 3,
+        );
+        a.update(focus_live);
+        assert!(a.dirty, "a click that focuses a pane draws");
+        assert_eq!(a.focus, Pane::Live);
+        a.dirty = false;
+        // the same row again: nothing moves
+        a.update(mouse(
+            MouseEventKind::Down(MouseButton::Left),
+            live.x + 2,
+            live.y + 3,
+        ));
+        assert!(!a.dirty, "a click that changes nothing drew a frame");
+        a.update(mouse(
+            MouseEventKind::Up(MouseButton::Left),
+            live.x + 2,
+            live.y + 3,
+        ));
+        assert!(!a.dirty, "a button release drew a frame");
+        a.update(mouse(
+            MouseEventKind::Down(MouseButton::Left),
+            live.x + 2,
+            live.y + 4,
+        ));
+        assert!(a.dirty, "selecting another row must draw");
+        assert_eq!(a.live.list.cursor, 2);
+    }
+
+    #[test]
+    fn key_sequences_go_through_the_keymap() {
+        let mut a = app();
+        a.on_key(KeyEvent::new(KeyCode::Char('?'), KeyModifiers::NONE));
+        assert!(matches!(a.overlay, Some(Overlay::Help { .. })));
+        a.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
+        assert!(a.overlay.is_none());
+        a.on_key(KeyEvent::new(KeyCode::Char('g'), KeyModifiers::NONE));
+        assert_eq!(a.pending_keys(), "g");
+        a.on_key(KeyEvent::new(KeyCode::Char('3'), KeyModifiers::NONE));
+        assert_eq!(
+            a.tab,
+            Tab::Runs,
+            "a broken sequence still runs its last key"
+        );
+    }
+}

@@ -1,0 +1,87 @@
+//! Mouse input: a click focuses the pane under it and selects the row, the wheel
+//! scrolls the pane under it, a click on the tab bar switches tabs.
+
+use super::super::action::Command;
+use super::{App, Effect, Pane, Tab};
+use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+use ratatui::layout::Position;
+
+impl App {
+    pub(super) fn mouse(&mut self, m: MouseEvent) -> Vec<Effect> {
+        if self.overlay.is_some() || self.screen.is_some() {
+            let c = match m.kind {
+                MouseEventKind::ScrollDown => Command::MoveDown,
+                MouseEventKind::ScrollUp => Command::MoveUp,
+                _ => return Vec::new(),
+            };
+            return self.command(c);
+        }
+        let a = self.areas();
+        let pos = Position::new(m.column, m.row);
+        let pane = [
+            (Some(a.tree), Pane::Tree),
+            (a.details, Pane::Details),
+            (a.live, Pane::Live),
+            (a.artifacts, Pane::Artifacts),
+        ]
+        .into_iter()
+        .find_map(|(r, p)| r.filter(|r| r.contains(pos)).map(|r| (r, p)));
+        let Some((rect, pane)) = pane else {
+            if m.kind == MouseEventKind::Down(MouseButton::Left) && m.row == a.tabs.y {
+                // the tab bar: " 1 Tests  2 Catalog  3 Runs "
+                let t = match m.column {
+                    0..=9 => Tab::Tests,
+                    10..=21 => Tab::Catalog,
+                    _ => Tab::Runs,
+                };
+                self.set_tab(t);
+                return self.selection_changed();
+            }
+            return Vec::new();
+        };
+        match m.kind {
+            MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
+                self.focus = pane;
+                self.move_by(if m.kind == MouseEventKind::ScrollDown {
+                    3
+                } else {
+                    -3
+                });
+            }
+            MouseEventKind::Down(MouseButton::Left) => {
+                self.focus = pane;
+                let row = m.row.saturating_sub(rect.y + 1) as usize;
+                if m.row > rect.y && m.row + 1 < rect.y + rect.height {
+                    match (self.tab, pane) {
+                        (Tab::Tests, Pane::Tree) => {
+                            self.tests.list.click(row, self.tests.visible.len());
+                        }
+                        (Tab::Runs, Pane::Tree) => {
+                            self.runs.list.click(row, self.runs.visible.len());
+                        }
+                        (_, Pane::Live) => {
+                            // the live pane has a header row
+                            let n = self.live.visible.len();
+                            if self.live.list.click(row.saturating_sub(1), n) {
+                                self.live.follow = self.live.list.cursor + 1 == n;
+                            }
+                        }
+                        (Tab::Catalog, Pane::Tree) => {
+                            self.catalog.list.click(row, self.catalog.rows.len());
+                        }
+                        (_, Pane::Artifacts) => {
+                            // the artifacts list does not scroll
+                            let n = self.live.artifact_count();
+                            self.live.artifacts.offset = 0;
+                            self.live.artifacts.click(row, n);
+                        }
+                        _ => {}
+                    }
+                }
+                self.clamp();
+            }
+            _ => return Vec::new(),
+        }
+        self.selection_changed()
+    }
+}

@@ -1,0 +1,68 @@
+//! Full screens over the panes (a comparison, a domain report, a screenshot): they
+//! take the keys until closed.
+
+use super::super::action::Command;
+use super::compare::CompareScreen;
+use super::report::ReportScreen;
+use std::path::PathBuf;
+
+/// A full view over the panes: it takes the keys until closed.
+#[derive(Debug, Clone)]
+pub enum Screen {
+    Compare(Box<CompareScreen>),
+    Report(Box<ReportScreen>),
+    /// A screenshot full screen (`file` inside its run folder, `label` its path in the run).
+    Image {
+        file: PathBuf,
+        label: String,
+    },
+}
+
+/// What a key did to a screen.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Keyed {
+    Stay,
+    Close,
+    /// Stay, and say this.
+    Say(&'static str),
+}
+
+impl Screen {
+    /// Key `c` on the screen; `page` is half the terminal's height.
+    pub fn command(&mut self, c: Command, page: isize) -> Keyed {
+        let (scroll, len, next): (&mut usize, usize, Option<usize>) = match self {
+            Screen::Compare(v) => {
+                let next = v.next_difference();
+                (&mut v.scroll, v.rows.len(), next)
+            }
+            Screen::Report(v) => {
+                let next = v.next_stale();
+                (&mut v.scroll, v.lines.len(), next)
+            }
+            Screen::Image { .. } => {
+                return if matches!(c, Command::Close | Command::Quit | Command::Confirm) {
+                    Keyed::Close
+                } else {
+                    Keyed::Stay
+                };
+            }
+        };
+        let max = len.saturating_sub(1) as isize;
+        let to = |s: usize, d: isize| (s as isize).saturating_add(d).clamp(0, max.max(0)) as usize;
+        match c {
+            Command::Close | Command::Quit | Command::Confirm => return Keyed::Close,
+            Command::MoveDown => *scroll = to(*scroll, 1),
+            Command::MoveUp => *scroll = to(*scroll, -1),
+            Command::PageDown => *scroll = to(*scroll, page),
+            Command::PageUp => *scroll = to(*scroll, -page),
+            Command::GoTop => *scroll = 0,
+            Command::GoBottom => *scroll = max.max(0) as usize,
+            Command::NextFailure => match next {
+                Some(n) => *scroll = n,
+                None => return Keyed::Say("no more differences"),
+            },
+            _ => {}
+        }
+        Keyed::Stay
+    }
+}

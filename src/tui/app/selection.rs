@@ -1,0 +1,102 @@
+//! The workspace installed in the app, and what the live pane shows for the
+//! selection (a run folder, a run record, or nothing).
+
+use super::{App, Effect, RunRef, RunRow, Tab, finder, record_run_data};
+use crate::workspace::Workspace;
+
+impl App {
+    /// Install a loaded workspace: cases, tree, stats, finder candidates, runs list.
+    pub fn set_workspace(&mut self, ws: Workspace) {
+        // a reload keeps what the person opened and where they are
+        let reload = self.ws.is_some();
+        let keep_row = self.runs.selected();
+        self.tests.install(&ws, reload);
+        self.candidates = finder::candidates(&ws, &self.tests.cases);
+        if let Some(cat) = &ws.catalog {
+            self.catalog.install(cat);
+            let env_fn = |n: &str| crate::workspace::vars::process_env(n);
+            let none_fn = |_: &str| None;
+            let env: crate::workspace::vars::Env =
+                if self.opts.use_env { &env_fn } else { &none_fn };
+            let vars = crate::workspace::vars::Vars::resolve(cat, env);
+            vars.host().clone_into(&mut self.opts.host);
+            if self.max_risk.is_none() {
+                self.max_risk = Some(cat.max_risk().as_str());
+            }
+        }
+        self.ws = Some(ws);
+        self.catalog.list.clamp_to(self.catalog.rows.len());
+        self.refilter_runs();
+        if reload {
+            if let Some(p) = keep_row.and_then(|k| self.runs.visible.iter().position(|r| *r == k)) {
+                self.runs.list.cursor = p;
+            }
+        }
+        self.clamp();
+    }
+
+    pub(super) fn refilter_runs(&mut self) {
+        if let Some(ws) = &self.ws {
+            self.runs.refilter(ws);
+        }
+    }
+
+    /// The run the live pane should show for the current selection.
+    fn wanted_run(&self) -> Option<RunRef> {
+        match self.tab {
+            Tab::Runs => match self.runs.selected()? {
+                RunRow::Tests(_) => self.selected_run().map(|r| RunRef::Folder(r.path.clone())),
+                RunRow::Record(i) => self
+                    .runs
+                    .records
+                    .get(i)
+                    .map(|(p, _)| RunRef::Record(p.clone())),
+            },
+            Tab::Tests => {
+                let c = self.selected_case()?;
+                let ws = self.ws.as_ref()?;
+                (c.run_range.1 > c.run_range.0)
+                    .then(|| RunRef::Folder(ws.logs.runs[c.run_range.1 - 1].path.clone()))
+            }
+            Tab::Catalog => None,
+        }
+    }
+
+    pub(super) fn selection_changed(&mut self) -> Vec<Effect> {
+        let want = self.wanted_run();
+        // the live pane changes only when the selection's run changes (a launch
+        // shown there stays until the person moves on)
+        if want == self.last_want {
+            return Vec::new();
+        }
+        self.last_want.clone_from(&want);
+        self.live.launch = None;
+        if want == self.live.wanted {
+            return Vec::new();
+        }
+        self.live.wanted.clone_from(&want);
+        let mut fx = vec![Effect::StopFollow];
+        if let Some(RunRef::Record(path)) = &want {
+            // a run record is already in memory: its results are the timeline
+            let data = self
+                .runs
+                .records
+                .iter()
+                .find(|(p, _)| p == path)
+                .map(|(p, r)| record_run_data(p, r));
+            self.live.run = data;
+            self.live.list.cursor = 0;
+            self.live.refilter();
+            return fx;
+        }
+        if let Some(RunRef::Folder(p)) = want {
+            if self.live.run.as_ref().is_some_and(|r| r.path != p) {
+                self.live.clear();
+            }
+            fx.push(Effect::LoadRun(p));
+        } else {
+            self.live.clear();
+        }
+        fx
+    }
+}
