@@ -334,7 +334,7 @@ impl Drop for KillOnDrop {
 #[test]
 fn tui_panes_do_not_follow_run_files_linked_out() {
     let ws = tempfile::tempdir().expect("tmp");
-    testdeck::tui::testkit::write_fixture(ws.path(), false);
+    common::fixtures::write_fixture(ws.path(), false);
     let case = ws
         .path()
         .join("tests/logs/ai/e2e/chat/scenario/chat-send-message");

@@ -292,7 +292,7 @@ fn watch_reruns_a_case_when_its_file_changes() {
 #[test]
 fn a_workspace_opener_runs_only_once_trusted() {
     let ws = tempfile::tempdir().expect("tmp");
-    testdeck::tui::testkit::write_fixture(ws.path(), false);
+    common::fixtures::write_fixture(ws.path(), false);
     let cfg = tempfile::tempdir().expect("cfg");
     let state = tempfile::tempdir().expect("state");
     let marker = state.path().join("opened.marker");

@@ -14,8 +14,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-/// A report is hand-written markdown; a bigger file is refused unread.
-
 /// Sends an action to the app's loop.
 pub type ActionSink = Arc<dyn Fn(Action) + Send + Sync>;
 
