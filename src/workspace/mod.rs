@@ -7,6 +7,7 @@ pub mod config;
 pub mod contract;
 pub mod diff;
 pub mod fuzzy;
+pub mod host;
 pub mod logs;
 pub mod plan;
 pub mod report;
