@@ -437,6 +437,10 @@ fn a_host_that_is_not_host_port_is_located_and_treated_as_remote() {
     let (_, lines) = testdeck(root, &["run", "NET"], &[]);
     assert!(verdict(&lines, "TC-NET-001").1.contains("--allow-remote"));
     assert_eq!(s.hits(), 0);
+    // select says what launching will need, from the same classifier
+    let (_, doc) = testdeck(root, &["select", "NET"], &[]);
+    assert_eq!(doc[0]["host"]["loopback"], false);
+    assert!(doc[0]["host"]["problem"].is_string(), "{doc:#?}");
 }
 
 #[test]
