@@ -202,6 +202,10 @@ impl Prompt {
             Prompt::Destructive { .. } => "destructive is not authorized".into(),
             Prompt::Gate { gate, .. } => format!("gate {gate} is not authorized"),
             Prompt::Live { .. } => "live case (calls a real model): needs --allow-live".into(),
+            // a case URL (HOST itself was loopback) or HOST
+            Prompt::Remote { host } if host.contains("://") => {
+                format!("URL {host} is not loopback: needs --allow-remote")
+            }
             Prompt::Remote { host } => {
                 format!("HOST {host} is not loopback: needs --allow-remote")
             }

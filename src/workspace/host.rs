@@ -7,7 +7,7 @@
 //! resolves here — is remote: the classifier never resolves names, so it cannot be
 //! steered by DNS or `/etc/hosts`.
 
-use std::net::{IpAddr, Ipv6Addr};
+use std::net::Ipv6Addr;
 use url::{Host, Url};
 
 /// What a HOST value (or a URL's host) is.
@@ -120,14 +120,6 @@ fn parse_host(host: &str) -> Result<Host<String>, String> {
     }
 }
 
-/// An IP address in the classifier's terms (for a socket address already known).
-pub fn ip_is_loopback(ip: IpAddr) -> bool {
-    match ip {
-        IpAddr::V4(v4) => v4.octets()[0] == 127,
-        IpAddr::V6(v6) => v6 == Ipv6Addr::LOCALHOST,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -229,13 +221,5 @@ mod tests {
         ] {
             assert!(!url_is_loopback(u), "{u}");
         }
-    }
-
-    #[test]
-    fn ips() {
-        assert!(ip_is_loopback("127.9.9.9".parse().expect("ip")));
-        assert!(ip_is_loopback("::1".parse().expect("ip")));
-        assert!(!ip_is_loopback("0.0.0.0".parse().expect("ip")));
-        assert!(!ip_is_loopback("::ffff:127.0.0.1".parse().expect("ip")));
     }
 }
