@@ -450,14 +450,18 @@ fn authorization_prompts() {
         fx.is_empty(),
         "nothing launches before the prompts are answered"
     );
-    insta::assert_snapshot!("prompt_mutating", render(&app, &dark()).backend());
-    key(&mut app, d.path(), KeyCode::Enter, KeyModifiers::NONE);
+    // the strictest prompt of the run_together pair (006 mutating, 007
+    // destructive) comes first, the mildest last
     keys(&mut app, d.path(), "destruct");
     insta::assert_snapshot!("prompt_destructive_typing", render(&app, &dark()).backend());
     keys(&mut app, d.path(), "ive");
     key(&mut app, d.path(), KeyCode::Enter, KeyModifiers::NONE);
     insta::assert_snapshot!("prompt_gate", render(&app, &dark()).backend());
     let fx = app.on_key(KeyEvent::new(KeyCode::Char('y'), KeyModifiers::NONE));
+    assert!(fx.is_empty(), "one prompt is left");
+    insta::assert_snapshot!("prompt_mutating", render(&app, &dark()).backend());
+    // Enter is no: the pair does not run, and the launch goes on without it
+    let fx = app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
     assert!(
         fx.iter().any(|e| matches!(e, Effect::Launch { .. })),
         "all answered: launch"

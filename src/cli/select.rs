@@ -4,6 +4,7 @@
 use super::{Ctx, EXIT_FOUND, print_json};
 use crate::sanitize::escape;
 use crate::workspace::catalog::{Risk, Tag};
+use crate::workspace::host::{self, HostClass};
 use crate::workspace::select::{Request, select};
 use crate::workspace::vars::{Vars, process_env};
 use std::process::ExitCode;
@@ -52,10 +53,32 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
     );
     // an argument that matched nothing is a problem the caller should see
     let unmatched = sel.excluded.iter().any(|e| cat.case(&e.id).is_none());
+    // the one classifier says what launching this selection will need
+    let host = vars.host();
+    let class = host::classify_host(host);
     if args.json {
-        print_json(&sel);
+        let mut doc = serde_json::to_value(&sel).unwrap_or_default();
+        if let Some(m) = doc.as_object_mut() {
+            m.insert(
+                "host".into(),
+                serde_json::json!({
+                    "value": host,
+                    "loopback": class.is_loopback(),
+                    "problem": match &class {
+                        HostClass::Invalid(e) => Some(e.as_str()),
+                        _ => None,
+                    },
+                }),
+            );
+        }
+        print_json(&doc);
     } else {
-        crate::outln!("HOST {}  max-risk {}", escape(vars.host()), sel.max_risk);
+        let note = match &class {
+            HostClass::Loopback => String::new(),
+            HostClass::Remote => "  (not loopback: nothing runs without --allow-remote)".into(),
+            HostClass::Invalid(e) => format!("  ({}; treated as remote)", escape(e)),
+        };
+        crate::outln!("HOST {}{note}  max-risk {}", escape(host), sel.max_risk);
         crate::outln!("selected ({}):", sel.selected.len());
         for (i, s) in sel.selected.iter().enumerate() {
             let title = cat.case(&s.id).map_or("", |c| c.title.as_str());

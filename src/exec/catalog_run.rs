@@ -10,6 +10,7 @@ use super::record::{
 };
 use super::{ExecEvent, ResultLine, Sink};
 use crate::workspace::catalog::{self as cat, Automation, Case, Catalog, Driver, ExpectedKind};
+use crate::workspace::host;
 use crate::workspace::select::{self, Request, Selection};
 use crate::workspace::vars::{self, Assume, VarSource, Vars};
 use serde_json::Value;
@@ -52,7 +53,7 @@ pub struct CatalogPlan {
 }
 
 /// The policy's session for a catalog: HOST, max risk, switches resolved
-/// (environment > local.yaml > catalog vars), and the session's grants.
+/// (environment > local.yaml, never catalog vars), and the session's grants.
 pub fn session(
     catalog: &Catalog,
     vars: &Vars,
@@ -63,10 +64,12 @@ pub fn session(
     let mut switches = BTreeMap::new();
     for var in catalog.switch_vars() {
         if let Some(e) = vars.entry(var) {
+            // catalog vars never authorize (Vars::resolve leaves them out already;
+            // this says so where the decision is made)
             let how = match e.source {
-                VarSource::Environment | VarSource::Default => GrantSource::Environment,
+                VarSource::Environment => GrantSource::Environment,
                 VarSource::Local => GrantSource::LocalYaml,
-                VarSource::Catalog => GrantSource::Catalog,
+                VarSource::Catalog | VarSource::Default => continue,
             };
             switches.insert(var.to_owned(), (e.value.clone(), how));
         }
@@ -90,8 +93,10 @@ pub fn session(
     }
 }
 
-/// The policy's facts of a case (its `assume` evaluated in the process environment).
-pub fn facts(case: &Case) -> Result<CaseFacts, String> {
+/// The policy's facts of a case (its `assume` evaluated in the process
+/// environment). `probe_url` is its category's effective probe, expanded: a
+/// URL the case's run would reach, like its own `how.url`.
+pub fn facts(case: &Case, vars: &Vars, probe_url: Option<&str>) -> Result<CaseFacts, String> {
     let assume = match &case.assume {
         None => None,
         Some(expr) => {
@@ -99,13 +104,51 @@ pub fn facts(case: &Case) -> Result<CaseFacts, String> {
             Some((expr.clone(), a.eval(&vars::process_env)))
         }
     };
+    let own = case.how.url.as_ref().map(|u| vars.expand(u).text);
+    let remote_url = own
+        .into_iter()
+        .chain(probe_url.map(str::to_owned))
+        .find(|u| !host::url_is_loopback(u));
     Ok(CaseFacts {
         id: case.id.clone(),
         risk: Some(case.risk.map_or(Risk::Destructive, Risk::from)),
         gate: case.gate.clone(),
         assume,
         live: false,
+        remote_url,
     })
+}
+
+/// The one decision for every selected case, in execution order: each member
+/// decided on its own, then `run_together` applied (a group runs only when
+/// every member may). Both shells and the launch itself use it.
+pub fn decide_selection(
+    catalog: &Catalog,
+    vars: &Vars,
+    sel: &Selection,
+    session: &policy::Session,
+) -> Vec<(String, Decision)> {
+    let mut ds = Vec::new();
+    let mut groups = Vec::new();
+    for x in &sel.selected {
+        let Some(c) = catalog.case(&x.id) else {
+            continue;
+        };
+        let probe_url = sel
+            .categories
+            .iter()
+            .find(|k| k.id == c.category)
+            .and_then(|k| k.status_probe.as_ref())
+            .map(|p| p.url.as_str());
+        let d = match facts(c, vars, probe_url) {
+            Ok(f) => policy::decide(session, &f),
+            Err(e) => Decision::Skip(e),
+        };
+        ds.push((c.id.clone(), d));
+        groups.push(x.group);
+    }
+    policy::decide_groups(&mut ds, &groups);
+    ds
 }
 
 /// The decision for every selected case, in execution order: what the TUI must
@@ -119,17 +162,7 @@ pub fn decisions(
     let vars = Vars::resolve(catalog, &vars::process_env);
     let sel = selection(catalog, &vars, plan);
     let s = session(catalog, &vars, sel.max_risk.into(), grants, headless);
-    sel.selected
-        .iter()
-        .filter_map(|x| catalog.case(&x.id))
-        .map(|c| {
-            let d = match facts(c) {
-                Ok(f) => policy::decide(&s, &f),
-                Err(e) => Decision::Skip(e),
-            };
-            (c.id.clone(), d)
-        })
-        .collect()
+    decide_selection(catalog, &vars, &sel, &s)
 }
 
 pub fn selection(catalog: &Catalog, vars: &Vars, plan: &CatalogPlan) -> Selection {
@@ -299,14 +332,23 @@ pub fn launch_catalog(
     let mut probed: Vec<String> = Vec::new();
     // a group whose member failed, by index
     let mut group_failed: HashMap<usize, String> = HashMap::new();
+    let decided: HashMap<String, Decision> = decide_selection(catalog, &vars, &sel, &session)
+        .into_iter()
+        .collect();
     for sel_case in &sel.selected {
         let Some(case) = catalog.case(&sel_case.id) else {
             continue;
         };
         let started_at = super::record::now();
         let start = Instant::now();
-        // the category's probe, once, before its first case
-        if !probed.contains(&case.category) && !cancel.is_cancelled() {
+        let decision = decided
+            .get(&case.id)
+            .cloned()
+            .unwrap_or_else(|| Decision::Skip("not decided".into()));
+        // the category's probe, once, before its first case the policy lets
+        // run: nothing is sent for a category whose cases are all refused
+        let allowed = matches!(decision, Decision::Allowed(_));
+        if allowed && !probed.contains(&case.category) && !cancel.is_cancelled() {
             probed.push(case.category.clone());
             let resolved = sel
                 .categories
@@ -357,7 +399,6 @@ pub fn launch_catalog(
         let continue_on_fail = group
             .and_then(|g| catalog.run_together.get(g))
             .is_some_and(|g| g.continue_on_fail);
-        let decision = facts(case).map(|f| policy::decide(&session, &f));
         let verdict_reason: Option<(Verdict, String)> = if cancel.is_cancelled() {
             Some((Verdict::NotRun, "cancelled".into()))
         } else if let Some(failed) = group
@@ -368,7 +409,7 @@ pub fn launch_catalog(
                 Verdict::NotRun,
                 format!("run_together: {failed} failed before it"),
             ))
-        } else if let Some(p) = probes.get(&case.category).filter(|p| !p.ok) {
+        } else if let Some(p) = probes.get(&case.category).filter(|p| !p.ok && allowed) {
             Some((
                 Verdict::EnvironmentFail,
                 p.reason
@@ -377,9 +418,8 @@ pub fn launch_catalog(
             ))
         } else {
             match &decision {
-                Err(e) => Some((Verdict::Skipped, e.clone())),
-                Ok(Decision::Skip(r)) => Some((Verdict::Skipped, r.clone())),
-                Ok(Decision::NeedsPrompt(p)) => Some((
+                Decision::Skip(r) => Some((Verdict::Skipped, r.clone())),
+                Decision::NeedsPrompt(p) => Some((
                     Verdict::Skipped,
                     if headless {
                         p.headless_reason()
@@ -387,10 +427,10 @@ pub fn launch_catalog(
                         format!("{} (not granted)", p.headless_reason())
                     },
                 )),
-                Ok(Decision::Allowed(_)) if not_runnable(case).is_some() => {
+                Decision::Allowed(_) if not_runnable(case).is_some() => {
                     not_runnable(case).map(|r| (Verdict::NotRun, r))
                 }
-                Ok(Decision::Allowed(_)) => None,
+                Decision::Allowed(_) => None,
             }
         };
         let command = case.how.run.as_ref().map(|r| vars.expand(r).text);
@@ -411,7 +451,7 @@ pub fn launch_catalog(
         if let Some((v, r)) = verdict_reason {
             res.verdict = v;
             res.reason = Some(r);
-        } else if let Ok(Decision::Allowed(used)) = &decision {
+        } else if let Decision::Allowed(used) = &decision {
             // record what authorized it, once per kind
             let auths: Vec<AuthorizationRecord> = used
                 .iter()
@@ -520,7 +560,7 @@ fn run_case(
             return (Verdict::Fail, Some("timeout".into()), exit_code, tail);
         }
     }
-    let mut answer: Option<Result<http::Answer, String>> = None;
+    let mut answer: Option<Result<http::Answer, http::FetchError>> = None;
     for exp in &case.expected {
         let Some(kind) = exp.kind else { continue };
         let failure = match kind {
@@ -555,7 +595,7 @@ fn run_case(
                     Err(e) => {
                         return (
                             Verdict::EnvironmentFail,
-                            Some(format!("unreachable: {e}")),
+                            Some(e.to_string()),
                             exit_code,
                             tail,
                         );

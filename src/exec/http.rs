@@ -1,5 +1,6 @@
 //! Real HTTP for the catalog: `status_probe` before a category, and the
-//! `api-status` / `api-field` expectations, with a dotted-path lookup.
+//! `api-status` / `api-field` expectations, with a dotted-path lookup. No
+//! redirect is followed, no proxy used, and an answer is read whole or not at all.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -26,29 +27,56 @@ impl Answer {
     }
 }
 
-/// Fetch `url` with `method`. `Err` is a transport failure (unreachable, bad
-/// URL, timeout) with a reason; any HTTP status is an `Ok` answer.
-pub fn fetch(method: &str, url: &str, timeout: Duration) -> Result<Answer, String> {
+/// Why a fetch has no answer to judge.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FetchError {
+    /// No answer: a bad URL, refused, unreachable, a timeout before the status.
+    Unreachable(String),
+    /// An answer that could not be read whole: over [`MAX_BODY`], cut short, or
+    /// its body still unfinished when the timeout ran out.
+    Body(String),
+}
+
+impl std::fmt::Display for FetchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FetchError::Unreachable(e) => write!(f, "unreachable: {e}"),
+            FetchError::Body(e) => write!(f, "the answer could not be read: {e}"),
+        }
+    }
+}
+
+/// Fetch `url` with `method`. Any HTTP status is an `Ok` answer — a 3xx too:
+/// redirects are never followed (a loopback service must not be able to send
+/// the request on to another host), and no proxy is ever used (the proxy
+/// variables of the environment would carry a loopback request elsewhere).
+/// The URL sent is the one the host classifier parsed.
+pub fn fetch(method: &str, url: &str, timeout: Duration) -> Result<Answer, FetchError> {
+    let parsed = crate::workspace::host::parse_url(url).map_err(FetchError::Unreachable)?;
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .timeout_connect(Some(CONNECT_TIMEOUT.min(timeout)))
         .timeout_global(Some(timeout))
         .http_status_as_error(false)
+        .max_redirects(0)
+        .proxy(None)
         .build()
         .into();
     let method = if method.is_empty() { "GET" } else { method };
     let req = ureq::http::Request::builder()
         .method(method.to_ascii_uppercase().as_str())
-        .uri(url)
+        .uri(parsed.as_str())
         .body(())
-        .map_err(|e| format!("bad request {method} {url}: {e}"))?;
-    let mut resp = agent.run(req).map_err(|e| format!("{method} {url}: {e}"))?;
+        .map_err(|e| FetchError::Unreachable(format!("bad request {method} {url}: {e}")))?;
+    let mut resp = agent
+        .run(req)
+        .map_err(|e| FetchError::Unreachable(format!("{method} {url}: {e}")))?;
     let status = resp.status().as_u16();
     let body = resp
         .body_mut()
         .with_config()
         .limit(MAX_BODY)
         .read_to_string()
-        .unwrap_or_default();
+        .map_err(|e| FetchError::Body(format!("{method} {url}: {e}")))?;
     Ok(Answer { status, body })
 }
 
@@ -106,12 +134,18 @@ pub struct ProbeResult {
 
 /// Fetch a probe and apply its `stop_if` (`field` → values that stop).
 pub fn probe(url: &str, stop_if: &[(String, Vec<Value>)]) -> ProbeResult {
-    match fetch("GET", url, DEFAULT_TIMEOUT) {
+    probe_within(url, stop_if, DEFAULT_TIMEOUT)
+}
+
+/// [`probe`] with its own timeout. No answer, or one that cannot be read whole,
+/// is a failed probe, never an ok one.
+pub fn probe_within(url: &str, stop_if: &[(String, Vec<Value>)], timeout: Duration) -> ProbeResult {
+    match fetch("GET", url, timeout) {
         Err(e) => ProbeResult {
             url: url.to_owned(),
             ok: false,
             status: None,
-            reason: Some(format!("status_probe unreachable: {e}")),
+            reason: Some(format!("status_probe {e}")),
         },
         Ok(answer) => {
             let json = answer.json();

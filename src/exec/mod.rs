@@ -216,6 +216,21 @@ impl LaunchContext {
             catalog: ws.catalog.clone(),
         }
     }
+
+    /// The HOST every case of this launch addresses, tests-tree cases included.
+    pub fn host(&self) -> String {
+        resolved_host(self.catalog.as_ref())
+    }
+}
+
+/// HOST as cases see it: process environment > local.yaml > catalog vars >
+/// `127.0.0.1` (the environment alone when there is no catalog).
+pub fn resolved_host(catalog: Option<&crate::workspace::catalog::Catalog>) -> String {
+    use crate::workspace::vars::{self, Vars};
+    match catalog {
+        Some(cat) => Vars::resolve(cat, &vars::process_env).host().to_owned(),
+        None => vars::process_env(vars::HOST).unwrap_or_else(|| vars::DEFAULT_HOST.to_owned()),
+    }
 }
 
 /// Start a launch on a background thread; events go to `sink`, the last one a
@@ -237,8 +252,9 @@ pub fn launch_with(
     let thread = std::thread::spawn(move || {
         let mut summary = Summary::default();
         let mut targets = Vec::new();
+        let host = ctx.host();
         for t in tests_run::merge_targets(plan.tests.clone()) {
-            match tests_live_decision(&t, &plan) {
+            match tests_live_decision(&t, &plan, &host) {
                 Some(reason) => {
                     let r = ResultLine {
                         id: t.label(),
@@ -294,9 +310,15 @@ pub fn launch_with(
 /// adds the answers to `plan.grants`, and launches; headless, `NeedsPrompt`
 /// never appears (it is a `Skip` with the reason).
 pub fn decisions(ctx: &LaunchContext, plan: &LaunchPlan) -> Vec<(String, Decision)> {
+    let host = ctx.host();
     let mut out: Vec<(String, Decision)> = tests_run::merge_targets(plan.tests.clone())
         .iter()
-        .map(|t| (t.label(), tests_decision(t, &plan.grants, plan.headless)))
+        .map(|t| {
+            (
+                t.label(),
+                tests_decision(t, &plan.grants, plan.headless, &host),
+            )
+        })
         .collect();
     if let (Some(cat), false) = (&ctx.catalog, plan.catalog.ids.is_empty()) {
         out.extend(catalog_run::decisions(
@@ -309,12 +331,13 @@ pub fn decisions(ctx: &LaunchContext, plan: &LaunchPlan) -> Vec<(String, Decisio
     out
 }
 
-/// The policy for one tests target: a live scope or case needs a live grant.
-pub fn tests_decision(t: &TestsTarget, grants: &Grants, headless: bool) -> Decision {
+/// The policy for one tests target: a live scope or case needs a live grant,
+/// and every target the remote grant when `host` is not loopback.
+pub fn tests_decision(t: &TestsTarget, grants: &Grants, headless: bool, host: &str) -> Decision {
     let session = policy::Session {
         headless,
         max_risk: Risk::Destructive,
-        host: String::new(),
+        host: host.to_owned(),
         authorize: std::collections::BTreeMap::new(),
         gates: std::collections::BTreeMap::new(),
         switches: std::collections::BTreeMap::new(),
@@ -329,9 +352,9 @@ pub fn tests_decision(t: &TestsTarget, grants: &Grants, headless: bool) -> Decis
 }
 
 /// `Some(reason)` when a tests target must be skipped at launch.
-fn tests_live_decision(t: &TestsTarget, plan: &LaunchPlan) -> Option<String> {
+fn tests_live_decision(t: &TestsTarget, plan: &LaunchPlan, host: &str) -> Option<String> {
     // at launch, what was not granted is not asked again
-    match tests_decision(t, &plan.grants, true) {
+    match tests_decision(t, &plan.grants, true, host) {
         Decision::Allowed(_) => None,
         Decision::Skip(r) => Some(r),
         Decision::NeedsPrompt(p) => Some(p.headless_reason()),

@@ -2,8 +2,9 @@
 //! liveness, the session's max risk, HOST, authorization switches and grants,
 //! decide Allowed, Skip(reason) or NeedsPrompt(what the TUI must ask).
 
+use crate::workspace::host;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The risk ladder of seed 001, lowest first.
 #[derive(
@@ -46,8 +47,6 @@ pub enum GrantSource {
     /// The variable is `true` in `.pouch/tester/local.yaml`.
     #[serde(rename = "local.yaml")]
     LocalYaml,
-    /// The variable is `true` in `catalog.yaml` `vars`.
-    Catalog,
     /// `--authorize RISK`, `--gate G`, `--allow-live`, `--allow-remote`.
     Flag,
     /// The person answered a prompt in the TUI.
@@ -59,7 +58,6 @@ impl GrantSource {
         match self {
             GrantSource::Environment => "environment",
             GrantSource::LocalYaml => "local.yaml",
-            GrantSource::Catalog => "catalog",
             GrantSource::Flag => "flag",
             GrantSource::Prompt => "prompt",
         }
@@ -95,6 +93,9 @@ impl Grantable {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Grants {
     pub granted: BTreeMap<Grantable, Grant>,
+    /// What the person answered "no" to in this launch: what needs it is
+    /// skipped, never asked again (a headless session never has any).
+    pub refused: BTreeSet<Grantable>,
 }
 
 /// How and when something was granted.
@@ -112,6 +113,13 @@ impl Grants {
             how,
             when: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
         });
+    }
+    /// Refuse `what` for this launch (a prompt answered "no").
+    pub fn refuse(&mut self, what: Grantable) {
+        self.refused.insert(what);
+    }
+    pub fn is_refused(&self, what: &Grantable) -> bool {
+        self.refused.contains(what)
     }
     pub fn get(&self, what: &Grantable) -> Option<GrantSource> {
         self.granted.get(what).map(|g| g.how)
@@ -150,6 +158,9 @@ pub struct CaseFacts {
     pub assume: Option<(String, bool)>,
     /// A tests-tree case under a `live/` folder.
     pub live: bool,
+    /// A URL the case (or its category's probe) would reach whose host is not
+    /// loopback, when HOST itself is: it needs the remote grant all the same.
+    pub remote_url: Option<String>,
 }
 
 /// What the TUI must ask before the case may run.
@@ -168,8 +179,8 @@ pub enum Prompt {
     },
     /// A yes/no: the case calls a real model.
     Live { case: String },
-    /// The HOST is not loopback: asked once more before the first mutating or
-    /// destructive case.
+    /// The HOST (or a URL of a case) is not loopback: asked before any case
+    /// runs and before anything is sent, readonly and tests-tree cases included.
     Remote { host: String },
 }
 
@@ -191,6 +202,10 @@ impl Prompt {
             Prompt::Destructive { .. } => "destructive is not authorized".into(),
             Prompt::Gate { gate, .. } => format!("gate {gate} is not authorized"),
             Prompt::Live { .. } => "live case (calls a real model): needs --allow-live".into(),
+            // a case URL (HOST itself was loopback) or HOST
+            Prompt::Remote { host } if host.contains("://") => {
+                format!("URL {host} is not loopback: needs --allow-remote")
+            }
             Prompt::Remote { host } => {
                 format!("HOST {host} is not loopback: needs --allow-remote")
             }
@@ -214,37 +229,45 @@ pub enum Decision {
     NeedsPrompt(Prompt),
 }
 
-/// Whether `host` (an address, maybe with a port or brackets) is loopback.
-pub fn is_loopback(host: &str) -> bool {
-    let h = host.trim();
-    let h = h
-        .strip_prefix('[')
-        .map_or(h, |r| r.split(']').next().unwrap_or(r));
-    if h.eq_ignore_ascii_case("localhost") || h.to_ascii_lowercase().ends_with(".localhost") {
-        return true;
-    }
-    if let Ok(ip) = h.parse::<std::net::IpAddr>() {
-        return ip.is_loopback();
-    }
-    // host:port
-    h.rsplit_once(':')
-        .and_then(|(a, _)| a.parse::<std::net::Ipv4Addr>().ok())
-        .is_some_and(|ip| ip.is_loopback())
-        || h.rsplit_once(':')
-            .is_some_and(|(a, _)| a.eq_ignore_ascii_case("localhost"))
-}
-
-/// Decide one case. Order: liveness, max risk, assume (so nothing is asked for
-/// a case that would be skipped anyway), remote HOST, risk authorization, gate.
+/// Decide one case. Order: max risk and assume (so nothing is asked for a case
+/// that would be skipped anyway), remote HOST (before anything else is asked or
+/// sent: readonly and tests-tree cases too), liveness, risk authorization, gate.
 pub fn decide(s: &Session, c: &CaseFacts) -> Decision {
     let mut used = Vec::new();
     let ask = |p: Prompt| {
         if s.headless {
             Decision::Skip(p.headless_reason())
+        } else if s.grants.is_refused(&p.grants()) {
+            Decision::Skip(format!("{} (not granted)", p.headless_reason()))
         } else {
             Decision::NeedsPrompt(p)
         }
     };
+    if let Some(risk) = c.risk {
+        if risk > s.max_risk {
+            return Decision::Skip(format!("risk {risk} is above the max risk {}", s.max_risk));
+        }
+        if let Some((expr, false)) = &c.assume {
+            return Decision::Skip(format!("assume is false: {expr}"));
+        }
+    }
+    // a remote HOST (or a URL of the case that is not loopback): nothing is sent
+    // and nothing runs until the person allows it, whatever the risk
+    let remote = if host::is_loopback_host(&s.host) {
+        c.remote_url.clone()
+    } else {
+        Some(s.host.clone())
+    };
+    if let Some(target) = remote {
+        match s.grants.get(&Grantable::Remote) {
+            Some(how) => used.push(Used {
+                what: Grantable::Remote,
+                how,
+                variable: None,
+            }),
+            None => return ask(Prompt::Remote { host: target }),
+        }
+    }
     if c.live {
         match s.grants.get(&Grantable::Live) {
             Some(how) => used.push(Used {
@@ -258,29 +281,6 @@ pub fn decide(s: &Session, c: &CaseFacts) -> Decision {
     let Some(risk) = c.risk else {
         return Decision::Allowed(used);
     };
-    if risk > s.max_risk {
-        return Decision::Skip(format!("risk {risk} is above the max risk {}", s.max_risk));
-    }
-    if let Some((expr, false)) = &c.assume {
-        return Decision::Skip(format!("assume is false: {expr}"));
-    }
-    // headless refuses every case against a remote HOST; the TUI shows a banner
-    // and asks once more before the first case that changes something
-    let remote = !is_loopback(&s.host);
-    if remote && (s.headless || risk > Risk::Readonly) {
-        match s.grants.get(&Grantable::Remote) {
-            Some(how) => used.push(Used {
-                what: Grantable::Remote,
-                how,
-                variable: None,
-            }),
-            None => {
-                return ask(Prompt::Remote {
-                    host: s.host.clone(),
-                });
-            }
-        }
-    }
     if risk > Risk::Readonly {
         let what = Grantable::Risk(risk);
         let var = s.authorize.get(&risk).cloned();
@@ -303,7 +303,7 @@ pub fn decide(s: &Session, c: &CaseFacts) -> Decision {
                 (true, None) => Decision::Skip(format!(
                     "{risk} is not authorized: needs --authorize {risk}"
                 )),
-                (false, _) => Decision::NeedsPrompt(p),
+                (false, _) => ask(p),
             };
         };
         used.push(Used {
@@ -330,7 +330,7 @@ pub fn decide(s: &Session, c: &CaseFacts) -> Decision {
                 });
             }
             None => {
-                return Decision::NeedsPrompt(Prompt::Gate {
+                return ask(Prompt::Gate {
                     case: c.id.clone(),
                     gate: gate.clone(),
                     variable: var,
@@ -339,6 +339,55 @@ pub fn decide(s: &Session, c: &CaseFacts) -> Decision {
         }
     }
     Decision::Allowed(used)
+}
+
+/// Apply `run_together` to decisions made one member at a time: a group runs
+/// only when every member may. When a member is skipped (not authorized, a
+/// prompt answered no, assume false), every other member of its group is skipped
+/// too, naming it; a member still waiting for a prompt keeps it (the group runs
+/// only if every prompt is answered yes). `groups[i]` is the group of `ds[i]`.
+pub fn decide_groups(ds: &mut [(String, Decision)], groups: &[Option<usize>]) {
+    let mut blocked: BTreeMap<usize, (String, String)> = BTreeMap::new();
+    for ((id, d), g) in ds.iter().zip(groups) {
+        if let (Decision::Skip(r), Some(g)) = (d, g) {
+            blocked.entry(*g).or_insert_with(|| (id.clone(), r.clone()));
+        }
+    }
+    for ((_, d), g) in ds.iter_mut().zip(groups) {
+        let Some((who, why)) = g.and_then(|g| blocked.get(&g)) else {
+            continue;
+        };
+        if !matches!(d, Decision::Skip(_)) {
+            *d = Decision::Skip(format!("run_together: {who} will not run ({why})"));
+        }
+    }
+}
+
+/// How strict a prompt is: the remote HOST comes before anything, then what a
+/// key press cannot grant, then gates, mutating, live.
+pub fn strictness(p: &Prompt) -> u8 {
+    match p {
+        Prompt::Remote { .. } => 4,
+        Prompt::Destructive { .. } => 3,
+        Prompt::Gate { .. } => 2,
+        Prompt::Mutating { .. } => 1,
+        Prompt::Live { .. } => 0,
+    }
+}
+
+/// The question to ask next: the strictest of every `NeedsPrompt` (the first in
+/// execution order among equals), so a remote HOST is asked before any case and
+/// a group's strictest prompt before its milder ones.
+pub fn next_prompt(ds: &[(String, Decision)]) -> Option<&Prompt> {
+    let mut best: Option<&Prompt> = None;
+    for (_, d) in ds {
+        if let Decision::NeedsPrompt(p) = d {
+            if best.is_none_or(|b| strictness(p) > strictness(b)) {
+                best = Some(p);
+            }
+        }
+    }
+    best
 }
 
 /// The switch variable when it is `true`, else a session grant.
@@ -374,33 +423,6 @@ mod tests {
             id: "TC-1".into(),
             risk: Some(risk),
             ..CaseFacts::default()
-        }
-    }
-
-    #[test]
-    fn loopback_hosts() {
-        for h in [
-            "127.0.0.1",
-            "127.3.2.1",
-            "localhost",
-            "LOCALHOST",
-            "::1",
-            "[::1]",
-            "[::1]:8080",
-            "127.0.0.1:8095",
-            "localhost:80",
-            "api.localhost",
-        ] {
-            assert!(is_loopback(h), "{h}");
-        }
-        for h in [
-            "10.0.0.5",
-            "example.com",
-            "192.168.1.2:80",
-            "",
-            "localhost.com",
-        ] {
-            assert!(!is_loopback(h), "{h}");
         }
     }
 
@@ -547,7 +569,8 @@ mod tests {
             );
             return;
         }
-        let remote_needed = remote && (headless || risk > Risk::Readonly);
+        // a remote HOST needs its grant for every case, readonly included
+        let remote_needed = remote;
         if remote_needed && !remote_ok {
             if headless {
                 assert!(
@@ -646,14 +669,27 @@ mod tests {
             }
             s.grants.grant(Grantable::Live, GrantSource::Flag);
             assert!(matches!(decide(&s, &c), Decision::Allowed(u) if u.len() == 1));
-            // a non-live tests case needs nothing, whatever the HOST
-            let mut s2 = session(headless, Risk::Readonly, "example.com");
-            s2.grants = Grants::default();
+            // a non-live tests case needs nothing on a loopback HOST, and the
+            // remote grant on a remote one
             let plain = CaseFacts {
                 id: "x".into(),
                 ..CaseFacts::default()
             };
-            assert_eq!(decide(&s2, &plain), Decision::Allowed(Vec::new()));
+            let s1 = session(headless, Risk::Readonly, "localhost:8080");
+            assert_eq!(decide(&s1, &plain), Decision::Allowed(Vec::new()));
+            let mut s2 = session(headless, Risk::Readonly, "example.com");
+            if headless {
+                assert!(
+                    matches!(decide(&s2, &plain), Decision::Skip(r) if r.contains("--allow-remote"))
+                );
+            } else {
+                assert!(matches!(
+                    decide(&s2, &plain),
+                    Decision::NeedsPrompt(Prompt::Remote { .. })
+                ));
+            }
+            s2.grants.grant(Grantable::Remote, GrantSource::Flag);
+            assert!(matches!(decide(&s2, &plain), Decision::Allowed(u) if u.len() == 1));
         }
     }
 
@@ -677,6 +713,74 @@ mod tests {
             decide(&s, &case(Risk::Destructive)),
             Decision::Allowed(_)
         ));
+    }
+
+    #[test]
+    fn a_refused_prompt_is_a_skip_and_never_asked_again() {
+        let mut s = session(false, Risk::Destructive, "127.0.0.1");
+        let c = case(Risk::Mutating);
+        assert!(matches!(
+            decide(&s, &c),
+            Decision::NeedsPrompt(Prompt::Mutating { .. })
+        ));
+        s.grants.refuse(Grantable::Risk(Risk::Mutating));
+        assert!(matches!(&decide(&s, &c), Decision::Skip(r) if r.contains("not granted")));
+        // a URL of the case that is not loopback needs the remote grant, HOST or not
+        let mut far = case(Risk::Readonly);
+        far.remote_url = Some("http://some.host/".into());
+        assert_eq!(
+            decide(&s, &far),
+            Decision::NeedsPrompt(Prompt::Remote {
+                host: "http://some.host/".into()
+            })
+        );
+    }
+
+    #[test]
+    fn a_group_runs_only_when_every_member_may() {
+        let prompt = |c: &str| {
+            Decision::NeedsPrompt(Prompt::Destructive {
+                case: c.into(),
+                host: "h".into(),
+            })
+        };
+        let mut ds = vec![
+            ("A".to_owned(), Decision::Allowed(Vec::new())),
+            (
+                "B".to_owned(),
+                Decision::Skip("mutating is not authorized".into()),
+            ),
+            ("C".to_owned(), prompt("C")),
+            ("D".to_owned(), Decision::Allowed(Vec::new())),
+            ("E".to_owned(), prompt("E")),
+        ];
+        decide_groups(&mut ds, &[Some(0), Some(0), Some(0), None, Some(1)]);
+        for i in [0, 2] {
+            assert!(
+                matches!(&ds[i].1, Decision::Skip(r) if r.contains("run_together: B will not run")),
+                "{:?}",
+                ds[i]
+            );
+        }
+        assert_eq!(ds[3].1, Decision::Allowed(Vec::new()));
+        assert_eq!(ds[4].1, prompt("E"));
+        // the strictest prompt first: a remote HOST before any case
+        let mild = Decision::NeedsPrompt(Prompt::Mutating {
+            case: "M".into(),
+            host: "h".into(),
+        });
+        let far = Decision::NeedsPrompt(Prompt::Remote { host: "h".into() });
+        let ds = vec![
+            ("M".to_owned(), mild),
+            ("E".to_owned(), prompt("E")),
+            ("R".to_owned(), far),
+        ];
+        assert!(matches!(next_prompt(&ds), Some(Prompt::Remote { .. })));
+        assert!(matches!(
+            next_prompt(&ds[..2]),
+            Some(Prompt::Destructive { .. })
+        ));
+        assert!(next_prompt(&[]).is_none());
     }
 
     #[test]

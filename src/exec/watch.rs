@@ -309,6 +309,7 @@ pub fn plan_for(
 ) -> (LaunchPlan, Vec<Skipped>) {
     let mut skipped = Vec::new();
     let mut tests = Vec::new();
+    let host = super::resolved_host(ws.catalog.as_ref());
     for key in &cases.tests {
         let Some(c) = ws.tests.cases.iter().find(|c| &c.key() == key) else {
             continue;
@@ -317,7 +318,7 @@ pub fn plan_for(
             scope: c.scope.clone(),
             case_ids: vec![c.case_id.clone()],
         };
-        match super::tests_decision(&t, &opts.grants, true) {
+        match super::tests_decision(&t, &opts.grants, true, &host) {
             Decision::Allowed(_) => tests.push(t),
             Decision::Skip(reason) => skipped.push(Skipped {
                 id: key.clone(),

@@ -8,6 +8,7 @@ pub mod config;
 pub mod contract;
 pub mod diff;
 pub mod fuzzy;
+pub mod host;
 pub mod logs;
 pub mod openers;
 pub mod plan;

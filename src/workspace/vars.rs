@@ -1,5 +1,6 @@
-//! HOST and `${VAR}` resolution: process environment > local.yaml > catalog vars,
-//! `${NAME}` expansion, the `assume` expression, and where URLs get their host.
+//! HOST and `${VAR}` resolution: process environment > local.yaml > catalog vars
+//! (authorization switches: process environment > local.yaml only), `${NAME}`
+//! expansion, the `assume` expression, and where URLs get their host.
 //!
 //! The process environment is passed in (an [`Env`]), so tests never touch the real one.
 
@@ -94,9 +95,12 @@ pub struct Vars {
 }
 
 impl Vars {
-    /// Resolve every variable: `HOST` and switches from `env` > `local.yaml` >
-    /// `catalog.yaml` `vars` (> `127.0.0.1` for `HOST`); others from `local.yaml` >
-    /// `catalog.yaml` `vars`. Then expand `${NAME}` inside the values.
+    /// Resolve every variable: `HOST` from `env` > `local.yaml` > `catalog.yaml`
+    /// `vars` > `127.0.0.1`; authorization switches from `env` > `local.yaml` only
+    /// (a committed file cannot authorize its own cases: a switch in catalog `vars`
+    /// is ignored here and reported by `validate` as `authorize-in-catalog`);
+    /// others from `local.yaml` > `catalog.yaml` `vars`. Then expand `${NAME}`
+    /// inside the values.
     pub fn resolve(cat: &Catalog, env: Env) -> Vars {
         let switches: Vec<&str> = cat.switch_vars().collect();
         let mut names: Vec<String> = vec![HOST.to_owned()];
@@ -132,7 +136,7 @@ impl Vars {
             let from_catalog = || {
                 cat.vars
                     .iter()
-                    .find(|v| v.name == name)
+                    .find(|v| v.name == name && !switch)
                     .map(|v| (v.value.clone(), VarSource::Catalog))
             };
             let found = from_env
@@ -284,7 +288,8 @@ impl Vars {
         self.index.contains_key(name)
     }
 
-    /// Whether an authorization switch is `true` (environment > local.yaml > vars).
+    /// Whether an authorization switch is `true` (environment > local.yaml; never
+    /// catalog vars).
     pub fn switch_on(&self, var: &str) -> bool {
         self.get(var) == Some("true")
     }
@@ -403,24 +408,6 @@ fn substitute<'v>(text: &str, limit: usize, lookup: impl Fn(&str) -> Option<&'v 
         unknown,
         too_long,
     }
-}
-
-/// Whether `host` (optionally with `:port`, IPv6 optionally in brackets) is this machine.
-pub fn is_loopback(host: &str) -> bool {
-    let h = host.trim();
-    let h = if let Some(rest) = h.strip_prefix('[') {
-        rest.split(']').next().unwrap_or(rest)
-    } else if h.matches(':').count() == 1 {
-        h.split(':').next().unwrap_or(h)
-    } else {
-        h
-    };
-    let h = h.trim_end_matches('.').to_ascii_lowercase();
-    if h == "localhost" || h.ends_with(".localhost") {
-        return true;
-    }
-    h.parse::<std::net::IpAddr>()
-        .is_ok_and(|ip| ip.is_loopback())
 }
 
 /// A URL found in a text whose host is not HOST (or a var built from it).
@@ -754,30 +741,6 @@ mod tests {
         assert!(env.contains(&("HOST".to_owned(), "10.9.9.9".to_owned())));
         assert!(env.iter().any(|(k, _)| k == "API_BASE"));
         assert!(!env.iter().any(|(k, _)| k == "ALLOW_MUT"));
-    }
-
-    #[test]
-    fn loopback() {
-        for h in [
-            "127.0.0.1",
-            "localhost",
-            "LOCALHOST.",
-            "127.1.2.3:80",
-            "::1",
-            "[::1]:8080",
-            "a.localhost",
-        ] {
-            assert!(is_loopback(h), "{h}");
-        }
-        for h in [
-            "10.0.0.5",
-            "example.com",
-            "192.168.1.1:80",
-            "::2",
-            "localhost.example.com",
-        ] {
-            assert!(!is_loopback(h), "{h}");
-        }
     }
 
     #[test]

@@ -95,28 +95,29 @@ pub fn plan_for(
     }
 }
 
-/// The next question for `plan` (none: launch), and what will be skipped.
+/// The next question for `plan` (none: launch), and what will be skipped: the
+/// core's one decision (`exec::decisions`), each `NeedsPrompt` turned into a
+/// question, the strictest first (a remote HOST before any case). What was
+/// declined is refused in the plan's grants, so the core skips it — and every
+/// other member of its `run_together` group.
 pub fn next_prompt(
     ctx: &LaunchContext,
     plan: &LaunchPlan,
     declined: &[Grantable],
 ) -> (Option<Prompt>, Vec<(String, String)>) {
-    let mut skipped = Vec::new();
-    let mut first = None;
-    for (id, d) in exec::decisions(ctx, plan) {
-        match d {
-            Decision::Allowed(_) => {}
-            Decision::Skip(r) => skipped.push((id, r)),
-            Decision::NeedsPrompt(p) => {
-                if declined.contains(&p.grants()) {
-                    skipped.push((id, format!("{} (not granted)", p.headless_reason())));
-                } else if first.is_none() {
-                    first = Some(p);
-                }
-            }
-        }
+    let mut plan = plan.clone();
+    for d in declined {
+        plan.grants.refuse(d.clone());
     }
-    (first, skipped)
+    let ds = exec::decisions(ctx, &plan);
+    let skipped = ds
+        .iter()
+        .filter_map(|(id, d)| match d {
+            Decision::Skip(r) => Some((id.clone(), r.clone())),
+            _ => None,
+        })
+        .collect();
+    (exec::policy::next_prompt(&ds).cloned(), skipped)
 }
 
 /// Record an answer: a grant for this session, or a refusal for this launch.
@@ -126,6 +127,7 @@ pub fn answer(a: &mut Asking, grants: &mut Grants, yes: bool) {
         grants.grant(what.clone(), GrantSource::Prompt);
         a.plan.grants.grant(what, GrantSource::Prompt);
     } else {
+        a.plan.grants.refuse(what.clone());
         a.declined.push(what);
     }
     a.typed.clear();
@@ -180,8 +182,9 @@ pub fn prompt_text(p: &Prompt) -> (String, Vec<String>) {
             "HOST is not loopback".into(),
             vec![
                 format!("HOST  {host}"),
-                "Cases that change something will reach this remote service.".into(),
-                "Go on against it?".into(),
+                "Every case of this launch, readonly and tests-tree ones too, and".into(),
+                "every probe and API check, will reach this remote service.".into(),
+                "Nothing is sent until you answer. Go on against it?".into(),
             ],
         ),
     }

@@ -18,10 +18,10 @@ pub struct Areas {
     pub narrow: bool,
 }
 
-/// Whether `host` is a loopback address (the launch policy's own rule, so the banner
-/// and the prompts always agree).
+/// Whether `host` is a loopback address (the one classifier the policy uses, so the
+/// banner and the prompts always agree).
 pub fn is_loopback(host: &str) -> bool {
-    crate::exec::policy::is_loopback(host)
+    crate::workspace::host::is_loopback_host(host)
 }
 
 pub fn areas(w: u16, h: u16, app: &App) -> Areas {

@@ -3,7 +3,8 @@
 //!
 //! Catalog: `risks-ladder`, `default-max-risk`, `authorize-risk`, `id-pattern-regex`,
 //! `category-duplicate`, `run-together-id`, `run-together-overlap`, `var-unknown`,
-//! `var-cycle`, `host-literal`; warnings `host-remote`, `artifact-identity`.
+//! `var-cycle`, `host-literal`, `host-invalid`, `authorize-in-catalog`; warnings
+//! `host-remote`, `artifact-identity`.
 //! Cases: `id-pattern`, `id-duplicate`, `category-mismatch`, `category-unknown`,
 //! `smoke-readonly`, `gate-unknown`, `gate-readonly`, `driver-manual`,
 //! `session-required`, `session-unknown`, `session-driver`, `assisted-step`,
@@ -13,6 +14,7 @@
 
 use super::{Automation, Case, Catalog, Driver, ExpectedKind, MANUAL_STEP, Pos, Risk, Tag};
 use crate::problem::Problem;
+use crate::workspace::host::{self, HostClass};
 use crate::workspace::vars::{self, Assume, Env, VarSource, Vars};
 use std::collections::HashMap;
 
@@ -267,29 +269,75 @@ fn catalog_rules(cat: &Catalog, vars: &Vars, out: &mut Out) {
             );
         }
     }
-    // a HOST that is not this machine is allowed, and worth a warning
+    host_rules(cat, vars, out);
+    authorize_in_catalog(cat, out);
+}
+
+/// HOST must be `host[:port]` (`host-invalid`, an error); one that is not this
+/// machine is allowed, and worth a warning (`host-remote`).
+fn host_rules(cat: &Catalog, vars: &Vars, out: &mut Out) {
+    let f = cat.file.as_str();
+    let local = cat.local.as_ref();
     let host = vars.host();
-    if !vars::is_loopback(host) {
-        let (file, pos) = match vars.host_source() {
-            VarSource::Local => (
-                local.map_or(f, |l| l.file.as_str()),
-                local
-                    .and_then(|l| l.get(vars::HOST))
-                    .map_or(Pos::default(), |v| v.pos),
+    let (file, pos) = match vars.host_source() {
+        VarSource::Local => (
+            local.map_or(f, |l| l.file.as_str()),
+            local
+                .and_then(|l| l.get(vars::HOST))
+                .map_or(Pos::default(), |v| v.pos),
+        ),
+        VarSource::Catalog => (
+            f,
+            cat.vars
+                .iter()
+                .find(|v| v.name == vars::HOST)
+                .map_or_else(|| cat.at("vars.HOST"), |v| v.pos),
+        ),
+        _ => (f, Pos::default()),
+    };
+    match host::classify_host(host) {
+        HostClass::Loopback => {}
+        HostClass::Invalid(why) => out.err(
+            file,
+            pos,
+            "host-invalid",
+            format!(
+                "{why} (from {}); launching treats it as a remote HOST",
+                vars.host_source().as_str()
             ),
-            VarSource::Catalog => (f, cat.at("vars.HOST")),
-            _ => (f, Pos::default()),
-        };
-        out.0.push(
+        ),
+        HostClass::Remote => out.0.push(
             Problem::warning(
                 file,
                 "host-remote",
                 format!(
-                    "HOST is {host} (from {}): not this machine; launching asks once more before mutating cases",
+                    "HOST is {host} (from {}): not this machine; nothing is sent and no case runs until the remote host is allowed (--allow-remote, or the prompt)",
                     vars.host_source().as_str()
                 ),
             )
             .at(pos.line, pos.column),
+        ),
+    }
+}
+
+/// An authorization switch (a variable of `authorize` or `gates`) set in
+/// `catalog.yaml` `vars`: a committed file cannot authorize its own cases, so
+/// the value is ignored (switches come from the environment and local.yaml).
+fn authorize_in_catalog(cat: &Catalog, out: &mut Out) {
+    let switches: Vec<&str> = cat.switch_vars().collect();
+    for v in cat
+        .vars
+        .iter()
+        .filter(|v| switches.contains(&v.name.as_str()))
+    {
+        out.err(
+            &cat.file,
+            v.pos,
+            "authorize-in-catalog",
+            format!(
+                "{} is an authorization switch: catalog.yaml vars cannot set it (ignored); set it in the environment or local.yaml",
+                v.name
+            ),
         );
     }
 }
