@@ -9,6 +9,7 @@ pub mod http;
 pub mod policy;
 pub mod process;
 pub mod record;
+pub mod sweep;
 pub mod sys;
 pub mod tests_run;
 pub mod watch;
