@@ -203,6 +203,15 @@ impl Default for Case {
 
 impl Drop for Case {
     fn drop(&mut self) {
+        if std::thread::panicking() {
+            // the supervising thread broke: nothing of the case may outlive it
+            for _ in 0..50 {
+                if self.signal(sys::SIGKILL) == 0 {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+        }
         if let Ok(mut r) = REGISTRY.lock() {
             r.running.remove(&self.token);
         }
