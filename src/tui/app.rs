@@ -267,6 +267,9 @@ pub struct App {
     pub launches: usize,
     /// The launched case shown in the live pane (its events are appended as they come).
     pub live_launch: Option<String>,
+    /// While a batch of launch events is applied ([`App::exec_events`]): whether
+    /// the live pane got lines and must be refiltered once at the end.
+    live_deferred: Option<bool>,
     /// The run the selection asked for last (the live pane follows its changes).
     last_want: Option<String>,
     /// The catalog's run records: path relative to the root, and the record or its problem.
@@ -322,6 +325,7 @@ impl App {
             grants: crate::exec::Grants::default(),
             launches: 0,
             live_launch: None,
+            live_deferred: None,
             last_want: None,
             judge_queue: std::collections::VecDeque::new(),
             records: Vec::new(),
@@ -1757,12 +1761,40 @@ impl App {
         let follow = self.live.follow;
         if let Some(run) = self.live.run.as_mut() {
             run.append(false, [ev], Vec::new(), self.timeline_cap);
+            if let Some(d) = self.live_deferred.as_mut() {
+                // a batch: refiltered once at its end, not once a line
+                *d = true;
+                return;
+            }
             self.refilter_live();
             if follow {
                 self.live_bottom();
                 self.clamp();
             }
         }
+    }
+
+    /// Several events of a launch at once, in order (a flood of output comes in
+    /// batches): the live pane is refiltered once, so applying a batch costs the
+    /// same whatever the pane already holds.
+    pub(crate) fn exec_events(
+        &mut self,
+        index: usize,
+        evs: Vec<crate::exec::ExecEvent>,
+    ) -> Vec<Effect> {
+        self.live_deferred = Some(false);
+        let mut fx = Vec::new();
+        for ev in evs {
+            fx.extend(self.update(Action::Exec(index, Box::new(ev))));
+        }
+        if self.live_deferred.take() == Some(true) {
+            self.refilter_live();
+            if self.live.follow {
+                self.live_bottom();
+                self.clamp();
+            }
+        }
+        fx
     }
 
     pub(crate) fn exec_event(&mut self, index: usize, ev: crate::exec::ExecEvent) -> Vec<Effect> {
