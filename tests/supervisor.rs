@@ -11,7 +11,8 @@ use common::Session;
 
 use portable_pty::{CommandBuilder, PtySize, native_pty_system};
 use serde_json::Value;
-use std::io::Read as _;
+use std::fmt::Write as _;
+use std::io::{Read as _, Seek as _, SeekFrom};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -31,20 +32,20 @@ if [ -n "$SUP_ENVI" ]; then env -i setsid sh -c "sleep $N; : esc6" & fi
 
 /// Inside a case: whether /dev/tty opens, and an OSC 52 (clipboard) sequence
 /// written to it, which must never reach the person's terminal.
-const TTY_PROBE: &str = r#"if sh -c ': </dev/tty' 2>/dev/null; then echo TTY-OPEN; else echo NO-TTY; fi
+const TTY_PROBE: &str = r"if sh -c ': </dev/tty' 2>/dev/null; then echo TTY-OPEN; else echo NO-TTY; fi
 printf '\033]52;c;U1VQLU9TQzUy\007' > /dev/tty 2>/dev/null
 printf '\033]0;SUP-TITLE\007' > /dev/tty 2>/dev/null
-"#;
+";
 
 fn case(id: &str, title: &str, run: &str, timeout: Option<&str>) -> String {
     let mut s = format!(
         "  - id: {id}\n    category: SUP\n    title: {title}\n    what: w\n    lifecycle: active\n    tag: smoke\n    risk: readonly\n    driver: script\n    how:\n      run: |\n"
     );
     for l in run.lines() {
-        s.push_str(&format!("        {l}\n"));
+        let _ = writeln!(s, "        {l}");
     }
     if let Some(t) = timeout {
-        s.push_str(&format!("      timeout: {t}\n"));
+        let _ = writeln!(s, "      timeout: {t}");
     }
     s.push_str("    expected:\n      - kind: script-exit\n        value: 0\n");
     s
@@ -349,7 +350,6 @@ fn a_flood_stays_bounded_and_a_timeout_holds_while_it_floods() {
     let meta = std::fs::metadata(&log).expect("log");
     assert!(meta.len() >= 200_000_000, "the log has the whole output");
     let mut f = std::fs::File::open(&log).expect("log");
-    use std::io::{Seek as _, SeekFrom};
     f.seek(SeekFrom::End(-200)).expect("seek");
     let mut end = String::new();
     f.read_to_string(&mut end).expect("read");
@@ -390,9 +390,11 @@ fn a_timeout_out_of_range_is_located_and_never_runs() {
         Some("9223372036854775807"),
     ));
     let root = ws.path();
-    let out = testdeck(root, "0", &["validate"]).output().expect("validate");
-    let text = String::from_utf8_lossy(&out.stdout).into_owned()
-        + &String::from_utf8_lossy(&out.stderr);
+    let out = testdeck(root, "0", &["validate"])
+        .output()
+        .expect("validate");
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     assert_ne!(out.status.code(), Some(0), "{text}");
     let line = text
         .lines()
