@@ -22,8 +22,9 @@ pub const TAIL_LINES: usize = 20;
 /// Longest line passed on; longer output is cut into several lines so one
 /// endless line cannot exhaust memory.
 pub const MAX_LINE: usize = 64 * 1024;
-/// Output passed on line by line (to the screen, `--json`, the TUI) per case;
-/// past either bound the rest goes to the case log only, with a marker line.
+/// Output passed on line by line (to the screen, `--json`, the TUI) per case
+/// with a log; past either bound the rest goes to the case log only, with a
+/// marker line.
 pub const SHOWN_BYTES: u64 = 4 * 1024 * 1024;
 pub const SHOWN_LINES: u64 = 20_000;
 /// Chunks (of at most one read, 64 KiB) a reader may have queued: a child that
@@ -138,21 +139,20 @@ impl Output<'_> {
         let text = String::from_utf8_lossy(raw);
         self.write_log(text.as_bytes());
         let len = raw.len() as u64;
-        if self.shown_lines < SHOWN_LINES && self.shown_bytes + len <= SHOWN_BYTES {
+        // without a log (the tests runner, whose runs are on disk) every line
+        // is passed on: nothing here keeps them
+        if !self.has_log
+            || (self.shown_lines < SHOWN_LINES && self.shown_bytes + len <= SHOWN_BYTES)
+        {
             self.shown_lines += 1;
             self.shown_bytes += len;
             (self.on_line)(stream, &text);
         } else {
             if self.hidden_lines == 0 {
-                let where_ = if self.has_log {
-                    "it goes on in the case log only"
-                } else {
-                    "it is not kept"
-                };
                 (self.on_line)(
                     stream,
                     &format!(
-                        "[testdeck] output past {SHOWN_LINES} lines or {} MiB is not shown: {where_}",
+                        "[testdeck] output past {SHOWN_LINES} lines or {} MiB is not shown: it goes on in the case log only",
                         SHOWN_BYTES >> 20
                     ),
                 );

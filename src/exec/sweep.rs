@@ -83,6 +83,8 @@ fn inherited() -> Option<&'static str> {
 pub struct Case {
     token: String,
     leader: Option<i32>,
+    /// The leader's start time: once it is reaped, its pid may name another process.
+    leader_start: Option<u64>,
     /// pid → start time of every descendant seen (not the leader).
     seen: HashMap<i32, u64>,
 }
@@ -108,6 +110,7 @@ impl Case {
         Self {
             token,
             leader: None,
+            leader_start: None,
             seen: HashMap::new(),
         }
     }
@@ -124,6 +127,7 @@ impl Case {
     /// The case's first process started (its own session and group).
     pub fn set_leader(&mut self, pid: u32) {
         self.leader = i32::try_from(pid).ok();
+        self.leader_start = self.leader.and_then(stat).map(|s| s.start);
         if let Some(l) = self.leader {
             super::guard::watch_group(l);
         }
@@ -140,7 +144,7 @@ impl Case {
         let mut tokens: HashMap<i32, Option<String>> = HashMap::new();
         for (pid, st) in &procs {
             let t = token_of(*pid);
-            let mine = *pid == leader
+            let mine = (*pid == leader && self.leader_start.is_none_or(|s| s == st.start))
                 || (leader > 1 && (st.sid == leader || st.pgrp == leader))
                 || self.seen.get(pid) == Some(&st.start)
                 || t.as_deref() == Some(self.token.as_str());
