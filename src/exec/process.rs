@@ -268,7 +268,7 @@ pub fn run(spec: &Spec, cancel: &Cancel, on_line: &mut dyn FnMut(Stream, &str)) 
         .stderr(Stdio::piped());
     // a session of its own: no controlling terminal, its own group
     sys::case_session(&mut cmd);
-    let mut child = match cmd.spawn() {
+    let mut child = match sweep::spawn_own(&mut cmd) {
         Ok(c) => c,
         Err(e) => {
             outcome.spawn_error = Some(e.to_string());
@@ -303,6 +303,9 @@ pub fn run(spec: &Spec, cancel: &Cancel, on_line: &mut dyn FnMut(Stream, &str)) 
         }
         if status.is_none() {
             status = child.try_wait().ok().flatten();
+            if status.is_some() {
+                sweep::forget_own(child.id());
+            }
         }
         let now = Instant::now();
         if ending == Ending::Running {
