@@ -215,12 +215,15 @@ fn signalled_run(sig: &str) {
     let ws = workspace("");
     let n = marker();
     let mut child = testdeck(ws.path(), &n, &["run", "TC-SUP-002"])
+        .env("SUP_ENVI", "1")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .expect("spawn");
     wait_file(&ws.path().join("ready.txt"));
-    wait_escapers(&n, 5);
+    wait_escapers(&n, 6);
+    // the one with a cleared environment is known by ancestry: let testdeck look
+    std::thread::sleep(Duration::from_secs(1));
     let ok = Command::new("kill")
         .arg(format!("-{sig}"))
         .arg(child.id().to_string())
@@ -459,6 +462,8 @@ fn the_guardian_signals_only_what_it_was_given() {
         format!("+g-{}", g.id()),
         format!("+g {}", g.id()),
         "+t../x".to_owned(),
+        // its pid with another start time: a reused pid is never signalled
+        format!("+p{token}:{}:1", g.id()),
         format!("+t{token}"),
     ] {
         assert!(guard.send(&l));
@@ -487,8 +492,29 @@ fn the_guardian_signals_only_what_it_was_given() {
         std::thread::sleep(Duration::from_millis(50));
     }
     assert!(!alive(&mut g));
-    let _ = g.kill();
-    let _ = t.kill();
+    // a pid with its start time: killed, unless its token was released first
+    let start_of = |pid: u32| -> String {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("stat");
+        let (_, rest) = stat.rsplit_once(')').expect("stat");
+        rest.split_whitespace().nth(19).expect("start").to_owned()
+    };
+    let mut kept = sleeper(None);
+    let mut gone = sleeper(None);
+    let mut guard = Guardian::start().expect("guardian");
+    guard.send(&format!("+pab:{}:{}", kept.id(), start_of(kept.id())));
+    guard.send("-tab");
+    guard.send(&format!("+pcd:{}:{}", gone.id(), start_of(gone.id())));
+    guard.finish();
+    let start = Instant::now();
+    while alive(&mut gone) && start.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(!alive(&mut gone), "a pid it was given survived");
+    assert!(alive(&mut kept), "a released pid was signalled");
+    for mut c in [g, t, kept, gone] {
+        let _ = c.kill();
+        let _ = c.wait();
+    }
 }
 
 // ---- the TUI in a real pseudo-terminal ----

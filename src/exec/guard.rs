@@ -5,11 +5,13 @@
 //! its own, its stdin the read end of a pipe whose write end only testdeck holds
 //! (std opens it close-on-exec, so no case inherits it). Nothing is written to a
 //! file: testdeck tells the guardian what to watch through that pipe, one line
-//! each: `+t<token>` / `-t<token>` when a case (its random environment token,
-//! see [`super::sweep`]) starts and ends, `+g<pgid>` / `-g<pgid>` for its process
-//! group. When testdeck exits for any reason the kernel closes the pipe, `read`
-//! sees end of file, and the guardian kills each group it still holds (only
-//! groups it was given, only numbers above 1), then every process whose
+//! each: `+t<token>` / `-t<token>` when a case (its random environment token, see
+//! [`super::sweep`]) starts and ends, `+g<pgid>` / `-g<pgid>` for its process
+//! group, `+p<token>:<pid>:<start>` for a process of it found without the token
+//! (dropped with its token). When testdeck exits for any reason the kernel
+//! closes the pipe, `read` sees end of file, and the guardian kills each group it
+//! still holds (only groups it was given, only numbers above 1), each pid it
+//! holds whose start time is still the one given, then every process whose
 //! environment carries a token it still holds (so a case's escapers in other
 //! sessions die too), and exits.
 
@@ -23,17 +25,29 @@ use std::sync::Mutex;
 const SCRIPT: &str = r#"trap '' INT TERM HUP QUIT PIPE
 toks=''
 grps=''
+pids=''
 drop() { n=''; for x in $1; do [ "$x" = "$2" ] || n="$n $x"; done; echo "$n"; }
 while IFS= read -r l; do
   v=${l#??}
   case $l in
     +t*) case $v in ''|*[!0-9a-f]*) ;; *) toks="$toks $v" ;; esac ;;
-    -t*) toks=$(drop "$toks" "$v") ;;
+    -t*) toks=$(drop "$toks" "$v")
+         n=''; for x in $pids; do case $x in "$v":*) ;; *) n="$n $x" ;; esac; done; pids=$n ;;
+    +p*) case $v in *[!0-9a-f:]*) ;; *) pids="$pids $v" ;; esac ;;
     +g*) case $v in ''|0*|*[!0-9]*) ;; *) [ ${#v} -lt 10 ] && [ "$v" -gt 1 ] && grps="$grps $v" ;; esac ;;
     -g*) grps=$(drop "$grps" "$v") ;;
   esac
 done
 for g in $grps; do kill -9 -"$g" 2>/dev/null; done
+for x in $pids; do
+  p=${x#*:}; s=${p#*:}; p=${p%%:*}
+  case $p in ''|0*|*[!0-9]*) continue ;; esac
+  [ ${#p} -lt 10 ] && [ "$p" -gt 1 ] || continue
+  st=$(cat "/proc/$p/stat" 2>/dev/null) || continue
+  st=${st##*) }
+  set -- $st
+  [ "${20}" = "$s" ] && kill -9 "$p" 2>/dev/null
+done
 i=0
 while [ -n "$toks" ] && [ $i -lt 20 ]; do
   found=''
@@ -118,6 +132,13 @@ pub fn watch_token(token: &str) {
 
 pub fn release_token(token: &str) {
     tell(&format!("-t{token}"));
+}
+
+/// A process of the case with `token` that does not carry the token (its
+/// environment was cleared): the guardian kills it by pid, only while that pid
+/// still has this start time (so a reused pid is never signalled).
+pub fn watch_pid(token: &str, pid: i32, start: u64) {
+    tell(&format!("+p{token}:{pid}:{start}"));
 }
 
 /// Process group `pgid` was started (a case's leader).

@@ -214,8 +214,13 @@ impl Case {
             if !member.contains(pid) {
                 continue;
             }
-            if *pid != leader {
-                self.seen.insert(*pid, st.start);
+            if *pid != leader && self.seen.insert(*pid, st.start) != Some(st.start) {
+                // found by ancestry, session or group only (its environment was
+                // cleared): the guardian gets it by pid and start time
+                let marked = tokens.get(pid).and_then(Option::as_deref) == Some(&self.token);
+                if !marked && !st.zombie {
+                    super::guard::watch_pid(&self.token, *pid, st.start);
+                }
             }
             if st.zombie {
                 if *pid == leader {
