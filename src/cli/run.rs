@@ -241,7 +241,11 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
     let summary = handle.wait();
     // a run record that could not be written is an error of testdeck, not of a
     // case: say so on stderr too (the events on stdout may be JSON for a program)
-    for r in summary.results.iter().filter(|r| r.id == "record") {
+    for r in summary
+        .results
+        .iter()
+        .filter(|r| r.id == "record" || r.id == exec::INTERNAL_ID)
+    {
         if let Some(reason) = &r.reason {
             eprintln!("testdeck: {}", escape(reason));
         }

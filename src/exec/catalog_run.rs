@@ -522,6 +522,40 @@ fn run_case(
     cancel: &Cancel,
     sink: &Sink,
 ) -> (Verdict, Option<String>, Option<i32>, Vec<String>) {
+    let mut log_note = None;
+    let (v, reason, code, tail) =
+        run_case_inner(root, case, vars, env, log, cancel, sink, &mut log_note);
+    let reason = match (reason, log_note) {
+        (Some(r), Some(n)) => Some(format!("{r}; {n}")),
+        (r, n) => r.or(n),
+    };
+    (v, reason, code, tail)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_case_inner(
+    root: &Path,
+    case: &Case,
+    vars: &Vars,
+    env: Vec<(String, String)>,
+    log: Option<std::path::PathBuf>,
+    cancel: &Cancel,
+    sink: &Sink,
+    log_note: &mut Option<String>,
+) -> (Verdict, Option<String>, Option<i32>, Vec<String>) {
+    if case.how.timeout > cat::MAX_TIMEOUT_SECS {
+        // validate reports it (timeout-out-of-range); it never runs unbounded
+        return (
+            Verdict::EnvironmentFail,
+            Some(format!(
+                "how.timeout {} s is out of range (at most {} s = 24 h)",
+                case.how.timeout,
+                cat::MAX_TIMEOUT_SECS
+            )),
+            None,
+            Vec::new(),
+        );
+    }
     let timeout = Duration::from_secs(case.how.timeout.max(1));
     let mut exit_code = None;
     let mut tail = Vec::new();
@@ -545,6 +579,10 @@ fn run_case(
         });
         tail = o.tail;
         exit_code = o.exit_code;
+        // a case log cut short (disk full) is said in the verdict reason
+        *log_note = o
+            .log_error
+            .map(|e| format!("the case log is cut short: {e}"));
         if let Some(e) = o.spawn_error {
             return (
                 Verdict::EnvironmentFail,

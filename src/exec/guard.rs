@@ -1,115 +1,152 @@
-//! The guardian: a tiny watchdog process that SIGKILLs every case's process group
-//! still running when testdeck dies, even by SIGKILL (which no handler sees).
+//! The guardian: a tiny watchdog process that SIGKILLs every process of the
+//! cases still running when testdeck dies, even by SIGKILL (which no handler sees).
 //!
-//! At the first launch testdeck starts `sh` with a script (below) in its own process
-//! group, its stdin the read end of a pipe whose write end only testdeck holds (std
-//! opens it close-on-exec, so no case inherits it). testdeck never writes to the
-//! pipe, so the guardian can never get it killed by SIGPIPE; instead it keeps the
-//! process groups it has started, one a line, in a small file it replaces
-//! atomically at each start and end. When testdeck exits for any reason the kernel
-//! closes the pipe, `read` sees end of file, and the guardian kills each group
-//! named in the file, removes the file and exits. A group is taken off the file as
-//! soon as it is gone, so a reused group id is never signalled.
+//! At the first launch testdeck starts `sh` with a script (below) in a session of
+//! its own, its stdin the read end of a pipe whose write end only testdeck holds
+//! (std opens it close-on-exec, so no case inherits it). Nothing is written to a
+//! file: testdeck tells the guardian what to watch through that pipe, one line
+//! each: `+t<token>` / `-t<token>` when a case (its random environment token, see
+//! [`super::sweep`]) starts and ends, `+g<pgid>` / `-g<pgid>` for its process
+//! group, `+p<token>:<pid>:<start>` for a process of it found without the token
+//! (dropped with its token). When testdeck exits for any reason the kernel
+//! closes the pipe, `read` sees end of file, and the guardian kills each group it
+//! still holds (only groups it was given, only numbers above 1), each pid it
+//! holds whose start time is still the one given, then every process whose
+//! environment carries a token it still holds (so a case's escapers in other
+//! sessions die too), and exits.
 
-use std::os::unix::process::CommandExt as _;
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::io::Write as _;
+use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::Mutex;
 
-/// The guardian's script: `$1` is the file of process groups. It ignores the
-/// terminal's signals (it has its own group anyway) so that only the end of
-/// testdeck ends it.
+/// The guardian's script. It ignores the terminal's signals (it has its own
+/// session anyway) so that only the end of testdeck ends it. Lines that are not
+/// exactly one of the four forms are ignored.
 const SCRIPT: &str = r#"trap '' INT TERM HUP QUIT PIPE
-while read -r _; do :; done
-if [ -f "$1" ]; then
-  while read -r g; do
-    case $g in ''|*[!0-9]*) ;; *) kill -9 -"$g" 2>/dev/null ;; esac
-  done < "$1"
-fi
-rm -f "$1"
+toks=''
+grps=''
+pids=''
+drop() { n=''; for x in $1; do [ "$x" = "$2" ] || n="$n $x"; done; echo "$n"; }
+while IFS= read -r l; do
+  v=${l#??}
+  case $l in
+    +t*) case $v in ''|*[!0-9a-f]*) ;; *) toks="$toks $v" ;; esac ;;
+    -t*) toks=$(drop "$toks" "$v")
+         n=''; for x in $pids; do case $x in "$v":*) ;; *) n="$n $x" ;; esac; done; pids=$n ;;
+    +p*) case $v in *[!0-9a-f:]*) ;; *) pids="$pids $v" ;; esac ;;
+    +g*) case $v in ''|0*|*[!0-9]*) ;; *) [ ${#v} -lt 10 ] && [ "$v" -gt 1 ] && grps="$grps $v" ;; esac ;;
+    -g*) grps=$(drop "$grps" "$v") ;;
+  esac
+done
+for g in $grps; do kill -9 -"$g" 2>/dev/null; done
+for x in $pids; do
+  p=${x#*:}; s=${p#*:}; p=${p%%:*}
+  case $p in ''|0*|*[!0-9]*) continue ;; esac
+  [ ${#p} -lt 10 ] && [ "$p" -gt 1 ] || continue
+  st=$(cat "/proc/$p/stat" 2>/dev/null) || continue
+  st=${st##*) }
+  set -- $st
+  [ "${20}" = "$s" ] && kill -9 "$p" 2>/dev/null
+done
+i=0
+while [ -n "$toks" ] && [ $i -lt 20 ]; do
+  found=''
+  for t in $toks; do
+    for f in $(grep -l -a -F "TESTDECK_CASE_TOKEN=$t" /proc/[0-9]*/environ 2>/dev/null); do
+      p=${f#/proc/}; p=${p%/environ}
+      case $p in ''|0*|*[!0-9]*) continue ;; esac
+      [ "$p" -gt 1 ] && [ "$p" != "$$" ] && kill -9 "$p" 2>/dev/null && found=1
+    done
+  done
+  [ -z "$found" ] && break
+  i=$((i+1))
+done
 "#;
 
-struct Guardian {
-    /// Holds the write end of the pipe (its stdin) until testdeck exits:
-    /// its closing is what wakes the guardian.
-    _child: Child,
-    file: PathBuf,
-    groups: Vec<u32>,
+/// A running guardian: dropping it (or the end of testdeck) closes its pipe and
+/// makes it sweep.
+pub struct Guardian {
+    child: Child,
+    pipe: Option<ChildStdin>,
+}
+
+impl Guardian {
+    /// Start a guardian (none when `sh` cannot be started: then the cases are
+    /// covered only by the usual end-of-case sweep).
+    pub fn start() -> Option<Self> {
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c")
+            .arg(SCRIPT)
+            .arg("testdeck-guard")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        // no terminal: a Ctrl-C or hangup meant for testdeck must not reach it
+        super::sys::new_session(&mut cmd);
+        let mut child = super::sweep::spawn_own(&mut cmd).ok()?;
+        let pipe = child.stdin.take();
+        Some(Self { child, pipe })
+    }
+
+    /// Send one line of the protocol (see the module). False when the guardian
+    /// is gone.
+    pub fn send(&mut self, line: &str) -> bool {
+        let Some(p) = self.pipe.as_mut() else {
+            return false;
+        };
+        let ok = p.write_all(format!("{line}\n").as_bytes()).is_ok();
+        if !ok {
+            self.pipe = None;
+        }
+        ok
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Close the pipe (as testdeck's death would) and wait for the sweep to end.
+    pub fn finish(mut self) {
+        drop(self.pipe.take());
+        let _ = self.child.wait();
+    }
 }
 
 static GUARDIAN: Mutex<Option<Guardian>> = Mutex::new(None);
 
-/// Note that process group `pgid` was started: should testdeck die before
-/// [`release`], the guardian kills it. Starts the guardian at the first call;
-/// when it cannot be started (no `sh`, no temp folder) the groups are only
-/// covered by the usual end-of-case cleanup.
-pub fn watch(pgid: u32) {
+fn tell(line: &str) {
     let Ok(mut g) = GUARDIAN.lock() else { return };
     if g.is_none() {
-        *g = start();
+        *g = Guardian::start();
     }
     if let Some(guardian) = g.as_mut() {
-        guardian.groups.push(pgid);
-        guardian.save();
+        guardian.send(line);
     }
 }
 
-/// Note that process group `pgid` is gone (nothing of it is left to kill).
-pub fn release(pgid: u32) {
-    let Ok(mut g) = GUARDIAN.lock() else { return };
-    if let Some(guardian) = g.as_mut() {
-        guardian.groups.retain(|&p| p != pgid);
-        guardian.save();
-    }
+/// A case with this token starts: should testdeck die before
+/// [`release_token`], the guardian kills every process carrying it.
+pub fn watch_token(token: &str) {
+    tell(&format!("+t{token}"));
 }
 
-fn start() -> Option<Guardian> {
-    let file = std::env::temp_dir().join(format!(
-        "testdeck-guard-{}-{:08x}",
-        std::process::id(),
-        fastrand::u32(..)
-    ));
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&file)
-        .ok()?;
-    let child = Command::new("sh")
-        .arg("-c")
-        .arg(SCRIPT)
-        .arg("testdeck-guard")
-        .arg(&file)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        // out of the terminal's foreground group: a Ctrl-C meant for testdeck
-        // must not reach it
-        .process_group(0)
-        .spawn();
-    if let Ok(c) = child {
-        Some(Guardian {
-            _child: c,
-            file,
-            groups: Vec::new(),
-        })
-    } else {
-        let _ = std::fs::remove_file(&file);
-        None
-    }
+pub fn release_token(token: &str) {
+    tell(&format!("-t{token}"));
 }
 
-impl Guardian {
-    fn save(&self) {
-        let mut text = String::new();
-        for g in &self.groups {
-            text.push_str(&g.to_string());
-            text.push('\n');
-        }
-        // write beside, then rename: the guardian never reads half a list. No
-        // fsync: the list matters only while this machine is up.
-        let tmp = self.file.with_extension("new");
-        if std::fs::write(&tmp, text).is_ok() {
-            let _ = std::fs::rename(&tmp, &self.file);
-        }
-    }
+/// A process of the case with `token` that does not carry the token (its
+/// environment was cleared): the guardian kills it by pid, only while that pid
+/// still has this start time (so a reused pid is never signalled).
+pub fn watch_pid(token: &str, pid: i32, start: u64) {
+    tell(&format!("+p{token}:{pid}:{start}"));
+}
+
+/// Process group `pgid` was started (a case's leader).
+pub fn watch_group(pgid: i32) {
+    tell(&format!("+g{pgid}"));
+}
+
+/// Process group `pgid` is gone (nothing of it is left to kill).
+pub fn release_group(pgid: i32) {
+    tell(&format!("-g{pgid}"));
 }

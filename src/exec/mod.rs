@@ -9,6 +9,7 @@ pub mod http;
 pub mod policy;
 pub mod process;
 pub mod record;
+pub mod sweep;
 pub mod sys;
 pub mod tests_run;
 pub mod watch;
@@ -137,6 +138,9 @@ pub struct LaunchPlan {
     pub catalog: CatalogPlan,
 }
 
+/// The id of the result line of a launch that panicked.
+pub const INTERNAL_ID: &str = "testdeck";
+
 /// A running launch.
 pub struct LaunchHandle {
     cancel: Cancel,
@@ -180,12 +184,35 @@ impl LaunchHandle {
             .ok()
             .and_then(|s| s.as_ref().map(|w| w.path.clone()))
     }
-    /// Wait for the end and return the summary.
+    /// Wait for the end and return the summary. A launch that panicked ends
+    /// with an `environment-fail` line of id [`INTERNAL_ID`] (so `run` exits 1,
+    /// never 0), after its processes were ended as at any end.
     pub fn wait(&mut self) -> Summary {
-        self.thread
-            .take()
-            .and_then(|t| t.join().ok())
-            .unwrap_or_default()
+        match self.thread.take().map(JoinHandle::join) {
+            Some(Ok(s)) => s,
+            Some(Err(panic)) => {
+                let what = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_owned())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                Summary {
+                    run_id: None,
+                    record: None,
+                    results: vec![ResultLine {
+                        id: INTERNAL_ID.into(),
+                        verdict: Verdict::EnvironmentFail,
+                        reason: Some(format!(
+                            "internal error: the launch stopped with a panic ({what}); a bug, please report it"
+                        )),
+                        duration_ms: 0,
+                        exit_code: None,
+                        run_id: None,
+                    }],
+                }
+            }
+            None => Summary::default(),
+        }
     }
 }
 
@@ -358,5 +385,33 @@ fn tests_live_decision(t: &TestsTarget, plan: &LaunchPlan, host: &str) -> Option
         Decision::Allowed(_) => None,
         Decision::Skip(r) => Some(r),
         Decision::NeedsPrompt(p) => Some(p.headless_reason()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_launch_that_panics_is_a_failure_not_a_pass() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let ctx = LaunchContext {
+            root: dir.path().to_path_buf(),
+            runner: vec!["sh".into(), "-c".into(), "echo out".into()],
+            catalog: None,
+        };
+        let plan = LaunchPlan {
+            tests: vec![TestsTarget::Scope("a".into())],
+            ..LaunchPlan::default()
+        };
+        let sink: Sink = Arc::new(|ev| {
+            // called on the launch's own thread
+            if matches!(ev, ExecEvent::RunnerExit { .. }) {
+                panic!("a sink that breaks");
+            }
+        });
+        let summary = launch(ctx, plan, sink).wait();
+        assert!(summary.failed(), "{summary:?}");
+        assert!(summary.results.iter().any(|r| r.id == INTERNAL_ID));
     }
 }

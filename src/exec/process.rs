@@ -1,11 +1,13 @@
-//! One child process in its own process group: spawn, stream its output lines,
-//! keep it in full in a log file, enforce a timeout, cancel, and make sure no
-//! process of the group outlives it (SIGTERM, then SIGKILL after 3 s).
+//! One child process in a session of its own: spawn, stream its output lines
+//! (bounded), keep it in full in a log file, enforce a timeout even while it
+//! floods, cancel, and make sure no descendant outlives it, wherever it moved
+//! (found through /proc, see [`super::sweep`]; SIGTERM, then SIGKILL after 3 s).
 
+use super::sweep;
 use super::sys;
 use serde::Serialize;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::io::{Read, Write};
+use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::Arc;
@@ -13,17 +15,27 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-/// Time between SIGTERM and SIGKILL to a group (SPEC §3.4).
+/// Time between SIGTERM and SIGKILL (SPEC §3.4).
 pub const KILL_GRACE: Duration = Duration::from_secs(3);
 /// How many last lines of output an outcome keeps (the record's tail).
 pub const TAIL_LINES: usize = 20;
 /// Longest line passed on; longer output is cut into several lines so one
 /// endless line cannot exhaust memory.
 pub const MAX_LINE: usize = 64 * 1024;
+/// Output passed on line by line (to the screen, `--json`, the TUI) per case
+/// with a log; past either bound the rest goes to the case log only, with a
+/// marker line.
+pub const SHOWN_BYTES: u64 = 4 * 1024 * 1024;
+pub const SHOWN_LINES: u64 = 20_000;
+/// Chunks (of at most one read, 64 KiB) a reader may have queued: a child that
+/// writes faster than testdeck handles its output blocks on its full pipe.
+const QUEUED_CHUNKS: usize = 16;
 /// How often the loop looks at the child, the clock and the cancel flag.
 const TICK: Duration = Duration::from_millis(20);
-/// After the group is gone, how long to wait for the pipes to close (a process
-/// that left the group could hold them open forever).
+/// How often the case's processes are looked up in /proc while it runs.
+const SCAN: Duration = Duration::from_millis(100);
+/// After the case's processes are gone, how long to wait for the pipes to close
+/// (a process that could not be killed could hold them open forever).
 const DRAIN: Duration = Duration::from_millis(300);
 
 /// Which pipe a line came from.
@@ -67,6 +79,12 @@ pub struct Outcome {
     /// The last [`TAIL_LINES`] lines of output.
     pub tail: Vec<String>,
     pub duration: Duration,
+    /// Why the log is incomplete (it could not be created or written: disk full).
+    pub log_error: Option<String>,
+    /// Lines (and bytes) that went to the log only, past [`SHOWN_BYTES`] /
+    /// [`SHOWN_LINES`].
+    pub hidden_lines: u64,
+    pub hidden_bytes: u64,
 }
 
 /// A cancel switch shared between a launch and whoever may stop it.
@@ -82,18 +100,147 @@ impl Cancel {
     }
 }
 
-/// Run `spec` to its end, calling `on_line` for every output line as it comes.
+/// Where the lines go: the log (all), the caller (up to the cap), the tail.
+struct Output<'a> {
+    log: Option<std::io::BufWriter<std::fs::File>>,
+    log_error: Option<String>,
+    on_line: &'a mut dyn FnMut(Stream, &str),
+    shown_lines: u64,
+    shown_bytes: u64,
+    hidden_lines: u64,
+    hidden_bytes: u64,
+    tail: std::collections::VecDeque<String>,
+    has_log: bool,
+}
+
+impl Output<'_> {
+    fn write_log(&mut self, bytes: &[u8]) {
+        if let Some(f) = self.log.as_mut() {
+            if let Err(e) = f.write_all(bytes).and_then(|()| f.write_all(b"\n")) {
+                self.log_error = Some(e.to_string());
+                self.log = None;
+            }
+        }
+    }
+
+    fn push_tail(&mut self, line: String) {
+        self.tail.push_back(line);
+        if self.tail.len() > TAIL_LINES {
+            self.tail.pop_front();
+        }
+    }
+
+    /// One line of the child's output.
+    fn line(&mut self, stream: Stream, raw: &[u8], keep_tail: bool) {
+        let mut raw = raw;
+        while let [rest @ .., b'\r'] = raw {
+            raw = rest;
+        }
+        let text = String::from_utf8_lossy(raw);
+        self.write_log(text.as_bytes());
+        let len = raw.len() as u64;
+        // without a log (the tests runner, whose runs are on disk) every line
+        // is passed on: nothing here keeps them
+        if !self.has_log
+            || (self.shown_lines < SHOWN_LINES && self.shown_bytes + len <= SHOWN_BYTES)
+        {
+            self.shown_lines += 1;
+            self.shown_bytes += len;
+            (self.on_line)(stream, &text);
+        } else {
+            if self.hidden_lines == 0 {
+                (self.on_line)(
+                    stream,
+                    &format!(
+                        "[testdeck] output past {SHOWN_LINES} lines or {} MiB is not shown: it goes on in the case log only",
+                        SHOWN_BYTES >> 20
+                    ),
+                );
+            }
+            self.hidden_lines += 1;
+            self.hidden_bytes += len;
+        }
+        if keep_tail {
+            self.push_tail(text.into_owned());
+        }
+    }
+
+    /// A chunk of whole lines (each ended by a newline) from one pipe.
+    fn chunk(&mut self, stream: Stream, data: &[u8]) {
+        let body = data.strip_suffix(b"\n").unwrap_or(data);
+        let total = memchr::memchr_iter(b'\n', body).count() + 1;
+        for (i, line) in body.split(|&b| b == b'\n').enumerate() {
+            let keep = i + TAIL_LINES >= total;
+            if line.len() <= MAX_LINE {
+                self.line(stream, line, keep);
+            } else {
+                for piece in line.chunks(MAX_LINE) {
+                    self.line(stream, piece, keep);
+                }
+            }
+        }
+    }
+
+    /// The one marker line saying how much went to the log only.
+    fn finish(&mut self) {
+        if self.hidden_lines > 0 {
+            let msg = format!(
+                "[testdeck] output continues in the case log: {} lines ({} bytes) not shown",
+                self.hidden_lines, self.hidden_bytes
+            );
+            self.write_log(msg.as_bytes());
+            (self.on_line)(Stream::Stderr, &msg);
+            self.push_tail(msg);
+        }
+        if let Some(f) = self.log.as_mut() {
+            if let Err(e) = f.flush() {
+                self.log_error = Some(e.to_string());
+            }
+        }
+    }
+}
+
+/// Where the run loop stands in ending the case.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ending {
+    Running,
+    /// SIGTERM sent at this time.
+    Term(Instant),
+    /// SIGKILL sent.
+    Kill,
+}
+
+/// Run `spec` to its end, calling `on_line` for every output line as it comes
+/// (up to [`SHOWN_LINES`] / [`SHOWN_BYTES`], then one marker line).
 pub fn run(spec: &Spec, cancel: &Cancel, on_line: &mut dyn FnMut(Stream, &str)) -> Outcome {
     static SUBREAPER: std::sync::Once = std::sync::Once::new();
     SUBREAPER.call_once(sys::become_subreaper);
     let start = Instant::now();
     let mut outcome = Outcome::default();
-    let mut log = spec.log.as_ref().and_then(|p| {
+    let mut log_error = None;
+    let log = spec.log.as_ref().and_then(|p| {
         if let Some(dir) = p.parent() {
             let _ = std::fs::create_dir_all(dir);
         }
-        std::fs::File::create(p).ok()
+        match std::fs::File::create(p) {
+            Ok(f) => Some(std::io::BufWriter::with_capacity(64 * 1024, f)),
+            Err(e) => {
+                log_error = Some(e.to_string());
+                None
+            }
+        }
     });
+    let mut out = Output {
+        log,
+        log_error,
+        on_line,
+        shown_lines: 0,
+        shown_bytes: 0,
+        hidden_lines: 0,
+        hidden_bytes: 0,
+        tail: std::collections::VecDeque::with_capacity(TAIL_LINES + 1),
+        has_log: spec.log.is_some(),
+    };
     let mut cmd = match &spec.program {
         Program::Shell(script) => {
             let mut c = Command::new("sh");
@@ -110,136 +257,164 @@ pub fn run(spec: &Spec, cancel: &Cancel, on_line: &mut dyn FnMut(Stream, &str)) 
             c
         }
     };
+    // registered (and given to the guardian) before anything carries the token
+    let mut case = sweep::Case::new();
+    let (tk, tv) = case.env();
     cmd.current_dir(&spec.cwd)
         .envs(spec.env.iter().map(|(k, v)| (k, v)))
+        .env(tk, tv)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        // its own group, so a timeout or cancel reaches every descendant
-        .process_group(0);
-    sys::die_with_parent(&mut cmd);
-    let mut child = match cmd.spawn() {
+        .stderr(Stdio::piped());
+    // a session of its own: no controlling terminal, its own group
+    sys::case_session(&mut cmd);
+    let mut child = match sweep::spawn_own(&mut cmd) {
         Ok(c) => c,
         Err(e) => {
             outcome.spawn_error = Some(e.to_string());
-            if let Some(f) = log.as_mut() {
-                let _ = writeln!(f, "cannot start: {e}");
-            }
+            out.write_log(format!("cannot start: {e}").as_bytes());
+            out.finish();
+            outcome.log_error = out.log_error;
             return outcome;
         }
     };
-    let pgid = child.id();
-    // should testdeck die now, even by SIGKILL, the guardian ends the group
-    super::guard::watch(pgid);
-    let (tx, rx) = mpsc::channel::<(Stream, String)>();
-    if let Some(out) = child.stdout.take() {
-        spawn_reader(out, Stream::Stdout, tx.clone());
+    case.set_leader(child.id());
+    let (tx, rx) = mpsc::sync_channel::<(Stream, Vec<u8>)>(QUEUED_CHUNKS);
+    if let Some(o) = child.stdout.take() {
+        spawn_reader(o, Stream::Stdout, tx.clone());
     }
-    if let Some(err) = child.stderr.take() {
-        spawn_reader(err, Stream::Stderr, tx.clone());
+    if let Some(e) = child.stderr.take() {
+        spawn_reader(e, Stream::Stderr, tx.clone());
     }
     drop(tx);
-    let deadline = spec.timeout.map(|t| start + t);
+    // a timeout too large for the clock is no deadline (validate refuses it)
+    let deadline = spec.timeout.and_then(|t| start.checked_add(t));
     let mut status = None;
-    let mut term_sent: Option<Instant> = None;
-    let mut kill_sent = false;
+    let mut ending = Ending::Running;
     let mut readers_done = false;
-    let mut group_gone: Option<Instant> = None;
-    let mut tail = std::collections::VecDeque::with_capacity(TAIL_LINES + 1);
+    let mut last_scan: Option<Instant> = None;
+    let mut gone: Option<Instant> = None;
+    let mut termed: std::collections::HashSet<i32> = std::collections::HashSet::new();
     loop {
         match rx.recv_timeout(TICK) {
-            Ok((stream, line)) => {
-                if let Some(f) = log.as_mut() {
-                    let _ = writeln!(f, "{line}");
-                }
-                on_line(stream, &line);
-                tail.push_back(line);
-                if tail.len() > TAIL_LINES {
-                    tail.pop_front();
-                }
-            }
+            Ok((stream, data)) => out.chunk(stream, &data),
             Err(mpsc::RecvTimeoutError::Timeout) => {}
             Err(mpsc::RecvTimeoutError::Disconnected) => readers_done = true,
         }
         if status.is_none() {
             status = child.try_wait().ok().flatten();
+            if status.is_some() {
+                sweep::forget_own(child.id());
+            }
         }
         let now = Instant::now();
-        if term_sent.is_none() {
-            let leftovers = status.is_some() && group_gone.is_none();
-            if cancel.is_cancelled() && status.is_none() {
+        if ending == Ending::Running {
+            if cancel.is_cancelled() && !(status.is_some() && readers_done) {
                 outcome.cancelled = true;
-            } else if deadline.is_some_and(|d| now >= d) && status.is_none() {
+            } else if deadline.is_some_and(|d| now >= d) && !(status.is_some() && readers_done) {
+                // still running, or still flooding its pipes past the deadline
                 outcome.timed_out = true;
             }
-            if outcome.cancelled || outcome.timed_out || leftovers {
-                // the case ends: nothing of its group may outlive it
-                sys::signal_group(pgid, sys::SIGTERM);
-                term_sent = Some(now);
-            }
-        } else if let Some(t) = term_sent {
-            if !kill_sent && now.duration_since(t) >= KILL_GRACE {
-                sys::signal_group(pgid, sys::SIGKILL);
-                kill_sent = true;
+            if outcome.cancelled || outcome.timed_out || status.is_some() {
+                // the case ends: nothing of it may outlive it
+                ending = Ending::Term(now);
+                last_scan = None;
             }
         }
-        if status.is_some() {
-            if group_gone.is_none() && !sys::group_alive(pgid) {
-                group_gone = Some(now);
+        let every = if ending == Ending::Running {
+            SCAN
+        } else {
+            TICK
+        };
+        if last_scan.is_some_and(|t| now.duration_since(t) < every) {
+            continue;
+        }
+        last_scan = Some(now);
+        let members = match ending {
+            Ending::Running => case.members(),
+            Ending::Term(t) if now.duration_since(t) >= KILL_GRACE => {
+                ending = Ending::Kill;
+                case.signal(sys::SIGKILL);
+                case.members()
             }
-            if let Some(g) = group_gone {
-                if readers_done || now.duration_since(g) >= DRAIN {
-                    break;
+            // once each, newcomers (forked while it was ending) too
+            Ending::Term(_) => {
+                let m = case.members();
+                for &p in &m.alive {
+                    if termed.insert(p) {
+                        sys::signal_pid(p, sys::SIGTERM);
+                    }
                 }
+                m
+            }
+            Ending::Kill => {
+                case.signal(sys::SIGKILL);
+                case.members()
+            }
+        };
+        if status.is_some() && members.alive.is_empty() && members.zombies == 0 {
+            let g = *gone.get_or_insert(now);
+            if readers_done || now.duration_since(g) >= DRAIN {
+                break;
             }
         }
     }
-    super::guard::release(pgid);
-    // lines still queued after the break
-    while let Ok((_, line)) = rx.try_recv() {
-        if let Some(f) = log.as_mut() {
-            let _ = writeln!(f, "{line}");
-        }
-        tail.push_back(line);
-        if tail.len() > TAIL_LINES {
-            tail.pop_front();
-        }
+    // chunks still queued after the break (at most QUEUED_CHUNKS per pipe)
+    while let Ok((stream, data)) = rx.try_recv() {
+        out.chunk(stream, &data);
     }
+    drop(rx);
+    drop(case);
+    out.finish();
     if let Some(st) = status {
         outcome.exit_code = st.code();
         outcome.signal = st.signal();
     }
-    outcome.tail = tail.into_iter().collect();
+    outcome.tail = out.tail.into_iter().collect();
+    outcome.log_error = out.log_error;
+    outcome.hidden_lines = out.hidden_lines;
+    outcome.hidden_bytes = out.hidden_bytes;
     outcome.duration = start.elapsed();
     outcome
 }
 
+/// Read one pipe in chunks of whole lines (a line longer than [`MAX_LINE`] is
+/// cut), blocking when the queue is full (so does the child, on its pipe).
 fn spawn_reader<R: Read + Send + 'static>(
-    r: R,
+    mut r: R,
     stream: Stream,
-    tx: mpsc::Sender<(Stream, String)>,
+    tx: mpsc::SyncSender<(Stream, Vec<u8>)>,
 ) {
     std::thread::spawn(move || {
-        let mut reader = BufReader::new(r);
-        let mut buf = Vec::new();
+        let mut buf = vec![0u8; 64 * 1024];
+        let mut carry: Vec<u8> = Vec::new();
         loop {
-            buf.clear();
-            match reader
-                .by_ref()
-                .take(MAX_LINE as u64)
-                .read_until(b'\n', &mut buf)
-            {
-                Ok(0) | Err(_) => return,
-                Ok(_) => {
-                    while matches!(buf.last(), Some(b'\n' | b'\r')) {
-                        buf.pop();
-                    }
-                    let line = String::from_utf8_lossy(&buf).into_owned();
-                    if tx.send((stream, line)).is_err() {
-                        return;
-                    }
+            let n = match r.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(_) => break,
+            };
+            carry.extend_from_slice(&buf[..n]);
+            let cut = match memchr::memrchr(b'\n', &carry) {
+                Some(i) => i + 1,
+                None if carry.len() >= MAX_LINE => carry.len(),
+                None => 0,
+            };
+            if cut > 0 {
+                let rest = carry.split_off(cut);
+                let mut chunk = std::mem::replace(&mut carry, rest);
+                if chunk.last() != Some(&b'\n') {
+                    chunk.push(b'\n');
+                }
+                if tx.send((stream, chunk)).is_err() {
+                    return;
                 }
             }
+        }
+        if !carry.is_empty() {
+            carry.push(b'\n');
+            let _ = tx.send((stream, carry));
         }
     });
 }
@@ -291,5 +466,136 @@ mod tests {
         let o = run(&s, &Cancel::default(), &mut |_, _| {});
         assert!(o.spawn_error.is_some());
         assert_eq!(o.exit_code, None);
+    }
+
+    /// Processes whose command line holds `marker`, zombies included (state Z).
+    fn with_marker(marker: &str) -> Vec<(i32, bool)> {
+        let mut out = Vec::new();
+        for e in std::fs::read_dir("/proc").expect("proc").flatten() {
+            let Ok(pid) = e.file_name().to_string_lossy().parse::<i32>() else {
+                continue;
+            };
+            let Ok(cmd) = std::fs::read(format!("/proc/{pid}/cmdline")) else {
+                continue;
+            };
+            if String::from_utf8_lossy(&cmd).contains(marker) {
+                let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+                let zombie = stat
+                    .rsplit_once(')')
+                    .is_some_and(|(_, r)| r.trim_start().starts_with('Z'));
+                out.push((pid, zombie));
+            }
+        }
+        out
+    }
+
+    fn escapers(n: u32) -> String {
+        format!(
+            "setsid sh -c 'sleep {n}; : esc1' &\n\
+             ( setsid sh -c 'sleep {n}; : esc2' & ) &\n\
+             sh -c 'trap \"\" TERM HUP; sleep {n}; : esc3' &\n\
+             ( trap '' TERM HUP; exec setsid sh -c 'trap \"\" TERM HUP; while :; do sleep {n}; done' ) &\n\
+             env -i setsid sh -c 'sleep {n}; : esc5' &\n\
+             sleep 1; echo started\n"
+        )
+    }
+
+    #[test]
+    fn no_descendant_outlives_a_case_wherever_it_went() {
+        let n = 4000 + fastrand::u32(..5000);
+        let o = run(
+            &spec(&escapers(n), None),
+            &Cancel::default(),
+            &mut |_, _| {},
+        );
+        assert_eq!(o.exit_code, Some(0));
+        let left = with_marker(&format!("sleep {n}"));
+        assert!(left.is_empty(), "survivors or zombies: {left:?}");
+    }
+
+    #[test]
+    fn cancel_and_timeout_end_every_descendant() {
+        let n = 4000 + fastrand::u32(..5000);
+        let cancel = Cancel::default();
+        let c2 = cancel.clone();
+        let script = format!("{}sleep 300\n", escapers(n));
+        let t = std::thread::spawn(move || {
+            run(&spec(&script, None), &c2, &mut |_, l| {
+                assert_ne!(l, "never");
+            })
+        });
+        let start = Instant::now();
+        while with_marker(&format!("sleep {n}")).len() < 5
+            && start.elapsed() < Duration::from_secs(30)
+        {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        cancel.cancel();
+        let o = t.join().expect("run");
+        assert!(o.cancelled);
+        assert!(with_marker(&format!("sleep {n}")).is_empty());
+        let m = 4000 + fastrand::u32(..5000);
+        let o = run(
+            &spec(
+                &format!("{}sleep 300\n", escapers(m)),
+                Some(Duration::from_secs(2)),
+            ),
+            &Cancel::default(),
+            &mut |_, _| {},
+        );
+        assert!(o.timed_out);
+        assert!(with_marker(&format!("sleep {m}")).is_empty());
+    }
+
+    #[test]
+    fn a_case_has_no_terminal() {
+        let mut seen = Vec::new();
+        run(
+            &spec(
+                "if sh -c ': </dev/tty' 2>/dev/null; then echo TTY-OPEN; else echo NO-TTY; fi; \
+                 ps -o tty= -p $$ 2>/dev/null || true",
+                None,
+            ),
+            &Cancel::default(),
+            &mut |_, l| seen.push(l.to_owned()),
+        );
+        assert_eq!(seen.first().map(String::as_str), Some("NO-TTY"), "{seen:?}");
+    }
+
+    #[test]
+    fn a_flood_is_bounded_and_its_timeout_holds() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let mut s = spec("yes", Some(Duration::from_secs(2)));
+        s.log = Some(dir.path().join("case.log"));
+        let mut shown = 0u64;
+        let o = run(&s, &Cancel::default(), &mut |_, _| shown += 1);
+        assert!(o.timed_out);
+        assert!(o.hidden_lines > 0);
+        assert!(shown <= SHOWN_LINES + 2);
+        let last = o.tail.last().expect("tail");
+        assert!(
+            last.starts_with("[testdeck] output continues in the case log"),
+            "{last}"
+        );
+        assert!(o.duration < Duration::from_secs(60));
+    }
+
+    #[test]
+    fn a_log_cut_short_is_reported() {
+        let mut s = spec("echo hi", None);
+        s.log = Some(PathBuf::from("/dev/full"));
+        let o = run(&s, &Cancel::default(), &mut |_, _| {});
+        assert_eq!(o.exit_code, Some(0));
+        assert!(o.log_error.is_some());
+    }
+
+    #[test]
+    fn a_timeout_beyond_the_clock_does_not_panic() {
+        let o = run(
+            &spec("true", Some(Duration::from_secs(u64::MAX))),
+            &Cancel::default(),
+            &mut |_, _| {},
+        );
+        assert_eq!(o.exit_code, Some(0));
     }
 }

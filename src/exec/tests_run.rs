@@ -261,7 +261,10 @@ fn run_one(
         }
         std::thread::sleep(POLL);
     }
-    let outcome = proc_thread.join().unwrap_or_default();
+    let outcome = proc_thread.join().unwrap_or_else(|_| process::Outcome {
+        spawn_error: Some("internal error: the runner's supervisor panicked (a bug)".into()),
+        ..process::Outcome::default()
+    });
     // runs still without meta.json when the runner is gone
     for f in followed.values_mut().filter(|f| !f.ended) {
         drain(f, sink);

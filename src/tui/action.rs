@@ -147,6 +147,9 @@ pub enum Action {
     },
     /// An event of launch number `.0` (from the exec engine's threads).
     Exec(usize, Box<crate::exec::ExecEvent>),
+    /// Events of launch `.0` wait in its queue (one such action is pending at a
+    /// time, however much the launch sends).
+    ExecQueued(usize, super::launch_queue::Shared),
     /// SIGTERM / SIGHUP / SIGINT: end now.
     Terminate,
     /// A result of a feature's background work (`tui::job`).

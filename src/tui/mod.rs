@@ -7,6 +7,7 @@ pub mod event;
 pub mod image;
 pub mod job;
 pub mod keymap;
+pub mod launch_queue;
 pub mod runtime;
 pub mod theme;
 pub mod view;

@@ -146,8 +146,11 @@ impl Runtime {
             }
             Effect::Launch { index, plan, ctx } => {
                 let send = self.send.clone();
+                let queue = super::launch_queue::Shared::default();
                 let sink: crate::exec::Sink = Arc::new(move |ev| {
-                    send(Action::Exec(index, Box::new(ev)));
+                    if queue.push(ev) {
+                        send(Action::ExecQueued(index, queue.clone()));
+                    }
                 });
                 let h = crate::exec::launch(*ctx, *plan, sink);
                 if self.launches.len() <= index {
@@ -156,6 +159,7 @@ impl Runtime {
                 self.launches[index] = Some(h);
             }
             Effect::Job(job) => self.jobs.run(job, &self.root, self.send.clone()),
+            Effect::Requeue(action) => (self.send)(*action),
             Effect::Cancel => {
                 for h in self.launches.iter().flatten() {
                     h.cancel();

@@ -476,6 +476,10 @@ impl Case {
     }
 }
 
+/// The longest `how.timeout` (24 h): a larger number is a located
+/// `timeout-out-of-range` error, and such a case does not run.
+pub const MAX_TIMEOUT_SECS: u64 = 24 * 60 * 60;
+
 /// `how`: what to do.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct How {
@@ -485,7 +489,7 @@ pub struct How {
     pub url: Option<String>,
     /// HTTP method for `how.url`; see [`How::method`].
     pub method: Option<String>,
-    /// Seconds, default 60.
+    /// Seconds, default 60, at most [`MAX_TIMEOUT_SECS`].
     pub timeout: u64,
     pub extra: Map<String, Value>,
 }

@@ -302,6 +302,24 @@ impl App {
         }]
     }
 
+    /// Several events of a launch at once, in order (a flood of output comes in
+    /// batches): the live pane is refiltered once, so applying a batch costs the
+    /// same whatever the pane already holds.
+    pub(crate) fn exec_events(
+        &mut self,
+        index: usize,
+        evs: Vec<crate::exec::ExecEvent>,
+    ) -> Vec<Effect> {
+        self.live.begin_batch();
+        let mut fx = Vec::new();
+        for ev in evs {
+            fx.extend(self.exec_event(index, ev));
+        }
+        self.live.end_batch();
+        self.clamp();
+        fx
+    }
+
     pub(crate) fn exec_event(&mut self, index: usize, ev: crate::exec::ExecEvent) -> Vec<Effect> {
         use crate::exec::ExecEvent as E;
         let note = |kind: &str, name: &str, status: &str, message: String| TimelineEvent {

@@ -28,6 +28,9 @@ pub struct Live {
     pub artifacts: ListState,
     /// The launched case shown (its events are appended as they come).
     pub launch: Option<String>,
+    /// While a batch of launch events is applied: whether it brought lines (the
+    /// pane is refiltered once at its end).
+    deferred: Option<bool>,
 }
 
 /// What the live pane shows: a run folder (relative to the root), a catalog run
@@ -288,6 +291,21 @@ impl Live {
         vec![Effect::StopFollow]
     }
 
+    /// Several events are about to be pushed: refilter once, at [`Live::end_batch`].
+    pub fn begin_batch(&mut self) {
+        self.deferred = Some(false);
+    }
+
+    /// The batch is in: refilter (and follow) once, if it brought lines.
+    pub fn end_batch(&mut self) {
+        if self.deferred.take() == Some(true) {
+            self.refilter();
+            if self.follow {
+                self.bottom();
+            }
+        }
+    }
+
     /// An event of launched case `id`, shown when that case is.
     pub fn push(&mut self, id: &str, ev: TimelineEvent, cap: usize) {
         if self.launch.as_deref() != Some(id) {
@@ -296,6 +314,11 @@ impl Live {
         let follow = self.follow;
         if let Some(run) = self.run.as_mut() {
             run.append(false, [ev], Vec::new(), cap);
+            if let Some(d) = self.deferred.as_mut() {
+                // a batch: refiltered once at its end, not once a line
+                *d = true;
+                return;
+            }
             self.refilter();
             if follow {
                 self.bottom();

@@ -78,6 +78,9 @@ pub enum Effect {
     },
     /// A feature's background work (`tui::job`) → `Action::Done`.
     Job(Job),
+    /// Put `.0` back on the loop's channel, behind what waits there (the rest of
+    /// a launch's queue, after the keys that came meanwhile).
+    Requeue(Box<Action>),
     Quit,
 }
 
@@ -424,6 +427,14 @@ impl App {
                 Vec::new()
             }
             Action::Exec(index, ev) => self.exec_event(index, *ev),
+            Action::ExecQueued(index, queue) => {
+                let (evs, more) = queue.take();
+                let mut fx = self.exec_events(index, evs);
+                if more {
+                    fx.push(Effect::Requeue(Box::new(Action::ExecQueued(index, queue))));
+                }
+                fx
+            }
             Action::Done(d) => self.done(*d),
             Action::ShowText { title, text } => {
                 self.overlay = Some(overlay::text(&title, &text));

@@ -918,7 +918,19 @@ impl Reader<'_> {
                 "method" => h.method = self.text("how.method", v),
                 "steps" => h.steps = self.texts("how.steps", v),
                 "timeout" => match v.value {
-                    Yaml::Int(t) if t > 0 => h.timeout = t as u64,
+                    Yaml::Int(t) if t > 0 => {
+                        h.timeout = t as u64;
+                        if h.timeout > super::MAX_TIMEOUT_SECS {
+                            self.problem(
+                                "timeout-out-of-range",
+                                v.pos,
+                                format!(
+                                    "how.timeout: {t} seconds is out of range (at most {} = 24 h)",
+                                    super::MAX_TIMEOUT_SECS
+                                ),
+                            );
+                        }
+                    }
                     Yaml::Null => {}
                     _ => self.wrong_type("how.timeout", v, "a positive whole number of seconds"),
                 },

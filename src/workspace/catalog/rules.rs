@@ -922,6 +922,14 @@ run_together:
             (&[("what", "")], "field-missing"),
             (&[("title", "[a, b]")], "yaml-type"),
             (&[("how", "{run: x, timeout: soon}")], "yaml-type"),
+            (
+                &[("how", "{run: x, timeout: 9223372036854775807}")],
+                "timeout-out-of-range",
+            ),
+            (
+                &[("how", "{run: x, timeout: 86401}")],
+                "timeout-out-of-range",
+            ),
         ];
         for (with, rule) in cases {
             let got = one(with);
