@@ -7,6 +7,7 @@ use super::record::Verdict;
 use super::{ExecEvent, ResultLine, Sink};
 use crate::tail::{Follower, Start, TailEvent, Watch};
 use crate::workspace::logs::read_meta;
+use crate::workspace::run;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -138,7 +139,7 @@ pub fn run_folders(top: &Path, known: &BTreeSet<PathBuf>) -> BTreeSet<PathBuf> {
         for e in rd.flatten() {
             let Ok(ft) = e.file_type() else { continue };
             let name = e.file_name();
-            if ft.is_file() && (name == "meta.json" || name == "timeline.jsonl") {
+            if ft.is_file() && (name == run::META || name == run::TIMELINE) {
                 is_run = true;
             } else if ft.is_dir() {
                 subdirs.push(e.path());
@@ -363,7 +364,7 @@ fn start_following(root: &Path, logs: &Path, dir: &Path, sink: &Sink) -> Followe
         dir: dir.to_path_buf(),
         // the timeline stays in its run folder (a link out is refused)
         timeline: Follower::within(
-            dir.join("timeline.jsonl"),
+            dir.join(run::TIMELINE),
             Start::Beginning,
             Watch::Off,
             Some(dir.to_path_buf()),
@@ -403,10 +404,11 @@ fn drain(f: &mut Followed, sink: &Sink) {
 /// Stream new timeline lines; end the run when its `meta.json` reads.
 fn step(root: &Path, f: &mut Followed, sink: &Sink) -> Option<ResultLine> {
     drain(f, sink);
-    let meta_file = f.dir.join("meta.json");
-    if !meta_file.is_file() {
+    // the one decision: a meta.json still being written is not the end yet
+    if !run::state(&f.dir).ended() {
         return None;
     }
+    let meta_file = f.dir.join(run::META);
     // a meta.json being written may not parse yet: try again next time
     let (meta, _) = read_meta(root, &meta_file).ok()?;
     // the writer is done: the last line counts even without its newline

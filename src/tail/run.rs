@@ -4,6 +4,7 @@
 
 use super::{Follower, Start, TailEvent, Watch};
 use crate::workspace::logs::Artifact;
+use crate::workspace::run;
 use crate::workspace::timeline::TimelineEvent;
 use std::collections::VecDeque;
 use std::path::Path;
@@ -138,17 +139,17 @@ pub fn load_run_capped(root: &Path, rel: &str, cap: usize) -> RunData {
     use crate::workspace::read;
     let cap = cap.max(1);
     let dir = root.join(rel);
-    // a meta.json that is there in any form (a link out, a FIFO) ends the run: it
-    // is reported below, never waited on
-    let meta_there = std::fs::symlink_metadata(dir.join("meta.json")).is_ok();
-    let in_progress = !meta_there;
+    // the one decision: a meta.json still being written is in progress (followed
+    // until it reads); one refused unread (a link out, a FIFO) ends the run and is
+    // reported below, never waited on
+    let state = run::state(&dir);
+    let in_progress = !state.ended();
     // the follower of an in-progress run is handed to the follow task, which sleeps
     // on filesystem events: it watches from the start so no change is missed
     let watch = if in_progress { Watch::Auto } else { Watch::Off };
     let start = Start::LastN(cap as u64);
     // the timeline stays in its run folder: a link out is refused by the follower
-    let mut follower =
-        Follower::within(dir.join("timeline.jsonl"), start, watch, Some(dir.clone()));
+    let mut follower = Follower::within(dir.join(run::TIMELINE), start, watch, Some(dir.clone()));
     let mut data = RunData {
         path: rel.to_owned(),
         in_progress,
@@ -174,18 +175,21 @@ pub fn load_run_capped(root: &Path, rel: &str, cap: usize) -> RunData {
         take(&mut data, Batch::of(follower.finish()));
     }
     let (artifacts, probs) = crate::workspace::logs::read_artifacts(root, &dir);
-    if std::fs::symlink_metadata(dir.join("artifacts.json")).is_ok() {
+    if std::fs::symlink_metadata(dir.join(run::ARTIFACTS)).is_ok() {
         for p in &probs {
             data.push_problem(p.to_string());
         }
     }
     data.artifacts = artifacts;
-    if meta_there {
-        if let Err(e) = read::read(&dir.join("meta.json"), Some(&dir), read::Kind::RunJson) {
-            data.push_problem(e.problem(&format!("{rel}/meta.json"), "meta").to_string());
+    if state != run::RunState::InProgress {
+        if let Err(e) = read::read(&dir.join(run::META), Some(&dir), read::Kind::RunJson) {
+            data.push_problem(
+                e.problem(&format!("{rel}/{}", run::META), "meta")
+                    .to_string(),
+            );
         }
     }
-    let events_file = dir.join("runtime-events.jsonl");
+    let events_file = dir.join(run::RUNTIME_EVENTS);
     match read::read_head(&events_file, Some(&dir), read::Kind::RuntimeEvents) {
         Ok((text, more)) => {
             if more {
@@ -274,19 +278,18 @@ pub fn follow(
     stop: &AtomicBool,
     send: &dyn Fn(RunUpdate) -> bool,
 ) {
-    let meta = dir.join("meta.json");
-    follower.wake_on_sibling("meta.json");
+    follower.wake_on_sibling(run::META);
     // when meta.json was first seen not (yet) readable
     let mut unreadable_since: Option<std::time::Instant> = None;
     loop {
         // looked at before reading: whatever the writer put in the timeline before
         // it wrote meta.json is read below
-        let finished = match meta_state(&meta) {
-            MetaState::Absent => false,
-            MetaState::Complete => true,
+        let finished = match run::state(dir) {
+            run::RunState::InProgress => false,
+            run::RunState::Ended => true,
             // being written (its creation wakes us before its content is there),
             // or left broken: the writer has a moment to finish it
-            MetaState::Unreadable => {
+            run::RunState::MetaUnfinished => {
                 unreadable_since
                     .get_or_insert_with(std::time::Instant::now)
                     .elapsed()
@@ -323,30 +326,5 @@ pub fn follow(
         if !send(u) || done {
             return;
         }
-    }
-}
-
-enum MetaState {
-    Absent,
-    /// There, but not JSON (yet).
-    Unreadable,
-    Complete,
-}
-
-/// Whether a run's `meta.json` is there and reads as JSON: the run has ended
-/// only when it does (its creation is seen before its content is written).
-fn meta_state(meta: &Path) -> MetaState {
-    use crate::workspace::read;
-    let within = meta.parent().unwrap_or(meta);
-    match read::read(meta, Some(within), read::Kind::RunJson) {
-        Err(e) if e.is_missing() => MetaState::Absent,
-        // a link out, a FIFO or a giant never becomes JSON: the run has ended
-        // with a meta.json that is reported, not waited for
-        Err(read::Error::Io(_)) => MetaState::Unreadable,
-        Err(_) => MetaState::Complete,
-        Ok(bytes) if serde_json::from_slice::<serde::de::IgnoredAny>(&bytes).is_ok() => {
-            MetaState::Complete
-        }
-        Ok(_) => MetaState::Unreadable,
     }
 }

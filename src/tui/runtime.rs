@@ -405,14 +405,14 @@ mod tests {
         let ws = tempfile::tempdir().expect("tmp");
         let dir = ws.path().join(REL);
         std::fs::create_dir_all(&dir).expect("mkdir");
-        std::fs::write(dir.join("timeline.jsonl"), timeline).expect("write");
+        std::fs::write(dir.join(crate::workspace::run::TIMELINE), timeline).expect("write");
         (ws, dir)
     }
 
     fn append(dir: &Path, text: &str) {
         let mut f = std::fs::OpenOptions::new()
             .append(true)
-            .open(dir.join("timeline.jsonl"))
+            .open(dir.join(crate::workspace::run::TIMELINE))
             .expect("open");
         f.write_all(text.as_bytes()).expect("append");
     }
@@ -498,11 +498,26 @@ mod tests {
         let text =
             lines("s", 1..=2) + "{\"type\":\"step\",\"name\":\"last\"}\n{\"name\":\"no-newline\"}";
         let (ws, dir) = run_with(&text);
-        std::fs::write(dir.join("meta.json"), META).expect("meta");
+        std::fs::write(dir.join(crate::workspace::run::META), META).expect("meta");
         let data = load_run(ws.path(), REL);
         assert!(!data.in_progress);
         assert!(data.follower.is_none(), "a finished run is not followed");
         assert_eq!(names(&data.events), ["s1", "s2", "last", "no-newline"]);
+    }
+
+    /// Opening a run whose `meta.json` is still being written: in progress and
+    /// followed (it was taken as finished once the file merely existed).
+    #[test]
+    fn a_run_opened_with_a_half_written_meta_json_is_in_progress() {
+        let (ws, dir) = run_with(&lines("s", 1..=2));
+        std::fs::write(dir.join(crate::workspace::run::META), &META[..20]).expect("meta");
+        let data = load_run(ws.path(), REL);
+        assert!(data.in_progress, "a half-written meta.json is not the end");
+        assert!(
+            data.follower.is_some(),
+            "it is followed until meta.json reads"
+        );
+        assert_eq!(names(&data.events), ["s1", "s2"]);
     }
 
     #[test]
@@ -540,7 +555,7 @@ mod tests {
             // the last line never gets its newline: it shows when the run ends
             append(&wdir, "{\"type\":\"run\",\"name\":\"end\"}");
             std::thread::sleep(Duration::from_millis(50));
-            std::fs::write(wdir.join("meta.json"), META).expect("meta");
+            std::fs::write(wdir.join(crate::workspace::run::META), META).expect("meta");
         });
         let seen = drain_until_finished(&mut app, &rx);
         writer.join().expect("writer");
@@ -565,7 +580,7 @@ mod tests {
         let (rx, _stop, t) = follow_on_thread(follower.expect("followed"), &dir);
         // half a meta.json, then a line: the line comes in a batch that does
         // not end the run
-        std::fs::write(dir.join("meta.json"), &META[..20]).expect("meta");
+        std::fs::write(dir.join(crate::workspace::run::META), &META[..20]).expect("meta");
         append(&dir, &line("after-half-meta"));
         loop {
             let a = rx
@@ -584,7 +599,7 @@ mod tests {
                 break;
             }
         }
-        std::fs::write(dir.join("meta.json"), META).expect("meta");
+        std::fs::write(dir.join(crate::workspace::run::META), META).expect("meta");
         let seen = drain_until_finished(&mut app, &rx);
         joined(t);
         assert!(seen.last().is_some_and(|s| s.2));
@@ -594,7 +609,7 @@ mod tests {
         let (ws, dir) = run_with(&lines("b", 1..=1));
         let (mut app, follower) = app_showing(ws.path());
         let (rx, _stop, t) = follow_on_thread(follower.expect("followed"), &dir);
-        std::fs::write(dir.join("meta.json"), "{broken").expect("meta");
+        std::fs::write(dir.join(crate::workspace::run::META), "{broken").expect("meta");
         drain_until_finished(&mut app, &rx);
         joined(t);
         assert!(!app.live.run.as_ref().expect("run").in_progress);
@@ -640,17 +655,21 @@ mod tests {
         // the atomic-write pattern: a new file renamed over the timeline
         let tmp = dir.join("timeline.jsonl.tmp");
         std::fs::write(&tmp, lines("new", 1..=3)).expect("tmp");
-        std::fs::rename(&tmp, dir.join("timeline.jsonl")).expect("rename");
+        std::fs::rename(&tmp, dir.join(crate::workspace::run::TIMELINE)).expect("rename");
         let resets = wait_shown(&mut app, &rx, &["new1", "new2", "new3"]);
         assert_eq!(resets.first(), Some(&true), "{resets:?}");
         append(&dir, &line("new4"));
         wait_shown(&mut app, &rx, &["new1", "new2", "new3", "new4"]);
         // rewritten in place at the same size: only the first line tells
-        std::fs::write(dir.join("timeline.jsonl"), lines("neW", 1..=4)).expect("rewrite");
+        std::fs::write(
+            dir.join(crate::workspace::run::TIMELINE),
+            lines("neW", 1..=4),
+        )
+        .expect("rewrite");
         let resets = wait_shown(&mut app, &rx, &["neW1", "neW2", "neW3", "neW4"]);
         assert_eq!(resets.first(), Some(&true), "{resets:?}");
         append(&dir, &line("neW5"));
-        std::fs::write(dir.join("meta.json"), META).expect("meta");
+        std::fs::write(dir.join(crate::workspace::run::META), META).expect("meta");
         let seen = drain_until_finished(&mut app, &rx);
         joined(t);
         assert!(seen.iter().all(|s| !s.0), "{seen:?}");
@@ -673,7 +692,7 @@ mod tests {
     #[test]
     fn a_huge_timeline_keeps_its_last_events_and_says_how_many_were_not_loaded() {
         let (ws, dir) = run_with(&lines("e", 1..=250));
-        std::fs::write(dir.join("meta.json"), META).expect("meta");
+        std::fs::write(dir.join(crate::workspace::run::META), META).expect("meta");
         let data = load_run_capped(ws.path(), REL, 100);
         assert_eq!(data.events.len(), 100);
         assert_eq!(data.events.front().map(|e| e.name.as_str()), Some("e151"));
@@ -690,7 +709,7 @@ mod tests {
         app.timeline_cap = 8;
         let (rx, _stop, t) = follow_on_thread(follower.expect("followed"), &dir);
         append(&dir, &lines("e", 6..=20));
-        std::fs::write(dir.join("meta.json"), META).expect("meta");
+        std::fs::write(dir.join(crate::workspace::run::META), META).expect("meta");
         drain_until_finished(&mut app, &rx);
         joined(t);
         let want: Vec<String> = (13..=20).map(|i| format!("e{i}")).collect();

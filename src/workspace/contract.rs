@@ -32,7 +32,7 @@ pub fn check_run(root: &Path, run: &RawRun) -> Vec<Problem> {
     let meta_file = format!("{}/meta.json", run.path);
     // read through the bounded reader (a link out or a FIFO was reported on load)
     let meta_text = super::read::read_lossy(
-        &dir.join("meta.json"),
+        &dir.join(super::run::META),
         Some(&dir),
         super::read::Kind::RunJson,
     )
@@ -175,7 +175,7 @@ pub fn check_run(root: &Path, run: &RawRun) -> Vec<Problem> {
         }
     }
     if run.has_timeline {
-        out.extend(check_timeline(root, &dir.join("timeline.jsonl")));
+        out.extend(check_timeline(root, &dir.join(super::run::TIMELINE)));
     }
     if run.has_artifacts_json {
         out.extend(check_artifacts(root, run, &dir));
@@ -275,7 +275,7 @@ fn check_artifacts(root: &Path, run: &RawRun, dir: &Path) -> Vec<Problem> {
     let (items, mut out) = logs::read_artifacts(root, dir);
     let file = format!("{}/artifacts.json", run.path);
     let text = super::read::read_lossy(
-        &dir.join("artifacts.json"),
+        &dir.join(super::run::ARTIFACTS),
         Some(dir),
         super::read::Kind::RunJson,
     )

@@ -223,7 +223,12 @@ fn scan_dir(root: &Path, logs: &Path, dir: &Path) -> (Vec<RawRun>, Vec<Problem>)
         let name = ent.file_name();
         let run_file = matches!(
             name.to_str(),
-            Some("meta.json" | "timeline.jsonl" | "runtime-events.jsonl" | "artifacts.json")
+            Some(
+                super::run::META
+                    | super::run::TIMELINE
+                    | super::run::RUNTIME_EVENTS
+                    | super::run::ARTIFACTS
+            )
         );
         if run_file && !ft.is_file() && !ft.is_dir() {
             // a FIFO or device under a run file's name is never read (it would
@@ -236,10 +241,10 @@ fn scan_dir(root: &Path, logs: &Path, dir: &Path) -> (Vec<RawRun>, Vec<Problem>)
             continue;
         }
         match name.to_str() {
-            Some("meta.json") if ft.is_file() => names.meta = true,
-            Some("timeline.jsonl") if ft.is_file() => names.timeline = true,
-            Some("runtime-events.jsonl") if ft.is_file() => names.runtime = true,
-            Some("artifacts.json") if ft.is_file() => names.artifacts_json = true,
+            Some(super::run::META) if ft.is_file() => names.meta = true,
+            Some(super::run::TIMELINE) if ft.is_file() => names.timeline = true,
+            Some(super::run::RUNTIME_EVENTS) if ft.is_file() => names.runtime = true,
+            Some(super::run::ARTIFACTS) if ft.is_file() => names.artifacts_json = true,
             Some("artifacts") if ft.is_dir() => {
                 names.artifacts_dir = true;
                 subdirs.push(ent.path());
@@ -309,7 +314,7 @@ fn read_run(
     let mut meta = None;
     let mut meta_broken = false;
     if names.meta {
-        let file = dir.join("meta.json");
+        let file = dir.join(super::run::META);
         match read_meta(root, &file) {
             Ok((m, mut p)) => {
                 meta = Some(m);
@@ -551,7 +556,7 @@ pub fn stays_inside(base: &Path, rel: &str) -> bool {
 
 /// Read `artifacts.json` of a run folder.
 pub fn read_artifacts(root: &Path, run_dir: &Path) -> (Vec<Artifact>, Vec<Problem>) {
-    let file = run_dir.join("artifacts.json");
+    let file = run_dir.join(super::run::ARTIFACTS);
     let rel = super::rel(root, &file);
     let (value, text) = match read_json_file(root, &file, "artifacts") {
         Ok(v) => v,

@@ -18,15 +18,10 @@ pub struct Areas {
     pub narrow: bool,
 }
 
-/// Whether `host` is a loopback address (the one classifier the policy uses, so the
-/// banner and the prompts always agree).
-pub fn is_loopback(host: &str) -> bool {
-    crate::workspace::host::is_loopback_host(host)
-}
-
 pub fn areas(w: u16, h: u16, app: &App) -> Areas {
     let full = Rect::new(0, 0, w, h);
-    let banner = !is_loopback(&app.opts.host);
+    // the one classifier the policy uses, so the banner and the prompts agree
+    let banner = !crate::workspace::host::is_loopback_host(&app.opts.host);
     let [tabs, banner_r, body, status] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Length(u16::from(banner)),

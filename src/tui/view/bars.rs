@@ -1,9 +1,9 @@
 //! The tab bar, the non-loopback HOST banner and the status bar.
 
-use super::super::app::layout::is_loopback;
 use super::super::app::{App, Tab};
 use super::super::theme::Theme;
 use crate::sanitize::escape;
+use crate::workspace::host::is_loopback_host as is_loopback;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Span;
