@@ -419,6 +419,16 @@ pub struct LiteralHost {
     pub offset: usize,
 }
 
+impl LiteralHost {
+    /// What is wrong with it, the one wording every rule reports.
+    pub fn message(&self) -> String {
+        format!(
+            "literal host in {:?}; a URL must be built from ${{HOST}} or a var derived from it",
+            self.url
+        )
+    }
+}
+
 /// Every `scheme://host` of `text` whose host is not `${X}` with `X` host-derived.
 pub fn literal_hosts(text: &str, derived: &dyn Fn(&str) -> bool) -> Vec<LiteralHost> {
     scan_hosts(text, derived, false)
@@ -533,10 +543,7 @@ fn host_is_var(host_port: &str, derived: &dyn Fn(&str) -> bool) -> bool {
 pub fn url_field_problem(text: &str, derived: &dyn Fn(&str) -> bool) -> Option<String> {
     let lits = literal_hosts(text, derived);
     if let Some(l) = lits.first() {
-        return Some(format!(
-            "literal host in {:?}: a URL must be built from ${{HOST}} or a var derived from it",
-            l.url
-        ));
+        return Some(l.message());
     }
     if text.contains("://") {
         return None;
