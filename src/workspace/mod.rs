@@ -14,6 +14,7 @@ pub mod openers;
 pub mod plan;
 pub mod read;
 pub mod report;
+pub mod risk;
 pub mod select;
 pub mod stats;
 pub mod timeline;

@@ -441,7 +441,7 @@ fn catalog<'a>(app: &App, theme: &Theme) -> Vec<Line<'a>> {
                 field("category", e(&c.category), theme),
                 field_spans(
                     "risk",
-                    vec![Span::styled(risk, super::risk_style(risk, theme))],
+                    vec![Span::styled(risk, super::risk_style(c.risk, theme))],
                     theme,
                 ),
                 field("lifecycle", opt(c.lifecycle.map(Lifecycle::as_str)), theme),
