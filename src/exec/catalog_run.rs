@@ -9,10 +9,11 @@ use super::record::{
     AuthorizationRecord, CaseResult, CategoryProbe, RecordWriter, RunRecord, Verdict,
 };
 use super::{ExecEvent, ResultLine, Sink};
+use crate::workspace::assume::Assume;
 use crate::workspace::catalog::{Automation, Case, Catalog, Driver, ExpectedKind};
 use crate::workspace::host;
 use crate::workspace::select::{self, Request, Selection};
-use crate::workspace::vars::{self, Assume, VarSource, Vars};
+use crate::workspace::vars::{self, VarSource, Vars};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;

@@ -441,7 +441,7 @@ pub struct Case {
     pub how: How,
     pub expected: Vec<Expected>,
     pub maps_to: Vec<String>,
-    /// The raw expression; parse with [`crate::workspace::vars::Assume::parse`].
+    /// The raw expression; parse with [`crate::workspace::assume::Assume::parse`].
     pub assume: Option<String>,
     pub setup: Vec<String>,
     pub teardown: Vec<String>,

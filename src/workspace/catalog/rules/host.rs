@@ -11,16 +11,16 @@ fn literal_problems(cx: &Cx, scan: Scan, text: &str) -> Vec<String> {
     let derived = |n: &str| cx.derived(n);
     match scan {
         Scan::Skip => Vec::new(),
-        Scan::Url => vars::url_field_problem(text, &derived)
+        Scan::Url => host::url_field_problem(text, &derived)
             .into_iter()
             .collect(),
         Scan::Text | Scan::Shell => {
             let found = if scan == Scan::Shell {
-                vars::literal_hosts_in_shell(text, &derived)
+                host::literal_hosts_in_shell(text, &derived)
             } else {
-                vars::literal_hosts(text, &derived)
+                host::literal_hosts(text, &derived)
             };
-            found.iter().map(vars::LiteralHost::message).collect()
+            found.iter().map(host::LiteralHost::message).collect()
         }
     }
 }
