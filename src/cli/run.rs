@@ -23,21 +23,8 @@ pub struct Args {
     /// Add the cases whose latest run failed.
     #[arg(long)]
     pub failed: bool,
-    /// Authorize a risk for this run (mutating, destructive).
-    #[arg(long = "authorize", value_name = "RISK")]
-    pub authorize: Vec<String>,
-    /// Authorize a gate for this run.
-    #[arg(long = "gate", value_name = "G")]
-    pub gate: Vec<String>,
-    /// The highest risk that may run (default: the catalog's default_max_risk).
-    #[arg(long, value_name = "R")]
-    pub max_risk: Option<String>,
-    /// Allow live cases of the tests tree (they call a real model).
-    #[arg(long)]
-    pub allow_live: bool,
-    /// Allow a non-loopback HOST.
-    #[arg(long)]
-    pub allow_remote: bool,
+    #[command(flatten)]
+    pub auth: AuthFlags,
     /// The run record's label (letters, digits, - _ .).
     #[arg(long, default_value = "run")]
     pub label: String,
@@ -124,14 +111,51 @@ pub fn on_termination_signal(then: impl FnOnce() + Send + 'static) {
     let _ = ready_rx.recv();
 }
 
-/// The session's grants from the flags.
-pub fn flag_grants(args: &Args) -> Result<Grants, String> {
-    grants_from_flags(
-        &args.authorize,
-        &args.gate,
-        args.allow_live,
-        args.allow_remote,
-    )
+/// The authorization flags `run` and `watch` take alike.
+#[derive(Debug, clap::Args)]
+pub struct AuthFlags {
+    /// Authorize a risk for these runs (mutating, destructive).
+    #[arg(long = "authorize", value_name = "RISK")]
+    pub authorize: Vec<String>,
+    /// Authorize a gate for these runs.
+    #[arg(long = "gate", value_name = "G")]
+    pub gate: Vec<String>,
+    /// The highest risk that may run (default: the catalog's default_max_risk).
+    #[arg(long, value_name = "R")]
+    pub max_risk: Option<String>,
+    /// Allow live cases of the tests tree (they call a real model).
+    #[arg(long)]
+    pub allow_live: bool,
+    /// Allow a non-loopback HOST.
+    #[arg(long)]
+    pub allow_remote: bool,
+}
+
+impl AuthFlags {
+    /// The session's grants from the flags.
+    pub fn grants(&self) -> Result<Grants, String> {
+        grants_from_flags(
+            &self.authorize,
+            &self.gate,
+            self.allow_live,
+            self.allow_remote,
+        )
+    }
+
+    /// The flags read, with the run record's `--label`, checked in that order:
+    /// the max risk (none when not given) and the session's grants.
+    pub fn checked(&self, label: &str) -> Result<(Option<Risk>, Grants), String> {
+        if !crate::exec::record::valid_label(label) {
+            return Err(format!("--label {label}: use letters, digits, - _ . only"));
+        }
+        let max_risk = match self.max_risk.as_deref() {
+            None => None,
+            Some(r) => Some(Risk::parse(r).ok_or_else(|| {
+                format!("--max-risk {r}: not a risk (readonly, mutating, destructive)")
+            })?),
+        };
+        Ok((max_risk, self.grants()?))
+    }
 }
 
 /// Grants from `--authorize RISK…`, `--gate G…`, `--allow-live`, `--allow-remote`
@@ -166,21 +190,8 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
         Ok(ws) => ws,
         Err(code) => return code,
     };
-    if !crate::exec::record::valid_label(&args.label) {
-        return usage(&format!(
-            "--label {}: use letters, digits, - _ . only",
-            args.label
-        ));
-    }
-    if let Some(r) = &args.max_risk {
-        if Risk::parse(r).is_none() {
-            return usage(&format!(
-                "--max-risk {r}: not a risk (readonly, mutating, destructive)"
-            ));
-        }
-    }
-    let grants = match flag_grants(args) {
-        Ok(g) => g,
+    let (max_risk, grants) = match args.auth.checked(&args.label) {
+        Ok(v) => v,
         Err(e) => return usage(&e),
     };
     // catalog ids and category ids first (exact only: launching never guesses)
@@ -221,7 +232,7 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
         grants,
         catalog: exec::CatalogPlan {
             ids: catalog_ids,
-            max_risk: args.max_risk.as_deref().and_then(Risk::parse),
+            max_risk,
             label: args.label.clone(),
         },
     };
