@@ -4,7 +4,7 @@
 use super::{Ctx, EXIT_FOUND, print_json, usage};
 use crate::sanitize::escape;
 use crate::workspace::diff::{
-    self, DivergenceReason, FieldChange, RunDiff, RunSide, delta, mark, value_text,
+    self, FieldChange, NO_DIVERGENCE, RunDiff, RunSide, delta, mark, value_text,
 };
 use crate::workspace::logs::{Artifact, RunStatus};
 use std::fmt::Write as _;
@@ -169,23 +169,15 @@ pub fn text(d: &RunDiff) -> String {
     let _ = writeln!(out);
     match &d.first_divergence {
         None => {
-            let _ = writeln!(out, "first divergence: none (same events, same statuses)");
+            let _ = writeln!(out, "{NO_DIVERGENCE}");
         }
         Some(fd) => {
-            let why = match fd.reason {
-                DivergenceReason::Status => format!(
-                    "status {} → {}",
-                    escape(fd.a.as_ref().map_or("", |e| e.status.as_str())),
-                    escape(fd.b.as_ref().map_or("", |e| e.status.as_str()))
-                ),
-                DivergenceReason::OnlyInA => "only in A".into(),
-                DivergenceReason::OnlyInB => "only in B".into(),
-            };
             let _ = writeln!(
                 out,
-                "first divergence: #{} {}  ({why})",
+                "first divergence: #{} {}  ({})",
                 fd.index + 1,
-                escape(&fd.key)
+                escape(&fd.key),
+                fd.why()
             );
         }
     }
