@@ -1,7 +1,7 @@
 //! `testdeck run`: launch without a TUI, streaming events as they happen; a thin
 //! adapter over [`crate::exec::launch`]. Never runs an unauthorized case.
 
-use super::{Ctx, EXIT_FOUND, usage};
+use super::{EXIT_FOUND, usage};
 use crate::exec::process::Stream;
 use crate::exec::record::Verdict;
 use crate::exec::{
@@ -185,11 +185,7 @@ pub fn grants_from_flags(
     Ok(g)
 }
 
-pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
-    let ws = match ctx.workspace() {
-        Ok(ws) => ws,
-        Err(code) => return code,
-    };
+pub fn run(args: &Args, ws: &crate::workspace::Workspace) -> ExitCode {
     let (max_risk, grants) = match args.auth.checked(&args.label) {
         Ok(v) => v,
         Err(e) => return usage(&e),
@@ -209,9 +205,9 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
         }
     }
     if args.failed {
-        catalog_ids.extend(failed_catalog_ids(&ws));
+        catalog_ids.extend(failed_catalog_ids(ws));
     }
-    let (tests, unmatched) = tests_targets(&ws, &rest, args.failed);
+    let (tests, unmatched) = tests_targets(ws, &rest, args.failed);
     if !unmatched.is_empty() {
         return usage(&format!(
             "no case or scope matches: {}",
@@ -248,7 +244,7 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
         flag.store(true, std::sync::atomic::Ordering::SeqCst);
         on_signal.cancel();
     });
-    let mut handle = exec::launch_with(LaunchContext::of(&ws), plan, sink, cancel);
+    let mut handle = exec::launch_with(LaunchContext::of(ws), plan, sink, cancel);
     let summary = handle.wait();
     // a run record that could not be written is an error of testdeck, not of a
     // case: say so on stderr too (the events on stdout may be JSON for a program)

@@ -1,7 +1,7 @@
 //! `testdeck watch`: rerun cases when their files change, streaming as `run`
 //! does (a thin adapter over [`crate::exec::watch`]).
 
-use super::{Ctx, usage};
+use super::usage;
 use crate::exec::process::Cancel;
 use crate::exec::watch::{self, WatchEvent, WatchNote, WatchOptions, WatchSink};
 use crate::sanitize::escape;
@@ -32,11 +32,7 @@ pub struct Args {
     pub json: bool,
 }
 
-pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
-    let ws = match ctx.workspace() {
-        Ok(ws) => ws,
-        Err(code) => return code,
-    };
+pub fn run(args: &Args, ws: &crate::workspace::Workspace) -> ExitCode {
     let (max_risk, grants) = match args.auth.checked(&args.label) {
         Ok(v) => v,
         Err(e) => return usage(&e),
