@@ -1,6 +1,9 @@
 //! The tester catalog through the commands: `validate`, `list`, `select` and
 //! `catalog csv` on fixture workspaces, with the exact rule and place of every bad input.
 
+mod common;
+use common::fs::copy_dir;
+
 use assert_cmd::Command;
 use serde_json::Value;
 use std::path::Path;
@@ -363,17 +366,4 @@ fn no_catalog_is_a_usage_error() {
     let (code, _, err) = testdeck(tmp.path(), &["select"]);
     assert_eq!(code, 2);
     assert!(err.contains(".pouch/tester"));
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for e in std::fs::read_dir(from).expect("read_dir") {
-        let e = e.expect("entry");
-        let dst = to.join(e.file_name());
-        if e.file_type().expect("type").is_dir() {
-            copy_dir(&e.path(), &dst);
-        } else {
-            std::fs::copy(e.path(), &dst).expect("copy");
-        }
-    }
 }

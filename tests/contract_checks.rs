@@ -1,6 +1,9 @@
 //! Raw-log contract drift, report.md checks and plan entries on fixture workspaces
 //! built in a temporary folder: a clean one with no problem, then one drift at a time.
 
+mod common;
+use common::fs::write;
+
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use testdeck::workspace::{Workspace, validate::validate};
@@ -8,12 +11,6 @@ use testdeck::workspace::{Workspace, validate::validate};
 const PLAN: &str = "# Plan\n\n## tool-call\n\n- What: a tool call returns.\n- Oracle: status ok.\n\n## page-open\n\n- What: the page opens.\n";
 const E2E: &str = "tests/logs/web/e2e/pages/page-open/20260301-100000-000";
 const BACK: &str = "tests/logs/web/backend/tools/tool-call/20260301-090000-000";
-
-fn write(root: &Path, rel: &str, text: &str) {
-    let p = root.join(rel);
-    std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
-    std::fs::write(p, text).expect("write");
-}
 
 fn meta(run_id: &str, case_id: &str, scope: &str, status: &str) -> Value {
     json!({

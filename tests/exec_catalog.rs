@@ -2,6 +2,9 @@
 //! real `sh` processes: every verdict, probes, run_together, authorization,
 //! assume, timeouts with grandchildren, cancel, run records and their CSV.
 
+mod common;
+use common::cli::bin;
+
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
@@ -263,10 +266,6 @@ fn workspace(port: u16) -> tempfile::TempDir {
     )
     .expect("dead");
     dir
-}
-
-fn bin() -> PathBuf {
-    assert_cmd::cargo::cargo_bin("testdeck")
 }
 
 /// Environment variables a run must not inherit from whoever runs the tests.

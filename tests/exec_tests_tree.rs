@@ -1,9 +1,12 @@
 //! `testdeck run` on tests-tree cases: a real runner script (sh) writes a run
 //! folder slowly; its timeline must stream as it is written.
 
+mod common;
+use common::cli::bin;
+
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -32,10 +35,6 @@ fn workspace() -> tempfile::TempDir {
 
 fn toml_str(s: &str) -> String {
     format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
-}
-
-fn bin() -> PathBuf {
-    assert_cmd::cargo::cargo_bin("testdeck")
 }
 
 /// Run `testdeck run --json` and collect each line with its arrival time.

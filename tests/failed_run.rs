@@ -2,20 +2,13 @@
 //! history: tests-tree logs written as a runner would, catalog run records made
 //! by real `testdeck run` rounds whose `sh` cases pass or fail by marker files.
 
+mod common;
+use common::{cli::bin, fs::write};
+
 use serde_json::Value;
 use std::net::TcpListener;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-fn bin() -> PathBuf {
-    assert_cmd::cargo::cargo_bin("testdeck")
-}
-
-fn write(root: &Path, rel: &str, text: &str) {
-    let p = root.join(rel);
-    std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
-    std::fs::write(p, text).expect("write");
-}
 
 /// A finished run (meta.json) or an in-progress one (timeline only).
 fn log_run(root: &Path, scope: &str, case: &str, run_id: &str, status: Option<&str>) {

@@ -5,19 +5,16 @@
 #![cfg(unix)]
 
 mod common;
+use common::cli::command;
 
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 /// The hostile text as raw characters.
 const EVIL: &str = "\u{1b}]52;c;SGVsbG8=\u{7}\u{1b}[2J\u{7}\u{9b}31m\u{202e}gnp.exe";
 /// The same text in a YAML double-quoted scalar.
 const EVIL_YAML: &str = "\\e]52;c;SGVsbG8=\\a\\e[2J\\a\\x9b31m\\u202egnp.exe";
-
-fn bin() -> Command {
-    Command::new(assert_cmd::cargo::cargo_bin!("testdeck"))
-}
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).expect("read_dir") {
@@ -38,7 +35,7 @@ fn json_str(s: &str) -> String {
 fn hostile_demo() -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().expect("tempdir");
     let root = tmp.path().join("demo");
-    let out = bin()
+    let out = command()
         .args(["demo", "--copy-to"])
         .arg(&root)
         .output()
@@ -186,7 +183,7 @@ fn no_hostile_byte_reaches_stdout() {
     ];
     let mut problems = Vec::new();
     for args in &commands {
-        let out: Output = bin()
+        let out: Output = command()
             .arg("--root")
             .arg(&root)
             .args(args)
@@ -209,7 +206,7 @@ fn no_hostile_byte_reaches_stdout() {
 fn the_hostile_text_is_there_escaped() {
     // the test above cannot pass by accident: the poison is loaded and shown escaped
     let (_tmp, root) = hostile_demo();
-    let out = bin()
+    let out = command()
         .arg("--root")
         .arg(&root)
         .arg("list")
@@ -217,7 +214,7 @@ fn the_hostile_text_is_there_escaped() {
         .expect("run");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("\\e]52;c;SGVsbG8=\\x07"), "{text}");
-    let out = bin()
+    let out = command()
         .arg("--root")
         .arg(&root)
         .args(["list", "--source", "catalog"])
@@ -360,7 +357,7 @@ fn json_output_escapes_controls_and_keeps_the_strings() {
     assert_eq!(poison, EVIL);
     let mut problems = Vec::new();
     for (args, lines, poisoned) in &commands {
-        let out: Output = bin()
+        let out: Output = command()
             .arg("--root")
             .arg(&root)
             .args(args)

@@ -6,6 +6,7 @@
 #![cfg(target_os = "linux")]
 
 mod common;
+use common::cli::bin;
 
 use std::fmt::Write as _;
 use std::io::Read as _;
@@ -17,10 +18,6 @@ use std::time::{Duration, Instant};
 const DEADLINE: Duration = Duration::from_secs(20);
 /// Peak resident memory a command may reach.
 const PEAK_KB: u64 = 300 * 1024;
-
-fn bin() -> PathBuf {
-    PathBuf::from(assert_cmd::cargo::cargo_bin!("testdeck"))
-}
 
 struct Ran {
     code: Option<i32>,

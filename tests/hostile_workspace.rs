@@ -4,6 +4,9 @@
 
 #![cfg(unix)]
 
+mod common;
+use common::{cli::command, fs::write_file as write};
+
 use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{PermissionsExt, symlink};
@@ -13,13 +16,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-fn bin() -> Command {
-    Command::new(assert_cmd::cargo::cargo_bin!("testdeck"))
-}
-
 /// Run `testdeck --root ROOT ARGS`; it must end by itself and never panic.
 fn td(root: &Path, args: &[&str]) -> Output {
-    let out = bin()
+    let out = command()
         .arg("--root")
         .arg(root)
         .args(args)
@@ -34,11 +33,6 @@ fn td(root: &Path, args: &[&str]) -> Output {
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn write(path: &Path, text: &str) {
-    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-    std::fs::write(path, text).expect("write");
 }
 
 /// A run folder with meta.json and a timeline.
@@ -461,7 +455,7 @@ fn a_one_gigabyte_timeline_is_never_read_whole() {
         }
     }
     let limit_kib = 300 * 1024;
-    let mut tail = bin();
+    let mut tail = command();
     tail.arg("tail").arg(&file).env("NO_COLOR", "1");
     let (out, tail_peak) = peak_rss_kib(tail);
     assert_ne!(out.status.code(), Some(101));
@@ -471,7 +465,7 @@ fn a_one_gigabyte_timeline_is_never_read_whole() {
         "{}",
         stdout(&out)
     );
-    let mut validate = bin();
+    let mut validate = command();
     validate.arg("--root").arg(&root).arg("validate");
     let (out, validate_peak) = peak_rss_kib(validate);
     assert_ne!(out.status.code(), Some(101));

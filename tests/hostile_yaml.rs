@@ -3,15 +3,13 @@
 
 #![cfg(unix)]
 
+mod common;
+use common::fs::write_file as write;
+
 use std::fmt::Write as _;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
-
-fn write(path: &Path, text: &str) {
-    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-    std::fs::write(path, text).expect("write");
-}
 
 const CATALOG: &str = "categories:\n  - id: API\n    name: api\n";
 

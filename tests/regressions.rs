@@ -1,13 +1,12 @@
 //! Regression tests for what hardening found: each bug keeps the input that showed it.
 
+mod common;
+use common::cli::command;
+
 use std::io::Read;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use testdeck::workspace::catalog;
 use testdeck::workspace::vars::{MAX_EXPANDED, Vars};
-
-fn bin() -> Command {
-    Command::new(assert_cmd::cargo::cargo_bin!("testdeck"))
-}
 
 /// Vars that double each other (`V1: ${V0}${V0}` ...) would expand to a terabyte:
 /// the expansion stops at `MAX_EXPANDED` and validation names the var.
@@ -53,7 +52,7 @@ fn closed_stdout_does_not_panic() {
         &["validate"],
         &["select"],
     ] {
-        let mut child = bin()
+        let mut child = command()
             .arg("--root")
             .arg("assets/demo")
             .args(cmd)
@@ -105,7 +104,7 @@ fn a_line_longer_than_a_batch_does_not_end_the_read() {
     assert_eq!(messages.len(), 2, "{:?}", messages.len());
     assert_eq!(messages[1], "after-the-long-line");
     // and the command prints it
-    let out = bin()
+    let out = command()
         .args(["tail", "--from-start"])
         .arg(&file)
         .env("NO_COLOR", "1")

@@ -5,6 +5,9 @@
 //! failed probe. Real `testdeck run` processes, real `sh`, real HTTP servers on
 //! 127.0.0.1 and 127.0.0.2 started here.
 
+mod common;
+use common::cli::bin;
+
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
@@ -156,10 +159,6 @@ fn a_server_that_never_finishes_is_a_failed_probe() {
 }
 
 // ---- the catalog fixture ---------------------------------------------------------
-
-fn bin() -> &'static str {
-    env!("CARGO_BIN_EXE_testdeck")
-}
 
 fn case(id: &str, cat: &str, risk: &str, extra: &str) -> String {
     let tag = if risk == "readonly" { "smoke" } else { "full" };

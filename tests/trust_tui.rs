@@ -149,7 +149,7 @@ fn launch_in_tui(
             None => testdeck::tui::app::CaseRef::tests_key(k),
         })
         .collect();
-    app.max_risk = Some(max_risk.as_str());
+    app.max_risk = Some(max_risk);
     app.overlay = None;
     let mut fx = app.update(Action::Cmd(Command::Run));
     let mut asked = Vec::new();

@@ -1,6 +1,9 @@
 //! Watch mode, rerun failed, compare and the report/contract views of the cockpit:
 //! render snapshots on the demo (TestBackend + insta) and the app's decisions.
 
+mod common;
+use common::fs::demo_copy as demo;
+
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -19,12 +22,6 @@ use testdeck::workspace::Workspace;
 const MULTI_DOC: &str = "kb-search/backend/query/scenario/kb-search-multi-doc-ranking";
 const BASIC_COMMAND: &str = "ai/backend/tools/terminal/basic/terminal-basic-command";
 const LIVE_PLAN: &str = "ai/backend/tools/terminal/live/terminal-live-plan-execute";
-
-fn demo() -> tempfile::TempDir {
-    let d = tempfile::tempdir().expect("tmp");
-    testdeck::cli::demo::write_demo(d.path()).expect("demo");
-    d
-}
 
 /// Run the effects as the runtime does, synchronously: run folders and every job that
 /// ends by itself. Returns the effects left (launches, watches, reloads).

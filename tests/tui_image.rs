@@ -5,6 +5,9 @@
 // d, t, p, w, h, x, y: the usual short names of test and pixel code
 #![allow(clippy::many_single_char_names)]
 
+mod common;
+use common::fs::demo_copy as demo;
+
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -232,12 +235,6 @@ fn truncated_and_huge_pngs_give_messages() {
 }
 
 // ---- the cockpit ----------------------------------------------------------------
-
-fn demo() -> tempfile::TempDir {
-    let d = tempfile::tempdir().expect("tmp");
-    testdeck::cli::demo::write_demo(d.path()).expect("demo");
-    d
-}
 
 /// Run the effects as the runtime does, synchronously (run folders and finite jobs).
 fn settle(app: &mut App, root: &Path, fx: Vec<Effect>) {

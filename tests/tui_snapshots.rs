@@ -14,6 +14,7 @@ use testdeck::tui::view;
 
 mod common;
 use common::fixtures as testkit;
+use common::fs::demo_copy as demo;
 use testdeck::workspace::Workspace;
 
 fn new_app(root: &Path, w: u16, h: u16, host: &str) -> App {
@@ -339,12 +340,6 @@ fn every_keymap_and_theme_file_parses() {
         n += 1;
     }
     assert!(n >= 4);
-}
-
-fn demo() -> tempfile::TempDir {
-    let d = tempfile::tempdir().expect("tmp");
-    testdeck::cli::demo::write_demo(d.path()).expect("demo");
-    d
 }
 
 #[test]

@@ -1,22 +1,12 @@
 //! The bad-input fixture: every broken kind gives its exact rule and place, nothing
 //! panics, and the rest of the workspace still loads.
 
+mod common;
+use common::fs::copy_dir;
+
 use assert_cmd::Command;
 use serde_json::Value;
 use std::path::Path;
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for e in std::fs::read_dir(from).expect("read_dir") {
-        let e = e.expect("entry");
-        let dst = to.join(e.file_name());
-        if e.file_type().expect("type").is_dir() {
-            copy_dir(&e.path(), &dst);
-        } else {
-            std::fs::copy(e.path(), &dst).expect("copy");
-        }
-    }
-}
 
 /// The checked-in fixture plus the kinds git cannot hold well: a 2 MB line and a symlink loop.
 fn bad_workspace() -> tempfile::TempDir {

@@ -1,16 +1,13 @@
 //! `testdeck verdict`: a person's verdict recorded headless in a catalog run record
 //! (YAML and CSV), as the cockpit's verdict prompt records it.
 
+mod common;
+use common::fs::demo_copy as demo;
+
 use assert_cmd::Command;
 use testdeck::exec::record::{Verdict, read_record};
 
 const RECORD: &str = "20261126T091502Z-smoke-4be21c";
-
-fn demo() -> tempfile::TempDir {
-    let d = tempfile::tempdir().expect("tmp");
-    testdeck::cli::demo::write_demo(d.path()).expect("demo");
-    d
-}
 
 fn verdict(root: &std::path::Path, args: &[&str]) -> std::process::Output {
     Command::cargo_bin("testdeck")

@@ -2,22 +2,15 @@
 //! the rerun in flight cancelled (its processes gone) and restarted, and no
 //! rerun of a mutating, gated or live case without its authorization.
 
+mod common;
+use common::{cli::bin, fs::write};
+
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
-
-fn bin() -> PathBuf {
-    assert_cmd::cargo::cargo_bin("testdeck")
-}
-
-fn write(root: &Path, rel: &str, text: &str) {
-    let p = root.join(rel);
-    std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
-    std::fs::write(p, text).expect("write");
-}
 
 fn append(root: &Path, rel: &str, text: &str) {
     use std::io::Write;

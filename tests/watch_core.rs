@@ -2,17 +2,14 @@
 //! file, plan file before and after the change, catalog case file), target
 //! resolution, and the policy split the TUI and `testdeck watch` share.
 
-use std::path::{Path, PathBuf};
+mod common;
+use common::fs::write;
+
+use std::path::PathBuf;
 use testdeck::Workspace;
 use testdeck::exec::Decision;
 use testdeck::exec::policy::Prompt;
 use testdeck::exec::watch::{WatchOptions, Watched, affected, decisions_for, plan_for, resolve};
-
-fn write(root: &Path, rel: &str, text: &str) {
-    let p = root.join(rel);
-    std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
-    std::fs::write(p, text).expect("write");
-}
 
 fn case(id: &str, risk: &str) -> String {
     let tag = if risk == "readonly" { "smoke" } else { "full" };

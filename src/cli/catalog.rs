@@ -1,6 +1,6 @@
 //! `testdeck catalog csv`: writes `.pouch/tester/cases.csv` from `cases/*.yaml`.
 
-use super::{Ctx, EXIT_FOUND, print_json};
+use super::{EXIT_FOUND, print_json};
 use crate::sanitize::escape;
 use crate::workspace::catalog::{DIR, csv};
 use serde_json::json;
@@ -32,12 +32,8 @@ const UNREAD: [&str; 5] = [
     "file-unreadable",
 ];
 
-pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
+pub fn run(args: &Args, ws: &crate::workspace::Workspace) -> ExitCode {
     let Sub::Csv { json } = args.command;
-    let ws = match ctx.workspace() {
-        Ok(ws) => ws,
-        Err(code) => return code,
-    };
     let Some(cat) = &ws.catalog else {
         return super::usage("no tester catalog here (.pouch/tester/)");
     };

@@ -1,10 +1,10 @@
 //! `testdeck diff`: two runs of a case side by side (a thin adapter over
 //! [`crate::workspace::diff`]).
 
-use super::{Ctx, EXIT_FOUND, print_json, usage};
+use super::{EXIT_FOUND, print_json, usage};
 use crate::sanitize::escape;
 use crate::workspace::diff::{
-    self, DivergenceReason, FieldChange, RunDiff, RunSide, delta, mark, value_text,
+    self, FieldChange, NO_DIVERGENCE, RunDiff, RunSide, delta, mark, value_text,
 };
 use crate::workspace::logs::{Artifact, RunStatus};
 use std::fmt::Write as _;
@@ -26,13 +26,9 @@ pub struct Args {
     pub json: bool,
 }
 
-pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
-    let ws = match ctx.workspace() {
-        Ok(ws) => ws,
-        Err(code) => return code,
-    };
+pub fn run(args: &Args, ws: &crate::workspace::Workspace) -> ExitCode {
     let (dir_a, dir_b) = if let Some(case) = &args.case_id {
-        match diff::default_pair(&ws, case) {
+        match diff::default_pair(ws, case) {
             Ok((a, b)) => (ws.root.join(a), ws.root.join(b)),
             Err(e) => return usage(&format!("diff --case: {e}")),
         }
@@ -40,7 +36,7 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
         let [a, b] = args.runs.as_slice() else {
             return usage("diff: name two runs (folders or runIds), or use --case CASEID");
         };
-        let resolve = |arg: &str| diff::resolve_run(&ws, arg).map_err(|e| usage(&e.to_string()));
+        let resolve = |arg: &str| diff::resolve_run(ws, arg).map_err(|e| usage(&e.to_string()));
         match (resolve(a), resolve(b)) {
             (Ok(a), Ok(b)) => (a, b),
             (Err(code), _) | (_, Err(code)) => return code,
@@ -169,23 +165,15 @@ pub fn text(d: &RunDiff) -> String {
     let _ = writeln!(out);
     match &d.first_divergence {
         None => {
-            let _ = writeln!(out, "first divergence: none (same events, same statuses)");
+            let _ = writeln!(out, "{NO_DIVERGENCE}");
         }
         Some(fd) => {
-            let why = match fd.reason {
-                DivergenceReason::Status => format!(
-                    "status {} → {}",
-                    escape(fd.a.as_ref().map_or("", |e| e.status.as_str())),
-                    escape(fd.b.as_ref().map_or("", |e| e.status.as_str()))
-                ),
-                DivergenceReason::OnlyInA => "only in A".into(),
-                DivergenceReason::OnlyInB => "only in B".into(),
-            };
             let _ = writeln!(
                 out,
-                "first divergence: #{} {}  ({why})",
+                "first divergence: #{} {}  ({})",
                 fd.index + 1,
-                escape(&fd.key)
+                escape(&fd.key),
+                fd.why()
             );
         }
     }

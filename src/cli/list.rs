@@ -1,6 +1,6 @@
 //! `testdeck list`: every case of both sources.
 
-use super::{Ctx, print_json};
+use super::print_json;
 use crate::sanitize::escape;
 use crate::workspace::Workspace;
 use crate::workspace::fuzzy::Query;
@@ -119,17 +119,13 @@ fn haystack(v: &Value) -> String {
         .join(" ")
 }
 
-pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
-    let ws = match ctx.workspace() {
-        Ok(ws) => ws,
-        Err(code) => return code,
-    };
+pub fn run(args: &Args, ws: &crate::workspace::Workspace) -> ExitCode {
     let mut cases = Vec::new();
     if args.source.as_deref() != Some("catalog") {
-        cases.extend(tests_cases(&ws));
+        cases.extend(tests_cases(ws));
     }
     if args.source.as_deref() != Some("tests") {
-        cases.extend(catalog_cases(&ws));
+        cases.extend(catalog_cases(ws));
     }
     if let Some(q) = &args.filter {
         let mut query = Query::new(q);

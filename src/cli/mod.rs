@@ -87,6 +87,15 @@ impl Ctx {
     }
 }
 
+/// Open the workspace and run `f` on it; a root or workspace that cannot be
+/// opened is the exit code (2) the commands that need one share.
+fn with_workspace(ctx: &Ctx, f: impl FnOnce(Workspace) -> ExitCode) -> ExitCode {
+    match ctx.workspace() {
+        Ok(ws) => f(ws),
+        Err(code) => code,
+    }
+}
+
 /// `println!` that never panics: a closed pipe (`testdeck list | head`) just
 /// drops the rest of the output.
 #[macro_export]
@@ -156,14 +165,14 @@ pub fn dispatch(cli: Cli) -> Outcome {
         die_on_broken_pipe();
     }
     let code = match cli.command {
-        Some(Command::List(a)) => list::run(&a, &ctx),
-        Some(Command::Validate(a)) => validate::run(&a, &ctx),
-        Some(Command::Select(a)) => select::run(&a, &ctx),
-        Some(Command::Run(a)) => run::run(&a, &ctx),
-        Some(Command::Runs(a)) => runs::run(&a, &ctx),
+        Some(Command::List(a)) => with_workspace(&ctx, |ws| list::run(&a, &ws)),
+        Some(Command::Validate(a)) => with_workspace(&ctx, |ws| validate::run(&a, &ws)),
+        Some(Command::Select(a)) => with_workspace(&ctx, |ws| select::run(&a, &ws)),
+        Some(Command::Run(a)) => with_workspace(&ctx, |ws| run::run(&a, &ws)),
+        Some(Command::Runs(a)) => with_workspace(&ctx, |ws| runs::run(&a, &ws)),
         Some(Command::Stats(a)) => stats::run(&a, &ctx),
         Some(Command::Tail(a)) => tail::run(&a, &ctx),
-        Some(Command::Catalog(a)) => catalog::run(&a, &ctx),
+        Some(Command::Catalog(a)) => with_workspace(&ctx, |ws| catalog::run(&a, &ws)),
         Some(Command::Demo(a)) => match demo::run(&a) {
             Ok(dir) => {
                 return Outcome::Cockpit {
@@ -175,8 +184,8 @@ pub fn dispatch(cli: Cli) -> Outcome {
             }
             Err(code) => code,
         },
-        Some(Command::Diff(a)) => diff::run(&a, &ctx),
-        Some(Command::Watch(a)) => watch::run(&a, &ctx),
+        Some(Command::Diff(a)) => with_workspace(&ctx, |ws| diff::run(&a, &ws)),
+        Some(Command::Watch(a)) => with_workspace(&ctx, |ws| watch::run(&a, &ws)),
         Some(Command::Verdict(a)) => verdict::run(&a, &ctx),
         None => {
             return Outcome::Cockpit {

@@ -1,7 +1,7 @@
 //! `testdeck run`: launch without a TUI, streaming events as they happen; a thin
 //! adapter over [`crate::exec::launch`]. Never runs an unauthorized case.
 
-use super::{Ctx, EXIT_FOUND, usage};
+use super::{EXIT_FOUND, usage};
 use crate::exec::process::Stream;
 use crate::exec::record::Verdict;
 use crate::exec::{
@@ -23,21 +23,8 @@ pub struct Args {
     /// Add the cases whose latest run failed.
     #[arg(long)]
     pub failed: bool,
-    /// Authorize a risk for this run (mutating, destructive).
-    #[arg(long = "authorize", value_name = "RISK")]
-    pub authorize: Vec<String>,
-    /// Authorize a gate for this run.
-    #[arg(long = "gate", value_name = "G")]
-    pub gate: Vec<String>,
-    /// The highest risk that may run (default: the catalog's default_max_risk).
-    #[arg(long, value_name = "R")]
-    pub max_risk: Option<String>,
-    /// Allow live cases of the tests tree (they call a real model).
-    #[arg(long)]
-    pub allow_live: bool,
-    /// Allow a non-loopback HOST.
-    #[arg(long)]
-    pub allow_remote: bool,
+    #[command(flatten)]
+    pub auth: AuthFlags,
     /// The run record's label (letters, digits, - _ .).
     #[arg(long, default_value = "run")]
     pub label: String,
@@ -124,14 +111,51 @@ pub fn on_termination_signal(then: impl FnOnce() + Send + 'static) {
     let _ = ready_rx.recv();
 }
 
-/// The session's grants from the flags.
-pub fn flag_grants(args: &Args) -> Result<Grants, String> {
-    grants_from_flags(
-        &args.authorize,
-        &args.gate,
-        args.allow_live,
-        args.allow_remote,
-    )
+/// The authorization flags `run` and `watch` take alike.
+#[derive(Debug, clap::Args)]
+pub struct AuthFlags {
+    /// Authorize a risk for these runs (mutating, destructive).
+    #[arg(long = "authorize", value_name = "RISK")]
+    pub authorize: Vec<String>,
+    /// Authorize a gate for these runs.
+    #[arg(long = "gate", value_name = "G")]
+    pub gate: Vec<String>,
+    /// The highest risk that may run (default: the catalog's default_max_risk).
+    #[arg(long, value_name = "R")]
+    pub max_risk: Option<String>,
+    /// Allow live cases of the tests tree (they call a real model).
+    #[arg(long)]
+    pub allow_live: bool,
+    /// Allow a non-loopback HOST.
+    #[arg(long)]
+    pub allow_remote: bool,
+}
+
+impl AuthFlags {
+    /// The session's grants from the flags.
+    pub fn grants(&self) -> Result<Grants, String> {
+        grants_from_flags(
+            &self.authorize,
+            &self.gate,
+            self.allow_live,
+            self.allow_remote,
+        )
+    }
+
+    /// The flags read, with the run record's `--label`, checked in that order:
+    /// the max risk (none when not given) and the session's grants.
+    pub fn checked(&self, label: &str) -> Result<(Option<Risk>, Grants), String> {
+        if !crate::exec::record::valid_label(label) {
+            return Err(format!("--label {label}: use letters, digits, - _ . only"));
+        }
+        let max_risk = match self.max_risk.as_deref() {
+            None => None,
+            Some(r) => Some(Risk::parse(r).ok_or_else(|| {
+                format!("--max-risk {r}: not a risk (readonly, mutating, destructive)")
+            })?),
+        };
+        Ok((max_risk, self.grants()?))
+    }
 }
 
 /// Grants from `--authorize RISK…`, `--gate G…`, `--allow-live`, `--allow-remote`
@@ -161,26 +185,9 @@ pub fn grants_from_flags(
     Ok(g)
 }
 
-pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
-    let ws = match ctx.workspace() {
-        Ok(ws) => ws,
-        Err(code) => return code,
-    };
-    if !crate::exec::record::valid_label(&args.label) {
-        return usage(&format!(
-            "--label {}: use letters, digits, - _ . only",
-            args.label
-        ));
-    }
-    if let Some(r) = &args.max_risk {
-        if Risk::parse(r).is_none() {
-            return usage(&format!(
-                "--max-risk {r}: not a risk (readonly, mutating, destructive)"
-            ));
-        }
-    }
-    let grants = match flag_grants(args) {
-        Ok(g) => g,
+pub fn run(args: &Args, ws: &crate::workspace::Workspace) -> ExitCode {
+    let (max_risk, grants) = match args.auth.checked(&args.label) {
+        Ok(v) => v,
         Err(e) => return usage(&e),
     };
     // catalog ids and category ids first (exact only: launching never guesses)
@@ -198,9 +205,9 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
         }
     }
     if args.failed {
-        catalog_ids.extend(failed_catalog_ids(&ws));
+        catalog_ids.extend(failed_catalog_ids(ws));
     }
-    let (tests, unmatched) = tests_targets(&ws, &rest, args.failed);
+    let (tests, unmatched) = tests_targets(ws, &rest, args.failed);
     if !unmatched.is_empty() {
         return usage(&format!(
             "no case or scope matches: {}",
@@ -221,7 +228,7 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
         grants,
         catalog: exec::CatalogPlan {
             ids: catalog_ids,
-            max_risk: args.max_risk.as_deref().and_then(Risk::parse),
+            max_risk,
             label: args.label.clone(),
         },
     };
@@ -237,7 +244,7 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
         flag.store(true, std::sync::atomic::Ordering::SeqCst);
         on_signal.cancel();
     });
-    let mut handle = exec::launch_with(LaunchContext::of(&ws), plan, sink, cancel);
+    let mut handle = exec::launch_with(LaunchContext::of(ws), plan, sink, cancel);
     let summary = handle.wait();
     // a run record that could not be written is an error of testdeck, not of a
     // case: say so on stderr too (the events on stdout may be JSON for a program)

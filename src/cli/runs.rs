@@ -1,6 +1,6 @@
 //! `testdeck runs`: historical runs of both sources, newest first.
 
-use super::{Ctx, print_json};
+use super::print_json;
 use crate::sanitize::escape;
 use crate::workspace::Workspace;
 use crate::workspace::stats::under;
@@ -117,14 +117,10 @@ fn start_of(v: &Value) -> Option<chrono::DateTime<chrono::Utc>> {
         })
 }
 
-pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
-    let ws = match ctx.workspace() {
-        Ok(ws) => ws,
-        Err(code) => return code,
-    };
-    let mut runs = tests_runs(&ws, args.case_id.as_deref(), args.scope.as_deref());
+pub fn run(args: &Args, ws: &crate::workspace::Workspace) -> ExitCode {
+    let mut runs = tests_runs(ws, args.case_id.as_deref(), args.scope.as_deref());
     if args.scope.is_none() {
-        runs.extend(catalog_runs(&ws, args.case_id.as_deref()));
+        runs.extend(catalog_runs(ws, args.case_id.as_deref()));
     }
     // newest first across both sources
     runs.sort_by_key(|v| std::cmp::Reverse(start_of(v)));

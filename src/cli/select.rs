@@ -1,7 +1,7 @@
 //! `testdeck select`: the catalog selection — run_together expanded, execution
 //! order, effective status_probe per category, excluded cases with reasons.
 
-use super::{Ctx, EXIT_FOUND, print_json};
+use super::{EXIT_FOUND, print_json};
 use crate::sanitize::escape;
 use crate::workspace::catalog::{Risk, Tag};
 use crate::workspace::host::{self, HostClass};
@@ -33,11 +33,7 @@ fn parse_tag(s: &str) -> Result<Tag, String> {
     Tag::parse(s).ok_or_else(|| format!("not one of {}", Tag::choices()))
 }
 
-pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
-    let ws = match ctx.workspace() {
-        Ok(ws) => ws,
-        Err(code) => return code,
-    };
+pub fn run(args: &Args, ws: &crate::workspace::Workspace) -> ExitCode {
     let Some(cat) = &ws.catalog else {
         return super::usage("no tester catalog here (.pouch/tester/)");
     };

@@ -1,6 +1,6 @@
 //! `testdeck validate`: every rule, as `file:line:col severity rule message`.
 
-use super::{Ctx, EXIT_FOUND, print_json};
+use super::{EXIT_FOUND, print_json};
 use serde_json::json;
 use std::process::ExitCode;
 
@@ -11,12 +11,8 @@ pub struct Args {
     pub json: bool,
 }
 
-pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
-    let ws = match ctx.workspace() {
-        Ok(ws) => ws,
-        Err(code) => return code,
-    };
-    let problems = crate::workspace::validate::validate(&ws);
+pub fn run(args: &Args, ws: &crate::workspace::Workspace) -> ExitCode {
+    let problems = crate::workspace::validate::validate(ws);
     let errors = problems.iter().filter(|p| p.is_error()).count();
     if args.json {
         print_json(&json!({ "problems": problems }));

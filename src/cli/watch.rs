@@ -1,10 +1,9 @@
 //! `testdeck watch`: rerun cases when their files change, streaming as `run`
 //! does (a thin adapter over [`crate::exec::watch`]).
 
-use super::{Ctx, usage};
+use super::usage;
 use crate::exec::process::Cancel;
 use crate::exec::watch::{self, WatchEvent, WatchNote, WatchOptions, WatchSink};
-use crate::exec::{Grants, Risk};
 use crate::sanitize::escape;
 use std::fmt::Write as _;
 use std::io::Write;
@@ -16,21 +15,8 @@ pub struct Args {
     /// Catalog ids or categories, tests-tree caseIds (or scope/caseId) and scopes; none: every case.
     #[arg(value_name = "ID|SCOPE")]
     pub targets: Vec<String>,
-    /// Authorize a risk for the reruns (mutating, destructive).
-    #[arg(long = "authorize", value_name = "RISK")]
-    pub authorize: Vec<String>,
-    /// Authorize a gate for the reruns.
-    #[arg(long = "gate", value_name = "G")]
-    pub gate: Vec<String>,
-    /// The highest risk that may run (default: the catalog's default_max_risk).
-    #[arg(long, value_name = "R")]
-    pub max_risk: Option<String>,
-    /// Allow live cases of the tests tree (they call a real model).
-    #[arg(long)]
-    pub allow_live: bool,
-    /// Allow a non-loopback HOST.
-    #[arg(long)]
-    pub allow_remote: bool,
+    #[command(flatten)]
+    pub auth: super::run::AuthFlags,
     /// The run records' label (letters, digits, - _ .).
     #[arg(long, default_value = "watch")]
     pub label: String,
@@ -46,37 +32,9 @@ pub struct Args {
     pub json: bool,
 }
 
-fn grants(args: &Args) -> Result<Grants, String> {
-    super::run::grants_from_flags(
-        &args.authorize,
-        &args.gate,
-        args.allow_live,
-        args.allow_remote,
-    )
-}
-
-pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
-    let ws = match ctx.workspace() {
-        Ok(ws) => ws,
-        Err(code) => return code,
-    };
-    if !crate::exec::record::valid_label(&args.label) {
-        return usage(&format!(
-            "--label {}: use letters, digits, - _ . only",
-            args.label
-        ));
-    }
-    let max_risk = match args.max_risk.as_deref().map(|r| (r, Risk::parse(r))) {
-        None => None,
-        Some((_, Some(r))) => Some(r),
-        Some((r, None)) => {
-            return usage(&format!(
-                "--max-risk {r}: not a risk (readonly, mutating, destructive)"
-            ));
-        }
-    };
-    let grants = match grants(args) {
-        Ok(g) => g,
+pub fn run(args: &Args, ws: &crate::workspace::Workspace) -> ExitCode {
+    let (max_risk, grants) = match args.auth.checked(&args.label) {
+        Ok(v) => v,
         Err(e) => return usage(&e),
     };
     let opts = WatchOptions {

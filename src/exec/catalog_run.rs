@@ -9,35 +9,16 @@ use super::record::{
     AuthorizationRecord, CaseResult, CategoryProbe, RecordWriter, RunRecord, Verdict,
 };
 use super::{ExecEvent, ResultLine, Sink};
-use crate::workspace::catalog::{self as cat, Automation, Case, Catalog, Driver, ExpectedKind};
+use crate::workspace::assume::Assume;
+use crate::workspace::catalog::{Automation, Case, Catalog, Driver, ExpectedKind};
 use crate::workspace::host;
 use crate::workspace::select::{self, Request, Selection};
-use crate::workspace::vars::{self, Assume, VarSource, Vars};
+use crate::workspace::vars::{self, VarSource, Vars};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-impl From<cat::Risk> for Risk {
-    fn from(r: cat::Risk) -> Risk {
-        match r {
-            cat::Risk::Readonly => Risk::Readonly,
-            cat::Risk::Mutating => Risk::Mutating,
-            cat::Risk::Destructive => Risk::Destructive,
-        }
-    }
-}
-
-impl From<Risk> for cat::Risk {
-    fn from(r: Risk) -> cat::Risk {
-        match r {
-            Risk::Readonly => cat::Risk::Readonly,
-            Risk::Mutating => cat::Risk::Mutating,
-            Risk::Destructive => cat::Risk::Destructive,
-        }
-    }
-}
 
 /// The reason given to cases no process can judge (SPEC §3.3).
 pub const NEEDS_A_PERSON: &str = "needs a person";
@@ -111,7 +92,7 @@ pub fn facts(case: &Case, vars: &Vars, probe_url: Option<&str>) -> Result<CaseFa
         .find(|u| !host::url_is_loopback(u));
     Ok(CaseFacts {
         id: case.id.clone(),
-        risk: Some(case.risk.map_or(Risk::Destructive, Risk::from)),
+        risk: Some(case.risk.unwrap_or(Risk::Destructive)),
         gate: case.gate.clone(),
         assume,
         live: false,
@@ -161,7 +142,7 @@ pub fn decisions(
 ) -> Vec<(String, Decision)> {
     let vars = Vars::resolve(catalog, &vars::process_env);
     let sel = selection(catalog, &vars, plan);
-    let s = session(catalog, &vars, sel.max_risk.into(), grants, headless);
+    let s = session(catalog, &vars, sel.max_risk, grants, headless);
     decide_selection(catalog, &vars, &sel, &s)
 }
 
@@ -171,7 +152,7 @@ pub fn selection(catalog: &Catalog, vars: &Vars, plan: &CatalogPlan) -> Selectio
         vars,
         &Request {
             ids: plan.ids.clone(),
-            max_risk: plan.max_risk.map(Into::into),
+            max_risk: plan.max_risk,
             tag: None,
         },
     )
@@ -221,7 +202,7 @@ pub fn launch_catalog(
 ) -> (Vec<ResultLine>, Option<(String, String)>) {
     let vars = Vars::resolve(catalog, &vars::process_env);
     let sel = selection(catalog, &vars, plan);
-    let max_risk: Risk = sel.max_risk.into();
+    let max_risk: Risk = sel.max_risk;
     let session = session(catalog, &vars, max_risk, grants, headless);
     let mut record = RunRecord::new(
         String::new(),
@@ -289,7 +270,7 @@ pub fn launch_catalog(
         let Some(case) = catalog.case(&ex.id) else {
             continue;
         };
-        let risk = case.risk.map_or(Risk::Destructive, Risk::from);
+        let risk = case.risk.unwrap_or(Risk::Destructive);
         sink(ExecEvent::CaseStart {
             id: case.id.clone(),
             source: "catalog".into(),
@@ -383,7 +364,7 @@ pub fn launch_catalog(
             id: case.id.clone(),
             category: case.category.clone(),
             title: case.title.clone(),
-            risk: case.risk.map_or(Risk::Destructive, Risk::from),
+            risk: case.risk.unwrap_or(Risk::Destructive),
             verdict: Verdict::NotRun,
             reason: None,
             started_at,
@@ -543,14 +524,14 @@ fn run_case_inner(
     sink: &Sink,
     log_note: &mut Option<String>,
 ) -> (Verdict, Option<String>, Option<i32>, Vec<String>) {
-    if case.how.timeout > cat::MAX_TIMEOUT_SECS {
+    if case.how.timeout > crate::workspace::catalog::MAX_TIMEOUT_SECS {
         // validate reports it (timeout-out-of-range); it never runs unbounded
         return (
             Verdict::EnvironmentFail,
             Some(format!(
                 "how.timeout {} s is out of range (at most {} s = 24 h)",
                 case.how.timeout,
-                cat::MAX_TIMEOUT_SECS
+                crate::workspace::catalog::MAX_TIMEOUT_SECS
             )),
             None,
             Vec::new(),
@@ -704,7 +685,7 @@ mod tests {
 
     fn one(case_yaml: &str) -> Case {
         let mut problems = Vec::new();
-        let cat = cat::from_texts(
+        let cat = crate::workspace::catalog::from_texts(
             "categories:\n  - id: A\n    title: a\nrisks: [readonly]\ndefault_max_risk: readonly\n",
             None,
             &[(
@@ -748,12 +729,5 @@ mod tests {
         assert_eq!(number(&serde_json::json!(" 201 ")), Some(201));
         assert_eq!(number(&serde_json::json!("x")), None);
         assert_eq!(number(&serde_json::json!(null)), None);
-    }
-
-    #[test]
-    fn risks_map_both_ways() {
-        for r in Risk::ALL {
-            assert_eq!(Risk::from(cat::Risk::from(r)), r);
-        }
     }
 }

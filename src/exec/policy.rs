@@ -6,37 +6,7 @@ use crate::workspace::host;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The risk ladder of seed 001, lowest first.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum Risk {
-    #[default]
-    Readonly,
-    Mutating,
-    Destructive,
-}
-
-impl Risk {
-    pub const ALL: [Risk; 3] = [Risk::Readonly, Risk::Mutating, Risk::Destructive];
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Risk::Readonly => "readonly",
-            Risk::Mutating => "mutating",
-            Risk::Destructive => "destructive",
-        }
-    }
-    pub fn parse(s: &str) -> Option<Risk> {
-        Risk::ALL.into_iter().find(|r| r.as_str() == s)
-    }
-}
-
-impl std::fmt::Display for Risk {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+pub use crate::workspace::risk::Risk;
 
 /// Where an authorization came from (recorded as `how` in the run record).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -384,14 +384,8 @@ pub fn to_csv(r: &RunRecord) -> String {
     out
 }
 
-/// One RFC 4180 cell: quoted when it holds a comma, quote or line break.
-pub fn csv_cell(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_owned()
-    }
-}
+/// One RFC 4180 cell, quoted as `cases.csv` quotes its fields.
+pub use crate::workspace::catalog::csv::field as csv_cell;
 
 /// Read one run record.
 pub fn read_record(root: &Path, path: &Path) -> Result<RunRecord, Problem> {

@@ -332,19 +332,11 @@ fn run_one(
 }
 
 fn start_following(root: &Path, logs: &Path, dir: &Path, sink: &Sink) -> Followed {
-    let name = |p: &Path| {
-        p.file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default()
-    };
-    let run_id = name(dir);
-    let case_dir = dir.parent().unwrap_or(dir);
-    let case_id = name(case_dir);
-    let scope = case_dir
-        .parent()
-        .and_then(|s| s.strip_prefix(logs).ok())
-        .map(|s| crate::workspace::rel(Path::new(""), s))
-        .unwrap_or_default();
+    let crate::workspace::logs::FolderIdent {
+        scope,
+        case_id,
+        run_id,
+    } = crate::workspace::logs::FolderIdent::of(logs, dir);
     let key = crate::workspace::tree::key(&scope, &case_id);
     let rel = crate::workspace::rel(root, dir);
     sink(ExecEvent::CaseStart {

@@ -13,6 +13,7 @@ mod load;
 mod rules;
 pub mod yaml;
 
+pub use super::risk::Risk;
 pub use load::{from_texts, load};
 pub use rules::validate;
 
@@ -80,10 +81,6 @@ macro_rules! value_set {
     };
 }
 
-value_set!(
-    /// The risk ladder: `Readonly < Mutating < Destructive`.
-    Risk { Readonly = "readonly", Mutating = "mutating", Destructive = "destructive" }
-);
 value_set!(
     /// Only `active` cases run; `pending` (reason in `notes`) and `retired` stay listed.
     Lifecycle { Active = "active", Pending = "pending", Retired = "retired" }
@@ -444,7 +441,7 @@ pub struct Case {
     pub how: How,
     pub expected: Vec<Expected>,
     pub maps_to: Vec<String>,
-    /// The raw expression; parse with [`crate::workspace::vars::Assume::parse`].
+    /// The raw expression; parse with [`crate::workspace::assume::Assume::parse`].
     pub assume: Option<String>,
     pub setup: Vec<String>,
     pub teardown: Vec<String>,

@@ -308,6 +308,25 @@ pub struct Divergence {
     pub b: Option<TimelineEvent>,
 }
 
+/// What `diff` and the compare screen say when the runs never diverge.
+pub const NO_DIVERGENCE: &str = "first divergence: none (same events, same statuses)";
+
+impl Divergence {
+    /// Why the runs diverge here, for a person (`status passed → failed`,
+    /// `only in A`); statuses escaped.
+    pub fn why(&self) -> String {
+        match self.reason {
+            DivergenceReason::Status => format!(
+                "status {} → {}",
+                crate::sanitize::escape(self.a.as_ref().map_or("", |e| e.status.as_str())),
+                crate::sanitize::escape(self.b.as_ref().map_or("", |e| e.status.as_str()))
+            ),
+            DivergenceReason::OnlyInA => "only in A".into(),
+            DivergenceReason::OnlyInB => "only in B".into(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ArtifactLists {
     pub a: Vec<Artifact>,

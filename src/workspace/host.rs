@@ -6,7 +6,11 @@
 //! Anything else — `*.localhost`, `0.0.0.0`, IPv4-mapped IPv6, a name that merely
 //! resolves here — is remote: the classifier never resolves names, so it cannot be
 //! steered by DNS or `/etc/hosts`.
+//!
+//! It also scans a catalog text for the `scheme://host` URLs that are not built from
+//! HOST ([`literal_hosts`], [`url_field_problem`]): the literal-host rule.
 
+use super::vars::is_name;
 use std::net::Ipv6Addr;
 use url::{Host, Url};
 
@@ -118,6 +122,157 @@ fn parse_host(host: &str) -> Result<Host<String>, String> {
         Some(h) => Ok(h.to_owned()),
         None => Err(format!("HOST {host:?} names no host")),
     }
+}
+
+// ---- where the URLs of a catalog text get their host ----
+
+/// A URL found in a text whose host is not HOST (or a var built from it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LiteralHost {
+    /// The URL as written, up to the end of its host.
+    pub url: String,
+    /// Byte offset in the text.
+    pub offset: usize,
+}
+
+impl LiteralHost {
+    /// What is wrong with it, the one wording every rule reports.
+    pub fn message(&self) -> String {
+        format!(
+            "literal host in {:?}; a URL must be built from ${{HOST}} or a var derived from it",
+            self.url
+        )
+    }
+}
+
+/// Every `scheme://host` of `text` whose host is not `${X}` with `X` host-derived.
+pub fn literal_hosts(text: &str, derived: &dyn Fn(&str) -> bool) -> Vec<LiteralHost> {
+    scan_hosts(text, derived, false)
+}
+
+/// As [`literal_hosts`], for a shell command: the vars reach the child as
+/// environment variables, so the shell's own `$HOST` counts as HOST too.
+pub fn literal_hosts_in_shell(text: &str, derived: &dyn Fn(&str) -> bool) -> Vec<LiteralHost> {
+    scan_hosts(text, derived, true)
+}
+
+fn scan_hosts(text: &str, derived: &dyn Fn(&str) -> bool, shell: bool) -> Vec<LiteralHost> {
+    let mut out = Vec::new();
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while let Some(at) = text[from..].find("://") {
+        let sep = from + at;
+        from = sep + 3;
+        // the scheme: letters, digits, + - . before "://", starting with a letter
+        let mut s = sep;
+        while s > 0 && (bytes[s - 1].is_ascii_alphanumeric() || b"+-.".contains(&bytes[s - 1])) {
+            s -= 1;
+        }
+        while s < sep && !bytes[s].is_ascii_alphabetic() {
+            s += 1;
+        }
+        if s == sep {
+            continue;
+        }
+        let authority = authority(&text[sep + 3..]);
+        // userinfo ends at the last '@'
+        let host_port = authority.rsplit('@').next().unwrap_or(authority);
+        if host_port.is_empty() {
+            continue; // file:///path has no host
+        }
+        let built_from_host =
+            host_is_var(host_port, derived) || (shell && host_is_shell_var(host_port, derived));
+        if !built_from_host {
+            out.push(LiteralHost {
+                url: text[s..sep + 3 + authority.len()].to_owned(),
+                offset: s,
+            });
+        }
+    }
+    out
+}
+
+/// The authority of a URL after `://`: up to `/ ? #`, whitespace or a quote, with
+/// `${...}` read as one unit.
+fn authority(s: &str) -> &str {
+    let b = s.as_bytes();
+    let mut i = 0;
+    // an IPv6 literal is one unit: `[::1]`
+    if b.first() == Some(&b'[') {
+        i = s.find(']').map_or(b.len(), |e| e + 1);
+    }
+    while i < b.len() {
+        if b[i] == b'$' && b.get(i + 1) == Some(&b'{') {
+            match s[i..].find('}') {
+                Some(e) => i += e + 1,
+                None => break,
+            }
+            continue;
+        }
+        if b"/?#\"'`<>()[]{}|\\,; \t\r\n".contains(&b[i]) {
+            break;
+        }
+        i += 1;
+    }
+    &s[..i]
+}
+
+/// `$X` or `$X:port` with `X` host-derived (a shell variable).
+fn host_is_shell_var(host_port: &str, derived: &dyn Fn(&str) -> bool) -> bool {
+    let Some(rest) = host_port.strip_prefix('$') else {
+        return false;
+    };
+    let end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    let (name, after) = rest.split_at(end);
+    let port_ok = after.is_empty()
+        || after.strip_prefix(':').is_some_and(|p| {
+            p.chars().all(|c| c.is_ascii_digit())
+                || p.strip_prefix('$').is_some_and(is_name)
+                || (p.starts_with("${") && p.ends_with('}') && is_name(&p[2..p.len() - 1]))
+        });
+    is_name(name) && derived(name) && port_ok
+}
+
+/// `${X}` or `${X}:port` with `X` host-derived (port digits or a `${...}`).
+fn host_is_var(host_port: &str, derived: &dyn Fn(&str) -> bool) -> bool {
+    let Some(rest) = host_port.strip_prefix("${") else {
+        return false;
+    };
+    let Some(end) = rest.find('}') else {
+        return false;
+    };
+    let name = &rest[..end];
+    let after = &rest[end + 1..];
+    let port_ok = after.is_empty()
+        || after.strip_prefix(':').is_some_and(|p| {
+            p.chars().all(|c| c.is_ascii_digit())
+                || (p.starts_with("${") && p.ends_with('}') && is_name(&p[2..p.len() - 1]))
+        });
+    is_name(name) && derived(name) && port_ok
+}
+
+/// Whether a URL field (how.url, a probe url, a session url) is built from HOST:
+/// every `scheme://host` in it uses HOST or a derived var, and a value without
+/// `://` starts with a derived `${X}`. Returns what is wrong, if anything.
+pub fn url_field_problem(text: &str, derived: &dyn Fn(&str) -> bool) -> Option<String> {
+    let lits = literal_hosts(text, derived);
+    if let Some(l) = lits.first() {
+        return Some(l.message());
+    }
+    if text.contains("://") {
+        return None;
+    }
+    let starts_derived = text
+        .strip_prefix("${")
+        .and_then(|r| r.split_once('}'))
+        .is_some_and(|(n, _)| is_name(n) && derived(n));
+    (!starts_derived).then(|| {
+        format!(
+            "{text:?} is not built from ${{HOST}}: start it with http://${{HOST}} or a var derived from HOST"
+        )
+    })
 }
 
 #[cfg(test)]

@@ -291,6 +291,36 @@ struct Names {
     artifacts_dir: bool,
 }
 
+/// Who a run is, as its folder `LOGS/<scope…>/<caseId>/<runId>` says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FolderIdent {
+    /// The folders between the logs root and the case's, joined with `/`.
+    pub scope: String,
+    pub case_id: String,
+    pub run_id: String,
+}
+
+impl FolderIdent {
+    /// The identity of the run folder `dir` under the logs root `logs`.
+    pub fn of(logs: &Path, dir: &Path) -> FolderIdent {
+        let name = |p: &Path| {
+            p.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        };
+        let case_dir = dir.parent().unwrap_or(dir);
+        FolderIdent {
+            scope: case_dir
+                .parent()
+                .and_then(|s| s.strip_prefix(logs).ok())
+                .map(|s| super::rel(Path::new(""), s))
+                .unwrap_or_default(),
+            case_id: name(case_dir),
+            run_id: name(dir),
+        }
+    }
+}
+
 fn read_run(
     root: &Path,
     logs: &Path,
@@ -298,19 +328,11 @@ fn read_run(
     names: &Names,
     problems: &mut Vec<Problem>,
 ) -> RawRun {
-    let name = |p: &Path| {
-        p.file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default()
-    };
-    let run_id = name(dir);
-    let case_dir = dir.parent().unwrap_or(dir);
-    let case_id = name(case_dir);
-    let scope = case_dir
-        .parent()
-        .and_then(|s| s.strip_prefix(logs).ok())
-        .map(|s| super::rel(Path::new(""), s))
-        .unwrap_or_default();
+    let FolderIdent {
+        scope,
+        case_id,
+        run_id,
+    } = FolderIdent::of(logs, dir);
     let mut meta = None;
     let mut meta_broken = false;
     if names.meta {

@@ -2,6 +2,7 @@
 //! tree, raw logs, tester catalog). No terminal, no async: a command, the TUI and a
 //! test call the same functions.
 
+pub mod assume;
 pub mod cases;
 pub mod catalog;
 pub mod config;
@@ -14,6 +15,7 @@ pub mod openers;
 pub mod plan;
 pub mod read;
 pub mod report;
+pub mod risk;
 pub mod run;
 pub mod select;
 pub mod stats;

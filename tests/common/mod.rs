@@ -1,8 +1,10 @@
-//! Shared by the pseudo-terminal tests: the built binary in a real pty
-//! (portable-pty), its screen read back through a terminal emulator (vt100).
+//! Helpers every integration test shares: the binary (`cli`), files (`fs`), run fixtures,
+//! and the built binary in a real pty (portable-pty) read back through vt100 (`Session`).
 #![allow(dead_code)] // each test binary uses a part
 
+pub mod cli;
 pub mod fixtures;
+pub mod fs;
 
 use portable_pty::{CommandBuilder, PtySize, native_pty_system};
 use std::io::{Read, Write};

@@ -5,9 +5,7 @@
 use crate::sanitize::escape;
 use crate::workspace::Workspace;
 use crate::workspace::diff::fmt_ms;
-use crate::workspace::diff::{
-    DivergenceReason, RunDiff, RunSide, SideEvent, delta, mark, value_text,
-};
+use crate::workspace::diff::{NO_DIVERGENCE, RunDiff, RunSide, SideEvent, delta, mark, value_text};
 use crate::workspace::logs::RawRun;
 
 /// Pieces of a line: the text (escaped already) and its theme role.
@@ -107,26 +105,12 @@ impl CompareScreen {
         let mut head = vec![side_pieces("A", &d.a), side_pieces("B", &d.b)];
         let first = d.first_divergence.as_ref().map(|f| f.index);
         head.push(match &d.first_divergence {
-            None => vec![(
-                "first divergence: none (same events, same statuses)".into(),
-                "passed",
-            )],
-            Some(fd) => {
-                let why = match fd.reason {
-                    DivergenceReason::Status => format!(
-                        "status {} → {}",
-                        escape(fd.a.as_ref().map_or("", |e| e.status.as_str())),
-                        escape(fd.b.as_ref().map_or("", |e| e.status.as_str()))
-                    ),
-                    DivergenceReason::OnlyInA => "only in A".into(),
-                    DivergenceReason::OnlyInB => "only in B".into(),
-                };
-                vec![
-                    ("first divergence: ".into(), "muted"),
-                    (format!("#{} {}", fd.index + 1, escape(&fd.key)), "failed"),
-                    (format!("  ({why})"), "warning"),
-                ]
-            }
+            None => vec![(NO_DIVERGENCE.into(), "passed")],
+            Some(fd) => vec![
+                ("first divergence: ".into(), "muted"),
+                (format!("#{} {}", fd.index + 1, escape(&fd.key)), "failed"),
+                (format!("  ({})", fd.why()), "warning"),
+            ],
         });
         let mut rows = Vec::new();
         if !d.meta.is_empty() {

@@ -148,7 +148,7 @@ pub struct App {
     /// Number of runs in flight (launching).
     pub running: usize,
     /// The session's max risk (from the catalog's default; `m` cycles it).
-    pub max_risk: Option<&'static str>,
+    pub max_risk: Option<crate::exec::Risk>,
     /// Authorizations given in this session (prompts), shown in the status bar.
     pub grants: crate::exec::Grants,
     /// Launches started (the next launch's number).
@@ -315,9 +315,9 @@ impl App {
             .selected_case(self.ws.as_ref()?.catalog.as_ref()?)
     }
 
-    /// The session's max risk as the policy's type.
+    /// The session's max risk.
     fn risk(&self) -> Option<crate::exec::Risk> {
-        self.max_risk.and_then(crate::exec::Risk::parse)
+        self.max_risk
     }
 
     /// The selected artifact as something to preview.
@@ -574,11 +574,10 @@ impl App {
                 return vec![Effect::Cancel];
             }
             Command::MaxRisk => {
-                self.max_risk = Some(match self.max_risk {
-                    Some("readonly") => "mutating",
-                    Some("mutating") => "destructive",
-                    _ => "readonly",
-                });
+                self.max_risk = Some(
+                    self.max_risk
+                        .map_or(crate::exec::Risk::Readonly, crate::exec::Risk::cycled),
+                );
             }
             Command::Watch | Command::RerunFailed | Command::Compare | Command::Report => {
                 return self.feature_command(c);

@@ -21,7 +21,7 @@ impl App {
             let vars = crate::workspace::vars::Vars::resolve(cat, env);
             vars.host().clone_into(&mut self.opts.host);
             if self.max_risk.is_none() {
-                self.max_risk = Some(cat.max_risk().as_str());
+                self.max_risk = Some(cat.max_risk());
             }
         }
         self.ws = Some(ws);

@@ -67,7 +67,7 @@ pub fn status(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
     match app.max_risk {
         Some(r) => {
             left.push(Span::styled("max risk ", bar));
-            left.push(Span::styled(r, super::risk_style(r, theme)));
+            left.push(Span::styled(r.as_str(), super::risk_style(Some(r), theme)));
         }
         None => left.push(Span::styled("max risk —", bar)),
     }

@@ -116,7 +116,10 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
                     right.push(Span::styled(format!("{t} "), theme.get("badge")));
                 }
                 let risk = c.risk.map_or("—", |r| r.as_str());
-                right.push(Span::styled(format!("{risk:>11}"), risk_style(risk, theme)));
+                right.push(Span::styled(
+                    format!("{risk:>11}"),
+                    risk_style(c.risk, theme),
+                ));
                 spread(
                     vec![
                         Span::styled(if marked { "●" } else { " " }, theme.get("marked")),

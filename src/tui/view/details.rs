@@ -28,6 +28,31 @@ fn field_spans<'a>(name: &str, mut value: Vec<Span<'a>>, theme: &Theme) -> Line<
     Line::from(value)
 }
 
+/// A field whose value has its own style (a theme key).
+fn field_styled<'a>(name: &str, value: impl Into<String>, style: &str, theme: &Theme) -> Line<'a> {
+    field_spans(
+        name,
+        vec![Span::styled(value.into(), theme.get(style))],
+        theme,
+    )
+}
+
+/// Fields the schema does not know, one warning line each (`key = value`).
+fn extra_lines<'a, 'm>(
+    extra: impl IntoIterator<Item = (&'m String, &'m serde_json::Value)>,
+    theme: &Theme,
+    v: &mut Vec<Line<'a>>,
+) {
+    for (k, val) in extra {
+        v.push(field_styled(
+            "extra",
+            format!("{} = {}", escape(k), escape(&val.to_string())),
+            "warning",
+            theme,
+        ));
+    }
+}
+
 pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
     let block = pane(" Details ", focused(app, Pane::Details), theme);
     let inner = block.inner(r);
@@ -197,12 +222,10 @@ fn case<'a>(app: &App, c: &CaseRow, theme: &Theme) -> Vec<Line<'a>> {
                 ));
             }
         }
-        None => v.push(field_spans(
+        None => v.push(field_styled(
             "path",
-            vec![Span::styled(
-                "orphan: its logs remain, the test file is gone",
-                theme.get("warning"),
-            )],
+            "orphan: its logs remain, the test file is gone",
+            "warning",
             theme,
         )),
     }
@@ -236,11 +259,7 @@ fn case<'a>(app: &App, c: &CaseRow, theme: &Theme) -> Vec<Line<'a>> {
     }
     v.extend(super::badges::history(app, c, theme));
     if let Some(sp) = sparkline(runs) {
-        v.push(field_spans(
-            "duration",
-            vec![Span::styled(sp, theme.get("accent"))],
-            theme,
-        ));
+        v.push(field_styled("duration", sp, "accent", theme));
     }
     if let Some(last) = runs.last() {
         v.push(field_spans(
@@ -319,38 +338,26 @@ fn run<'a>(r: &RawRun, theme: &Theme) -> Vec<Line<'a>> {
             theme,
         ));
         if let Some(s) = m.schema_version.filter(|s| *s != 4) {
-            v.push(field_spans(
+            v.push(field_styled(
                 "schema",
-                vec![Span::styled(
-                    format!("schemaVersion {s} (expected 4)"),
-                    theme.get("warning"),
-                )],
+                format!("schemaVersion {s} (expected 4)"),
+                "warning",
                 theme,
             ));
         }
-        for (k, val) in &m.extra {
-            v.push(field_spans(
-                "extra",
-                vec![Span::styled(
-                    format!("{} = {}", e(k), e(&val.to_string())),
-                    theme.get("warning"),
-                )],
-                theme,
-            ));
-        }
+        extra_lines(&m.extra, theme, &mut v);
     } else if r.meta_broken {
-        v.push(field_spans(
+        v.push(field_styled(
             "meta",
-            vec![Span::styled("meta.json unreadable", theme.get("failed"))],
+            "meta.json unreadable",
+            "failed",
             theme,
         ));
     } else {
-        v.push(field_spans(
+        v.push(field_styled(
             "meta",
-            vec![Span::styled(
-                "no meta.json yet: in progress",
-                theme.get("running"),
-            )],
+            "no meta.json yet: in progress",
+            "running",
             theme,
         ));
     }
@@ -365,9 +372,10 @@ fn run<'a>(r: &RawRun, theme: &Theme) -> Vec<Line<'a>> {
         missing.push("artifacts.json");
     }
     if !missing.is_empty() {
-        v.push(field_spans(
+        v.push(field_styled(
             "missing",
-            vec![Span::styled(missing.join(", "), theme.get("warning"))],
+            missing.join(", "),
+            "warning",
             theme,
         ));
     }
@@ -441,7 +449,7 @@ fn catalog<'a>(app: &App, theme: &Theme) -> Vec<Line<'a>> {
                 field("category", e(&c.category), theme),
                 field_spans(
                     "risk",
-                    vec![Span::styled(risk, super::risk_style(risk, theme))],
+                    vec![Span::styled(risk, super::risk_style(c.risk, theme))],
                     theme,
                 ),
                 field("lifecycle", opt(c.lifecycle.map(Lifecycle::as_str)), theme),
@@ -480,16 +488,7 @@ fn catalog<'a>(app: &App, theme: &Theme) -> Vec<Line<'a>> {
             list_lines("setup", &c.setup, theme, &mut v);
             list_lines("teardown", &c.teardown, theme, &mut v);
             list_lines("notes", &c.notes, theme, &mut v);
-            for (k, val) in &c.extra {
-                v.push(field_spans(
-                    "extra",
-                    vec![Span::styled(
-                        format!("{} = {}", e(k), e(&val.to_string())),
-                        theme.get("warning"),
-                    )],
-                    theme,
-                ));
-            }
+            extra_lines(&c.extra, theme, &mut v);
             v
         }
         None => Vec::new(),

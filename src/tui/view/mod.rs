@@ -167,13 +167,14 @@ pub fn time_of(ts: &str) -> String {
         .collect()
 }
 
-/// The style of a risk name.
-pub fn risk_style(risk: &str, theme: &Theme) -> ratatui::style::Style {
+/// The style of a risk (muted when there is none).
+pub fn risk_style(risk: Option<crate::exec::Risk>, theme: &Theme) -> ratatui::style::Style {
+    use crate::exec::Risk;
     match risk {
-        "readonly" => theme.get("risk_readonly"),
-        "mutating" => theme.get("risk_mutating"),
-        "destructive" => theme.get("risk_destructive"),
-        _ => theme.get("muted"),
+        Some(Risk::Readonly) => theme.get("risk_readonly"),
+        Some(Risk::Mutating) => theme.get("risk_mutating"),
+        Some(Risk::Destructive) => theme.get("risk_destructive"),
+        None => theme.get("muted"),
     }
 }
 
