@@ -278,6 +278,37 @@ fn non_loopback_host_banner() {
     assert!(s.contains("HOST is 10.1.2.3 — not loopback"), "{s}");
 }
 
+/// The remote-HOST question comes before any case and always shows its choices,
+/// however its lines wrap (the box counts wrapped rows).
+#[test]
+fn the_remote_host_prompt_shows_its_choices_at_every_size() {
+    for (w, h) in [(140, 40), (100, 30), (60, 20)] {
+        let d = demo();
+        // HOST as the person's local.yaml sets it
+        let local = d.path().join(".pouch/tester/local.yaml");
+        let yaml = std::fs::read_to_string(&local).expect("local.yaml");
+        std::fs::write(&local, yaml.replace("HOST: 127.0.0.1", "HOST: some.host"))
+            .expect("write local.yaml");
+        let mut app = new_app(d.path(), w, h, "some.host");
+        let ws = Workspace::load(d.path()).expect("load");
+        let fx = app.update(Action::Loaded(Box::new(ws)));
+        settle(&mut app, d.path(), fx);
+        keys(&mut app, d.path(), "2jjj");
+        let fx = app.on_key(KeyEvent::new(KeyCode::Char('r'), KeyModifiers::NONE));
+        assert!(
+            !fx.iter().any(|e| matches!(e, Effect::Launch { .. })),
+            "nothing runs before the remote host is allowed"
+        );
+        let s = text(&render(&app, &dark()));
+        assert!(s.contains("HOST is not loopback"), "{w}x{h}: {s}");
+        assert!(s.contains("Go on against it?"), "{w}x{h}: {s}");
+        assert!(
+            s.contains(" y  yes"),
+            "{w}x{h}: the choices are cut off:\n{s}"
+        );
+    }
+}
+
 #[test]
 fn hostile_bytes_are_escaped() {
     let d = fixture(true);

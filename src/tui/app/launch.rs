@@ -182,8 +182,8 @@ pub fn prompt_text(p: &Prompt) -> (String, Vec<String>) {
             "HOST is not loopback".into(),
             vec![
                 format!("HOST  {host}"),
-                "Every case of this launch, readonly and tests-tree ones too, and".into(),
-                "every probe and API check, will reach this remote service.".into(),
+                "Every case of this launch (readonly and tests-tree ones too)".into(),
+                "and every probe and API check will reach this remote service.".into(),
                 "Nothing is sent until you answer. Go on against it?".into(),
             ],
         ),

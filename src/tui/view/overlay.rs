@@ -145,7 +145,7 @@ pub fn prompt(app: &App, p: &Prompt, theme: &Theme, f: &mut Frame) {
             ],
         ),
     };
-    let r = centered(area, 64, body.len() as u16 + 2);
+    let r = centered(area, PROMPT_WIDTH, prompt_height(&body, area, PROMPT_WIDTH));
     f.render_widget(Clear, r);
     f.render_widget(
         Paragraph::new(body)
@@ -154,4 +154,23 @@ pub fn prompt(app: &App, p: &Prompt, theme: &Theme, f: &mut Frame) {
             .block(pane(title, true, theme)),
         r,
     );
+}
+
+/// The prompt box's width when the terminal has room.
+const PROMPT_WIDTH: u16 = 64;
+
+/// Rows a prompt box needs for `body` wrapped inside `width` columns (borders
+/// included), so its choices line is never cut off: each line takes its display
+/// width over the inner width, plus one row of slack where word wrapping may
+/// need it.
+fn prompt_height(body: &[Line], area: ratatui::layout::Rect, width: u16) -> u16 {
+    let inner = usize::from(width.min(area.width).saturating_sub(2).max(1));
+    let rows: usize = body
+        .iter()
+        .map(|l| {
+            let w = l.width();
+            if w <= inner { 1 } else { w.div_ceil(inner) + 1 }
+        })
+        .sum();
+    u16::try_from(rows + 2).unwrap_or(u16::MAX)
 }
