@@ -9,7 +9,7 @@
 mod common;
 use common::Session;
 
-use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+use portable_pty::CommandBuilder;
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::io::{Read as _, Seek as _, SeekFrom};
@@ -249,37 +249,15 @@ fn no_escaper_survives_sigkill_of_run() {
 }
 
 /// `cmd` in a real pseudo-terminal: what it wrote to the terminal, once it ended.
-fn in_pty(mut cmd: CommandBuilder) -> String {
-    let pty = native_pty_system()
-        .openpty(PtySize {
-            rows: 40,
-            cols: 200,
-            pixel_width: 0,
-            pixel_height: 0,
-        })
-        .expect("openpty");
-    cmd.env("TERM", "xterm-256color");
-    let mut child = pty.slave.spawn_command(cmd).expect("spawn");
-    drop(pty.slave);
-    let mut reader = pty.master.try_clone_reader().expect("reader");
-    let bytes = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-    let sink = bytes.clone();
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 8192];
-        while let Ok(n) = reader.read(&mut buf) {
-            if n == 0 {
-                break;
-            }
-            sink.lock().expect("lock").extend_from_slice(&buf[..n]);
-        }
-    });
+fn in_pty(cmd: CommandBuilder) -> String {
+    let mut s = Session::spawn(cmd, 40, 200);
     let start = Instant::now();
-    while child.try_wait().expect("wait").is_none() {
+    while s.child.try_wait().expect("wait").is_none() {
         assert!(start.elapsed() < Duration::from_secs(60), "did not end");
         std::thread::sleep(Duration::from_millis(50));
     }
     std::thread::sleep(Duration::from_millis(300));
-    let b = bytes.lock().expect("lock").clone();
+    let b = s.bytes.lock().expect("lock").clone();
     String::from_utf8_lossy(&b).into_owned()
 }
 
@@ -334,20 +312,26 @@ fn record(root: &Path) -> Value {
     serde_json::to_value(rec.as_ref().expect("record")).expect("json")
 }
 
-#[test]
-fn a_flood_stays_bounded_and_a_timeout_holds_while_it_floods() {
+/// `testdeck run --json ID` in a fresh workspace, its peak RSS bounded and its exit
+/// status `code`: the workspace and the record's result.
+fn flood_run(id: &str, code: i32) -> (tempfile::TempDir, Value) {
     let ws = workspace("");
-    let root = ws.path();
-    let mut child = testdeck(root, "0", &["run", "--json", "TC-SUP-004"])
+    let mut child = testdeck(ws.path(), "0", &["run", "--json", id])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .expect("spawn");
     let (kb, status) = peak_rss_kb(&mut child);
     assert!(kb < 300 * 1024, "peak RSS {kb} kB");
-    assert_eq!(status.code(), Some(0));
-    let rec = record(root);
-    let r = &rec["results"][0];
+    assert_eq!(status.code(), Some(code));
+    let r = record(ws.path())["results"][0].clone();
+    (ws, r)
+}
+
+#[test]
+fn a_flood_stays_bounded_and_a_timeout_holds_while_it_floods() {
+    let (ws, r) = flood_run("TC-SUP-004", 0);
+    let root = ws.path();
     assert_eq!(r["verdict"], "pass", "{r}");
     let log = root.join(r["log"].as_str().expect("log"));
     let meta = std::fs::metadata(&log).expect("log");
@@ -361,18 +345,7 @@ fn a_flood_stays_bounded_and_a_timeout_holds_while_it_floods() {
         "{end}"
     );
     // an endless flood with a timeout of 2 s
-    let ws = workspace("");
-    let root = ws.path();
-    let mut child = testdeck(root, "0", &["run", "--json", "TC-SUP-005"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn");
-    let (kb, status) = peak_rss_kb(&mut child);
-    assert!(kb < 300 * 1024, "peak RSS {kb} kB");
-    assert_eq!(status.code(), Some(1));
-    let rec = record(root);
-    let r = &rec["results"][0];
+    let (_ws, r) = flood_run("TC-SUP-005", 1);
     assert_eq!(r["verdict"], "fail", "{r}");
     assert_eq!(r["reason"], "timeout", "{r}");
     let out = r["output"].as_array().expect("output");

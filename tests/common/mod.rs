@@ -31,24 +31,29 @@ impl Session {
 
     /// The same, with extra environment variables (e.g. `DEMO_RUNNER_PACE`).
     pub fn start_with(root: &Path, config: &Path, env: &[(&str, &str)]) -> Session {
-        let pty = native_pty_system()
-            .openpty(PtySize {
-                rows: ROWS,
-                cols: COLS,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .expect("openpty");
         let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_testdeck"));
         cmd.arg("--root");
         cmd.arg(root);
-        cmd.env("TERM", "xterm-256color");
         cmd.env("XDG_CONFIG_HOME", config);
         cmd.env_remove("HOST");
         cmd.env_remove("NO_COLOR");
         for (k, v) in env {
             cmd.env(k, v);
         }
+        Session::spawn(cmd, ROWS, COLS)
+    }
+
+    /// Any command in a real pseudo-terminal of `rows` × `cols`, its output kept.
+    pub fn spawn(mut cmd: CommandBuilder, rows: u16, cols: u16) -> Session {
+        let pty = native_pty_system()
+            .openpty(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("openpty");
+        cmd.env("TERM", "xterm-256color");
         let child = pty.slave.spawn_command(cmd).expect("spawn");
         drop(pty.slave);
         let mut reader = pty.master.try_clone_reader().expect("reader");
