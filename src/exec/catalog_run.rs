@@ -282,20 +282,8 @@ pub fn launch_catalog(
             path: Some(case.file.clone()),
         });
         let res = CaseResult {
-            id: case.id.clone(),
-            category: case.category.clone(),
-            title: case.title.clone(),
-            risk,
-            verdict: Verdict::Skipped,
             reason: Some(ex.reason.clone()),
-            started_at: super::record::now(),
-            duration_ms: 0,
-            exit_code: None,
-            command: None,
-            output: Vec::new(),
-            log: None,
-            judged_by: None,
-            note: None,
+            ..CaseResult::new(case, risk, Verdict::Skipped, super::record::now())
         };
         let line = ResultLine {
             id: res.id.clone(),
@@ -360,22 +348,12 @@ pub fn launch_catalog(
                 probes.insert(case.category.clone(), r);
             }
         }
-        let mut res = CaseResult {
-            id: case.id.clone(),
-            category: case.category.clone(),
-            title: case.title.clone(),
-            risk: case.risk.unwrap_or(Risk::Destructive),
-            verdict: Verdict::NotRun,
-            reason: None,
+        let mut res = CaseResult::new(
+            case,
+            case.risk.unwrap_or(Risk::Destructive),
+            Verdict::NotRun,
             started_at,
-            duration_ms: 0,
-            exit_code: None,
-            command: None,
-            output: Vec::new(),
-            log: None,
-            judged_by: None,
-            note: None,
-        };
+        );
         let group = sel_case.group;
         let continue_on_fail = group
             .and_then(|g| catalog.run_together.get(g))
@@ -464,9 +442,14 @@ pub fn launch_catalog(
                 .and_then(|s| s.as_ref().map(|w| w.case_log(&case.id)));
             res.log = log.as_ref().map(|l| crate::workspace::rel(root, l));
             res.command.clone_from(&command);
-            let (v, r, code, tail) = run_case(root, case, &vars, env, log, cancel, sink);
+            let mut log_note = None;
+            let (v, r, code, tail) =
+                run_case(root, case, &vars, env, log, cancel, sink, &mut log_note);
             res.verdict = v;
-            res.reason = r;
+            res.reason = match (r, log_note) {
+                (Some(r), Some(n)) => Some(format!("{r}; {n}")),
+                (r, n) => r.or(n),
+            };
             res.exit_code = code;
             res.output = tail;
         }
@@ -494,27 +477,9 @@ pub fn launch_catalog(
 }
 
 /// Run one allowed, automated case: its command, then its HTTP expectations.
-fn run_case(
-    root: &Path,
-    case: &Case,
-    vars: &Vars,
-    env: Vec<(String, String)>,
-    log: Option<std::path::PathBuf>,
-    cancel: &Cancel,
-    sink: &Sink,
-) -> (Verdict, Option<String>, Option<i32>, Vec<String>) {
-    let mut log_note = None;
-    let (v, reason, code, tail) =
-        run_case_inner(root, case, vars, env, log, cancel, sink, &mut log_note);
-    let reason = match (reason, log_note) {
-        (Some(r), Some(n)) => Some(format!("{r}; {n}")),
-        (r, n) => r.or(n),
-    };
-    (v, reason, code, tail)
-}
-
+/// A case log cut short is left in `log_note` (the caller adds it to the reason).
 #[allow(clippy::too_many_arguments)]
-fn run_case_inner(
+fn run_case(
     root: &Path,
     case: &Case,
     vars: &Vars,

@@ -539,60 +539,43 @@ mod tests {
             );
             return;
         }
-        // a remote HOST needs its grant for every case, readonly included
-        let remote_needed = remote;
-        if remote_needed && !remote_ok {
+        // headless skips with a reason naming `words`; the TUI asks `prompt`
+        let expect = |words: &[&str], prompt: fn(&Prompt) -> bool| {
             if headless {
                 assert!(
-                    matches!(&d, Decision::Skip(r) if r.contains("--allow-remote")),
+                    matches!(&d, Decision::Skip(r) if words.iter().all(|w| r.contains(w))),
                     "{ctx}"
                 );
             } else {
-                assert!(
-                    matches!(&d, Decision::NeedsPrompt(Prompt::Remote { .. })),
-                    "{ctx}"
-                );
+                assert!(matches!(&d, Decision::NeedsPrompt(p) if prompt(p)), "{ctx}");
             }
+        };
+        // a remote HOST needs its grant for every case, readonly included
+        if remote && !remote_ok {
+            expect(&["--allow-remote"], |p| matches!(p, Prompt::Remote { .. }));
             return;
         }
         if risk > Risk::Readonly && risk_how.is_none() {
-            if headless {
-                assert!(
-                    matches!(&d, Decision::Skip(r) if r.contains(risk_var) && r.contains("--authorize")),
-                    "{ctx}"
-                );
-            } else if risk == Risk::Destructive {
-                assert!(
-                    matches!(&d, Decision::NeedsPrompt(Prompt::Destructive { .. })),
-                    "{ctx}"
-                );
-            } else {
-                assert!(
-                    matches!(&d, Decision::NeedsPrompt(Prompt::Mutating { .. })),
-                    "{ctx}"
-                );
-            }
+            let destructive = risk == Risk::Destructive;
+            expect(
+                &[risk_var, "--authorize"],
+                if destructive {
+                    |p| matches!(p, Prompt::Destructive { .. })
+                } else {
+                    |p| matches!(p, Prompt::Mutating { .. })
+                },
+            );
             return;
         }
         if gate && gate_how.is_none() {
-            if headless {
-                assert!(
-                    matches!(&d, Decision::Skip(r) if r.contains("gate payments")),
-                    "{ctx}"
-                );
-            } else {
-                assert!(
-                    matches!(&d, Decision::NeedsPrompt(Prompt::Gate { .. })),
-                    "{ctx}"
-                );
-            }
+            expect(&["gate payments"], |p| matches!(p, Prompt::Gate { .. }));
             return;
         }
         let Decision::Allowed(used) = &d else {
             panic!("{ctx}");
         };
         let mut want = Vec::new();
-        if remote_needed {
+        if remote {
             want.push(Grantable::Remote);
         }
         if risk > Risk::Readonly {

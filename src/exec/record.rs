@@ -106,6 +106,33 @@ pub struct CaseResult {
     pub note: Option<String>,
 }
 
+impl CaseResult {
+    /// A result for `case` that has not run yet (no output, no reason).
+    pub fn new(
+        case: &crate::workspace::catalog::Case,
+        risk: Risk,
+        verdict: Verdict,
+        started_at: String,
+    ) -> Self {
+        CaseResult {
+            id: case.id.clone(),
+            category: case.category.clone(),
+            title: case.title.clone(),
+            risk,
+            verdict,
+            reason: None,
+            started_at,
+            duration_ms: 0,
+            exit_code: None,
+            command: None,
+            output: Vec::new(),
+            log: None,
+            judged_by: None,
+            note: None,
+        }
+    }
+}
+
 /// A run record.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

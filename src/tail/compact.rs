@@ -75,29 +75,13 @@ pub(crate) fn compact_fields(line: &str) -> Option<Fields> {
         keys: Vec::new(),
     };
     s.lit(b"{\"")?;
-    let ts = if s.lit(b"ts\":").is_some() {
-        let ts = s.string()?;
-        s.lit(b",\"")?;
-        Some(ts)
-    } else {
-        None
-    };
-    s.lit(b"type\":")?;
-    let kind = s.string()?;
-    s.lit(b",\"name\":")?;
-    let name = s.string()?;
-    s.lit(b",\"status\":")?;
-    let status = s.string()?;
+    let ts = s.optional(b"ts\":")?;
+    let kind = s.field(b"type\":")?;
+    let name = s.field(b",\"name\":")?;
+    let status = s.field(b",\"status\":")?;
     s.lit(b",\"")?;
-    let id = if s.lit(b"id\":").is_some() {
-        let id = s.string()?;
-        s.lit(b",\"")?;
-        Some(id)
-    } else {
-        None
-    };
-    s.lit(b"message\":")?;
-    let message = s.string()?;
+    let id = s.optional(b"id\":")?;
+    let message = s.field(b"message\":")?;
     s.lit(b",\"data\":")?;
     let start = s.i;
     s.value(0)?;
@@ -144,6 +128,24 @@ impl Scan<'_> {
         } else {
             None
         }
+    }
+
+    /// `key` then a string.
+    fn field(&mut self, key: &[u8]) -> Option<Span> {
+        self.lit(key)?;
+        self.string()
+    }
+
+    /// An optional leading `key` with a string value and its `,"`: `Some(None)`
+    /// when the key is not there, `None` when it is but malformed.
+    #[allow(clippy::option_option)] // absent, present, or malformed: three answers
+    fn optional(&mut self, key: &[u8]) -> Option<Option<Span>> {
+        if self.lit(key).is_none() {
+            return Some(None);
+        }
+        let v = self.string()?;
+        self.lit(b",\"")?;
+        Some(Some(v))
     }
 
     fn peek(&self) -> Option<u8> {

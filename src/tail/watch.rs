@@ -35,37 +35,30 @@ pub(crate) enum Woke {
 }
 
 impl Signal {
+    /// Change the flags under the lock and, when `notify`, wake every waiter.
+    fn set(&self, notify: bool, change: impl FnOnce(&mut Flags)) {
+        change(&mut self.flags.lock().unwrap_or_else(PoisonError::into_inner));
+        if notify {
+            self.cv.notify_all();
+        }
+    }
+
     pub(crate) fn wake(&self) {
-        self.flags
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .dirty = true;
-        self.cv.notify_all();
+        self.set(true, |f| f.dirty = true);
     }
 
     fn sibling_changed(&self) {
-        self.flags
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .sibling = true;
-        self.cv.notify_all();
+        self.set(true, |f| f.sibling = true);
     }
 
     pub(crate) fn interrupt(&self) {
-        self.flags
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .interrupted = true;
-        self.cv.notify_all();
+        self.set(true, |f| f.interrupted = true);
     }
 
     /// Forget pending changes: called just before the file is checked, so a
     /// change that lands during the check wakes the next wait.
     pub(crate) fn clear(&self) {
-        self.flags
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .dirty = false;
+        self.set(false, |f| f.dirty = false);
     }
 
     /// Sleep until a change, an interrupt or `until`. An interrupt is consumed.
