@@ -109,6 +109,12 @@ pub fn check_report<S: std::hash::BuildHasher>(
     let lines: Vec<&str> = text.lines().collect();
     let structure =
         |line: u32, msg: String| Problem::warning(file, "report-structure", msg).at(line, 1);
+    let out_of_order = |line: u32, what: &str, want: &str, found: &[&str]| {
+        structure(
+            line,
+            format!("{what} must {want} in this order, found {found:?}"),
+        )
+    };
     // the fixed head: # <Domain> 域测试报告, ## 总览, ### 分析范围 / 总体结论 / 下一阶段建议
     match hs.first() {
         Some(h) if h.level == 1 && h.text.ends_with("域测试报告") => {}
@@ -144,14 +150,8 @@ pub fn check_report<S: std::hash::BuildHasher>(
             .collect();
         let names: Vec<&str> = subs.iter().map(|h| h.text.as_str()).collect();
         if names.get(..3) != Some(&OVERVIEW_SECTIONS[..]) {
-            out.push(structure(
-                hs[i].line,
-                format!(
-                    "## 总览 must start with ### {} in this order, found {:?}",
-                    OVERVIEW_SECTIONS.join(", ### "),
-                    names
-                ),
-            ));
+            let want = format!("start with ### {}", OVERVIEW_SECTIONS.join(", ### "));
+            out.push(out_of_order(hs[i].line, "## 总览", &want, &names));
         }
         // 总体结论: the domain's historical and latest numbers
         if let Some(h) = subs.iter().find(|h| h.text == "总体结论") {
@@ -212,13 +212,12 @@ pub fn check_report<S: std::hash::BuildHasher>(
         if h.level >= 2 && (!subs.is_empty() || !has_child) {
             let names: Vec<&str> = subs.iter().map(|s| s.text.as_str()).collect();
             if names != NODE_SECTIONS {
-                out.push(structure(
+                let want = format!("have {}", NODE_SECTIONS.join(", "));
+                out.push(out_of_order(
                     h.line,
-                    format!(
-                        "node {node_path:?} must have {} in this order, found {:?}",
-                        NODE_SECTIONS.join(", "),
-                        names
-                    ),
+                    &format!("node {node_path:?}"),
+                    &want,
+                    &names,
                 ));
             }
             if let Some(p) = subs.iter().find(|s| s.text == "通过率") {
@@ -331,16 +330,6 @@ fn check_conclusion(
     n: &NodeStats,
 ) -> Vec<Problem> {
     let mut out = Vec::new();
-    let num_before = |l: &str, marker: &str| -> Option<String> {
-        let at = l.find(marker)?;
-        let head = l[..at].trim_end().trim_end_matches('`');
-        let digits: String = head
-            .chars()
-            .rev()
-            .take_while(char::is_ascii_digit)
-            .collect();
-        (!digits.is_empty()).then(|| digits.chars().rev().collect())
-    };
     let rate_after = |l: &str, key: &str| -> Option<String> {
         let at = l.find(key)? + key.len();
         let rest = l[at..].trim_start_matches(['=', ':', ' ', '`']);
@@ -379,7 +368,7 @@ fn check_conclusion(
             ),
             (
                 "latestCaseCount",
-                num_before(l, "个 case").and_then(|_| case_total(l)),
+                num_before(l, "个 case"),
                 n.latest.latest_case_count.to_string(),
             ),
         ];
@@ -402,9 +391,9 @@ fn check_conclusion(
     out
 }
 
-/// `A / B 个 case` → B.
-fn case_total(l: &str) -> Option<String> {
-    let at = l.find("个 case")?;
+/// The number written just before `marker` (`12 次 raw runs` → 12; `A / B 个 case` → B).
+fn num_before(l: &str, marker: &str) -> Option<String> {
+    let at = l.find(marker)?;
     let head = l[..at].trim_end().trim_end_matches('`');
     let digits: String = head
         .chars()
