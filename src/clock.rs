@@ -87,9 +87,27 @@ pub fn when_text(s: &str) -> Option<String> {
 pub fn clock_ms(t: DateTime<FixedOffset>, zone: Zone) -> String {
     const CLOCK: &str = "%H:%M:%S%.3f";
     match zone {
-        Zone::Local => t.with_timezone(&Local).format(CLOCK).to_string(),
+        Zone::Local => t.with_timezone(&local_offset(t)).format(CLOCK).to_string(),
         Zone::Utc => t.with_timezone(&Utc).format(CLOCK).to_string(),
     }
+}
+
+/// The local zone's offset at `t`, remembered per quarter hour: every line of a
+/// timeline burst needs it, and zones change offset only at quarter hours.
+fn local_offset(t: DateTime<FixedOffset>) -> FixedOffset {
+    use std::cell::Cell;
+    thread_local! {
+        static LAST: Cell<Option<(i64, FixedOffset)>> = const { Cell::new(None) };
+    }
+    let quarter = t.timestamp().div_euclid(900);
+    LAST.with(|last| match last.get() {
+        Some((q, off)) if q == quarter => off,
+        _ => {
+            let off = *t.with_timezone(&Local).offset();
+            last.set(Some((quarter, off)));
+            off
+        }
+    })
 }
 
 #[cfg(test)]
