@@ -578,3 +578,22 @@ fn the_user_config_sets_the_cockpit_and_flags_win() {
     let (_, bytes) = s.quit();
     assert!(text(&bytes).contains(MOUSE_ON));
 }
+
+#[test]
+fn the_cockpit_shows_a_runs_start_in_the_local_zone() {
+    let ws = tempfile::tempdir().expect("ws");
+    common::fixtures::write_fixture(ws.path(), false);
+    let cfg = tempfile::tempdir().expect("cfg");
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_testdeck"));
+    cmd.arg("--root");
+    cmd.arg(ws.path());
+    cmd.env("XDG_CONFIG_HOME", cfg.path());
+    cmd.env("TZ", tokyo());
+    cmd.env_remove("TESTDECK_TIME");
+    let mut s = Session::spawn(cmd, common::ROWS, common::COLS);
+    s.wait_text("Tests · 6");
+    s.send("3");
+    // the newest run started at 10:00:01 UTC on 6 March 2026 (the snapshot's)
+    s.wait_text("startedAt  2026-03-06 19:00:01");
+    let _ = s.quit();
+}
