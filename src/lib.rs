@@ -2,11 +2,14 @@
 //! (workspace model, tail engine, launching) that the CLI, the TUI and the tests share.
 
 pub mod cli;
+pub mod clock;
+pub mod color;
 pub mod exec;
 pub mod problem;
 pub mod sanitize;
 pub mod tail;
 pub mod tui;
+pub mod userconfig;
 pub mod workspace;
 
 pub use problem::{Problem, Severity};

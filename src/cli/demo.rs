@@ -15,6 +15,8 @@ pub struct Args {
     /// Copy to a fresh temporary folder, print its path and exit (no TUI).
     #[arg(long)]
     pub path_only: bool,
+    #[command(flatten)]
+    pub look: super::Look,
 }
 
 /// Copy the demo; `Ok(dir)` when the cockpit is to be opened on the copy.

@@ -13,63 +13,174 @@ pub mod validate;
 pub mod verdict;
 pub mod watch;
 
+use crate::color::ColorChoice;
 use crate::workspace::Workspace;
-use clap::{Parser, Subcommand};
+use crate::workspace::risk::Risk;
+use clap::{CommandFactory, Parser, Subcommand};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Exit status: 0 success, 1 found failures or problems, 2 usage or unreadable workspace.
+/// Exit status: 0 success, 1 found failures or problems, 2 usage or unreadable
+/// workspace, 4 a `run` in which nothing ran.
 pub const EXIT_OK: u8 = 0;
 pub const EXIT_FOUND: u8 = 1;
 pub const EXIT_USAGE: u8 = 2;
+/// `run --no-tests=fail` when every case was skipped (nextest's status for it).
+pub const EXIT_NO_TESTS: u8 = 4;
+
+/// Examples under `testdeck --help`.
+const MAIN_EXAMPLES: &str = "\
+Examples:
+  testdeck                          open the cockpit on the workspace here
+  testdeck demo                     try it on a temporary copy of the demo workspace
+  testdeck list --filter login      the cases whose id, title or path match
+  testdeck run checkout/api --authorize mutating
+  testdeck runs --case login-ok     the runs of one case, newest first
+  testdeck completions bash > ~/.local/share/bash-completion/completions/testdeck
+  testdeck man > ~/.local/share/man/man1/testdeck.1
+
+Exit status: 0 success, 1 failures or problems found, 2 usage error or no workspace.";
 
 #[derive(Debug, Parser)]
 #[command(
     name = "testdeck",
     version,
-    about = "A keyboard-driven terminal test cockpit"
+    about = "A keyboard-driven terminal test cockpit",
+    after_help = MAIN_EXAMPLES
 )]
 pub struct Cli {
     /// Workspace root (default: walk up from the current folder).
     #[arg(long, global = true, value_name = "DIR")]
     pub root: Option<PathBuf>,
-    /// Theme name (a file of themes/ or $XDG_CONFIG_HOME/testdeck/).
-    #[arg(long, global = true)]
-    pub theme: Option<String>,
-    /// Keymap name (a file of keymaps/ or $XDG_CONFIG_HOME/testdeck/).
-    #[arg(long, global = true)]
-    pub keymap: Option<String>,
+    /// When to colour output: auto (a terminal, unless NO_COLOR, CLICOLOR=0 or
+    /// TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never.
+    #[arg(long, global = true, value_name = "WHEN", default_value = "auto")]
+    pub color: ColorChoice,
+    #[command(flatten)]
+    pub look: Look,
     #[command(subcommand)]
     pub command: Option<Command>,
+}
+
+/// The cockpit's look: only where a cockpit opens (bare `testdeck`, `testdeck demo`).
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct Look {
+    /// Theme name (a file of themes/ or $XDG_CONFIG_HOME/testdeck/).
+    #[arg(long)]
+    pub theme: Option<String>,
+    /// Keymap name (a file of keymaps/ or $XDG_CONFIG_HOME/testdeck/).
+    #[arg(long)]
+    pub keymap: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Every case of both sources.
+    #[command(after_help = "\
+Examples:
+  testdeck list                      every case, one a line
+  testdeck list --source catalog     only the tester catalog
+  testdeck list --filter 'auth log'  fuzzy match over id, title and path
+  testdeck list --json | jq '.cases[].caseId'")]
     List(list::Args),
     /// Check every rule of the workspace; problems as file:line:col rule message.
+    #[command(after_help = "\
+Examples:
+  testdeck validate          problems as file:line:col severity rule message
+  testdeck validate --json   one JSON document
+
+Exit status: 0 no error, 1 an error-level problem, 2 no workspace.")]
     Validate(validate::Args),
     /// The catalog selection: run_together expanded, execution order, probes, exclusions.
+    #[command(after_help = "\
+Examples:
+  testdeck select                             every catalog case
+  testdeck select checkout --max-risk mutating
+  testdeck select --tag smoke --json")]
     Select(select::Args),
     /// Launch cases without a TUI, streaming events.
+    #[command(after_help = "\
+Examples:
+  testdeck run login-ok                        one tests-tree case
+  testdeck run checkout/api                    every case of a scope
+  testdeck run cat-orders --authorize mutating a catalog category
+  testdeck run --failed --json                 what failed last time, JSON Lines
+
+Exit status: 0 every case ran and passed, 1 a case failed (or was cancelled),
+2 usage error or no workspace. When every case was skipped (nothing ran),
+--no-tests decides: fail (the default) exits 4, warn and pass exit 0.")]
     Run(run::Args),
     /// Historical runs of both sources.
+    #[command(after_help = "\
+Examples:
+  testdeck runs                       every run, newest first
+  testdeck runs --case login-ok       the runs of one case
+  testdeck runs --scope checkout --json")]
     Runs(runs::Args),
     /// Pass-rate statistics for every node of the tree.
+    #[command(after_help = "\
+Examples:
+  testdeck stats --since 2026-01-01
+  testdeck stats --scope checkout --markdown")]
     Stats(stats::Args),
     /// Pretty-print a timeline.jsonl and keep following it.
+    #[command(after_help = "\
+Examples:
+  testdeck tail tests/logs/checkout/api/login-ok/RUN/timeline.jsonl
+  testdeck tail -f --from-start PATH   every event, then follow it")]
     Tail(tail::Args),
     /// Tester catalog utilities.
     Catalog(catalog::Args),
     /// Open the TUI on the bundled demo workspace (a temporary copy).
     Demo(demo::Args),
     /// Two runs of a case side by side: first divergence, changed fields, step durations.
+    #[command(after_help = "\
+Examples:
+  testdeck diff --case login-ok        its last two runs
+  testdeck diff RUN_A RUN_B --json")]
     Diff(diff::Args),
     /// Rerun cases when their files change, streaming as run does (same authorization rules).
+    #[command(after_help = "\
+Examples:
+  testdeck watch login-ok
+  testdeck watch checkout --debounce-ms 1000 --json")]
     Watch(watch::Args),
     /// A person's verdict for a case of a catalog run record (as the cockpit's prompt gives it).
     Verdict(verdict::Args),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) on stdout.
+    #[command(after_help = "\
+Examples:
+  testdeck completions bash > ~/.local/share/bash-completion/completions/testdeck
+  testdeck completions zsh > \"${fpath[1]}/_testdeck\"
+  testdeck completions fish > ~/.config/fish/completions/testdeck.fish")]
+    Completions {
+        /// The shell to write the script for.
+        #[arg(value_name = "SHELL")]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff) of testdeck, or of one of its commands, on stdout.
+    #[command(after_help = "\
+Examples:
+  testdeck man | man -l -
+  testdeck man > ~/.local/share/man/man1/testdeck.1
+  testdeck man run > ~/.local/share/man/man1/testdeck-run.1")]
+    Man {
+        /// A command's own page (testdeck-COMMAND(1)); none: the main page.
+        #[arg(value_name = "COMMAND")]
+        command: Option<String>,
+    },
+}
+
+/// clap's side of the one `Risk`: `[possible values: readonly, mutating, destructive]`.
+impl clap::ValueEnum for Risk {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Risk::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.as_str()))
+    }
 }
 
 /// Common context for the commands.
@@ -146,11 +257,21 @@ pub enum Outcome {
 }
 
 pub fn dispatch(cli: Cli) -> Outcome {
+    crate::color::set_choice(cli.color);
+    // the person's config.toml: what it sets unless a flag says otherwise
+    let (user, problems) = crate::userconfig::load(crate::userconfig::dir().as_deref());
+    for p in &problems {
+        eprintln!("testdeck: {}", crate::sanitize::escape(p));
+    }
+    if let Some(zone) = user.time {
+        crate::clock::set_zone(zone);
+    }
     let ctx = Ctx {
         root: cli.root,
-        theme: cli.theme,
-        keymap: cli.keymap,
+        theme: cli.look.theme.or_else(|| user.theme.clone()),
+        keymap: cli.look.keymap.or_else(|| user.keymap.clone()),
     };
+    crate::userconfig::set_current(user);
     if matches!(
         cli.command,
         Some(
@@ -160,6 +281,8 @@ pub fn dispatch(cli: Cli) -> Outcome {
                 | Command::Runs(_)
                 | Command::Stats(_)
                 | Command::Catalog(_)
+                | Command::Completions { .. }
+                | Command::Man { .. }
         )
     ) {
         die_on_broken_pipe();
@@ -177,8 +300,9 @@ pub fn dispatch(cli: Cli) -> Outcome {
             Ok(dir) => {
                 return Outcome::Cockpit {
                     root: Some(dir),
-                    theme: ctx.theme,
-                    keymap: ctx.keymap,
+                    // `testdeck demo --theme x` or `testdeck --theme x demo`
+                    theme: a.look.theme.or(ctx.theme),
+                    keymap: a.look.keymap.or(ctx.keymap),
                     demo: true,
                 };
             }
@@ -187,6 +311,12 @@ pub fn dispatch(cli: Cli) -> Outcome {
         Some(Command::Diff(a)) => with_workspace(&ctx, |ws| diff::run(&a, &ws)),
         Some(Command::Watch(a)) => with_workspace(&ctx, |ws| watch::run(&a, &ws)),
         Some(Command::Verdict(a)) => verdict::run(&a, &ctx),
+        Some(Command::Completions { shell }) => {
+            let mut out = std::io::stdout().lock();
+            clap_complete::generate(shell, &mut Cli::command(), "testdeck", &mut out);
+            ExitCode::SUCCESS
+        }
+        Some(Command::Man { command }) => man(command.as_deref()),
         None => {
             return Outcome::Cockpit {
                 root: ctx.root,
@@ -197,6 +327,25 @@ pub fn dispatch(cli: Cli) -> Outcome {
         }
     };
     Outcome::Exit(code)
+}
+
+/// `testdeck man [COMMAND]`: the manual page of testdeck or of one command, in roff.
+fn man(command: Option<&str>) -> ExitCode {
+    let mut cli = Cli::command();
+    cli.build();
+    let page = match command {
+        None => cli,
+        Some(name) => match cli.find_subcommand(name) {
+            // built, its display name is testdeck-NAME: the page the main one lists
+            Some(sub) => sub.clone().version(env!("CARGO_PKG_VERSION")),
+            None => return usage(&format!("man: no command {name}")),
+        },
+    };
+    let mut out = std::io::stdout().lock();
+    match clap_mangen::Man::new(page).render(&mut out) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => usage(&format!("man: {e}")),
+    }
 }
 
 /// Let a closed stdout (`testdeck stats | head`) end a printing command the way it

@@ -28,12 +28,27 @@ pub struct Args {
     /// The run record's label (letters, digits, - _ .).
     #[arg(long, default_value = "run")]
     pub label: String,
-    /// Passed to the tests runner as --runs N.
-    #[arg(long, value_name = "N")]
+    /// Passed to the tests runner as --runs N (1 or more).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub runs: Option<u32>,
+    /// When every case was skipped and nothing ran: fail (exit 4), warn (exit 0
+    /// with a warning on stderr) or pass (exit 0).
+    #[arg(long, value_name = "WHAT", default_value = "fail")]
+    pub no_tests: NoTests,
     /// JSON Lines, one event a line.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `--no-tests`: what a launch in which nothing ran (every case skipped) exits with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum NoTests {
+    /// Exit 4: a run that tested nothing is not a pass.
+    Fail,
+    /// Exit 0, with a warning on stderr.
+    Warn,
+    /// Exit 0.
+    Pass,
 }
 
 /// What the arguments select from the tests tree.
@@ -114,15 +129,15 @@ pub fn on_termination_signal(then: impl FnOnce() + Send + 'static) {
 /// The authorization flags `run` and `watch` take alike.
 #[derive(Debug, clap::Args)]
 pub struct AuthFlags {
-    /// Authorize a risk for these runs (mutating, destructive).
+    /// Authorize a risk for these runs.
     #[arg(long = "authorize", value_name = "RISK")]
-    pub authorize: Vec<String>,
+    pub authorize: Vec<Risk>,
     /// Authorize a gate for these runs.
     #[arg(long = "gate", value_name = "G")]
     pub gate: Vec<String>,
     /// The highest risk that may run (default: the catalog's default_max_risk).
     #[arg(long, value_name = "R")]
-    pub max_risk: Option<String>,
+    pub max_risk: Option<Risk>,
     /// Allow live cases of the tests tree (they call a real model).
     #[arg(long)]
     pub allow_live: bool,
@@ -133,8 +148,8 @@ pub struct AuthFlags {
 
 impl AuthFlags {
     /// The session's grants from the flags.
-    pub fn grants(&self) -> Result<Grants, String> {
-        grants_from_flags(
+    pub fn grants(&self) -> Grants {
+        grants_of(
             &self.authorize,
             &self.gate,
             self.allow_live,
@@ -142,35 +157,38 @@ impl AuthFlags {
         )
     }
 
-    /// The flags read, with the run record's `--label`, checked in that order:
-    /// the max risk (none when not given) and the session's grants.
+    /// The flags read, with the run record's `--label`: the max risk (none when
+    /// not given) and the session's grants.
     pub fn checked(&self, label: &str) -> Result<(Option<Risk>, Grants), String> {
         if !crate::exec::record::valid_label(label) {
             return Err(format!("--label {label}: use letters, digits, - _ . only"));
         }
-        let max_risk = match self.max_risk.as_deref() {
-            None => None,
-            Some(r) => Some(Risk::parse(r).ok_or_else(|| {
-                format!("--max-risk {r}: not a risk (readonly, mutating, destructive)")
-            })?),
-        };
-        Ok((max_risk, self.grants()?))
+        Ok((self.max_risk, self.grants()))
     }
 }
 
 /// Grants from `--authorize RISK…`, `--gate G…`, `--allow-live`, `--allow-remote`
-/// (shared by `run` and `watch`, which take the same flags).
+/// spelled as text (the risks are checked here).
 pub fn grants_from_flags(
     authorize: &[String],
     gate: &[String],
     allow_live: bool,
     allow_remote: bool,
 ) -> Result<Grants, String> {
+    let risks = authorize
+        .iter()
+        .map(|r| {
+            Risk::parse(r)
+                .ok_or_else(|| format!("--authorize {r}: not a risk ({})", Risk::choices()))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(grants_of(&risks, gate, allow_live, allow_remote))
+}
+
+/// The grants of the flags `run` and `watch` share.
+fn grants_of(authorize: &[Risk], gate: &[String], allow_live: bool, allow_remote: bool) -> Grants {
     let mut g = Grants::default();
-    for r in authorize {
-        let risk = Risk::parse(r).ok_or_else(|| {
-            format!("--authorize {r}: not a risk (readonly, mutating, destructive)")
-        })?;
+    for &risk in authorize {
         g.grant(Grantable::Risk(risk), GrantSource::Flag);
     }
     for name in gate {
@@ -182,7 +200,7 @@ pub fn grants_from_flags(
     if allow_remote {
         g.grant(Grantable::Remote, GrantSource::Flag);
     }
-    Ok(g)
+    g
 }
 
 pub fn run(args: &Args, ws: &crate::workspace::Workspace) -> ExitCode {
@@ -258,10 +276,27 @@ pub fn run(args: &Args, ws: &crate::workspace::Workspace) -> ExitCode {
         }
     }
     if summary.failed() || cancelled.load(std::sync::atomic::Ordering::SeqCst) {
-        ExitCode::from(EXIT_FOUND)
-    } else {
-        ExitCode::SUCCESS
+        return ExitCode::from(EXIT_FOUND);
     }
+    if nothing_ran(&summary) {
+        match args.no_tests {
+            NoTests::Fail => {
+                eprintln!("testdeck: every case was skipped: nothing ran (--no-tests=fail)");
+                return ExitCode::from(super::EXIT_NO_TESTS);
+            }
+            NoTests::Warn => eprintln!("testdeck: warning: every case was skipped: nothing ran"),
+            NoTests::Pass => {}
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// Whether nothing ran: every result is skipped or not run.
+fn nothing_ran(summary: &exec::Summary) -> bool {
+    summary
+        .results
+        .iter()
+        .all(|r| matches!(r.verdict, Verdict::Skipped | Verdict::NotRun))
 }
 
 /// Print one event: a JSON line, or human text. Every line is flushed at once.

@@ -131,11 +131,13 @@ pub fn run(args: &Args, ws: &crate::workspace::Workspace) -> ExitCode {
     let mut out = std::io::stdout().lock();
     for r in &runs {
         let s = |k: &str| r.get(k).and_then(Value::as_str).unwrap_or("");
+        // the start in the zone shown, with the date when not today
+        let started = crate::clock::when_text(s("startedAt")).unwrap_or_else(|| "—".into());
         if s("source") == "tests" {
             // a closed pipe (`| head`) ends the listing quietly
             let _ = writeln!(
                 out,
-                "tests    {:<20} {:<11} {:>8} {:<36} {}",
+                "tests    {:<20} {started:<19} {:<11} {:>8} {:<36} {}",
                 escape(s("runId")),
                 s("status"),
                 r["durationMs"]
@@ -147,7 +149,7 @@ pub fn run(args: &Args, ws: &crate::workspace::Workspace) -> ExitCode {
         } else {
             let _ = writeln!(
                 out,
-                "catalog  {:<36} {}",
+                "catalog  {:<36} {started:<19} {}",
                 escape(s("runId")),
                 escape(&r.get("counts").map(ToString::to_string).unwrap_or_default()),
             );

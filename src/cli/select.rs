@@ -15,7 +15,7 @@ pub struct Args {
     #[arg(value_name = "ID|QUERY")]
     pub ids: Vec<String>,
     /// The highest risk to run (default: the catalog's default_max_risk).
-    #[arg(long, value_name = "R", value_parser = parse_risk)]
+    #[arg(long, value_name = "R")]
     pub max_risk: Option<Risk>,
     /// Only cases with this tag (smoke, full, slow).
     #[arg(long, value_name = "T", value_parser = parse_tag)]
@@ -23,10 +23,6 @@ pub struct Args {
     /// One JSON document.
     #[arg(long)]
     pub json: bool,
-}
-
-fn parse_risk(s: &str) -> Result<Risk, String> {
-    Risk::parse(s).ok_or_else(|| format!("not one of {}", Risk::choices()))
 }
 
 fn parse_tag(s: &str) -> Result<Tag, String> {

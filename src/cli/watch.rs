@@ -20,8 +20,8 @@ pub struct Args {
     /// The run records' label (letters, digits, - _ .).
     #[arg(long, default_value = "watch")]
     pub label: String,
-    /// Passed to the tests runner as --runs N.
-    #[arg(long, value_name = "N")]
+    /// Passed to the tests runner as --runs N (1 or more).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub runs: Option<u32>,
     /// The quiet period that ends a burst of saves, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 300)]

@@ -7,7 +7,6 @@ use crate::workspace::timeline::TimelineEvent;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::fmt::Write as _;
-use std::io::IsTerminal;
 
 const RESET: &str = "\x1b[0m";
 const DIM: &str = "\x1b[2m";
@@ -17,10 +16,10 @@ const RED: &str = "\x1b[31m";
 const YELLOW: &str = "\x1b[33m";
 const BLUE: &str = "\x1b[34m";
 
-/// Whether stdout should get colors: a terminal, and `NO_COLOR` unset or empty
-/// (<https://no-color.org>).
+/// Whether stdout should get colors: the one decision of [`crate::color`]
+/// (`--color`, `NO_COLOR`, `CLICOLOR`, `CLICOLOR_FORCE`, `TERM=dumb`, a terminal).
 pub fn color_wanted() -> bool {
-    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal()
+    crate::color::stdout()
 }
 
 /// One line, no newline, safe to print: text from the event is escaped, so a
@@ -111,7 +110,7 @@ fn render(ev: &View<'_>, color: bool, out: &mut String) {
         }
         out.extend(std::iter::repeat_n(' ', pad + 1));
     };
-    let time = show_time(ev.ts);
+    let time = show_time(ev.ts, crate::clock::zone());
     paint(out, DIM, &time, 12);
     let kind = if ev.kind.is_empty() { "?" } else { ev.kind };
     let kind = escape(kind);
@@ -152,21 +151,32 @@ fn compact(v: &Value) -> String {
     }
 }
 
-/// `HH:MM:SS.mmm` of an RFC 3339 time or of epoch milliseconds; anything else
-/// as it is (escaped), so a wrong time is still seen.
-fn show_time(ts: Option<&str>) -> String {
+/// `HH:MM:SS.mmm` of an RFC 3339 time or of epoch milliseconds, in the zone
+/// shown (see [`crate::clock`]); anything else as it is (escaped), so a wrong
+/// time is still seen.
+fn show_time(ts: Option<&str>, zone: crate::clock::Zone) -> String {
     let Some(ts) = ts else {
         return "--:--:--.---".into();
     };
-    if let Some(t) = rfc3339_clock(ts) {
-        return t;
+    // a UTC time shown in UTC is its own clock: no parse on every line of a burst
+    if zone == crate::clock::Zone::Utc && ts.ends_with(['Z', 'z']) {
+        if let Some(t) = rfc3339_clock(ts) {
+            return t;
+        }
+    }
+    let clock = |t| crate::clock::clock_ms(t, zone);
+    if rfc3339_clock(ts).is_some() {
+        // the shape is right: chrono reads the offset (a leap second or a 24:00
+        // it refuses still shows, as written)
+        return chrono::DateTime::parse_from_rfc3339(ts)
+            .map_or_else(|_| rfc3339_clock(ts).unwrap_or_default(), clock);
     }
     if let Ok(t) = chrono::DateTime::parse_from_rfc3339(ts) {
-        return t.format("%H:%M:%S%.3f").to_string();
+        return clock(t);
     }
     if let Ok(ms) = ts.parse::<i64>() {
         if let Some(t) = chrono::DateTime::from_timestamp_millis(ms) {
-            return t.format("%H:%M:%S%.3f").to_string();
+            return clock(t.fixed_offset());
         }
     }
     escape(ts).into_owned()
@@ -255,17 +265,22 @@ mod tests {
 
     #[test]
     fn clock_of_rfc3339_times() {
-        assert_eq!(show_time(Some("2026-03-15T10:15:30.1Z")), "10:15:30.100");
+        let utc = crate::clock::Zone::Utc;
         assert_eq!(
-            show_time(Some("2026-03-15T10:15:30.123456+08:00")),
-            "10:15:30.123"
+            show_time(Some("2026-03-15T10:15:30.1Z"), utc),
+            "10:15:30.100"
         );
-        assert_eq!(show_time(Some("2026-03-15T10:15:30Z")), "10:15:30.000");
+        // another offset is shown in the zone shown, not as written
         assert_eq!(
-            show_time(Some("2026-03-15T10:15:30.5 junk")),
+            show_time(Some("2026-03-15T10:15:30.123456+08:00"), utc),
+            "02:15:30.123"
+        );
+        assert_eq!(show_time(Some("2026-03-15T10:15:30Z"), utc), "10:15:30.000");
+        assert_eq!(
+            show_time(Some("2026-03-15T10:15:30.5 junk"), utc),
             "2026-03-15T10:15:30.5 junk"
         );
-        assert_eq!(show_time(Some("yesterday\u{1b}")), "yesterday\\e");
+        assert_eq!(show_time(Some("yesterday\u{1b}"), utc), "yesterday\\e");
     }
 
     #[test]

@@ -62,9 +62,11 @@ pub fn load_keymap(name: Option<&str>, user_dir: Option<&Path>) -> (Keymap, Vec<
     (km, errors)
 }
 
-/// Whether `NO_COLOR` asks for no colour (set and not empty).
+/// Whether the cockpit draws without colour: `--color never`, or with `auto`
+/// `NO_COLOR` (set and not empty), `CLICOLOR=0` or `TERM=dumb` (one decision,
+/// [`crate::color`]).
 pub fn no_color() -> bool {
-    std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
+    !crate::color::cockpit()
 }
 
 /// The HOST cases address (process environment first; loopback by default).
@@ -155,11 +157,12 @@ pub fn open(root: &Path, theme: Option<&str>, keymap: Option<&str>) -> Result<()
         use crossterm::{event as ct_event, execute, terminal};
         let _guard = TerminalGuard;
         let setup = terminal::enable_raw_mode().and_then(|()| {
-            execute!(
-                std::io::stdout(),
-                terminal::EnterAlternateScreen,
-                ct_event::EnableMouseCapture
-            )
+            execute!(std::io::stdout(), terminal::EnterAlternateScreen)?;
+            // config.toml's `mouse = false` leaves the mouse to the terminal
+            if crate::userconfig::current().mouse.unwrap_or(true) {
+                execute!(std::io::stdout(), ct_event::EnableMouseCapture)?;
+            }
+            Ok(())
         });
         setup
             .and_then(|()| {

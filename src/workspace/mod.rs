@@ -61,13 +61,19 @@ pub struct Workspace {
 /// message to show.
 pub fn resolve_root(explicit: Option<&Path>) -> Result<PathBuf, String> {
     if let Some(r) = explicit {
+        // a folder that is there but is no workspace is refused as the search
+        // from the current folder refuses it (a missing one: its own error, later)
+        if r.is_dir() && !is_root(r) {
+            return Err(NO_WORKSPACE.to_owned());
+        }
         return Ok(r.to_path_buf());
     }
     let cwd = std::env::current_dir().map_err(|e| format!("current folder: {e}"))?;
-    find_root(&cwd).ok_or_else(|| {
-        "no workspace here: no tests/, .pouch/tester/ or testdeck.toml in this folder or above (use --root DIR)".to_owned()
-    })
+    find_root(&cwd).ok_or_else(|| NO_WORKSPACE.to_owned())
 }
+
+/// Why a folder is not a workspace, with or without `--root`.
+const NO_WORKSPACE: &str = "no workspace here: no tests/, .pouch/tester/ or testdeck.toml in this folder or above (use --root DIR)";
 
 pub fn find_root(start: &Path) -> Option<PathBuf> {
     let mut dir = Some(start);

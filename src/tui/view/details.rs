@@ -309,7 +309,7 @@ fn run<'a>(r: &RawRun, theme: &Theme) -> Vec<Line<'a>> {
         field("path", e(&r.path), theme),
     ];
     if let Some(m) = &r.meta {
-        let opt = |o: &Option<String>| o.as_deref().map_or_else(|| "—".into(), e);
+        let opt = |o: &Option<String>| o.as_deref().map_or_else(|| "—".into(), shown_time);
         v.push(field("startedAt", opt(&m.started_at), theme));
         v.push(field("finishedAt", opt(&m.finished_at), theme));
         if let Some(d) = m.stats.duration_ms {
@@ -517,12 +517,12 @@ fn record<'a>(
         ),
         field("label", e(&r.label), theme),
         field("path", e(path), theme),
-        field("startedAt", e(&r.started_at), theme),
+        field("startedAt", shown_time(&r.started_at), theme),
         field(
             "finishedAt",
             r.finished_at
                 .as_deref()
-                .map_or_else(|| "— (in progress)".into(), e),
+                .map_or_else(|| "— (in progress)".into(), shown_time),
             theme,
         ),
         field("host", e(&r.host), theme),
@@ -557,4 +557,10 @@ fn record<'a>(
         ));
     }
     v
+}
+
+/// A run's moment as a person reads it (local zone, the date when not today;
+/// see [`crate::clock`]); a text that is no RFC 3339 time as it is, escaped.
+fn shown_time(s: &str) -> String {
+    crate::clock::when_text(s).unwrap_or_else(|| escape(s).into_owned())
 }

@@ -158,8 +158,12 @@ pub fn empty_state(lines: Vec<Line<'static>>, theme: &Theme, f: &mut Frame, inne
 
 pub use crate::workspace::diff::fmt_ms;
 
-/// The time of day of an ISO timestamp (`HH:MM:SS.mmm`), or the text as is.
+/// The time of day of an ISO timestamp (`HH:MM:SS.mmm`) in the zone shown
+/// (see [`crate::clock`]), or the text as is.
 pub fn time_of(ts: &str) -> String {
+    if let Ok(t) = chrono::DateTime::parse_from_rfc3339(ts) {
+        return crate::clock::clock_ms(t, crate::clock::zone());
+    }
     ts.split_once('T')
         .map_or(ts, |(_, t)| t)
         .chars()
