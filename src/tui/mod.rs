@@ -9,6 +9,7 @@ pub mod job;
 pub mod keymap;
 pub mod launch_queue;
 pub mod runtime;
+pub mod suspend;
 pub mod theme;
 pub mod view;
 
