@@ -72,11 +72,18 @@ pub async fn run(
     terminal.draw(|f| super::view::draw(&app, &theme, f))?;
     app.dirty = false;
     let mut last_draw = Instant::now();
+    let mut pictured = false;
     loop {
         let msg = if app.dirty {
             tokio::select! {
                 m = rx.recv() => m,
                 () = tokio::time::sleep_until(last_draw + FRAME) => {
+                    // a protocol picture's pixels are no cells the diff knows: when it
+                    // leaves, the whole screen is cleared and drawn again
+                    if pictured && !app.graphics.on_screen() {
+                        super::suspend::invalidate(terminal)?;
+                    }
+                    pictured = app.graphics.on_screen();
                     terminal.draw(|f| super::view::draw(&app, &theme, f))?;
                     trace(|| "draw".into());
                     app.dirty = false;

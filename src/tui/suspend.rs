@@ -66,11 +66,8 @@ pub async fn edit(
         terminal::EnterAlternateScreen,
         event::EnableMouseCapture
     )?;
-    // the editor drew over everything: the next frame is drawn whole, on a cleared
-    // screen (not `Terminal::clear`, which asks the terminal where its cursor is while
-    // nothing reads the answer)
-    execute!(std::io::stdout(), terminal::Clear(terminal::ClearType::All))?;
-    term.swap_buffers();
+    // the editor drew over everything: the next frame is drawn whole
+    invalidate(term)?;
     let program = crate::sanitize::escape(&argv[0]).into_owned();
     Ok(match status {
         Ok(s) if s.success() => format!("edited {shown}"),
@@ -80,6 +77,14 @@ pub async fn edit(
         }
         Err(e) => format!("cannot start the editor {program}: {e}"),
     })
+}
+
+/// Clear the screen and make the next frame draw every cell (not `Terminal::clear`,
+/// which asks the terminal where its cursor is, an answer nothing reads here).
+pub fn invalidate(term: &mut Terminal<CrosstermBackend<Stdout>>) -> std::io::Result<()> {
+    execute!(std::io::stdout(), terminal::Clear(terminal::ClearType::All))?;
+    term.swap_buffers();
+    Ok(())
 }
 
 /// Put `text` on the terminal's clipboard with OSC 52 (the terminal may refuse it

@@ -169,6 +169,8 @@ pub struct App {
     pub compare: compare::Compare,
     pub previews: preview::Previews,
     pub contract: contract::Contract,
+    /// The terminal's picture protocol and the screenshot encoded for it.
+    pub graphics: super::graphics::Graphics,
     pub quit: bool,
     pub dirty: bool,
 }
@@ -226,6 +228,7 @@ impl App {
             compare: compare::Compare::default(),
             previews: preview::Previews::default(),
             contract: contract::Contract::default(),
+            graphics: super::graphics::Graphics::default(),
             quit: false,
             dirty: true,
         }
@@ -370,6 +373,7 @@ impl App {
             fx.extend(self.contract.job(ws, self.tab, &self.tests, &self.runs, h));
         }
         fx.extend(self.previews.job(self.preview_target()));
+        self.sync_graphics();
         // a verdict waits for any open overlay to close
         if self.overlay.is_none() && self.input.is_none() {
             if let Some(j) = self.judge_queue.pop_front() {
