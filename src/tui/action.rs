@@ -45,11 +45,16 @@ pub enum Command {
     Problems,
     MaxRisk,
     Report,
+    Edit,
+    CopyCaseId,
+    CopyPath,
+    CopyRunId,
+    CopyCommand,
     Noop,
 }
 
 /// Every command with its keymap name, in the order help lists them.
-pub const COMMANDS: [(Command, &str); 39] = [
+pub const COMMANDS: [(Command, &str); 44] = [
     (Command::Quit, "quit"),
     (Command::MoveDown, "move_down"),
     (Command::MoveUp, "move_up"),
@@ -88,6 +93,11 @@ pub const COMMANDS: [(Command, &str); 39] = [
     (Command::Problems, "problems"),
     (Command::MaxRisk, "max_risk"),
     (Command::Report, "report"),
+    (Command::Edit, "edit"),
+    (Command::CopyCaseId, "copy_case_id"),
+    (Command::CopyPath, "copy_path"),
+    (Command::CopyRunId, "copy_run_id"),
+    (Command::CopyCommand, "copy_command"),
     (Command::Noop, "noop"),
 ];
 

@@ -3,7 +3,7 @@
 //! drawn only when the state changed, at most ~60 a second.
 
 use super::action::Action;
-use super::app::App;
+use super::app::{App, Effect};
 use super::runtime::Runtime;
 use super::theme::Theme;
 use crossterm::event::{Event, EventStream, KeyEventKind};
@@ -13,7 +13,7 @@ use ratatui::backend::CrosstermBackend;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::mpsc::unbounded_channel;
+use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 use tokio::time::Instant;
 
 /// The shortest gap between two frames (~60 fps).
@@ -32,16 +32,8 @@ pub async fn run(
     root: PathBuf,
 ) -> std::io::Result<()> {
     let (tx, mut rx) = unbounded_channel::<Msg>();
-    // terminal input
-    let input_tx = tx.clone();
-    tokio::spawn(async move {
-        let mut events = EventStream::new();
-        while let Some(Ok(ev)) = events.next().await {
-            if input_tx.send(Msg::Term(ev)).is_err() {
-                break;
-            }
-        }
-    });
+    // terminal input (stopped while an editor reads it)
+    let mut input = read_input(tx.clone());
     // SIGTERM / SIGHUP / SIGINT end the app (and so restore the terminal and
     // cancel the launches; the guardian ends what is left). In raw mode Ctrl-C is
     // a key, so a SIGINT comes from `kill`, and must not kill us unrestored.
@@ -55,9 +47,15 @@ pub async fn run(
         ] {
             if let Ok(mut s) = signal(kind) {
                 let stx = tx.clone();
+                let int = kind == SignalKind::interrupt();
                 tokio::spawn(async move {
-                    if s.recv().await.is_some() {
+                    while s.recv().await.is_some() {
+                        // Ctrl-C in the editor reaches the whole process group
+                        if int && super::suspend::editing() {
+                            continue;
+                        }
                         let _ = stx.send(Msg::Act(Action::Terminate));
+                        break;
                     }
                 });
             }
@@ -67,18 +65,25 @@ pub async fn run(
     let send: super::runtime::ActionSink = Arc::new(move |a| {
         let _ = send_tx.send(Msg::Act(a));
     });
-    let mut runtime = Runtime::new(root, send);
+    let mut runtime = Runtime::new(root.clone(), send);
     runtime.start_indexing();
     let size = terminal.size()?;
     app.update(Action::Resize(size.width, size.height));
     terminal.draw(|f| super::view::draw(&app, &theme, f))?;
     app.dirty = false;
     let mut last_draw = Instant::now();
+    let mut pictured = false;
     loop {
         let msg = if app.dirty {
             tokio::select! {
                 m = rx.recv() => m,
                 () = tokio::time::sleep_until(last_draw + FRAME) => {
+                    // a protocol picture's pixels are no cells the diff knows: when it
+                    // leaves, the whole screen is cleared and drawn again
+                    if pictured && !app.graphics.on_screen() {
+                        super::suspend::invalidate(terminal)?;
+                    }
+                    pictured = app.graphics.on_screen();
                     terminal.draw(|f| super::view::draw(&app, &theme, f))?;
                     trace(|| "draw".into());
                     app.dirty = false;
@@ -107,9 +112,27 @@ pub async fn run(
             Msg::Term(_) => Vec::new(),
             Msg::Act(a) => app.update(a),
         };
-        for fx in effects {
-            if !runtime.apply(fx) {
-                return Ok(());
+        let mut queue = std::collections::VecDeque::from(effects);
+        while let Some(fx) = queue.pop_front() {
+            match fx {
+                Effect::Edit(t) => {
+                    // the input task ends (and its reader with it) before the editor starts
+                    input.abort();
+                    let _ = (&mut input).await;
+                    let notice = super::suspend::edit(terminal, &root, &t).await?;
+                    input = read_input(tx.clone());
+                    queue.extend(app.update(Action::Notice(notice)));
+                }
+                Effect::Copy(text) => {
+                    if let Err(e) = super::suspend::copy(&text) {
+                        queue.extend(app.update(Action::Notice(format!("cannot copy: {e}"))));
+                    }
+                }
+                fx => {
+                    if !runtime.apply(fx) {
+                        return Ok(());
+                    }
+                }
             }
         }
         if app.quit {
@@ -118,6 +141,18 @@ pub async fn run(
     }
     runtime.stop();
     Ok(())
+}
+
+/// Read terminal input onto the loop's channel until the task is aborted.
+fn read_input(tx: UnboundedSender<Msg>) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut events = EventStream::new();
+        while let Some(Ok(ev)) = events.next().await {
+            if tx.send(Msg::Term(ev)).is_err() {
+                break;
+            }
+        }
+    })
 }
 
 /// `TESTDECK_TRACE=FILE` appends one line per message and frame (for debugging the loop).

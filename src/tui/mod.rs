@@ -4,11 +4,13 @@
 pub mod action;
 pub mod app;
 pub mod event;
+pub mod graphics;
 pub mod image;
 pub mod job;
 pub mod keymap;
 pub mod launch_queue;
 pub mod runtime;
+pub mod suspend;
 pub mod theme;
 pub mod view;
 
@@ -135,7 +137,7 @@ pub fn open(root: &Path, theme: Option<&str>, keymap: Option<&str>) -> Result<()
             "the cockpit needs a terminal (stdin and stdout are not both a tty); use a headless command such as `testdeck list` instead".into(),
         );
     }
-    let (app, th) = prepare(root, theme, keymap);
+    let (mut app, th) = prepare(root, theme, keymap);
     let rt = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -168,7 +170,15 @@ pub fn open(root: &Path, theme: Option<&str>, keymap: Option<&str>) -> Result<()
             .and_then(|()| {
                 ratatui::Terminal::new(ratatui::backend::CrosstermBackend::new(std::io::stdout()))
             })
-            .and_then(|mut term| rt.block_on(event::run(app, th, &mut term, root.to_path_buf())))
+            .and_then(|mut term| {
+                // before anything reads the terminal: the query's answers come on stdin
+                let (graphics, notice) = graphics::detect();
+                app.graphics = graphics;
+                if notice.is_some() {
+                    app.notice = notice;
+                }
+                rt.block_on(event::run(app, th, &mut term, root.to_path_buf()))
+            })
     };
     // the guard has restored the terminal; end background tasks without waiting
     rt.shutdown_timeout(std::time::Duration::from_millis(100));

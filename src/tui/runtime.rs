@@ -160,6 +160,8 @@ impl Runtime {
             }
             Effect::Job(job) => self.jobs.run(job, &self.root, self.send.clone()),
             Effect::Requeue(action) => (self.send)(*action),
+            // the loop does these itself: they need the terminal
+            Effect::Edit(_) | Effect::Copy(_) => {}
             Effect::Cancel => {
                 for h in self.launches.iter().flatten() {
                     h.cancel();

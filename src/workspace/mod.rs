@@ -8,6 +8,7 @@ pub mod catalog;
 pub mod config;
 pub mod contract;
 pub mod diff;
+pub mod editor;
 pub mod fuzzy;
 pub mod host;
 pub mod logs;

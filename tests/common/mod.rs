@@ -37,6 +37,9 @@ impl Session {
         cmd.env("XDG_CONFIG_HOME", config);
         cmd.env_remove("HOST");
         cmd.env_remove("NO_COLOR");
+        // the startup graphics query gets no answer from this pty (and would cost each
+        // session its timeout): half blocks unless a test asks (tui_graphics_pty)
+        cmd.env("TESTDECK_IMAGES", "halfblocks");
         for (k, v) in env {
             cmd.env(k, v);
         }

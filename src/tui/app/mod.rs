@@ -3,8 +3,10 @@
 //! no I/O: slow work is asked for as an `Effect` and comes back as an `Action`.
 
 pub mod catalog_tab;
+pub mod clipboard;
 pub mod compare;
 pub mod contract;
+pub mod editor;
 pub mod finder;
 mod input;
 mod jobs;
@@ -81,6 +83,10 @@ pub enum Effect {
     /// Put `.0` back on the loop's channel, behind what waits there (the rest of
     /// a launch's queue, after the keys that came meanwhile).
     Requeue(Box<Action>),
+    /// Suspend the terminal and open a file in the person's editor (`E`).
+    Edit(editor::EditTarget),
+    /// Put a string testdeck built on the terminal's clipboard (OSC 52).
+    Copy(String),
     Quit,
 }
 
@@ -163,6 +169,8 @@ pub struct App {
     pub compare: compare::Compare,
     pub previews: preview::Previews,
     pub contract: contract::Contract,
+    /// The terminal's picture protocol and the screenshot encoded for it.
+    pub graphics: super::graphics::Graphics,
     pub quit: bool,
     pub dirty: bool,
 }
@@ -220,6 +228,7 @@ impl App {
             compare: compare::Compare::default(),
             previews: preview::Previews::default(),
             contract: contract::Contract::default(),
+            graphics: super::graphics::Graphics::default(),
             quit: false,
             dirty: true,
         }
@@ -364,6 +373,7 @@ impl App {
             fx.extend(self.contract.job(ws, self.tab, &self.tests, &self.runs, h));
         }
         fx.extend(self.previews.job(self.preview_target()));
+        self.sync_graphics();
         // a verdict waits for any open overlay to close
         if self.overlay.is_none() && self.input.is_none() {
             if let Some(j) = self.judge_queue.pop_front() {
@@ -455,6 +465,13 @@ impl App {
     // ---- commands -------------------------------------------------------------
 
     fn command(&mut self, c: Command) -> Vec<Effect> {
+        // before the overlay takes the key: `E` on the problems list opens the problem
+        if c == Command::Edit {
+            return self.edit();
+        }
+        if let Some(what) = clipboard::Copy::of(c).filter(|_| self.overlay.is_none()) {
+            return self.copy(what);
+        }
         match self.overlay.take() {
             Some(Overlay::Finder(f)) => return self.finder_command(f, c),
             Some(o @ (Overlay::Help { .. } | Overlay::Data { .. })) => {
@@ -582,7 +599,15 @@ impl App {
             Command::Watch | Command::RerunFailed | Command::Compare | Command::Report => {
                 return self.feature_command(c);
             }
-            Command::Confirm | Command::ClearInput | Command::Noop => {}
+            // handled before the overlays (`command`'s first lines)
+            Command::Edit
+            | Command::CopyCaseId
+            | Command::CopyPath
+            | Command::CopyRunId
+            | Command::CopyCommand
+            | Command::Confirm
+            | Command::ClearInput
+            | Command::Noop => {}
         }
         self.selection_changed()
     }

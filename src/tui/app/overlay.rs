@@ -91,6 +91,9 @@ pub fn text(title: &str, text: &str) -> Overlay {
 }
 
 /// The problems met while loading (and reading the shown run), located.
+/// The title of the problems overlay (before its count): `E` there edits the top problem.
+pub const PROBLEMS_TITLE: &str = "Problems";
+
 pub fn problems(ws: Option<&Workspace>, run: Option<&RunData>) -> Overlay {
     let mut lines: Vec<String> = ws
         .map(|w| {
@@ -107,7 +110,7 @@ pub fn problems(ws: Option<&Workspace>, run: Option<&RunData>) -> Overlay {
         lines.push("No problems: every file read cleanly.".into());
     }
     Overlay::Data {
-        title: format!("Problems · {}", lines.len()),
+        title: format!("{PROBLEMS_TITLE} · {}", lines.len()),
         lines,
         scroll: 0,
     }

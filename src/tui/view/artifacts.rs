@@ -147,6 +147,12 @@ fn preview(app: &App, target: &PreviewTarget, theme: &Theme, f: &mut Frame, r: R
         Some(State::Ready(p)) => {
             let hint = if full { "" } else { " · i full screen" };
             let size = format!("{}×{}", p.width, p.height);
+            // full screen, a terminal with a picture protocol: the encoded picture
+            if let Some(proto) = app.graphics.protocol(file, body).filter(|_| full) {
+                f.render_widget(caption(format!("{} · {size}", escape(label)), "muted"), top);
+                f.render_widget(ratatui_image::Image::new(proto), body);
+                return;
+            }
             if theme.no_color {
                 // half blocks without colours would be one flat shape: say what is there
                 f.render_widget(

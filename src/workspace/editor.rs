@@ -1,0 +1,126 @@
+//! Which editor opens a file and how it is told the line: `$VISUAL`, then `$EDITOR`, then
+//! `vi`, split like a shell word list (no shell runs), and the line argument its program
+//! understands (`+LINE`, `--goto file:line`, `file:line`, or none).
+
+/// The editor command a person asked for: the first of `visual`, `editor` that is not
+/// blank, else `vi` (what POSIX `crontab -e` and `git` fall back to).
+pub fn command(visual: Option<&str>, editor: Option<&str>) -> String {
+    [visual, editor]
+        .into_iter()
+        .flatten()
+        .find(|s| !s.trim().is_empty())
+        .unwrap_or("vi")
+        .to_owned()
+}
+
+/// How an editor program is told the line to open a file at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineArg {
+    /// `+LINE FILE` (vi, vim, nvim, helix, kakoune, nano, emacs, micro).
+    Plus,
+    /// `--goto FILE:LINE` (VS Code and its forks).
+    Goto,
+    /// `FILE:LINE` (Sublime Text, Zed).
+    Colon,
+    /// The file alone: the line cannot be given.
+    None,
+}
+
+/// The line style of a program, by its file name (`/usr/bin/nvim`, `code.exe`).
+pub fn line_arg(program: &str) -> LineArg {
+    let name = program.rsplit(['/', '\\']).next().unwrap_or(program);
+    let name = name.strip_suffix(".exe").unwrap_or(name);
+    match name {
+        "vi" | "vim" | "nvim" | "gvim" | "mvim" | "view" | "hx" | "helix" | "kak" | "kakoune"
+        | "nano" | "pico" | "emacs" | "emacsclient" | "micro" | "ne" | "joe" => LineArg::Plus,
+        "code" | "code-insiders" | "codium" | "vscodium" | "cursor" => LineArg::Goto,
+        "subl" | "sublime_text" | "zed" | "zeditor" => LineArg::Colon,
+        _ => LineArg::None,
+    }
+}
+
+/// The argument vector that opens `file` (at `line` when given) with the editor `command`
+/// (`"code --wait"`, `"nvim"`); `Err` says why there is none (blank, unbalanced quotes).
+pub fn argv(command: &str, file: &str, line: Option<u32>) -> Result<Vec<String>, String> {
+    let mut argv = shell_words::split(command)
+        .map_err(|e| format!("cannot read the editor command {command:?}: {e}"))?;
+    let Some(program) = argv.first() else {
+        return Err("the editor command is empty".into());
+    };
+    // a file named like an option is never taken for one
+    let file = if file.starts_with(['-', '+']) {
+        format!("./{file}")
+    } else {
+        file.to_owned()
+    };
+    match (line_arg(program), line.filter(|l| *l > 0)) {
+        (LineArg::Plus, Some(l)) => argv.extend([format!("+{l}"), file]),
+        (LineArg::Goto, Some(l)) => argv.extend(["--goto".to_owned(), format!("{file}:{l}")]),
+        (LineArg::Colon, Some(l)) => argv.push(format!("{file}:{l}")),
+        _ => argv.push(file),
+    }
+    Ok(argv)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(s: &[&str]) -> Vec<String> {
+        s.iter().map(|x| (*x).to_owned()).collect()
+    }
+
+    #[test]
+    fn visual_then_editor_then_vi() {
+        assert_eq!(command(Some("hx"), Some("nano")), "hx");
+        assert_eq!(command(Some("  "), Some("nano")), "nano");
+        assert_eq!(command(None, Some("")), "vi");
+        assert_eq!(command(None, None), "vi");
+    }
+
+    #[test]
+    fn each_editor_gets_the_line_its_way() {
+        for e in ["vi", "vim", "nvim", "hx", "kak", "nano", "emacs", "micro"] {
+            assert_eq!(
+                argv(e, "a/b.ts", Some(12)),
+                Ok(v(&[e, "+12", "a/b.ts"])),
+                "{e}"
+            );
+        }
+        assert_eq!(
+            argv("/usr/local/bin/nvim", "x.yaml", Some(3)),
+            Ok(v(&["/usr/local/bin/nvim", "+3", "x.yaml"]))
+        );
+        assert_eq!(
+            argv("code --wait", "x.yaml", Some(7)),
+            Ok(v(&["code", "--wait", "--goto", "x.yaml:7"]))
+        );
+        assert_eq!(
+            argv("subl -w", "x.yaml", Some(7)),
+            Ok(v(&["subl", "-w", "x.yaml:7"]))
+        );
+        assert_eq!(
+            argv("my-editor", "x.yaml", Some(7)),
+            Ok(v(&["my-editor", "x.yaml"]))
+        );
+        // no line known: the file alone, whatever the editor
+        assert_eq!(argv("code", "x.ts", None), Ok(v(&["code", "x.ts"])));
+        assert_eq!(argv("vim", "x.ts", Some(0)), Ok(v(&["vim", "x.ts"])));
+    }
+
+    #[test]
+    fn the_command_is_split_like_shell_words_without_a_shell() {
+        assert_eq!(
+            argv("'/opt/My Editor/bin/vim' -u NONE", "f", Some(2)),
+            Ok(v(&["/opt/My Editor/bin/vim", "-u", "NONE", "+2", "f"]))
+        );
+        // what a shell would expand stays as typed
+        assert_eq!(
+            argv("vim $(rm -rf x)", "f", None),
+            Ok(v(&["vim", "$(rm", "-rf", "x)", "f"]))
+        );
+        assert!(argv("vim 'unclosed", "f", None).is_err());
+        assert!(argv("   ", "f", None).is_err());
+        assert_eq!(argv("vi", "-rf", None), Ok(v(&["vi", "./-rf"])));
+    }
+}
