@@ -267,6 +267,22 @@ fn run_one(
         ..process::Outcome::default()
     });
     // runs still without meta.json when the runner is gone
+    if outcome.cancelled {
+        // testdeck ended them: say so where every reader (and a later testdeck)
+        // finds it, so they never look like running again
+        let open: Vec<String> = followed
+            .values()
+            .filter(|f| !f.ended && !run::state(&f.dir).ended())
+            .map(|f| f.rel.clone())
+            .collect();
+        if let Err(e) = crate::workspace::cancelled::record(root, &open) {
+            sink(ExecEvent::Output {
+                id: RUNNER_ID.into(),
+                stream: Stream::Stderr,
+                line: format!("testdeck: cannot record the cancelled runs: {e}"),
+            });
+        }
+    }
     for f in followed.values_mut().filter(|f| !f.ended) {
         drain(f, sink);
         f.ended = true;
