@@ -173,6 +173,7 @@ pub fn launch_tests(
     command: &[String],
     targets: &[TestsTarget],
     runs: Option<u32>,
+    cancelled: Option<&Path>,
     cancel: &Cancel,
     sink: &Sink,
 ) -> Vec<ResultLine> {
@@ -190,7 +191,7 @@ pub fn launch_tests(
                 s.split('/').next().unwrap_or_default().to_owned()
             }
         };
-        results.extend(run_one(root, &domain, argv, cancel, sink));
+        results.extend(run_one(root, &domain, argv, cancelled, cancel, sink));
     }
     results
 }
@@ -199,6 +200,7 @@ fn run_one(
     root: &Path,
     domain: &str,
     argv: Vec<String>,
+    cancelled: Option<&Path>,
     cancel: &Cancel,
     sink: &Sink,
 ) -> Vec<ResultLine> {
@@ -275,7 +277,14 @@ fn run_one(
             .filter(|f| !f.ended && !run::state(&f.dir).ended())
             .map(|f| f.rel.clone())
             .collect();
-        if let Err(e) = crate::workspace::cancelled::record(root, &open) {
+        let recorded = match cancelled {
+            Some(file) => crate::workspace::cancelled::record(file, root, &open),
+            None if open.is_empty() => Ok(()),
+            None => Err(std::io::Error::other(
+                "no state folder (set XDG_STATE_HOME or HOME)",
+            )),
+        };
+        if let Err(e) = recorded {
             sink(ExecEvent::Output {
                 id: RUNNER_ID.into(),
                 stream: Stream::Stderr,

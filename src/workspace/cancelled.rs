@@ -13,7 +13,13 @@ pub const DIR: &str = "cancelled";
 /// there is a state folder (`XDG_STATE_HOME` or `HOME`).
 pub fn file(root: &Path) -> Option<PathBuf> {
     let state = super::openers::Places::from_env().state_dir?;
-    Some(state.join(DIR).join(format!("{}.jsonl", root_hash(root))))
+    Some(file_in(&state, root))
+}
+
+/// The cancelled-run file of the workspace at `root` in the state folder `state`
+/// (`…/testdeck`).
+pub fn file_in(state: &Path, root: &Path) -> PathBuf {
+    state.join(DIR).join(format!("{}.jsonl", root_hash(root)))
 }
 
 /// FNV-1a 64 of the workspace root's resolved path: one file per workspace,
@@ -35,7 +41,8 @@ pub fn load(root: &Path) -> BTreeSet<String> {
     file(root).map_or_else(BTreeSet::new, |f| read_file(&f))
 }
 
-fn read_file(f: &Path) -> BTreeSet<String> {
+/// The run folders recorded in the cancelled-run file `f`.
+pub fn read_file(f: &Path) -> BTreeSet<String> {
     let Ok(bytes) = read::read(f, f.parent(), Kind::UserConfig) else {
         return BTreeSet::new();
     };
@@ -46,22 +53,18 @@ fn read_file(f: &Path) -> BTreeSet<String> {
         .collect()
 }
 
-/// Record the run folders `runs` (relative to `root`) as cancelled by testdeck.
-/// Entries whose folder is gone or has its `meta.json` by now are dropped on
-/// the way, so the file holds only runs that still need the record.
-pub fn record(root: &Path, runs: &[String]) -> std::io::Result<()> {
+/// Record the run folders `runs` (relative to `root`) as cancelled by testdeck
+/// in the file `f` (the workspace's [`file`]). Entries whose folder is gone or
+/// has its `meta.json` by now are dropped on the way, so the file holds only
+/// runs that still need the record.
+pub fn record(f: &Path, root: &Path, runs: &[String]) -> std::io::Result<()> {
     if runs.is_empty() {
         return Ok(());
     }
-    let Some(f) = file(root) else {
-        return Err(std::io::Error::other(
-            "no state folder (set XDG_STATE_HOME or HOME)",
-        ));
-    };
     if let Some(dir) = f.parent() {
         std::fs::create_dir_all(dir)?;
     }
-    let mut all = read_file(&f);
+    let mut all = read_file(f);
     all.retain(|rel| {
         let dir = root.join(rel);
         dir.is_dir() && !dir.join(super::run::META).exists()
@@ -74,7 +77,7 @@ pub fn record(root: &Path, runs: &[String]) -> std::io::Result<()> {
         text.push_str(&line.to_string());
         text.push('\n');
     }
-    read::write_atomic(&f, text.as_bytes())
+    read::write_atomic(f, text.as_bytes())
 }
 
 #[cfg(test)]
@@ -88,6 +91,21 @@ mod tests {
         let dotted = d.path().join("ws/../ws");
         assert_eq!(root_hash(&d.path().join("ws")), root_hash(&dotted));
         assert_ne!(root_hash(&d.path().join("ws")), root_hash(d.path()));
+    }
+
+    #[test]
+    fn a_record_keeps_only_runs_still_without_meta() {
+        let d = tempfile::tempdir().expect("tmp");
+        let root = d.path().join("ws");
+        for r in ["a", "b"] {
+            std::fs::create_dir_all(root.join("tests/logs/x/y").join(r)).expect("mkdir");
+        }
+        let f = d.path().join("state/cancelled/h.jsonl");
+        record(&f, &root, &["tests/logs/x/y/a".into()]).expect("first");
+        std::fs::write(root.join("tests/logs/x/y/a/meta.json"), "{}").expect("meta");
+        record(&f, &root, &["tests/logs/x/y/b".into()]).expect("second");
+        let got: Vec<String> = read_file(&f).into_iter().collect();
+        assert_eq!(got, ["tests/logs/x/y/b"], "a has its meta.json now");
     }
 
     #[test]
