@@ -294,3 +294,54 @@ fn a_folder_silent_for_longer_than_the_setting_is_abandoned_and_counts_nowhere()
     );
     assert_eq!(status(root), "abandoned");
 }
+
+#[test]
+fn x_in_the_cockpit_leaves_a_cancelled_badge_also_after_a_restart() {
+    let ws = workspace();
+    let root = ws.path();
+    let state = tempfile::tempdir().expect("state");
+    let cfg = tempfile::tempdir().expect("cfg");
+    let st = state.path().to_str().expect("utf-8");
+    let env = [("XDG_STATE_HOME", st)];
+    let mut s = common::Session::start_with(root, cfg.path(), &env);
+    s.wait_text("Tests · 2");
+    s.send("/");
+    s.send("'cart-slow");
+    s.wait_text("❯ 'cart-slow");
+    s.send("\r");
+    s.send("r");
+    s.wait_text("run/start");
+    s.send("x");
+    // the launch ends, the workspace is read again: the badge says what happened
+    s.wait_text("cancelled ");
+    let (p, _) = s.quit();
+    assert!(
+        !p.screen().contents().contains("running "),
+        "{}",
+        p.screen().contents()
+    );
+    // a fresh cockpit reads testdeck's record: never `running` again
+    let mut s = common::Session::start_with(root, cfg.path(), &env);
+    s.wait_text("Tests · 2");
+    s.send("/");
+    s.send("'cart-slow");
+    s.wait_text("❯ 'cart-slow");
+    s.send("\r");
+    s.wait_for("the cancelled badge of a fresh cockpit", |sc| {
+        sc.contents().contains("cancelled ")
+    });
+    let (p, _) = s.quit();
+    assert!(
+        !p.screen().contents().contains("running "),
+        "{}",
+        p.screen().contents()
+    );
+    assert_cancelled_once(root, state.path());
+}
+
+/// The one run of the cockpit's launch is `cancelled` in `runs --json`.
+fn assert_cancelled_once(root: &Path, state: &Path) {
+    let runs = runs_of(root, state, "cart-slow");
+    assert_eq!(runs.len(), 1, "{runs:#?}");
+    assert_eq!(runs[0]["status"], "cancelled", "{runs:#?}");
+}
