@@ -233,6 +233,9 @@ pub struct LaunchContext {
     /// The tests runner command (`testdeck.toml` `[runner] command`).
     pub runner: Vec<String>,
     pub catalog: Option<crate::workspace::catalog::Catalog>,
+    /// Where the runs this launch cancels are recorded (see
+    /// [`crate::workspace::cancelled`]); `None`: nowhere (no state folder).
+    pub cancelled: Option<PathBuf>,
 }
 
 impl LaunchContext {
@@ -241,6 +244,7 @@ impl LaunchContext {
             root: ws.root.clone(),
             runner: ws.config.runner.command.clone(),
             catalog: ws.catalog.clone(),
+            cancelled: crate::workspace::cancelled::file(&ws.root),
         }
     }
 
@@ -302,6 +306,7 @@ pub fn launch_with(
             &ctx.runner,
             &targets,
             plan.runs,
+            ctx.cancelled.as_deref(),
             &c2,
             &sink,
         ));
@@ -399,6 +404,7 @@ mod tests {
             root: dir.path().to_path_buf(),
             runner: vec!["sh".into(), "-c".into(), "echo out".into()],
             catalog: None,
+            cancelled: None,
         };
         let plan = LaunchPlan {
             tests: vec![TestsTarget::Scope("a".into())],

@@ -173,6 +173,7 @@ pub fn launch_tests(
     command: &[String],
     targets: &[TestsTarget],
     runs: Option<u32>,
+    cancelled: Option<&Path>,
     cancel: &Cancel,
     sink: &Sink,
 ) -> Vec<ResultLine> {
@@ -190,7 +191,7 @@ pub fn launch_tests(
                 s.split('/').next().unwrap_or_default().to_owned()
             }
         };
-        results.extend(run_one(root, &domain, argv, cancel, sink));
+        results.extend(run_one(root, &domain, argv, cancelled, cancel, sink));
     }
     results
 }
@@ -199,6 +200,7 @@ fn run_one(
     root: &Path,
     domain: &str,
     argv: Vec<String>,
+    cancelled: Option<&Path>,
     cancel: &Cancel,
     sink: &Sink,
 ) -> Vec<ResultLine> {
@@ -267,6 +269,29 @@ fn run_one(
         ..process::Outcome::default()
     });
     // runs still without meta.json when the runner is gone
+    if outcome.cancelled {
+        // testdeck ended them: say so where every reader (and a later testdeck)
+        // finds it, so they never look like running again
+        let open: Vec<String> = followed
+            .values()
+            .filter(|f| !f.ended && !run::state(&f.dir).ended())
+            .map(|f| f.rel.clone())
+            .collect();
+        let recorded = match cancelled {
+            Some(file) => crate::workspace::cancelled::record(file, root, &open),
+            None if open.is_empty() => Ok(()),
+            None => Err(std::io::Error::other(
+                "no state folder (set XDG_STATE_HOME or HOME)",
+            )),
+        };
+        if let Err(e) = recorded {
+            sink(ExecEvent::Output {
+                id: RUNNER_ID.into(),
+                stream: Stream::Stderr,
+                line: format!("testdeck: cannot record the cancelled runs: {e}"),
+            });
+        }
+    }
     for f in followed.values_mut().filter(|f| !f.ended) {
         drain(f, sink);
         f.ended = true;

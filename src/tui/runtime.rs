@@ -245,7 +245,8 @@ pub fn tree_only(root: &Path) -> Option<Workspace> {
     let mut problems = Vec::new();
     let config = config::Config::load(root, &mut problems);
     let plan = plan::TestPlan::load(root, &mut problems);
-    let tests = tree::scan(root, &plan, &mut problems);
+    let patterns = tree::CasePatterns::new(&config.tests.patterns, &mut problems);
+    let tests = tree::scan(root, &plan, &patterns, &mut problems);
     Some(Workspace {
         root: root.to_path_buf(),
         config,

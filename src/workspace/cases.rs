@@ -116,8 +116,10 @@ pub fn case_rows(ws: &Workspace) -> Vec<CaseRow> {
             .rev()
             .find(|r| r.status.is_finished())
             .map(|r| r.status);
+        // the newest run without an outcome (running, cancelled, abandoned) is
+        // what the badge says; the rate still comes from finished runs only
         let latest = match rs.last() {
-            Some(r) if r.status == RunStatus::InProgress => Some(RunStatus::InProgress),
+            Some(r) if !r.status.is_finished() => Some(r.status),
             _ => latest,
         };
         (latest, rs.iter().filter(|r| r.status.is_finished()).count())

@@ -1,4 +1,5 @@
-//! `testdeck.toml`: the runner command for the tests tree and the artifact openers.
+//! `testdeck.toml`: the runner command, the test-file patterns, when a silent run
+//! is abandoned, and the artifact openers.
 
 use crate::problem::Problem;
 use serde::Deserialize;
@@ -11,7 +12,62 @@ pub const DEFAULT_RUNNER: [&str; 2] = ["node", "scripts/test-workflow.mjs"];
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
     pub runner: Runner,
+    pub tests: Tests,
+    pub runs: Runs,
     pub open: Open,
+}
+
+/// `[tests]`: which file names under `tests/` are cases.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Tests {
+    /// File-name patterns: `*` then a fixed ending, which may hold one `{a,b,…}`
+    /// set of alternatives; the caseId is the name without the ending.
+    pub patterns: Vec<String>,
+}
+
+/// The default patterns: vitest's and Playwright's `.test.*` and `.spec.*`
+/// with every JavaScript and TypeScript extension.
+pub const DEFAULT_PATTERNS: [&str; 2] = [
+    "*.test.{ts,tsx,js,jsx,mjs,cjs,mts,cts}",
+    "*.spec.{ts,tsx,js,jsx,mjs,cjs,mts,cts}",
+];
+
+impl Default for Tests {
+    fn default() -> Self {
+        Self {
+            patterns: DEFAULT_PATTERNS.iter().map(|s| (*s).to_owned()).collect(),
+        }
+    }
+}
+
+/// `[runs]`: how a run folder without `meta.json` is judged.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Runs {
+    /// A run folder without `meta.json` where nothing was written for this many
+    /// minutes is abandoned (its writer is gone); `0` never judges one so.
+    pub abandoned_after_minutes: u64,
+}
+
+/// The default of [`Runs::abandoned_after_minutes`].
+pub const DEFAULT_ABANDONED_AFTER_MINUTES: u64 = 10;
+
+impl Default for Runs {
+    fn default() -> Self {
+        Self {
+            abandoned_after_minutes: DEFAULT_ABANDONED_AFTER_MINUTES,
+        }
+    }
+}
+
+impl Runs {
+    /// The quiet time after which a run is abandoned, `None` for never.
+    pub fn abandoned_after(&self) -> Option<std::time::Duration> {
+        (self.abandoned_after_minutes > 0).then(|| {
+            std::time::Duration::from_secs(self.abandoned_after_minutes.saturating_mul(60))
+        })
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -38,8 +38,13 @@ pub const ARTIFACT_KINDS: [&str; 6] = [
 pub enum RunStatus {
     Passed,
     Failed,
-    /// No readable `meta.json` yet: running, abandoned, or its meta is broken.
+    /// No readable `meta.json` yet: running, or its meta is broken.
     InProgress,
+    /// No `meta.json`, and testdeck cancelled it (recorded outside `tests/logs/`).
+    Cancelled,
+    /// No `meta.json`, and nothing in it was written for `[runs]
+    /// abandoned-after-minutes`: its writer is gone.
+    Abandoned,
 }
 
 impl RunStatus {
@@ -48,10 +53,13 @@ impl RunStatus {
             RunStatus::Passed => "passed",
             RunStatus::Failed => "failed",
             RunStatus::InProgress => "in-progress",
+            RunStatus::Cancelled => "cancelled",
+            RunStatus::Abandoned => "abandoned",
         }
     }
+    /// Ended with an outcome (`meta.json`): the runs statistics count.
     pub fn is_finished(self) -> bool {
-        self != RunStatus::InProgress
+        matches!(self, RunStatus::Passed | RunStatus::Failed)
     }
 }
 
@@ -166,6 +174,16 @@ pub struct Logs {
 }
 
 impl Logs {
+    /// Judge every run without `meta.json` (see [`super::run::Judge`]); a run
+    /// whose `meta.json` is there but broken stays in progress.
+    pub fn judge(&mut self, root: &Path, judge: &super::run::Judge) {
+        for r in &mut self.runs {
+            if r.status == RunStatus::InProgress && r.meta.is_none() && !r.meta_broken {
+                r.status = judge.unfinished(&r.path, &root.join(&r.path));
+            }
+        }
+    }
+
     /// Runs of one case (scope + caseId), oldest first.
     pub fn of_case<'a>(
         &'a self,

@@ -3,6 +3,7 @@
 //! test call the same functions.
 
 pub mod assume;
+pub mod cancelled;
 pub mod cases;
 pub mod catalog;
 pub mod config;
@@ -111,7 +112,8 @@ impl Workspace {
             || {
                 let mut p = Vec::new();
                 let plan = plan::TestPlan::load(&root, &mut p);
-                let tests = tree::scan(&root, &plan, &mut p);
+                let patterns = tree::CasePatterns::new(&config.tests.patterns, &mut p);
+                let tests = tree::scan(&root, &plan, &patterns, &mut p);
                 (tests, plan, p)
             },
             || {
@@ -127,6 +129,8 @@ impl Workspace {
                 )
             },
         );
+        let mut logs = logs;
+        logs.judge(&root, &run::Judge::load(&root, &config.runs));
         problems.append(&mut p1);
         problems.append(&mut p2);
         problems.append(&mut p3);

@@ -7,8 +7,72 @@ use serde::Serialize;
 use std::path::Path;
 use std::sync::Mutex;
 
-/// File endings that make a case; `caseId` is the file name without it.
-pub const CASE_ENDINGS: [&str; 4] = [".test.ts", ".test.tsx", ".test.js", ".test.mjs"];
+/// The file endings that make a case (from `[tests] patterns`); `caseId` is the
+/// file name without its ending.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CasePatterns {
+    /// Longest first, so the most specific ending is the one cut off.
+    endings: Vec<String>,
+}
+
+impl Default for CasePatterns {
+    fn default() -> Self {
+        let mut p = Vec::new();
+        Self::new(&super::config::Tests::default().patterns, &mut p)
+    }
+}
+
+impl CasePatterns {
+    /// The endings of `patterns`; a pattern that is not `*` and a fixed ending
+    /// (with at most one `{a,b}` set) is a located problem and left out.
+    pub fn new(patterns: &[String], problems: &mut Vec<Problem>) -> CasePatterns {
+        let mut endings = Vec::new();
+        for pat in patterns {
+            match expand(pat) {
+                Some(mut e) => endings.append(&mut e),
+                None => problems.push(Problem::error(
+                    "testdeck.toml",
+                    "config-bad-pattern",
+                    format!(
+                        "test-file pattern {pat:?} is not `*` followed by a fixed ending such as `.test.{{ts,js}}`"
+                    ),
+                )),
+            }
+        }
+        endings.sort_by(|a: &String, b: &String| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+        endings.dedup();
+        CasePatterns { endings }
+    }
+
+    /// `caseId` of a file name, when it ends in a case ending.
+    pub fn case_id_of<'a>(&self, file_name: &'a str) -> Option<&'a str> {
+        self.endings
+            .iter()
+            .find_map(|e| file_name.strip_suffix(e.as_str()))
+            .filter(|s| !s.is_empty())
+    }
+}
+
+/// `*.test.{ts,js}` → `.test.ts`, `.test.js`; `None` when it is not of that form.
+fn expand(pattern: &str) -> Option<Vec<String>> {
+    let rest = pattern.strip_prefix('*')?;
+    let plain = |s: &str| !s.is_empty() && !s.contains(['*', '?', '[', ']', '{', '}', '/']);
+    let Some(open) = rest.find('{') else {
+        return plain(rest).then(|| vec![rest.to_owned()]);
+    };
+    let (head, tail) = rest.split_at(open);
+    let close = tail.find('}')?;
+    let (set, after) = (&tail[1..close], &tail[close + 1..]);
+    let mut out = Vec::new();
+    for alt in set.split(',') {
+        let e = format!("{head}{alt}{after}");
+        if !plain(&e) || alt.is_empty() {
+            return None;
+        }
+        out.push(e);
+    }
+    Some(out)
+}
 /// Top-level folders of `tests/` that never hold cases.
 pub const NOT_CASES: [&str; 4] = ["harness", "fixtures", "logs", "report"];
 /// The stable groups of seed 000.
@@ -57,12 +121,11 @@ pub struct TestsTree {
     pub cases: Vec<TestCase>,
 }
 
-/// `caseId` of a file name, when it ends in a case ending.
+/// `caseId` of a file name under the default patterns.
 pub fn case_id_of(file_name: &str) -> Option<&str> {
-    CASE_ENDINGS
-        .iter()
-        .find_map(|e| file_name.strip_suffix(e))
-        .filter(|s| !s.is_empty())
+    static DEFAULT: std::sync::LazyLock<CasePatterns> =
+        std::sync::LazyLock::new(CasePatterns::default);
+    DEFAULT.case_id_of(file_name)
 }
 
 /// Whether a folder name is kebab-case: lowercase ASCII letters and digits in
@@ -114,8 +177,13 @@ pub fn case_from_parts(
     }
 }
 
-/// Scan `tests/` for case files. Non-kebab folders are warnings.
-pub fn scan(root: &Path, plan: &TestPlan, problems: &mut Vec<Problem>) -> TestsTree {
+/// Scan `tests/` for the files `patterns` makes cases. Non-kebab folders are warnings.
+pub fn scan(
+    root: &Path,
+    plan: &TestPlan,
+    patterns: &CasePatterns,
+    problems: &mut Vec<Problem>,
+) -> TestsTree {
     let tests = root.join("tests");
     if !tests.is_dir() {
         return TestsTree::default();
@@ -169,7 +237,7 @@ pub fn scan(root: &Path, plan: &TestPlan, problems: &mut Vec<Problem>) -> TestsT
         let Some((file, folders)) = parts.split_last() else {
             return;
         };
-        let Some(case_id) = case_id_of(file) else {
+        let Some(case_id) = patterns.case_id_of(file) else {
             return;
         };
         let case = case_from_parts(folders, case_id, super::rel(root, &e.path), plan);
@@ -192,13 +260,51 @@ mod tests {
     fn case_ids_and_kebab() {
         assert_eq!(case_id_of("a-b.test.ts"), Some("a-b"));
         assert_eq!(case_id_of("a.test.mjs"), Some("a"));
-        assert_eq!(case_id_of("a.spec.ts"), None);
         assert_eq!(case_id_of(".test.ts"), None);
+        assert_eq!(case_id_of("a.test.json"), None);
         assert!(is_kebab("director-intent"));
         assert!(is_kebab("e2e"));
         assert!(!is_kebab("Director"));
         assert!(!is_kebab("a_b"));
         assert!(!is_kebab("a--b"));
+    }
+
+    #[test]
+    fn default_patterns_cover_test_and_spec_of_every_extension() {
+        for ext in ["ts", "tsx", "js", "jsx", "mjs", "cjs", "mts", "cts"] {
+            assert_eq!(
+                case_id_of(&format!("login.test.{ext}")),
+                Some("login"),
+                "{ext}"
+            );
+            assert_eq!(
+                case_id_of(&format!("login.spec.{ext}")),
+                Some("login"),
+                "{ext}"
+            );
+        }
+        assert_eq!(case_id_of("login.ts"), None);
+        assert_eq!(case_id_of("login.spec.md"), None);
+    }
+
+    #[test]
+    fn configured_patterns_replace_the_default_and_bad_ones_are_located() {
+        let mut p = Vec::new();
+        let pats: Vec<String> = ["*_test.{py,sh}", "*.e2e.ts", "spec.*", "*.{a,}", "*.{ts"]
+            .iter()
+            .map(|s| (*s).to_owned())
+            .collect();
+        let c = CasePatterns::new(&pats, &mut p);
+        assert_eq!(c.case_id_of("probe_test.py"), Some("probe"));
+        assert_eq!(c.case_id_of("probe_test.sh"), Some("probe"));
+        assert_eq!(c.case_id_of("flow.e2e.ts"), Some("flow"));
+        assert_eq!(c.case_id_of("flow.test.ts"), None);
+        let rules: Vec<&str> = p.iter().map(|x| x.rule.as_str()).collect();
+        assert_eq!(rules, ["config-bad-pattern"; 3], "{p:?}");
+        // the longest ending is cut: `a.test.ts` under `*.ts` and `*.test.ts` is `a`
+        let both: Vec<String> = vec!["*.ts".into(), "*.test.ts".into()];
+        let c = CasePatterns::new(&both, &mut p);
+        assert_eq!(c.case_id_of("a.test.ts"), Some("a"));
     }
 
     #[test]

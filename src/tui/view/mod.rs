@@ -91,6 +91,8 @@ pub fn status_icon(s: Option<RunStatus>, theme: &Theme) -> Span<'static> {
         Some(RunStatus::Passed) => Span::styled("✓", theme.get("passed")),
         Some(RunStatus::Failed) => Span::styled("✗", theme.get("failed")),
         Some(RunStatus::InProgress) => Span::styled("…", theme.get("running")),
+        Some(RunStatus::Cancelled) => Span::styled("⊘", theme.get("muted")),
+        Some(RunStatus::Abandoned) => Span::styled("?", theme.get("warning")),
         None => Span::styled("·", theme.get("muted")),
     }
 }

@@ -145,8 +145,17 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
                 if stats.is_some_and(|s| s.flaky_cases > 0) {
                     right.push(Span::styled("~flaky ", theme.get("warning")));
                 }
-                if c.latest == Some(RunStatus::InProgress) {
-                    right.push(Span::styled("running ", theme.get("running")));
+                match c.latest {
+                    Some(RunStatus::InProgress) => {
+                        right.push(Span::styled("running ", theme.get("running")));
+                    }
+                    Some(RunStatus::Cancelled) => {
+                        right.push(Span::styled("cancelled ", theme.get("muted")));
+                    }
+                    Some(RunStatus::Abandoned) => {
+                        right.push(Span::styled("abandoned ", theme.get("warning")));
+                    }
+                    _ => {}
                 }
                 if c.runs > 0 {
                     right.push(Span::styled(format!("{}× ", c.runs), theme.get("badge")));

@@ -1,0 +1,480 @@
+//! testdeck on a real project (issue 14): `examples/realworld`, vitest backend
+//! cases and Playwright e2e specs on the system Chromium, run by the project's
+//! own `scripts/test-workflow.mjs`, driven through the real binary headless.
+//! Tests that need node (and `npm ci` done in the fixture) or Chromium say they
+//! are skipped when either is missing, and fail instead under `CI=true`.
+
+mod common;
+use common::cli::command;
+
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/realworld")
+}
+
+/// Whether a missing tool skips the test (false under `CI=true`: CI installs them).
+fn skip(what: &str) -> bool {
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "{what} is missing, and CI installs it (.ci/run): failing instead of skipping"
+    );
+    eprintln!("skipped: {what} is missing");
+    true
+}
+
+/// node on PATH and the fixture's `npm ci` done.
+fn node_ready() -> bool {
+    let node = std::process::Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !node {
+        return !skip("node (apt-get install -y nodejs npm)");
+    }
+    if !fixture().join("node_modules/vitest/package.json").is_file()
+        || !fixture()
+            .join("node_modules/@playwright/test/package.json")
+            .is_file()
+    {
+        return !skip("examples/realworld/node_modules (run `npm ci` there)");
+    }
+    true
+}
+
+/// The system Chromium: `CHROMIUM_PATH`, else Debian's `/usr/bin/chromium`.
+fn chromium() -> Option<PathBuf> {
+    let p = std::env::var_os("CHROMIUM_PATH")
+        .filter(|p| !p.is_empty())
+        .map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from);
+    if p.is_file() {
+        Some(p)
+    } else {
+        skip("Chromium (apt-get install -y chromium)");
+        None
+    }
+}
+
+/// A copy of the fixture project in a temp folder, without its logs and with
+/// `node_modules` linked to the fixture's (installed once by `npm ci`).
+fn project() -> tempfile::TempDir {
+    fn copy(from: &Path, to: &Path, top: bool) {
+        std::fs::create_dir_all(to).expect("mkdir");
+        for e in std::fs::read_dir(from).expect("read_dir").flatten() {
+            let name = e.file_name();
+            let n = name.to_string_lossy();
+            let skip_top =
+                top && ["node_modules", "test-results", "playwright-report"].contains(&&*n);
+            if skip_top || (n == "logs" && from.ends_with("tests")) {
+                continue;
+            }
+            let ft = e.file_type().expect("type");
+            if ft.is_dir() {
+                copy(&e.path(), &to.join(&name), false);
+            } else if ft.is_file() {
+                std::fs::copy(e.path(), to.join(&name)).expect("copy");
+            }
+        }
+    }
+    let d = tempfile::tempdir().expect("tmp");
+    copy(&fixture(), d.path(), true);
+    let modules = fixture().join("node_modules");
+    if modules.is_dir() {
+        std::os::unix::fs::symlink(&modules, d.path().join("node_modules")).expect("link");
+    }
+    d
+}
+
+/// A headless command's JSON document (any exit status).
+fn json(root: &Path, args: &[&str]) -> Value {
+    let out = command()
+        .args(args)
+        .arg("--json")
+        .arg("--root")
+        .arg(root)
+        .output()
+        .expect("testdeck");
+    let text = String::from_utf8_lossy(&out.stdout);
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{args:?}: {e}: {text}"))
+}
+
+/// `testdeck run --json TARGETS…`: every event line and the exit status.
+fn run(root: &Path, targets: &[&str]) -> (Vec<Value>, Option<i32>) {
+    let out = command()
+        .args(["run", "--json", "--root"])
+        .arg(root)
+        .args(targets)
+        .stderr(Stdio::inherit())
+        .output()
+        .expect("testdeck run");
+    let events = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    (events, out.status.code())
+}
+
+fn summary(events: &[Value]) -> &Value {
+    events
+        .iter()
+        .rev()
+        .find(|e| e["type"] == "summary")
+        .unwrap_or_else(|| panic!("no summary: {events:#?}"))
+}
+
+/// The runner's output lines, SGR colour sequences removed.
+fn runner_output(events: &[Value]) -> String {
+    let sgr = regex::Regex::new("\u{1b}\\[[0-9;]*m").expect("re");
+    events
+        .iter()
+        .filter(|e| e["type"] == "output" && e["id"] == "runner")
+        .filter_map(|e| e["line"].as_str())
+        .map(|l| sgr.replace_all(l, "").into_owned() + "\n")
+        .collect()
+}
+
+#[test]
+fn list_sees_every_kind_of_case_file_and_validate_is_clean() {
+    let p = project();
+    let list = json(p.path(), &["list", "--source", "tests"]);
+    let cases: BTreeMap<String, &Value> = list["cases"]
+        .as_array()
+        .expect("cases")
+        .iter()
+        .map(|c| (c["id"].as_str().expect("id").to_owned(), c))
+        .collect();
+    let files: BTreeSet<&str> = cases
+        .values()
+        .map(|c| c["path"].as_str().expect("path"))
+        .collect();
+    // every case file of the project, vitest's and Playwright's endings alike
+    let mut expected = BTreeSet::new();
+    let mut stack = vec![p.path().join("tests")];
+    let ending = regex::Regex::new(r"\.(test|spec)\.(ts|tsx|js|jsx|mjs|cjs|mts|cts)$").expect("re");
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("ls").flatten() {
+            let rel = e
+                .path()
+                .strip_prefix(p.path())
+                .expect("rel")
+                .to_string_lossy()
+                .into_owned();
+            if e.path().is_dir() && rel != "tests/harness" {
+                stack.push(e.path());
+            } else if ending.is_match(&rel) {
+                expected.insert(rel);
+            }
+        }
+    }
+    let expected: BTreeSet<&str> = expected.iter().map(String::as_str).collect();
+    assert_eq!(files, expected);
+    for ending in [".spec.ts", ".test.mts", ".test.cts", ".test.ts"] {
+        assert!(
+            files.iter().any(|f| f.ends_with(ending)),
+            "{ending}: {files:#?}"
+        );
+    }
+    assert_eq!(cases["storefront-checkout"]["layer"], "e2e");
+    assert_eq!(cases["cart-zero-quantity"]["groups"][0], "boundary");
+    assert_eq!(cases["cart-advice-live"]["live"], true);
+    assert_eq!(cases["cart-rounding-probe"]["temp"], true);
+    assert!(
+        cases.values().all(|c| c["registered"] == true),
+        "every formal case is in doc/test-plan: {list:#}"
+    );
+    let v = json(p.path(), &["validate"]);
+    assert_eq!(v["problems"], Value::Array(Vec::new()), "{v:#}");
+}
+
+#[test]
+fn a_backend_case_passes_and_a_failing_one_fails_with_the_runners_message() {
+    if !node_ready() {
+        return;
+    }
+    let p = project();
+    let (events, code) = run(p.path(), &["shop/backend/cart/basic/cart-total"]);
+    let s = summary(&events);
+    assert_eq!(code, Some(0), "{events:#?}");
+    assert_eq!(s["results"].as_array().expect("results").len(), 1, "{s:#}");
+    assert_eq!(s["results"][0]["verdict"], "pass", "{s:#}");
+    // the timeline streamed: each test() a step, each Oracle an assertion
+    let timeline: Vec<&Value> = events.iter().filter(|e| e["type"] == "timeline").collect();
+    let names: Vec<&str> = timeline
+        .iter()
+        .filter_map(|e| e["event"]["name"].as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "run/start",
+            "total-is-sum-of-lines",
+            "sums the lines",
+            "discount-rounds-to-cent",
+            "applies a discount",
+            "run/finish"
+        ],
+        "{timeline:#?}"
+    );
+
+    let (events, code) = run(p.path(), &["shop/backend/cart/boundary/cart-zero-quantity"]);
+    let s = summary(&events);
+    assert_eq!(code, Some(1), "{events:#?}");
+    assert_eq!(s["results"][0]["verdict"], "fail", "{s:#}");
+    assert_eq!(
+        s["results"][0]["reason"], "meta.json status failed",
+        "{s:#}"
+    );
+    let out = runner_output(&events);
+    assert!(
+        out.contains("AssertionError: expected 1 to deeply equal +0"),
+        "vitest's own message reaches the output: {out}"
+    );
+    let failed: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["type"] == "timeline" && e["event"]["status"] == "failed")
+        .collect();
+    assert!(
+        failed
+            .iter()
+            .any(|e| e["event"]["type"] == "assertion"
+                && e["event"]["name"] == "zero-quantity-refused"),
+        "{failed:#?}"
+    );
+    // both runs are in runs --json with their outcome, and validate stays clean
+    let runs = json(p.path(), &["runs"]);
+    let st: BTreeSet<(String, String)> = runs["runs"]
+        .as_array()
+        .expect("runs")
+        .iter()
+        .map(|r| {
+            (
+                r["caseId"].as_str().unwrap_or_default().to_owned(),
+                r["status"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
+    assert!(
+        st.contains(&("cart-total".into(), "passed".into())),
+        "{runs:#}"
+    );
+    assert!(
+        st.contains(&("cart-zero-quantity".into(), "failed".into())),
+        "{runs:#}"
+    );
+    let v = json(p.path(), &["validate"]);
+    assert_eq!(v["problems"], Value::Array(Vec::new()), "{v:#}");
+}
+
+/// One process of `/proc`: parent, state, start time (to tell a reused pid), name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Proc {
+    ppid: u32,
+    state: char,
+    start: u64,
+    comm: String,
+}
+
+fn proc_of(pid: u32) -> Option<Proc> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let open = stat.find('(')?;
+    let close = stat.rfind(')')?;
+    let comm = stat.get(open + 1..close)?.to_owned();
+    let rest: Vec<&str> = stat.get(close + 2..)?.split(' ').collect();
+    Some(Proc {
+        state: rest.first()?.chars().next()?,
+        ppid: rest.get(1)?.parse().ok()?,
+        start: rest.get(19)?.parse().ok()?,
+        comm,
+    })
+}
+
+/// Every process whose parent chain includes `top`.
+fn descendants(top: u32) -> BTreeMap<u32, Proc> {
+    let all: BTreeMap<u32, Proc> = std::fs::read_dir("/proc")
+        .map(|rd| {
+            rd.flatten()
+                .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+                .filter_map(|pid| Some((pid, proc_of(pid)?)))
+                .collect()
+        })
+        .unwrap_or_default();
+    all.iter()
+        .filter(|(pid, _)| {
+            let mut at = **pid;
+            for _ in 0..64 {
+                match all.get(&at) {
+                    Some(p) if p.ppid == top => return true,
+                    Some(p) if p.ppid > 1 => at = p.ppid,
+                    _ => return false,
+                }
+            }
+            false
+        })
+        .map(|(pid, p)| (*pid, p.clone()))
+        .collect()
+}
+
+#[test]
+fn two_e2e_launches_keep_trace_screenshot_report_and_leave_no_process_behind() {
+    if !node_ready() {
+        return;
+    }
+    let Some(chromium) = chromium() else {
+        return;
+    };
+    let p = project();
+    // two runner launches in one testdeck: a passing spec, then a failing one
+    let mut child = command()
+        .args(["run", "--json", "--root"])
+        .arg(p.path())
+        .args([
+            "shop/e2e/storefront/basic/storefront-add-to-cart",
+            "shop/e2e/storefront/scenario/storefront-checkout",
+        ])
+        .env("CHROMIUM_PATH", &chromium)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("testdeck run");
+    let pid = child.id();
+    // watch testdeck's process tree the whole time
+    let seen: Arc<Mutex<BTreeMap<(u32, u64), Proc>>> = Arc::default();
+    let lingering: Arc<Mutex<Vec<String>>> = Arc::default();
+    let done = Arc::new(AtomicBool::new(false));
+    let watcher = {
+        let (seen, lingering, done) = (seen.clone(), lingering.clone(), done.clone());
+        std::thread::spawn(move || {
+            let mut zombie_since: BTreeMap<(u32, u64), Instant> = BTreeMap::new();
+            while !done.load(Ordering::SeqCst) {
+                let now = descendants(pid);
+                for (p, pr) in &now {
+                    seen.lock()
+                        .expect("lock")
+                        .insert((*p, pr.start), pr.clone());
+                    if pr.state == 'Z' {
+                        let since = *zombie_since
+                            .entry((*p, pr.start))
+                            .or_insert_with(Instant::now);
+                        // reaped at once is fine; one left for seconds hangs there
+                        if since.elapsed() > Duration::from_secs(5) {
+                            lingering.lock().expect("lock").push(format!("{p} {pr:?}"));
+                        }
+                    }
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        })
+    };
+    let out = child.stdout.take().expect("stdout");
+    let events: Vec<Value> = BufReader::new(out)
+        .lines()
+        .map_while(Result::ok)
+        .map(|l| serde_json::from_str(&l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    let status = child.wait().expect("wait");
+    done.store(true, Ordering::SeqCst);
+    watcher.join().expect("watcher");
+
+    let s = summary(&events);
+    let verdicts: BTreeMap<&str, &str> = s["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| {
+            (
+                r["id"].as_str().unwrap_or_default(),
+                r["verdict"].as_str().unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        verdicts,
+        BTreeMap::from([
+            ("shop/e2e/storefront/basic/storefront-add-to-cart", "pass"),
+            ("shop/e2e/storefront/scenario/storefront-checkout", "fail"),
+        ]),
+        "{}",
+        runner_output(&events)
+    );
+    assert_eq!(status.code(), Some(1));
+    let runner_exits = events.iter().filter(|e| e["type"] == "runner-exit").count();
+    assert_eq!(runner_exits, 2, "two runner launches");
+
+    // the failed run's artifacts, as the artifacts pane reads them
+    let runs = json(p.path(), &["runs", "--case", "storefront-checkout"]);
+    let rel = runs["runs"][0]["path"].as_str().expect("path").to_owned();
+    assert_eq!(runs["runs"][0]["status"], "failed", "{runs:#}");
+    let dir = p.path().join(&rel);
+    let (items, problems) = testdeck::workspace::logs::read_artifacts(p.path(), &dir);
+    assert!(problems.is_empty(), "{problems:?}");
+    let kinds: BTreeSet<&str> = items.iter().map(|a| a.kind.as_str()).collect();
+    assert_eq!(
+        kinds,
+        BTreeSet::from(["trace", "screenshot", "playwright-report"]),
+        "{items:#?}"
+    );
+    assert!(items.iter().all(|a| a.inside && a.exists), "{items:#?}");
+    let file = |kind: &str| {
+        let a = items.iter().find(|a| a.kind == kind).expect("kind");
+        std::fs::read(a.file(&dir).expect("inside")).expect("read")
+    };
+    assert!(file("trace").starts_with(b"PK"), "a trace is a zip");
+    assert!(
+        file("screenshot").starts_with(b"\x89PNG\r\n\x1a\n"),
+        "a screenshot is a PNG"
+    );
+    assert!(String::from_utf8_lossy(&file("playwright-report")).contains("<html"));
+    let shot = items.iter().find(|a| a.kind == "screenshot").expect("shot");
+    assert_eq!(
+        shot.step_id.as_deref(),
+        Some("s2"),
+        "bound to the step it failed in"
+    );
+    assert_eq!(shot.assertion_id.as_deref(), Some("a1"));
+    // the passing run keeps its trace, and no HTML report (seed 000 §6)
+    let runs = json(p.path(), &["runs", "--case", "storefront-add-to-cart"]);
+    let pass_dir = p
+        .path()
+        .join(runs["runs"][0]["path"].as_str().expect("path"));
+    let (items, _) = testdeck::workspace::logs::read_artifacts(p.path(), &pass_dir);
+    let kinds: Vec<&str> = items.iter().map(|a| a.kind.as_str()).collect();
+    assert_eq!(kinds, ["trace"], "{items:#?}");
+    // the contract checks (failure screenshot bound, report present) hold
+    let v = json(p.path(), &["validate"]);
+    assert_eq!(v["problems"], Value::Array(Vec::new()), "{v:#}");
+
+    // Chromium did run under testdeck, and nothing of it is left
+    let seen = seen.lock().expect("lock").clone();
+    assert!(
+        seen.values().any(|p| p.comm.contains("chrom")),
+        "Chromium ran under testdeck: {seen:#?}"
+    );
+    let lingering = lingering.lock().expect("lock").clone();
+    assert!(
+        lingering.is_empty(),
+        "zombies hung under testdeck: {lingering:#?}"
+    );
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let left: Vec<String> = seen
+            .iter()
+            .filter(|((p, start), _)| proc_of(*p).is_some_and(|now| now.start == *start))
+            .map(|((p, _), pr)| format!("{p} {pr:?} now {:?}", proc_of(*p)))
+            .collect();
+        if left.is_empty() {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "left behind by testdeck: {left:#?}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
