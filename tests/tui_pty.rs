@@ -284,6 +284,8 @@ fn watch_reruns_a_case_when_its_file_changes() {
     std::fs::write(&file, text).expect("write");
     s.wait_text("run/start");
     s.wait_text("end pass");
+    // the rerun is over once its summary is in (until then `q` rightly asks)
+    s.wait_text("watch rerun done");
     let (p, _) = s.quit();
     assert!(!p.screen().alternate_screen());
 }
