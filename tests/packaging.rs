@@ -170,3 +170,49 @@ fn walk(dir: &Path, out: &mut Vec<String>) {
         }
     }
 }
+
+#[test]
+fn readme_is_short_and_links_every_docs_page() {
+    let readme = std::fs::read_to_string("README.md").expect("README.md");
+    let lines = readme.lines().count();
+    assert!(
+        lines <= 250,
+        "README.md has {lines} lines: move detail to docs/"
+    );
+    assert!(readme.contains("cargo install --path . --locked"));
+    assert_eq!(
+        readme.lines().filter(|l| *l == "## Keys").count(),
+        1,
+        "one `## Keys` section holds the keys table"
+    );
+    let mut pages = Vec::new();
+    walk(Path::new("docs"), &mut pages);
+    assert!(pages.len() >= 4, "{pages:?}");
+    for p in pages.iter().filter(|p| p.ends_with(".md")) {
+        assert!(readme.contains(&format!("]({p})")), "README links {p}");
+    }
+}
+
+#[test]
+fn the_list_filter_sample_is_the_real_output() {
+    let out = Command::new(env!("CARGO_BIN_EXE_testdeck"))
+        .args([
+            "list",
+            "--root",
+            "assets/demo",
+            "--filter",
+            "terminal !live",
+        ])
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("testdeck list");
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(text.lines().count() >= 2, "{text}");
+    let doc = std::fs::read_to_string("docs/commands.md").expect("docs/commands.md");
+    let sample = format!("$ testdeck list --root assets/demo --filter 'terminal !live'\n{text}```");
+    assert!(
+        doc.contains(&sample),
+        "docs/commands.md's list --filter sample drifted; paste:\n{text}"
+    );
+}
