@@ -559,6 +559,8 @@ fn parse_csv(text: &str) -> Vec<Vec<String>> {
             (true, '"') => quoted = false,
             (false, '"') => quoted = true,
             (false, ',') => row.push(std::mem::take(&mut cell)),
+            // records end in \r\n (RFC 4180)
+            (false, '\r') if chars.peek() == Some(&'\n') => {}
             (false, '\n') => {
                 row.push(std::mem::take(&mut cell));
                 rows.push(std::mem::take(&mut row));

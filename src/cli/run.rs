@@ -38,6 +38,9 @@ pub struct Args {
     /// JSON Lines, one event a line.
     #[arg(long)]
     pub json: bool,
+    /// Also write the launch's cases as JUnit XML to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<std::path::PathBuf>,
 }
 
 /// `--no-tests`: what a launch in which nothing ran (every case skipped) exits with.
@@ -251,7 +254,19 @@ pub fn run(args: &Args, ws: &crate::workspace::Workspace) -> ExitCode {
         },
     };
     let json = args.json;
-    let sink: exec::Sink = Arc::new(move |ev: ExecEvent| print_event(&ev, json));
+    // the run folder of each tests case, for --junit
+    let folders = Arc::new(std::sync::Mutex::new(Vec::<(String, String)>::new()));
+    let seen = folders.clone();
+    let sink: exec::Sink = Arc::new(move |ev: ExecEvent| {
+        if let ExecEvent::CaseStart {
+            id, path: Some(p), ..
+        } = &ev
+            && let Ok(mut f) = seen.lock()
+        {
+            f.push((id.clone(), p.clone()));
+        }
+        print_event(&ev, json);
+    });
     let cancel = exec::process::Cancel::default();
     let cancelled = Arc::new(std::sync::atomic::AtomicBool::new(false));
     // SIGINT / SIGTERM end the children's process groups, then testdeck; the
@@ -273,6 +288,14 @@ pub fn run(args: &Args, ws: &crate::workspace::Workspace) -> ExitCode {
     {
         if let Some(reason) = &r.reason {
             eprintln!("testdeck: {}", escape(reason));
+        }
+    }
+    if let Some(file) = &args.junit {
+        let folders = folders.lock().map(|f| f.clone()).unwrap_or_default();
+        let cases = junit_cases(ws, &summary, &folders);
+        if let Err(e) = exec::junit::write(file, &cases) {
+            eprintln!("testdeck: {}", escape(&e));
+            return ExitCode::from(super::EXIT_USAGE);
         }
     }
     if summary.failed() || cancelled.load(std::sync::atomic::Ordering::SeqCst) {
@@ -297,6 +320,56 @@ fn nothing_ran(summary: &exec::Summary) -> bool {
         .results
         .iter()
         .all(|r| matches!(r.verdict, Verdict::Skipped | Verdict::NotRun))
+}
+
+/// The launch's results as JUnit cases: catalog verdicts with their record's details,
+/// tests runs with their folder, the runner's and testdeck's own lines as they are.
+fn junit_cases(
+    ws: &Workspace,
+    summary: &exec::Summary,
+    folders: &[(String, String)],
+) -> Vec<exec::junit::Case> {
+    use exec::junit::{Case, TESTS_SUITE, catalog_case};
+    let record = summary
+        .record
+        .as_ref()
+        .and_then(|r| crate::exec::record::read_record(&ws.root, &ws.root.join(r)).ok());
+    summary
+        .results
+        .iter()
+        .map(|r| {
+            if let Some((rec, c)) = record
+                .as_ref()
+                .and_then(|rec| rec.results.iter().find(|c| c.id == r.id).map(|c| (rec, c)))
+            {
+                return catalog_case(rec, c);
+            }
+            let path = folders
+                .iter()
+                .rev()
+                .find(|(id, _)| *id == r.id)
+                .map(|(_, p)| p.clone());
+            let log = path
+                .as_ref()
+                .map(|p| format!("{p}/timeline.jsonl"))
+                .filter(|l| ws.root.join(l).is_file());
+            Case {
+                suite: TESTS_SUITE.into(),
+                name: r.id.clone(),
+                classname: r
+                    .id
+                    .rsplit_once('/')
+                    .map_or_else(String::new, |(scope, _)| scope.to_owned()),
+                verdict: r.verdict,
+                reason: r.reason.clone(),
+                duration_ms: Some(r.duration_ms),
+                run_id: r.run_id.clone(),
+                path,
+                log,
+                started_at: None,
+            }
+        })
+        .collect()
 }
 
 /// Print one event: a JSON line, or human text. Every line is flushed at once.

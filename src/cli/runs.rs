@@ -19,6 +19,9 @@ pub struct Args {
     /// One JSON document.
     #[arg(long)]
     pub json: bool,
+    /// Also write the listed runs as JUnit XML to FILE (tests runs and catalog verdicts).
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<std::path::PathBuf>,
 }
 
 /// Tests-tree runs as JSON, newest first.
@@ -117,7 +120,51 @@ fn start_of(v: &Value) -> Option<chrono::DateTime<chrono::Utc>> {
         })
 }
 
+/// The runs `runs` lists, as JUnit cases: every tests run (newest first), then each
+/// readable catalog record's verdicts (newest record first; with `case_id`, that case's).
+pub fn junit_cases(
+    ws: &Workspace,
+    case_id: Option<&str>,
+    scope: Option<&str>,
+) -> Vec<crate::exec::junit::Case> {
+    use crate::exec::junit::{catalog_case, tests_case};
+    let mut runs: Vec<_> = ws
+        .logs
+        .runs
+        .iter()
+        .filter(|r| case_id.is_none_or(|c| r.case_id == c))
+        .filter(|r| scope.is_none_or(|s| under(&r.scope, s)))
+        .collect();
+    runs.sort_by(|a, b| {
+        b.start_time()
+            .cmp(&a.start_time())
+            .then_with(|| b.run_id.cmp(&a.run_id))
+    });
+    let mut cases: Vec<_> = runs.into_iter().map(tests_case).collect();
+    if scope.is_none() {
+        for (_, rec) in crate::exec::record::list_records(&ws.root)
+            .into_iter()
+            .rev()
+        {
+            let Ok(rec) = rec else { continue };
+            cases.extend(
+                rec.results
+                    .iter()
+                    .filter(|c| case_id.is_none_or(|id| c.id == id))
+                    .map(|c| catalog_case(&rec, c)),
+            );
+        }
+    }
+    cases
+}
+
 pub fn run(args: &Args, ws: &crate::workspace::Workspace) -> ExitCode {
+    if let Some(file) = &args.junit {
+        let cases = junit_cases(ws, args.case_id.as_deref(), args.scope.as_deref());
+        if let Err(e) = crate::exec::junit::write(file, &cases) {
+            return super::usage(&e);
+        }
+    }
     let mut runs = tests_runs(ws, args.case_id.as_deref(), args.scope.as_deref());
     if args.scope.is_none() {
         runs.extend(catalog_runs(ws, args.case_id.as_deref()));

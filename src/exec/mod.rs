@@ -6,6 +6,7 @@ pub mod catalog_run;
 pub mod failed;
 pub mod guard;
 pub mod http;
+pub mod junit;
 pub mod policy;
 pub mod process;
 pub mod record;

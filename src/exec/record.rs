@@ -387,12 +387,10 @@ pub const CSV_COLUMNS: [&str; 10] = [
     "exitCode",
 ];
 
-/// The CSV of a record: a header, then one row a case.
+/// The CSV of a record: a header, then one row a case (the one writer of `cases.csv`).
 pub fn to_csv(r: &RunRecord) -> String {
-    let mut out = CSV_COLUMNS.join(",");
-    out.push('\n');
-    for c in &r.results {
-        let row = [
+    let rows = r.results.iter().map(|c| {
+        [
             r.run_id.clone(),
             c.id.clone(),
             c.category.clone(),
@@ -403,16 +401,10 @@ pub fn to_csv(r: &RunRecord) -> String {
             c.started_at.clone(),
             c.duration_ms.to_string(),
             c.exit_code.map(|e| e.to_string()).unwrap_or_default(),
-        ];
-        let cells: Vec<String> = row.iter().map(|s| csv_cell(s)).collect();
-        out.push_str(&cells.join(","));
-        out.push('\n');
-    }
-    out
+        ]
+    });
+    crate::workspace::catalog::csv::table(&CSV_COLUMNS, rows)
 }
-
-/// One RFC 4180 cell, quoted as `cases.csv` quotes its fields.
-pub use crate::workspace::catalog::csv::field as csv_cell;
 
 /// Read one run record.
 pub fn read_record(root: &Path, path: &Path) -> Result<RunRecord, Problem> {
@@ -479,12 +471,5 @@ mod tests {
         let id = new_run_id("smoke");
         let re = regex::Regex::new(r"^\d{8}T\d{6}Z-smoke-[0-9a-f]{6}$").expect("regex");
         assert!(re.is_match(&id), "{id}");
-    }
-
-    #[test]
-    fn csv_quoting() {
-        assert_eq!(csv_cell("a"), "a");
-        assert_eq!(csv_cell("a,b"), "\"a,b\"");
-        assert_eq!(csv_cell("say \"hi\""), "\"say \"\"hi\"\"\"");
     }
 }

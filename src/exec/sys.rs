@@ -1,63 +1,69 @@
-//! The few POSIX calls the standard library lacks: a new session for a case,
-//! signalling and reaping single processes and groups, and becoming the reaper
-//! of orphaned descendants.
+//! The few POSIX calls the standard library lacks (through rustix's safe calls): a new
+//! session for a case, signalling and reaping single processes and groups, and becoming
+//! the reaper of orphaned descendants.
+
+use rustix::process::{Pid, Signal, WaitOptions};
+
+/// `sig` as rustix's named signal; `None` for a number that names none.
+fn named(sig: i32) -> Option<Signal> {
+    Signal::from_named_raw(sig)
+}
 
 /// Send `sig` to every process of group `pgid`. Returns false when the group no
 /// longer exists (ESRCH), true otherwise.
-#[allow(unsafe_code)]
 pub fn signal_group(pgid: u32, sig: i32) -> bool {
-    let Ok(pgid) = libc::pid_t::try_from(pgid) else {
+    let Ok(raw) = i32::try_from(pgid) else {
         return false;
     };
-    if pgid <= 1 {
+    if raw <= 1 {
         // never signal "every process" (-1) or our own group (0)
         return false;
     }
-    // SAFETY: kill(2) takes plain integers and touches no memory of ours; a
-    // negative pid addresses exactly the process group `pgid`.
-    let rc = unsafe { libc::kill(-pgid, sig) };
-    rc == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+    let (Some(pgid), Some(sig)) = (Pid::from_raw(raw), named(sig)) else {
+        return false;
+    };
+    match rustix::process::kill_process_group(pgid, sig) {
+        Ok(()) => true,
+        Err(e) => e != rustix::io::Errno::SRCH,
+    }
 }
 
 /// Send `sig` to the one process `pid` (never to a group, never to init, never
 /// to ourselves). Returns whether it was sent.
-#[allow(unsafe_code)]
 pub fn signal_pid(pid: i32, sig: i32) -> bool {
     if pid <= 1 || pid == std::process::id() as i32 {
         return false;
     }
-    // SAFETY: kill(2) takes plain integers and touches no memory of ours; a
-    // positive pid addresses exactly that process.
-    unsafe { libc::kill(pid, sig) == 0 }
+    let (Some(pid), Some(sig)) = (Pid::from_raw(pid), named(sig)) else {
+        return false;
+    };
+    rustix::process::kill_process(pid, sig).is_ok()
 }
 
 /// Reap `pid` if it is an exited child of ours, without blocking. Call it only
 /// for a descendant that the standard library did not start (an orphan handed
 /// to us as its subreaper), so no `Child::wait` loses its status.
-#[allow(unsafe_code)]
 pub fn reap_pid(pid: i32) -> bool {
     if pid <= 1 {
         return false;
     }
-    let mut status: libc::c_int = 0;
-    // SAFETY: waitpid(2) writes only into `status`, a live local; WNOHANG never
-    // blocks; a positive pid waits for exactly that child.
-    let rc = unsafe { libc::waitpid(pid, &raw mut status, libc::WNOHANG) };
-    rc == pid
+    let Some(p) = Pid::from_raw(pid) else {
+        return false;
+    };
+    matches!(
+        rustix::process::waitpid(Some(p), WaitOptions::NOHANG),
+        Ok(Some((reaped, _))) if reaped == p
+    )
 }
 
 /// Make this process the reaper of its orphaned descendants (Linux), so that a
 /// grandchild left behind by a case comes back to us, is found, killed and
 /// reaped, and never lingers as a zombie where init does not reap.
-#[allow(unsafe_code)]
 pub fn become_subreaper() {
     #[cfg(target_os = "linux")]
     {
-        // SAFETY: prctl(PR_SET_CHILD_SUBREAPER, 1) takes integers only and
-        // changes a flag of this process; failure is harmless (ignored).
-        unsafe {
-            libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-        }
+        // any Some turns the flag on; failure is harmless (ignored)
+        let _ = rustix::process::set_child_subreaper(Some(rustix::process::getpid()));
     }
 }
 
@@ -72,21 +78,21 @@ pub fn become_subreaper() {
 #[allow(unsafe_code)]
 pub fn case_session(cmd: &mut std::process::Command) {
     use std::os::unix::process::CommandExt;
-    // SAFETY: the closure runs in the forked child before exec and calls only
-    // setsid(2), prctl(2), getppid(2) and _exit(2), which are async-signal-safe,
-    // take integers and touch no memory of ours; it allocates nothing and takes
-    // no lock.
+    let parent = rustix::process::getpid();
+    // SAFETY: pre_exec is unsafe because the closure runs in the forked child
+    // before exec; it calls only setsid(2), prctl(2), getppid(2) and _exit(2),
+    // which are async-signal-safe, take integers and touch no memory of ours; it
+    // allocates nothing and takes no lock. libc stays for _exit alone: rustix
+    // has no stable safe `_exit` (std::process::exit runs atexit handlers, which
+    // a forked child must not).
     unsafe {
-        let parent = libc::getpid();
         cmd.pre_exec(move || {
-            if libc::setsid() < 0 {
-                return Err(std::io::Error::last_os_error());
-            }
+            rustix::process::setsid()?;
             #[cfg(target_os = "linux")]
             {
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
+                let _ = rustix::process::set_parent_process_death_signal(Some(Signal::KILL));
                 // the parent died between fork and prctl: die now, as it would
-                if libc::getppid() != parent {
+                if rustix::process::getppid() != Some(parent) {
                     libc::_exit(1);
                 }
             }
@@ -101,17 +107,16 @@ pub fn case_session(cmd: &mut std::process::Command) {
 #[allow(unsafe_code)]
 pub fn new_session(cmd: &mut std::process::Command) {
     use std::os::unix::process::CommandExt;
-    // SAFETY: the closure runs in the forked child before exec and calls only
-    // setsid(2), which is async-signal-safe and touches no memory of ours.
+    // SAFETY: pre_exec is unsafe because the closure runs in the forked child
+    // before exec; it calls only setsid(2), which is async-signal-safe and
+    // touches no memory of ours.
     unsafe {
         cmd.pre_exec(|| {
-            if libc::setsid() < 0 {
-                return Err(std::io::Error::last_os_error());
-            }
+            rustix::process::setsid()?;
             Ok(())
         });
     }
 }
 
-pub const SIGTERM: i32 = libc::SIGTERM;
-pub const SIGKILL: i32 = libc::SIGKILL;
+pub const SIGTERM: i32 = Signal::TERM.as_raw();
+pub const SIGKILL: i32 = Signal::KILL.as_raw();

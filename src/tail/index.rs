@@ -96,7 +96,7 @@ impl LineIndex {
             for (i, &b) in buf[..n].iter().enumerate() {
                 if b == b'\n' {
                     self.lines += 1;
-                    if self.lines % STRIDE == 0 {
+                    if self.lines.is_multiple_of(STRIDE) {
                         self.checkpoints.push(self.pos + i as u64 + 1);
                     }
                 }

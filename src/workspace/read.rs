@@ -9,6 +9,7 @@
 //! [`Kind`]. The caps live in one table ([`Kind::cap`]).
 
 use crate::problem::Problem;
+use rustix::fs::OFlags;
 use std::fs::{File, Metadata};
 use std::io::{Read as _, Write as _};
 use std::os::unix::fs::{FileTypeExt as _, OpenOptionsExt as _};
@@ -165,15 +166,15 @@ pub fn open(path: &Path, within: Option<&Path>) -> Result<(File, Metadata), Erro
     // waiting for one; it has no effect on the reads of a regular file.
     let target = if let Some(w) = within {
         // the resolved path has no link left: O_NOFOLLOW refuses one swapped in since
-        opts.custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW);
+        opts.custom_flags((OFlags::NONBLOCK | OFlags::NOFOLLOW).bits() as i32);
         contained(path, w)?
     } else {
-        opts.custom_flags(libc::O_NONBLOCK);
+        opts.custom_flags(OFlags::NONBLOCK.bits() as i32);
         path.to_path_buf()
     };
     let f = opts.open(&target).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory => Error::Missing(e),
-        _ if e.raw_os_error() == Some(libc::ELOOP) => Error::LinkOut,
+        _ if e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) => Error::LinkOut,
         _ => Error::Io(e),
     })?;
     let m = f.metadata().map_err(Error::Io)?;

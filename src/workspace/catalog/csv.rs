@@ -31,24 +31,45 @@ pub const COLUMNS: [&str; 24] = [
     "line",
 ];
 
-/// One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break.
-pub fn field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
+/// A cell a spreadsheet would read as a formula (`=`, `+`, `-`, `@`, or a tab / carriage
+/// return before one) gets a leading `'`, so opening the file runs nothing; a plain
+/// number like `-1` is left as it is (no formula can hide in it).
+pub fn guard(s: &str) -> std::borrow::Cow<'_, str> {
+    let risky = s.starts_with(['=', '+', '-', '@', '\t', '\r']);
+    if risky && s.parse::<f64>().is_err() {
+        std::borrow::Cow::Owned(format!("'{s}"))
     } else {
-        s.to_owned()
+        std::borrow::Cow::Borrowed(s)
     }
 }
 
-/// One CSV line, ending in `\r\n` as RFC 4180 says.
-pub fn row<S: AsRef<str>>(fields: &[S]) -> String {
-    let mut out = fields
-        .iter()
-        .map(|f| field(f.as_ref()))
-        .collect::<Vec<_>>()
-        .join(",");
-    out.push_str("\r\n");
-    out
+/// The one CSV writer of testdeck (RFC 4180 through the `csv` crate: fields quoted when
+/// they hold a comma, a quote or a line break; every record ends in `\r\n`), with every
+/// cell guarded against formula injection.
+pub fn table<H, R, S>(header: &[H], rows: R) -> String
+where
+    H: AsRef<str>,
+    R: IntoIterator,
+    R::Item: IntoIterator<Item = S>,
+    S: AsRef<str>,
+{
+    let mut w = ::csv::WriterBuilder::new()
+        .terminator(::csv::Terminator::CRLF)
+        // rows of different lengths are the caller's bug, not a reason to lose the file
+        .flexible(true)
+        .from_writer(Vec::new());
+    // writing into a Vec cannot fail: the only errors are I/O ones
+    let _ = w.write_record(header.iter().map(AsRef::as_ref));
+    for row in rows {
+        let cells: Vec<String> = row
+            .into_iter()
+            .map(|c| guard(c.as_ref()).into_owned())
+            .collect();
+        let _ = w.write_record(&cells);
+    }
+    let bytes = w.into_inner().unwrap_or_default();
+    // every cell came in as UTF-8 and the writer adds only ASCII
+    String::from_utf8(bytes).unwrap_or_default()
 }
 
 fn value_text(v: &Value) -> String {
@@ -103,23 +124,45 @@ fn case_row(c: &Case) -> Vec<String> {
 
 /// The whole `cases.csv`: a header, then one row per case in execution order.
 pub fn to_csv(cat: &Catalog) -> String {
-    let mut out = row(&COLUMNS);
-    for c in &cat.cases {
-        out.push_str(&row(&case_row(c)));
-    }
-    out
+    table(&COLUMNS, cat.cases.iter().map(case_row))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn one(cell: &str) -> String {
+        let t = table(&["h"], [[cell]]);
+        t.strip_prefix("h\r\n")
+            .and_then(|r| r.strip_suffix("\r\n"))
+            .expect("one row")
+            .to_owned()
+    }
+
     #[test]
     fn quoting() {
-        assert_eq!(field("plain"), "plain");
-        assert_eq!(field("a,b"), "\"a,b\"");
-        assert_eq!(field("say \"hi\""), "\"say \"\"hi\"\"\"");
-        assert_eq!(field("two\nlines"), "\"two\nlines\"");
-        assert_eq!(row(&["a", "b,c"]), "a,\"b,c\"\r\n");
+        assert_eq!(one("plain"), "plain");
+        assert_eq!(one("a,b"), "\"a,b\"");
+        assert_eq!(one("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(one("two\nlines"), "\"two\nlines\"");
+        assert_eq!(table(&["x", "y"], [["a", "b,c"]]), "x,y\r\na,\"b,c\"\r\n");
+    }
+
+    #[test]
+    fn formula_cells_are_defused() {
+        assert_eq!(
+            one("=HYPERLINK(\"http://x\")"),
+            "\"'=HYPERLINK(\"\"http://x\"\")\""
+        );
+        assert_eq!(one("+1+cmd|' /C calc'!A0"), "'+1+cmd|' /C calc'!A0");
+        assert_eq!(one("-2+3"), "'-2+3");
+        assert_eq!(one("@SUM(A1)"), "'@SUM(A1)");
+        assert_eq!(one("\t=1"), "'\t=1");
+        assert_eq!(one("\r=1"), "\"'\r=1\"");
+        // numbers stay numbers; a sign inside a cell is harmless
+        assert_eq!(one("-1"), "-1");
+        assert_eq!(one("+3.5"), "+3.5");
+        assert_eq!(one("a=b"), "a=b");
+        assert_eq!(one(""), "\"\"");
     }
 }
