@@ -187,25 +187,11 @@ impl Runtime {
             }
             Effect::Spawn(argv) => {
                 let send = self.send.clone();
+                let root = self.root.clone();
+                // the opener runs in the workspace root; its failure says why (the core's words)
                 std::thread::spawn(move || {
-                    let Some((prog, args)) = argv.split_first() else {
-                        return;
-                    };
-                    let r = std::process::Command::new(prog)
-                        .args(args)
-                        .stdin(std::process::Stdio::null())
-                        .stdout(std::process::Stdio::null())
-                        .stderr(std::process::Stdio::null())
-                        .spawn()
-                        .and_then(|mut c| c.wait());
-                    match r {
-                        Ok(s) if s.success() => {}
-                        Ok(s) => {
-                            send(Action::Notice(format!("{prog}: {s}")));
-                        }
-                        Err(e) => {
-                            send(Action::Notice(format!("{prog}: {e}")));
-                        }
+                    if let Err(why) = crate::workspace::openers::run(&root, &argv) {
+                        send(Action::Notice(why));
                     }
                 });
             }

@@ -218,6 +218,71 @@ pub fn trust(root: &Path, places: &Places, slot: Slot, argv: &[String]) -> std::
     read::write_atomic(&file, text.as_bytes())
 }
 
+/// How much of an opener's stderr is kept (its end: the last line is the one shown).
+const STDERR_TAIL: usize = 4096;
+
+/// How long a failed opener's stderr is still read after it exited (a child it
+/// left behind may hold the pipe open; what the opener wrote is there already).
+const STDERR_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Run an opener `argv` (the file already appended) in the workspace root, wait for
+/// it and say why it failed: its exit status, its own last stderr line (escaped)
+/// and where the person chooses another opener. `Ok` when it succeeded.
+pub fn run(root: &Path, argv: &[String]) -> Result<(), String> {
+    use std::io::Read as _;
+    use std::sync::{Arc, Mutex};
+    let Some((prog, args)) = argv.split_first() else {
+        return Err("no opener configured ([open] is empty)".into());
+    };
+    let shown = crate::sanitize::escape(prog).into_owned();
+    let hint = "set another opener in [open] of your testdeck config.toml";
+    let mut child = std::process::Command::new(prog)
+        .args(args)
+        .current_dir(root)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("{shown}: {e} (hint: {hint})"))?;
+    let tail = Arc::new(Mutex::new(Vec::<u8>::new()));
+    let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+    if let Some(mut err) = child.stderr.take() {
+        let tail = tail.clone();
+        std::thread::spawn(move || {
+            let mut chunk = [0u8; 1024];
+            while let Ok(n) = err.read(&mut chunk) {
+                if n == 0 {
+                    break;
+                }
+                let Ok(mut t) = tail.lock() else { break };
+                t.extend_from_slice(&chunk[..n]);
+                let over = t.len().saturating_sub(STDERR_TAIL);
+                t.drain(..over);
+            }
+            let _ = done_tx.send(());
+        });
+    }
+    let status = child
+        .wait()
+        .map_err(|e| format!("{shown}: {e} (hint: {hint})"))?;
+    if status.success() {
+        return Ok(());
+    }
+    let _ = done_rx.recv_timeout(STDERR_GRACE);
+    let bytes = tail.lock().map(|t| t.clone()).unwrap_or_default();
+    let text = String::from_utf8_lossy(&bytes);
+    let last = text
+        .lines()
+        .map(str::trim)
+        .rfind(|l| !l.is_empty())
+        .map(|l| {
+            let l: String = l.chars().take(200).collect();
+            format!(": {}", crate::sanitize::escape(&l))
+        })
+        .unwrap_or_default();
+    Err(format!("{shown}: {status}{last} (hint: {hint})"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -325,5 +390,43 @@ mod tests {
             decide(&root, &p, Slot::Default),
             Decision::Ask { .. }
         ));
+    }
+
+    #[test]
+    fn a_failing_opener_runs_in_the_root_and_says_its_last_stderr_line() {
+        let d = tempfile::tempdir().expect("dir");
+        let root = d.path().join("ws");
+        std::fs::create_dir(&root).expect("mkdir");
+        let argv: Vec<String> = [
+            "sh",
+            "-c",
+            "pwd > where; echo 'first line' >&2; printf 'cannot open \\033[31m%s\\n\\n' \"$0\" >&2; exit 1",
+            "a.png",
+        ]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+        let msg = run(&root, &argv).expect_err("it exits 1");
+        assert_eq!(
+            msg,
+            "sh: exit status: 1: cannot open \\e[31ma.png \
+             (hint: set another opener in [open] of your testdeck config.toml)"
+        );
+        let here = std::fs::read_to_string(root.join("where")).expect("ran in the root");
+        assert_eq!(
+            std::fs::canonicalize(here.trim()).expect("c"),
+            std::fs::canonicalize(&root).expect("c")
+        );
+        let ok: Vec<String> = ["sh", "-c", "exit 0"]
+            .iter()
+            .map(|s| (*s).to_owned())
+            .collect();
+        assert_eq!(run(&root, &ok), Ok(()));
+        let missing = vec!["testdeck-no-such-opener".to_owned()];
+        assert!(
+            run(&root, &missing)
+                .expect_err("no such program")
+                .contains("hint:")
+        );
     }
 }

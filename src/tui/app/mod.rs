@@ -724,6 +724,8 @@ impl App {
         };
         // which command runs is the core's decision; the TUI only asks
         let slot = Slot::of(&kind, &shown);
+        // absolute: the opener runs in the workspace root, not in testdeck's directory
+        let file = std::path::absolute(&file).unwrap_or(file);
         let target = file.to_string_lossy().into_owned();
         match openers::decide(&self.opts.root, &self.opener_places, slot) {
             Decision::Nothing => {
