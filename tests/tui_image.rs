@@ -234,6 +234,67 @@ fn truncated_and_huge_pngs_give_messages() {
     assert!(e.starts_with("artifacts/big.png: over 16 MiB"), "{e}");
 }
 
+/// A full-page shot's size (3840×12969, Playwright at 3× scale): four bands top to
+/// bottom, the left quarter fully transparent (its colour channels magenta), rows
+/// streamed into the encoder so the test never holds the whole picture either.
+fn full_page_png() -> Vec<u8> {
+    let (w, h) = (3840u32, 12969u32);
+    let bands = [RED, GREEN, BLUE, WHITE];
+    let mut out = Vec::new();
+    let mut e = png::Encoder::new(&mut out, w, h);
+    e.set_color(png::ColorType::Rgba);
+    e.set_depth(png::BitDepth::Eight);
+    e.set_compression(png::Compression::Fast);
+    let mut wr = e.write_header().expect("header");
+    {
+        use std::io::Write as _;
+        let mut st = wr.stream_writer().expect("stream");
+        let mut row = Vec::with_capacity(w as usize * 4);
+        for y in 0..h {
+            let c = bands[(y * 4 / h) as usize];
+            row.clear();
+            for x in 0..w {
+                if x < w / 4 {
+                    row.extend([255, 0, 255, 0]);
+                } else {
+                    row.extend([c[0], c[1], c[2], 255]);
+                }
+            }
+            st.write_all(&row).expect("row");
+        }
+        st.finish().expect("finish");
+    }
+    wr.finish().expect("end");
+    out
+}
+
+#[test]
+fn a_full_page_screenshot_is_streamed_downscaled_over_the_theme_background() {
+    let bytes = full_page_png();
+    let theme = Theme::builtin("dark", false).expect("dark");
+    let bg = theme.background_rgb();
+    assert_eq!(bg, [0x1e, 0x1e, 0x2e], "the dark theme's base");
+    let p = image::decode_over(&bytes, bg).expect("previewed, not refused");
+    assert_eq!((p.width, p.height), (3840, 12969));
+    let img = &p.image;
+    assert!(img.width <= image::CACHE_SIDE && img.height == image::CACHE_SIDE);
+    // the bands in order, sampled in the middle of each (right of the transparent part)
+    let x = img.width - 1;
+    let seen: Vec<[u8; 3]> = (0..4)
+        .map(|b| img.at(x, (2 * b + 1) * img.height / 8))
+        .collect();
+    assert_eq!(seen, vec![RED, GREEN, BLUE, WHITE]);
+    // alpha 0 is the background, whatever the colour channels say
+    for y in [0, img.height / 2, img.height - 1] {
+        assert_eq!(img.at(0, y), bg, "row {y}");
+    }
+    // over black by default (the plain decode)
+    assert_eq!(
+        image::decode(&bytes).expect("decodes").image.at(0, 0),
+        [0, 0, 0]
+    );
+}
+
 // ---- the cockpit ----------------------------------------------------------------
 
 /// Run the effects as the runtime does, synchronously (run folders and finite jobs).

@@ -12,9 +12,8 @@ use std::sync::Arc;
 
 /// A screenshot bigger than this is refused unread.
 pub const MAX_FILE: u64 = crate::workspace::read::Kind::Image.cap();
-/// Decoded pixels (width × height) beyond this are refused from the header alone.
-pub const MAX_PIXELS: u64 = 40_000_000;
-/// Neither side may exceed this (one decoded row stays small).
+/// Neither side may exceed this (one decoded row stays small). The pixel count has
+/// no cap: rows stream into the downscaled copy, so memory is one row plus the copy.
 pub const MAX_SIDE: u32 = 20_000;
 /// The cached copy fits in this many pixels per side (a full-screen preview of a wide
 /// terminal needs no more: one column is one pixel wide).
@@ -111,17 +110,22 @@ pub fn check_size(w: u32, h: u32) -> Result<(), String> {
     if w == 0 || h == 0 {
         return Err(format!("broken PNG: {w}×{h} pixels"));
     }
-    if u64::from(w) * u64::from(h) > MAX_PIXELS || w > MAX_SIDE || h > MAX_SIDE {
+    if w > MAX_SIDE || h > MAX_SIDE {
         return Err(format!(
-            "{w}×{h} pixels: over the preview limit ({} megapixels, {MAX_SIDE} per side), not decoded",
-            MAX_PIXELS / 1_000_000
+            "{w}×{h} pixels: over the preview limit ({MAX_SIDE} per side), not decoded"
         ));
     }
     Ok(())
 }
 
-/// Read and decode `file`; messages start with `label` (the run-relative path).
+/// Read and decode `file` (transparency over black); messages start with `label`.
 pub fn load(file: &Path, label: &str) -> Result<Preview, String> {
+    load_over(file, label, [0, 0, 0])
+}
+
+/// Read and decode `file`, transparency drawn over `background`; messages start with
+/// `label` (the run-relative path).
+pub fn load_over(file: &Path, label: &str, background: [u8; 3]) -> Result<Preview, String> {
     // the caller gives only files inside their run folder (`Artifact::file`);
     // the bounded reader refuses FIFOs and devices without blocking
     let bytes = crate::workspace::read::read(file, None, crate::workspace::read::Kind::Image)
@@ -131,14 +135,20 @@ pub fn load(file: &Path, label: &str) -> Result<Preview, String> {
             }
             e => format!("{label}: {e}"),
         })?;
-    decode(&bytes).map_err(|e| format!("{label}: {e}"))
+    decode_over(&bytes, background).map_err(|e| format!("{label}: {e}"))
 }
 
-/// Decode PNG bytes row by row into the downscaled copy: memory stays one row plus
-/// the copy, whatever the image's size.
+/// [`decode_over`] black.
+pub fn decode(bytes: &[u8]) -> Result<Preview, String> {
+    decode_over(bytes, [0, 0, 0])
+}
+
+/// Decode PNG bytes row by row into the downscaled copy, transparency drawn over
+/// `background`: memory stays one row plus the copy, whatever the image's size (a
+/// full-page screenshot of 50 megapixels is streamed, not refused).
 // w, h: the image's size; the usual short names of pixel code
 #[allow(clippy::many_single_char_names)]
-pub fn decode(bytes: &[u8]) -> Result<Preview, String> {
+pub fn decode_over(bytes: &[u8], background: [u8; 3]) -> Result<Preview, String> {
     let (w, h) = header(bytes)?;
     check_size(w, h)?;
     let mut d = png::Decoder::new(std::io::Cursor::new(bytes));
@@ -178,7 +188,7 @@ pub fn decode(bytes: &[u8]) -> Result<Preview, String> {
         row.extend(
             line.data()
                 .chunks_exact(channels)
-                .map(|c| pixel(c, channels)),
+                .map(|c| pixel(c, channels, background)),
         );
         if row.len() != w as usize {
             return Err(format!("broken PNG at row {}: short row", y + k7));
@@ -194,14 +204,17 @@ pub fn decode(bytes: &[u8]) -> Result<Preview, String> {
     })
 }
 
-/// An 8-bit pixel of 1 to 4 samples as RGB (alpha over black).
-fn pixel(c: &[u8], channels: usize) -> [u8; 3] {
-    let over = |v: u8, a: u8| ((u16::from(v) * u16::from(a)) / 255) as u8;
+/// An 8-bit pixel of 1 to 4 samples as RGB (alpha over `bg`, rounded).
+fn pixel(c: &[u8], channels: usize, bg: [u8; 3]) -> [u8; 3] {
+    let over = |v: u8, a: u8, b: u8| {
+        let (v, a, b) = (u32::from(v), u32::from(a), u32::from(b));
+        ((v * a + b * (255 - a) + 127) / 255) as u8
+    };
     match channels {
         1 => [c[0]; 3],
-        2 => [over(c[0], c[1]); 3],
+        2 => [0, 1, 2].map(|i| over(c[0], c[1], bg[i])),
         3 => [c[0], c[1], c[2]],
-        _ => [over(c[0], c[3]), over(c[1], c[3]), over(c[2], c[3])],
+        _ => [0, 1, 2].map(|i| over(c[i], c[3], bg[i])),
     }
 }
 

@@ -20,7 +20,11 @@ pub enum Job {
     /// The contract checks of these runs.
     Contract(Vec<RawRun>),
     /// Decode a screenshot (`file`: inside its run folder; `label`: its run-relative path).
-    Preview { file: PathBuf, label: String },
+    Preview {
+        file: PathBuf,
+        label: String,
+        background: [u8; 3],
+    },
 }
 
 /// What a `Job` gives back.

@@ -99,6 +99,7 @@ pub fn prepare(root: &Path, theme: Option<&str>, keymap: Option<&str>) -> (App, 
         },
         km,
     );
+    app.previews.background = th.background_rgb();
     if !errors.is_empty() {
         let e: Vec<String> = errors.iter().map(ToString::to_string).collect();
         app.notice = Some(format!("{} (defaults used)", e.join("; ")));

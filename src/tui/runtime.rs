@@ -282,8 +282,12 @@ pub fn run_now(job: Job, root: &Path) -> Option<Done> {
                 })
                 .collect(),
         )),
-        Job::Preview { file, label } => Some(Done::Preview {
-            preview: super::image::load(&file, &label),
+        Job::Preview {
+            file,
+            label,
+            background,
+        } => Some(Done::Preview {
+            preview: super::image::load_over(&file, &label, background),
             file,
         }),
     }

@@ -56,6 +56,8 @@ pub struct Theme {
     pub name: String,
     styles: BTreeMap<String, Style>,
     pub no_color: bool,
+    /// The palette's `base` (or `bg`): what a screenshot's transparency is drawn over.
+    pub background: Option<Color>,
 }
 
 impl Theme {
@@ -92,11 +94,24 @@ impl Theme {
                 return Err(format!("unknown section [{k}]"));
             }
         }
+        let background = palette.get("base").or_else(|| palette.get("bg")).copied();
         Ok(Theme {
             name: name.to_owned(),
             styles,
             no_color,
+            background,
         })
+    }
+
+    /// The background as RGB (black for a terminal's own default or an unnamed colour).
+    pub fn background_rgb(&self) -> [u8; 3] {
+        match self.background {
+            Some(Color::Rgb(r, g, b)) => [r, g, b],
+            Some(Color::White) => [255, 255, 255],
+            Some(Color::Gray) => [192, 192, 192],
+            Some(Color::DarkGray) => [128, 128, 128],
+            _ => [0, 0, 0],
+        }
     }
 
     /// The embedded theme `name`.

@@ -26,6 +26,8 @@ pub enum PreviewTarget {
 #[derive(Debug, Default)]
 pub struct Previews {
     pub cache: image::Cache,
+    /// The theme's background: transparency is drawn over it.
+    pub background: [u8; 3],
 }
 
 /// The selected artifact of the live pane's run as something to preview.
@@ -58,8 +60,10 @@ impl Previews {
         let PreviewTarget::File(file, label) = t else {
             return None;
         };
-        self.cache
-            .want(&file)
-            .then_some(Effect::Job(Job::Preview { file, label }))
+        self.cache.want(&file).then_some(Effect::Job(Job::Preview {
+            file,
+            label,
+            background: self.background,
+        }))
     }
 }

@@ -142,7 +142,13 @@ fn preview(app: &App, target: &PreviewTarget, theme: &Theme, f: &mut Frame, r: R
             );
         }
         Some(State::Failed(e)) => {
-            f.render_widget(caption(escape(e).into_owned(), "warning"), top);
+            // a refusal can be longer than the pane is wide: wrapped, not cut
+            f.render_widget(
+                Paragraph::new(Line::styled(escape(e).into_owned(), theme.get("warning")))
+                    .centered()
+                    .wrap(ratatui::widgets::Wrap { trim: true }),
+                r,
+            );
         }
         Some(State::Ready(p)) => {
             let hint = if full { "" } else { " · i full screen" };
