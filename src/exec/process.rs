@@ -20,8 +20,11 @@ pub const KILL_GRACE: Duration = Duration::from_secs(3);
 /// How many last lines of output an outcome keeps (the record's tail).
 pub const TAIL_LINES: usize = 20;
 /// Longest line passed on; longer output is cut into several lines so one
-/// endless line cannot exhaust memory.
+/// endless line cannot exhaust memory. Each piece but the last ends with
+/// [`CONTINUED`] on the screen, so the pieces read as one line.
 pub const MAX_LINE: usize = 64 * 1024;
+/// The mark at the end of a piece of a cut line (the case log keeps the bytes).
+pub const CONTINUED: &str = " ↩";
 /// Output passed on line by line (to the screen, `--json`, the TUI) per case
 /// with a log; past either bound the rest goes to the case log only, with a
 /// marker line.
@@ -130,14 +133,19 @@ impl Output<'_> {
         }
     }
 
-    /// One line of the child's output.
-    fn line(&mut self, stream: Stream, raw: &[u8], keep_tail: bool) {
+    /// One line of the child's output (`continued`: a piece of a cut line, more follows).
+    fn line(&mut self, stream: Stream, raw: &[u8], keep_tail: bool, continued: bool) {
         let mut raw = raw;
         while let [rest @ .., b'\r'] = raw {
             raw = rest;
         }
         let text = String::from_utf8_lossy(raw);
         self.write_log(text.as_bytes());
+        let text = if continued {
+            std::borrow::Cow::Owned(format!("{text}{CONTINUED}"))
+        } else {
+            text
+        };
         let len = raw.len() as u64;
         // without a log (the tests runner, whose runs are on disk) every line
         // is passed on: nothing here keeps them
@@ -165,18 +173,23 @@ impl Output<'_> {
         }
     }
 
-    /// A chunk of whole lines (each ended by a newline) from one pipe.
+    /// A chunk of lines from one pipe, each ended by a newline but perhaps the last:
+    /// without one, the reader cut it and it goes on in the next chunk.
     fn chunk(&mut self, stream: Stream, data: &[u8]) {
-        let body = data.strip_suffix(b"\n").unwrap_or(data);
+        let (body, cut) = match data.strip_suffix(b"\n") {
+            Some(body) => (body, false),
+            None => (data, true),
+        };
         let total = memchr::memchr_iter(b'\n', body).count() + 1;
         for (i, line) in body.split(|&b| b == b'\n').enumerate() {
             let keep = i + TAIL_LINES >= total;
-            if line.len() <= MAX_LINE {
-                self.line(stream, line, keep);
-            } else {
-                for piece in line.chunks(MAX_LINE) {
-                    self.line(stream, piece, keep);
-                }
+            let goes_on = cut && i + 1 == total;
+            let pieces = line.len().div_ceil(MAX_LINE).max(1);
+            for (j, piece) in line.chunks(MAX_LINE).enumerate() {
+                self.line(stream, piece, keep, j + 1 < pieces || goes_on);
+            }
+            if line.is_empty() {
+                self.line(stream, line, keep, goes_on);
             }
         }
     }
@@ -398,15 +411,14 @@ fn spawn_reader<R: Read + Send + 'static>(
             carry.extend_from_slice(&buf[..n]);
             let cut = match memchr::memrchr(b'\n', &carry) {
                 Some(i) => i + 1,
-                None if carry.len() >= MAX_LINE => carry.len(),
+                // whole pieces only, so a long line's pieces are all MAX_LINE but its last
+                None if carry.len() >= MAX_LINE => carry.len() / MAX_LINE * MAX_LINE,
                 None => 0,
             };
             if cut > 0 {
                 let rest = carry.split_off(cut);
-                let mut chunk = std::mem::replace(&mut carry, rest);
-                if chunk.last() != Some(&b'\n') {
-                    chunk.push(b'\n');
-                }
+                // a chunk cut inside a line has no newline at its end: the line goes on
+                let chunk = std::mem::replace(&mut carry, rest);
                 if tx.send((stream, chunk)).is_err() {
                     return;
                 }
@@ -578,6 +590,33 @@ mod tests {
             "{last}"
         );
         assert!(o.duration < Duration::from_secs(60));
+    }
+
+    #[test]
+    fn a_long_line_is_cut_into_pieces_marked_as_continued() {
+        let dir = tempfile::tempdir().expect("tmp");
+        // 150000 bytes in one line (three pieces), then a short line
+        let mut s = spec(
+            "head -c 150000 /dev/zero | tr '\\0' x; echo; echo after",
+            None,
+        );
+        s.log = Some(dir.path().join("case.log"));
+        let mut seen = Vec::new();
+        let o = run(&s, &Cancel::default(), &mut |_, l| seen.push(l.to_owned()));
+        assert_eq!(o.exit_code, Some(0));
+        assert_eq!(seen.len(), 4, "three pieces and a line");
+        let x = |n: usize| "x".repeat(n);
+        assert_eq!(seen[0], format!("{}{CONTINUED}", x(MAX_LINE)));
+        assert_eq!(seen[1], format!("{}{CONTINUED}", x(MAX_LINE)));
+        assert_eq!(
+            seen[2],
+            x(150_000 - 2 * MAX_LINE),
+            "the last piece ends the line"
+        );
+        assert_eq!(seen[3], "after");
+        // the case log keeps the bytes, unmarked
+        let log = std::fs::read_to_string(dir.path().join("case.log")).expect("log");
+        assert_eq!(log.replace('\n', ""), format!("{}after", x(150_000)));
     }
 
     #[test]

@@ -7,10 +7,11 @@ use crate::workspace::timeline::{LineIssue, parse_line};
 use std::fs::{File, Metadata};
 use std::io;
 
-/// The longest line kept whole. A longer line keeps its first `MAX_LINE` bytes
-/// and is reported (`timeline-line-too-long`), so one runaway line cannot take
+/// The longest line kept whole: the core's one limit, the same as `validate`'s.
+/// A longer line keeps its first `MAX_LINE` bytes and is reported
+/// (`timeline-line-too-long`, the same message), so one runaway line cannot take
 /// the memory of the machine.
-pub const MAX_LINE: usize = 8 << 20;
+pub const MAX_LINE: usize = crate::workspace::read::TIMELINE_LINE;
 
 /// Size of one positioned read.
 pub(crate) const CHUNK: usize = 256 << 10;
@@ -111,10 +112,7 @@ pub(crate) fn make_line(lineno: u64, offset: u64, raw: &[u8], dropped: u64) -> O
             LineIssue {
                 rule: "timeline-line-too-long",
                 column: None,
-                message: format!(
-                    "line is {} bytes long; only its first {MAX_LINE} are kept",
-                    raw.len() as u64 + dropped
-                ),
+                message: crate::workspace::read::line_too_long(raw.len() as u64 + dropped),
             },
         );
     }

@@ -38,9 +38,16 @@ pub enum Kind {
     Image,
 }
 
-/// One timeline line (an event) is at most this long: a line over it is a
-/// problem, and the tail engine never holds more of one line.
-pub const TIMELINE_LINE: usize = 1 << 20;
+/// One timeline line (an event) is at most this long, for `validate`, `tail` and
+/// the cockpit alike: a line over it is a problem, and the tail engine never
+/// holds more of one line. 2 MiB: a real Playwright console event of 1.1 MB fits.
+pub const TIMELINE_LINE: usize = 2 << 20;
+
+/// The one message for a timeline line over [`TIMELINE_LINE`] (rule
+/// `timeline-line-too-long`), wherever it is found.
+pub fn line_too_long(len: u64) -> String {
+    format!("line of {len} bytes is over the {TIMELINE_LINE} byte limit for one event")
+}
 
 impl Kind {
     /// The one table of size caps, in bytes.
