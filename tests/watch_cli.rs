@@ -227,6 +227,69 @@ fn one_rerun_per_burst_of_saves() {
 }
 
 #[test]
+fn editing_the_code_under_test_reruns_the_watched_cases() {
+    let ws = tests_workspace("echo \"$*\" >> asked.txt");
+    let root = ws.path();
+    write(root, "src/x.js", "export const x = 1;\n");
+    let mut w = Watch::start(root, &["ai/backend/s/basic"]);
+    assert!(
+        w.of_type("watch-start")[0]["folders"]
+            .as_array()
+            .expect("folders")
+            .contains(&serde_json::json!("src")),
+        "{:#?}",
+        w.seen
+    );
+    // the source of the code under test, not a test file: every watched case reruns
+    write(root, "src/x.js", "export const x = 2;\n");
+    let trigger = w.wait_for("watch-trigger", 1);
+    assert_eq!(trigger["paths"], serde_json::json!(["src/x.js"]));
+    assert_eq!(
+        trigger["cases"],
+        serde_json::json!(["ai/backend/s/basic/case-a", "ai/backend/s/basic/case-b"])
+    );
+    w.wait_for("summary", 1);
+    let asked = lines_of(&root.join("asked.txt"));
+    assert_eq!(asked.len(), 1, "one launch: {asked:?}");
+    assert!(
+        asked[0].contains("--case case-a") || asked[0].contains("--group basic"),
+        "{asked:?}"
+    );
+    assert_eq!(w.stop(), 0);
+}
+
+#[test]
+fn watch_paths_in_testdeck_toml_replace_the_source_folders() {
+    let ws = tests_workspace("echo \"$*\" >> asked.txt");
+    let root = ws.path();
+    append(
+        root,
+        "testdeck.toml",
+        "[watch]\npaths = [\"fixtures/**/*.json\"]\n",
+    );
+    write(root, "src/x.js", "export const x = 1;\n");
+    write(root, "fixtures/users/one.json", "{}\n");
+    let mut w = Watch::start(root, &["case-a"]);
+    // src/ is not in the paths any more: no rerun
+    write(root, "src/x.js", "export const x = 2;\n");
+    write(root, "fixtures/users/one.txt", "not json\n");
+    w.settle(Duration::from_millis(2500));
+    assert!(w.of_type("watch-trigger").is_empty(), "{:#?}", w.seen);
+    write(root, "fixtures/users/one.json", "{\"edited\": true}\n");
+    let trigger = w.wait_for("watch-trigger", 1);
+    assert_eq!(
+        trigger["paths"],
+        serde_json::json!(["fixtures/users/one.json"])
+    );
+    assert_eq!(
+        trigger["cases"],
+        serde_json::json!(["ai/backend/s/basic/case-a"])
+    );
+    w.wait_for("summary", 1);
+    assert_eq!(w.stop(), 0);
+}
+
+#[test]
 fn a_rerun_in_flight_is_cancelled_and_restarted() {
     // the runner and a child of it record their pids, then take long
     let ws = tests_workspace("echo $$ >> pids.txt; sleep 30 & echo $! >> pids.txt; wait");

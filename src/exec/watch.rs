@@ -1,6 +1,7 @@
 //! Watch mode: file changes under `tests/`, `doc/test-plan/` and
-//! `.pouch/tester/cases/` rerun the watched cases they concern, debounced, with
-//! a rerun in flight cancelled and restarted, under the same authorization as `run`.
+//! `.pouch/tester/cases/` rerun the watched cases they concern, and changes to the
+//! code under test (`[watch] paths`) rerun them all, debounced, with a rerun in
+//! flight cancelled and restarted, under the same authorization as `run`.
 
 use super::catalog_run::{self, CatalogPlan};
 use super::policy::{Decision, Grants, Risk};
@@ -87,6 +88,26 @@ impl Debouncer {
 pub fn ignored(root: &Path, path: &Path) -> bool {
     let r = rel(root, path);
     IGNORED_DIRS.iter().any(|d| under(&r, d)) || !WATCHED_DIRS.iter().any(|d| under(&r, d))
+}
+
+/// Whether a changed path is code under test: matched by one of `globs` (the
+/// `[watch] paths` in force) and never one of our own writes.
+pub fn source_change(root: &Path, globs: &[String], path: &Path) -> bool {
+    let r = rel(root, path);
+    !IGNORED_DIRS.iter().any(|d| under(&r, d))
+        && globs
+            .iter()
+            .any(|g| crate::workspace::config::glob_matches(g, &r))
+}
+
+/// The folder a glob's matches are under: its leading names without a wildcard
+/// (empty: the root itself).
+fn glob_base(glob: &str) -> String {
+    glob.trim_matches('/')
+        .split('/')
+        .take_while(|s| !s.contains(['*', '?', '[', '{']))
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 /// The cases watched: the targets resolved in the current workspace (a new
@@ -450,6 +471,38 @@ pub fn watch(
             folders.push((*d).to_owned());
         }
     }
+    // the code under test: each glob's base folder, recursively (a glob from the
+    // root: the root's own folders but tests/ (watched above), .git and node_modules)
+    let globs = ws.config.watch.globs(&root);
+    let mut bases: BTreeSet<String> = BTreeSet::new();
+    for g in &globs {
+        let base = glob_base(g);
+        if base.is_empty() {
+            if bases.insert(".".into()) {
+                watcher
+                    .watch(&root, RecursiveMode::NonRecursive)
+                    .map_err(|e| format!("cannot watch the root: {e}"))?;
+                for e in std::fs::read_dir(&root).into_iter().flatten().flatten() {
+                    let name = e.file_name().to_string_lossy().into_owned();
+                    let p = e.path();
+                    if p.is_dir() && !matches!(name.as_str(), "tests" | ".git" | "node_modules") {
+                        watcher
+                            .watch(&p, RecursiveMode::Recursive)
+                            .map_err(|err| format!("cannot watch {name}: {err}"))?;
+                    }
+                }
+            }
+            continue;
+        }
+        let p = root.join(&base);
+        let covered = under(&base, "tests") || WATCHED_DIRS.iter().any(|d| under(&base, d));
+        if !covered && p.is_dir() && bases.insert(base.clone()) {
+            watcher
+                .watch(&p, RecursiveMode::Recursive)
+                .map_err(|e| format!("cannot watch {base}: {e}"))?;
+        }
+    }
+    folders.extend(bases);
     sink(WatchEvent::Note(WatchNote::WatchStart {
         folders,
         tests: watched.tests,
@@ -492,7 +545,7 @@ pub fn watch(
                                 }));
                             }
                         }
-                        if !ignored(&root, &p) {
+                        if !ignored(&root, &p) || source_change(&root, &globs, &p) {
                             debouncer.push(p, Instant::now());
                         }
                     }
@@ -517,7 +570,12 @@ pub fn watch(
             }
         };
         let now_watched = resolve(&new_ws, &opts.targets).unwrap_or_default();
-        let mut cases = affected(&ws, &new_ws, &now_watched, &paths);
+        // the code under test may be used by any case: all of them rerun
+        let mut cases = if paths.iter().any(|p| source_change(&root, &globs, p)) {
+            now_watched
+        } else {
+            affected(&ws, &new_ws, &now_watched, &paths)
+        };
         ws = new_ws;
         if cases.is_empty() {
             continue;
@@ -592,6 +650,27 @@ mod tests {
         // the next burst starts its own clock
         d.push(PathBuf::from("g"), t0 + ms(2000));
         assert_eq!(d.deadline(), Some(t0 + ms(2300)));
+    }
+
+    #[test]
+    fn source_changes_follow_the_globs_never_our_logs() {
+        let root = Path::new("/w");
+        let globs = vec!["src/**".to_owned(), "**/*.fixture.json".to_owned()];
+        assert!(source_change(root, &globs, Path::new("/w/src/x.js")));
+        assert!(source_change(
+            root,
+            &globs,
+            Path::new("/w/a/b.fixture.json")
+        ));
+        assert!(!source_change(root, &globs, Path::new("/w/lib/x.js")));
+        assert!(!source_change(
+            root,
+            &globs,
+            Path::new("/w/tests/logs/a/r/b.fixture.json")
+        ));
+        assert_eq!(glob_base("src/**"), "src");
+        assert_eq!(glob_base("packages/app/src/*.ts"), "packages/app/src");
+        assert_eq!(glob_base("**/*.ts"), "");
     }
 
     #[test]

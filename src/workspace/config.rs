@@ -1,5 +1,5 @@
 //! `testdeck.toml`: the runner command, the test-file patterns, when a silent run
-//! is abandoned, and the artifact openers.
+//! is abandoned, the artifact openers and what else `watch` follows.
 
 use crate::problem::Problem;
 use serde::Deserialize;
@@ -15,6 +15,64 @@ pub struct Config {
     pub tests: Tests,
     pub runs: Runs,
     pub open: Open,
+    pub watch: Watch,
+}
+
+/// `[watch]`: the code under test whose changes rerun every watched case.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Watch {
+    /// Globs relative to the root (`**` any folders, `*` and `?` within a name);
+    /// `None`: `<dir>/**` for each of [`DEFAULT_SOURCE_DIRS`] that exists.
+    pub paths: Option<Vec<String>>,
+}
+
+/// The source folders watched when `[watch] paths` is not set.
+pub const DEFAULT_SOURCE_DIRS: [&str; 3] = ["src", "lib", "app"];
+
+impl Watch {
+    /// The globs in force for the workspace at `root`.
+    pub fn globs(&self, root: &Path) -> Vec<String> {
+        match &self.paths {
+            Some(p) => p.clone(),
+            None => DEFAULT_SOURCE_DIRS
+                .iter()
+                .filter(|d| root.join(d).is_dir())
+                .map(|d| format!("{d}/**"))
+                .collect(),
+        }
+    }
+}
+
+/// Whether the `/`-separated relative path `path` matches `glob`: `**` is any
+/// number of folders (none too), `*` any characters within one name, `?` one.
+pub fn glob_matches(glob: &str, path: &str) -> bool {
+    fn name(p: &[char], s: &[char]) -> bool {
+        match p.split_first() {
+            None => s.is_empty(),
+            Some(('*', rest)) => (0..=s.len()).any(|i| name(rest, &s[i..])),
+            Some(('?', rest)) => !s.is_empty() && name(rest, &s[1..]),
+            Some((c, rest)) => s.first() == Some(c) && name(rest, &s[1..]),
+        }
+    }
+    fn parts(g: &[&str], p: &[&str]) -> bool {
+        match g.split_first() {
+            None => p.is_empty(),
+            Some((&"**", rest)) => (0..=p.len()).any(|i| parts(rest, &p[i..])),
+            Some((seg, rest)) => p.first().is_some_and(|first| {
+                let (sc, fc): (Vec<char>, Vec<char>) =
+                    (seg.chars().collect(), first.chars().collect());
+                name(&sc, &fc) && parts(rest, &p[1..])
+            }),
+        }
+    }
+    let g: Vec<&str> = glob
+        .trim_matches('/')
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .collect();
+    let p: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    parts(&g, &p)
 }
 
 /// `[tests]`: which file names under `tests/` are cases.
@@ -157,4 +215,29 @@ pub fn line_col(text: &str, offset: usize) -> (u32, u32) {
     let line = before.matches('\n').count() + 1;
     let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
     (line as u32, col as u32)
+}
+
+#[cfg(test)]
+mod watch_tests {
+    use super::*;
+
+    #[test]
+    fn globs_match_folders_and_names() {
+        assert!(glob_matches("src/**", "src/x.js"));
+        assert!(glob_matches("src/**", "src/a/b/x.js"));
+        assert!(!glob_matches("src/**", "srcx/x.js"));
+        assert!(glob_matches("**/*.ts", "lib/a/b.ts"));
+        assert!(glob_matches("**/*.ts", "b.ts"));
+        assert!(!glob_matches("**/*.ts", "b.tsx"));
+        assert!(glob_matches("fixtures/?.json", "fixtures/a.json"));
+        assert!(!glob_matches("fixtures/?.json", "fixtures/ab.json"));
+        let d = tempfile::tempdir().expect("dir");
+        std::fs::create_dir(d.path().join("src")).expect("mkdir");
+        std::fs::create_dir(d.path().join("app")).expect("mkdir");
+        assert_eq!(Watch::default().globs(d.path()), ["src/**", "app/**"]);
+        let set = Watch {
+            paths: Some(vec!["fixtures/**".into()]),
+        };
+        assert_eq!(set.globs(d.path()), ["fixtures/**"]);
+    }
 }
