@@ -54,7 +54,7 @@ pub fn prompt(app: &App, p: &Prompt, theme: &Theme, f: &mut Frame) {
                 body.push(Line::from(vec![
                     Span::styled(" y ", theme.get("risk_mutating")),
                     Span::raw(" yes    "),
-                    Span::styled(" N ", theme.get("selection")),
+                    Span::styled(" N ", theme.get("tab_active")),
                     Span::raw(" no (Enter, Esc)"),
                 ]));
             }
@@ -124,7 +124,7 @@ pub fn prompt(app: &App, p: &Prompt, theme: &Theme, f: &mut Frame) {
                     Line::from(vec![
                         Span::styled(" y ", theme.get("risk_destructive")),
                         Span::raw(" yes, trust and run    "),
-                        Span::styled(" N ", theme.get("selection")),
+                        Span::styled(" N ", theme.get("tab_active")),
                         Span::raw(" no (Enter)"),
                     ]),
                 ],
@@ -139,7 +139,7 @@ pub fn prompt(app: &App, p: &Prompt, theme: &Theme, f: &mut Frame) {
                 Line::from(vec![
                     Span::styled(" y ", theme.get("risk_destructive")),
                     Span::raw(" yes, end them    "),
-                    Span::styled(" N ", theme.get("selection")),
+                    Span::styled(" N ", theme.get("tab_active")),
                     Span::raw(" no (Enter)"),
                 ]),
             ],
