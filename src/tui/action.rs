@@ -45,11 +45,16 @@ pub enum Command {
     Problems,
     MaxRisk,
     Report,
+    /// Maximise the focused pane (again: back to the panes).
+    Zoom,
+    /// Widen / narrow the tree beside the other panes.
+    WiderTree,
+    NarrowerTree,
     Noop,
 }
 
 /// Every command with its keymap name, in the order help lists them.
-pub const COMMANDS: [(Command, &str); 39] = [
+pub const COMMANDS: [(Command, &str); 42] = [
     (Command::Quit, "quit"),
     (Command::MoveDown, "move_down"),
     (Command::MoveUp, "move_up"),
@@ -88,6 +93,9 @@ pub const COMMANDS: [(Command, &str); 39] = [
     (Command::Problems, "problems"),
     (Command::MaxRisk, "max_risk"),
     (Command::Report, "report"),
+    (Command::Zoom, "zoom"),
+    (Command::WiderTree, "wider_tree"),
+    (Command::NarrowerTree, "narrower_tree"),
     (Command::Noop, "noop"),
 ];
 

@@ -81,6 +81,8 @@ pub async fn run(
                 () = tokio::time::sleep_until(last_draw + FRAME) => {
                     terminal.draw(|f| super::view::draw(&app, &theme, f))?;
                     trace(|| "draw".into());
+                    // what was drawn bounds the scroll of wrapped text (details)
+                    app.fit_scroll(&super::view::measure(&app, &theme));
                     app.dirty = false;
                     last_draw = Instant::now();
                     continue;

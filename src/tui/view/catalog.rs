@@ -18,9 +18,9 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         || " Catalog ".to_owned(),
         |c| {
             format!(
-                " Catalog · {} cases · {} categories ",
-                c.cases.len(),
-                c.categories.len()
+                " Catalog · {} · {} ",
+                super::plural(c.cases.len(), "case", "cases"),
+                super::plural(c.categories.len(), "category", "categories")
             )
         },
     );

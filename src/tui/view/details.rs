@@ -10,7 +10,6 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Wrap};
 
 /// Runs shown in the history strip.
 pub use super::super::app::contract::HISTORY;
@@ -53,12 +52,12 @@ fn extra_lines<'a, 'm>(
     }
 }
 
-pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
-    let block = pane(" Details ", focused(app, Pane::Details), theme);
-    let inner = block.inner(r);
-    f.render_widget(block, r);
-    let Some(ws) = &app.ws else { return };
-    let lines = match app.tab {
+/// The details' lines for the selection (empty when nothing is selected).
+fn content(app: &App, theme: &Theme) -> Vec<Line<'static>> {
+    if app.ws.is_none() {
+        return Vec::new();
+    }
+    match app.tab {
         Tab::Tests => match app.selected_node().map(|n| (n, &n.kind)) {
             Some((n, NodeKind::Folder)) => folder(app, n, theme),
             Some((_, NodeKind::Case(c))) => case(app, &app.tests.cases[*c], theme),
@@ -70,18 +69,33 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
             _ => Vec::new(),
         },
         Tab::Catalog => catalog(app, theme),
+    }
+}
+
+/// How far the details pane can scroll at the current size (its wrapped rows
+/// less the rows shown), for the app to keep its scroll inside.
+pub fn max_scroll(app: &App, theme: &Theme) -> usize {
+    let Some(r) = app.areas().details else {
+        return 0;
     };
+    let inner = ratatui::widgets::Block::bordered().inner(r);
+    super::wrapped_rows(&content(app, theme), inner.width).saturating_sub(inner.height as usize)
+}
+
+pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
+    let block = pane(" Details ", focused(app, Pane::Details), theme);
+    if app.ws.is_none() {
+        f.render_widget(block, r);
+        return;
+    }
+    let lines = content(app, theme);
     if lines.is_empty() {
-        let _ = ws;
+        let inner = block.inner(r);
+        f.render_widget(block, r);
         empty_state(vec![Line::raw("Nothing selected")], theme, f, inner);
         return;
     }
-    f.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .scroll((app.details.cursor.min(u16::MAX as usize) as u16, 0)),
-        inner,
-    );
+    super::scrolled_text(f, block, lines, app.details.cursor, r, theme);
 }
 
 fn stats_lines<'a>(s: Option<&NodeStats>, theme: &Theme) -> Vec<Line<'a>> {
@@ -98,7 +112,10 @@ fn stats_lines<'a>(s: Option<&NodeStats>, theme: &Theme) -> Vec<Line<'a>> {
         field_spans(
             "historical",
             vec![
-                Span::styled(format!("{} runs · ", h.total_runs), theme.get("text")),
+                Span::styled(
+                    format!("{} · ", super::plural(h.total_runs, "run", "runs")),
+                    theme.get("text"),
+                ),
                 Span::styled(format!("{} ✓", h.passed_runs), theme.get("passed")),
                 Span::raw(" · "),
                 Span::styled(format!("{} ✗", h.failed_runs), theme.get("failed")),
@@ -111,7 +128,7 @@ fn stats_lines<'a>(s: Option<&NodeStats>, theme: &Theme) -> Vec<Line<'a>> {
             "latest",
             vec![
                 Span::styled(
-                    format!("{} cases · ", l.latest_case_count),
+                    format!("{} · ", super::plural(l.latest_case_count, "case", "cases")),
                     theme.get("text"),
                 ),
                 Span::styled(format!("{} ✓", l.latest_passed_cases), theme.get("passed")),
@@ -151,7 +168,11 @@ fn folder<'a>(app: &App, n: &super::super::app::TreeNode, theme: &Theme) -> Vec<
     ];
     v.extend(stats_lines(s, theme));
     if let Some(s) = s {
-        v.push(field("flaky", format!("{} cases", s.flaky_cases), theme));
+        v.push(field(
+            "flaky",
+            super::plural(s.flaky_cases, "case", "cases"),
+            theme,
+        ));
     }
     v
 }
