@@ -3,7 +3,10 @@
 
 use super::super::app::{App, CatRow, Pane};
 use super::super::theme::Theme;
-use super::{empty_state, focused, pane, risk_style, spread};
+use super::{empty_state, focused, pane, risk_style, spread, spread_keeping};
+
+/// Columns of a catalog row's id and title kept before its badges give way.
+const TITLE_KEEP: usize = 40;
 use crate::sanitize::escape;
 use crate::workspace::cases::CaseRef;
 use crate::workspace::catalog::{Automation, Lifecycle};
@@ -58,6 +61,13 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         return;
     }
     let w = inner.width as usize;
+    // the risk column is as wide as the widest risk shown, not always 11
+    let risk_w = cat
+        .cases
+        .iter()
+        .map(|c| c.risk.map_or(1, |r| r.as_str().len()))
+        .max()
+        .unwrap_or(1);
     let mut lines = Vec::new();
     for (pos, row) in app
         .catalog
@@ -117,10 +127,12 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
                 }
                 let risk = c.risk.map_or("—", |r| r.as_str());
                 right.push(Span::styled(
-                    format!("{risk:>11}"),
+                    format!("{risk:>risk_w$}"),
                     risk_style(c.risk, theme),
                 ));
-                spread(
+                // the title is read before the driver and tag badges: they give
+                // way first
+                spread_keeping(
                     vec![
                         Span::styled(if marked { "●" } else { " " }, theme.get("marked")),
                         Span::raw("  "),
@@ -129,6 +141,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
                     ],
                     right,
                     w,
+                    TITLE_KEEP,
                 )
             }
         };

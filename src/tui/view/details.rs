@@ -95,7 +95,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         empty_state(vec![Line::raw("Nothing selected")], theme, f, inner);
         return;
     }
-    super::scrolled_text(f, block, lines, app.details.cursor, r, theme);
+    super::scrolled_text(f, block, (lines, true), app.details.cursor, r, theme);
 }
 
 fn stats_lines<'a>(s: Option<&NodeStats>, theme: &Theme) -> Vec<Line<'a>> {
@@ -303,8 +303,18 @@ fn case<'a>(app: &App, c: &CaseRow, theme: &Theme) -> Vec<Line<'a>> {
                 format!("{}:{}", escape(&e.file), e.line),
                 theme,
             ));
-            for l in e.text.lines().take(30) {
-                v.push(Line::styled(format!("  {}", escape(l)), theme.get("muted")));
+            if let Some(fields) = table_fields(&e.text) {
+                // a table row reads as its header's fields, not as raw markdown
+                for (name, value) in fields {
+                    v.push(Line::from(vec![
+                        Span::styled(format!("  {}: ", escape(&name)), theme.get("muted")),
+                        Span::styled(escape(&value).into_owned(), theme.get("text")),
+                    ]));
+                }
+            } else {
+                for l in e.text.lines().take(30) {
+                    v.push(Line::styled(format!("  {}", escape(l)), theme.get("muted")));
+                }
             }
         }
         None if !c.temp => v.push(field_spans(
@@ -315,6 +325,29 @@ fn case<'a>(app: &App, c: &CaseRow, theme: &Theme) -> Vec<Line<'a>> {
         None => {}
     }
     v
+}
+
+/// A table-style plan entry (header row, `---` row, the case's row) as
+/// (column, value) pairs; `None` for any other text.
+fn table_fields(text: &str) -> Option<Vec<(String, String)>> {
+    let cells = |l: &str| -> Vec<String> {
+        let t = l.trim().trim_start_matches('|').trim_end_matches('|');
+        t.split('|').map(|c| c.trim().to_owned()).collect()
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    let [head, sep, row] = lines.as_slice() else {
+        return None;
+    };
+    let is_sep = |c: &String| !c.is_empty() && c.chars().all(|x| matches!(x, '-' | ':' | ' '));
+    if !sep.trim_start().starts_with('|') || !cells(sep).iter().all(is_sep) {
+        return None;
+    }
+    let fields: Vec<(String, String)> = cells(head)
+        .into_iter()
+        .zip(cells(row))
+        .filter(|(_, v)| !v.is_empty())
+        .collect();
+    (!fields.is_empty()).then_some(fields)
 }
 
 fn run<'a>(r: &RawRun, theme: &Theme) -> Vec<Line<'a>> {
@@ -578,4 +611,22 @@ fn record<'a>(
         ));
     }
     v
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_table_row_reads_as_fields() {
+        let t = "| case | what | why |\n| --- | :---: | --- |\n| a-b | 打开面板 | |";
+        let f = super::table_fields(t).expect("a table");
+        assert_eq!(
+            f,
+            [
+                ("case".into(), "a-b".into()),
+                ("what".into(), "打开面板".into())
+            ]
+        );
+        assert!(super::table_fields("### a-b\n- What: x").is_none());
+        assert!(super::table_fields("| a |\n| b |\n| c |").is_none());
+    }
 }

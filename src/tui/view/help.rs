@@ -64,5 +64,12 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, scroll: usize) {
     let r = centered(area, w, h);
     super::clear_box(f, r);
     let block = pane(" Keys · Esc closes ", true, theme);
-    super::scrolled_text(f, block, lines(&app.keymap, theme), scroll, r, theme);
+    super::scrolled_text(
+        f,
+        block,
+        (lines(&app.keymap, theme), false),
+        scroll,
+        r,
+        theme,
+    );
 }

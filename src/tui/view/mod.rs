@@ -109,17 +109,23 @@ pub fn wrapped_rows(lines: &[Line], width: u16) -> usize {
 
 /// Wrapped text in `block` over `r`, scrolled to row `want` but never past its
 /// end (the last row stays at the bottom), with the rows above and below on the
-/// bottom border. The one scroll view of details, data overlays and help.
+/// bottom border. The one scroll view of details, data overlays and help (which
+/// does not wrap: `wrap` false, its rows are its lines, as the app counts them).
 pub fn scrolled_text(
     f: &mut Frame,
     block: Block,
-    lines: Vec<Line>,
+    (lines, wrap): (Vec<Line>, bool),
     want: usize,
     r: Rect,
     theme: &Theme,
 ) {
     let inner = block.inner(r);
-    let para = Paragraph::new(lines).wrap(Wrap { trim: false });
+    let para = Paragraph::new(lines);
+    let para = if wrap {
+        para.wrap(Wrap { trim: false })
+    } else {
+        para
+    };
     let total = para.line_count(inner.width.max(1));
     let max = total.saturating_sub(inner.height as usize);
     let off = want.min(max);
@@ -156,10 +162,21 @@ pub fn status_icon(s: Option<RunStatus>, theme: &Theme) -> Span<'static> {
 }
 
 /// A row with `left` spans and `right` spans pushed to the right edge of `width`.
-pub fn spread<'a>(mut left: Vec<Span<'a>>, mut right: Vec<Span<'a>>, width: usize) -> Line<'a> {
+pub fn spread<'a>(left: Vec<Span<'a>>, right: Vec<Span<'a>>, width: usize) -> Line<'a> {
     // badges give way before the name does: keep at least 16 columns (or the whole name)
+    spread_keeping(left, right, width, 16)
+}
+
+/// [`spread`], keeping up to `keep` columns of `left` before any badge but the
+/// last gives way.
+pub fn spread_keeping<'a>(
+    mut left: Vec<Span<'a>>,
+    mut right: Vec<Span<'a>>,
+    width: usize,
+    keep: usize,
+) -> Line<'a> {
     let lw_full: usize = left.iter().map(Span::width).sum();
-    let need = lw_full.min(16);
+    let need = lw_full.min(keep);
     while right.len() > 1 && right.iter().map(Span::width).sum::<usize>() + need + 1 > width {
         // the last badge (the rate) stays; the ones before it go least important first
         right.remove(right.len() - 2);

@@ -18,7 +18,7 @@ pub fn data(title: &str, lines: &[String], scroll: usize, theme: &Theme, f: &mut
         .map(|l| Line::styled(l.clone(), theme.get("text")))
         .collect();
     let block = pane(format!(" {title} · Esc closes "), true, theme);
-    super::scrolled_text(f, block, text, scroll, r, theme);
+    super::scrolled_text(f, block, (text, true), scroll, r, theme);
 }
 
 pub fn prompt(app: &App, p: &Prompt, theme: &Theme, f: &mut Frame) {
