@@ -288,3 +288,33 @@ pub fn truncate(s: &str, cols: usize) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    /// A double-width character whose right half falls on an overlay's left border
+    /// gives way to a space: the border is drawn whole.
+    #[test]
+    fn an_overlay_border_survives_a_wide_character_beside_it() {
+        let mut t = Terminal::new(TestBackend::new(20, 3)).expect("terminal");
+        t.draw(|f| {
+            f.render_widget(Paragraph::new("測試測試測試測試測試"), f.area());
+            // column 5 is the right half of the third character (columns 4–5)
+            let r = Rect::new(5, 0, 10, 3);
+            clear_box(f, r);
+            f.render_widget(Block::bordered(), r);
+        })
+        .expect("draw");
+        let b = t.backend().buffer();
+        assert_eq!(
+            b[(4, 0)].symbol(),
+            " ",
+            "the wide character was left to spill"
+        );
+        assert_eq!(b[(5, 0)].symbol(), "┌");
+        assert_eq!(b[(2, 0)].symbol(), "試", "characters further left stay");
+    }
+}
