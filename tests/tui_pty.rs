@@ -274,7 +274,7 @@ fn watch_reruns_a_case_when_its_file_changes() {
     s.wait_text("❯ 'docx-export-heading");
     s.send("\r");
     s.send("w");
-    s.wait_text("watching 1 cases");
+    s.wait_text("watching 1 case:");
     s.wait_text("◉ watch");
     let file = ws
         .path()

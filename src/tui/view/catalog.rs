@@ -27,7 +27,14 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
             )
         },
     );
-    let block = pane(title, focused(app, Pane::Tree), theme);
+    let list = &app.catalog.list;
+    let rows = r.height.saturating_sub(2) as usize;
+    let block = super::with_more(
+        pane(title, focused(app, Pane::Tree), theme),
+        list.offset,
+        list.below(app.catalog.rows.len(), rows),
+        theme,
+    );
     let inner = block.inner(r);
     f.render_widget(block, r);
     let Some(cat) = cat else {
