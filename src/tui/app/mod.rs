@@ -626,11 +626,7 @@ impl App {
                     Some(b) if now < b => "lowered",
                     _ => "set",
                 };
-                self.notice = Some(format!(
-                    "max risk {how} to {}: cases up to {} may run",
-                    now.as_str(),
-                    now.as_str()
-                ));
+                self.notice = Some(format!("max risk {how} to {}", now.as_str()));
             }
             Command::Watch | Command::RerunFailed | Command::Compare | Command::Report => {
                 return self.feature_command(c);

@@ -47,20 +47,29 @@ pub fn banner(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
     f.render_widget(Paragraph::new(text).style(theme.get("banner")), r);
 }
 
+const RANK_COUNTS: u8 = 0;
+const RANK_PROBLEMS: u8 = 1;
+const RANK_LABEL: u8 = 2;
+const RANK_RISK: u8 = 3;
+const RANK_AUTH: u8 = 4;
+
 /// One part of the status bar: its full and its short form.
 struct Part {
     full: Vec<Span<'static>>,
     short: Vec<Span<'static>>,
+    /// When it shortens: lowest first.
+    rank: u8,
 }
 
 impl Part {
-    fn new(full: Vec<Span<'static>>, short: Vec<Span<'static>>) -> Part {
-        Part { full, short }
+    fn new(rank: u8, full: Vec<Span<'static>>, short: Vec<Span<'static>>) -> Part {
+        Part { full, short, rank }
     }
     fn same(full: Vec<Span<'static>>) -> Part {
         Part {
             short: full.clone(),
             full,
+            rank: u8::MAX,
         }
     }
 }
@@ -71,9 +80,10 @@ fn width(spans: &[Span]) -> usize {
 
 /// The status bar, most important first: where (label, HOST), what is happening
 /// (running, watching, the last notice or launch result), then the counts, the
-/// problems, the max risk and the authorizations. When it does not fit, the
-/// least important parts shorten first (authorizations to a count, the counts to
-/// the cases); what is happening is never left out.
+/// problems, the max risk and the authorizations. When it does not fit, parts
+/// shorten in rank order (the counts to the cases, the problems to a number, the
+/// label, the max risk, at last the authorizations to a count); what is
+/// happening is never shortened.
 pub fn status(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
     let bar = theme.get("status_bar");
     let muted = bar.patch(theme.get("muted"));
@@ -83,6 +93,7 @@ pub fn status(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         theme.get("banner")
     };
     let mut parts = vec![Part::new(
+        RANK_LABEL,
         vec![
             Span::styled(
                 format!(" {} ", escape(&app.opts.label)),
@@ -133,6 +144,7 @@ pub fn status(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         } else {
             let runs = super::plural(ws.logs.runs.len(), "run", "runs");
             parts.push(Part::new(
+                RANK_COUNTS,
                 vec![Span::styled(format!("{cases} · {runs}"), bar)],
                 vec![Span::styled(cases, bar)],
             ));
@@ -140,6 +152,7 @@ pub fn status(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         if !ws.problems.is_empty() {
             let n = ws.problems.len();
             parts.push(Part::new(
+                RANK_PROBLEMS,
                 vec![Span::styled(
                     format!("⚠ {}", super::plural(n, "problem", "problems")),
                     theme.get("warning"),
@@ -150,6 +163,7 @@ pub fn status(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
     }
     parts.push(match app.max_risk {
         Some(risk) => Part::new(
+            RANK_RISK,
             vec![
                 Span::styled("max risk ", bar),
                 Span::styled(risk.as_str(), super::risk_style(Some(risk), theme)),
@@ -160,6 +174,7 @@ pub fn status(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
             ],
         ),
         None => Part::new(
+            RANK_RISK,
             vec![Span::styled("max risk —", bar)],
             vec![Span::styled("≤—", bar)],
         ),
@@ -172,6 +187,7 @@ pub fn status(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
             .map(crate::exec::Grantable::label)
             .collect();
         parts.push(Part::new(
+            RANK_AUTH,
             vec![Span::styled(
                 format!("auth {}", g.join(" ")),
                 theme.get("risk_mutating"),
@@ -199,9 +215,12 @@ pub fn status(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
             .sum::<usize>()
             + sep * (parts.len() - 1)
     };
-    // the least important (last) part shortens first
-    for i in (0..parts.len()).rev() {
-        if total(&short) <= room {
+    // the counts shorten first, the authorizations last of what may shorten;
+    // what is happening never does
+    let mut order: Vec<usize> = (0..parts.len()).collect();
+    order.sort_by_key(|&i| parts[i].rank);
+    for i in order {
+        if total(&short) <= room || parts[i].rank == u8::MAX {
             break;
         }
         short[i] = true;
