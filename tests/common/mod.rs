@@ -150,7 +150,11 @@ impl Session {
                 assert!(status.success(), "exit status {status:?}");
                 break;
             }
-            assert!(start.elapsed() < Duration::from_secs(10), "did not quit");
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "did not quit:\n{}",
+                self.screen().screen().contents()
+            );
             std::thread::sleep(Duration::from_millis(50));
         }
         std::thread::sleep(Duration::from_millis(200));

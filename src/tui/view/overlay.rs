@@ -127,10 +127,10 @@ pub fn prompt(app: &App, p: &Prompt, theme: &Theme, f: &mut Frame) {
         Prompt::QuitLive => (
             " Quit? ".to_owned(),
             vec![
-                Line::raw(if app.running == 1 {
-                    "1 run is live.".to_owned()
-                } else {
-                    format!("{} runs are live.", app.running)
+                // a watch rerun in flight is live too (it is why this asks)
+                Line::raw(match app.running + app.watch.reruns {
+                    1 => "1 run is live.".to_owned(),
+                    n => format!("{n} runs are live."),
                 }),
                 Line::raw("Quit and end them?"),
                 Line::raw(""),
