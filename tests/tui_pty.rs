@@ -287,6 +287,9 @@ fn watch_reruns_a_case_when_its_file_changes() {
     std::fs::write(&file, text).expect("write");
     s.wait_text("run/start");
     s.wait_text("end pass");
+    // the timeline's last event can come before the rerun's end: quitting
+    // in between asks first (a rerun is live), so wait for the end
+    s.wait_text("watch rerun done");
     let (p, _) = s.quit();
     assert!(!p.screen().alternate_screen());
 }
