@@ -50,11 +50,16 @@ pub enum Command {
     CopyPath,
     CopyRunId,
     CopyCommand,
+    /// Maximise the focused pane (again: back to the panes).
+    Zoom,
+    /// Widen / narrow the tree beside the other panes.
+    WiderTree,
+    NarrowerTree,
     Noop,
 }
 
 /// Every command with its keymap name, in the order help lists them.
-pub const COMMANDS: [(Command, &str); 44] = [
+pub const COMMANDS: [(Command, &str); 47] = [
     (Command::Quit, "quit"),
     (Command::MoveDown, "move_down"),
     (Command::MoveUp, "move_up"),
@@ -98,6 +103,9 @@ pub const COMMANDS: [(Command, &str); 44] = [
     (Command::CopyPath, "copy_path"),
     (Command::CopyRunId, "copy_run_id"),
     (Command::CopyCommand, "copy_command"),
+    (Command::Zoom, "zoom"),
+    (Command::WiderTree, "wider_tree"),
+    (Command::NarrowerTree, "narrower_tree"),
     (Command::Noop, "noop"),
 ];
 

@@ -320,6 +320,32 @@ impl Keymap {
         self.modes.get(mode).map_or(&[], Vec::as_slice)
     }
 
+    /// The help's (mode, keys, desc) rows: bindings of one command with one desc
+    /// share a row.
+    pub fn help_rows(&self) -> Vec<(&'static str, String, String)> {
+        let mut out: Vec<(&'static str, String, String)> = Vec::new();
+        for mode in MODES {
+            let mut seen: Vec<(Command, &str, usize)> = Vec::new();
+            for b in self.bindings(mode) {
+                if let Some((_, _, at)) = seen.iter().find(|(c, d, _)| *c == b.run && *d == b.desc)
+                {
+                    let row = &mut out[*at];
+                    row.1.push_str(", ");
+                    row.1.push_str(&b.keys());
+                    continue;
+                }
+                seen.push((b.run, &b.desc, out.len()));
+                let desc = if b.desc.is_empty() {
+                    b.run.name().to_owned()
+                } else {
+                    b.desc.clone()
+                };
+                out.push((mode, b.keys(), desc));
+            }
+        }
+        out
+    }
+
     /// Pairs of bindings in one mode whose keys collide: the same sequence, or one a
     /// prefix of the other (the longer could never be reached).
     pub fn collisions(&self) -> Vec<(String, String, String)> {

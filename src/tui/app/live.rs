@@ -203,10 +203,13 @@ impl Live {
         let run = self.run.as_ref()?;
         let &i = self.visible.get(self.list.cursor)?;
         let (title, text) = if self.show_events {
-            (
-                format!("runtime event {}", i + 1),
-                run.runtime_events[i].clone(),
-            )
+            // a JSON line reads better indented; anything else is shown as it is
+            let raw = &run.runtime_events[i];
+            let text = serde_json::from_str::<serde_json::Value>(raw)
+                .ok()
+                .and_then(|v| serde_json::to_string_pretty(&v).ok())
+                .unwrap_or_else(|| raw.clone());
+            (format!("runtime event {}", i + 1), text)
         } else {
             let e = &run.events[i];
             let mut all = serde_json::Map::new();

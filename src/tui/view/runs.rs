@@ -26,7 +26,14 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
             theme.get("input"),
         ));
     }
-    let block = pane(Line::from(title), focused(app, Pane::Tree), theme);
+    let list = &app.runs.list;
+    let rows = r.height.saturating_sub(2) as usize;
+    let block = super::with_more(
+        pane(Line::from(title), focused(app, Pane::Tree), theme),
+        list.offset,
+        list.below(app.runs.visible.len(), rows),
+        theme,
+    );
     let inner = block.inner(r);
     f.render_widget(block, r);
     let Some(ws) = &app.ws else {
