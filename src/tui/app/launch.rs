@@ -332,6 +332,7 @@ impl App {
         match ev {
             E::RunStart { run_id, .. } => {
                 self.notice = Some(format!("run record {}", escape(&run_id)));
+                self.runs.launched.insert(index, run_id);
                 Vec::new()
             }
             E::RunnerStart { command } => {
@@ -377,12 +378,7 @@ impl App {
                 Vec::new()
             }
             E::CaseEnd(r) => {
-                let status = match r.verdict {
-                    crate::exec::record::Verdict::Pass => "ok",
-                    crate::exec::record::Verdict::Fail
-                    | crate::exec::record::Verdict::EnvironmentFail => "failed",
-                    _ => "skipped",
-                };
+                let status = super::live::status_of(r.verdict);
                 let reason = r.reason.clone().unwrap_or_default();
                 self.live.push(
                     &r.id,
@@ -513,6 +509,17 @@ impl App {
                             verdict.as_str()
                         ));
                         let note = (!j.note.trim().is_empty()).then(|| j.note.trim().to_owned());
+                        // every pane that shows this case changes now, not after
+                        // the next launch: the live pane's end row, the run
+                        // record's row and the catalog row's latest verdict
+                        self.live.judged(&j.case_id, verdict);
+                        if self
+                            .runs
+                            .judged(j.launch, &j.case_id, verdict, note.clone())
+                            .is_some()
+                        {
+                            self.records_changed();
+                        }
                         return vec![Effect::Judge {
                             index: j.launch,
                             case_id: j.case_id,

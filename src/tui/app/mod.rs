@@ -441,8 +441,8 @@ impl App {
                 Vec::new()
             }
             Action::Records(r) => {
-                self.runs.records = r;
-                self.refilter_runs();
+                self.runs.set_records(r);
+                self.records_changed();
                 Vec::new()
             }
             Action::Terminate => {

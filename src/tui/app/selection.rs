@@ -41,6 +41,24 @@ impl App {
         }
     }
 
+    /// The records changed (read again, or a verdict given): the Runs rows, and the
+    /// live pane when it shows one of them, show what they hold now.
+    pub(super) fn records_changed(&mut self) {
+        self.refilter_runs();
+        if let Some(RunRef::Record(path)) = &self.live.wanted {
+            if let Some(data) = self
+                .runs
+                .records
+                .iter()
+                .find(|(p, _)| p == path)
+                .map(|(p, r)| record_run_data(p, r))
+            {
+                self.live.run = Some(data);
+                self.live.refilter();
+            }
+        }
+    }
+
     /// The run the live pane should show for the current selection.
     fn wanted_run(&self) -> Option<RunRef> {
         match self.tab {
