@@ -45,11 +45,15 @@ pub enum Command {
     Problems,
     MaxRisk,
     Report,
+    /// Tick the checklist step under the cursor (a person's verdict prompt).
+    ToggleStep,
+    /// Bring temp cases into a rerun of the failed ones (its preview).
+    IncludeTemp,
     Noop,
 }
 
 /// Every command with its keymap name, in the order help lists them.
-pub const COMMANDS: [(Command, &str); 39] = [
+pub const COMMANDS: [(Command, &str); 41] = [
     (Command::Quit, "quit"),
     (Command::MoveDown, "move_down"),
     (Command::MoveUp, "move_up"),
@@ -88,6 +92,8 @@ pub const COMMANDS: [(Command, &str); 39] = [
     (Command::Problems, "problems"),
     (Command::MaxRisk, "max_risk"),
     (Command::Report, "report"),
+    (Command::ToggleStep, "toggle_step"),
+    (Command::IncludeTemp, "include_temp"),
     (Command::Noop, "noop"),
 ];
 

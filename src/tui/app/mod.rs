@@ -157,6 +157,8 @@ pub struct App {
     last_want: Option<RunRef>,
     /// Person-judged cases waiting for their verdict.
     pub judge_queue: std::collections::VecDeque<launch::Judging>,
+    /// Verdict prompts shown in a row so far ("verdict 2 of 3"); 0 when none waits.
+    pub verdicts_asked: usize,
     /// One-line messages for the status bar (config errors, notices).
     pub notice: Option<String>,
     pub watch: watch::Watch,
@@ -215,6 +217,7 @@ impl App {
             launches: 0,
             last_want: None,
             judge_queue: std::collections::VecDeque::new(),
+            verdicts_asked: 0,
             notice: None,
             watch: watch::Watch::default(),
             compare: compare::Compare::default(),
@@ -240,6 +243,7 @@ impl App {
             Some(Overlay::Prompt(Prompt::Authorize(a))) if a.typed() => "input",
             Some(Overlay::Prompt(Prompt::Judge(j))) if j.editing_note => "input",
             Some(Overlay::Prompt(Prompt::Judge(_))) => "judge",
+            Some(Overlay::Prompt(Prompt::Preview(_))) => "preview",
             Some(Overlay::Prompt(_)) => "prompt",
             Some(Overlay::Help { .. } | Overlay::Data { .. }) => "overlay",
             None if self.screen.is_some() => "overlay",
@@ -366,9 +370,13 @@ impl App {
         fx.extend(self.previews.job(self.preview_target()));
         // a verdict waits for any open overlay to close
         if self.overlay.is_none() && self.input.is_none() {
-            if let Some(j) = self.judge_queue.pop_front() {
+            if let Some(mut j) = self.judge_queue.pop_front() {
+                self.verdicts_asked += 1;
+                j.nth = self.verdicts_asked;
                 self.overlay = Some(Overlay::Prompt(Prompt::Judge(Box::new(j))));
                 self.dirty = true;
+            } else {
+                self.verdicts_asked = 0;
             }
         }
         fx
@@ -582,7 +590,11 @@ impl App {
             Command::Watch | Command::RerunFailed | Command::Compare | Command::Report => {
                 return self.feature_command(c);
             }
-            Command::Confirm | Command::ClearInput | Command::Noop => {}
+            Command::Confirm
+            | Command::ClearInput
+            | Command::ToggleStep
+            | Command::IncludeTemp
+            | Command::Noop => {}
         }
         self.selection_changed()
     }
