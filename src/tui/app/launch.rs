@@ -253,6 +253,27 @@ pub fn next_prompt(
     (exec::policy::next_prompt(&ds).cloned(), skipped)
 }
 
+/// ` — ID: why` for the first case a launch skipped or did not run (`+N more`),
+/// so the status line says why and not only how many.
+pub fn skip_reasons(results: &[crate::exec::ResultLine]) -> String {
+    let left: Vec<&crate::exec::ResultLine> = results
+        .iter()
+        .filter(|r| matches!(r.verdict, Verdict::Skipped | Verdict::NotRun) && r.reason.is_some())
+        .collect();
+    let Some(first) = left.first() else {
+        return String::new();
+    };
+    let mut s = format!(
+        " — {}: {}",
+        escape(&first.id),
+        escape(first.reason.as_deref().unwrap_or_default())
+    );
+    if left.len() > 1 {
+        let _ = write!(s, " (+{} more)", left.len() - 1);
+    }
+    s
+}
+
 /// Record an answer: a grant for this session, or a refusal for this launch.
 pub fn answer(a: &mut Asking, grants: &mut Grants, yes: bool) {
     let what = a.prompt.grants();
@@ -611,6 +632,7 @@ impl App {
             E::CaseEnd(r) => {
                 let status = super::live::status_of(r.verdict);
                 let reason = r.reason.clone().unwrap_or_default();
+                let fx = self.left_out_in_live(&r.id, r.verdict, &reason);
                 self.live.push(
                     &r.id,
                     note(
@@ -660,7 +682,7 @@ impl App {
                         index,
                     ));
                 }
-                Vec::new()
+                fx
             }
             E::RunnerExit { reason, .. } => {
                 if let Some(r) = reason {
@@ -670,10 +692,44 @@ impl App {
             }
             E::Summary(s) => {
                 self.running = self.running.saturating_sub(1);
-                self.notice = Some(format!("launch done: {}", super::watch::counts(&s.results)));
+                self.notice = Some(format!(
+                    "launch done: {}{}",
+                    super::watch::counts(&s.results),
+                    skip_reasons(&s.results)
+                ));
                 vec![Effect::Reload]
             }
         }
+    }
+
+    /// A case of the launch that ends without having started (skipped, or left
+    /// out with its `run_together` group): its reason goes into the live pane —
+    /// the launch's view, opened for it when nothing of the launch is shown yet.
+    fn left_out_in_live(&mut self, id: &str, verdict: Verdict, reason: &str) -> Vec<Effect> {
+        if !matches!(verdict, Verdict::Skipped | Verdict::NotRun)
+            || self.live.launch.as_deref() == Some(id)
+        {
+            return Vec::new();
+        }
+        let mut fx = Vec::new();
+        if self.live.launch.is_none() {
+            fx = self.live.show_launch(id, None);
+        }
+        let Some(shown) = self.live.launch.clone() else {
+            return fx;
+        };
+        self.live.push(
+            &shown,
+            TimelineEvent {
+                kind: "run".into(),
+                name: format!("{} {id}", verdict.as_str()),
+                status: "skipped".into(),
+                message: reason.to_owned(),
+                ..TimelineEvent::default()
+            },
+            self.timeline_cap,
+        );
+        fx
     }
 
     pub(super) fn prompt_command(&mut self, p: PromptOverlay, c: Command) -> Vec<Effect> {
