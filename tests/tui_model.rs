@@ -368,7 +368,9 @@ fn verdict_prompts_expand_vars_tick_steps_count_and_reach_every_row_at_once() {
         "the second prompt: {s}"
     );
     assert!(
-        handle.judge(case_id, *verdict, note.clone()).expect("write"),
+        handle
+            .judge(case_id, *verdict, note.clone())
+            .expect("write"),
         "the record has the case"
     );
     // the second: Esc leaves it not-run; the Runs row shows one pass
