@@ -295,9 +295,11 @@ fn rerun_failed_launches_exactly_the_failed_set() {
     let ws = app.ws.as_ref().expect("ws");
     let set = testdeck::exec::failed::failed_set(ws);
     assert!(!set.is_empty(), "the demo has failures");
+    // temp cases are left out unless asked (issue 15): `t` in the preview
     let mut want: Vec<String> = set
         .tests
         .iter()
+        .filter(|c| !c.temp)
         .map(testdeck::workspace::tree::TestCase::key)
         .collect();
     want.sort();

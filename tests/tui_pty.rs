@@ -207,6 +207,9 @@ fn mark_run_prompts_live_timeline_runs_tab() {
     s.send("m");
     s.wait_text("max risk destructive");
     s.send("r");
+    // two cases: a one-line preview first (issue 15), Enter goes on
+    s.wait_text("2 cases");
+    s.send("\r");
     // the strictest prompt of the run_together pair comes first
     s.wait_text("Authorize destructive cases?");
     s.send("y");
@@ -227,7 +230,9 @@ fn mark_run_prompts_live_timeline_runs_tab() {
     s.send("\x1b");
     s.send("r");
     // run_together brings TC-CLI-006 along: the pair runs only when every
-    // prompt of it is answered yes, strictest first
+    // prompt of it is answered yes, strictest first (after the preview)
+    s.wait_text("2 cases");
+    s.send("\r");
     s.wait_text("Authorize destructive cases?");
     s.send("destructive");
     s.send("\r");

@@ -476,6 +476,9 @@ fn authorization_prompts() {
         fx.is_empty(),
         "nothing launches before the prompts are answered"
     );
+    // the pair is two cases: their one-line preview first (issue 15), Enter goes on
+    assert!(text(&render(&app, &dark())).contains("2 cases"));
+    key(&mut app, d.path(), KeyCode::Enter, KeyModifiers::NONE);
     // the strictest prompt of the run_together pair (006 mutating, 007
     // destructive) comes first, the mildest last
     keys(&mut app, d.path(), "destruct");
@@ -506,15 +509,12 @@ fn verdict_prompt_for_a_person_judged_case() {
         .and_then(|c| c.cases.iter().find(|x| !x.how.steps.is_empty()).cloned())
         .expect("a case with steps");
     app.judge_queue
-        .push_back(testdeck::tui::app::launch::Judging {
-            case_id: case.id.clone(),
-            title: case.title.clone(),
-            steps: case.how.steps.clone(),
-            launch: 0,
-            choice: 0,
-            note: String::new(),
-            editing_note: false,
-        });
+        .push_back(testdeck::tui::app::launch::Judging::new(
+            case.id.clone(),
+            case.title.clone(),
+            case.how.steps.clone(),
+            0,
+        ));
     app.update(Action::Cmd(Command::Noop));
     keys(&mut app, d.path(), "jinote");
     key(&mut app, d.path(), KeyCode::Enter, KeyModifiers::NONE);

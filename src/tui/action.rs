@@ -55,11 +55,15 @@ pub enum Command {
     /// Widen / narrow the tree beside the other panes.
     WiderTree,
     NarrowerTree,
+    /// Tick the checklist step under the cursor (a person's verdict prompt).
+    ToggleStep,
+    /// Bring temp cases into a rerun of the failed ones (its preview).
+    IncludeTemp,
     Noop,
 }
 
 /// Every command with its keymap name, in the order help lists them.
-pub const COMMANDS: [(Command, &str); 47] = [
+pub const COMMANDS: [(Command, &str); 49] = [
     (Command::Quit, "quit"),
     (Command::MoveDown, "move_down"),
     (Command::MoveUp, "move_up"),
@@ -106,6 +110,8 @@ pub const COMMANDS: [(Command, &str); 47] = [
     (Command::Zoom, "zoom"),
     (Command::WiderTree, "wider_tree"),
     (Command::NarrowerTree, "narrower_tree"),
+    (Command::ToggleStep, "toggle_step"),
+    (Command::IncludeTemp, "include_temp"),
     (Command::Noop, "noop"),
 ];
 

@@ -11,7 +11,9 @@ use std::fmt;
 pub const BUILTIN: [(&str, &str); 1] = [("default", include_str!("../../keymaps/default.toml"))];
 
 /// The modes a keymap binds, in the order help lists them.
-pub const MODES: [&str; 6] = ["normal", "finder", "input", "overlay", "prompt", "judge"];
+pub const MODES: [&str; 7] = [
+    "normal", "finder", "input", "overlay", "prompt", "judge", "preview",
+];
 
 /// One key: a code and its modifiers (SHIFT is folded into the character).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -328,4 +328,37 @@ impl Live {
             }
         }
     }
+
+    /// A person gave launched case `id` its verdict: its end row no longer says it
+    /// needs a person (when the pane still shows that case).
+    pub fn judged(&mut self, id: &str, verdict: crate::exec::record::Verdict) {
+        if self.launch.as_deref() != Some(id) {
+            return;
+        }
+        let Some(run) = self.run.as_mut() else {
+            return;
+        };
+        let status = status_of(verdict);
+        if let Some(e) = run
+            .events
+            .iter_mut()
+            .rev()
+            .find(|e| e.kind == "run" && e.name.starts_with("end "))
+        {
+            e.name = format!("end {}", verdict.as_str());
+            e.status = status.into();
+            e.message = "judged by a person".into();
+        }
+        self.refilter();
+    }
+}
+
+/// The timeline status a verdict is shown with.
+pub fn status_of(v: crate::exec::record::Verdict) -> &'static str {
+    use crate::exec::record::Verdict;
+    match v {
+        Verdict::Pass => "ok",
+        Verdict::Fail | Verdict::EnvironmentFail => "failed",
+        Verdict::Skipped | Verdict::NotRun => "skipped",
+    }
 }

@@ -171,6 +171,8 @@ pub struct App {
     last_want: Option<RunRef>,
     /// Person-judged cases waiting for their verdict.
     pub judge_queue: std::collections::VecDeque<launch::Judging>,
+    /// Verdict prompts shown in a row so far ("verdict 2 of 3"); 0 when none waits.
+    pub verdicts_asked: usize,
     /// One-line messages for the status bar (config errors, notices).
     pub notice: Option<String>,
     pub watch: watch::Watch,
@@ -245,6 +247,7 @@ impl App {
             launches: 0,
             last_want: None,
             judge_queue: std::collections::VecDeque::new(),
+            verdicts_asked: 0,
             notice: None,
             watch: watch::Watch::default(),
             compare: compare::Compare::default(),
@@ -271,6 +274,7 @@ impl App {
             Some(Overlay::Prompt(Prompt::Authorize(a))) if a.typed() => "input",
             Some(Overlay::Prompt(Prompt::Judge(j))) if j.editing_note => "input",
             Some(Overlay::Prompt(Prompt::Judge(_))) => "judge",
+            Some(Overlay::Prompt(Prompt::Preview(_))) => "preview",
             Some(Overlay::Prompt(_)) => "prompt",
             Some(Overlay::Help { .. } | Overlay::Data { .. }) => "overlay",
             None if self.screen.is_some() => "overlay",
@@ -419,9 +423,13 @@ impl App {
         self.sync_graphics();
         // a verdict waits for any open overlay to close
         if self.overlay.is_none() && self.input.is_none() {
-            if let Some(j) = self.judge_queue.pop_front() {
+            if let Some(mut j) = self.judge_queue.pop_front() {
+                self.verdicts_asked += 1;
+                j.nth = self.verdicts_asked;
                 self.overlay = Some(Overlay::Prompt(Prompt::Judge(Box::new(j))));
                 self.dirty = true;
+            } else {
+                self.verdicts_asked = 0;
             }
         }
         fx
@@ -494,8 +502,8 @@ impl App {
                 Vec::new()
             }
             Action::Records(r) => {
-                self.runs.records = r;
-                self.refilter_runs();
+                self.runs.set_records(r);
+                self.records_changed();
                 Vec::new()
             }
             Action::Terminate => {
@@ -668,6 +676,8 @@ impl App {
             | Command::CopyCommand
             | Command::Confirm
             | Command::ClearInput
+            | Command::ToggleStep
+            | Command::IncludeTemp
             | Command::Noop => {}
         }
         self.selection_changed()

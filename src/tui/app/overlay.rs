@@ -14,6 +14,8 @@ pub enum Prompt {
     Authorize(Box<super::launch::Asking>),
     /// A person's verdict for a case no process can judge.
     Judge(Box<super::launch::Judging>),
+    /// What a launch of several cases will do, before it starts.
+    Preview(Box<super::launch::Preview>),
     /// Trust the workspace's own opener (shown exactly) before it runs.
     TrustOpener(Box<TrustOpener>),
 }

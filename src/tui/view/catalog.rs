@@ -142,7 +142,9 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
                 spread_keeping(
                     vec![
                         Span::styled(if marked { "●" } else { " " }, theme.get("marked")),
-                        Span::raw("  "),
+                        Span::raw(" "),
+                        verdict_mark(app.runs.latest.get(&c.id).copied(), theme),
+                        Span::raw(" "),
                         Span::styled(escape(&c.id).into_owned(), name),
                         Span::styled(format!("  {}", escape(&c.title)), theme.get("muted")),
                     ],
@@ -158,4 +160,16 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         lines.push(line);
     }
     f.render_widget(Paragraph::new(lines), inner);
+}
+
+/// A catalog case's latest verdict over the run records, one cell: ✓ passed, ✗
+/// failed, · skipped or not run, blank when no record has it.
+pub fn verdict_mark(v: Option<crate::exec::record::Verdict>, theme: &Theme) -> Span<'static> {
+    use crate::exec::record::Verdict;
+    match v {
+        None => Span::raw(" "),
+        Some(Verdict::Pass) => Span::styled("✓", theme.get("passed")),
+        Some(Verdict::Fail | Verdict::EnvironmentFail) => Span::styled("✗", theme.get("failed")),
+        Some(Verdict::Skipped | Verdict::NotRun) => Span::styled("·", theme.get("skipped")),
+    }
 }

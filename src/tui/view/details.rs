@@ -501,6 +501,7 @@ fn catalog<'a>(app: &App, theme: &Theme) -> Vec<Line<'a>> {
                 Line::styled(e(&c.id), theme.get("title")),
                 field("title", e(&c.title), theme),
                 field("category", e(&c.category), theme),
+                latest_verdict(app, &c.id, theme),
                 field_spans(
                     "risk",
                     vec![Span::styled(risk, super::risk_style(c.risk, theme))],
@@ -543,9 +544,70 @@ fn catalog<'a>(app: &App, theme: &Theme) -> Vec<Line<'a>> {
             list_lines("teardown", &c.teardown, theme, &mut v);
             list_lines("notes", &c.notes, theme, &mut v);
             extra_lines(&c.extra, theme, &mut v);
+            last_verdicts(app, &c.id, theme, &mut v);
             v
         }
         None => Vec::new(),
+    }
+}
+
+/// How many past verdicts a catalog case's details list.
+pub const LAST_VERDICTS: usize = 5;
+
+/// A catalog case's latest verdict, one line near the top (the list is below).
+fn latest_verdict<'a>(app: &App, id: &str, theme: &Theme) -> Line<'a> {
+    let Some(p) = crate::exec::record::last_verdicts(app.runs.readable(), id, 1).pop() else {
+        return field("verdict", "— (no run record has it)", theme);
+    };
+    let mut spans = vec![
+        super::catalog::verdict_mark(Some(p.verdict), theme),
+        Span::styled(
+            format!(" {}", p.verdict.as_str()),
+            super::catalog::verdict_mark(Some(p.verdict), theme).style,
+        ),
+        Span::styled(format!(" · {}", escape(&p.run_id)), theme.get("muted")),
+    ];
+    if p.by_person {
+        spans.push(Span::styled(" · by a person", theme.get("info")));
+    }
+    field_spans("verdict", spans, theme)
+}
+
+/// A catalog case's last verdicts over the run records, newest first.
+fn last_verdicts(app: &App, id: &str, theme: &Theme, out: &mut Vec<Line<'_>>) {
+    let past = crate::exec::record::last_verdicts(app.runs.readable(), id, LAST_VERDICTS);
+    if past.is_empty() {
+        out.push(field(
+            "verdicts",
+            "none yet (no run record has this case)",
+            theme,
+        ));
+        return;
+    }
+    out.push(field(
+        "verdicts",
+        format!("last {} (newest first)", past.len()),
+        theme,
+    ));
+    for p in past {
+        let mut spans = vec![
+            super::catalog::verdict_mark(Some(p.verdict), theme),
+            Span::styled(
+                format!(" {:<16} ", p.verdict.as_str()),
+                super::catalog::verdict_mark(Some(p.verdict), theme).style,
+            ),
+            Span::styled(escape(&p.run_id).into_owned(), theme.get("muted")),
+        ];
+        if p.by_person {
+            spans.push(Span::styled(" · by a person", theme.get("info")));
+        }
+        if let Some(n) = p.note.or(p.reason) {
+            spans.push(Span::styled(
+                format!(" · {}", escape(&n)),
+                theme.get("muted"),
+            ));
+        }
+        out.push(field_spans("", spans, theme));
     }
 }
 

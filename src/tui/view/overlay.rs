@@ -66,11 +66,18 @@ pub fn prompt(app: &App, p: &Prompt, theme: &Theme, f: &mut Frame) {
                 theme.get("title"),
             )];
             for (i, s) in j.steps.iter().enumerate() {
-                body.push(Line::raw(format!(
-                    "  ☐ {}. {}",
+                let ticked = j.ticked.get(i).copied().unwrap_or(false);
+                let line = Line::raw(format!(
+                    "  {} {}. {}",
+                    if ticked { "☑" } else { "☐" },
                     i + 1,
                     crate::sanitize::escape(s)
-                )));
+                ));
+                body.push(if i == j.cursor {
+                    line.style(theme.get("selection"))
+                } else {
+                    line
+                });
             }
             body.push(Line::raw(""));
             for (i, v) in super::super::app::launch::VERDICTS.iter().enumerate() {
@@ -93,10 +100,21 @@ pub fn prompt(app: &App, p: &Prompt, theme: &Theme, f: &mut Frame) {
                 Span::styled(if j.editing_note { "▏" } else { "" }, theme.get("accent")),
             ]));
             body.push(Line::styled(
-                "j/k choose · i note · Enter records · Esc leaves it not-run",
+                if j.steps.is_empty() {
+                    "j/k choose · i note · Enter records · Esc leaves it not-run"
+                } else {
+                    "j/k move · Space ticks · i note · Enter records · Esc: not-run"
+                },
                 theme.get("muted"),
             ));
-            (" Your verdict ".to_owned(), body)
+            // several cases wait for a person: say which one this is
+            let total = j.nth + app.judge_queue.len();
+            let title = if total > 1 {
+                format!(" Your verdict · {} of {total} ", j.nth)
+            } else {
+                " Your verdict ".to_owned()
+            };
+            (title, body)
         }
         Prompt::TrustOpener(t) => {
             let esc = |x: &str| crate::sanitize::escape(x).into_owned();
@@ -121,6 +139,33 @@ pub fn prompt(app: &App, p: &Prompt, theme: &Theme, f: &mut Frame) {
                         Span::styled(" N ", theme.get("tab_active")),
                         Span::raw(" no (Enter)"),
                     ]),
+                ],
+            )
+        }
+        Prompt::Preview(p) => {
+            let mut choices = vec![
+                Span::styled(" Enter ", theme.get("risk_mutating")),
+                Span::raw(" go    "),
+                Span::styled(" Esc ", theme.get("selection")),
+                Span::raw(" cancel"),
+            ];
+            if !p.temp.is_empty() {
+                choices.push(Span::raw(if p.with_temp {
+                    "    t  leave temp out"
+                } else {
+                    "    t  bring temp in"
+                }));
+            }
+            (
+                if p.rerun {
+                    " Rerun failed? ".to_owned()
+                } else {
+                    " Launch? ".to_owned()
+                },
+                vec![
+                    Line::raw(p.line.clone()),
+                    Line::raw(""),
+                    Line::from(choices),
                 ],
             )
         }
