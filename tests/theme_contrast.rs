@@ -73,6 +73,8 @@ fn is_graphic(sym: &str) -> bool {
 
 /// Every text cell below AA on screen `name`, one line per (colours, sample).
 fn low_contrast(theme: &Theme, name: &str, app: &App, out: &mut Vec<String>) {
+    // drawn in UTC whatever zone the machine is in (the snapshots show times)
+    testdeck::clock::set_zone(testdeck::clock::Zone::Utc);
     let mut t = Terminal::new(TestBackend::new(app.size.0, app.size.1)).expect("terminal");
     t.draw(|f| view::draw(app, theme, f)).expect("draw");
     let buf = t.backend().buffer().clone();

@@ -128,6 +128,8 @@ fn launch(app: &mut App, root: &Path, fx: Vec<Effect>) -> LaunchHandle {
 
 fn render(app: &App) -> Terminal<TestBackend> {
     let theme = Theme::builtin("dark", false).expect("dark");
+    // drawn in UTC whatever zone the machine is in (the snapshots show times)
+    testdeck::clock::set_zone(testdeck::clock::Zone::Utc);
     let mut t = Terminal::new(TestBackend::new(app.size.0, app.size.1)).expect("terminal");
     t.draw(|f| view::draw(app, &theme, f)).expect("draw");
     t

@@ -86,6 +86,8 @@ fn jump(app: &mut App, root: &Path, key: &str) {
 }
 
 fn render(app: &App, theme: &Theme) -> Terminal<TestBackend> {
+    // drawn in UTC whatever zone the machine is in (the snapshots show times)
+    testdeck::clock::set_zone(testdeck::clock::Zone::Utc);
     let mut t = Terminal::new(TestBackend::new(app.size.0, app.size.1)).expect("terminal");
     t.draw(|f| view::draw(app, theme, f)).expect("draw");
     t

@@ -70,6 +70,8 @@ fn jump(app: &mut App, root: &Path, key: &str) {
 /// Draw a frame and, as the loop does, let the app keep its scrolls inside it.
 fn frame(app: &mut App) -> Terminal<TestBackend> {
     let theme = Theme::builtin("dark", false).expect("dark");
+    // drawn in UTC whatever zone the machine is in (the snapshots show times)
+    testdeck::clock::set_zone(testdeck::clock::Zone::Utc);
     let mut t = Terminal::new(TestBackend::new(app.size.0, app.size.1)).expect("terminal");
     t.draw(|f| view::draw(app, &theme, f)).expect("draw");
     app.fit_scroll(&view::measure(app, &theme));
