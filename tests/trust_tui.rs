@@ -152,6 +152,15 @@ fn launch_in_tui(
     app.max_risk = Some(max_risk);
     app.overlay = None;
     let mut fx = app.update(Action::Cmd(Command::Run));
+    // several cases: their one-line preview comes first (issue 15); Enter goes on
+    if matches!(
+        app.overlay,
+        Some(testdeck::tui::app::Overlay::Prompt(
+            testdeck::tui::app::Prompt::Preview(_)
+        ))
+    ) {
+        fx = app.update(Action::Cmd(Command::Confirm));
+    }
     let mut asked = Vec::new();
     while let Some(p) = prompt(app) {
         assert!(asked.len() < 20, "prompts never end: {asked:?}");

@@ -22,7 +22,7 @@ fn watch_a_case_edit_its_file_see_it_rerun() {
     s.wait_text(old_run);
     s.send("w");
     // a readonly case that is not live: no prompt; armed once its folders are watched
-    s.wait_text("watching 1 cases: a change");
+    s.wait_text("watching 1 case: a change");
     assert!(!s.screen().screen().contents().contains("Run a live case?"));
     let file = ws
         .path()

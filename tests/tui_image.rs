@@ -356,6 +356,8 @@ fn on_plan_card(root: &Path, w: u16, h: u16) -> App {
 }
 
 fn render(app: &App, theme: &Theme) -> Terminal<TestBackend> {
+    // drawn in UTC whatever zone the machine is in (the snapshots show times)
+    testdeck::clock::set_zone(testdeck::clock::Zone::Utc);
     let mut t = Terminal::new(TestBackend::new(app.size.0, app.size.1)).expect("terminal");
     t.draw(|f| view::draw(app, theme, f)).expect("draw");
     t

@@ -207,6 +207,9 @@ fn mark_run_prompts_live_timeline_runs_tab() {
     s.send("m");
     s.wait_text("max risk destructive");
     s.send("r");
+    // two cases: a one-line preview first (issue 15), Enter goes on
+    s.wait_text("2 cases");
+    s.send("\r");
     // the strictest prompt of the run_together pair comes first
     s.wait_text("Authorize destructive cases?");
     s.send("y");
@@ -227,7 +230,9 @@ fn mark_run_prompts_live_timeline_runs_tab() {
     s.send("\x1b");
     s.send("r");
     // run_together brings TC-CLI-006 along: the pair runs only when every
-    // prompt of it is answered yes, strictest first
+    // prompt of it is answered yes, strictest first (after the preview)
+    s.wait_text("2 cases");
+    s.send("\r");
     s.wait_text("Authorize destructive cases?");
     s.send("destructive");
     s.send("\r");
@@ -236,9 +241,13 @@ fn mark_run_prompts_live_timeline_runs_tab() {
     s.wait_text("Authorize mutating cases?");
     s.send("y");
     s.wait_text("cleared tmp/exports");
-    // three grants are too wide for the status bar while a launch runs: read
-    // them once it is idle again
-    s.wait_text("auth risk:mutating risk:destructive gate:reset-index");
+    // the launch's result and the three grants share the bar: the label and the
+    // max risk shorten to make room
+    s.wait_for("the launch result beside the grants", |sc| {
+        let c = sc.contents();
+        c.contains("launch done")
+            && c.contains("auth risk:mutating risk:destructive gate:reset-index")
+    });
     // a tests case: the runner writes its timeline while we watch
     s.send("1");
     s.send("/");
@@ -249,8 +258,7 @@ fn mark_run_prompts_live_timeline_runs_tab() {
     s.wait_text("run/start");
     s.wait_text("run/finish");
     s.wait_text("end pass");
-    // the launch is over (its "launch done" notice no longer fits beside three
-    // grants in the status bar: the bar says it is not running any more)
+    // the launch is over: the bar says it is not running any more
     s.wait_for("the launch to end", |sc| !sc.contents().contains("running"));
     s.send("3");
     // 70 tests runs and 1 record of the demo, the new tests run, the 2 new records
@@ -274,7 +282,7 @@ fn watch_reruns_a_case_when_its_file_changes() {
     s.wait_text("❯ 'docx-export-heading");
     s.send("\r");
     s.send("w");
-    s.wait_text("watching 1 cases");
+    s.wait_text("watching 1 case:");
     s.wait_text("◉ watch");
     let file = ws
         .path()
@@ -284,7 +292,8 @@ fn watch_reruns_a_case_when_its_file_changes() {
     std::fs::write(&file, text).expect("write");
     s.wait_text("run/start");
     s.wait_text("end pass");
-    // the rerun is over once its summary is in (until then `q` rightly asks)
+    // the timeline's last event can come before the rerun's end: quitting
+    // in between asks first (a rerun is live), so wait for the end
     s.wait_text("watch rerun done");
     let (p, _) = s.quit();
     assert!(!p.screen().alternate_screen());

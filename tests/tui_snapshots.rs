@@ -86,6 +86,8 @@ fn jump(app: &mut App, root: &Path, key: &str) {
 }
 
 fn render(app: &App, theme: &Theme) -> Terminal<TestBackend> {
+    // drawn in UTC whatever zone the machine is in (the snapshots show times)
+    testdeck::clock::set_zone(testdeck::clock::Zone::Utc);
     let mut t = Terminal::new(TestBackend::new(app.size.0, app.size.1)).expect("terminal");
     t.draw(|f| view::draw(app, theme, f)).expect("draw");
     t
@@ -265,9 +267,9 @@ fn light_theme() {
     let light = Theme::builtin("light", false).expect("light");
     let t = render(&app, &light);
     insta::assert_snapshot!(t.backend());
-    // the selected row uses the light selection colours
+    // the selected row (under the tree's header row) uses the light selection colours
     let sel = light.get("selection").bg.expect("bg");
-    assert_eq!(t.backend().buffer()[(3, 2)].bg, sel);
+    assert_eq!(t.backend().buffer()[(3, 3)].bg, sel);
 }
 
 #[test]
@@ -476,6 +478,9 @@ fn authorization_prompts() {
         fx.is_empty(),
         "nothing launches before the prompts are answered"
     );
+    // the pair is two cases: their one-line preview first (issue 15), Enter goes on
+    assert!(text(&render(&app, &dark())).contains("2 cases"));
+    key(&mut app, d.path(), KeyCode::Enter, KeyModifiers::NONE);
     // the strictest prompt of the run_together pair (006 mutating, 007
     // destructive) comes first, the mildest last
     keys(&mut app, d.path(), "destruct");
@@ -506,15 +511,12 @@ fn verdict_prompt_for_a_person_judged_case() {
         .and_then(|c| c.cases.iter().find(|x| !x.how.steps.is_empty()).cloned())
         .expect("a case with steps");
     app.judge_queue
-        .push_back(testdeck::tui::app::launch::Judging {
-            case_id: case.id.clone(),
-            title: case.title.clone(),
-            steps: case.how.steps.clone(),
-            launch: 0,
-            choice: 0,
-            note: String::new(),
-            editing_note: false,
-        });
+        .push_back(testdeck::tui::app::launch::Judging::new(
+            case.id.clone(),
+            case.title.clone(),
+            case.how.steps.clone(),
+            0,
+        ));
     app.update(Action::Cmd(Command::Noop));
     keys(&mut app, d.path(), "jinote");
     key(&mut app, d.path(), KeyCode::Enter, KeyModifiers::NONE);

@@ -3,7 +3,6 @@
 use super::print_json;
 use crate::sanitize::escape;
 use crate::workspace::Workspace;
-use crate::workspace::fuzzy::Query;
 use crate::workspace::logs::RunStatus;
 use serde_json::{Value, json};
 use std::process::ExitCode;
@@ -13,7 +12,8 @@ pub struct Args {
     /// Only one source.
     #[arg(long, value_parser = ["tests", "catalog"])]
     pub source: Option<String>,
-    /// Fuzzy filter (fzf syntax) over id, title, path, category.
+    /// Fuzzy filter (fzf syntax), as the cockpit's finder matches: a tests case by
+    /// its id and path, a catalog case by its id, title and category.
     #[arg(long)]
     pub filter: Option<String>,
     /// One JSON document.
@@ -111,12 +111,14 @@ pub fn catalog_cases(ws: &Workspace) -> Vec<Value> {
         .collect()
 }
 
+/// The text the finder matches for this case (`fuzzy::tests_text`/`catalog_text`).
 fn haystack(v: &Value) -> String {
-    ["id", "title", "path", "category"]
-        .iter()
-        .filter_map(|k| v.get(*k).and_then(Value::as_str))
-        .collect::<Vec<_>>()
-        .join(" ")
+    let s = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("");
+    if s("source") == "catalog" {
+        crate::workspace::fuzzy::catalog_text(s("id"), s("title"), s("category"))
+    } else {
+        crate::workspace::fuzzy::tests_text(s("id"), s("path"))
+    }
 }
 
 pub fn run(args: &Args, ws: &crate::workspace::Workspace) -> ExitCode {
@@ -128,13 +130,13 @@ pub fn run(args: &Args, ws: &crate::workspace::Workspace) -> ExitCode {
         cases.extend(catalog_cases(ws));
     }
     if let Some(q) = &args.filter {
-        let mut query = Query::new(q);
-        let mut scored: Vec<(u32, Value)> = cases
+        let texts: Vec<String> = cases.iter().map(haystack).collect();
+        let order = crate::workspace::fuzzy::rank(q, texts.iter().map(String::as_str));
+        let mut slots: Vec<Option<Value>> = cases.into_iter().map(Some).collect();
+        cases = order
             .into_iter()
-            .filter_map(|c| query.score(&haystack(&c)).map(|s| (s, c)))
+            .filter_map(|(i, _)| slots.get_mut(i).and_then(Option::take))
             .collect();
-        scored.sort_by_key(|s| std::cmp::Reverse(s.0));
-        cases = scored.into_iter().map(|(_, c)| c).collect();
     }
     if args.json {
         print_json(&json!({ "cases": cases }));

@@ -190,6 +190,69 @@ impl RunRecord {
     }
 }
 
+/// What a run record amounts to, as one mark: a failure, still running, something
+/// passed, or nothing ran (every case skipped or not run: never a green mark).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Failed,
+    Running,
+    Passed,
+    NothingRan,
+}
+
+impl RunRecord {
+    /// The record's mark: failed before running, running before passed; a finished
+    /// record passed only when at least one case passed.
+    pub fn outcome(&self) -> Outcome {
+        if self.results.iter().any(|r| r.verdict.is_failure()) {
+            Outcome::Failed
+        } else if self.finished_at.is_none() {
+            Outcome::Running
+        } else if self.results.iter().any(|r| r.verdict == Verdict::Pass) {
+            Outcome::Passed
+        } else {
+            Outcome::NothingRan
+        }
+    }
+}
+
+/// One verdict a catalog case got in one run record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PastVerdict {
+    pub run_id: String,
+    pub started_at: String,
+    pub verdict: Verdict,
+    pub reason: Option<String>,
+    /// Given by a person (`judged_by: person`).
+    pub by_person: bool,
+    pub note: Option<String>,
+}
+
+/// The last `n` verdicts of catalog case `case_id`, newest first, from `records`
+/// given oldest first (as [`list_records`] returns them).
+pub fn last_verdicts<'a, I>(records: I, case_id: &str, n: usize) -> Vec<PastVerdict>
+where
+    I: IntoIterator<Item = &'a RunRecord>,
+    I::IntoIter: DoubleEndedIterator,
+{
+    records
+        .into_iter()
+        .rev()
+        .filter_map(|rec| {
+            let r = rec.results.iter().rev().find(|r| r.id == case_id)?;
+            Some(PastVerdict {
+                run_id: rec.run_id.clone(),
+                started_at: r.started_at.clone(),
+                verdict: r.verdict,
+                reason: r.reason.clone(),
+                by_person: r.judged_by.is_some(),
+                note: r.note.clone(),
+            })
+        })
+        .take(n)
+        .collect()
+}
+
 /// The current UTC time as RFC 3339 with milliseconds.
 pub fn now() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
@@ -471,5 +534,76 @@ mod tests {
         let id = new_run_id("smoke");
         let re = regex::Regex::new(r"^\d{8}T\d{6}Z-smoke-[0-9a-f]{6}$").expect("regex");
         assert!(re.is_match(&id), "{id}");
+    }
+
+    fn result(id: &str, verdict: Verdict) -> CaseResult {
+        CaseResult {
+            id: id.into(),
+            category: "C".into(),
+            title: String::new(),
+            risk: Risk::Readonly,
+            verdict,
+            reason: None,
+            started_at: now(),
+            duration_ms: 0,
+            exit_code: None,
+            command: None,
+            output: Vec::new(),
+            log: None,
+            judged_by: None,
+            note: None,
+        }
+    }
+
+    fn record(id: &str, results: Vec<CaseResult>) -> RunRecord {
+        let mut r = RunRecord::new(id.into(), "t".into(), "127.0.0.1".into(), Risk::Readonly);
+        r.results = results;
+        r.finished_at = Some(now());
+        r
+    }
+
+    #[test]
+    fn a_record_of_only_skipped_or_not_run_cases_is_not_a_pass() {
+        let r = record(
+            "a",
+            vec![result("X", Verdict::Skipped), result("Y", Verdict::NotRun)],
+        );
+        assert_eq!(r.outcome(), Outcome::NothingRan);
+        let mut r2 = r.clone();
+        assert!(judge_in(&mut r2, "Y", Verdict::Pass, None));
+        assert_eq!(r2.outcome(), Outcome::Passed);
+        assert!(judge_in(&mut r2, "X", Verdict::Fail, None));
+        assert_eq!(r2.outcome(), Outcome::Failed);
+        let mut open = r.clone();
+        open.finished_at = None;
+        assert_eq!(open.outcome(), Outcome::Running);
+        assert_eq!(record("e", Vec::new()).outcome(), Outcome::NothingRan);
+    }
+
+    #[test]
+    fn last_verdicts_of_a_case_newest_first() {
+        let mut judged = record("r3", vec![result("X", Verdict::NotRun)]);
+        assert!(judge_in(&mut judged, "X", Verdict::Pass, Some("ok".into())));
+        let records = [
+            record(
+                "r1",
+                vec![result("X", Verdict::Fail), result("Y", Verdict::Pass)],
+            ),
+            record("r2", vec![result("Y", Verdict::Skipped)]),
+            judged,
+            record("r4", vec![result("X", Verdict::Skipped)]),
+        ];
+        let v = last_verdicts(&records, "X", 2);
+        let got: Vec<(&str, Verdict, bool)> = v
+            .iter()
+            .map(|p| (p.run_id.as_str(), p.verdict, p.by_person))
+            .collect();
+        assert_eq!(
+            got,
+            [("r4", Verdict::Skipped, false), ("r3", Verdict::Pass, true)]
+        );
+        assert_eq!(v[1].note.as_deref(), Some("ok"));
+        assert_eq!(last_verdicts(&records, "X", 10).len(), 3);
+        assert!(last_verdicts(&records, "Z", 10).is_empty());
     }
 }

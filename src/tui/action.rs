@@ -50,11 +50,20 @@ pub enum Command {
     CopyPath,
     CopyRunId,
     CopyCommand,
+    /// Maximise the focused pane (again: back to the panes).
+    Zoom,
+    /// Widen / narrow the tree beside the other panes.
+    WiderTree,
+    NarrowerTree,
+    /// Tick the checklist step under the cursor (a person's verdict prompt).
+    ToggleStep,
+    /// Bring temp cases into a rerun of the failed ones (its preview).
+    IncludeTemp,
     Noop,
 }
 
 /// Every command with its keymap name, in the order help lists them.
-pub const COMMANDS: [(Command, &str); 44] = [
+pub const COMMANDS: [(Command, &str); 49] = [
     (Command::Quit, "quit"),
     (Command::MoveDown, "move_down"),
     (Command::MoveUp, "move_up"),
@@ -98,6 +107,11 @@ pub const COMMANDS: [(Command, &str); 44] = [
     (Command::CopyPath, "copy_path"),
     (Command::CopyRunId, "copy_run_id"),
     (Command::CopyCommand, "copy_command"),
+    (Command::Zoom, "zoom"),
+    (Command::WiderTree, "wider_tree"),
+    (Command::NarrowerTree, "narrower_tree"),
+    (Command::ToggleStep, "toggle_step"),
+    (Command::IncludeTemp, "include_temp"),
     (Command::Noop, "noop"),
 ];
 

@@ -86,6 +86,8 @@ pub async fn run(
                     pictured = app.graphics.on_screen();
                     terminal.draw(|f| super::view::draw(&app, &theme, f))?;
                     trace(|| "draw".into());
+                    // what was drawn bounds the scroll of wrapped text (details)
+                    app.fit_scroll(&super::view::measure(&app, &theme));
                     app.dirty = false;
                     last_draw = Instant::now();
                     continue;

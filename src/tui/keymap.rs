@@ -11,7 +11,9 @@ use std::fmt;
 pub const BUILTIN: [(&str, &str); 1] = [("default", include_str!("../../keymaps/default.toml"))];
 
 /// The modes a keymap binds, in the order help lists them.
-pub const MODES: [&str; 6] = ["normal", "finder", "input", "overlay", "prompt", "judge"];
+pub const MODES: [&str; 7] = [
+    "normal", "finder", "input", "overlay", "prompt", "judge", "preview",
+];
 
 /// One key: a code and its modifiers (SHIFT is folded into the character).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -318,6 +320,32 @@ impl Keymap {
 
     pub fn bindings(&self, mode: &str) -> &[Binding] {
         self.modes.get(mode).map_or(&[], Vec::as_slice)
+    }
+
+    /// The help's (mode, keys, desc) rows: bindings of one command with one desc
+    /// share a row.
+    pub fn help_rows(&self) -> Vec<(&'static str, String, String)> {
+        let mut out: Vec<(&'static str, String, String)> = Vec::new();
+        for mode in MODES {
+            let mut seen: Vec<(Command, &str, usize)> = Vec::new();
+            for b in self.bindings(mode) {
+                if let Some((_, _, at)) = seen.iter().find(|(c, d, _)| *c == b.run && *d == b.desc)
+                {
+                    let row = &mut out[*at];
+                    row.1.push_str(", ");
+                    row.1.push_str(&b.keys());
+                    continue;
+                }
+                seen.push((b.run, &b.desc, out.len()));
+                let desc = if b.desc.is_empty() {
+                    b.run.name().to_owned()
+                } else {
+                    b.desc.clone()
+                };
+                out.push((mode, b.keys(), desc));
+            }
+        }
+        out
     }
 
     /// Pairs of bindings in one mode whose keys collide: the same sequence, or one a

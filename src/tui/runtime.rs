@@ -184,6 +184,11 @@ impl Runtime {
                     None => format!("{case_id}: its launch is gone"),
                 };
                 (self.send)(Action::Notice(msg));
+                // the record on disk is the truth: read it again (the app already
+                // shows the verdict it sent)
+                let send = self.send.clone();
+                let root = self.root.clone();
+                tokio::task::spawn_blocking(move || send(Action::Records(read_records(&root))));
             }
             Effect::Spawn(argv) => {
                 let send = self.send.clone();

@@ -56,8 +56,11 @@ pub struct Theme {
     pub name: String,
     styles: BTreeMap<String, Style>,
     pub no_color: bool,
-    /// The palette's `base` (or `bg`): what a screenshot's transparency is drawn over.
-    pub background: Option<Color>,
+    /// The terminal colours the theme is made for (`palette.background` and
+    /// `palette.foreground`): what a cell without its own colour shows, so
+    /// contrast can be measured (black and white when the file does not say).
+    pub background: Color,
+    pub foreground: Color,
 }
 
 impl Theme {
@@ -94,24 +97,19 @@ impl Theme {
                 return Err(format!("unknown section [{k}]"));
             }
         }
-        let background = palette.get("base").or_else(|| palette.get("bg")).copied();
         Ok(Theme {
             name: name.to_owned(),
             styles,
             no_color,
-            background,
+            background: palette.get("background").copied().unwrap_or(Color::Black),
+            foreground: palette.get("foreground").copied().unwrap_or(Color::White),
         })
     }
 
-    /// The background as RGB (black for a terminal's own default or an unnamed colour).
+    /// The background as RGB (what a screenshot's transparency is drawn over; black for
+    /// the terminal's own default).
     pub fn background_rgb(&self) -> [u8; 3] {
-        match self.background {
-            Some(Color::Rgb(r, g, b)) => [r, g, b],
-            Some(Color::White) => [255, 255, 255],
-            Some(Color::Gray) => [192, 192, 192],
-            Some(Color::DarkGray) => [128, 128, 128],
-            _ => [0, 0, 0],
-        }
+        rgb(self.background).map_or([0, 0, 0], |(r, g, b)| [r, g, b])
     }
 
     /// The embedded theme `name`.
@@ -128,6 +126,97 @@ impl Theme {
             .copied()
             .filter(|k| !self.styles.contains_key(*k))
             .collect()
+    }
+}
+
+/// The sRGB value of a colour: true colours as they are, the 16 named colours as
+/// xterm draws them by default, the 256-colour cube and grey ramp (`None`: the
+/// terminal's own default, `Reset`).
+pub fn rgb(c: Color) -> Option<(u8, u8, u8)> {
+    Some(match c {
+        Color::Reset => return None,
+        Color::Rgb(r, g, b) => (r, g, b),
+        Color::Black => (0, 0, 0),
+        Color::Red => (205, 0, 0),
+        Color::Green => (0, 205, 0),
+        Color::Yellow => (205, 205, 0),
+        Color::Blue => (0, 0, 238),
+        Color::Magenta => (205, 0, 205),
+        Color::Cyan => (0, 205, 205),
+        Color::Gray => (229, 229, 229),
+        Color::DarkGray => (127, 127, 127),
+        Color::LightRed => (255, 0, 0),
+        Color::LightGreen => (0, 255, 0),
+        Color::LightYellow => (255, 255, 0),
+        Color::LightBlue => (92, 92, 255),
+        Color::LightMagenta => (255, 0, 255),
+        Color::LightCyan => (0, 255, 255),
+        Color::White => (255, 255, 255),
+        Color::Indexed(i) if i < 16 => return rgb(BASIC[usize::from(i)]),
+        Color::Indexed(i) if i < 232 => {
+            let i = i - 16;
+            let step = |v: u8| if v == 0 { 0 } else { 55 + v * 40 };
+            (step(i / 36), step(i / 6 % 6), step(i % 6))
+        }
+        Color::Indexed(i) => {
+            let v = 8 + (i - 232) * 10;
+            (v, v, v)
+        }
+    })
+}
+
+const BASIC: [Color; 16] = [
+    Color::Black,
+    Color::Red,
+    Color::Green,
+    Color::Yellow,
+    Color::Blue,
+    Color::Magenta,
+    Color::Cyan,
+    Color::Gray,
+    Color::DarkGray,
+    Color::LightRed,
+    Color::LightGreen,
+    Color::LightYellow,
+    Color::LightBlue,
+    Color::LightMagenta,
+    Color::LightCyan,
+    Color::White,
+];
+
+/// The WCAG 2 relative luminance of an sRGB colour.
+fn luminance((r, g, b): (u8, u8, u8)) -> f64 {
+    let lin = |v: u8| {
+        let c = f64::from(v) / 255.0;
+        if c <= 0.039_28 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+}
+
+/// The WCAG 2 contrast ratio of two colours (1 to 21).
+pub fn contrast(a: (u8, u8, u8), b: (u8, u8, u8)) -> f64 {
+    let (x, y) = (luminance(a), luminance(b));
+    (x.max(y) + 0.05) / (x.min(y) + 0.05)
+}
+
+impl Theme {
+    /// The colours a cell of style `s` is seen in (text, background) on this
+    /// theme's terminal: defaults filled in, `reversed` applied.
+    pub fn seen(&self, s: Style) -> ((u8, u8, u8), (u8, u8, u8)) {
+        let or = |c: Option<Color>, d: Color| {
+            c.and_then(rgb)
+                .or_else(|| rgb(d))
+                .unwrap_or((128, 128, 128))
+        };
+        let fg = or(s.fg, self.foreground);
+        let bg = or(s.bg, self.background);
+        let reversed = s.add_modifier.contains(Modifier::REVERSED)
+            && !s.sub_modifier.contains(Modifier::REVERSED);
+        if reversed { (bg, fg) } else { (fg, bg) }
     }
 }
 
@@ -265,6 +354,22 @@ pub fn load(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn contrast_follows_wcag() {
+        let ratio = contrast((0, 0, 0), (255, 255, 255));
+        assert!((ratio - 21.0).abs() < 1e-9, "{ratio}");
+        assert!((contrast((9, 9, 9), (9, 9, 9)) - 1.0).abs() < 1e-9);
+        // #767676 on white is the classic just-passing grey (4.54:1)
+        let grey = contrast((0x76, 0x76, 0x76), (255, 255, 255));
+        assert!((4.5..4.6).contains(&grey), "{grey}");
+        assert_eq!(rgb(Color::Indexed(196)), Some((255, 0, 0)));
+        assert_eq!(rgb(Color::Indexed(9)), rgb(Color::LightRed));
+        let t = Theme::builtin("dark", false).expect("dark");
+        let sel = Style::default().add_modifier(Modifier::REVERSED);
+        let (fg, bg) = t.seen(sel.fg(Color::White));
+        assert_eq!((fg, bg), (rgb(t.background).expect("bg"), (255, 255, 255)));
+    }
 
     #[test]
     fn builtins_define_every_key() {

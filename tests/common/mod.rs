@@ -20,7 +20,7 @@ pub struct Session {
     pub bytes: Arc<Mutex<Vec<u8>>>,
     writer: Box<dyn Write + Send>,
     pub child: Box<dyn portable_pty::Child + Send + Sync>,
-    _master: Box<dyn portable_pty::MasterPty + Send>,
+    master: Box<dyn portable_pty::MasterPty + Send>,
 }
 
 impl Session {
@@ -76,7 +76,7 @@ impl Session {
             bytes,
             writer,
             child,
-            _master: pty.master,
+            master: pty.master,
         }
     }
 
@@ -100,6 +100,40 @@ impl Session {
         );
     }
 
+    /// The terminal resized to `rows` × `cols` (the child gets SIGWINCH).
+    pub fn resize(&mut self, rows: u16, cols: u16) {
+        self.master
+            .resize(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("resize");
+    }
+
+    /// The screen read back at `rows` × `cols` (a session spawned or resized to it).
+    pub fn screen_sized(&self, rows: u16, cols: u16) -> vt100::Parser {
+        let mut p = vt100::Parser::new(rows, cols, 0);
+        p.process(&self.bytes.lock().expect("lock"));
+        p
+    }
+
+    /// Wait, with the same generous deadline, for `f` on a `rows` × `cols` screen.
+    pub fn wait_sized(&self, rows: u16, cols: u16, what: &str, f: impl Fn(&vt100::Screen) -> bool) {
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(40) {
+            if f(self.screen_sized(rows, cols).screen()) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        panic!(
+            "timed out waiting for {what}:\n{}",
+            self.screen_sized(rows, cols).screen().contents()
+        );
+    }
+
     pub fn wait_text(&self, s: &str) {
         self.wait_for(s, |sc| sc.contents().contains(s));
     }
@@ -119,7 +153,11 @@ impl Session {
                 assert!(status.success(), "exit status {status:?}");
                 break;
             }
-            assert!(start.elapsed() < Duration::from_secs(10), "did not quit");
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "did not quit:\n{}",
+                self.screen().screen().contents()
+            );
             std::thread::sleep(Duration::from_millis(50));
         }
         std::thread::sleep(Duration::from_millis(200));

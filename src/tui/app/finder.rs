@@ -1,9 +1,8 @@
 //! The fuzzy finder (`/`): the candidates of both sources, the query and its results.
 
-use crate::sanitize::escape;
 use crate::workspace::Workspace;
 use crate::workspace::cases::{CaseRef, CaseRow};
-use crate::workspace::fuzzy::Query;
+use crate::workspace::fuzzy;
 
 /// A candidate of the fuzzy finder.
 #[derive(Debug, Clone)]
@@ -34,7 +33,7 @@ pub fn candidates(ws: &Workspace, cases: &[CaseRow]) -> Vec<Candidate> {
             );
             Candidate {
                 key: c.case_ref(),
-                text: escape(&format!("{}  {}", c.case_id, path)).into_owned(),
+                text: fuzzy::tests_text(&c.case_id, &path),
                 source: "tests",
             }
         })
@@ -43,8 +42,7 @@ pub fn candidates(ws: &Workspace, cases: &[CaseRow]) -> Vec<Candidate> {
         for case in &cat.cases {
             v.push(Candidate {
                 key: CaseRef::Catalog(case.id.clone()),
-                text: escape(&format!("{}  {}  [{}]", case.id, case.title, case.category))
-                    .into_owned(),
+                text: fuzzy::catalog_text(&case.id, &case.title, &case.category),
                 source: "catalog",
             });
         }
@@ -55,16 +53,7 @@ pub fn candidates(ws: &Workspace, cases: &[CaseRow]) -> Vec<Candidate> {
 impl Finder {
     /// Match the query against `candidates`, best first.
     pub fn refind(&mut self, candidates: &[Candidate]) {
-        let mut q = Query::new(&self.query);
-        let mut buf = Vec::new();
-        let mut scored: Vec<(u32, usize, Vec<u32>)> = Vec::new();
-        for (i, c) in candidates.iter().enumerate() {
-            if let Some(s) = q.indices(&c.text, &mut buf) {
-                scored.push((s, i, buf.clone()));
-            }
-        }
-        scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        self.results = scored.into_iter().map(|(_, i, ix)| (i, ix)).collect();
+        self.results = fuzzy::rank(&self.query, candidates.iter().map(|c| c.text.as_str()));
         self.cursor = self.cursor.min(self.results.len().saturating_sub(1));
     }
 

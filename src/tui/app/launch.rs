@@ -15,6 +15,7 @@ use crate::workspace::cases::{CaseRef, CaseRow, NodeKind};
 use crate::workspace::logs::RawRun;
 use crate::workspace::timeline::TimelineEvent;
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt::Write as _;
 
 /// The word a person types to authorize destructive cases (a key press never can).
 pub const DESTRUCTIVE_WORD: &str = "destructive";
@@ -40,6 +41,68 @@ impl Asking {
     }
 }
 
+/// What a launch of more than one case will do, shown before it starts (Enter
+/// goes on to its prompts, Esc cancels).
+#[derive(Debug, Clone)]
+pub struct Preview {
+    /// The tests targets and catalog ids to launch (temp cases not among them
+    /// unless `with_temp`).
+    pub tests: Vec<(String, Option<String>)>,
+    pub catalog: Vec<String>,
+    /// `F`: the failed temp cases, left out unless the person brings them in.
+    pub temp: Vec<(String, Option<String>)>,
+    pub with_temp: bool,
+    /// Left out before the plan (a failed orphan has no test file), with why.
+    pub left_out: Vec<(String, String)>,
+    /// `F` (rerun failed) rather than `r`.
+    pub rerun: bool,
+    /// The one line: N cases, M need authorization, K excluded and why.
+    pub line: String,
+}
+
+/// What a plan will do, counted before it starts.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Outlook {
+    /// Cases that will run or be asked about.
+    pub cases: usize,
+    /// Of those, the ones a prompt must authorize first.
+    pub need_auth: usize,
+    /// Cases left out, each with why.
+    pub excluded: Vec<(String, String)>,
+}
+
+impl Outlook {
+    /// `12 cases · 2 need authorization · 3 excluded: A (why); B (why); +1 more`.
+    pub fn line(&self) -> String {
+        let mut s = format!(
+            "{} {}",
+            self.cases,
+            if self.cases == 1 { "case" } else { "cases" }
+        );
+        if self.need_auth > 0 {
+            let _ = write!(s, " · {} need authorization", self.need_auth);
+        }
+        if !self.excluded.is_empty() {
+            let shown: Vec<String> = self
+                .excluded
+                .iter()
+                .take(3)
+                .map(|(id, why)| format!("{id} ({why})"))
+                .collect();
+            let _ = write!(
+                s,
+                " · {} excluded: {}",
+                self.excluded.len(),
+                shown.join("; ")
+            );
+            if self.excluded.len() > 3 {
+                let _ = write!(s, "; +{} more", self.excluded.len() - 3);
+            }
+        }
+        escape(&s).into_owned()
+    }
+}
+
 /// A person's verdict being given for a case no process can judge.
 #[derive(Debug, Clone)]
 pub struct Judging {
@@ -52,6 +115,76 @@ pub struct Judging {
     pub note: String,
     /// Typing the note (otherwise keys pick the verdict).
     pub editing_note: bool,
+    /// Which steps the person ticked (kept while the prompt is open; written into
+    /// the note when any is ticked: a run record's result has no field for them).
+    pub ticked: Vec<bool>,
+    /// The row under the cursor: a step (`< steps.len()`), else a verdict.
+    pub cursor: usize,
+    /// This prompt's place among the verdicts asked in a row (1-based).
+    pub nth: usize,
+}
+
+impl Judging {
+    /// The prompt for case `case_id` of launch `launch`; `steps` already expanded
+    /// (through the catalog's vars). The cursor starts on the first verdict.
+    pub fn new(case_id: String, title: String, steps: Vec<String>, launch: usize) -> Judging {
+        Judging {
+            case_id,
+            title,
+            ticked: vec![false; steps.len()],
+            cursor: steps.len(),
+            steps,
+            launch,
+            choice: 0,
+            note: String::new(),
+            editing_note: false,
+            nth: 1,
+        }
+    }
+
+    /// Move the cursor over steps and verdicts (wrapping); on a verdict it picks it.
+    pub fn step(&mut self, d: isize) {
+        let n = self.steps.len() + VERDICTS.len();
+        // `rem_euclid` of a row count that fits the screen
+        let at = isize::try_from(self.cursor).unwrap_or(0) + d;
+        self.cursor = usize::try_from(at.rem_euclid(isize::try_from(n).unwrap_or(1))).unwrap_or(0);
+        if let Some(v) = self.cursor.checked_sub(self.steps.len()) {
+            self.choice = v;
+        }
+    }
+
+    /// Tick (or untick) the step under the cursor.
+    pub fn toggle(&mut self) {
+        if let Some(t) = self.ticked.get_mut(self.cursor) {
+            *t = !*t;
+        }
+    }
+
+    /// The note to record: the person's, and which steps were ticked when any was.
+    pub fn recorded_note(&self) -> Option<String> {
+        let own = self.note.trim();
+        let done = self.ticked.iter().filter(|t| **t).count();
+        let ticks = (done > 0).then(|| {
+            let open: Vec<String> = self
+                .ticked
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| !**t)
+                .map(|(i, _)| (i + 1).to_string())
+                .collect();
+            let mut s = format!("steps checked {done}/{}", self.steps.len());
+            if !open.is_empty() {
+                let _ = write!(s, " (not: {})", open.join(", "));
+            }
+            s
+        });
+        match (own.is_empty(), ticks) {
+            (true, None) => None,
+            (false, None) => Some(own.to_owned()),
+            (true, Some(t)) => Some(t),
+            (false, Some(t)) => Some(format!("{own} · {t}")),
+        }
+    }
 }
 
 /// The verdicts a person may give, in the order the prompt lists them.
@@ -118,6 +251,27 @@ pub fn next_prompt(
         })
         .collect();
     (exec::policy::next_prompt(&ds).cloned(), skipped)
+}
+
+/// ` — ID: why` for the first case a launch skipped or did not run (`+N more`),
+/// so the status line says why and not only how many.
+pub fn skip_reasons(results: &[crate::exec::ResultLine]) -> String {
+    let left: Vec<&crate::exec::ResultLine> = results
+        .iter()
+        .filter(|r| matches!(r.verdict, Verdict::Skipped | Verdict::NotRun) && r.reason.is_some())
+        .collect();
+    let Some(first) = left.first() else {
+        return String::new();
+    };
+    let mut s = format!(
+        " — {}: {}",
+        escape(&first.id),
+        escape(first.reason.as_deref().unwrap_or_default())
+    );
+    if left.len() > 1 {
+        let _ = write!(s, " (+{} more)", left.len() - 1);
+    }
+    s
 }
 
 /// Record an answer: a grant for this session, or a refusal for this launch.
@@ -255,8 +409,106 @@ impl App {
             return Vec::new();
         }
         let _ = ws;
-        let asking = self.asking(&tests, &catalog);
-        self.ask_or_launch(asking)
+        self.preview_or_launch(
+            Preview {
+                tests,
+                catalog,
+                temp: Vec::new(),
+                with_temp: false,
+                left_out: Vec::new(),
+                rerun: false,
+                line: String::new(),
+            },
+            false,
+        )
+    }
+
+    /// What `plan` will do: the cases it runs (a folder counts its cases), those a
+    /// prompt must authorize, and what the selection and the policy leave out —
+    /// from the same decisions the launch takes (`exec::decisions`).
+    pub fn outlook(&self, plan: &LaunchPlan, left_out: &[(String, String)]) -> Outlook {
+        let Some(ws) = &self.ws else {
+            return Outlook::default();
+        };
+        let ctx = crate::exec::LaunchContext::of(ws);
+        let size = |t: &TestsTarget| match t {
+            TestsTarget::Cases { case_ids, .. } => case_ids.len(),
+            TestsTarget::Scope(scope) => self
+                .tests
+                .cases
+                .iter()
+                .filter(|c| {
+                    !c.orphan()
+                        && (c.scope == *scope
+                            || c.scope
+                                .strip_prefix(scope.as_str())
+                                .is_some_and(|r| r.starts_with('/')))
+                })
+                .count(),
+        };
+        let targets = crate::exec::tests_run::merge_targets(plan.tests.clone());
+        let sizes: HashMap<String, usize> = targets.iter().map(|t| (t.label(), size(t))).collect();
+        let mut o = Outlook {
+            excluded: left_out.to_vec(),
+            ..Outlook::default()
+        };
+        if let (Some(cat), Some(vars)) = (&ctx.catalog, self.vars()) {
+            if !plan.catalog.ids.is_empty() {
+                let sel = crate::exec::catalog_run::selection(cat, &vars, &plan.catalog);
+                o.excluded
+                    .extend(sel.excluded.into_iter().map(|e| (e.id, e.reason)));
+            }
+        }
+        for (id, d) in exec::decisions(&ctx, plan) {
+            let n = sizes.get(&id).copied().unwrap_or(1);
+            match d {
+                Decision::Allowed(_) => o.cases += n,
+                Decision::NeedsPrompt(_) => {
+                    o.cases += n;
+                    o.need_auth += n;
+                }
+                Decision::Skip(why) => o.excluded.push((id, why)),
+            }
+        }
+        o
+    }
+
+    /// Launch `p` at once when it is one case; else (or when the preview is open
+    /// already: `stay`) show what it will do first.
+    fn preview_or_launch(&mut self, mut p: Preview, stay: bool) -> Vec<Effect> {
+        let mut tests = p.tests.clone();
+        if p.with_temp {
+            tests.extend(p.temp.iter().cloned());
+        }
+        let asking = self.asking(&tests, &p.catalog);
+        let mut left = p.left_out.clone();
+        if !p.with_temp {
+            left.extend(p.temp.iter().map(|(scope, case)| {
+                (
+                    case.as_ref()
+                        .map_or_else(|| scope.clone(), |c| format!("{scope}/{c}")),
+                    "temp case: t brings temp cases in".to_owned(),
+                )
+            }));
+        }
+        let o = self.outlook(&asking.plan, &left);
+        if o.cases <= 1 && !stay {
+            let fx = self.ask_or_launch(asking);
+            // say what was left out, even when one case runs at once
+            if !left.is_empty() && fx.iter().any(|e| matches!(e, Effect::Launch { .. })) {
+                let prev = self.notice.take().unwrap_or_default();
+                let why = Outlook {
+                    excluded: left,
+                    ..Outlook::default()
+                }
+                .line();
+                self.notice = Some(format!("{prev} · {}", why.trim_start_matches("0 cases · ")));
+            }
+            return fx;
+        }
+        p.line = o.line();
+        self.overlay = Some(Overlay::Prompt(PromptOverlay::Preview(Box::new(p))));
+        Vec::new()
     }
 
     /// Ask the next question of a launch, or launch it when none is left.
@@ -332,6 +584,7 @@ impl App {
         match ev {
             E::RunStart { run_id, .. } => {
                 self.notice = Some(format!("run record {}", escape(&run_id)));
+                self.runs.launched.insert(index, run_id);
                 Vec::new()
             }
             E::RunnerStart { command } => {
@@ -377,13 +630,9 @@ impl App {
                 Vec::new()
             }
             E::CaseEnd(r) => {
-                let status = match r.verdict {
-                    crate::exec::record::Verdict::Pass => "ok",
-                    crate::exec::record::Verdict::Fail
-                    | crate::exec::record::Verdict::EnvironmentFail => "failed",
-                    _ => "skipped",
-                };
+                let status = super::live::status_of(r.verdict);
                 let reason = r.reason.clone().unwrap_or_default();
+                let fx = self.left_out_in_live(&r.id, r.verdict, &reason);
                 self.live.push(
                     &r.id,
                     note(
@@ -413,17 +662,27 @@ impl App {
                         .as_ref()
                         .and_then(|w| w.catalog.as_ref())
                         .and_then(|c| c.case(&r.id));
-                    self.judge_queue.push_back(Judging {
-                        case_id: r.id.clone(),
-                        title: case.map(|c| c.title.clone()).unwrap_or_default(),
-                        steps: case.map(|c| c.how.steps.clone()).unwrap_or_default(),
-                        launch: index,
-                        choice: 0,
-                        note: String::new(),
-                        editing_note: false,
+                    // the checklist as the person must follow it: `${VAR}` expanded
+                    // by the catalog's vars, as the run expands `how.steps`
+                    let vars = self.vars();
+                    let steps = case.map_or_else(Vec::new, |c| {
+                        c.how
+                            .steps
+                            .iter()
+                            .map(|s| {
+                                vars.as_ref()
+                                    .map_or_else(|| s.clone(), |v| v.expand(s).text)
+                            })
+                            .collect()
                     });
+                    self.judge_queue.push_back(Judging::new(
+                        r.id.clone(),
+                        case.map(|c| c.title.clone()).unwrap_or_default(),
+                        steps,
+                        index,
+                    ));
                 }
-                Vec::new()
+                fx
             }
             E::RunnerExit { reason, .. } => {
                 if let Some(r) = reason {
@@ -433,14 +692,75 @@ impl App {
             }
             E::Summary(s) => {
                 self.running = self.running.saturating_sub(1);
-                self.notice = Some(format!("launch done: {}", super::watch::counts(&s.results)));
+                self.notice = Some(format!(
+                    "launch done: {}{}",
+                    super::watch::counts(&s.results),
+                    skip_reasons(&s.results)
+                ));
                 vec![Effect::Reload]
             }
         }
     }
 
+    /// A case of the launch that ends without having started (skipped, or left
+    /// out with its `run_together` group): its reason goes into the live pane —
+    /// the launch's view, opened for it when nothing of the launch is shown yet.
+    fn left_out_in_live(&mut self, id: &str, verdict: Verdict, reason: &str) -> Vec<Effect> {
+        if !matches!(verdict, Verdict::Skipped | Verdict::NotRun)
+            || self.live.launch.as_deref() == Some(id)
+        {
+            return Vec::new();
+        }
+        let mut fx = Vec::new();
+        if self.live.launch.is_none() {
+            fx = self.live.show_launch(id, None);
+        }
+        let Some(shown) = self.live.launch.clone() else {
+            return fx;
+        };
+        self.live.push(
+            &shown,
+            TimelineEvent {
+                kind: "run".into(),
+                name: format!("{} {id}", verdict.as_str()),
+                status: "skipped".into(),
+                message: reason.to_owned(),
+                ..TimelineEvent::default()
+            },
+            self.timeline_cap,
+        );
+        fx
+    }
+
     pub(super) fn prompt_command(&mut self, p: PromptOverlay, c: Command) -> Vec<Effect> {
         match (p, c) {
+            (PromptOverlay::Preview(p), Command::Confirm) => {
+                let rerun = p.rerun;
+                let mut tests = p.tests.clone();
+                if p.with_temp {
+                    tests.extend(p.temp.iter().cloned());
+                }
+                let n = tests.len() + p.catalog.len();
+                let a = self.asking(&tests, &p.catalog);
+                let fx = self.ask_or_launch(a);
+                if fx.iter().any(|e| matches!(e, Effect::Launch { .. })) {
+                    let prev = self.notice.take().unwrap_or_default();
+                    self.notice = Some(if rerun {
+                        format!("rerun failed ({n}): {prev}")
+                    } else {
+                        prev
+                    });
+                }
+                fx
+            }
+            (PromptOverlay::Preview(mut p), Command::IncludeTemp) if !p.temp.is_empty() => {
+                p.with_temp = !p.with_temp;
+                self.preview_or_launch(*p, true)
+            }
+            (PromptOverlay::Preview(_), Command::Close) => {
+                self.notice = Some("not launched".into());
+                Vec::new()
+            }
             (PromptOverlay::QuitLive, Command::Confirm) => {
                 self.quit = true;
                 vec![Effect::Quit]
@@ -502,8 +822,9 @@ impl App {
                 }
                 let n = VERDICTS.len();
                 match c {
-                    Command::MoveDown => j.choice = (j.choice + 1) % n,
-                    Command::MoveUp => j.choice = (j.choice + n - 1) % n,
+                    Command::MoveDown => j.step(1),
+                    Command::MoveUp => j.step(-1),
+                    Command::ToggleStep => j.toggle(),
                     Command::Filter => j.editing_note = true,
                     Command::Confirm => {
                         let verdict = VERDICTS[j.choice.min(n - 1)];
@@ -512,7 +833,18 @@ impl App {
                             j.case_id,
                             verdict.as_str()
                         ));
-                        let note = (!j.note.trim().is_empty()).then(|| j.note.trim().to_owned());
+                        let note = j.recorded_note();
+                        // every pane that shows this case changes now, not after
+                        // the next launch: the live pane's end row, the run
+                        // record's row and the catalog row's latest verdict
+                        self.live.judged(&j.case_id, verdict);
+                        if self
+                            .runs
+                            .judged(j.launch, &j.case_id, verdict, note.clone())
+                            .is_some()
+                        {
+                            self.records_changed();
+                        }
                         return vec![Effect::Judge {
                             index: j.launch,
                             case_id: j.case_id,
@@ -556,24 +888,63 @@ impl App {
                     })
                     .collect()
             });
-        let tests: Vec<(String, Option<String>)> = set
+        let in_view = |key: &str| shown.as_ref().is_none_or(|s| s.contains(key));
+        // temp cases are scratch: left out unless the person brings them in (t)
+        let (temp, tests): (Vec<_>, Vec<_>) = set
             .tests
             .iter()
-            .filter(|c| shown.as_ref().is_none_or(|s| s.contains(&c.key())))
-            .map(|c| (c.scope.clone(), Some(c.case_id.clone())))
+            .filter(|c| in_view(&c.key()))
+            .partition(|c| c.temp);
+        let as_target =
+            |c: &&crate::workspace::tree::TestCase| (c.scope.clone(), Some(c.case_id.clone()));
+        let tests: Vec<(String, Option<String>)> = tests.iter().map(as_target).collect();
+        let temp: Vec<(String, Option<String>)> = temp.iter().map(as_target).collect();
+        // a failed orphan has no test file to run: named, not silently dropped
+        let left_out: Vec<(String, String)> = self
+            .tests
+            .cases
+            .iter()
+            .filter(|c| {
+                c.orphan()
+                    && c.latest == Some(crate::workspace::logs::RunStatus::Failed)
+                    && in_view(&c.key)
+            })
+            .map(|c| (c.key.clone(), "orphan: its test file is gone".to_owned()))
             .collect();
         let catalog = if shown.is_some() {
             Vec::new()
         } else {
             set.catalog
         };
-        if tests.is_empty() && catalog.is_empty() {
-            self.notice = Some("no failed case to rerun".into());
+        if tests.is_empty() && catalog.is_empty() && temp.is_empty() {
+            self.notice = Some(if left_out.is_empty() {
+                "no failed case to rerun".into()
+            } else {
+                format!(
+                    "no failed case to rerun; left out: {}",
+                    Outlook {
+                        excluded: left_out,
+                        ..Outlook::default()
+                    }
+                    .line()
+                    .trim_start_matches("0 cases · ")
+                )
+            });
             return Vec::new();
         }
         let n = tests.len() + catalog.len();
-        let a = self.asking(&tests, &catalog);
-        let fx = self.ask_or_launch(a);
+        let fx = self.preview_or_launch(
+            Preview {
+                tests,
+                catalog,
+                with_temp: false,
+                temp,
+                left_out,
+                rerun: true,
+                line: String::new(),
+            },
+            false,
+        );
         if fx.iter().any(|e| matches!(e, Effect::Launch { .. })) {
             let prev = self.notice.take().unwrap_or_default();
             self.notice = Some(format!("rerun failed ({n}): {prev}"));

@@ -14,8 +14,10 @@ pub struct Areas {
     pub live: Option<Rect>,
     pub artifacts: Option<Rect>,
     pub status: Rect,
-    /// Only one pane fits beside the tree: it follows the focus.
+    /// Only one pane fits beside the tree (or none, zoomed): it follows the focus.
     pub narrow: bool,
+    /// The tree's share of the width, in percent.
+    pub tree_pct: u16,
 }
 
 pub fn areas(w: u16, h: u16, app: &App) -> Areas {
@@ -29,8 +31,10 @@ pub fn areas(w: u16, h: u16, app: &App) -> Areas {
         Constraint::Length(1),
     ])
     .areas(full);
-    let narrow = w < 100 || h < 22;
-    let tree_pct = if narrow { 45 } else { 38 };
+    let narrow = w < 100 || h < 22 || app.zoom;
+    let tree_pct = app
+        .tree_pct
+        .unwrap_or(if w < 100 || h < 22 { 45 } else { 38 });
     let [tree, right] =
         Layout::horizontal([Constraint::Percentage(tree_pct), Constraint::Min(0)]).areas(body);
     let mut a = Areas {
@@ -39,8 +43,21 @@ pub fn areas(w: u16, h: u16, app: &App) -> Areas {
         tree,
         status,
         narrow,
+        tree_pct,
         ..Areas::default()
     };
+    if app.zoom {
+        // the focused pane takes the whole body; Tab moves the zoom to the next one
+        let empty = Rect::new(body.x, body.y, 0, 0);
+        a.tree = empty;
+        match app.focus {
+            Pane::Tree => a.tree = body,
+            Pane::Details => a.details = Some(body),
+            Pane::Live => a.live = Some(body),
+            Pane::Artifacts => a.artifacts = Some(body),
+        }
+        return a;
+    }
     if narrow {
         match app.focus {
             Pane::Tree | Pane::Details => a.details = Some(right),

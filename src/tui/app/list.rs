@@ -30,6 +30,20 @@ impl ListState {
         self.offset = scroll_to(self.offset, self.cursor, height);
     }
 
+    /// The one scroll rule of every pane: the cursor inside `len` rows, the window
+    /// of `height` rows never past the end (a grown window shows the first rows
+    /// again instead of blank space under the last), and the cursor in view.
+    pub fn fit(&mut self, len: usize, height: usize) {
+        self.clamp_to(len);
+        self.offset = self.offset.min(len.saturating_sub(height.max(1)));
+        self.scroll(height);
+    }
+
+    /// Rows below the window of `height` rows over `len` rows.
+    pub fn below(&self, len: usize, height: usize) -> usize {
+        len.saturating_sub(self.offset + height)
+    }
+
     /// The cursor on the last of `len` rows.
     pub fn bottom(&mut self, len: usize) {
         self.cursor = len.saturating_sub(1);
@@ -85,5 +99,28 @@ mod tests {
         assert_eq!(l.cursor, 3);
         l.clamp_to(2);
         assert_eq!(l.cursor, 1);
+    }
+
+    /// A window that grows (a terminal resized from 10 to 40 rows) shows the first
+    /// rows again instead of the last few above blank space.
+    #[test]
+    fn the_window_never_ends_past_the_last_row() {
+        let mut l = ListState::default();
+        l.step(20, 25);
+        l.fit(25, 8);
+        assert_eq!((l.cursor, l.offset), (20, 13));
+        assert_eq!(l.below(25, 8), 4);
+        l.fit(25, 38);
+        assert_eq!((l.cursor, l.offset), (20, 0), "all 25 rows fit in 38");
+        assert_eq!(l.below(25, 38), 0);
+        l.offset = 20;
+        l.fit(25, 10);
+        assert_eq!(l.offset, 15, "clamped at the end");
+        l.fit(3, 10);
+        assert_eq!(
+            (l.cursor, l.offset),
+            (2, 0),
+            "the list shrank under the cursor"
+        );
     }
 }

@@ -203,10 +203,13 @@ impl Live {
         let run = self.run.as_ref()?;
         let &i = self.visible.get(self.list.cursor)?;
         let (title, text) = if self.show_events {
-            (
-                format!("runtime event {}", i + 1),
-                run.runtime_events[i].clone(),
-            )
+            // a JSON line reads better indented; anything else is shown as it is
+            let raw = &run.runtime_events[i];
+            let text = serde_json::from_str::<serde_json::Value>(raw)
+                .ok()
+                .and_then(|v| serde_json::to_string_pretty(&v).ok())
+                .unwrap_or_else(|| raw.clone());
+            (format!("runtime event {}", i + 1), text)
         } else {
             let e = &run.events[i];
             let mut all = serde_json::Map::new();
@@ -324,5 +327,38 @@ impl Live {
                 self.bottom();
             }
         }
+    }
+
+    /// A person gave launched case `id` its verdict: its end row no longer says it
+    /// needs a person (when the pane still shows that case).
+    pub fn judged(&mut self, id: &str, verdict: crate::exec::record::Verdict) {
+        if self.launch.as_deref() != Some(id) {
+            return;
+        }
+        let Some(run) = self.run.as_mut() else {
+            return;
+        };
+        let status = status_of(verdict);
+        if let Some(e) = run
+            .events
+            .iter_mut()
+            .rev()
+            .find(|e| e.kind == "run" && e.name.starts_with("end "))
+        {
+            e.name = format!("end {}", verdict.as_str());
+            e.status = status.into();
+            e.message = "judged by a person".into();
+        }
+        self.refilter();
+    }
+}
+
+/// The timeline status a verdict is shown with.
+pub fn status_of(v: crate::exec::record::Verdict) -> &'static str {
+    use crate::exec::record::Verdict;
+    match v {
+        Verdict::Pass => "ok",
+        Verdict::Fail | Verdict::EnvironmentFail => "failed",
+        Verdict::Skipped | Verdict::NotRun => "skipped",
     }
 }

@@ -141,8 +141,16 @@ pub struct App {
     pub live: Live,
     /// Scroll of the details pane (reset when the selection changes).
     pub details: ListState,
+    /// The details' last scroll row at the last frame (`None` before one).
+    details_max: Option<usize>,
+    /// What the details showed at the last update.
+    details_subject: Subject,
     /// Marked cases of both sources.
     pub marks: BTreeSet<CaseRef>,
+    /// The focused pane fills the screen below the tabs (`z`).
+    pub zoom: bool,
+    /// The tree's share of the width in percent, when the person set it (`+`/`-`).
+    pub tree_pct: Option<u16>,
     /// What the finder matches.
     pub candidates: Vec<Candidate>,
     pub overlay: Option<Overlay>,
@@ -163,6 +171,8 @@ pub struct App {
     last_want: Option<RunRef>,
     /// Person-judged cases waiting for their verdict.
     pub judge_queue: std::collections::VecDeque<launch::Judging>,
+    /// Verdict prompts shown in a row so far ("verdict 2 of 3"); 0 when none waits.
+    pub verdicts_asked: usize,
     /// One-line messages for the status bar (config errors, notices).
     pub notice: Option<String>,
     pub watch: watch::Watch,
@@ -174,6 +184,16 @@ pub struct App {
     pub quit: bool,
     pub dirty: bool,
 }
+
+/// What a drawn frame measured: how far wrapped text can scroll.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Measured {
+    /// The details pane's last scroll row (its wrapped rows less the rows shown).
+    pub details_max: usize,
+}
+
+/// What the details pane shows: its scroll starts again when this changes.
+type Subject = (Tab, usize, Option<String>);
 
 /// What a mouse event can change on screen (see `App::view_key`).
 #[derive(Debug, PartialEq, Eq)]
@@ -211,7 +231,11 @@ impl App {
             runs: RunsTab::default(),
             live: Live::new(),
             details: ListState::default(),
+            details_max: None,
+            details_subject: (Tab::Tests, 0, None),
             marks: BTreeSet::new(),
+            zoom: false,
+            tree_pct: None,
             candidates: Vec::new(),
             overlay: None,
             screen: None,
@@ -223,6 +247,7 @@ impl App {
             launches: 0,
             last_want: None,
             judge_queue: std::collections::VecDeque::new(),
+            verdicts_asked: 0,
             notice: None,
             watch: watch::Watch::default(),
             compare: compare::Compare::default(),
@@ -249,6 +274,7 @@ impl App {
             Some(Overlay::Prompt(Prompt::Authorize(a))) if a.typed() => "input",
             Some(Overlay::Prompt(Prompt::Judge(j))) if j.editing_note => "input",
             Some(Overlay::Prompt(Prompt::Judge(_))) => "judge",
+            Some(Overlay::Prompt(Prompt::Preview(_))) => "preview",
             Some(Overlay::Prompt(_)) => "prompt",
             Some(Overlay::Help { .. } | Overlay::Data { .. }) => "overlay",
             None if self.screen.is_some() => "overlay",
@@ -286,6 +312,20 @@ impl App {
             screen,
             notice: self.notice.clone(),
         }
+    }
+
+    fn subject(&self) -> Subject {
+        match self.tab {
+            Tab::Tests => (self.tab, 0, self.selected_node().map(|n| n.key.clone())),
+            Tab::Catalog => (self.tab, self.catalog.list.cursor, None),
+            Tab::Runs => (self.tab, self.runs.list.cursor, None),
+        }
+    }
+
+    /// Keep scrolls of wrapped text inside what the last frame measured.
+    pub fn fit_scroll(&mut self, m: &Measured) {
+        self.details_max = Some(m.details_max);
+        self.details.cursor = self.details.cursor.min(m.details_max);
     }
 
     /// The keys of an unfinished sequence.
@@ -364,6 +404,13 @@ impl App {
         if reloaded {
             self.contract.reset();
         }
+        // a new subject (tab, selection, a finder jump, a click) shows its details
+        // from the top
+        let subject = self.subject();
+        if subject != self.details_subject {
+            self.details.reset();
+            self.details_subject = subject;
+        }
         if let Some(ws) = self
             .ws
             .as_ref()
@@ -376,9 +423,13 @@ impl App {
         self.sync_graphics();
         // a verdict waits for any open overlay to close
         if self.overlay.is_none() && self.input.is_none() {
-            if let Some(j) = self.judge_queue.pop_front() {
+            if let Some(mut j) = self.judge_queue.pop_front() {
+                self.verdicts_asked += 1;
+                j.nth = self.verdicts_asked;
                 self.overlay = Some(Overlay::Prompt(Prompt::Judge(Box::new(j))));
                 self.dirty = true;
+            } else {
+                self.verdicts_asked = 0;
             }
         }
         fx
@@ -451,8 +502,8 @@ impl App {
                 Vec::new()
             }
             Action::Records(r) => {
-                self.runs.records = r;
-                self.refilter_runs();
+                self.runs.set_records(r);
+                self.records_changed();
                 Vec::new()
             }
             Action::Terminate => {
@@ -475,7 +526,7 @@ impl App {
         match self.overlay.take() {
             Some(Overlay::Finder(f)) => return self.finder_command(f, c),
             Some(o @ (Overlay::Help { .. } | Overlay::Data { .. })) => {
-                self.overlay = o.scrolled(c, self.help_len());
+                self.overlay = o.scrolled(c, self.help_len(), self.size);
                 return Vec::new();
             }
             Some(Overlay::Prompt(p)) => return self.prompt_command(p, c),
@@ -591,13 +642,31 @@ impl App {
                 return vec![Effect::Cancel];
             }
             Command::MaxRisk => {
-                self.max_risk = Some(
-                    self.max_risk
-                        .map_or(crate::exec::Risk::Readonly, crate::exec::Risk::cycled),
-                );
+                let before = self.max_risk;
+                let now = before.map_or(crate::exec::Risk::Readonly, crate::exec::Risk::cycled);
+                self.max_risk = Some(now);
+                // raising the ceiling lets riskier cases run: it is said, not only shown
+                let how = match before {
+                    Some(b) if now > b => "raised",
+                    Some(b) if now < b => "lowered",
+                    _ => "set",
+                };
+                self.notice = Some(format!("max risk {how} to {}", now.as_str()));
             }
             Command::Watch | Command::RerunFailed | Command::Compare | Command::Report => {
                 return self.feature_command(c);
+            }
+            Command::Zoom => {
+                self.zoom = !self.zoom;
+                self.clamp();
+            }
+            Command::WiderTree | Command::NarrowerTree => {
+                let now = self.tree_pct.unwrap_or_else(|| self.areas().tree_pct);
+                let step: i32 = if c == Command::WiderTree { 5 } else { -5 };
+                let pct = (i32::from(now) + step).clamp(20, 80);
+                self.tree_pct = u16::try_from(pct).ok();
+                self.zoom = false;
+                self.clamp();
             }
             // handled before the overlays (`command`'s first lines)
             Command::Edit
@@ -607,6 +676,8 @@ impl App {
             | Command::CopyCommand
             | Command::Confirm
             | Command::ClearInput
+            | Command::ToggleStep
+            | Command::IncludeTemp
             | Command::Noop => {}
         }
         self.selection_changed()
@@ -639,7 +710,9 @@ impl App {
         }
         match (self.tab, self.focus) {
             (_, Pane::Details) => {
-                self.details.step(d, 10_000);
+                // bounded by the last frame (the view clamps what it shows either way)
+                let rows = self.details_max.map_or(10_000, |m| m + 1);
+                self.details.step(d, rows);
                 return;
             }
             (_, Pane::Live) => {
@@ -663,12 +736,22 @@ impl App {
     fn clamp(&mut self) {
         let a = self.areas();
         let tree_h = a.tree.height.saturating_sub(2) as usize;
-        self.tests.list.clamp_to(self.tests.visible.len());
-        self.tests.list.scroll(tree_h);
-        self.runs.list.scroll(tree_h);
-        self.catalog.list.scroll(tree_h);
-        let live_h = a.live.map_or(10, |r| r.height.saturating_sub(2) as usize);
-        self.live.list.scroll(live_h);
+        // a zoomed-away tree keeps its place for when it comes back
+        if tree_h > 0 {
+            // the tree's header row names its columns
+            self.tests
+                .list
+                .fit(self.tests.visible.len(), tree_h.saturating_sub(1));
+            self.runs.list.fit(self.runs.visible.len(), tree_h);
+            self.catalog.list.fit(self.catalog.rows.len(), tree_h);
+        }
+        // the timeline has its header row over the events
+        let header = usize::from(!self.live.show_events);
+        let live_h = a
+            .live
+            .map_or(10, |r| r.height.saturating_sub(2) as usize)
+            .saturating_sub(header);
+        self.live.list.fit(self.live.visible.len(), live_h);
     }
 
     fn collapse(&mut self) {
@@ -817,12 +900,13 @@ impl App {
         true
     }
 
-    /// Lines of the help overlay (one per binding of every mode).
+    /// Lines of the help overlay: the legend, then each mode's title and rows,
+    /// a blank line between modes (as `view::help::lines` draws them).
     pub fn help_len(&self) -> usize {
-        super::keymap::MODES
-            .iter()
-            .map(|m| self.keymap.bindings(m).len() + 2)
-            .sum()
+        let rows = self.keymap.help_rows();
+        let mut modes: Vec<&str> = rows.iter().map(|r| r.0).collect();
+        modes.dedup();
+        overlay::LEGEND.len() + 2 + rows.len() + (modes.len() * 2).saturating_sub(1)
     }
 }
 

@@ -53,8 +53,9 @@ impl App {
                 let row = m.row.saturating_sub(rect.y + 1) as usize;
                 if m.row > rect.y && m.row + 1 < rect.y + rect.height {
                     match (self.tab, pane) {
-                        (Tab::Tests, Pane::Tree) => {
-                            self.tests.list.click(row, self.tests.visible.len());
+                        (Tab::Tests, Pane::Tree) if row > 0 => {
+                            // the tree has a header row
+                            self.tests.list.click(row - 1, self.tests.visible.len());
                         }
                         (Tab::Runs, Pane::Tree) => {
                             self.runs.list.click(row, self.runs.visible.len());

@@ -14,6 +14,8 @@ pub enum Prompt {
     Authorize(Box<super::launch::Asking>),
     /// A person's verdict for a case no process can judge.
     Judge(Box<super::launch::Judging>),
+    /// What a launch of several cases will do, before it starts.
+    Preview(Box<super::launch::Preview>),
     /// Trust the workspace's own opener (shown exactly) before it runs.
     TrustOpener(Box<TrustOpener>),
 }
@@ -53,20 +55,90 @@ pub enum InputTarget {
     EventsFilter,
 }
 
+/// The marks and badges of the tree and the lists, what each means, and its theme
+/// style: the legend of `?` (the tree's header line names the columns).
+pub const LEGEND: [(&str, &str, &str); 13] = [
+    (
+        "✓ ✗ … ·",
+        "passed",
+        "latest run passed / failed / running / never run",
+    ),
+    (
+        "✗3",
+        "failed",
+        "cases under the folder whose latest run failed",
+    ),
+    (
+        "~2 ~flaky",
+        "warning",
+        "cases that both passed and failed in their runs",
+    ),
+    ("5×", "badge", "runs of the case on record"),
+    (
+        "88.9%",
+        "passed",
+        "pass rate over every run on record (folders and cases)",
+    ),
+    ("⚠unreg", "warning", "not registered in the test plan"),
+    ("orphan", "muted", "run logs whose test file is gone"),
+    (
+        "TEMP",
+        "badge_temp",
+        "a temporary case: counts in no statistic",
+    ),
+    ("LIVE", "badge_live", "a live case: asks before it runs"),
+    ("watch", "running", "watched: reruns when its files change"),
+    ("⚠2", "warning", "contract warnings of the latest run"),
+    ("●", "marked", "marked: r runs every marked case"),
+    (
+        "◆",
+        "artifact_ref",
+        "a timeline event an artifact refers to",
+    ),
+];
+
+/// The help box's size on a terminal of `size`.
+pub fn help_box(size: (u16, u16)) -> (u16, u16) {
+    (72.min(size.0), size.1.saturating_sub(2))
+}
+
+/// The data overlay's size on a terminal of `size`.
+pub fn data_box(size: (u16, u16)) -> (u16, u16) {
+    (
+        (size.0 * 4 / 5).max(40).min(size.0),
+        size.1.saturating_sub(4).max(6).min(size.1),
+    )
+}
+
+/// The last scroll row of `rows` rows in a bordered box `height` rows tall: the
+/// last row at the bottom, never a blank box.
+fn last_row(rows: usize, height: u16) -> usize {
+    rows.saturating_sub(usize::from(height.saturating_sub(2)))
+}
+
 impl Overlay {
-    /// A key on a scrolled overlay (help, data): scrolled, or `None` when it closes.
-    pub fn scrolled(self, c: Command, help_len: usize) -> Option<Overlay> {
+    /// A key on a scrolled overlay (help, data) on a terminal of `size`: scrolled,
+    /// or `None` when it closes. `help_len` is the help's line count.
+    pub fn scrolled(self, c: Command, help_len: usize, size: (u16, u16)) -> Option<Overlay> {
         match self {
             Overlay::Help { scroll } => {
-                scroll_overlay(c, scroll, help_len).map(|s| Overlay::Help { scroll: s })
+                let max = last_row(help_len, help_box(size).1);
+                scroll_overlay(c, scroll, max).map(|s| Overlay::Help { scroll: s })
             }
             Overlay::Data {
                 title,
                 lines,
                 scroll,
             } => {
-                let n = lines.len();
-                scroll_overlay(c, scroll, n).map(|s| Overlay::Data {
+                let (w, h) = data_box(size);
+                let text: Vec<ratatui::text::Line> = lines
+                    .iter()
+                    .map(|l| ratatui::text::Line::raw(l.as_str()))
+                    .collect();
+                let rows = ratatui::widgets::Paragraph::new(text)
+                    .wrap(ratatui::widgets::Wrap { trim: false })
+                    .line_count(w.saturating_sub(2).max(1));
+                scroll_overlay(c, scroll, last_row(rows, h)).map(|s| Overlay::Data {
                     title,
                     lines,
                     scroll: s,
@@ -106,18 +178,18 @@ pub fn problems(ws: Option<&Workspace>, run: Option<&RunData>) -> Overlay {
     if let Some(run) = run {
         lines.extend(run.problem_lines().iter().map(|p| escape(p).into_owned()));
     }
+    let title = format!("{PROBLEMS_TITLE} · {}", lines.len());
     if lines.is_empty() {
         lines.push("No problems: every file read cleanly.".into());
     }
     Overlay::Data {
-        title: format!("{PROBLEMS_TITLE} · {}", lines.len()),
+        title,
         lines,
         scroll: 0,
     }
 }
 
-fn scroll_overlay(c: Command, scroll: usize, len: usize) -> Option<usize> {
-    let max = len.saturating_sub(1);
+fn scroll_overlay(c: Command, scroll: usize, max: usize) -> Option<usize> {
     match c {
         Command::Close | Command::Quit | Command::Help => None,
         Command::MoveDown => Some((scroll + 1).min(max)),

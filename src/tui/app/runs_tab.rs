@@ -3,7 +3,7 @@
 
 use super::super::action::RunData;
 use super::list::ListState;
-use crate::exec::record::RunRecord;
+use crate::exec::record::{RunRecord, Verdict};
 use crate::workspace::Workspace;
 use crate::workspace::fuzzy::Query;
 use crate::workspace::logs::RawRun;
@@ -27,11 +27,62 @@ pub struct RunsTab {
     pub visible: Vec<RunRow>,
     pub filter: String,
     pub list: ListState,
-    /// The catalog's run records.
+    /// The catalog's run records (oldest first, as they are read).
     pub records: Vec<Record>,
+    /// Each catalog case's latest verdict over the records (see [`RunsTab::reindex`]).
+    pub latest: std::collections::HashMap<String, Verdict>,
+    /// The run id of each launch of this session (by launch number), once it said.
+    pub launched: std::collections::HashMap<usize, String>,
 }
 
 impl RunsTab {
+    /// New records (read again after a run's end or a record write).
+    pub fn set_records(&mut self, records: Vec<Record>) {
+        self.records = records;
+        self.reindex();
+    }
+
+    /// The records as they are (oldest first), the readable ones.
+    pub fn readable(&self) -> impl DoubleEndedIterator<Item = &RunRecord> {
+        self.records.iter().filter_map(|(_, r)| r.as_ref().ok())
+    }
+
+    /// Every catalog case's latest verdict, again (after the records changed).
+    pub fn reindex(&mut self) {
+        let mut latest = std::collections::HashMap::new();
+        for rec in self.readable() {
+            for r in &rec.results {
+                latest.insert(r.id.clone(), r.verdict);
+            }
+        }
+        self.latest = latest;
+    }
+
+    /// A person's verdict for `case_id` in the record of launch `launch`, applied
+    /// to the record in memory (the runtime writes it to disk and reads the records
+    /// again): every row and pane that shows it changes in this frame. The record's
+    /// path when it was found.
+    pub fn judged(
+        &mut self,
+        launch: usize,
+        case_id: &str,
+        verdict: Verdict,
+        note: Option<String>,
+    ) -> Option<String> {
+        let run_id = self.launched.get(&launch)?;
+        let (path, rec) = self
+            .records
+            .iter_mut()
+            .find(|(_, r)| r.as_ref().is_ok_and(|r| &r.run_id == run_id))?;
+        let rec = rec.as_mut().ok()?;
+        if !crate::exec::record::judge_in(rec, case_id, verdict, note) {
+            return None;
+        }
+        let path = path.clone();
+        self.reindex();
+        Some(path)
+    }
+
     /// The row under the cursor.
     pub fn selected(&self) -> Option<RunRow> {
         self.visible.get(self.list.cursor).copied()

@@ -14,11 +14,7 @@ impl App {
         self.candidates = finder::candidates(&ws, &self.tests.cases);
         if let Some(cat) = &ws.catalog {
             self.catalog.install(cat);
-            let env_fn = |n: &str| crate::workspace::vars::process_env(n);
-            let none_fn = |_: &str| None;
-            let env: crate::workspace::vars::Env =
-                if self.opts.use_env { &env_fn } else { &none_fn };
-            let vars = crate::workspace::vars::Vars::resolve(cat, env);
+            let vars = self.vars_of(cat);
             vars.host().clone_into(&mut self.opts.host);
             if self.max_risk.is_none() {
                 self.max_risk = Some(cat.max_risk());
@@ -35,9 +31,42 @@ impl App {
         self.clamp();
     }
 
+    /// The catalog's vars as cases see them (the process environment only when the
+    /// app reads it: never in tests).
+    fn vars_of(&self, cat: &crate::workspace::catalog::Catalog) -> crate::workspace::vars::Vars {
+        let env_fn = |n: &str| crate::workspace::vars::process_env(n);
+        let none_fn = |_: &str| None;
+        let env: crate::workspace::vars::Env = if self.opts.use_env { &env_fn } else { &none_fn };
+        crate::workspace::vars::Vars::resolve(cat, env)
+    }
+
+    /// The vars of the workspace's catalog, when it has one.
+    pub fn vars(&self) -> Option<crate::workspace::vars::Vars> {
+        let cat = self.ws.as_ref()?.catalog.as_ref()?;
+        Some(self.vars_of(cat))
+    }
+
     pub(super) fn refilter_runs(&mut self) {
         if let Some(ws) = &self.ws {
             self.runs.refilter(ws);
+        }
+    }
+
+    /// The records changed (read again, or a verdict given): the Runs rows, and the
+    /// live pane when it shows one of them, show what they hold now.
+    pub(super) fn records_changed(&mut self) {
+        self.refilter_runs();
+        if let Some(RunRef::Record(path)) = &self.live.wanted {
+            if let Some(data) = self
+                .runs
+                .records
+                .iter()
+                .find(|(p, _)| p == path)
+                .map(|(p, r)| record_run_data(p, r))
+            {
+                self.live.run = Some(data);
+                self.live.refilter();
+            }
         }
     }
 

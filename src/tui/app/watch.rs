@@ -158,9 +158,10 @@ impl Watch {
         Some(match ev {
             WatchEvent::Note(WatchNote::WatchStart { tests, catalog, .. }) => {
                 self.armed = true;
+                let n = tests.len() + catalog.len();
                 Step::Say(format!(
-                    "watching {} cases: a change to their files reruns them",
-                    tests.len() + catalog.len()
+                    "watching {n} {}: a change to their files reruns them",
+                    if n == 1 { "case" } else { "cases" }
                 ))
             }
             WatchEvent::Note(WatchNote::WatchTrigger {

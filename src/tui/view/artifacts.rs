@@ -10,7 +10,7 @@ use crate::sanitize::escape;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Clear, Paragraph};
+use ratatui::widgets::{Block, BorderType, Paragraph};
 use std::path::Path;
 
 pub use super::super::app::preview::PREVIEW_ROWS;
@@ -183,7 +183,7 @@ fn preview(app: &App, target: &PreviewTarget, theme: &Theme, f: &mut Frame, r: R
 /// `i`: the screenshot over the whole screen, closed with Esc or q.
 pub fn screen(app: &App, file: &Path, label: &str, theme: &Theme, f: &mut Frame) {
     let r = f.area();
-    f.render_widget(Clear, r);
+    super::clear_box(f, r);
     let block = Block::bordered()
         .border_type(BorderType::Rounded)
         .border_style(theme.get("border_focus"))

@@ -77,7 +77,7 @@ pub fn status(app: &App, theme: &Theme) -> Vec<Span<'static>> {
     if app.watch.watched.is_empty() {
         return Vec::new();
     }
-    let mut s = format!(" │ ◉ watching {}", app.watch.watched.len());
+    let mut s = format!("◉ watching {}", app.watch.watched.len());
     if app.watch.reruns > 0 {
         s.push_str(" ⟳");
     } else if !app.watch.armed {

@@ -3,7 +3,10 @@
 
 use super::super::app::{App, CatRow, Pane};
 use super::super::theme::Theme;
-use super::{empty_state, focused, pane, risk_style, spread};
+use super::{empty_state, focused, pane, risk_style, spread, spread_keeping};
+
+/// Columns of a catalog row's id and title kept before its badges give way.
+const TITLE_KEEP: usize = 40;
 use crate::sanitize::escape;
 use crate::workspace::cases::CaseRef;
 use crate::workspace::catalog::{Automation, Lifecycle};
@@ -18,13 +21,20 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         || " Catalog ".to_owned(),
         |c| {
             format!(
-                " Catalog · {} cases · {} categories ",
-                c.cases.len(),
-                c.categories.len()
+                " Catalog · {} · {} ",
+                super::plural(c.cases.len(), "case", "cases"),
+                super::plural(c.categories.len(), "category", "categories")
             )
         },
     );
-    let block = pane(title, focused(app, Pane::Tree), theme);
+    let list = &app.catalog.list;
+    let rows = r.height.saturating_sub(2) as usize;
+    let block = super::with_more(
+        pane(title, focused(app, Pane::Tree), theme),
+        list.offset,
+        list.below(app.catalog.rows.len(), rows),
+        theme,
+    );
     let inner = block.inner(r);
     f.render_widget(block, r);
     let Some(cat) = cat else {
@@ -58,6 +68,13 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         return;
     }
     let w = inner.width as usize;
+    // the risk column is as wide as the widest risk shown, not always 11
+    let risk_w = cat
+        .cases
+        .iter()
+        .map(|c| c.risk.map_or(1, |r| r.as_str().len()))
+        .max()
+        .unwrap_or(1);
     let mut lines = Vec::new();
     for (pos, row) in app
         .catalog
@@ -117,18 +134,23 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
                 }
                 let risk = c.risk.map_or("—", |r| r.as_str());
                 right.push(Span::styled(
-                    format!("{risk:>11}"),
+                    format!("{risk:>risk_w$}"),
                     risk_style(c.risk, theme),
                 ));
-                spread(
+                // the title is read before the driver and tag badges: they give
+                // way first
+                spread_keeping(
                     vec![
                         Span::styled(if marked { "●" } else { " " }, theme.get("marked")),
-                        Span::raw("  "),
+                        Span::raw(" "),
+                        verdict_mark(app.runs.latest.get(&c.id).copied(), theme),
+                        Span::raw(" "),
                         Span::styled(escape(&c.id).into_owned(), name),
                         Span::styled(format!("  {}", escape(&c.title)), theme.get("muted")),
                     ],
                     right,
                     w,
+                    TITLE_KEEP,
                 )
             }
         };
@@ -138,4 +160,16 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         lines.push(line);
     }
     f.render_widget(Paragraph::new(lines), inner);
+}
+
+/// A catalog case's latest verdict over the run records, one cell: ✓ passed, ✗
+/// failed, · skipped or not run, blank when no record has it.
+pub fn verdict_mark(v: Option<crate::exec::record::Verdict>, theme: &Theme) -> Span<'static> {
+    use crate::exec::record::Verdict;
+    match v {
+        None => Span::raw(" "),
+        Some(Verdict::Pass) => Span::styled("✓", theme.get("passed")),
+        Some(Verdict::Fail | Verdict::EnvironmentFail) => Span::styled("✗", theme.get("failed")),
+        Some(Verdict::Skipped | Verdict::NotRun) => Span::styled("·", theme.get("skipped")),
+    }
 }

@@ -9,7 +9,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Clear, Paragraph};
+use ratatui::widgets::{Block, BorderType, Paragraph};
 
 fn pieces_line(p: &Pieces, theme: &Theme) -> Line<'static> {
     Line::from(
@@ -58,7 +58,7 @@ fn columns(v: &CompareScreen, w: usize) -> (usize, usize, usize) {
 
 pub fn draw(app: &App, v: &CompareScreen, theme: &Theme, f: &mut Frame) {
     let full = Rect::new(0, 0, app.size.0, app.size.1.saturating_sub(1));
-    f.render_widget(Clear, full);
+    super::clear_box(f, full);
     let block = Block::bordered()
         .border_type(BorderType::Rounded)
         .border_style(theme.get("border_focus"))

@@ -10,7 +10,6 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Wrap};
 
 /// Runs shown in the history strip.
 pub use super::super::app::contract::HISTORY;
@@ -53,12 +52,12 @@ fn extra_lines<'a, 'm>(
     }
 }
 
-pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
-    let block = pane(" Details ", focused(app, Pane::Details), theme);
-    let inner = block.inner(r);
-    f.render_widget(block, r);
-    let Some(ws) = &app.ws else { return };
-    let lines = match app.tab {
+/// The details' lines for the selection (empty when nothing is selected).
+fn content(app: &App, theme: &Theme) -> Vec<Line<'static>> {
+    if app.ws.is_none() {
+        return Vec::new();
+    }
+    match app.tab {
         Tab::Tests => match app.selected_node().map(|n| (n, &n.kind)) {
             Some((n, NodeKind::Folder)) => folder(app, n, theme),
             Some((_, NodeKind::Case(c))) => case(app, &app.tests.cases[*c], theme),
@@ -70,18 +69,33 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
             _ => Vec::new(),
         },
         Tab::Catalog => catalog(app, theme),
+    }
+}
+
+/// How far the details pane can scroll at the current size (its wrapped rows
+/// less the rows shown), for the app to keep its scroll inside.
+pub fn max_scroll(app: &App, theme: &Theme) -> usize {
+    let Some(r) = app.areas().details else {
+        return 0;
     };
+    let inner = ratatui::widgets::Block::bordered().inner(r);
+    super::wrapped_rows(&content(app, theme), inner.width).saturating_sub(inner.height as usize)
+}
+
+pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
+    let block = pane(" Details ", focused(app, Pane::Details), theme);
+    if app.ws.is_none() {
+        f.render_widget(block, r);
+        return;
+    }
+    let lines = content(app, theme);
     if lines.is_empty() {
-        let _ = ws;
+        let inner = block.inner(r);
+        f.render_widget(block, r);
         empty_state(vec![Line::raw("Nothing selected")], theme, f, inner);
         return;
     }
-    f.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .scroll((app.details.cursor.min(u16::MAX as usize) as u16, 0)),
-        inner,
-    );
+    super::scrolled_text(f, block, (lines, true), app.details.cursor, r, theme);
 }
 
 fn stats_lines<'a>(s: Option<&NodeStats>, theme: &Theme) -> Vec<Line<'a>> {
@@ -98,7 +112,10 @@ fn stats_lines<'a>(s: Option<&NodeStats>, theme: &Theme) -> Vec<Line<'a>> {
         field_spans(
             "historical",
             vec![
-                Span::styled(format!("{} runs · ", h.total_runs), theme.get("text")),
+                Span::styled(
+                    format!("{} · ", super::plural(h.total_runs, "run", "runs")),
+                    theme.get("text"),
+                ),
                 Span::styled(format!("{} ✓", h.passed_runs), theme.get("passed")),
                 Span::raw(" · "),
                 Span::styled(format!("{} ✗", h.failed_runs), theme.get("failed")),
@@ -111,7 +128,7 @@ fn stats_lines<'a>(s: Option<&NodeStats>, theme: &Theme) -> Vec<Line<'a>> {
             "latest",
             vec![
                 Span::styled(
-                    format!("{} cases · ", l.latest_case_count),
+                    format!("{} · ", super::plural(l.latest_case_count, "case", "cases")),
                     theme.get("text"),
                 ),
                 Span::styled(format!("{} ✓", l.latest_passed_cases), theme.get("passed")),
@@ -151,7 +168,11 @@ fn folder<'a>(app: &App, n: &super::super::app::TreeNode, theme: &Theme) -> Vec<
     ];
     v.extend(stats_lines(s, theme));
     if let Some(s) = s {
-        v.push(field("flaky", format!("{} cases", s.flaky_cases), theme));
+        v.push(field(
+            "flaky",
+            super::plural(s.flaky_cases, "case", "cases"),
+            theme,
+        ));
     }
     v
 }
@@ -282,8 +303,18 @@ fn case<'a>(app: &App, c: &CaseRow, theme: &Theme) -> Vec<Line<'a>> {
                 format!("{}:{}", escape(&e.file), e.line),
                 theme,
             ));
-            for l in e.text.lines().take(30) {
-                v.push(Line::styled(format!("  {}", escape(l)), theme.get("muted")));
+            if let Some(fields) = table_fields(&e.text) {
+                // a table row reads as its header's fields, not as raw markdown
+                for (name, value) in fields {
+                    v.push(Line::from(vec![
+                        Span::styled(format!("  {}: ", escape(&name)), theme.get("muted")),
+                        Span::styled(escape(&value).into_owned(), theme.get("text")),
+                    ]));
+                }
+            } else {
+                for l in e.text.lines().take(30) {
+                    v.push(Line::styled(format!("  {}", escape(l)), theme.get("muted")));
+                }
             }
         }
         None if !c.temp => v.push(field_spans(
@@ -294,6 +325,29 @@ fn case<'a>(app: &App, c: &CaseRow, theme: &Theme) -> Vec<Line<'a>> {
         None => {}
     }
     v
+}
+
+/// A table-style plan entry (header row, `---` row, the case's row) as
+/// (column, value) pairs; `None` for any other text.
+fn table_fields(text: &str) -> Option<Vec<(String, String)>> {
+    let cells = |l: &str| -> Vec<String> {
+        let t = l.trim().trim_start_matches('|').trim_end_matches('|');
+        t.split('|').map(|c| c.trim().to_owned()).collect()
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    let [head, sep, row] = lines.as_slice() else {
+        return None;
+    };
+    let is_sep = |c: &String| !c.is_empty() && c.chars().all(|x| matches!(x, '-' | ':' | ' '));
+    if !sep.trim_start().starts_with('|') || !cells(sep).iter().all(is_sep) {
+        return None;
+    }
+    let fields: Vec<(String, String)> = cells(head)
+        .into_iter()
+        .zip(cells(row))
+        .filter(|(_, v)| !v.is_empty())
+        .collect();
+    (!fields.is_empty()).then_some(fields)
 }
 
 fn run<'a>(r: &RawRun, theme: &Theme) -> Vec<Line<'a>> {
@@ -447,6 +501,7 @@ fn catalog<'a>(app: &App, theme: &Theme) -> Vec<Line<'a>> {
                 Line::styled(e(&c.id), theme.get("title")),
                 field("title", e(&c.title), theme),
                 field("category", e(&c.category), theme),
+                latest_verdict(app, &c.id, theme),
                 field_spans(
                     "risk",
                     vec![Span::styled(risk, super::risk_style(c.risk, theme))],
@@ -489,9 +544,70 @@ fn catalog<'a>(app: &App, theme: &Theme) -> Vec<Line<'a>> {
             list_lines("teardown", &c.teardown, theme, &mut v);
             list_lines("notes", &c.notes, theme, &mut v);
             extra_lines(&c.extra, theme, &mut v);
+            last_verdicts(app, &c.id, theme, &mut v);
             v
         }
         None => Vec::new(),
+    }
+}
+
+/// How many past verdicts a catalog case's details list.
+pub const LAST_VERDICTS: usize = 5;
+
+/// A catalog case's latest verdict, one line near the top (the list is below).
+fn latest_verdict<'a>(app: &App, id: &str, theme: &Theme) -> Line<'a> {
+    let Some(p) = crate::exec::record::last_verdicts(app.runs.readable(), id, 1).pop() else {
+        return field("verdict", "— (no run record has it)", theme);
+    };
+    let mut spans = vec![
+        super::catalog::verdict_mark(Some(p.verdict), theme),
+        Span::styled(
+            format!(" {}", p.verdict.as_str()),
+            super::catalog::verdict_mark(Some(p.verdict), theme).style,
+        ),
+        Span::styled(format!(" · {}", escape(&p.run_id)), theme.get("muted")),
+    ];
+    if p.by_person {
+        spans.push(Span::styled(" · by a person", theme.get("info")));
+    }
+    field_spans("verdict", spans, theme)
+}
+
+/// A catalog case's last verdicts over the run records, newest first.
+fn last_verdicts(app: &App, id: &str, theme: &Theme, out: &mut Vec<Line<'_>>) {
+    let past = crate::exec::record::last_verdicts(app.runs.readable(), id, LAST_VERDICTS);
+    if past.is_empty() {
+        out.push(field(
+            "verdicts",
+            "none yet (no run record has this case)",
+            theme,
+        ));
+        return;
+    }
+    out.push(field(
+        "verdicts",
+        format!("last {} (newest first)", past.len()),
+        theme,
+    ));
+    for p in past {
+        let mut spans = vec![
+            super::catalog::verdict_mark(Some(p.verdict), theme),
+            Span::styled(
+                format!(" {:<16} ", p.verdict.as_str()),
+                super::catalog::verdict_mark(Some(p.verdict), theme).style,
+            ),
+            Span::styled(escape(&p.run_id).into_owned(), theme.get("muted")),
+        ];
+        if p.by_person {
+            spans.push(Span::styled(" · by a person", theme.get("info")));
+        }
+        if let Some(n) = p.note.or(p.reason) {
+            spans.push(Span::styled(
+                format!(" · {}", escape(&n)),
+                theme.get("muted"),
+            ));
+        }
+        out.push(field_spans("", spans, theme));
     }
 }
 
@@ -563,4 +679,22 @@ fn record<'a>(
 /// see [`crate::clock`]); a text that is no RFC 3339 time as it is, escaped.
 fn shown_time(s: &str) -> String {
     crate::clock::when_text(s).unwrap_or_else(|| escape(s).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_table_row_reads_as_fields() {
+        let t = "| case | what | why |\n| --- | :---: | --- |\n| a-b | 打开面板 | |";
+        let f = super::table_fields(t).expect("a table");
+        assert_eq!(
+            f,
+            [
+                ("case".into(), "a-b".into()),
+                ("what".into(), "打开面板".into())
+            ]
+        );
+        assert!(super::table_fields("### a-b\n- What: x").is_none());
+        assert!(super::table_fields("| a |\n| b |\n| c |").is_none());
+    }
 }

@@ -7,7 +7,7 @@ use crate::sanitize::escape;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Clear, Paragraph};
+use ratatui::widgets::Paragraph;
 
 #[allow(clippy::many_single_char_names)] // r, f, w, h, l, s: the usual drawing names
 pub fn draw(app: &App, fi: &Finder, theme: &Theme, f: &mut Frame) {
@@ -15,7 +15,7 @@ pub fn draw(app: &App, fi: &Finder, theme: &Theme, f: &mut Frame) {
     let w = (area.width * 4 / 5).max(40);
     let h = (area.height * 7 / 10).max(8);
     let r = centered(area, w, h);
-    f.render_widget(Clear, r);
+    super::clear_box(f, r);
     let block = pane(
         Line::from(vec![
             Span::raw(" Find cases "),

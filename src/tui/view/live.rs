@@ -84,15 +84,21 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
     };
     if live.visible.is_empty() {
         let msg = if live.show_events && run.runtime_events.is_empty() {
-            "No runtime-events.jsonl in this run"
+            "No runtime-events.jsonl in this run".to_owned()
         } else if run.events.is_empty() && !live.show_events {
             if run.in_progress {
-                "Waiting for the first event…"
+                "Waiting for the first event…".to_owned()
             } else {
-                "The timeline is empty"
+                "The timeline is empty".to_owned()
             }
+        } else if let Some(t) = live.type_filter.filter(|_| !live.show_events) {
+            // say which type is empty and how to get out of it
+            format!(
+                "No {} event matches — t shows the next type, Esc clears the filters",
+                escape(t)
+            )
         } else {
-            "No event matches the filters (Esc clears them)"
+            "No event matches the filters (Esc clears them)".to_owned()
         };
         empty_state(vec![Line::raw(msg)], theme, f, inner);
         return;

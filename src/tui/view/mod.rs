@@ -23,7 +23,7 @@ use crate::workspace::logs::RunStatus;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Paragraph};
+use ratatui::widgets::{Block, BorderType, Paragraph, Wrap};
 
 /// Draw the whole screen.
 pub fn draw(app: &App, theme: &Theme, f: &mut Frame) {
@@ -68,6 +68,13 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame) {
     }
 }
 
+/// What the frame measured that the app cannot (wrapped rows depend on drawing).
+pub fn measure(app: &App, theme: &Theme) -> super::app::Measured {
+    super::app::Measured {
+        details_max: details::max_scroll(app, theme),
+    }
+}
+
 /// A pane's frame: rounded, its title, the focus colour when focused.
 pub fn pane<'a>(title: impl Into<Line<'a>>, focused: bool, theme: &Theme) -> Block<'a> {
     let (b, t) = if focused {
@@ -79,6 +86,65 @@ pub fn pane<'a>(title: impl Into<Line<'a>>, focused: bool, theme: &Theme) -> Blo
         .border_type(BorderType::Rounded)
         .border_style(b)
         .title(title.into().style(t))
+}
+
+/// The pane's bottom border says how many rows are below the window (and above
+/// it, once scrolled), so content under the fold is never a surprise.
+pub fn with_more<'a>(block: Block<'a>, above: usize, below: usize, theme: &Theme) -> Block<'a> {
+    let text = match (above, below) {
+        (0, 0) => return block,
+        (0, b) => format!(" ↓ {b} more "),
+        (a, 0) => format!(" ↑ {a} above "),
+        (a, b) => format!(" ↑ {a} · ↓ {b} more "),
+    };
+    block.title_bottom(Line::styled(text, theme.get("muted")).right_aligned())
+}
+
+/// Rows `lines` take wrapped (by display width, as they are drawn) in `width` columns.
+pub fn wrapped_rows(lines: &[Line], width: u16) -> usize {
+    Paragraph::new(lines.to_vec())
+        .wrap(Wrap { trim: false })
+        .line_count(width.max(1))
+}
+
+/// Wrapped text in `block` over `r`, scrolled to row `want` but never past its
+/// end (the last row stays at the bottom), with the rows above and below on the
+/// bottom border. The one scroll view of details, data overlays and help (which
+/// does not wrap: `wrap` false, its rows are its lines, as the app counts them).
+pub fn scrolled_text(
+    f: &mut Frame,
+    block: Block,
+    (lines, wrap): (Vec<Line>, bool),
+    want: usize,
+    r: Rect,
+    theme: &Theme,
+) {
+    let inner = block.inner(r);
+    let para = Paragraph::new(lines);
+    let para = if wrap {
+        para.wrap(Wrap { trim: false })
+    } else {
+        para
+    };
+    let total = para.line_count(inner.width.max(1));
+    let max = total.saturating_sub(inner.height as usize);
+    let off = want.min(max);
+    let block = with_more(block, off, max - off, theme);
+    f.render_widget(
+        para.block(block)
+            .scroll((u16::try_from(off).unwrap_or(u16::MAX), 0)),
+        r,
+    );
+}
+
+/// `n` followed by `one` or `many`: "1 case", "3 cases".
+pub fn plural<N: std::fmt::Display + PartialEq + From<u8> + Copy>(
+    n: N,
+    one: &str,
+    many: &str,
+) -> String {
+    let word = if n == N::from(1) { one } else { many };
+    format!("{n} {word}")
 }
 
 pub fn focused(app: &App, p: Pane) -> bool {
@@ -98,10 +164,21 @@ pub fn status_icon(s: Option<RunStatus>, theme: &Theme) -> Span<'static> {
 }
 
 /// A row with `left` spans and `right` spans pushed to the right edge of `width`.
-pub fn spread<'a>(mut left: Vec<Span<'a>>, mut right: Vec<Span<'a>>, width: usize) -> Line<'a> {
+pub fn spread<'a>(left: Vec<Span<'a>>, right: Vec<Span<'a>>, width: usize) -> Line<'a> {
     // badges give way before the name does: keep at least 16 columns (or the whole name)
+    spread_keeping(left, right, width, 16)
+}
+
+/// [`spread`], keeping up to `keep` columns of `left` before any badge but the
+/// last gives way.
+pub fn spread_keeping<'a>(
+    mut left: Vec<Span<'a>>,
+    mut right: Vec<Span<'a>>,
+    width: usize,
+    keep: usize,
+) -> Line<'a> {
     let lw_full: usize = left.iter().map(Span::width).sum();
-    let need = lw_full.min(16);
+    let need = lw_full.min(keep);
     while right.len() > 1 && right.iter().map(Span::width).sum::<usize>() + need + 1 > width {
         // the last badge (the rate) stays; the ones before it go least important first
         right.remove(right.len() - 2);
@@ -130,6 +207,24 @@ pub fn spread<'a>(mut left: Vec<Span<'a>>, mut right: Vec<Span<'a>>, width: usiz
         kept.extend(right);
     }
     Line::from(kept)
+}
+
+/// Clear `r` for an overlay. A double-width character just left of it would
+/// spill its right half over the box's left border (the terminal draws it two
+/// columns wide), so it gives way to a space.
+pub fn clear_box(f: &mut Frame, r: Rect) {
+    f.render_widget(ratatui::widgets::Clear, r);
+    if r.x == 0 {
+        return;
+    }
+    let buf = f.buffer_mut();
+    for y in r.y..r.y.saturating_add(r.height) {
+        if let Some(c) = buf.cell_mut((r.x - 1, y)) {
+            if Span::raw(c.symbol()).width() > 1 {
+                c.set_symbol(" ");
+            }
+        }
+    }
 }
 
 /// A centred rectangle of at most `w` x `h` inside `area`.
@@ -198,4 +293,34 @@ pub fn truncate(s: &str, cols: usize) -> String {
         out.push(c);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    /// A double-width character whose right half falls on an overlay's left border
+    /// gives way to a space: the border is drawn whole.
+    #[test]
+    fn an_overlay_border_survives_a_wide_character_beside_it() {
+        let mut t = Terminal::new(TestBackend::new(20, 3)).expect("terminal");
+        t.draw(|f| {
+            f.render_widget(Paragraph::new("測試測試測試測試測試"), f.area());
+            // column 5 is the right half of the third character (columns 4–5)
+            let r = Rect::new(5, 0, 10, 3);
+            clear_box(f, r);
+            f.render_widget(Block::bordered(), r);
+        })
+        .expect("draw");
+        let b = t.backend().buffer();
+        assert_eq!(
+            b[(4, 0)].symbol(),
+            " ",
+            "the wide character was left to spill"
+        );
+        assert_eq!(b[(5, 0)].symbol(), "┌");
+        assert_eq!(b[(2, 0)].symbol(), "試", "characters further left stay");
+    }
 }

@@ -5,29 +5,20 @@ use super::super::theme::Theme;
 use super::{centered, pane};
 use ratatui::Frame;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Clear, Paragraph, Wrap};
+use ratatui::widgets::{Paragraph, Wrap};
 
-/// `lines` are already sanitized.
+/// `lines` are already sanitized; long ones wrap, the scroll stops at the end.
 pub fn data(title: &str, lines: &[String], scroll: usize, theme: &Theme, f: &mut Frame) {
     let area = f.area();
-    let r = centered(
-        area,
-        (area.width * 4 / 5).max(40),
-        area.height.saturating_sub(4).max(6),
-    );
-    f.render_widget(Clear, r);
+    let (w, h) = super::super::app::overlay::data_box((area.width, area.height));
+    let r = centered(area, w, h);
+    super::clear_box(f, r);
     let text: Vec<Line> = lines
         .iter()
         .map(|l| Line::styled(l.clone(), theme.get("text")))
         .collect();
     let block = pane(format!(" {title} · Esc closes "), true, theme);
-    f.render_widget(
-        Paragraph::new(text)
-            .block(block)
-            .wrap(Wrap { trim: false })
-            .scroll((scroll.min(u16::MAX as usize) as u16, 0)),
-        r,
-    );
+    super::scrolled_text(f, block, (text, true), scroll, r, theme);
 }
 
 pub fn prompt(app: &App, p: &Prompt, theme: &Theme, f: &mut Frame) {
@@ -54,13 +45,16 @@ pub fn prompt(app: &App, p: &Prompt, theme: &Theme, f: &mut Frame) {
                 body.push(Line::from(vec![
                     Span::styled(" y ", theme.get("risk_mutating")),
                     Span::raw(" yes    "),
-                    Span::styled(" N ", theme.get("selection")),
+                    Span::styled(" N ", theme.get("tab_active")),
                     Span::raw(" no (Enter, Esc)"),
                 ]));
             }
             if !a.skipped.is_empty() {
                 body.push(Line::styled(
-                    format!("{} case(s) will be skipped", a.skipped.len()),
+                    format!(
+                        "{} will be skipped",
+                        super::plural(a.skipped.len(), "case", "cases")
+                    ),
                     theme.get("muted"),
                 ));
             }
@@ -72,11 +66,18 @@ pub fn prompt(app: &App, p: &Prompt, theme: &Theme, f: &mut Frame) {
                 theme.get("title"),
             )];
             for (i, s) in j.steps.iter().enumerate() {
-                body.push(Line::raw(format!(
-                    "  ☐ {}. {}",
+                let ticked = j.ticked.get(i).copied().unwrap_or(false);
+                let line = Line::raw(format!(
+                    "  {} {}. {}",
+                    if ticked { "☑" } else { "☐" },
                     i + 1,
                     crate::sanitize::escape(s)
-                )));
+                ));
+                body.push(if i == j.cursor {
+                    line.style(theme.get("selection"))
+                } else {
+                    line
+                });
             }
             body.push(Line::raw(""));
             for (i, v) in super::super::app::launch::VERDICTS.iter().enumerate() {
@@ -99,10 +100,21 @@ pub fn prompt(app: &App, p: &Prompt, theme: &Theme, f: &mut Frame) {
                 Span::styled(if j.editing_note { "▏" } else { "" }, theme.get("accent")),
             ]));
             body.push(Line::styled(
-                "j/k choose · i note · Enter records · Esc leaves it not-run",
+                if j.steps.is_empty() {
+                    "j/k choose · i note · Enter records · Esc leaves it not-run"
+                } else {
+                    "j/k move · Space ticks · i note · Enter records · Esc: not-run"
+                },
                 theme.get("muted"),
             ));
-            (" Your verdict ".to_owned(), body)
+            // several cases wait for a person: say which one this is
+            let total = j.nth + app.judge_queue.len();
+            let title = if total > 1 {
+                format!(" Your verdict · {} of {total} ", j.nth)
+            } else {
+                " Your verdict ".to_owned()
+            };
+            (title, body)
         }
         Prompt::TrustOpener(t) => {
             let esc = |x: &str| crate::sanitize::escape(x).into_owned();
@@ -124,29 +136,60 @@ pub fn prompt(app: &App, p: &Prompt, theme: &Theme, f: &mut Frame) {
                     Line::from(vec![
                         Span::styled(" y ", theme.get("risk_destructive")),
                         Span::raw(" yes, trust and run    "),
-                        Span::styled(" N ", theme.get("selection")),
+                        Span::styled(" N ", theme.get("tab_active")),
                         Span::raw(" no (Enter)"),
                     ]),
+                ],
+            )
+        }
+        Prompt::Preview(p) => {
+            let mut choices = vec![
+                Span::styled(" Enter ", theme.get("risk_mutating")),
+                Span::raw(" go    "),
+                Span::styled(" Esc ", theme.get("selection")),
+                Span::raw(" cancel"),
+            ];
+            if !p.temp.is_empty() {
+                choices.push(Span::raw(if p.with_temp {
+                    "    t  leave temp out"
+                } else {
+                    "    t  bring temp in"
+                }));
+            }
+            (
+                if p.rerun {
+                    " Rerun failed? ".to_owned()
+                } else {
+                    " Launch? ".to_owned()
+                },
+                vec![
+                    Line::raw(p.line.clone()),
+                    Line::raw(""),
+                    Line::from(choices),
                 ],
             )
         }
         Prompt::QuitLive => (
             " Quit? ".to_owned(),
             vec![
-                Line::raw(format!("{} runs are live.", app.running)),
+                // a watch rerun in flight is live too (it is why this asks)
+                Line::raw(match app.running + app.watch.reruns {
+                    1 => "1 run is live.".to_owned(),
+                    n => format!("{n} runs are live."),
+                }),
                 Line::raw("Quit and end them?"),
                 Line::raw(""),
                 Line::from(vec![
                     Span::styled(" y ", theme.get("risk_destructive")),
                     Span::raw(" yes, end them    "),
-                    Span::styled(" N ", theme.get("selection")),
+                    Span::styled(" N ", theme.get("tab_active")),
                     Span::raw(" no (Enter)"),
                 ]),
             ],
         ),
     };
     let r = centered(area, PROMPT_WIDTH, prompt_height(&body, area, PROMPT_WIDTH));
-    f.render_widget(Clear, r);
+    super::clear_box(f, r);
     f.render_widget(
         Paragraph::new(body)
             .style(theme.get("prompt"))
@@ -160,17 +203,26 @@ pub fn prompt(app: &App, p: &Prompt, theme: &Theme, f: &mut Frame) {
 const PROMPT_WIDTH: u16 = 64;
 
 /// Rows a prompt box needs for `body` wrapped inside `width` columns (borders
-/// included), so its choices line is never cut off: each line takes its display
-/// width over the inner width, plus one row of slack where word wrapping may
-/// need it.
+/// included): counted by the same word wrapping that draws it, by display width
+/// (double-width characters count two), so its choices line is never cut off.
 fn prompt_height(body: &[Line], area: ratatui::layout::Rect, width: u16) -> u16 {
-    let inner = usize::from(width.min(area.width).saturating_sub(2).max(1));
-    let rows: usize = body
-        .iter()
-        .map(|l| {
-            let w = l.width();
-            if w <= inner { 1 } else { w.div_ceil(inner) + 1 }
-        })
-        .sum();
-    u16::try_from(rows + 2).unwrap_or(u16::MAX)
+    let inner = width.min(area.width).saturating_sub(2).max(1);
+    u16::try_from(super::wrapped_rows(body, inner) + 2).unwrap_or(u16::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Wide characters take two columns: a line of 40 of them needs 2 rows of 62.
+    #[test]
+    fn prompt_height_counts_display_width_and_word_wrap() {
+        let area = ratatui::layout::Rect::new(0, 0, 140, 40);
+        let wide = Line::raw("測".repeat(40));
+        assert_eq!(prompt_height(&[wide], area, 64), 2 + 2);
+        let words = Line::raw("word ".repeat(30));
+        assert_eq!(prompt_height(std::slice::from_ref(&words), area, 64), 3 + 2);
+        let narrow = ratatui::layout::Rect::new(0, 0, 30, 40);
+        assert_eq!(prompt_height(&[words], narrow, 64), 6 + 2);
+    }
 }

@@ -8,7 +8,7 @@ use super::super::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Clear, Paragraph};
+use ratatui::widgets::{Block, BorderType, Paragraph, Wrap};
 
 /// Beside the tree: over the details, live and artifacts panes (all of the screen
 /// below the tabs when the terminal is narrow).
@@ -23,7 +23,7 @@ fn area(app: &App) -> Rect {
 
 pub fn draw(app: &App, v: &ReportScreen, theme: &Theme, f: &mut Frame) {
     let r = area(app);
-    f.render_widget(Clear, r);
+    super::clear_box(f, r);
     let stale = if v.stale == 0 {
         Span::styled("no stale numbers ", theme.get("passed"))
     } else {
@@ -79,5 +79,6 @@ pub fn draw(app: &App, v: &ReportScreen, theme: &Theme, f: &mut Frame) {
             ));
         }
     }
-    f.render_widget(Paragraph::new(out), inner);
+    // long report lines wrap instead of being cut at the edge
+    f.render_widget(Paragraph::new(out).wrap(Wrap { trim: false }), inner);
 }

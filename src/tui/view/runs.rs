@@ -26,7 +26,14 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
             theme.get("input"),
         ));
     }
-    let block = pane(Line::from(title), focused(app, Pane::Tree), theme);
+    let list = &app.runs.list;
+    let rows = r.height.saturating_sub(2) as usize;
+    let block = super::with_more(
+        pane(Line::from(title), focused(app, Pane::Tree), theme),
+        list.offset,
+        list.below(app.runs.visible.len(), rows),
+        theme,
+    );
     let inner = block.inner(r);
     f.render_widget(block, r);
     let Some(ws) = &app.ws else {
@@ -98,7 +105,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
 
 /// A catalog run record: its verdict counts instead of one status.
 fn record_row<'a>(app: &App, i: usize, theme: &Theme, w: usize) -> Line<'a> {
-    use crate::exec::record::Verdict;
+    use crate::exec::record::{Outcome, Verdict};
     let Some((path, rec)) = app.runs.records.get(i) else {
         return Line::raw("");
     };
@@ -106,12 +113,12 @@ fn record_row<'a>(app: &App, i: usize, theme: &Theme, w: usize) -> Line<'a> {
         Ok(r) => {
             let n = |v: Verdict| r.results.iter().filter(|c| c.verdict == v).count();
             let bad = n(Verdict::Fail) + n(Verdict::EnvironmentFail);
-            let icon = if bad > 0 {
-                Span::styled("✗", theme.get("failed"))
-            } else if r.finished_at.is_none() {
-                Span::styled("…", theme.get("running"))
-            } else {
-                Span::styled("✓", theme.get("passed"))
+            let icon = match r.outcome() {
+                Outcome::Failed => Span::styled("✗", theme.get("failed")),
+                Outcome::Running => Span::styled("…", theme.get("running")),
+                Outcome::Passed => Span::styled("✓", theme.get("passed")),
+                // every case skipped or not run: nothing passed
+                Outcome::NothingRan => Span::styled("·", theme.get("skipped")),
             };
             let left = vec![
                 icon,

@@ -17,7 +17,15 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
     } else {
         format!(" Tests · {} ", app.tests.cases.len())
     };
-    let block = pane(title, focused(app, Pane::Tree), theme);
+    let mut block = pane(title, focused(app, Pane::Tree), theme);
+    let rows = r.height.saturating_sub(3) as usize;
+    let list = &app.tests.list;
+    block = super::with_more(
+        block,
+        list.offset,
+        list.below(app.tests.visible.len(), rows),
+        theme,
+    );
     let inner = block.inner(r);
     f.render_widget(block, r);
     if let Some(e) = &app.load_error {
@@ -64,8 +72,17 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         return;
     }
     let w = inner.width as usize;
-    let h = inner.height as usize;
-    let mut lines = Vec::with_capacity(h);
+    // the header names the columns; `?` has the full legend
+    let h = (inner.height as usize).saturating_sub(1);
+    let mut lines = Vec::with_capacity(h + 1);
+    lines.push(spread(
+        vec![Span::styled(
+            " ✗ failing ~ flaky N× runs",
+            theme.get("muted"),
+        )],
+        vec![Span::styled("% runs passed", theme.get("muted"))],
+        w,
+    ));
     for (pos, &ni) in app
         .tests
         .visible
@@ -115,7 +132,8 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
                             theme.get("warning"),
                         ));
                     }
-                    right.push(rate_span(s.latest.latest_success_rate, theme));
+                    // the same column as a case's: passed runs of all on record
+                    right.push(rate_span(s.historical.historical_success_rate, theme));
                 }
             }
             NodeKind::Case(ci) => {

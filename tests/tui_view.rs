@@ -1,0 +1,362 @@
+//! The cockpit reads at a glance (issue 15's drawing half), as render snapshots at
+//! 140×40, 100×30 and 60×15 on the demo: the tree's header and the legend, one
+//! scroll model (clamped, reset, `↓ more`), zoom and tree width, a status bar that
+//! keeps what is happening, prompts that keep their choices, pretty runtime events.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use std::path::Path;
+use testdeck::exec::{GrantSource, Grantable, Risk};
+use testdeck::tui::action::{Action, Command};
+use testdeck::tui::app::{App, Effect, Options};
+use testdeck::tui::keymap::Keymap;
+use testdeck::tui::theme::Theme;
+use testdeck::tui::view;
+use testdeck::workspace::Workspace;
+
+mod common;
+
+const SIZES: [(u16, u16); 3] = [(140, 40), (100, 30), (60, 15)];
+const LIVE_PLAN: &str = "ai/backend/tools/terminal/live/terminal-live-plan-execute";
+const FAILED_E2E: &str = "kb-search/e2e/search-panel/boundary/search-panel-timeout-message";
+
+fn loaded(root: &Path, w: u16, h: u16) -> App {
+    let km = Keymap::builtin("default").expect("default keymap");
+    let mut app = App::new(
+        Options {
+            label: "demo".into(),
+            root: root.to_path_buf(),
+            host: "127.0.0.1".into(),
+            use_env: false,
+        },
+        km,
+    );
+    app.update(Action::Resize(w, h));
+    let fx = app.update(Action::Loaded(Box::new(
+        Workspace::load(root).expect("load"),
+    )));
+    settle(&mut app, root, fx);
+    app
+}
+
+fn settle(app: &mut App, root: &Path, fx: Vec<Effect>) {
+    for e in fx {
+        if let Effect::LoadRun(p) = e {
+            let data = testdeck::tail::run::load_run(root, &p);
+            let more = app.update(Action::RunLoaded(Box::new(data)));
+            settle(app, root, more);
+        }
+    }
+}
+
+fn press(app: &mut App, root: &Path, code: KeyCode) {
+    let fx = app.on_key(KeyEvent::new(code, KeyModifiers::NONE));
+    settle(app, root, fx);
+}
+
+fn keys(app: &mut App, root: &Path, ks: &str) {
+    for c in ks.chars() {
+        press(app, root, KeyCode::Char(c));
+    }
+}
+
+fn jump(app: &mut App, root: &Path, key: &str) {
+    assert!(app.jump_to(key), "no node {key}");
+    let fx = app.update(Action::Cmd(Command::Noop));
+    settle(app, root, fx);
+}
+
+/// Draw a frame and, as the loop does, let the app keep its scrolls inside it.
+fn frame(app: &mut App) -> Terminal<TestBackend> {
+    let theme = Theme::builtin("dark", false).expect("dark");
+    // drawn in UTC whatever zone the machine is in (the snapshots show times)
+    testdeck::clock::set_zone(testdeck::clock::Zone::Utc);
+    let mut t = Terminal::new(TestBackend::new(app.size.0, app.size.1)).expect("terminal");
+    t.draw(|f| view::draw(app, &theme, f)).expect("draw");
+    app.fit_scroll(&view::measure(app, &theme));
+    t
+}
+
+fn rows(t: &Terminal<TestBackend>) -> Vec<String> {
+    let b = t.backend().buffer();
+    (0..b.area.height)
+        .map(|y| {
+            (0..b.area.width)
+                .map(|x| b[(x, y)].symbol().to_owned())
+                .collect()
+        })
+        .collect()
+}
+
+fn name(what: &str, (w, h): (u16, u16)) -> String {
+    format!("{what}_{w}x{h}")
+}
+
+#[test]
+fn tree_header_and_help_legend_at_three_sizes() {
+    let d = common::fs::demo_copy();
+    for size in SIZES {
+        let mut app = loaded(d.path(), size.0, size.1);
+        let t = frame(&mut app);
+        let r = rows(&t);
+        assert!(
+            r[2].contains("passed") || r[2].contains('…'),
+            "{size:?}: no header row over the tree: {}",
+            r[2]
+        );
+        insta::assert_snapshot!(name("tree_header", size), t.backend());
+        keys(&mut app, d.path(), "?");
+        let t = frame(&mut app);
+        assert!(
+            rows(&t).iter().any(|l| l.contains("legend")),
+            "{size:?}: the legend opens help"
+        );
+        insta::assert_snapshot!(name("help_legend", size), t.backend());
+        // G lands on the last line: shown at the bottom, nothing more below
+        keys(&mut app, d.path(), "G");
+        let t = frame(&mut app);
+        let r = rows(&t);
+        let last = app
+            .keymap
+            .help_rows()
+            .last()
+            .map(|(_, _, desc)| desc.clone())
+            .expect("help rows");
+        let at = r.iter().position(|l| l.contains(&last));
+        assert!(
+            at.is_some(),
+            "{size:?}: G does not show {last:?}:\n{}",
+            r.join("\n")
+        );
+        let bottom = r
+            .iter()
+            .rposition(|l| l.contains('╰'))
+            .expect("help's border");
+        assert_eq!(
+            at.map(|a| a + 1),
+            Some(bottom),
+            "{size:?}: the last line is not at the bottom:\n{}",
+            r.join("\n")
+        );
+        assert!(!r[bottom].contains("more"), "{}", r[bottom]);
+        insta::assert_snapshot!(name("help_bottom", size), t.backend());
+    }
+}
+
+#[test]
+fn details_scroll_stops_at_its_end_and_starts_again_for_a_new_subject() {
+    let d = common::fs::demo_copy();
+    for size in SIZES {
+        let mut app = loaded(d.path(), size.0, size.1);
+        jump(&mut app, d.path(), FAILED_E2E);
+        press(&mut app, d.path(), KeyCode::Tab);
+        for _ in 0..40 {
+            keys(&mut app, d.path(), "j");
+            frame(&mut app);
+        }
+        let measured = app.details.cursor;
+        keys(&mut app, d.path(), "G");
+        let t = frame(&mut app);
+        assert!(
+            measured <= app.details.cursor,
+            "{size:?}: j ran past G's end ({measured} > {})",
+            app.details.cursor
+        );
+        let r = rows(&t);
+        let details = r
+            .iter()
+            .position(|l| l.contains("Details"))
+            .expect("details pane");
+        // the details pane's own columns (the tree's border shares its rows)
+        let col = r[details]
+            .chars()
+            .collect::<Vec<_>>()
+            .windows(9)
+            .position(|w| w.iter().collect::<String>() == "╭ Details")
+            .expect("details title");
+        let r: Vec<String> = r.iter().map(|l| l.chars().skip(col).collect()).collect();
+        let bottom = r[details..]
+            .iter()
+            .position(|l| l.starts_with('╰'))
+            .map(|b| b + details)
+            .expect("details border");
+        assert!(
+            !r[bottom].contains("more"),
+            "{size:?}: scrolled to the end, still more below:\n{}",
+            r.join("\n")
+        );
+        assert!(
+            r[bottom - 1].chars().any(char::is_alphanumeric),
+            "{size:?}: the last row of the details is blank (scrolled past the end):\n{}",
+            r.join("\n")
+        );
+        insta::assert_snapshot!(name("details_end", size), t.backend());
+        // one k moves at once: the scroll was kept at the end, not at 40
+        let end = app.details.cursor;
+        assert!(
+            end > 0 && end < 10_000,
+            "{size:?}: the end is measured ({end})"
+        );
+        keys(&mut app, d.path(), "k");
+        assert_eq!(app.details.cursor + 1, end.max(1));
+        // a new subject starts from the top
+        keys(&mut app, d.path(), "j3");
+        assert_eq!(
+            app.details.cursor, 0,
+            "{size:?}: a tab switch kept the scroll"
+        );
+        keys(&mut app, d.path(), "1");
+        jump(&mut app, d.path(), LIVE_PLAN);
+        assert_eq!(app.details.cursor, 0, "{size:?}: a jump kept the scroll");
+    }
+}
+
+#[test]
+fn zoom_and_tree_width_at_three_sizes() {
+    let d = common::fs::demo_copy();
+    for size in SIZES {
+        let mut app = loaded(d.path(), size.0, size.1);
+        let before = app.areas().tree.width;
+        keys(&mut app, d.path(), "z");
+        assert_eq!(
+            app.areas().tree.width,
+            size.0,
+            "{size:?}: the tree fills the width"
+        );
+        assert!(app.areas().details.is_none());
+        let t = frame(&mut app);
+        insta::assert_snapshot!(name("zoom_tree", size), t.backend());
+        // Tab moves the zoom to the details
+        press(&mut app, d.path(), KeyCode::Tab);
+        let full = app.areas().details.expect("zoomed details");
+        assert_eq!(full.width, size.0);
+        let t = frame(&mut app);
+        insta::assert_snapshot!(name("zoom_details", size), t.backend());
+        keys(&mut app, d.path(), "z");
+        press(&mut app, d.path(), KeyCode::BackTab);
+        assert_eq!(app.areas().tree.width, before);
+        keys(&mut app, d.path(), "++");
+        let wider = app.areas().tree.width;
+        assert!(wider > before, "{size:?}: + widens ({before} → {wider})");
+        let t = frame(&mut app);
+        insta::assert_snapshot!(name("wider_tree", size), t.backend());
+        keys(&mut app, d.path(), "----");
+        assert!(app.areas().tree.width < before, "{size:?}: - narrows");
+    }
+}
+
+#[test]
+fn catalog_titles_keep_their_room() {
+    let d = common::fs::demo_copy();
+    let mut app = loaded(d.path(), 140, 40);
+    keys(&mut app, d.path(), "2++++");
+    let t = frame(&mut app);
+    let r = rows(&t);
+    let row = r
+        .iter()
+        .find(|l| l.contains("TC-CLI-001"))
+        .expect("a catalog row");
+    assert!(
+        !row.contains('…'),
+        "a wide tree still cuts the title: {row}"
+    );
+    insta::assert_snapshot!("catalog_wide_tree", t.backend());
+}
+
+/// Running, watching and the last notice stay on the bar however many
+/// authorizations were given; the authorizations shorten to a count.
+#[test]
+fn the_status_bar_keeps_what_is_happening() {
+    let d = common::fs::demo_copy();
+    for size in SIZES {
+        let mut app = loaded(d.path(), size.0, size.1);
+        for g in [
+            Grantable::Risk(Risk::Mutating),
+            Grantable::Risk(Risk::Destructive),
+            Grantable::Gate("reset-index".into()),
+            Grantable::Gate("payments".into()),
+            Grantable::Live,
+        ] {
+            app.grants.grant(g, GrantSource::Prompt);
+        }
+        app.running = 1;
+        let t = frame(&mut app);
+        let r = rows(&t);
+        let bar = &r[r.len() - 1];
+        assert!(bar.contains("▶ 1 running"), "{size:?}: {bar}");
+        if size.0 >= 100 {
+            assert!(bar.contains("auth"), "{size:?}: {bar}");
+        }
+        insta::assert_snapshot!(name("status_priorities", size), t.backend());
+        keys(&mut app, d.path(), "m");
+        let t = frame(&mut app);
+        let r = rows(&t);
+        let bar = &r[r.len() - 1];
+        assert!(bar.contains("▶ 1 running"), "{size:?}: {bar}");
+        assert!(
+            bar.contains("max risk raised to dest"),
+            "{size:?}: m says what it set: {bar}"
+        );
+    }
+}
+
+#[test]
+fn the_live_prompt_keeps_its_choices_at_three_sizes() {
+    let d = common::fs::demo_copy();
+    for size in SIZES {
+        let mut app = loaded(d.path(), size.0, size.1);
+        jump(&mut app, d.path(), LIVE_PLAN);
+        keys(&mut app, d.path(), "r");
+        let t = frame(&mut app);
+        let s = t.backend().to_string();
+        assert!(s.contains("Run a live case?"), "{size:?}:\n{s}");
+        assert!(
+            s.contains(" y  yes"),
+            "{size:?}: the choices are cut off:\n{s}"
+        );
+        insta::assert_snapshot!(name("live_prompt", size), t.backend());
+    }
+}
+
+#[test]
+fn runtime_events_open_pretty_printed() {
+    let d = common::fs::demo_copy();
+    let mut app = loaded(d.path(), 140, 40);
+    jump(
+        &mut app,
+        d.path(),
+        "ai/backend/director-plan/boundary/director-plan-approval-denied",
+    );
+    keys(&mut app, d.path(), "v");
+    press(&mut app, d.path(), KeyCode::Tab);
+    press(&mut app, d.path(), KeyCode::Tab);
+    keys(&mut app, d.path(), "gg");
+    press(&mut app, d.path(), KeyCode::Enter);
+    let Some(testdeck::tui::app::Overlay::Data { lines, .. }) = &app.overlay else {
+        panic!("no data overlay: {:?}", app.overlay.is_some());
+    };
+    assert!(lines.len() > 2, "one raw line: {lines:?}");
+    assert_eq!(lines.first().map(String::as_str), Some("{"));
+    assert!(lines.iter().any(|l| l.starts_with("  \"")), "{lines:?}");
+    insta::assert_snapshot!("runtime_event_pretty", frame(&mut app).backend());
+}
+
+#[test]
+fn an_empty_type_filter_says_so() {
+    let d = common::fs::demo_copy();
+    let mut app = loaded(d.path(), 140, 40);
+    jump(&mut app, d.path(), FAILED_E2E);
+    // cycle the type filter until it shows nothing (a type this run lacks)
+    let mut hint = None;
+    for _ in 0..12 {
+        keys(&mut app, d.path(), "t");
+        let s = frame(&mut app).backend().to_string();
+        if app.live.visible.is_empty() {
+            hint = Some(s);
+            break;
+        }
+    }
+    let s = hint.expect("a type with no event in this run");
+    assert!(s.contains("t shows the next type"), "{s}");
+}
