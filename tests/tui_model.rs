@@ -161,7 +161,7 @@ fn preview(app: &App) -> &testdeck::tui::app::launch::Preview {
 
 #[test]
 fn r_on_a_category_previews_what_runs_and_what_is_excluded_and_why() {
-    let d = demo();
+    let d = demo_without_ci_assume();
     let mut app = loaded(d.path());
     keys(&mut app, d.path(), "2");
     // the cursor is on the CLI category: r launches all of it
@@ -291,6 +291,23 @@ fn a_run_together_member_that_cannot_run_says_why_in_the_live_pane_and_the_statu
 
 /// The demo with its APP category's probe off (the probe's service is not there):
 /// its two person-judged cases then reach the verdict prompt.
+/// The demo with TC-CLI-008's `assume` reading a variable no environment sets:
+/// the preview's counts are then the same on a person's machine and in CI,
+/// where `CI=true` (the preview rightly reads the process environment, as the
+/// launch does).
+fn demo_without_ci_assume() -> tempfile::TempDir {
+    let d = demo();
+    let cases = d.path().join(".pouch/tester/cases/cli.yaml");
+    let text = std::fs::read_to_string(&cases).expect("cases");
+    let edited = text.replace(
+        "assume: \"!CI && DEMO_DESKTOP != headless\"",
+        "assume: \"!TESTDECK_TEST_NEVER_SET\"",
+    );
+    assert_ne!(text, edited, "the demo's TC-CLI-008 assume moved");
+    std::fs::write(&cases, edited).expect("write");
+    d
+}
+
 fn demo_without_app_probe() -> tempfile::TempDir {
     let d = demo();
     let cat = d.path().join(".pouch/tester/catalog.yaml");
