@@ -24,8 +24,12 @@ pub struct Args {
     pub junit: Option<std::path::PathBuf>,
 }
 
-/// Tests-tree runs as JSON, newest first.
-pub fn tests_runs(ws: &Workspace, case_id: Option<&str>, scope: Option<&str>) -> Vec<Value> {
+/// The tests-tree runs of `case_id` and under `scope`, newest first (ties by runId).
+fn selected_runs<'a>(
+    ws: &'a Workspace,
+    case_id: Option<&str>,
+    scope: Option<&str>,
+) -> Vec<&'a crate::workspace::logs::RawRun> {
     let mut runs: Vec<_> = ws
         .logs
         .runs
@@ -38,6 +42,12 @@ pub fn tests_runs(ws: &Workspace, case_id: Option<&str>, scope: Option<&str>) ->
             .cmp(&a.start_time())
             .then_with(|| b.run_id.cmp(&a.run_id))
     });
+    runs
+}
+
+/// Tests-tree runs as JSON, newest first.
+pub fn tests_runs(ws: &Workspace, case_id: Option<&str>, scope: Option<&str>) -> Vec<Value> {
+    let runs = selected_runs(ws, case_id, scope);
     runs.iter()
         .map(|r| {
             json!({
@@ -128,18 +138,7 @@ pub fn junit_cases(
     scope: Option<&str>,
 ) -> Vec<crate::exec::junit::Case> {
     use crate::exec::junit::{catalog_case, tests_case};
-    let mut runs: Vec<_> = ws
-        .logs
-        .runs
-        .iter()
-        .filter(|r| case_id.is_none_or(|c| r.case_id == c))
-        .filter(|r| scope.is_none_or(|s| under(&r.scope, s)))
-        .collect();
-    runs.sort_by(|a, b| {
-        b.start_time()
-            .cmp(&a.start_time())
-            .then_with(|| b.run_id.cmp(&a.run_id))
-    });
+    let runs = selected_runs(ws, case_id, scope);
     let mut cases: Vec<_> = runs.into_iter().map(tests_case).collect();
     if scope.is_none() {
         for (_, rec) in crate::exec::record::list_records(&ws.root)
