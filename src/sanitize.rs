@@ -1,5 +1,6 @@
 //! The one escaping function every piece of text from a file goes through before
-//! it reaches a terminal: control characters and escape sequences become visible text.
+//! it reaches a terminal: control characters and escape sequences become visible text,
+//! except SGR colour sequences, read into a closed set of attributes ([`sgr_spans`]).
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
@@ -85,6 +86,373 @@ pub fn to_json<T: serde::Serialize + ?Sized>(v: &T, pretty: bool) -> serde_json:
     })
 }
 
+/// The most parameter bytes an SGR sequence may have to be read as one (longer
+/// ones are escaped like any other sequence: no terminal needs more).
+const MAX_SGR_PARAMS: usize = 64;
+
+// xterm's defaults for the 16 colours
+const BASIC: [(u8, u8, u8); 16] = [
+    (0, 0, 0),
+    (205, 0, 0),
+    (0, 205, 0),
+    (205, 205, 0),
+    (0, 0, 238),
+    (205, 0, 205),
+    (0, 205, 205),
+    (229, 229, 229),
+    (127, 127, 127),
+    (255, 0, 0),
+    (0, 255, 0),
+    (255, 255, 0),
+    (92, 92, 255),
+    (255, 0, 255),
+    (0, 255, 255),
+    (255, 255, 255),
+];
+
+/// One of the colours an SGR sequence names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SgrColor {
+    /// The 16 terminal colours (30–37, 90–97): 0 black … 7 white, 8–15 bright.
+    Basic(u8),
+    /// The 256-colour palette (`38;5;N`).
+    Indexed(u8),
+    /// A true colour (`38;2;R;G;B`).
+    Rgb(u8, u8, u8),
+}
+
+impl SgrColor {
+    /// The nearest of the 16 terminal colours (0–15), so a theme can stand in for it.
+    pub fn basic(self) -> u8 {
+        let (r, g, b) = match self {
+            SgrColor::Basic(i) => return i & 15,
+            SgrColor::Indexed(i) if i < 16 => return i,
+            SgrColor::Indexed(i) if i < 232 => {
+                let i = i - 16;
+                let step = |v: u8| if v == 0 { 0 } else { 55 + v * 40 };
+                (step(i / 36), step(i / 6 % 6), step(i % 6))
+            }
+            SgrColor::Indexed(i) => {
+                let v = 8 + (i - 232) * 10;
+                (v, v, v)
+            }
+            SgrColor::Rgb(r, g, b) => (r, g, b),
+        };
+        let d = |(x, y, z): (u8, u8, u8)| {
+            let sq = |a: u8, b: u8| (i32::from(a) - i32::from(b)).pow(2);
+            sq(x, r) + sq(y, g) + sq(z, b)
+        };
+        (0u8..16)
+            .min_by_key(|&i| d(BASIC[usize::from(i)]))
+            .unwrap_or(7)
+    }
+
+    /// The SGR parameters that set this colour (`bg`: as the background).
+    fn params(self, bg: bool) -> String {
+        let base = if bg { 40 } else { 30 };
+        match self {
+            SgrColor::Basic(i) if i < 8 => (base + u32::from(i)).to_string(),
+            SgrColor::Basic(i) => (base + 60 + u32::from(i & 7)).to_string(),
+            SgrColor::Indexed(i) => format!("{};5;{i}", base + 8),
+            SgrColor::Rgb(r, g, b) => format!("{};2;{r};{g};{b}", base + 8),
+        }
+    }
+}
+
+/// The attributes SGR sequences set on the text after them: a closed set (what
+/// else a sequence asks for, blinking or hidden text, is ignored).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(clippy::struct_excessive_bools)] // one flag per SGR attribute
+pub struct Sgr {
+    pub bold: bool,
+    pub dim: bool,
+    pub italic: bool,
+    pub underline: bool,
+    pub reverse: bool,
+    pub fg: Option<SgrColor>,
+    pub bg: Option<SgrColor>,
+}
+
+impl Sgr {
+    /// Whether no attribute is set.
+    pub fn is_plain(&self) -> bool {
+        *self == Sgr::default()
+    }
+
+    /// Apply one sequence's parameters (`1;31`, `38;5;208`, `38:2::1:2:3`).
+    fn apply(&mut self, params: &str) {
+        if params.is_empty() {
+            *self = Sgr::default();
+            return;
+        }
+        // a parameter too big for a u32 is no attribute (None), never a panic
+        let num = |p: &str| {
+            if p.is_empty() {
+                Some(0)
+            } else {
+                p.parse::<u32>().ok()
+            }
+        };
+        let mut groups = params.split(';');
+        while let Some(g) = groups.next() {
+            if g.contains(':') {
+                // ITU colon form: the sub-parameters belong to this one attribute
+                let sub: Vec<Option<u32>> = g.split(':').map(num).collect();
+                match sub.first().copied().flatten() {
+                    Some(n @ (38 | 48)) => {
+                        let c = match sub.get(1).copied().flatten() {
+                            Some(5) => sub.get(2).copied().flatten().and_then(indexed),
+                            // 2:R:G:B or 2:colourspace:R:G:B
+                            Some(2) if sub.len() >= 5 => {
+                                let n = sub.len();
+                                rgb(sub[n - 3], sub[n - 2], sub[n - 1])
+                            }
+                            _ => None,
+                        };
+                        self.set_color(n == 48, c);
+                    }
+                    // 4:0 is no underline, 4:1…4:5 the underline styles
+                    Some(4) => self.underline = sub.get(1).copied().flatten() != Some(0),
+                    _ => {}
+                }
+                continue;
+            }
+            let Some(p) = num(g) else { continue };
+            match p {
+                0 => *self = Sgr::default(),
+                1 => self.bold = true,
+                2 => self.dim = true,
+                3 => self.italic = true,
+                4 => self.underline = true,
+                7 => self.reverse = true,
+                22 => (self.bold, self.dim) = (false, false),
+                23 => self.italic = false,
+                24 => self.underline = false,
+                27 => self.reverse = false,
+                30..=37 => self.fg = Some(SgrColor::Basic(low(p - 30))),
+                90..=97 => self.fg = Some(SgrColor::Basic(low(p - 90 + 8))),
+                39 => self.fg = None,
+                40..=47 => self.bg = Some(SgrColor::Basic(low(p - 40))),
+                100..=107 => self.bg = Some(SgrColor::Basic(low(p - 100 + 8))),
+                49 => self.bg = None,
+                38 | 48 => {
+                    let mut next = || groups.next().and_then(num);
+                    let c = match next() {
+                        Some(5) => next().and_then(indexed),
+                        Some(2) => {
+                            let (r, g, b) = (next(), next(), next());
+                            rgb(r, g, b)
+                        }
+                        _ => None,
+                    };
+                    self.set_color(p == 48, c);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn set_color(&mut self, bg: bool, c: Option<SgrColor>) {
+        // a malformed colour changes nothing
+        if c.is_some() {
+            if bg {
+                self.bg = c;
+            } else {
+                self.fg = c;
+            }
+        }
+    }
+
+    /// The one SGR sequence that sets exactly these attributes from a reset.
+    pub fn sequence(&self) -> String {
+        let mut p = vec!["0".to_owned()];
+        for (on, code) in [
+            (self.bold, "1"),
+            (self.dim, "2"),
+            (self.italic, "3"),
+            (self.underline, "4"),
+            (self.reverse, "7"),
+        ] {
+            if on {
+                p.push(code.to_owned());
+            }
+        }
+        p.extend(self.fg.map(|c| c.params(false)));
+        p.extend(self.bg.map(|c| c.params(true)));
+        format!("\x1b[{}m", p.join(";"))
+    }
+}
+
+fn low(v: u32) -> u8 {
+    u8::try_from(v).unwrap_or(0)
+}
+
+fn indexed(v: u32) -> Option<SgrColor> {
+    u8::try_from(v).ok().map(SgrColor::Indexed)
+}
+
+fn rgb(r: Option<u32>, g: Option<u32>, b: Option<u32>) -> Option<SgrColor> {
+    let c = |v: Option<u32>| v.and_then(|v| u8::try_from(v).ok());
+    Some(SgrColor::Rgb(c(r)?, c(g)?, c(b)?))
+}
+
+/// When `s` starts with a complete SGR sequence (`ESC [` digits, `;` or `:`, `m`),
+/// its length in bytes and its parameters.
+fn sgr_at(s: &str) -> Option<(usize, &str)> {
+    let rest = s.strip_prefix("\x1b[")?;
+    let end = rest
+        .bytes()
+        .take(MAX_SGR_PARAMS + 1)
+        .position(|b| !(b.is_ascii_digit() || b == b';' || b == b':'))?;
+    (rest.as_bytes()[end] == b'm').then(|| (2 + end + 1, &rest[..end]))
+}
+
+/// A piece of text: plain text or one complete SGR sequence.
+enum Piece<'a> {
+    Plain(&'a str),
+    /// The parameters and the sequence's raw text.
+    Sgr(&'a str, &'a str),
+}
+
+/// `s` cut into plain pieces and the complete SGR sequences between them.
+fn pieces(s: &str) -> Vec<Piece<'_>> {
+    let mut out = Vec::new();
+    let (mut from, mut i) = (0, 0);
+    while let Some(off) = s[i..].find('\x1b') {
+        let at = i + off;
+        if let Some((len, params)) = sgr_at(&s[at..]) {
+            if at > from {
+                out.push(Piece::Plain(&s[from..at]));
+            }
+            out.push(Piece::Sgr(params, &s[at..at + len]));
+            i = at + len;
+            from = i;
+        } else {
+            i = at + 1;
+        }
+    }
+    if from < s.len() {
+        out.push(Piece::Plain(&s[from..]));
+    }
+    out
+}
+
+/// Text as styled pieces: each complete SGR sequence sets the attributes of the text
+/// after it (a closed set, see [`Sgr`]), the text is [`escape`]d, and every other
+/// control — another CSI, OSC, DCS, an unterminated or oversized sequence, C1, bidi —
+/// stays visible as escaped text. Neighbouring pieces never share attributes.
+pub fn sgr_spans(s: &str) -> Vec<(String, Sgr)> {
+    let mut out: Vec<(String, Sgr)> = Vec::new();
+    let mut cur = Sgr::default();
+    if !s.contains('\x1b') {
+        return if s.is_empty() {
+            out
+        } else {
+            vec![(escape(s).into_owned(), cur)]
+        };
+    }
+    let mut text = String::new();
+    let mut at = Sgr::default();
+    for p in pieces(s) {
+        match p {
+            Piece::Sgr(params, _) => cur.apply(params),
+            Piece::Plain(p) => {
+                if at != cur && !text.is_empty() {
+                    out.push((std::mem::take(&mut text), at));
+                }
+                at = cur;
+                text.push_str(&escape(p));
+            }
+        }
+    }
+    if !text.is_empty() {
+        out.push((text, at));
+    }
+    out
+}
+
+/// The text without its complete SGR sequences (nothing else changed, nothing
+/// escaped): what `diff` compares, so two runs differing only in colour are equal.
+pub fn strip_sgr(s: &str) -> Cow<'_, str> {
+    if !s.contains('\x1b') {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    for p in pieces(s) {
+        if let Piece::Plain(p) = p {
+            out.push_str(p);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// [`escape`], keeping the complete SGR sequences as they are: text to keep and draw
+/// later with [`sgr_spans`] (the only control characters left start an SGR sequence).
+pub fn escape_keep_sgr(s: &str) -> Cow<'_, str> {
+    if !s.contains('\x1b') {
+        return escape(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for p in pieces(s) {
+        match p {
+            Piece::Plain(p) => out.push_str(&escape(p)),
+            Piece::Sgr(_, raw) => out.push_str(raw),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// The text for a terminal: with `color`, each styled piece behind the one SGR
+/// sequence of its attributes (rebuilt from the closed set, reset at the end);
+/// without, the pieces alone. Everything else is escaped as by [`escape`].
+pub fn sgr_text(s: &str, color: bool) -> Cow<'_, str> {
+    if !s.contains('\x1b') {
+        return escape(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut styled = false;
+    for (t, a) in sgr_spans(s) {
+        if color && (styled || !a.is_plain()) {
+            out.push_str(&a.sequence());
+            styled = !a.is_plain();
+        }
+        out.push_str(&t);
+    }
+    if styled {
+        out.push_str("\x1b[0m");
+    }
+    Cow::Owned(out)
+}
+
+/// Pretty-printed JSON as lines to keep and draw with [`sgr_spans`]: an `\u001b` in
+/// a string is read back as the ESC it stands for, so an SGR sequence in a value
+/// draws as its style, and anything else is escaped ([`escape_keep_sgr`]).
+pub fn json_lines_keep_sgr(json: &str) -> Vec<String> {
+    let mut text = String::with_capacity(json.len());
+    let mut chars = json.char_indices();
+    while let Some((i, c)) = chars.next() {
+        if c != '\\' {
+            text.push(c);
+            continue;
+        }
+        // in JSON a backslash always starts an escape of its own: read it whole
+        if json[i + 1..].starts_with("u001b") || json[i + 1..].starts_with("u001B") {
+            text.push('\x1b');
+            for _ in 0..5 {
+                chars.next();
+            }
+        } else {
+            text.push('\\');
+            if let Some((_, n)) = chars.next() {
+                text.push(n);
+            }
+        }
+    }
+    text.split('\n')
+        .map(|l| escape_keep_sgr(l).into_owned())
+        .collect()
+}
+
 fn needs_escape(c: char) -> bool {
     let u = c as u32;
     u < 0x20 || u == 0x7f || (0x80..0xa0).contains(&u)
@@ -133,5 +501,122 @@ mod tests {
     fn newlines_and_tabs() {
         assert_eq!(escape("a\nb\tc\r"), "a\\nb c\\r");
         assert_eq!(escape_keep_newlines("a\nb\x1b"), "a\nb\\e");
+    }
+
+    fn no_raw_control(s: &str) -> bool {
+        !s.chars().any(needs_escape)
+    }
+
+    #[test]
+    fn sgr_sets_a_closed_set_of_attributes() {
+        // what Playwright writes in a failure message
+        let s = "\x1b[2mexpect(\x1b[22m\x1b[31mreceived\x1b[39m\x1b[2m).\x1b[22mtoBe\x1b[2m(\x1b[22m\x1b[32mexpected\x1b[39m\x1b[2m)\x1b[22m";
+        let v = sgr_spans(s);
+        let text: String = v.iter().map(|(t, _)| t.as_str()).collect();
+        assert_eq!(text, "expect(received).toBe(expected)");
+        let dim = Sgr {
+            dim: true,
+            ..Sgr::default()
+        };
+        assert_eq!(v[0], ("expect(".into(), dim));
+        assert_eq!(v[1].1.fg, Some(SgrColor::Basic(1)));
+        assert!(!v[1].1.dim);
+        assert_eq!(v[3], ("toBe".into(), Sgr::default()));
+        assert_eq!(v[5].1.fg, Some(SgrColor::Basic(2)));
+        assert_eq!(strip_sgr(s), "expect(received).toBe(expected)");
+        // 256 colours, true colour (both forms), bright, background, attributes
+        let v = sgr_spans("\x1b[1;3;4;7;38;5;208;48;2;1;2;3ma\x1b[38:2::9:8:7;91;104mb\x1b[0mc");
+        assert_eq!(
+            v[0].1,
+            Sgr {
+                bold: true,
+                italic: true,
+                underline: true,
+                reverse: true,
+                dim: false,
+                fg: Some(SgrColor::Indexed(208)),
+                bg: Some(SgrColor::Rgb(1, 2, 3)),
+            }
+        );
+        assert_eq!(v[1].1.fg, Some(SgrColor::Basic(9)));
+        assert_eq!(v[1].1.bg, Some(SgrColor::Basic(12)));
+        assert_eq!(v[2], ("c".into(), Sgr::default()));
+        assert_eq!(SgrColor::Indexed(196).basic(), 9);
+        assert_eq!(SgrColor::Rgb(0, 200, 0).basic(), 2);
+    }
+
+    #[test]
+    fn hostile_sequences_stay_escaped() {
+        // unterminated CSI, an SGR too long, OSC 52, DCS, C1 CSI, another CSI, bidi
+        let long = format!("\x1b[{}m", "1;".repeat(40));
+        let cases: [(&str, &str); 8] = [
+            ("a\x1b[31", "a\\e[31"),
+            ("a\x1b[", "a\\e["),
+            ("\x1b]52;c;SGVsbG8=\x07x", "\\e]52;c;SGVsbG8=\\x07x"),
+            ("\x1bP1$qm\x1b\\y", "\\eP1$qm\\e\\y"),
+            ("\u{9b}31mz", "\\x9b31mz"),
+            ("\x1b[2J\x1b[31mr", "\\e[2Jr"),
+            ("\u{202e}evil\x1b[1mb", "\\u{202e}evilb"),
+            ("\x1b[?25l\x1b[=m", "\\e[?25l\\e[=m"),
+        ];
+        for (input, shown) in cases {
+            let v = sgr_spans(input);
+            let text: String = v.iter().map(|(t, _)| t.as_str()).collect();
+            assert_eq!(text, shown, "{input:?}");
+            assert!(no_raw_control(&text));
+            assert!(no_raw_control(&sgr_text(input, false)));
+        }
+        let v = sgr_spans(&format!("{long}x"));
+        assert!(v[0].0.starts_with("\\e[1;1;"), "{v:?}");
+        assert!(v.iter().all(|(_, a)| a.is_plain()));
+        // huge parameters are no attribute and never a panic
+        let v = sgr_spans("\x1b[99999999999999999999;1m\x1b[38;5;99999m\x1b[38;2;300;1;1mx");
+        assert_eq!(
+            v,
+            vec![(
+                "x".into(),
+                Sgr {
+                    bold: true,
+                    ..Sgr::default()
+                }
+            )]
+        );
+        // nested resets: each one returns to plain, empty parameters too
+        let v = sgr_spans("\x1b[1m\x1b[31ma\x1b[mb\x1b[0;0;0mc\x1b[4m\x1b[24md");
+        assert_eq!(v[0].1.fg, Some(SgrColor::Basic(1)));
+        assert!(v[0].1.bold);
+        assert_eq!(v[1], ("bcd".into(), Sgr::default()));
+        // colour-only runs of sequences with no text leave nothing
+        assert!(sgr_spans("\x1b[31m\x1b[0m").is_empty());
+    }
+
+    #[test]
+    fn sgr_text_rebuilds_only_the_closed_set() {
+        let s = "\x1b[5;31;8mred\x1b[0m plain \x1b]0;t\x07";
+        // blink (5) and hidden (8) are dropped; the OSC stays escaped
+        assert_eq!(sgr_text(s, true), "\x1b[0;31mred\x1b[0m plain \\e]0;t\\x07");
+        assert_eq!(sgr_text(s, false), "red plain \\e]0;t\\x07");
+        assert!(matches!(sgr_text("plain", true), Cow::Borrowed(_)));
+        assert_eq!(
+            escape_keep_sgr("\x1b[1mb\x1b[2Jc\nd"),
+            "\x1b[1mb\\e[2Jc\\nd"
+        );
+    }
+
+    #[test]
+    fn json_escapes_of_esc_become_sgr_and_nothing_else() {
+        let v = serde_json::json!({"message": "\x1b[31mred\x1b[39m \x1b]52;c;x\x07", "k\\u001b": "\\\x1b[1m"});
+        let text = serde_json::to_string_pretty(&v).expect("json");
+        let lines = json_lines_keep_sgr(&text);
+        let all = lines.join("\n");
+        assert!(all.contains("\x1b[31mred\x1b[39m"), "{all}");
+        assert!(all.contains("\\e]52;c;x\\u0007"), "{all}");
+        // an escaped backslash followed by the letters u001b stays text
+        assert!(all.contains("\"k\\\\u001b\""), "{all}");
+        for l in &lines {
+            let shown: String = sgr_spans(l).into_iter().map(|(t, _)| t).collect();
+            assert!(no_raw_control(&shown));
+            assert!(!shown.contains("\\e[3"), "{shown}");
+        }
     }
 }

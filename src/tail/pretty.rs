@@ -1,8 +1,9 @@
 //! The one-line rendering of a timeline event: time, type, status, name,
-//! message, then `data` as compact JSON — every piece escaped.
+//! message, then `data` as compact JSON — every piece escaped, but for the SGR
+//! colours in the message and data, drawn as colours (or dropped without colour).
 
 use super::compact::Fields;
-use crate::sanitize::escape;
+use crate::sanitize::{escape, sgr_text};
 use crate::workspace::timeline::TimelineEvent;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
@@ -35,7 +36,10 @@ pub fn pretty_line(ev: &TimelineEvent, color: bool) -> String {
 
 /// [`pretty_line`], appended to `out`.
 pub(crate) fn pretty_into(ev: &TimelineEvent, color: bool, out: &mut String) {
-    let data = (!ev.data.is_null()).then(|| compact(&ev.data));
+    let data = (!ev.data.is_null()).then(|| match &ev.data {
+        Value::String(s) => s.clone(),
+        other => json_shown(&other.to_string()).into_owned(),
+    });
     render(
         &View {
             ts: ev.ts.as_deref(),
@@ -65,7 +69,7 @@ pub(crate) fn pretty_fields(line: &str, f: &Fields, color: bool, out: &mut Strin
         Some(b'"') => Some(Cow::Owned(
             serde_json::from_str::<String>(raw).unwrap_or_default(),
         )),
-        _ => Some(Cow::Borrowed(raw)),
+        _ => Some(json_shown(raw)),
     };
     render(
         &View {
@@ -128,13 +132,14 @@ fn render(ev: &View<'_>, color: bool, out: &mut String) {
     if let Some(id) = ev.id {
         let _ = write!(out, " [{}]", escape(id));
     }
+    // a runner's colours (Playwright's `\e[2mexpect(\e[22m…`) are drawn, not escaped
     if !ev.message.is_empty() {
         out.push(' ');
-        out.push_str(&escape(ev.message));
+        out.push_str(&sgr_text(ev.message, color));
     }
     if let Some(data) = ev.data {
         out.push(' ');
-        out.push_str(&escape(data));
+        out.push_str(&sgr_text(data, color));
     }
     // unknown fields are kept and shown, never dropped (SPEC §1.2)
     for (k, v) in ev.extra.into_iter().flatten() {
@@ -142,6 +147,16 @@ fn render(ev: &View<'_>, color: bool, out: &mut String) {
     }
     let end = start + out[start..].trim_end().len();
     out.truncate(end);
+}
+
+/// Compact JSON with each `\u001b` read back as ESC, so the SGR sequences in its
+/// strings draw as colours ([`sgr_text`] escapes every other control again).
+fn json_shown(json: &str) -> Cow<'_, str> {
+    if json.contains("\\u001b") || json.contains("\\u001B") {
+        Cow::Owned(crate::sanitize::json_lines_keep_sgr(json).concat())
+    } else {
+        Cow::Borrowed(json)
+    }
 }
 
 fn compact(v: &Value) -> String {
@@ -261,6 +276,31 @@ mod tests {
         assert!(!s.chars().any(char::is_control), "{s:?}");
         assert!(s.contains("\\e]52;c;SGVsbG8=\\x07"), "{s}");
         assert!(s.contains("\\e[2J"), "{s}");
+    }
+
+    #[test]
+    fn runner_colours_are_drawn_or_dropped_never_escaped() {
+        // Playwright's failure message, in the message and in data.error.message
+        let line = r#"{"type":"assertion","name":"a","status":"failed","message":"\u001b[2mexpect(\u001b[22m\u001b[31mgot\u001b[39m\u001b[2m)\u001b[22m","data":{"error":{"message":"\u001b[31mgot\u001b[39m \u001b]52;c;x\u0007"}}}"#;
+        {
+            let ev = parse_line(line.as_bytes()).0;
+            let plain = pretty_line(&ev, false);
+            assert!(plain.contains(" expect(got) "), "{plain}");
+            assert!(
+                plain.contains(r#""message":"got \e]52;c;x\u0007""#),
+                "{plain}"
+            );
+            assert!(!plain.contains("\\e["), "{plain}");
+            assert!(!plain.contains("\\u001b["), "{plain}");
+            assert!(!plain.chars().any(char::is_control), "{plain:?}");
+            let colour = pretty_line(&ev, true);
+            assert!(
+                colour.contains("\x1b[0;2mexpect(\x1b[0;31mgot\x1b[0;2m)\x1b[0m"),
+                "{colour:?}"
+            );
+            assert!(colour.contains("\x1b[0;31mgot\x1b[0m "), "{colour:?}");
+            assert!(!colour.contains("\x1b]"), "{colour:?}");
+        }
     }
 
     #[test]

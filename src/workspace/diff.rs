@@ -69,8 +69,10 @@ pub fn load_side(root: &Path, dir: &Path) -> Result<(RunSide, Vec<Problem>), Str
         None
     };
     let events = if present(&timeline_file) {
-        let (ev, mut p) = read_timeline(root, &timeline_file);
+        let (mut ev, mut p) = read_timeline(root, &timeline_file);
         problems.append(&mut p);
+        // two runs differing only in a runner's colours are equal
+        ev.iter_mut().for_each(strip_event_sgr);
         ev
     } else {
         Vec::new()
@@ -656,6 +658,27 @@ pub fn mark(status: &str) -> &'static str {
     }
 }
 
+/// An event without the SGR sequences in its text and its data's strings.
+fn strip_event_sgr(e: &mut TimelineEvent) {
+    fn strip(s: &mut String) {
+        if let std::borrow::Cow::Owned(o) = crate::sanitize::strip_sgr(s) {
+            *s = o;
+        }
+    }
+    fn strip_value(v: &mut Value) {
+        match v {
+            Value::String(s) => strip(s),
+            Value::Array(a) => a.iter_mut().for_each(strip_value),
+            Value::Object(m) => m.values_mut().for_each(strip_value),
+            _ => {}
+        }
+    }
+    strip(&mut e.name);
+    strip(&mut e.message);
+    strip_value(&mut e.data);
+    e.extra.values_mut().for_each(strip_value);
+}
+
 /// A JSON value on one line, escaped; absent is `—`.
 pub fn value_text(v: Option<&Value>) -> String {
     match v {
@@ -771,6 +794,25 @@ mod tests {
             events,
             artifacts: Vec::new(),
         }
+    }
+
+    #[test]
+    fn runs_differing_only_in_colour_are_equal() {
+        let plain = ev("assertion", "a", "failed");
+        let mut coloured = plain.clone();
+        let mut p = plain.clone();
+        p.message = "expect(got).toBe(want)".into();
+        p.data = serde_json::json!({"error": {"message": "got ✗"}});
+        coloured.message =
+            "\x1b[2mexpect(\x1b[22m\x1b[31mgot\x1b[39m\x1b[2m).\x1b[22mtoBe(want)".into();
+        coloured.data = serde_json::json!({"error": {"message": "\x1b[31mgot\x1b[39m ✗"}});
+        strip_event_sgr(&mut coloured);
+        assert!(event_changes(&p, &coloured).is_empty(), "{coloured:?}");
+        // anything else than SGR is a difference still
+        let mut other = p.clone();
+        other.message = "expect(got)\x1b[2J.toBe(want)".into();
+        strip_event_sgr(&mut other);
+        assert_eq!(event_changes(&p, &other).len(), 1);
     }
 
     #[test]

@@ -227,10 +227,8 @@ impl Live {
                 text,
             )
         };
-        let lines = crate::sanitize::escape_keep_newlines(&text)
-            .lines()
-            .map(str::to_owned)
-            .collect();
+        // an SGR sequence in a value is drawn as its style by the data overlay
+        let lines = crate::sanitize::json_lines_keep_sgr(&text);
         Some((title, lines))
     }
 

@@ -133,7 +133,8 @@ impl Overlay {
                 let (w, h) = data_box(size);
                 let text: Vec<ratatui::text::Line> = lines
                     .iter()
-                    .map(|l| ratatui::text::Line::raw(l.as_str()))
+                    // the SGR sequences kept in a line take no column
+                    .map(|l| ratatui::text::Line::raw(crate::sanitize::strip_sgr(l)))
                     .collect();
                 let rows = ratatui::widgets::Paragraph::new(text)
                     .wrap(ratatui::widgets::Wrap { trim: false })

@@ -168,10 +168,9 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
             ),
         ];
         if !e.message.is_empty() {
-            spans.push(Span::styled(
-                format!(" · {}", escape(&e.message)),
-                theme.get("muted"),
-            ));
+            // a runner's colours (Playwright's, vitest's) are drawn, not escaped
+            spans.push(Span::styled(" · ", theme.get("muted")));
+            spans.extend(super::sgr_line_spans(&e.message, theme.get("muted"), theme));
         }
         let mut l = Line::from(spans);
         if pos == live.list.cursor && has_focus {

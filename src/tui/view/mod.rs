@@ -324,3 +324,90 @@ mod tests {
         assert_eq!(b[(2, 0)].symbol(), "試", "characters further left stay");
     }
 }
+
+/// The theme's stand-in for each of the 8 terminal colours (and their bright forms):
+/// a colour from a run is drawn within the theme, at the theme's contrast.
+const SGR_ROLES: [&str; 8] = [
+    "muted", "failed", "passed", "warning", "accent", "marked", "info", "text",
+];
+
+/// `base` with the attributes an SGR sequence set: bold, italic, underline, reverse
+/// as modifiers; a colour (16, 256 or true) as the theme's colour for the nearest
+/// terminal colour; dim as the theme's muted colour. Without colour (`NO_COLOR`,
+/// `--color never`) the theme has no colours, so only the modifiers stay.
+pub fn sgr_style(
+    base: ratatui::style::Style,
+    a: crate::sanitize::Sgr,
+    theme: &Theme,
+) -> ratatui::style::Style {
+    use ratatui::style::Modifier;
+    let role = |c: crate::sanitize::SgrColor| theme.get(SGR_ROLES[usize::from(c.basic() & 7)]).fg;
+    let mut s = base;
+    for (on, m) in [
+        (a.bold, Modifier::BOLD),
+        (a.italic, Modifier::ITALIC),
+        (a.underline, Modifier::UNDERLINED),
+        (a.reverse, Modifier::REVERSED),
+    ] {
+        if on {
+            s = s.add_modifier(m);
+        }
+    }
+    if a.dim {
+        match theme.get("muted").fg {
+            Some(c) if !theme.no_color => s = s.fg(c),
+            _ => s = s.add_modifier(Modifier::DIM),
+        }
+    }
+    if let Some(c) = a.fg.and_then(role) {
+        s = s.fg(c);
+    }
+    if let Some(c) = a.bg.and_then(role) {
+        // the theme's colour behind, the theme's background in front: still readable
+        s = s.bg(c).fg(theme.background);
+    }
+    s
+}
+
+/// Text from a run (a message, a data line, an output line) as spans: its SGR
+/// colours drawn as styles over `base` ([`sgr_style`]), every other control escaped
+/// ([`crate::sanitize::sgr_spans`]).
+pub fn sgr_line_spans(
+    text: &str,
+    base: ratatui::style::Style,
+    theme: &Theme,
+) -> Vec<Span<'static>> {
+    crate::sanitize::sgr_spans(text)
+        .into_iter()
+        .map(|(t, a)| Span::styled(t, sgr_style(base, a, theme)))
+        .collect()
+}
+
+#[cfg(test)]
+mod sgr_tests {
+    use super::sgr_line_spans;
+    use crate::tui::theme::Theme;
+    use ratatui::style::Modifier;
+
+    #[test]
+    fn runner_colours_are_the_themes_and_go_without_colour() {
+        let msg = "\x1b[2mexpect(\x1b[22m\x1b[1;38;5;196mgot\x1b[0m \x1b[2Jx";
+        let theme = Theme::builtin("dark", false).expect("dark");
+        let base = theme.get("text");
+        let v = sgr_line_spans(msg, base, &theme);
+        let text: String = v.iter().map(|s| s.content.as_ref()).collect();
+        assert_eq!(text, "expect(got \\e[2Jx");
+        assert_eq!(v[0].style.fg, theme.get("muted").fg);
+        // 256-colour red is the theme's red, bold stays bold
+        assert_eq!(v[1].style.fg, theme.get("failed").fg);
+        assert!(v[1].style.add_modifier.contains(Modifier::BOLD));
+        assert_eq!(v[2].style, base);
+        let plain = Theme::builtin("dark", true).expect("dark");
+        let v = sgr_line_spans(msg, plain.get("text"), &plain);
+        assert!(
+            v.iter()
+                .all(|s| s.style.fg.is_none() && s.style.bg.is_none())
+        );
+        assert!(v[1].style.add_modifier.contains(Modifier::BOLD));
+    }
+}

@@ -7,7 +7,8 @@ use ratatui::Frame;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-/// `lines` are already sanitized; long ones wrap, the scroll stops at the end.
+/// `lines` are already sanitized but for their SGR sequences, drawn here as styles;
+/// long ones wrap, the scroll stops at the end.
 pub fn data(title: &str, lines: &[String], scroll: usize, theme: &Theme, f: &mut Frame) {
     let area = f.area();
     let (w, h) = super::super::app::overlay::data_box((area.width, area.height));
@@ -15,7 +16,7 @@ pub fn data(title: &str, lines: &[String], scroll: usize, theme: &Theme, f: &mut
     super::clear_box(f, r);
     let text: Vec<Line> = lines
         .iter()
-        .map(|l| Line::styled(l.clone(), theme.get("text")))
+        .map(|l| Line::from(super::sgr_line_spans(l, theme.get("text"), theme)))
         .collect();
     let block = pane(format!(" {title} · Esc closes "), true, theme);
     super::scrolled_text(f, block, (text, true), scroll, r, theme);
