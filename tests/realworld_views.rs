@@ -189,3 +189,45 @@ fn find(sc: &vt100::Screen, text: &str) -> Option<(u16, u16)> {
     }
     None
 }
+
+/// The trace opener of a real failed e2e run is `npx --no playwright show-trace`;
+/// in a copy of the project without its `node_modules` npx refuses, and what it
+/// wrote on stderr reaches the status line with a hint about `[open]`.
+#[test]
+fn a_failing_npx_opener_says_its_own_stderr_line() {
+    if !node_ready() {
+        return;
+    }
+    let Some(chromium) = chromium() else {
+        return;
+    };
+    let p = project();
+    let root = p.path();
+    failed_run(root, &chromium);
+    // the packages npx would run are gone: it fails as it did run from elsewhere
+    std::fs::remove_file(root.join("node_modules")).expect("unlink node_modules");
+    let cfg = tempfile::tempdir().expect("cfg");
+    let state = tempfile::tempdir().expect("state");
+    let state_dir = state.path().to_str().expect("utf-8").to_owned();
+    let mut s = Session::start_with(root, cfg.path(), &[("XDG_STATE_HOME", &state_dir)]);
+    s.wait_text("Tests ·");
+    s.send("/");
+    s.wait_text("Find cases");
+    s.send("storefront-checkout");
+    s.wait_text("❯ storefront-checkout");
+    s.send("\r");
+    s.wait_text("artifacts/trace.zip");
+    s.send("\t");
+    s.send("\t");
+    s.send("\t");
+    s.send("j");
+    s.send("o");
+    // npx's own words (why it stopped, not where its log is) and the way out
+    s.wait_text("npm error npx cancel");
+    let text = s.screen().screen().contents();
+    assert!(
+        text.contains("npx: exit status: 1 (another opener: [open] in config.toml)"),
+        "{text}"
+    );
+    s.quit();
+}

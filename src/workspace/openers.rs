@@ -235,7 +235,8 @@ pub fn run(root: &Path, argv: &[String]) -> Result<(), String> {
         return Err("no opener configured ([open] is empty)".into());
     };
     let shown = crate::sanitize::escape(prog).into_owned();
-    let hint = "set another opener in [open] of your testdeck config.toml";
+    // first, so a status line that cuts the message still says where to go
+    let hint = "another opener: [open] in config.toml";
     let mut child = std::process::Command::new(prog)
         .args(args)
         .current_dir(root)
@@ -243,7 +244,7 @@ pub fn run(root: &Path, argv: &[String]) -> Result<(), String> {
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()
-        .map_err(|e| format!("{shown}: {e} (hint: {hint})"))?;
+        .map_err(|e| format!("{shown}: {e} ({hint})"))?;
     let tail = Arc::new(Mutex::new(Vec::<u8>::new()));
     let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
     if let Some(mut err) = child.stderr.take() {
@@ -262,9 +263,7 @@ pub fn run(root: &Path, argv: &[String]) -> Result<(), String> {
             let _ = done_tx.send(());
         });
     }
-    let status = child
-        .wait()
-        .map_err(|e| format!("{shown}: {e} (hint: {hint})"))?;
+    let status = child.wait().map_err(|e| format!("{shown}: {e} ({hint})"))?;
     if status.success() {
         return Ok(());
     }
@@ -274,13 +273,14 @@ pub fn run(root: &Path, argv: &[String]) -> Result<(), String> {
     let last = text
         .lines()
         .map(str::trim)
-        .rfind(|l| !l.is_empty())
+        // npm ends every failure with where its own log is: the line before says why
+        .rfind(|l| !l.is_empty() && !l.contains("A complete log of this run can be found in"))
         .map(|l| {
             let l: String = l.chars().take(200).collect();
             format!(": {}", crate::sanitize::escape(&l))
         })
         .unwrap_or_default();
-    Err(format!("{shown}: {status}{last} (hint: {hint})"))
+    Err(format!("{shown}: {status} ({hint}){last}"))
 }
 
 #[cfg(test)]
@@ -409,8 +409,8 @@ mod tests {
         let msg = run(&root, &argv).expect_err("it exits 1");
         assert_eq!(
             msg,
-            "sh: exit status: 1: cannot open \\e[31ma.png \
-             (hint: set another opener in [open] of your testdeck config.toml)"
+            "sh: exit status: 1 (another opener: [open] in config.toml): \
+             cannot open \\e[31ma.png"
         );
         let here = std::fs::read_to_string(root.join("where")).expect("ran in the root");
         assert_eq!(
@@ -426,7 +426,7 @@ mod tests {
         assert!(
             run(&root, &missing)
                 .expect_err("no such program")
-                .contains("hint:")
+                .contains("[open]")
         );
     }
 }
