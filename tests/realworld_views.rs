@@ -1,7 +1,7 @@
-//! A real Playwright failure of `examples/realworld` in every view that shows its
-//! text (issue 14): Playwright's SGR colours (`\e[2mexpect(\e[22m…`) are drawn as
-//! styles — checked cell by cell through vt100 — or dropped, never shown escaped:
-//! the cockpit's timeline and data view, compare, `testdeck tail` and `diff`.
+//! What a person sees and gets on `examples/realworld` (issue 14): a real Playwright
+//! failure in every view that shows its text — its SGR colours (`\e[2mexpect(…`)
+//! drawn as styles (checked cell by cell through vt100) or dropped, never escaped;
+//! a failing real opener's own stderr line; a watched case rerun by a source edit.
 
 mod common;
 use common::Session;
@@ -230,4 +230,94 @@ fn a_failing_npx_opener_says_its_own_stderr_line() {
         "{text}"
     );
     s.quit();
+}
+
+/// A child process that ends with the test, also when an assertion fails.
+struct Reaped(std::process::Child);
+
+impl Drop for Reaped {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `testdeck watch` on the fixture: saving `src/cart.ts` (the code under test, not a
+/// test file) reruns the watched vitest case, through the project's own runner.
+#[test]
+fn editing_the_fixtures_source_reruns_a_watched_case() {
+    use std::io::BufRead as _;
+    use std::sync::mpsc::RecvTimeoutError;
+    use std::time::{Duration, Instant};
+    if !node_ready() {
+        return;
+    }
+    let p = project();
+    let root = p.path();
+    let mut child = command()
+        .arg("--root")
+        .arg(root)
+        // a wide quiet period: a loaded machine never splits one save in two
+        .args(["watch", "--json", "--debounce-ms", "800"])
+        .arg("shop/backend/cart/basic/cart-total")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::inherit())
+        .spawn()
+        .map(Reaped)
+        .expect("testdeck watch");
+    let out = child.0.stdout.take().expect("stdout");
+    let (tx, rx) = std::sync::mpsc::channel::<serde_json::Value>();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(out).lines().map_while(Result::ok) {
+            let v = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
+            if tx.send(v).is_err() {
+                break;
+            }
+        }
+    });
+    let mut seen: Vec<serde_json::Value> = Vec::new();
+    let until = |t: &str, seen: &mut Vec<serde_json::Value>| -> serde_json::Value {
+        let end = Instant::now() + Duration::from_secs(120);
+        loop {
+            if let Some(v) = seen.iter().find(|v| v["type"] == t) {
+                return v.clone();
+            }
+            match rx.recv_timeout(end.saturating_duration_since(Instant::now())) {
+                Ok(v) => seen.push(v),
+                Err(RecvTimeoutError::Timeout) => panic!("no {t} within 120 s: {seen:#?}"),
+                Err(RecvTimeoutError::Disconnected) => panic!("watch ended before {t}: {seen:#?}"),
+            }
+        }
+    };
+    let start = until("watch-start", &mut seen);
+    assert!(
+        start["folders"]
+            .as_array()
+            .is_some_and(|f| f.contains(&serde_json::json!("src"))),
+        "{start:#}"
+    );
+    // a save of the code under test, as an editor makes it
+    let cart = root.join("src/cart.ts");
+    let text = std::fs::read_to_string(&cart).expect("cart.ts");
+    std::fs::write(&cart, format!("{text}\n// edited\n")).expect("save");
+    let trigger = until("watch-trigger", &mut seen);
+    assert_eq!(
+        trigger["paths"],
+        serde_json::json!(["src/cart.ts"]),
+        "{seen:#?}"
+    );
+    assert_eq!(
+        trigger["cases"],
+        serde_json::json!(["shop/backend/cart/basic/cart-total"]),
+        "{seen:#?}"
+    );
+    let summary = until("summary", &mut seen);
+    assert_eq!(summary["results"][0]["verdict"], "pass", "{seen:#?}");
+    // the rerun is a real vitest run of the case, written by the project's runner
+    let case = root.join("tests/logs/shop/backend/cart/basic/cart-total");
+    assert_eq!(
+        std::fs::read_dir(&case).map_or(0, Iterator::count),
+        1,
+        "one run folder"
+    );
 }
