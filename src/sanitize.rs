@@ -299,12 +299,19 @@ fn rgb(r: Option<u32>, g: Option<u32>, b: Option<u32>) -> Option<SgrColor> {
 /// When `s` starts with a complete SGR sequence (`ESC [` digits, `;` or `:`, `m`),
 /// its length in bytes and its parameters.
 fn sgr_at(s: &str) -> Option<(usize, &str)> {
-    let rest = s.strip_prefix("\x1b[")?;
+    let rest = s.strip_prefix('\x1b')?;
+    let n = sgr_tail(rest)?;
+    Some((1 + n, &rest[1..n - 1]))
+}
+
+/// When `s` (what follows an ESC) is `[` parameters `m`, its length in bytes.
+fn sgr_tail(s: &str) -> Option<usize> {
+    let rest = s.strip_prefix('[')?;
     let end = rest
         .bytes()
         .take(MAX_SGR_PARAMS + 1)
         .position(|b| !(b.is_ascii_digit() || b == b';' || b == b':'))?;
-    (rest.as_bytes()[end] == b'm').then(|| (2 + end + 1, &rest[..end]))
+    (rest.as_bytes()[end] == b'm').then_some(1 + end + 1)
 }
 
 /// A piece of text: plain text or one complete SGR sequence.
@@ -425,8 +432,8 @@ pub fn sgr_text(s: &str, color: bool) -> Cow<'_, str> {
 }
 
 /// Pretty-printed JSON as lines to keep and draw with [`sgr_spans`]: an `\u001b` in
-/// a string is read back as the ESC it stands for, so an SGR sequence in a value
-/// draws as its style, and anything else is escaped ([`escape_keep_sgr`]).
+/// a string that starts a complete SGR sequence is read back as the ESC it stands
+/// for, so the sequence draws as its style; every other escape stays JSON text.
 pub fn json_lines_keep_sgr(json: &str) -> Vec<String> {
     let mut text = String::with_capacity(json.len());
     let mut chars = json.char_indices();
@@ -436,7 +443,8 @@ pub fn json_lines_keep_sgr(json: &str) -> Vec<String> {
             continue;
         }
         // in JSON a backslash always starts an escape of its own: read it whole
-        if json[i + 1..].starts_with("u001b") || json[i + 1..].starts_with("u001B") {
+        let esc = json[i + 1..].starts_with("u001b") || json[i + 1..].starts_with("u001B");
+        if esc && sgr_tail(&json[i + 6..]).is_some() {
             text.push('\x1b');
             for _ in 0..5 {
                 chars.next();
@@ -610,7 +618,7 @@ mod tests {
         let lines = json_lines_keep_sgr(&text);
         let all = lines.join("\n");
         assert!(all.contains("\x1b[31mred\x1b[39m"), "{all}");
-        assert!(all.contains("\\e]52;c;x\\u0007"), "{all}");
+        assert!(all.contains("\\u001b]52;c;x\\u0007"), "{all}");
         // an escaped backslash followed by the letters u001b stays text
         assert!(all.contains("\"k\\\\u001b\""), "{all}");
         for l in &lines {

@@ -132,10 +132,16 @@ fn render(ev: &View<'_>, color: bool, out: &mut String) {
     if let Some(id) = ev.id {
         let _ = write!(out, " [{}]", escape(id));
     }
-    // a runner's colours (Playwright's `\e[2mexpect(\e[22m…`) are drawn, not escaped
+    // a runner's colours (Playwright's `\e[2mexpect(\e[22m…`) are drawn, not escaped;
+    // a line that is no event (its text in the message alone) is shown as written
+    let raw_line = ev.kind.is_empty() && ev.status.is_empty() && ev.name.is_empty();
     if !ev.message.is_empty() {
         out.push(' ');
-        out.push_str(&sgr_text(ev.message, color));
+        if raw_line {
+            out.push_str(&escape(ev.message));
+        } else {
+            out.push_str(&sgr_text(ev.message, color));
+        }
     }
     if let Some(data) = ev.data {
         out.push(' ');
@@ -287,7 +293,7 @@ mod tests {
             let plain = pretty_line(&ev, false);
             assert!(plain.contains(" expect(got) "), "{plain}");
             assert!(
-                plain.contains(r#""message":"got \e]52;c;x\u0007""#),
+                plain.contains(r#""message":"got \u001b]52;c;x\u0007""#),
                 "{plain}"
             );
             assert!(!plain.contains("\\e["), "{plain}");
