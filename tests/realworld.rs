@@ -6,91 +6,17 @@
 
 mod common;
 use common::cli::command;
+use common::procs::{Proc, descendants, proc_of};
+use common::realworld::{chromium, node_ready, project};
 
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Stdio;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-fn fixture() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/realworld")
-}
-
-/// Whether a missing tool skips the test (false under `CI=true`: CI installs them).
-fn skip(what: &str) -> bool {
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "{what} is missing, and CI installs it (.ci/run): failing instead of skipping"
-    );
-    eprintln!("skipped: {what} is missing");
-    true
-}
-
-/// node on PATH and the fixture's `npm ci` done.
-fn node_ready() -> bool {
-    let node = std::process::Command::new("node")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !node {
-        return !skip("node (apt-get install -y nodejs npm)");
-    }
-    if !fixture().join("node_modules/vitest/package.json").is_file()
-        || !fixture()
-            .join("node_modules/@playwright/test/package.json")
-            .is_file()
-    {
-        return !skip("examples/realworld/node_modules (run `npm ci` there)");
-    }
-    true
-}
-
-/// The system Chromium: `CHROMIUM_PATH`, else Debian's `/usr/bin/chromium`.
-fn chromium() -> Option<PathBuf> {
-    let p = std::env::var_os("CHROMIUM_PATH")
-        .filter(|p| !p.is_empty())
-        .map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from);
-    if p.is_file() {
-        Some(p)
-    } else {
-        skip("Chromium (apt-get install -y chromium)");
-        None
-    }
-}
-
-/// A copy of the fixture project in a temp folder, without its logs and with
-/// `node_modules` linked to the fixture's (installed once by `npm ci`).
-fn project() -> tempfile::TempDir {
-    fn copy(from: &Path, to: &Path, top: bool) {
-        std::fs::create_dir_all(to).expect("mkdir");
-        for e in std::fs::read_dir(from).expect("read_dir").flatten() {
-            let name = e.file_name();
-            let n = name.to_string_lossy();
-            let skip_top =
-                top && ["node_modules", "test-results", "playwright-report"].contains(&&*n);
-            if skip_top || (n == "logs" && from.ends_with("tests")) {
-                continue;
-            }
-            let ft = e.file_type().expect("type");
-            if ft.is_dir() {
-                copy(&e.path(), &to.join(&name), false);
-            } else if ft.is_file() {
-                std::fs::copy(e.path(), to.join(&name)).expect("copy");
-            }
-        }
-    }
-    let d = tempfile::tempdir().expect("tmp");
-    copy(&fixture(), d.path(), true);
-    let modules = fixture().join("node_modules");
-    if modules.is_dir() {
-        std::os::unix::fs::symlink(&modules, d.path().join("node_modules")).expect("link");
-    }
-    d
-}
 
 /// A headless command's JSON document (any exit status).
 fn json(root: &Path, args: &[&str]) -> Value {
@@ -272,55 +198,6 @@ fn a_backend_case_passes_and_a_failing_one_fails_with_the_runners_message() {
     assert_eq!(v["problems"], Value::Array(Vec::new()), "{v:#}");
 }
 
-/// One process of `/proc`: parent, state, start time (to tell a reused pid), name.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Proc {
-    ppid: u32,
-    state: char,
-    start: u64,
-    comm: String,
-}
-
-fn proc_of(pid: u32) -> Option<Proc> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let open = stat.find('(')?;
-    let close = stat.rfind(')')?;
-    let comm = stat.get(open + 1..close)?.to_owned();
-    let rest: Vec<&str> = stat.get(close + 2..)?.split(' ').collect();
-    Some(Proc {
-        state: rest.first()?.chars().next()?,
-        ppid: rest.get(1)?.parse().ok()?,
-        start: rest.get(19)?.parse().ok()?,
-        comm,
-    })
-}
-
-/// Every process whose parent chain includes `top`.
-fn descendants(top: u32) -> BTreeMap<u32, Proc> {
-    let all: BTreeMap<u32, Proc> = std::fs::read_dir("/proc")
-        .map(|rd| {
-            rd.flatten()
-                .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
-                .filter_map(|pid| Some((pid, proc_of(pid)?)))
-                .collect()
-        })
-        .unwrap_or_default();
-    all.iter()
-        .filter(|(pid, _)| {
-            let mut at = **pid;
-            for _ in 0..64 {
-                match all.get(&at) {
-                    Some(p) if p.ppid == top => return true,
-                    Some(p) if p.ppid > 1 => at = p.ppid,
-                    _ => return false,
-                }
-            }
-            false
-        })
-        .map(|(pid, p)| (*pid, p.clone()))
-        .collect()
-}
-
 #[test]
 fn two_e2e_launches_keep_trace_screenshot_report_and_leave_no_process_behind() {
     if !node_ready() {
@@ -477,4 +354,73 @@ fn two_e2e_launches_keep_trace_screenshot_report_and_leave_no_process_behind() {
         );
         std::thread::sleep(Duration::from_millis(200));
     }
+}
+
+/// Poll the cockpit's screen for `f`, with a deadline fit for a Playwright run
+/// on a loaded machine.
+fn wait_long(s: &common::Session, what: &str, f: impl Fn(&str) -> bool) {
+    let start = Instant::now();
+    loop {
+        let text = s.screen().screen().contents();
+        if f(&text) {
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(240),
+            "timed out waiting for {what}:\n{text}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn the_cockpit_shows_a_failed_e2e_runs_artifacts_when_the_launch_ends_and_leaves_no_process() {
+    if !node_ready() {
+        return;
+    }
+    let Some(chromium) = chromium() else {
+        return;
+    };
+    let p = project();
+    let cfg = tempfile::tempdir().expect("cfg");
+    let c = chromium.to_str().expect("utf-8 path");
+    let mut s = common::Session::start_with(p.path(), cfg.path(), &[("CHROMIUM_PATH", c)]);
+    s.wait_text("Tests · ");
+    s.send("/");
+    s.send("'storefront-checkout");
+    s.wait_text("❯ 'storefront-checkout");
+    s.send("\r");
+    let pid = s.child.process_id().expect("testdeck's pid");
+    for launch in 1..=2 {
+        s.send("r");
+        wait_long(&s, "the launch to start", |t| !t.contains("launch done:"));
+        wait_long(&s, "the launch to end", |t| t.contains("launch done:"));
+        // no key pressed since: the pane shows the failed run's artifacts
+        wait_long(&s, "the failed run's artifacts", |t| {
+            t.contains("screenshot")
+                && t.contains("trace")
+                && t.contains("playwright-report")
+                && !t.contains("Artifacts · 0")
+        });
+        let text = s.screen().screen().contents();
+        assert!(
+            text.contains("launch done: 1 fail"),
+            "launch {launch}:\n{text}"
+        );
+    }
+    // after two e2e launches nothing is left under the cockpit: no zombie, no
+    // stray browser or runner
+    let start = Instant::now();
+    loop {
+        let left: BTreeMap<u32, Proc> = descendants(pid);
+        if left.is_empty() {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "left under testdeck: {left:#?}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    s.quit();
 }

@@ -327,7 +327,11 @@ impl Workspace {
                     problems_outside(&mut self.problems, ".pouch/tester", p);
                     self.problems.extend(runs);
                 }
-                Update::Records => a.records = true,
+                Update::Records => {
+                    // nothing of the model: the caller reads the records
+                    a.records = true;
+                    changed = false;
+                }
                 Update::Reload => a.reload = true,
             }
             a.changed |= changed;
