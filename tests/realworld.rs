@@ -6,7 +6,7 @@
 
 mod common;
 use common::cli::command;
-use common::procs::{Proc, descendants, proc_of};
+use common::procs::{Proc, cmdline, descendants, proc_of};
 use common::realworld::{chromium, node_ready, project};
 
 use serde_json::Value;
@@ -412,7 +412,11 @@ fn the_cockpit_shows_a_failed_e2e_runs_artifacts_when_the_launch_ends_and_leaves
     // stray browser or runner
     let start = Instant::now();
     loop {
-        let left: BTreeMap<u32, Proc> = descendants(pid);
+        // testdeck's own guardian (`sh -c … testdeck-guard`) lives as long as it does
+        let left: BTreeMap<u32, Proc> = descendants(pid)
+            .into_iter()
+            .filter(|(p, _)| !cmdline(*p).contains("testdeck-guard"))
+            .collect();
         if left.is_empty() {
             break;
         }

@@ -50,3 +50,15 @@ pub fn descendants(top: u32) -> BTreeMap<u32, Proc> {
         .map(|(pid, p)| (*pid, p.clone()))
         .collect()
 }
+
+/// The command line of `pid`, its arguments joined with spaces ("" when gone).
+pub fn cmdline(pid: u32) -> String {
+    std::fs::read(format!("/proc/{pid}/cmdline"))
+        .map(|b| {
+            String::from_utf8_lossy(&b)
+                .split('\0')
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .unwrap_or_default()
+}
