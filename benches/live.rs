@@ -46,7 +46,11 @@ fn main() {
     } else {
         let d = tempfile::tempdir().expect("tmp");
         // 25 domains × 5 suites × 4 groups × 20 = 10 000 cases, one run each
-        fixtures::generate(d.path(), 25, 20, 1);
+        let domains = std::env::var("TESTDECK_BENCH_DOMAINS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(25);
+        fixtures::generate(d.path(), domains, 20, 1);
         (d.path().to_path_buf(), Some(d))
     };
     let root = root.canonicalize().expect("root");
@@ -68,12 +72,13 @@ fn main() {
         ws.tests.cases.len(),
         ws.logs.runs.len()
     );
-    let case_dir = ws
-        .logs
-        .runs
-        .first()
-        .map(|r| root.join(&r.path).parent().expect("case").to_path_buf())
-        .expect("a run to add one beside");
+    // a new run beside an existing one, in a different case each time
+    let case_dirs: Vec<PathBuf> = (0..7)
+        .map(|i| {
+            let r = &ws.logs.runs[(i * 997) % ws.logs.runs.len()];
+            root.join(&r.path).parent().expect("case").to_path_buf()
+        })
+        .collect();
     app.update(Action::Loaded(Box::new(ws)));
     let (tx, rx) = mpsc::channel();
     let send: testdeck::tui::runtime::ActionSink = Arc::new(move |a| {
@@ -81,16 +86,31 @@ fn main() {
     });
     let t_watch = Instant::now();
     let watch = testdeck::tui::workspace_watch::start(&root, send);
-    // the recursive watch is set up on its thread: give it time to cover the tree
-    std::thread::sleep(Duration::from_secs(3));
-    println!(
-        "watch started (set-up given 3 s; call {:.1} ms)",
-        ms(t_watch.elapsed())
-    );
+    // the recursive watch is set up on its thread: a probe file is written
+    // until the watch reports it (then the whole tree is covered)
+    let probe = root.join("tests/logs/bench-probe.txt");
+    'ready: loop {
+        assert!(
+            t_watch.elapsed() < Duration::from_secs(300),
+            "the watch never started"
+        );
+        std::fs::write(&probe, format!("{:?}", t_watch.elapsed())).expect("probe");
+        while let Ok(a) = rx.recv_timeout(Duration::from_millis(500)) {
+            match a {
+                Action::Notice(n) => panic!("{n}"),
+                Action::Changed(_) => break 'ready,
+                _ => {}
+            }
+        }
+    }
+    let _ = std::fs::remove_file(&probe);
+    println!("watch set up in {:.0} ms", ms(t_watch.elapsed()));
+    std::thread::sleep(Duration::from_millis(500));
+    while rx.try_recv().is_ok() {}
     let mut figures = Vec::new();
     for i in 0..7u32 {
         let run_id = format!("20990101-0000{i:02}-000");
-        let dir: PathBuf = case_dir.join(&run_id);
+        let dir: PathBuf = case_dirs[i as usize].join(&run_id);
         let marker = format!("live-bench-event-{i}");
         let t0 = Instant::now();
         std::fs::create_dir_all(&dir).expect("mkdir");
@@ -103,7 +123,7 @@ fn main() {
         while !shown {
             let a = rx
                 .recv_timeout(Duration::from_secs(30))
-                .expect("the watch said nothing");
+                .unwrap_or_else(|_| panic!("the watch said nothing about {}", dir.display()));
             let mut queue = vec![a];
             while let Some(a) = queue.pop() {
                 for fx in app.update(a) {
@@ -121,17 +141,24 @@ fn main() {
         figures.push(t0.elapsed());
         // end the run so the next one is followed as the new one
         std::fs::write(dir.join("meta.json"), "{\"status\":\"passed\"}").expect("meta");
+        // what the cockpit's follow task (not run here) says when meta.json reads
+        let rel = testdeck::workspace::rel(&root, &dir);
+        app.update(Action::TimelineAppend {
+            path: rel,
+            reset: false,
+            events: Vec::new(),
+            problems: Vec::new(),
+            finished: true,
+        });
         std::thread::sleep(Duration::from_millis(800));
-        while let Ok(a) = rx.try_recv() {
-            app.update(a);
-        }
-        let _ = std::fs::remove_dir_all(&dir);
-        std::thread::sleep(Duration::from_millis(400));
         while let Ok(a) = rx.try_recv() {
             app.update(a);
         }
     }
     drop(watch);
+    for (i, d) in case_dirs.iter().enumerate() {
+        let _ = std::fs::remove_dir_all(d.join(format!("20990101-0000{i:02}-000")));
+    }
     figures.sort();
     let all: Vec<String> = figures.iter().map(|d| format!("{:.0}", ms(*d))).collect();
     println!(

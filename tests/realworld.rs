@@ -428,3 +428,52 @@ fn the_cockpit_shows_a_failed_e2e_runs_artifacts_when_the_launch_ends_and_leaves
     }
     s.quit();
 }
+
+#[test]
+fn a_run_the_projects_workflow_starts_outside_the_cockpit_is_followed_live() {
+    if !node_ready() {
+        return;
+    }
+    let p = project();
+    let cfg = tempfile::tempdir().expect("cfg");
+    let s = common::Session::start(p.path(), cfg.path());
+    s.wait_text("Tests · ");
+    // another terminal runs the slow checkout with the project's own workflow
+    let mut other = std::process::Command::new("node")
+        .args([
+            "scripts/test-workflow.mjs",
+            "--domain",
+            "shop",
+            "--layer",
+            "backend",
+        ])
+        .args(["--suite", "cart", "--case", "checkout-slow"])
+        .current_dir(p.path())
+        .env("SHOP_SLOW_MS", "1500")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("node");
+    let case_dir = p
+        .path()
+        .join("tests/logs/shop/backend/cart/scenario/checkout-slow");
+    let start = Instant::now();
+    while !std::fs::read_dir(&case_dir).is_ok_and(|mut d| d.next().is_some()) {
+        assert!(start.elapsed() < Duration::from_secs(120), "no run folder");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let appeared = Instant::now();
+    wait_long(&s, "the external run followed live", |t| {
+        t.contains("● live") && t.contains("external") && t.contains("run/start")
+    });
+    eprintln!(
+        "external workflow run: on screen {} ms after its folder appeared",
+        appeared.elapsed().as_millis()
+    );
+    // it goes on being followed to its end: the last event, then no `● live`
+    assert!(other.wait().expect("wait").success());
+    wait_long(&s, "the run followed to its end", |t| {
+        t.contains("run/finish") && t.contains("external") && !t.contains("● live")
+    });
+    s.quit();
+}

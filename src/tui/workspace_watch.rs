@@ -49,13 +49,27 @@ pub fn start(root: &Path, send: ActionSink) -> WorkspaceWatch {
     }
 }
 
-fn watch_dirs(w: &mut notify::RecommendedWatcher, root: &Path, watched: &mut BTreeSet<PathBuf>) {
+fn watch_dirs(
+    w: &mut notify::RecommendedWatcher,
+    root: &Path,
+    watched: &mut BTreeSet<PathBuf>,
+    send: &ActionSink,
+) {
     for d in WATCHED {
         let p = root.join(d);
         // never through a link: a link out of the workspace is not watched
         let real_dir = std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_dir());
-        if real_dir && !watched.contains(&p) && w.watch(&p, RecursiveMode::Recursive).is_ok() {
-            watched.insert(p);
+        if !real_dir || watched.contains(&p) {
+            continue;
+        }
+        match w.watch(&p, RecursiveMode::Recursive) {
+            Ok(()) => {
+                watched.insert(p);
+            }
+            // e.g. the system's limit of watched folders: said once, Ctrl-R still reads
+            Err(e) => send(Action::Notice(format!(
+                "cannot watch {d} ({e}): Ctrl-R reads the workspace again"
+            ))),
         }
     }
 }
@@ -87,7 +101,7 @@ fn run(root: &Path, send: &ActionSink, stop: &AtomicBool) {
     let mut watched = BTreeSet::new();
     // the root itself: testdeck.toml, and the watched folders when they appear
     let _ = watcher.watch(&root, RecursiveMode::NonRecursive);
-    watch_dirs(&mut watcher, &root, &mut watched);
+    watch_dirs(&mut watcher, &root, &mut watched, send);
     let mut debouncer = Debouncer::new(QUIET, MAX_WAIT);
     while !stop.load(Ordering::SeqCst) {
         let now = Instant::now();
@@ -103,7 +117,7 @@ fn run(root: &Path, send: &ActionSink, stop: &AtomicBool) {
                 if !matches!(ev.kind, notify::EventKind::Access(_)) {
                     for p in ev.paths {
                         if p.parent() == Some(root.as_path()) {
-                            watch_dirs(&mut watcher, &root, &mut watched);
+                            watch_dirs(&mut watcher, &root, &mut watched, send);
                         }
                         debouncer.push(p, Instant::now());
                     }
