@@ -105,10 +105,12 @@ impl App {
             return Vec::new();
         }
         self.last_want.clone_from(&want);
-        self.live.launch = None;
+        // the run a launch shows is the one the selection now wants (an index
+        // read while it runs has it): the launch goes on feeding the pane
         if want == self.live.wanted {
             return Vec::new();
         }
+        self.live.launch = None;
         self.live.wanted.clone_from(&want);
         let mut fx = vec![Effect::StopFollow];
         if let Some(RunRef::Record(path)) = &want {
