@@ -215,3 +215,64 @@ fn unknown_targets_are_usage_errors() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no-such-thing"));
 }
+
+#[test]
+fn a_run_started_by_another_process_during_a_launch_is_not_counted_in_it() {
+    let ws = workspace();
+    let root = ws.path();
+    let runner = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/exec/slow-runner.sh");
+    let mut child = Command::new(bin())
+        .arg("--root")
+        .arg(root)
+        .args(["run", "--json", "ai/backend/tools/case-a"])
+        .env("RUNNER_SLEEP", "0.6")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("spawn testdeck");
+    let out = child.stdout.take().expect("stdout");
+    let mut lines = Vec::new();
+    let mut other = None;
+    for line in BufReader::new(out).lines() {
+        let v: Value = serde_json::from_str(&line.expect("line")).expect("json");
+        if v["type"] == "runner-start" {
+            // another terminal runs a neighbour case of the same suite meanwhile:
+            // a real sh writing its run folder line by line, meta.json last
+            other = Some(
+                Command::new("sh")
+                    .arg(&runner)
+                    .args(["--domain", "ai", "--layer", "backend", "--suite", "tools"])
+                    .args(["--case", "case-b"])
+                    .current_dir(root)
+                    .env("RUNNER_SLEEP", "0.1")
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .spawn()
+                    .expect("spawn the other run"),
+            );
+        }
+        lines.push((Duration::ZERO, v));
+    }
+    assert_eq!(child.wait().expect("wait").code(), Some(0), "{lines:#?}");
+    let status = other.expect("runner started").wait().expect("wait other");
+    assert!(status.success());
+    // the other run is there, and it was written while the launch watched
+    let b = root.join("tests/logs/ai/backend/tools/case-b");
+    assert_eq!(std::fs::read_dir(&b).expect("case-b runs").count(), 1);
+    let starts: Vec<&Value> = of_type(&lines, "case-start")
+        .iter()
+        .map(|(_, v)| v)
+        .collect();
+    assert_eq!(starts.len(), 1, "{starts:#?}");
+    assert_eq!(starts[0]["id"], "ai/backend/tools/case-a");
+    assert!(
+        of_type(&lines, "timeline")
+            .iter()
+            .all(|(_, v)| v["id"] == "ai/backend/tools/case-a"),
+        "{lines:#?}"
+    );
+    let summary = &lines.last().expect("summary").1;
+    let results = summary["results"].as_array().expect("results");
+    assert_eq!(results.len(), 1, "{summary}");
+    assert_eq!(results[0]["id"], "ai/backend/tools/case-a");
+}

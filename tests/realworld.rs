@@ -6,6 +6,7 @@
 
 mod common;
 use common::cli::command;
+use common::procs::{Proc, cmdline, descendants, proc_of};
 use common::realworld::{chromium, node_ready, project};
 
 use serde_json::Value;
@@ -197,55 +198,6 @@ fn a_backend_case_passes_and_a_failing_one_fails_with_the_runners_message() {
     assert_eq!(v["problems"], Value::Array(Vec::new()), "{v:#}");
 }
 
-/// One process of `/proc`: parent, state, start time (to tell a reused pid), name.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Proc {
-    ppid: u32,
-    state: char,
-    start: u64,
-    comm: String,
-}
-
-fn proc_of(pid: u32) -> Option<Proc> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let open = stat.find('(')?;
-    let close = stat.rfind(')')?;
-    let comm = stat.get(open + 1..close)?.to_owned();
-    let rest: Vec<&str> = stat.get(close + 2..)?.split(' ').collect();
-    Some(Proc {
-        state: rest.first()?.chars().next()?,
-        ppid: rest.get(1)?.parse().ok()?,
-        start: rest.get(19)?.parse().ok()?,
-        comm,
-    })
-}
-
-/// Every process whose parent chain includes `top`.
-fn descendants(top: u32) -> BTreeMap<u32, Proc> {
-    let all: BTreeMap<u32, Proc> = std::fs::read_dir("/proc")
-        .map(|rd| {
-            rd.flatten()
-                .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
-                .filter_map(|pid| Some((pid, proc_of(pid)?)))
-                .collect()
-        })
-        .unwrap_or_default();
-    all.iter()
-        .filter(|(pid, _)| {
-            let mut at = **pid;
-            for _ in 0..64 {
-                match all.get(&at) {
-                    Some(p) if p.ppid == top => return true,
-                    Some(p) if p.ppid > 1 => at = p.ppid,
-                    _ => return false,
-                }
-            }
-            false
-        })
-        .map(|(pid, p)| (*pid, p.clone()))
-        .collect()
-}
-
 #[test]
 fn two_e2e_launches_keep_trace_screenshot_report_and_leave_no_process_behind() {
     if !node_ready() {
@@ -402,4 +354,126 @@ fn two_e2e_launches_keep_trace_screenshot_report_and_leave_no_process_behind() {
         );
         std::thread::sleep(Duration::from_millis(200));
     }
+}
+
+/// Poll the cockpit's screen for `f`, with a deadline fit for a Playwright run
+/// on a loaded machine.
+fn wait_long(s: &common::Session, what: &str, f: impl Fn(&str) -> bool) {
+    let start = Instant::now();
+    loop {
+        let text = s.screen().screen().contents();
+        if f(&text) {
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(240),
+            "timed out waiting for {what}:\n{text}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn the_cockpit_shows_a_failed_e2e_runs_artifacts_when_the_launch_ends_and_leaves_no_process() {
+    if !node_ready() {
+        return;
+    }
+    let Some(chromium) = chromium() else {
+        return;
+    };
+    let p = project();
+    let cfg = tempfile::tempdir().expect("cfg");
+    let c = chromium.to_str().expect("utf-8 path");
+    let mut s = common::Session::start_with(p.path(), cfg.path(), &[("CHROMIUM_PATH", c)]);
+    s.wait_text("Tests · ");
+    s.send("/");
+    s.send("'storefront-checkout");
+    s.wait_text("❯ 'storefront-checkout");
+    s.send("\r");
+    let pid = s.child.process_id().expect("testdeck's pid");
+    for launch in 1..=2 {
+        s.send("r");
+        wait_long(&s, "the launch to start", |t| !t.contains("launch done:"));
+        wait_long(&s, "the launch to end", |t| t.contains("launch done:"));
+        // no key pressed since: the pane shows the failed run's artifacts
+        wait_long(&s, "the failed run's artifacts", |t| {
+            t.contains("screenshot")
+                && t.contains("trace")
+                && t.contains("playwright-report")
+                && !t.contains("Artifacts · 0")
+        });
+        let text = s.screen().screen().contents();
+        assert!(
+            text.contains("launch done: 1 fail"),
+            "launch {launch}:\n{text}"
+        );
+    }
+    // after two e2e launches nothing is left under the cockpit: no zombie, no
+    // stray browser or runner
+    let start = Instant::now();
+    loop {
+        // testdeck's own guardian (`sh -c … testdeck-guard`) lives as long as it does
+        let left: BTreeMap<u32, Proc> = descendants(pid)
+            .into_iter()
+            .filter(|(p, _)| !cmdline(*p).contains("testdeck-guard"))
+            .collect();
+        if left.is_empty() {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "left under testdeck: {left:#?}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    s.quit();
+}
+
+#[test]
+fn a_run_the_projects_workflow_starts_outside_the_cockpit_is_followed_live() {
+    if !node_ready() {
+        return;
+    }
+    let p = project();
+    let cfg = tempfile::tempdir().expect("cfg");
+    let s = common::Session::start(p.path(), cfg.path());
+    s.wait_text("Tests · ");
+    // another terminal runs the slow checkout with the project's own workflow
+    let mut other = std::process::Command::new("node")
+        .args([
+            "scripts/test-workflow.mjs",
+            "--domain",
+            "shop",
+            "--layer",
+            "backend",
+        ])
+        .args(["--suite", "cart", "--case", "checkout-slow"])
+        .current_dir(p.path())
+        .env("SHOP_SLOW_MS", "1500")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("node");
+    let case_dir = p
+        .path()
+        .join("tests/logs/shop/backend/cart/scenario/checkout-slow");
+    let start = Instant::now();
+    while !std::fs::read_dir(&case_dir).is_ok_and(|mut d| d.next().is_some()) {
+        assert!(start.elapsed() < Duration::from_secs(120), "no run folder");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let appeared = Instant::now();
+    wait_long(&s, "the external run followed live", |t| {
+        t.contains("● live") && t.contains("external") && t.contains("run/start")
+    });
+    eprintln!(
+        "external workflow run: on screen {} ms after its folder appeared",
+        appeared.elapsed().as_millis()
+    );
+    // it goes on being followed to its end: the last event, then no `● live`
+    assert!(other.wait().expect("wait").success());
+    wait_long(&s, "the run followed to its end", |t| {
+        t.contains("run/finish") && t.contains("external") && !t.contains("● live")
+    });
+    s.quit();
 }

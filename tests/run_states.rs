@@ -312,8 +312,13 @@ fn x_in_the_cockpit_leaves_a_cancelled_badge_also_after_a_restart() {
     s.send("r");
     s.wait_text("run/start");
     s.send("x");
-    // the launch ends, the workspace is read again: the badge says what happened
+    // the launch ends, the workspace is read again: the badge says what happened,
+    // and the live pane shows the run ended, not live
     s.wait_text("cancelled ");
+    s.wait_for("the live pane's run ended", |sc| {
+        let t = sc.contents();
+        t.contains("ended · cancelled") && !t.contains("● live")
+    });
     let (p, _) = s.quit();
     assert!(
         !p.screen().contents().contains("running "),
@@ -328,7 +333,9 @@ fn x_in_the_cockpit_leaves_a_cancelled_badge_also_after_a_restart() {
     s.wait_text("❯ 'cart-slow");
     s.send("\r");
     s.wait_for("the cancelled badge of a fresh cockpit", |sc| {
-        sc.contents().contains("cancelled ")
+        let t = sc.contents();
+        // never followed as if it were still being written
+        t.contains("cancelled ") && t.contains("ended · cancelled") && !t.contains("● live")
     });
     let (p, _) = s.quit();
     assert!(

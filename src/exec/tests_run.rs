@@ -120,39 +120,7 @@ pub fn merge_targets(targets: Vec<TestsTarget>) -> Vec<TestsTarget> {
     out
 }
 
-/// Every run folder under `top` (a folder holding `meta.json` or
-/// `timeline.jsonl`); run folders are not descended into, and folders of
-/// `known` (run folders seen before) are not read again.
-pub fn run_folders(top: &Path, known: &BTreeSet<PathBuf>) -> BTreeSet<PathBuf> {
-    let mut out = BTreeSet::new();
-    let mut stack = vec![top.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        if known.contains(&dir) {
-            out.insert(dir);
-            continue;
-        }
-        let Ok(rd) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        let mut subdirs = Vec::new();
-        let mut is_run = false;
-        for e in rd.flatten() {
-            let Ok(ft) = e.file_type() else { continue };
-            let name = e.file_name();
-            if ft.is_file() && (name == run::META || name == run::TIMELINE) {
-                is_run = true;
-            } else if ft.is_dir() {
-                subdirs.push(e.path());
-            }
-        }
-        if is_run && dir != top {
-            out.insert(dir);
-        } else {
-            stack.extend(subdirs);
-        }
-    }
-    out
-}
+pub use crate::workspace::run::run_folders;
 
 /// One run folder being followed.
 struct Followed {
@@ -191,13 +159,41 @@ pub fn launch_tests(
                 s.split('/').next().unwrap_or_default().to_owned()
             }
         };
-        results.extend(run_one(root, &domain, argv, cancelled, cancel, sink));
+        results.extend(run_one(
+            root, target, &domain, argv, cancelled, cancel, sink,
+        ));
     }
     results
 }
 
+/// Whether a run of `scope`/`case_id` is one the runner was asked for by
+/// `target`: its scope (or one below it) and, for cases, one of its caseIds. An
+/// e2e request without `--case` first runs the same domain's backend (seed 000
+/// §4), so that backend's runs belong to it too. Any other run that appears
+/// meanwhile was started by someone else: an external run, never counted.
+pub fn asked_for(target: &TestsTarget, scope: &str, case_id: &str) -> bool {
+    let under = |s: &str, top: &str| {
+        top.is_empty() || s == top || s.strip_prefix(top).is_some_and(|r| r.starts_with('/'))
+    };
+    match target {
+        TestsTarget::Scope(top) => {
+            let top = top.trim_matches('/');
+            if under(scope, top) {
+                return true;
+            }
+            let mut parts = top.split('/');
+            let (domain, layer) = (parts.next().unwrap_or_default(), parts.next());
+            layer == Some("e2e") && !domain.is_empty() && under(scope, &format!("{domain}/backend"))
+        }
+        TestsTarget::Cases { scope: s, case_ids } => {
+            scope == s.trim_matches('/') && case_ids.iter().any(|c| c == case_id)
+        }
+    }
+}
+
 fn run_one(
     root: &Path,
+    target: &TestsTarget,
     domain: &str,
     argv: Vec<String>,
     cancelled: Option<&Path>,
@@ -210,7 +206,8 @@ fn run_one(
     } else {
         logs.join(domain)
     };
-    let before = run_folders(&top, &BTreeSet::new());
+    // every run folder seen (there before, followed, or external): not read again
+    let mut known = run_folders(&top, &BTreeSet::new());
     sink(ExecEvent::RunnerStart {
         command: argv.clone(),
     });
@@ -247,14 +244,22 @@ fn run_one(
                 results.push(r);
             }
         }
-        for dir in run_folders(&top, &before).difference(&before) {
-            if !followed.contains_key(dir) {
-                let mut f = start_following(root, &logs, dir, sink);
-                if let Some(r) = step(root, &mut f, sink) {
-                    results.push(r);
-                }
-                followed.insert(dir.clone(), f);
+        let fresh: Vec<PathBuf> = run_folders(&top, &known)
+            .difference(&known)
+            .cloned()
+            .collect();
+        for dir in &fresh {
+            known.insert(dir.clone());
+            let ident = crate::workspace::logs::FolderIdent::of(&logs, dir);
+            if !asked_for(target, &ident.scope, &ident.case_id) {
+                // an external run: the workspace watch shows it, the launch not
+                continue;
             }
+            let mut f = start_following(root, &logs, dir, sink);
+            if let Some(r) = step(root, &mut f, sink) {
+                results.push(r);
+            }
+            followed.insert(dir.clone(), f);
         }
         let all_ended = followed.values().all(|f| f.ended);
         if let Some(t) = exited_at {
@@ -487,6 +492,33 @@ mod tests {
             scope_filters("temp/probe"),
             s(&["--domain", "temp", "--group", "probe"])
         );
+    }
+
+    #[test]
+    fn a_launch_owns_only_the_runs_it_asked_for() {
+        let scope = TestsTarget::Scope("shop/backend".into());
+        assert!(asked_for(&scope, "shop/backend", "x"));
+        assert!(asked_for(&scope, "shop/backend/cart", "x"));
+        assert!(!asked_for(&scope, "shop/backend-old", "x"));
+        assert!(!asked_for(&scope, "shop/e2e/checkout", "x"));
+        // an e2e request first runs the domain's backend: those runs are its own
+        let e2e = TestsTarget::Scope("shop/e2e/checkout".into());
+        assert!(asked_for(&e2e, "shop/e2e/checkout", "pay"));
+        assert!(asked_for(&e2e, "shop/backend/cart", "add"));
+        assert!(!asked_for(&e2e, "shop/e2e/search", "find"));
+        assert!(!asked_for(&e2e, "other/backend/cart", "add"));
+        let cases = TestsTarget::Cases {
+            scope: "shop/backend/cart".into(),
+            case_ids: s(&["add", "remove"]),
+        };
+        assert!(asked_for(&cases, "shop/backend/cart", "remove"));
+        assert!(!asked_for(&cases, "shop/backend/cart", "total"));
+        assert!(!asked_for(&cases, "shop/backend/cart/more", "add"));
+        assert!(asked_for(
+            &TestsTarget::Scope("temp".into()),
+            "temp/probe",
+            "p"
+        ));
     }
 
     #[test]

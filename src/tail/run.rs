@@ -143,7 +143,18 @@ pub fn load_run_capped(root: &Path, rel: &str, cap: usize) -> RunData {
     // until it reads); one refused unread (a link out, a FIFO) ends the run and is
     // reported below, never waited on
     let state = run::state(&dir);
-    let in_progress = !state.ended();
+    // a run without meta.json that testdeck cancelled (or whose writer is long
+    // gone) has ended too: never followed, never shown live (the core's judge)
+    let in_progress = match state {
+        run::RunState::InProgress => {
+            let mut ignored = Vec::new();
+            let config = crate::workspace::config::Config::load(root, &mut ignored);
+            run::Judge::load(root, &config.runs).unfinished(rel, &dir)
+                == crate::workspace::logs::RunStatus::InProgress
+        }
+        run::RunState::MetaUnfinished => true,
+        run::RunState::Ended => false,
+    };
     // the follower of an in-progress run is handed to the follow task, which sleeps
     // on filesystem events: it watches from the start so no change is missed
     let watch = if in_progress { Watch::Auto } else { Watch::Off };

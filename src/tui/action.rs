@@ -45,6 +45,7 @@ pub enum Command {
     Problems,
     MaxRisk,
     Report,
+    Reload,
     Edit,
     CopyCaseId,
     CopyPath,
@@ -63,7 +64,7 @@ pub enum Command {
 }
 
 /// Every command with its keymap name, in the order help lists them.
-pub const COMMANDS: [(Command, &str); 49] = [
+pub const COMMANDS: [(Command, &str); 50] = [
     (Command::Quit, "quit"),
     (Command::MoveDown, "move_down"),
     (Command::MoveUp, "move_up"),
@@ -102,6 +103,7 @@ pub const COMMANDS: [(Command, &str); 49] = [
     (Command::Problems, "problems"),
     (Command::MaxRisk, "max_risk"),
     (Command::Report, "report"),
+    (Command::Reload, "reload"),
     (Command::Edit, "edit"),
     (Command::CopyCaseId, "copy_case_id"),
     (Command::CopyPath, "copy_path"),
@@ -178,4 +180,6 @@ pub enum Action {
     Terminate,
     /// A result of a feature's background work (`tui::job`).
     Done(Box<super::job::Done>),
+    /// The workspace watch read what changed on disk (see `workspace::changes`).
+    Changed(Vec<crate::workspace::changes::Update>),
 }

@@ -67,6 +67,7 @@ pub async fn run(
     });
     let mut runtime = Runtime::new(root.clone(), send);
     runtime.start_indexing();
+    runtime.start_watching();
     let size = terminal.size()?;
     app.update(Action::Resize(size.width, size.height));
     terminal.draw(|f| super::view::draw(&app, &theme, f))?;

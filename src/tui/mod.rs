@@ -13,6 +13,7 @@ pub mod runtime;
 pub mod suspend;
 pub mod theme;
 pub mod view;
+pub mod workspace_watch;
 
 use app::{App, Options};
 use keymap::{ConfigError, Keymap};

@@ -39,6 +39,8 @@ pub struct Runtime {
     launches: Vec<Option<crate::exec::LaunchHandle>>,
     /// The watch thread and the features' jobs; dropping it stops the watch.
     jobs: Jobs,
+    /// The workspace watch (live runs, test files, catalog edits).
+    workspace_watch: Option<super::workspace_watch::WorkspaceWatch>,
 }
 
 impl Runtime {
@@ -49,7 +51,14 @@ impl Runtime {
             following: None,
             launches: Vec::new(),
             jobs: Jobs::default(),
+            workspace_watch: None,
         }
+    }
+
+    /// Watch the workspace on a thread of its own: what changes comes back as
+    /// `Action::Changed`.
+    pub fn start_watching(&mut self) {
+        self.workspace_watch = Some(super::workspace_watch::start(&self.root, self.send.clone()));
     }
 
     /// Index the workspace on blocking tasks (the tree first), with a spinner tick
@@ -105,6 +114,7 @@ impl Runtime {
                     h.cancel();
                 }
                 self.jobs.stop();
+                self.workspace_watch = None;
                 return false;
             }
             Effect::LoadRun(rel) => {
@@ -208,6 +218,7 @@ impl Runtime {
     pub fn stop(&mut self) {
         self.following = None;
         self.jobs.stop();
+        self.workspace_watch = None;
     }
 }
 

@@ -199,6 +199,59 @@ impl Logs {
     }
 }
 
+impl Logs {
+    /// Put one run in its place (sorted), replacing the run of the same folder.
+    pub fn upsert(&mut self, run: RawRun) {
+        let k = |r: &RawRun| (r.scope.clone(), r.case_id.clone(), r.run_id.clone());
+        let key = k(&run);
+        match self.runs.binary_search_by(|r| k(r).cmp(&key)) {
+            Ok(i) => self.runs[i] = run,
+            Err(i) => self.runs.insert(i, run),
+        }
+    }
+
+    /// Take out the runs whose folder is `path` or below it; their paths.
+    pub fn remove_under(&mut self, path: &str) -> Vec<String> {
+        let below = |r: &RawRun| {
+            r.path == path
+                || r.path
+                    .strip_prefix(path)
+                    .is_some_and(|rest| rest.starts_with('/'))
+        };
+        let gone: Vec<String> = self
+            .runs
+            .iter()
+            .filter(|r| below(r))
+            .map(|r| r.path.clone())
+            .collect();
+        self.runs.retain(|r| !below(r));
+        gone
+    }
+}
+
+/// Read the one run folder `dir` (under `tests/logs/`) as the scan would: `None`
+/// when it holds no run file (yet, or any more).
+pub fn read_folder(root: &Path, dir: &Path, problems: &mut Vec<Problem>) -> Option<RawRun> {
+    let logs = root.join("tests/logs");
+    // a run folder needs a caseId folder above it (the scan says so as a problem)
+    if dir == logs || dir.parent() == Some(logs.as_path()) || !dir.starts_with(&logs) {
+        return None;
+    }
+    let mut names = Names::default();
+    for ent in std::fs::read_dir(dir).ok()?.flatten() {
+        let Ok(ft) = ent.file_type() else { continue };
+        match ent.file_name().to_str() {
+            Some(super::run::META) if ft.is_file() => names.meta = true,
+            Some(super::run::TIMELINE) if ft.is_file() => names.timeline = true,
+            Some(super::run::RUNTIME_EVENTS) if ft.is_file() => names.runtime = true,
+            Some(super::run::ARTIFACTS) if ft.is_file() => names.artifacts_json = true,
+            Some("artifacts") if ft.is_dir() => names.artifacts_dir = true,
+            _ => {}
+        }
+    }
+    (names.meta || names.timeline).then(|| read_run(root, &logs, dir, &names, problems))
+}
+
 /// Scan `tests/logs/` for run folders, in parallel.
 pub fn scan(root: &Path, problems: &mut Vec<Problem>) -> Logs {
     let logs = root.join("tests/logs");

@@ -4,7 +4,7 @@
 
 use super::logs::RunStatus;
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 /// The run's summary, written last by the runner: its end.
@@ -123,6 +123,40 @@ pub fn newest_write(dir: &Path) -> Option<SystemTime> {
 /// Whether `dir` holds a run: a `meta.json` or a `timeline.jsonl` file.
 pub fn is_run_folder(dir: &Path) -> bool {
     dir.join(META).is_file() || dir.join(TIMELINE).is_file()
+}
+
+/// Every run folder under `top` (a folder holding `meta.json` or
+/// `timeline.jsonl`); run folders are not descended into, and folders of
+/// `known` (run folders seen before) are not read again.
+pub fn run_folders(top: &Path, known: &BTreeSet<PathBuf>) -> BTreeSet<PathBuf> {
+    let mut out = BTreeSet::new();
+    let mut stack = vec![top.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        if known.contains(&dir) {
+            out.insert(dir);
+            continue;
+        }
+        let Ok(rd) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut subdirs = Vec::new();
+        let mut is_run = false;
+        for e in rd.flatten() {
+            let Ok(ft) = e.file_type() else { continue };
+            let name = e.file_name();
+            if ft.is_file() && (name == META || name == TIMELINE) {
+                is_run = true;
+            } else if ft.is_dir() {
+                subdirs.push(e.path());
+            }
+        }
+        if is_run && dir != top {
+            out.insert(dir);
+        } else {
+            stack.extend(subdirs);
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 pub mod cli;
 pub mod fixtures;
 pub mod fs;
+pub mod procs;
 pub mod realworld;
 
 use portable_pty::{CommandBuilder, PtySize, native_pty_system};

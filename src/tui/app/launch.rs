@@ -605,6 +605,9 @@ impl App {
                 risk,
                 ..
             } => {
+                if let Some(p) = &path {
+                    self.changes.launched.insert(p.clone());
+                }
                 let fx = self.live.show_launch(&id, path.as_deref());
                 let msg = command.unwrap_or_default();
                 let risk = risk.map_or(String::new(), |r| format!(" [{}]", r.as_str()));
@@ -692,6 +695,10 @@ impl App {
             }
             E::Summary(s) => {
                 self.running = self.running.saturating_sub(1);
+                // the launch's run shown is read again (artifacts, details) after the reload
+                if self.live.launch.is_some() {
+                    self.changes.reread = self.live.run.as_ref().map(|r| r.path.clone());
+                }
                 self.notice = Some(format!(
                     "launch done: {}{}",
                     super::watch::counts(&s.results),

@@ -3,6 +3,7 @@
 //! no I/O: slow work is asked for as an `Effect` and comes back as an `Action`.
 
 pub mod catalog_tab;
+pub mod changes;
 pub mod clipboard;
 pub mod compare;
 pub mod contract;
@@ -183,6 +184,8 @@ pub struct App {
     pub graphics: super::graphics::Graphics,
     pub quit: bool,
     pub dirty: bool,
+    /// What the workspace watch made of runs (external ones, the one to read again).
+    pub changes: changes::Changes,
 }
 
 /// What a drawn frame measured: how far wrapped text can scroll.
@@ -256,6 +259,7 @@ impl App {
             graphics: super::graphics::Graphics::default(),
             quit: false,
             dirty: true,
+            changes: changes::Changes::default(),
         }
     }
 
@@ -467,7 +471,13 @@ impl App {
             Action::Loaded(ws) => {
                 self.indexing = false;
                 self.set_workspace(*ws);
-                self.selection_changed()
+                let mut fx = self.selection_changed();
+                fx.extend(self.changes_after_load());
+                fx
+            }
+            Action::Changed(updates) => {
+                self.dirty = was_dirty;
+                self.workspace_changed(updates)
             }
             Action::LoadFailed(e) => {
                 self.load_error = Some(e);
@@ -480,9 +490,14 @@ impl App {
                 events,
                 problems,
                 finished,
-            } => self
-                .live
-                .append(&path, reset, events, problems, finished, self.timeline_cap),
+            } => {
+                if finished {
+                    // its artifacts and details are read again once the index has it
+                    self.changes.reread = Some(path.clone());
+                }
+                self.live
+                    .append(&path, reset, events, problems, finished, self.timeline_cap)
+            }
             Action::Notice(n) => {
                 self.notice = Some(n);
                 Vec::new()
@@ -655,6 +670,10 @@ impl App {
             }
             Command::Watch | Command::RerunFailed | Command::Compare | Command::Report => {
                 return self.feature_command(c);
+            }
+            Command::Reload => {
+                self.notice = Some("reading the workspace again…".into());
+                return vec![Effect::Reload];
             }
             Command::Zoom => {
                 self.zoom = !self.zoom;

@@ -9,6 +9,12 @@ impl App {
     pub fn set_workspace(&mut self, ws: Workspace) {
         // a reload keeps what the person opened and where they are
         let reload = self.ws.is_some();
+        self.install_workspace(ws, reload);
+    }
+
+    /// [`App::set_workspace`], told whether it replaces one shown (a change the
+    /// watch applied to the workspace taken out of `self.ws` is one).
+    pub(super) fn install_workspace(&mut self, ws: Workspace, reload: bool) {
         let keep_row = self.runs.selected();
         self.tests.install(&ws, reload);
         self.candidates = finder::candidates(&ws, &self.tests.cases);
@@ -99,10 +105,12 @@ impl App {
             return Vec::new();
         }
         self.last_want.clone_from(&want);
-        self.live.launch = None;
+        // the run a launch shows is the one the selection now wants (an index
+        // read while it runs has it): the launch goes on feeding the pane
         if want == self.live.wanted {
             return Vec::new();
         }
+        self.live.launch = None;
         self.live.wanted.clone_from(&want);
         let mut fx = vec![Effect::StopFollow];
         if let Some(RunRef::Record(path)) = &want {

@@ -58,6 +58,10 @@ pub fn run(app: &App, path: &str, theme: &Theme, room: usize) -> Vec<Span<'stati
     if app.compare.pick.as_deref() == Some(path) {
         v.push(Span::styled("A ", theme.get("marked")));
     }
+    // started by another process while the cockpit was open: no launch of ours
+    if app.changes.is_external(path) {
+        v.push(Span::styled("external ", theme.get("warning")));
+    }
     let used: usize = v.iter().map(Span::width).sum();
     v.extend(contract_span(app, path, theme).filter(|b| used + b.width() <= room));
     v

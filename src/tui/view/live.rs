@@ -37,6 +37,11 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         ));
         if run.in_progress {
             title.push(Span::styled("● live ", theme.get("running")));
+        } else if let Some(s) = super::super::app::changes::ended_without_meta(app, &run.path) {
+            title.push(Span::styled(format!("ended · {s} "), theme.get("muted")));
+        }
+        if app.changes.is_external(&run.path) {
+            title.push(Span::styled("external ", theme.get("warning")));
         }
         if run.skipped > 0 && !live.show_events {
             // the cap on kept events: say the top is not the file's first line
