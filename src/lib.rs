@@ -6,6 +6,7 @@ pub mod clock;
 pub mod color;
 pub mod exec;
 pub mod problem;
+pub mod progress;
 pub mod sanitize;
 pub mod tail;
 pub mod tui;

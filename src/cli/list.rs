@@ -24,6 +24,12 @@ pub struct Args {
 /// Every tests-tree case (and every orphan: logs whose test file is gone) as JSON.
 pub fn tests_cases(ws: &Workspace) -> Vec<Value> {
     let mut out = Vec::new();
+    each_tests_case(ws, &mut |v| out.push(v));
+    out
+}
+
+/// [`tests_cases`] one at a time (the JSON list streams them).
+fn each_tests_case(ws: &Workspace, out: &mut dyn FnMut(Value)) {
     for c in &ws.tests.cases {
         let runs: Vec<_> = ws.logs.of_case(&c.scope, &c.case_id).collect();
         let latest = runs.last().map(|r| r.status.as_str());
@@ -46,7 +52,7 @@ pub fn tests_cases(ws: &Workspace) -> Vec<Value> {
         if let Some(e) = ws.plan.entry(&c.case_id) {
             v["plan"] = json!(e);
         }
-        out.push(v);
+        out(v);
     }
     // orphans: one entry per logged case without a test file
     for (start, end) in crate::workspace::cases::orphan_ranges(ws) {
@@ -54,7 +60,7 @@ pub fn tests_cases(ws: &Workspace) -> Vec<Value> {
         let Some(r) = group.first() else { continue };
         let segs: Vec<&str> = r.scope.split('/').filter(|s| !s.is_empty()).collect();
         let temp = segs.first() == Some(&"temp");
-        out.push(json!({
+        out(json!({
             "source": "tests",
             "id": r.case_id,
             "path": format!("tests/logs/{}", crate::workspace::tree::key(&r.scope, &r.case_id)),
@@ -71,18 +77,22 @@ pub fn tests_cases(ws: &Workspace) -> Vec<Value> {
             "runCount": group.iter().filter(|r| r.status.is_finished()).count(),
         }));
     }
-    out
 }
 
 /// Every catalog case as JSON (empty without a catalog), in execution order.
 pub fn catalog_cases(ws: &Workspace) -> Vec<Value> {
+    let mut out = Vec::new();
+    each_catalog_case(ws, &mut |v| out.push(v));
+    out
+}
+
+/// [`catalog_cases`] one at a time.
+fn each_catalog_case(ws: &Workspace, out: &mut dyn FnMut(Value)) {
     let Some(cat) = &ws.catalog else {
-        return Vec::new();
+        return;
     };
-    cat.cases
-        .iter()
-        .map(|c| {
-            json!({
+    for c in &cat.cases {
+        out(json!({
                 "source": "catalog",
                 "id": c.id,
                 "path": c.file,
@@ -106,9 +116,66 @@ pub fn catalog_cases(ws: &Workspace) -> Vec<Value> {
                 "teardown": c.teardown,
                 "notes": c.notes,
                 "extra": c.extra,
-            })
-        })
-        .collect()
+        }));
+    }
+}
+
+/// `{"cases": [...]}` written case by case to a buffered stdout, byte for byte
+/// what [`print_json`] writes for the whole document: only one case is ever
+/// held as a JSON value. (A JSON text holds no raw newline inside a string, so
+/// indenting after each newline nests a case's pretty text exactly.)
+struct CasesOut<W: std::io::Write> {
+    out: W,
+    count: usize,
+    failed: bool,
+}
+
+impl<W: std::io::Write> CasesOut<W> {
+    fn new(mut out: W) -> CasesOut<W> {
+        let failed = out.write_all(b"{\n  \"cases\": [").is_err();
+        CasesOut {
+            out,
+            count: 0,
+            failed,
+        }
+    }
+
+    fn push(&mut self, v: &Value) {
+        if self.failed {
+            return;
+        }
+        let Ok(text) = crate::sanitize::to_json(v, true) else {
+            return;
+        };
+        let sep: &[u8] = if self.count == 0 {
+            b"\n    "
+        } else {
+            b",\n    "
+        };
+        self.count += 1;
+        let mut ok = self.out.write_all(sep).is_ok();
+        for (i, line) in text.split('\n').enumerate() {
+            if i > 0 {
+                ok &= self.out.write_all(b"\n    ").is_ok();
+            }
+            ok &= self.out.write_all(line.as_bytes()).is_ok();
+        }
+        // a closed pipe (`| head`): stop writing, as print_json drops the rest
+        self.failed = !ok;
+    }
+
+    fn finish(mut self) {
+        if self.failed {
+            return;
+        }
+        let end: &[u8] = if self.count == 0 {
+            b"]\n}\n"
+        } else {
+            b"\n  ]\n}\n"
+        };
+        let _ = self.out.write_all(end);
+        let _ = self.out.flush();
+    }
 }
 
 /// The text the finder matches for this case (`fuzzy::tests_text`/`catalog_text`).
@@ -122,6 +189,21 @@ fn haystack(v: &Value) -> String {
 }
 
 pub fn run(args: &Args, ws: &crate::workspace::Workspace) -> ExitCode {
+    if args.json && args.filter.is_none() {
+        // streamed: the whole list never exists as one JSON value
+        let mut out = CasesOut::new(std::io::BufWriter::with_capacity(
+            64 << 10,
+            std::io::stdout().lock(),
+        ));
+        if args.source.as_deref() != Some("catalog") {
+            each_tests_case(ws, &mut |v| out.push(&v));
+        }
+        if args.source.as_deref() != Some("tests") {
+            each_catalog_case(ws, &mut |v| out.push(&v));
+        }
+        out.finish();
+        return ExitCode::SUCCESS;
+    }
     let mut cases = Vec::new();
     if args.source.as_deref() != Some("catalog") {
         cases.extend(tests_cases(ws));

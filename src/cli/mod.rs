@@ -193,8 +193,42 @@ pub struct Ctx {
 impl Ctx {
     /// Find and load the workspace, or print why not (exit 2).
     pub fn workspace(&self) -> Result<Workspace, ExitCode> {
+        self.workspace_with(None)
+    }
+
+    /// [`Ctx::workspace`] with the run folders' contract checks of the same pass
+    /// (see [`Workspace::load_with`]).
+    pub fn workspace_with(
+        &self,
+        contract: Option<&mut Vec<crate::problem::Problem>>,
+    ) -> Result<Workspace, ExitCode> {
         let root = crate::workspace::resolve_root(self.root.as_deref()).map_err(|e| usage(&e))?;
-        Workspace::load(&root).map_err(|e| usage(&e.to_string()))
+        // a person at a terminal sees a count when indexing takes a while
+        let _progress = crate::progress::start(if contract.is_some() {
+            "validating"
+        } else {
+            "indexing"
+        });
+        Workspace::load_with(&root, contract).map_err(|e| usage(&e.to_string()))
+    }
+}
+
+/// Whether the command writes JSON (then no progress line is ever drawn).
+fn wants_json(command: Option<&Command>) -> bool {
+    match command {
+        Some(Command::List(a)) => a.json,
+        Some(Command::Validate(a)) => a.json,
+        Some(Command::Select(a)) => a.json,
+        Some(Command::Run(a)) => a.json,
+        Some(Command::Runs(a)) => a.json,
+        Some(Command::Stats(a)) => a.json,
+        Some(Command::Tail(a)) => a.json,
+        Some(Command::Diff(a)) => a.json,
+        Some(Command::Watch(a)) => a.json,
+        Some(Command::Verdict(a)) => a.json,
+        // the catalog utilities write files and JSON: never a progress line
+        Some(Command::Catalog(_)) => true,
+        _ => false,
     }
 }
 
@@ -272,6 +306,7 @@ pub fn dispatch(cli: Cli) -> Outcome {
         keymap: cli.look.keymap.or_else(|| user.keymap.clone()),
     };
     crate::userconfig::set_current(user);
+    crate::progress::allow(wants_json(cli.command.as_ref()));
     if matches!(
         cli.command,
         Some(
@@ -289,7 +324,7 @@ pub fn dispatch(cli: Cli) -> Outcome {
     }
     let code = match cli.command {
         Some(Command::List(a)) => with_workspace(&ctx, |ws| list::run(&a, &ws)),
-        Some(Command::Validate(a)) => with_workspace(&ctx, |ws| validate::run(&a, &ws)),
+        Some(Command::Validate(a)) => validate::run(&a, &ctx),
         Some(Command::Select(a)) => with_workspace(&ctx, |ws| select::run(&a, &ws)),
         Some(Command::Run(a)) => with_workspace(&ctx, |ws| run::run(&a, &ws)),
         Some(Command::Runs(a)) => with_workspace(&ctx, |ws| runs::run(&a, &ws)),

@@ -11,8 +11,14 @@ pub struct Args {
     pub json: bool,
 }
 
-pub fn run(args: &Args, ws: &crate::workspace::Workspace) -> ExitCode {
-    let problems = crate::workspace::validate::validate(ws);
+pub fn run(args: &Args, ctx: &super::Ctx) -> ExitCode {
+    // one pass over the files: the load checks the run folders' contract as it reads them
+    let mut contract = Vec::new();
+    let ws = match ctx.workspace_with(Some(&mut contract)) {
+        Ok(ws) => ws,
+        Err(code) => return code,
+    };
+    let problems = crate::workspace::validate::validate_with(&ws, contract);
     let errors = problems.iter().filter(|p| p.is_error()).count();
     if args.json {
         print_json(&json!({ "problems": problems }));

@@ -2,8 +2,9 @@
 //! from the fixed contract. Every check is a located warning with a stable rule name.
 
 use super::Workspace;
-use super::logs::{self, META_FIELDS, RawRun, RunStatus, is_run_id, locate_key};
+use super::logs::{self, META_FIELDS, Meta, Names, RawRun, RunStatus, is_run_id, locate_key};
 use super::timeline::{EVENT_STATUSES, EVENT_TYPES};
+use super::walk::Folder;
 use crate::problem::{Problem, Severity};
 use rayon::prelude::*;
 use std::path::Path;
@@ -25,23 +26,68 @@ fn warn(file: &str, rule: &str, msg: impl Into<String>, at: (u32, u32)) -> Probl
     Problem::warning(file, rule, msg).at(at.0, at.1)
 }
 
-/// The contract checks of one run folder.
+/// What the contract checks of one run folder look at: its identity, the parsed
+/// `meta.json` and its text (to locate keys), and the files its listing showed.
+#[derive(Debug, Clone, Copy)]
+pub struct RunView<'a> {
+    /// The run folder, relative to the workspace root.
+    pub path: &'a str,
+    pub run_id: &'a str,
+    pub case_id: &'a str,
+    pub scope: &'a str,
+    pub status: RunStatus,
+    pub meta: Option<&'a Meta>,
+    /// `meta.json` as read (empty when it was not).
+    pub meta_text: &'a str,
+    pub names: Names,
+}
+
+/// The contract checks of one run folder, reading it again (the cockpit's
+/// problem count of one run; `validate` checks during the one load pass).
 pub fn check_run(root: &Path, run: &RawRun) -> Vec<Problem> {
-    let mut out = Vec::new();
     let dir = root.join(&run.path);
-    let meta_file = format!("{}/meta.json", run.path);
+    let Ok(folder) = Folder::open(&dir) else {
+        return Vec::new();
+    };
     // read through the bounded reader (a link out or a FIFO was reported on load)
-    let meta_text = super::read::read_lossy(
-        &dir.join(super::run::META),
-        Some(&dir),
+    let meta_text = super::read::read_beneath(
+        folder.fd(),
+        Path::new(super::run::META),
+        super::read::Links::Inside,
         super::read::Kind::RunJson,
     )
+    .map(super::read::lossy)
     .unwrap_or_default();
-    let at = |key: &str| locate_key(&meta_text, key);
+    let view = RunView {
+        path: &run.path,
+        run_id: &run.run_id,
+        case_id: &run.case_id,
+        scope: &run.scope,
+        status: run.status,
+        meta: run.meta.as_ref(),
+        meta_text: &meta_text,
+        names: Names {
+            meta: run.meta.is_some() || run.meta_broken,
+            timeline: run.has_timeline,
+            runtime: run.has_runtime_events,
+            artifacts_json: run.has_artifacts_json,
+            artifacts_dir: run.has_artifacts_dir,
+        },
+    };
+    check_in(&view, &folder)
+}
+
+/// The contract checks of one run folder held open (`folder`): each of its
+/// files is opened once, relative to it.
+pub fn check_in(run: &RunView<'_>, folder: &Folder) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let meta_file = format!("{}/meta.json", run.path);
+    let meta_text = run.meta_text;
+    let at = |key: &str| locate_key(meta_text, key);
     // runId form and folder
-    if !is_run_id(&run.run_id) {
+    if !is_run_id(run.run_id) {
         out.push(warn(
-            &run.path,
+            run.path,
             "run-id-format",
             format!(
                 "run folder {:?} is not in YYYYMMDD-HHmmss-SSS form",
@@ -50,7 +96,7 @@ pub fn check_run(root: &Path, run: &RawRun) -> Vec<Problem> {
             (0, 0),
         ));
     }
-    if let Some(meta) = &run.meta {
+    if let Some(meta) = run.meta {
         if let Some(id) = &meta.run_id {
             if *id != run.run_id {
                 out.push(warn(
@@ -138,47 +184,53 @@ pub fn check_run(root: &Path, run: &RawRun) -> Vec<Problem> {
             }
         }
         // a finished run writes all four files
-        if !run.has_runtime_events {
+        if !run.names.runtime {
             out.push(warn(
-                &run.path,
+                run.path,
                 "run-missing-runtime-events",
                 "finished run without runtime-events.jsonl (the contract writes it, empty when there are no events)",
                 (0, 0),
             ));
         }
-        if !run.has_artifacts_json {
+        if !run.names.artifacts_json {
             out.push(warn(
-                &run.path,
+                run.path,
                 "run-missing-artifacts-json",
                 "finished run without artifacts.json (the contract writes it, with empty items when there are none)",
                 (0, 0),
             ));
         }
-        if !run.has_timeline {
+        if !run.names.timeline {
             out.push(warn(
-                &run.path,
+                run.path,
                 "run-missing-timeline",
                 "finished run without timeline.jsonl",
                 (0, 0),
             ));
         }
     }
-    if run.has_artifacts_dir {
-        let empty = std::fs::read_dir(dir.join("artifacts")).map(|mut d| d.next().is_none());
-        if let Ok(true) = empty {
-            out.push(warn(
-                &format!("{}/artifacts", run.path),
-                "artifacts-dir-empty",
-                "artifacts/ exists but holds no file (it is created only for real attachments)",
-                (0, 0),
-            ));
-        }
+    // listed once: for its emptiness and for the artifacts right under it
+    let listed = if run.names.artifacts_dir {
+        folder
+            .sub(std::ffi::OsStr::new("artifacts"))
+            .and_then(|d| d.entries())
+            .ok()
+    } else {
+        None
+    };
+    if listed.as_ref().is_some_and(Vec::is_empty) {
+        out.push(warn(
+            &format!("{}/artifacts", run.path),
+            "artifacts-dir-empty",
+            "artifacts/ exists but holds no file (it is created only for real attachments)",
+            (0, 0),
+        ));
     }
-    if run.has_timeline {
-        out.extend(check_timeline(root, &dir.join(super::run::TIMELINE)));
+    if run.names.timeline {
+        out.extend(check_timeline(run, folder));
     }
-    if run.has_artifacts_json {
-        out.extend(check_artifacts(root, run, &dir));
+    if run.names.artifacts_json {
+        out.extend(check_artifacts(run, folder, listed.as_deref()));
     }
     out
 }
@@ -186,9 +238,9 @@ pub fn check_run(root: &Path, run: &RawRun) -> Vec<Problem> {
 /// Broken lines are errors; a `type` or `status` outside its value set is drift.
 /// The file is streamed with a bounded buffer: a timeline of any size (or one
 /// endless line) costs at most one line of [`MAX_TIMELINE_LINE`] in memory.
-fn check_timeline(root: &Path, file: &Path) -> Vec<Problem> {
+fn check_timeline(run: &RunView<'_>, folder: &Folder) -> Vec<Problem> {
     use std::io::{BufRead, Read};
-    let rel = super::rel(root, file);
+    let rel = format!("{}/{}", run.path, super::run::TIMELINE);
     let unreadable = || {
         vec![Problem::error(
             &rel,
@@ -197,8 +249,11 @@ fn check_timeline(root: &Path, file: &Path) -> Vec<Problem> {
         )]
     };
     // streamed, so no size cap; but never a FIFO, a device or a link out
-    let within = file.parent().unwrap_or(root);
-    let f = match super::read::open(file, Some(within)) {
+    let f = match super::read::open_beneath(
+        folder.fd(),
+        Path::new(super::run::TIMELINE),
+        super::read::Links::Inside,
+    ) {
         Ok((f, _)) => f,
         Err(e @ (super::read::Error::NotRegular(_) | super::read::Error::LinkOut)) => {
             return vec![e.problem(&rel, "timeline")];
@@ -282,15 +337,26 @@ fn check_timeline_line(rel: &str, line: &[u8], len: usize, lineno: u32, out: &mu
 
 /// artifacts.json: syntax, types, escaping paths, missing files, kinds, and the
 /// e2e attachment policy of seed 000 §6.
-fn check_artifacts(root: &Path, run: &RawRun, dir: &Path) -> Vec<Problem> {
-    let (items, mut out) = logs::read_artifacts(root, dir);
-    let file = format!("{}/artifacts.json", run.path);
-    let text = super::read::read_lossy(
-        &dir.join(super::run::ARTIFACTS),
-        Some(dir),
-        super::read::Kind::RunJson,
-    )
-    .unwrap_or_default();
+fn check_artifacts(
+    run: &RunView<'_>,
+    folder: &Folder,
+    listed: Option<&[(std::ffi::OsString, super::walk::Kind)]>,
+) -> Vec<Problem> {
+    let file = format!("{}/{}", run.path, super::run::ARTIFACTS);
+    // read once: the items and the text that locates them
+    let (text, (items, mut out)) = match logs::read_json_beneath(
+        &file,
+        folder,
+        super::run::ARTIFACTS,
+        "artifacts",
+        super::read::Links::Inside,
+    ) {
+        Ok((value, text)) => {
+            let found = logs::artifacts_from(&file, folder, listed, &value, &text);
+            (text, found)
+        }
+        Err(p) => (String::new(), (Vec::new(), vec![p])),
+    };
     if out.iter().any(|p| {
         // a file too large or unreadable is never read whole below
         [
@@ -363,7 +429,11 @@ fn check_artifacts(root: &Path, run: &RawRun, dir: &Path) -> Vec<Problem> {
                     items_at,
                 ));
             }
-            if !dir.join("artifacts/playwright/report/index.html").is_file() {
+            let report = super::read::locate_beneath(
+                folder.fd(),
+                Path::new("artifacts/playwright/report/index.html"),
+            );
+            if !matches!(report, Ok(Some(m)) if m.is_file()) {
                 out.push(warn(
                     &file,
                     "e2e-failed-no-report",

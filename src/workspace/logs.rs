@@ -2,6 +2,7 @@
 //! `timeline.jsonl`, `runtime-events.jsonl`, `artifacts.json` and `artifacts/`.
 
 use super::timeline::{self, TimelineEvent};
+use super::walk::{Folder, Kind as EntryKind};
 use crate::problem::Problem;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -254,44 +255,92 @@ pub fn read_folder(root: &Path, dir: &Path, problems: &mut Vec<Problem>) -> Opti
 
 /// Scan `tests/logs/` for run folders, in parallel.
 pub fn scan(root: &Path, problems: &mut Vec<Problem>) -> Logs {
+    scan_with(root, problems, None)
+}
+
+/// [`scan`], and with `contract` the raw-log contract checks of every run
+/// folder in the same pass (`validate`): each file is opened once, while its
+/// folder is open, and nothing is read again afterwards.
+pub fn scan_with(
+    root: &Path,
+    problems: &mut Vec<Problem>,
+    contract: Option<&mut Vec<Problem>>,
+) -> Logs {
     let logs = root.join("tests/logs");
     if super::walk::is_link_reported(root, &logs, problems) || !logs.is_dir() {
         return Logs::default();
     }
-    let (mut runs, mut probs) = scan_dir(root, &logs, &logs);
+    let found = match Folder::open(&logs) {
+        Ok(f) => scan_dir(root, &logs, &logs, &f, contract.is_some()),
+        Err(e) => Found {
+            probs: vec![unreadable_folder(root, &logs, &e)],
+            ..Found::default()
+        },
+    };
+    let Found {
+        mut runs,
+        mut probs,
+        checks,
+    } = found;
     runs.sort_by(|a, b| (&a.scope, &a.case_id, &a.run_id).cmp(&(&b.scope, &b.case_id, &b.run_id)));
     problems.append(&mut probs);
+    if let Some(c) = contract {
+        c.extend(checks);
+    }
     Logs { runs }
 }
 
-fn scan_dir(root: &Path, logs: &Path, dir: &Path) -> (Vec<RawRun>, Vec<Problem>) {
-    let rd = match std::fs::read_dir(dir) {
-        Ok(rd) => rd,
+/// What one folder of `tests/logs/` (and everything under it) holds.
+#[derive(Default)]
+struct Found {
+    runs: Vec<RawRun>,
+    /// Load problems.
+    probs: Vec<Problem>,
+    /// Contract checks (only when asked).
+    checks: Vec<Problem>,
+}
+
+impl Found {
+    fn merge(mut self, mut other: Found) -> Found {
+        self.runs.append(&mut other.runs);
+        self.probs.append(&mut other.probs);
+        self.checks.append(&mut other.checks);
+        self
+    }
+}
+
+fn unreadable_folder(root: &Path, dir: &Path, e: &std::io::Error) -> Problem {
+    Problem::warning(
+        super::rel(root, dir),
+        "unreadable",
+        format!("cannot read folder: {e}"),
+    )
+}
+
+/// One folder, held open: its entries' types come from the listing, its run
+/// files are read relative to it, its subfolders opened relative to it.
+fn scan_dir(root: &Path, logs: &Path, dir: &Path, folder: &Folder, check: bool) -> Found {
+    let entries = match folder.entries() {
+        Ok(e) => e,
         Err(e) => {
-            return (
-                Vec::new(),
-                vec![Problem::warning(
-                    super::rel(root, dir),
-                    "unreadable",
-                    format!("cannot read folder: {e}"),
-                )],
-            );
+            return Found {
+                probs: vec![unreadable_folder(root, dir, &e)],
+                ..Found::default()
+            };
         }
     };
     let mut subdirs = Vec::new();
     let mut names = Names::default();
     let mut links = Vec::new();
-    for ent in rd.flatten() {
-        let Ok(ft) = ent.file_type() else { continue };
-        if ft.is_symlink() {
+    for (name, kind) in entries {
+        if kind == EntryKind::Link {
             links.push(Problem::warning(
-                super::rel(root, &ent.path()),
+                super::rel(root, &dir.join(&name)),
                 "symlink-not-followed",
                 "symbolic link under tests/logs is not followed",
             ));
             continue;
         }
-        let name = ent.file_name();
         let run_file = matches!(
             name.to_str(),
             Some(
@@ -301,65 +350,78 @@ fn scan_dir(root: &Path, logs: &Path, dir: &Path) -> (Vec<RawRun>, Vec<Problem>)
                     | super::run::ARTIFACTS
             )
         );
-        if run_file && !ft.is_file() && !ft.is_dir() {
+        if run_file && kind == EntryKind::Special {
             // a FIFO or device under a run file's name is never read (it would
             // block or never end): said, not silently passed over
             links.push(Problem::warning(
-                super::rel(root, &ent.path()),
+                super::rel(root, &dir.join(&name)),
                 "not-a-regular-file",
                 "a run file that is not a regular file (FIFO, device, socket) is not read",
             ));
             continue;
         }
+        let file = kind == EntryKind::File;
         match name.to_str() {
-            Some(super::run::META) if ft.is_file() => names.meta = true,
-            Some(super::run::TIMELINE) if ft.is_file() => names.timeline = true,
-            Some(super::run::RUNTIME_EVENTS) if ft.is_file() => names.runtime = true,
-            Some(super::run::ARTIFACTS) if ft.is_file() => names.artifacts_json = true,
-            Some("artifacts") if ft.is_dir() => {
+            Some(super::run::META) if file => names.meta = true,
+            Some(super::run::TIMELINE) if file => names.timeline = true,
+            Some(super::run::RUNTIME_EVENTS) if file => names.runtime = true,
+            Some(super::run::ARTIFACTS) if file => names.artifacts_json = true,
+            Some("artifacts") if kind == EntryKind::Dir => {
                 names.artifacts_dir = true;
-                subdirs.push(ent.path());
+                subdirs.push(name);
             }
             // symlinks are never followed: no loops, no escape from the workspace
-            _ if ft.is_dir() => subdirs.push(ent.path()),
+            _ if kind == EntryKind::Dir => subdirs.push(name),
             _ => {}
         }
     }
     if names.meta || names.timeline {
         if dir == logs || dir.parent() == Some(logs) {
             // a run folder needs at least a caseId folder above it
-            return (
-                Vec::new(),
-                vec![Problem::warning(
+            return Found {
+                probs: vec![Problem::warning(
                     super::rel(root, dir),
                     "log-misplaced",
                     "run files directly under tests/logs or a domain folder: no caseId folder above them",
                 )],
-            );
+                ..Found::default()
+            };
         }
         let mut probs = links;
-        let run = read_run(root, logs, dir, &names, &mut probs);
-        return (vec![run], probs);
+        let mut checks = Vec::new();
+        let contract = check.then_some(&mut checks);
+        let run = read_run(root, logs, dir, folder, names, &mut probs, contract);
+        return Found {
+            runs: vec![run],
+            probs,
+            checks,
+        };
     }
-    let (runs, mut probs) = subdirs.par_iter().map(|d| scan_dir(root, logs, d)).reduce(
-        || (Vec::new(), Vec::new()),
-        |mut a, mut b| {
-            a.0.append(&mut b.0);
-            a.1.append(&mut b.1);
-            a
-        },
-    );
-    probs.append(&mut links);
-    (runs, probs)
+    let mut found = subdirs
+        .par_iter()
+        .map(|name| {
+            let sub = dir.join(name);
+            match folder.sub(name) {
+                Ok(f) => scan_dir(root, logs, &sub, &f, check),
+                Err(e) => Found {
+                    probs: vec![unreadable_folder(root, &sub, &e)],
+                    ..Found::default()
+                },
+            }
+        })
+        .reduce(Found::default, Found::merge);
+    found.probs.append(&mut links);
+    found
 }
 
-#[derive(Default)]
-struct Names {
-    meta: bool,
-    timeline: bool,
-    runtime: bool,
-    artifacts_json: bool,
-    artifacts_dir: bool,
+/// The run files a run folder's listing shows (regular files and the `artifacts/` folder).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Names {
+    pub meta: bool,
+    pub timeline: bool,
+    pub runtime: bool,
+    pub artifacts_json: bool,
+    pub artifacts_dir: bool,
 }
 
 /// Who a run is, as its folder `LOGS/<scope…>/<caseId>/<runId>` says.
@@ -396,19 +458,36 @@ fn read_run(
     root: &Path,
     logs: &Path,
     dir: &Path,
-    names: &Names,
+    folder: &Folder,
+    names: Names,
     problems: &mut Vec<Problem>,
+    contract: Option<&mut Vec<Problem>>,
 ) -> RawRun {
     let FolderIdent {
         scope,
         case_id,
         run_id,
     } = FolderIdent::of(logs, dir);
+    let path = super::rel(root, dir);
     let mut meta = None;
     let mut meta_broken = false;
+    let mut meta_text = String::new();
     if names.meta {
-        let file = dir.join(super::run::META);
-        match read_meta(root, &file) {
+        let rel = format!("{path}/{}", super::run::META);
+        // the listing saw a regular file: a link there now is refused
+        let parsed = read_json_beneath(
+            &rel,
+            folder,
+            super::run::META,
+            "meta",
+            super::read::Links::Never,
+        )
+        .and_then(|(value, text)| {
+            let m = meta_from_value(&rel, value, &text);
+            meta_text = text;
+            m
+        });
+        match parsed {
             Ok((m, mut p)) => {
                 meta = Some(m);
                 problems.append(&mut p);
@@ -426,11 +505,25 @@ fn read_run(
         None if meta.is_some() => RunStatus::Failed,
         None => RunStatus::InProgress,
     };
+    crate::progress::advance(1);
+    if let Some(out) = contract {
+        let view = super::contract::RunView {
+            path: &path,
+            run_id: &run_id,
+            case_id: &case_id,
+            scope: &scope,
+            status,
+            meta: meta.as_ref(),
+            meta_text: &meta_text,
+            names,
+        };
+        out.extend(super::contract::check_in(&view, folder));
+    }
     RawRun {
         run_id,
         case_id,
         scope,
-        path: super::rel(root, dir),
+        path,
         status,
         meta,
         meta_broken,
@@ -439,6 +532,25 @@ fn read_run(
         has_artifacts_json: names.artifacts_json,
         has_artifacts_dir: names.artifacts_dir,
     }
+}
+
+/// Read the JSON file `name` of the open run folder `folder` (`rel` names it in
+/// problems), through the bounded reader's one guard.
+pub fn read_json_beneath(
+    rel: &str,
+    folder: &Folder,
+    name: &str,
+    rule_prefix: &str,
+    links: super::read::Links,
+) -> Result<(Value, String), Problem> {
+    let bytes = super::read::read_beneath(
+        folder.fd(),
+        Path::new(name),
+        links,
+        super::read::Kind::RunJson,
+    )
+    .map_err(|e| e.problem(rel, rule_prefix))?;
+    parse_json_bytes(rel, rule_prefix, bytes)
 }
 
 /// Read a JSON file with a size limit; a syntax error is located.
@@ -453,6 +565,15 @@ pub fn read_json_file(
     let within = file.parent().unwrap_or(root);
     let bytes = super::read::read(file, Some(within), super::read::Kind::RunJson)
         .map_err(|e| e.problem(&rel, rule_prefix))?;
+    parse_json_bytes(&rel, rule_prefix, bytes)
+}
+
+/// The bytes of a JSON file as a value and its text; a syntax error is located.
+fn parse_json_bytes(
+    rel: &str,
+    rule_prefix: &str,
+    bytes: Vec<u8>,
+) -> Result<(Value, String), Problem> {
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,
         Err(e) => {
@@ -460,13 +581,13 @@ pub fn read_json_file(
             let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
             let (l, c) = super::config::line_col(&text, at);
             return Err(
-                Problem::error(&rel, &format!("{rule_prefix}-not-utf8"), "invalid UTF-8").at(l, c),
+                Problem::error(rel, &format!("{rule_prefix}-not-utf8"), "invalid UTF-8").at(l, c),
             );
         }
     };
     match serde_json::from_str::<Value>(&text) {
         Ok(v) => Ok((v, text)),
-        Err(e) => Err(json_syntax(&rel, rule_prefix, &e)),
+        Err(e) => Err(json_syntax(rel, rule_prefix, &e)),
     }
 }
 
@@ -609,12 +730,11 @@ impl Artifact {
     }
 }
 
-/// Whether a relative path stays inside its folder (no `..` that climbs out, not
-/// absolute, and no symlink on the way that leads out).
-pub fn stays_inside(base: &Path, rel: &str) -> bool {
-    let p = Path::new(rel);
+/// Whether a relative path is spelled inside its folder: no `..` that climbs
+/// out, not absolute.
+fn spelled_inside(rel: &str) -> bool {
     let mut depth: i32 = 0;
-    for c in p.components() {
+    for c in Path::new(rel).components() {
         match c {
             Component::Normal(_) => depth += 1,
             Component::CurDir => {}
@@ -627,43 +747,89 @@ pub fn stays_inside(base: &Path, rel: &str) -> bool {
             Component::RootDir | Component::Prefix(_) => return false,
         }
     }
-    // a symlink inside the folder could still lead out
-    let Ok(b) = base.canonicalize() else {
-        return false;
-    };
-    let mut at = base.join(p);
-    loop {
-        if let Ok(full) = at.canonicalize() {
-            return full.starts_with(&b);
-        }
-        // a dangling link leads wherever its target appears later: out
-        if std::fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink()) {
-            return false;
-        }
-        // not there (yet): judge by the deepest part that exists
-        if !at.pop() {
-            return false;
+    true
+}
+
+/// Whether `rel` under the open folder `dir` stays inside it and whether it is
+/// there, through the bounded reader's one guard (a link out, absolute or
+/// dangling is out; not there yet is judged by the deepest part that is).
+fn inside_and_exists(
+    dir: std::os::fd::BorrowedFd<'_>,
+    rel: &str,
+    listed: Option<&[(std::ffi::OsString, EntryKind)]>,
+) -> (bool, bool) {
+    if !spelled_inside(rel) {
+        return (false, false);
+    }
+    // `artifacts/<name>` of a run whose `artifacts/` folder was listed: the
+    // listing says it (a link is still judged by the guard below)
+    if let Some(listed) = listed {
+        let parts: Vec<_> = Path::new(rel)
+            .components()
+            .filter(|c| *c != Component::CurDir)
+            .collect();
+        if let [Component::Normal(a), Component::Normal(name)] = parts.as_slice() {
+            if *a == "artifacts" {
+                match listed.iter().find(|(n, _)| n == name) {
+                    None => return (true, false),
+                    Some((_, k)) if *k != EntryKind::Link => return (true, true),
+                    Some(_) => {}
+                }
+            }
         }
     }
+    match super::read::locate_beneath(dir, Path::new(rel)) {
+        Ok(found) => (true, found.is_some()),
+        Err(_) => (false, false),
+    }
+}
+
+/// Whether a relative path stays inside its folder (no `..` that climbs out, not
+/// absolute, and no symlink on the way that leads out).
+pub fn stays_inside(base: &Path, rel: &str) -> bool {
+    spelled_inside(rel) && Folder::open(base).is_ok_and(|f| inside_and_exists(f.fd(), rel, None).0)
 }
 
 /// Read `artifacts.json` of a run folder.
 pub fn read_artifacts(root: &Path, run_dir: &Path) -> (Vec<Artifact>, Vec<Problem>) {
-    let file = run_dir.join(super::run::ARTIFACTS);
-    let rel = super::rel(root, &file);
-    let (value, text) = match read_json_file(root, &file, "artifacts") {
-        Ok(v) => v,
-        Err(p) => return (Vec::new(), vec![p]),
-    };
+    let rel = super::rel(root, &run_dir.join(super::run::ARTIFACTS));
+    let read = Folder::open(run_dir)
+        .map_err(|e| super::read::Error::Missing(e).problem(&rel, "artifacts"))
+        .and_then(|f| {
+            read_json_beneath(
+                &rel,
+                &f,
+                super::run::ARTIFACTS,
+                "artifacts",
+                super::read::Links::Inside,
+            )
+            .map(|(v, t)| (f, v, t))
+        });
+    match read {
+        Ok((folder, value, text)) => artifacts_from(&rel, &folder, None, &value, &text),
+        Err(p) => (Vec::new(), vec![p]),
+    }
+}
+
+/// The items of a parsed `artifacts.json` (`rel` names it in problems) of the
+/// open run folder `folder`, each judged inside or not and there or not
+/// (`listed`: the entries of its `artifacts/` folder, when already read).
+pub fn artifacts_from(
+    rel: &str,
+    folder: &Folder,
+    listed: Option<&[(std::ffi::OsString, EntryKind)]>,
+    value: &Value,
+    text: &str,
+) -> (Vec<Artifact>, Vec<Problem>) {
     let mut problems = Vec::new();
-    let items = match &value {
+    let items = match value {
         Value::Object(m) => match m.get("items") {
             Some(Value::Array(a)) => a.as_slice(),
             Some(v) => {
-                let (l, c) = locate_key(&text, "items");
+                let (l, c) = locate_key(text, "items");
                 problems.push(
                     Problem::error(
-                        &rel,
+                        rel,
                         "artifacts-wrong-type",
                         format!("items should be an array, found {}", timeline::kind_of(v)),
                     )
@@ -672,16 +838,15 @@ pub fn read_artifacts(root: &Path, run_dir: &Path) -> (Vec<Artifact>, Vec<Proble
                 &[]
             }
             None => {
-                problems.push(
-                    Problem::error(&rel, "artifacts-wrong-type", "items is missing").at(1, 1),
-                );
+                problems
+                    .push(Problem::error(rel, "artifacts-wrong-type", "items is missing").at(1, 1));
                 &[]
             }
         },
         v => {
             problems.push(
                 Problem::error(
-                    &rel,
+                    rel,
                     "artifacts-wrong-type",
                     format!(
                         "artifacts.json must be an object, found {}",
@@ -697,7 +862,7 @@ pub fn read_artifacts(root: &Path, run_dir: &Path) -> (Vec<Artifact>, Vec<Proble
     for (i, item) in items.iter().enumerate() {
         let Value::Object(m) = item else {
             problems.push(Problem::error(
-                &rel,
+                rel,
                 "artifacts-wrong-type",
                 format!("items[{i}] should be an object"),
             ));
@@ -705,10 +870,10 @@ pub fn read_artifacts(root: &Path, run_dir: &Path) -> (Vec<Artifact>, Vec<Proble
         };
         let field = |k: &str| m.get(k).and_then(Value::as_str).map(str::to_owned);
         let Some(path) = field("path") else {
-            let (l, c) = locate_key(&text, "items");
+            let (l, c) = locate_key(text, "items");
             problems.push(
                 Problem::error(
-                    &rel,
+                    rel,
                     "artifacts-wrong-type",
                     format!("items[{i}].path should be a string"),
                 )
@@ -722,12 +887,12 @@ pub fn read_artifacts(root: &Path, run_dir: &Path) -> (Vec<Artifact>, Vec<Proble
                 .and_then(Value::as_str)
                 .map(str::to_owned)
         };
-        let inside = stays_inside(run_dir, &path);
+        let (inside, exists) = inside_and_exists(folder.fd(), &path, listed);
         if !inside {
-            let (l, c) = locate_key_value(&text, &path);
+            let (l, c) = locate_key_value(text, &path);
             problems.push(
                 Problem::error(
-                    &rel,
+                    rel,
                     "artifact-path-escapes",
                     format!("path {path:?} leaves the run folder; it is never opened"),
                 )
@@ -737,7 +902,7 @@ pub fn read_artifacts(root: &Path, run_dir: &Path) -> (Vec<Artifact>, Vec<Proble
         out.push(Artifact {
             id: field("id").unwrap_or_else(|| format!("#{i}")),
             kind: field("kind").unwrap_or_else(|| "other".into()),
-            exists: inside && run_dir.join(&path).exists(),
+            exists,
             path,
             step_id: reference("stepId"),
             assertion_id: reference("assertionId"),

@@ -98,6 +98,15 @@ fn is_root(d: &Path) -> bool {
 impl Workspace {
     /// Load every source of the workspace at `root`.
     pub fn load(root: &Path) -> Result<Workspace, WorkspaceError> {
+        Self::load_with(root, None)
+    }
+
+    /// [`Workspace::load`], and with `contract` the raw-log contract checks of
+    /// every run in the same pass over the files (`validate`: nothing is read twice).
+    pub fn load_with(
+        root: &Path,
+        contract: Option<&mut Vec<Problem>>,
+    ) -> Result<Workspace, WorkspaceError> {
         let meta = std::fs::metadata(root).map_err(|e| WorkspaceError::Io {
             path: root.display().to_string(),
             source: e,
@@ -121,7 +130,7 @@ impl Workspace {
                 rayon::join(
                     || {
                         let mut p = Vec::new();
-                        (logs::scan(&root, &mut p), p)
+                        (logs::scan_with(&root, &mut p, contract), p)
                     },
                     || {
                         let mut p = Vec::new();

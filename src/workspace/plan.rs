@@ -37,13 +37,20 @@ impl TestPlan {
         }
         let found = Mutex::new(Vec::new());
         let probs = Mutex::new(Vec::new());
-        let visit = |e: &super::walk::Entry| {
+        let visit = |e: &super::walk::Entry<'_>| {
             if e.is_dir || e.is_symlink {
                 return;
             }
-            let rel = super::rel(root, &e.path);
-            // the walk never follows links; the read refuses FIFOs and devices
-            match super::read::read_lossy(&e.path, Some(&dir), super::read::Kind::Markdown) {
+            let rel = super::rel(root, e.path);
+            // the walk never follows links; the read (relative to the folder the
+            // walk holds open) refuses FIFOs, devices and a link swapped in
+            let read = super::read::read_beneath(
+                e.folder,
+                Path::new(e.name),
+                super::read::Links::Never,
+                super::read::Kind::Markdown,
+            );
+            match read.map(super::read::lossy) {
                 Ok(text) => {
                     if let Ok(mut f) = found.lock() {
                         f.push((rel, text));

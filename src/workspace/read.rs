@@ -6,12 +6,15 @@
 //! [`open`] for the tail engine, which follows growing files itself), which
 //! opens without blocking, reads only regular files, never follows a symlink out
 //! of the folder the caller names, and reads at most the cap of the file's
-//! [`Kind`]. The caps live in one table ([`Kind::cap`]).
+//! [`Kind`]. The caps live in one table ([`Kind::cap`]). The folder check is one
+//! kernel-side guard ([`open_beneath`]): the walk opens the files of a folder it
+//! holds open, so a file costs one open and no `readlink`.
 
 use crate::problem::Problem;
-use rustix::fs::OFlags;
+use rustix::fs::{FileType, Mode, OFlags};
 use std::fs::{File, Metadata};
 use std::io::{Read as _, Write as _};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::fs::{FileTypeExt as _, OpenOptionsExt as _};
 use std::path::{Path, PathBuf};
 
@@ -140,48 +143,194 @@ fn file_kind(m: &Metadata) -> Option<&'static str> {
     }
 }
 
-/// Where `path` really is, when it stays inside `within` (both resolved); a
-/// dangling link leads wherever its target appears later: out.
-fn contained(path: &Path, within: &Path) -> Result<PathBuf, Error> {
-    let full = match path.canonicalize() {
-        Ok(f) => f,
-        Err(e) => {
-            return Err(
-                if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
-                    Error::LinkOut
-                } else {
-                    Error::Missing(e)
-                },
-            );
-        }
-    };
-    let base = within.canonicalize().map_err(Error::Missing)?;
-    if full.starts_with(&base) {
-        Ok(full)
-    } else {
-        Err(Error::LinkOut)
+/// How [`open_beneath`] treats a symbolic link on the way to the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Links {
+    /// Followed while it stays inside the folder (a link out, absolute or
+    /// dangling is refused).
+    Inside,
+    /// Never followed: the walk has seen the entry is a regular file, so a link
+    /// there now was swapped in since and is refused.
+    Never,
+}
+
+/// Guarded lookups that had to resolve a path in user space (canonicalize: a
+/// `readlink` per component) because the kernel could not (no `openat2`) or the
+/// path was not spelled under its folder. The walk and the run files never need
+/// one; the tests read this to prove it.
+static RESOLVED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// How many guarded opens resolved a path in user space so far (see [`RESOLVED`]).
+pub fn resolved_in_user_space() -> u64 {
+    RESOLVED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+fn open_error(e: rustix::io::Errno) -> Error {
+    use rustix::io::Errno;
+    match e {
+        Errno::NOENT | Errno::NOTDIR => Error::Missing(e.into()),
+        // ELOOP: a link where none may be; EXDEV: the resolution left the folder
+        Errno::LOOP | Errno::XDEV => Error::LinkOut,
+        _ => Error::Io(e.into()),
     }
+}
+
+/// The one guard every workspace file passes: open `rel` under the open folder
+/// `dir` so that nothing on the way leads out of it. The kernel checks it in the
+/// same call (`openat2` with `RESOLVE_BENEATH`): no `readlink`, no `stat`, and no
+/// window for a link swapped in between a check and the open. `flags` are added
+/// to `O_CLOEXEC` (`O_RDONLY | O_NONBLOCK` to read, `O_PATH` to locate).
+fn beneath(dir: BorrowedFd<'_>, rel: &Path, flags: OFlags, links: Links) -> Result<OwnedFd, Error> {
+    use rustix::fs::ResolveFlags;
+    use rustix::io::Errno;
+    let mut flags = flags | OFlags::CLOEXEC;
+    if links == Links::Never {
+        flags |= OFlags::NOFOLLOW;
+    }
+    let resolve = ResolveFlags::BENEATH | ResolveFlags::NO_MAGICLINKS;
+    match rustix::fs::openat2(dir, rel, flags, Mode::empty(), resolve) {
+        Ok(fd) => Ok(fd),
+        // no openat2 (a kernel before 5.6, or a sandbox that filters it)
+        Err(Errno::NOSYS | Errno::PERM) => beneath_by_steps(dir, rel, flags),
+        // a dangling link leads wherever its target appears later: out
+        Err(Errno::NOENT) if is_link_at(dir, rel) => Err(Error::LinkOut),
+        Err(e) => Err(open_error(e)),
+    }
+}
+
+/// Without `openat2`: one folder at a time, no link followed at all (a link
+/// inside is refused too: stricter, never looser).
+fn beneath_by_steps(dir: BorrowedFd<'_>, rel: &Path, flags: OFlags) -> Result<OwnedFd, Error> {
+    let mut parts = Vec::new();
+    for c in rel.components() {
+        match c {
+            std::path::Component::Normal(n) => parts.push(n),
+            std::path::Component::CurDir => {}
+            _ => return Err(Error::LinkOut),
+        }
+    }
+    let Some((last, folders)) = parts.split_last() else {
+        return Err(Error::NotRegular("folder"));
+    };
+    let mut held: Option<OwnedFd> = None;
+    for f in folders {
+        let at = held.as_ref().map_or(dir, AsFd::as_fd);
+        let next = rustix::fs::openat(
+            at,
+            *f,
+            OFlags::PATH | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+            Mode::empty(),
+        )
+        .map_err(open_error)?;
+        held = Some(next);
+    }
+    let at = held.as_ref().map_or(dir, AsFd::as_fd);
+    match rustix::fs::openat(at, *last, flags | OFlags::NOFOLLOW, Mode::empty()) {
+        Ok(fd) => Ok(fd),
+        Err(rustix::io::Errno::NOENT) if is_link_at(at, Path::new(last)) => Err(Error::LinkOut),
+        Err(e) => Err(open_error(e)),
+    }
+}
+
+/// Whether `rel` under `dir` is itself a symbolic link (asked only after a
+/// failed open, to tell a dangling link from a missing file).
+fn is_link_at(dir: BorrowedFd<'_>, rel: &Path) -> bool {
+    rustix::fs::statat(dir, rel, rustix::fs::AtFlags::SYMLINK_NOFOLLOW)
+        .is_ok_and(|st| FileType::from_raw_mode(st.st_mode) == FileType::Symlink)
+}
+
+/// Open a regular file `rel` under the open folder `dir` without blocking (see
+/// [`beneath`] for the guard): a FIFO, device, socket or folder is refused.
+pub fn open_beneath(
+    dir: BorrowedFd<'_>,
+    rel: &Path,
+    links: Links,
+) -> Result<(File, Metadata), Error> {
+    // O_NONBLOCK: opening a FIFO with no writer returns at once instead of
+    // waiting for one; it has no effect on the reads of a regular file.
+    let fd = beneath(dir, rel, OFlags::RDONLY | OFlags::NONBLOCK, links)?;
+    let f = File::from(fd);
+    let m = f.metadata().map_err(Error::Io)?;
+    if let Some(what) = file_kind(&m) {
+        return Err(Error::NotRegular(what));
+    }
+    Ok((f, m))
+}
+
+/// What `rel` under `dir` is, through the same guard, without opening it for
+/// reading (an artifact that must exist and stay in its run folder). `Ok(None)`:
+/// not there, and nothing on the way leads out.
+pub fn locate_beneath(dir: BorrowedFd<'_>, rel: &Path) -> Result<Option<Metadata>, Error> {
+    match beneath(dir, rel, OFlags::PATH, Links::Inside) {
+        Ok(fd) => File::from(fd).metadata().map(Some).map_err(Error::Io),
+        Err(Error::Missing(_)) => {
+            // not there (yet): the deepest part that is there must not be a
+            // dangling link (it leads wherever its target appears later)
+            let mut at = rel.to_path_buf();
+            while at.pop() && !at.as_os_str().is_empty() {
+                match beneath(dir, &at, OFlags::PATH, Links::Inside) {
+                    Ok(_) => return Ok(None),
+                    Err(Error::Missing(_)) => {}
+                    Err(e) => return Err(e),
+                }
+            }
+            Ok(None)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Open a folder for [`open_beneath`] (following a link to it: `within` is the
+/// caller's folder, trusted as the old canonicalizing check trusted it).
+fn folder_path(path: &Path) -> Result<OwnedFd, Error> {
+    rustix::fs::openat(
+        rustix::fs::CWD,
+        path,
+        OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
+        Mode::empty(),
+    )
+    .map_err(|e| match open_error(e) {
+        Error::LinkOut => Error::Missing(e.into()),
+        other => other,
+    })
+}
+
+/// `path` as a folder and a path under it: spelled under `within` (every caller
+/// but odd ones), or else both resolved (counted in [`RESOLVED`]).
+fn split_under(path: &Path, within: &Path) -> Result<(PathBuf, PathBuf), Error> {
+    if let Ok(rel) = path.strip_prefix(within) {
+        let rel = if rel.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            rel
+        };
+        return Ok((within.to_path_buf(), rel.to_path_buf()));
+    }
+    RESOLVED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let base = within.canonicalize().map_err(Error::Missing)?;
+    let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+        return Err(Error::LinkOut);
+    };
+    let parent = parent.canonicalize().map_err(Error::Missing)?;
+    let rel = parent.strip_prefix(&base).map_err(|_| Error::LinkOut)?;
+    Ok((base.clone(), rel.join(name)))
 }
 
 /// Open a regular file for reading without ever blocking: with `within`, only
 /// when it (after every symlink) stays inside that folder; without, the path is
 /// the person's own choice (a command-line argument) and may be a link.
 pub fn open(path: &Path, within: Option<&Path>) -> Result<(File, Metadata), Error> {
+    if let Some(w) = within {
+        let (base, rel) = split_under(path, w)?;
+        let dir = folder_path(&base)?;
+        return open_beneath(dir.as_fd(), &rel, Links::Inside);
+    }
     let mut opts = std::fs::OpenOptions::new();
     opts.read(true);
-    // O_NONBLOCK: opening a FIFO with no writer returns at once instead of
-    // waiting for one; it has no effect on the reads of a regular file.
-    let target = if let Some(w) = within {
-        // the resolved path has no link left: O_NOFOLLOW refuses one swapped in since
-        opts.custom_flags((OFlags::NONBLOCK | OFlags::NOFOLLOW).bits() as i32);
-        contained(path, w)?
-    } else {
-        opts.custom_flags(OFlags::NONBLOCK.bits() as i32);
-        path.to_path_buf()
-    };
-    let f = opts.open(&target).map_err(|e| match e.kind() {
+    // O_NONBLOCK: see open_beneath
+    opts.custom_flags(OFlags::NONBLOCK.bits() as i32);
+    let f = opts.open(path).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory => Error::Missing(e),
-        _ if e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) => Error::LinkOut,
         _ => Error::Io(e),
     })?;
     let m = f.metadata().map_err(Error::Io)?;
@@ -191,9 +340,8 @@ pub fn open(path: &Path, within: Option<&Path>) -> Result<(File, Metadata), Erro
     Ok((f, m))
 }
 
-/// Read a whole regular file of at most `kind`'s cap (see [`open`] for `within`).
-pub fn read(path: &Path, within: Option<&Path>, kind: Kind) -> Result<Vec<u8>, Error> {
-    let (f, m) = open(path, within)?;
+/// Read a whole open regular file of at most `kind`'s cap.
+fn read_capped(f: File, m: &Metadata, kind: Kind) -> Result<Vec<u8>, Error> {
     let cap = kind.cap();
     if m.len() > cap {
         return Err(Error::TooLarge { size: m.len(), cap });
@@ -210,12 +358,34 @@ pub fn read(path: &Path, within: Option<&Path>, kind: Kind) -> Result<Vec<u8>, E
     Ok(bytes)
 }
 
+/// [`read`] of `rel` under the open folder `dir` (see [`open_beneath`]).
+pub fn read_beneath(
+    dir: BorrowedFd<'_>,
+    rel: &Path,
+    links: Links,
+    kind: Kind,
+) -> Result<Vec<u8>, Error> {
+    let (f, m) = open_beneath(dir, rel, links)?;
+    read_capped(f, &m, kind)
+}
+
+/// Read a whole regular file of at most `kind`'s cap (see [`open`] for `within`).
+pub fn read(path: &Path, within: Option<&Path>, kind: Kind) -> Result<Vec<u8>, Error> {
+    let (f, m) = open(path, within)?;
+    read_capped(f, &m, kind)
+}
+
 /// [`read`], then UTF-8; invalid bytes are replaced (for text shown, not parsed).
 pub fn read_lossy(path: &Path, within: Option<&Path>, kind: Kind) -> Result<String, Error> {
-    read(path, within, kind).map(|b| match String::from_utf8(b) {
+    read(path, within, kind).map(lossy)
+}
+
+/// UTF-8 with invalid bytes replaced, without a copy when the text is valid.
+pub fn lossy(b: Vec<u8>) -> String {
+    match String::from_utf8(b) {
         Ok(s) => s,
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-    })
+    }
 }
 
 /// The first `kind.cap()` bytes of a file, and whether there was more (a pane

@@ -197,7 +197,7 @@ pub fn scan(
                 .and_then(|n| n.to_str())
                 .is_some_and(|n| NOT_CASES.contains(&n)))
     };
-    let visit = |e: &Entry| {
+    let visit = |e: &Entry<'_>| {
         let Ok(rel) = e.path.strip_prefix(&tests) else {
             return;
         };
@@ -215,7 +215,7 @@ pub fn scan(
             // never followed: a loop or a link out of the workspace cannot trap the scan
             if let Ok(mut p) = probs.lock() {
                 p.push(Problem::warning(
-                    super::rel(root, &e.path),
+                    super::rel(root, e.path),
                     "symlink-not-followed",
                     "symbolic link under tests/ is not followed",
                 ));
@@ -226,7 +226,7 @@ pub fn scan(
             if let Some(name) = parts.last().filter(|n| !is_kebab(n)) {
                 if let Ok(mut p) = probs.lock() {
                     p.push(Problem::warning(
-                        super::rel(root, &e.path),
+                        super::rel(root, e.path),
                         "folder-not-kebab-case",
                         format!("folder name {name:?} is not kebab-case"),
                     ));
@@ -240,7 +240,7 @@ pub fn scan(
         let Some(case_id) = patterns.case_id_of(file) else {
             return;
         };
-        let case = case_from_parts(folders, case_id, super::rel(root, &e.path), plan);
+        let case = case_from_parts(folders, case_id, super::rel(root, e.path), plan);
         if let Ok(mut f) = found.lock() {
             f.push(case);
         }

@@ -3,8 +3,15 @@
 use super::Workspace;
 use crate::problem::Problem;
 
-/// All problems of a loaded workspace, sorted by file and place.
+/// All problems of a loaded workspace, sorted by file and place (the run
+/// folders are read again for their contract checks: see [`validate_with`]).
 pub fn validate(ws: &Workspace) -> Vec<Problem> {
+    validate_with(ws, super::contract::check_runs(ws))
+}
+
+/// All problems of a workspace loaded with [`Workspace::load_with`], whose pass
+/// over the files gave the run folders' contract checks (`contract`).
+pub fn validate_with(ws: &Workspace, contract: Vec<Problem>) -> Vec<Problem> {
     let mut out = ws.problems.clone();
     for c in &ws.tests.cases {
         if !c.registered {
@@ -41,7 +48,7 @@ pub fn validate(ws: &Workspace) -> Vec<Problem> {
             }
         }
     }
-    out.extend(super::contract::check_runs(ws));
+    out.extend(contract);
     out.extend(super::report::check(ws));
     if let Some(cat) = &ws.catalog {
         out.extend(super::catalog::validate(cat, &super::vars::process_env));

@@ -1,17 +1,129 @@
-//! A parallel directory walk that never follows symlinks (so loops and links out of
-//! the workspace cannot trap it) and reports unreadable folders as problems.
+//! The directory walks: a folder held open while its entries are read (their types
+//! from the entries themselves) and its files opened relative to it, never
+//! following a symlink (so loops and links out of the workspace cannot trap a walk).
 
 use crate::problem::Problem;
 use rayon::prelude::*;
+use rustix::fs::{AtFlags, FileType, Mode, OFlags};
+use std::ffi::{OsStr, OsString};
+use std::os::fd::{AsFd as _, BorrowedFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt as _;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Entries whose type the file system did not give (`DT_UNKNOWN`: some network
+/// and old file systems), so one `stat` was needed. On ext4, xfs, btrfs and tmpfs
+/// it stays 0: the tests read it to prove the walk stats nothing.
+static TYPE_LOOKUPS: AtomicU64 = AtomicU64::new(0);
+
+/// How many entries so far needed a `stat` for their type (see [`TYPE_LOOKUPS`]).
+pub fn type_lookups() -> u64 {
+    TYPE_LOOKUPS.load(Ordering::Relaxed)
+}
+
+/// What an entry is, as its folder says (a link is never resolved).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    File,
+    Dir,
+    Link,
+    /// A FIFO, device or socket.
+    Special,
+}
+
+/// A folder held open: its entries are listed and its files and subfolders opened
+/// relative to it (one open for the folder, one for each file read, no lookup of
+/// the path from the root again).
+pub struct Folder {
+    fd: OwnedFd,
+}
+
+impl std::fmt::Debug for Folder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Folder")
+    }
+}
+
+const DIR_FLAGS: OFlags = OFlags::RDONLY
+    .union(OFlags::DIRECTORY)
+    .union(OFlags::NOFOLLOW)
+    .union(OFlags::CLOEXEC);
+
+impl Folder {
+    /// Open the folder `path` where a walk starts (a link to it is followed, as
+    /// `read_dir` follows it: callers that refuse one ask [`is_link_reported`]).
+    pub fn open(path: &Path) -> std::io::Result<Folder> {
+        let flags = DIR_FLAGS.difference(OFlags::NOFOLLOW);
+        let fd = rustix::fs::openat(rustix::fs::CWD, path, flags, Mode::empty())?;
+        Ok(Folder { fd })
+    }
+
+    /// Open the subfolder `name` (an entry this folder listed as a folder); a link
+    /// swapped in since is refused.
+    pub fn sub(&self, name: &OsStr) -> std::io::Result<Folder> {
+        let fd = rustix::fs::openat(self.fd(), name, DIR_FLAGS, Mode::empty())?;
+        Ok(Folder { fd })
+    }
+
+    /// The open folder, for the bounded reader's [`super::read::open_beneath`].
+    pub fn fd(&self) -> BorrowedFd<'_> {
+        self.fd.as_fd()
+    }
+
+    /// Every entry but `.` and `..`, with its type (once per folder: the listing
+    /// is not rewound). The entries say it (`d_type`); only when one does not is
+    /// the entry stat'ed (without following it).
+    pub fn entries(&self) -> std::io::Result<Vec<(OsString, Kind)>> {
+        let mut out = Vec::new();
+        // the listing reads a duplicate of the folder's descriptor (a dup, not
+        // an open): the folder keeps its own for the opens relative to it
+        let mut dir = rustix::fs::Dir::new(self.fd.try_clone()?)?;
+        while let Some(ent) = dir.read() {
+            let ent = ent?;
+            let name = ent.file_name().to_bytes();
+            if name == b"." || name == b".." {
+                continue;
+            }
+            let mut ft = ent.file_type();
+            if ft == FileType::Unknown {
+                TYPE_LOOKUPS.fetch_add(1, Ordering::Relaxed);
+                ft = rustix::fs::statat(self.fd(), ent.file_name(), AtFlags::SYMLINK_NOFOLLOW)
+                    .map_or(FileType::Unknown, |st| FileType::from_raw_mode(st.st_mode));
+            }
+            let kind = match ft {
+                FileType::RegularFile => Kind::File,
+                FileType::Directory => Kind::Dir,
+                FileType::Symlink => Kind::Link,
+                // gone between the listing and the stat: nothing to report
+                FileType::Unknown => continue,
+                _ => Kind::Special,
+            };
+            out.push((OsStr::from_bytes(name).to_owned(), kind));
+        }
+        Ok(out)
+    }
+}
 
 /// One entry found by the walk.
-#[derive(Debug, Clone)]
-pub struct Entry {
-    pub path: PathBuf,
+#[derive(Debug, Clone, Copy)]
+pub struct Entry<'a> {
+    pub path: &'a Path,
+    pub name: &'a OsStr,
     pub is_dir: bool,
     pub is_symlink: bool,
+    /// The folder holding the entry, open: read a file with
+    /// `read::read_beneath(e.folder, Path::new(e.name), …)`.
+    pub folder: BorrowedFd<'a>,
+}
+
+/// The warning for a folder that cannot be opened or listed.
+fn unreadable(root: &Path, dir: &Path, e: &std::io::Error) -> Problem {
+    Problem::warning(
+        super::rel(root, dir),
+        "unreadable",
+        format!("cannot read folder: {e}"),
+    )
 }
 
 /// Walk `dir` recursively in parallel; `descend(dir)` decides whether to enter a
@@ -20,37 +132,63 @@ pub struct Entry {
 pub fn walk<D, V>(root: &Path, dir: &Path, descend: &D, visit: &V, problems: &Mutex<Vec<Problem>>)
 where
     D: Fn(&Path) -> bool + Sync,
-    V: Fn(&Entry) + Sync,
+    V: Fn(&Entry<'_>) + Sync,
 {
-    let rd = match std::fs::read_dir(dir) {
-        Ok(rd) => rd,
+    match Folder::open(dir) {
+        Ok(f) => walk_open(root, dir, &f, descend, visit, problems),
         Err(e) => {
             if let Ok(mut p) = problems.lock() {
-                p.push(Problem::warning(
-                    super::rel(root, dir),
-                    "unreadable",
-                    format!("cannot read folder: {e}"),
-                ));
+                p.push(unreadable(root, dir, &e));
+            }
+        }
+    }
+}
+
+fn walk_open<D, V>(
+    root: &Path,
+    dir: &Path,
+    folder: &Folder,
+    descend: &D,
+    visit: &V,
+    problems: &Mutex<Vec<Problem>>,
+) where
+    D: Fn(&Path) -> bool + Sync,
+    V: Fn(&Entry<'_>) + Sync,
+{
+    let entries = match folder.entries() {
+        Ok(e) => e,
+        Err(e) => {
+            if let Ok(mut p) = problems.lock() {
+                p.push(unreadable(root, dir, &e));
             }
             return;
         }
     };
-    let mut subdirs = Vec::new();
-    for ent in rd.flatten() {
-        let Ok(ft) = ent.file_type() else { continue };
+    let mut subdirs: Vec<(PathBuf, OsString)> = Vec::new();
+    for (name, kind) in entries {
+        let path = dir.join(&name);
         let e = Entry {
-            path: ent.path(),
-            is_dir: ft.is_dir(),
-            is_symlink: ft.is_symlink(),
+            path: &path,
+            name: &name,
+            is_dir: kind == Kind::Dir,
+            is_symlink: kind == Kind::Link,
+            folder: folder.fd(),
         };
         visit(&e);
-        if e.is_dir && descend(&e.path) {
-            subdirs.push(e.path);
+        if e.is_dir && descend(&path) {
+            subdirs.push((path, name));
         }
     }
     subdirs
         .par_iter()
-        .for_each(|d| walk(root, d, descend, visit, problems));
+        .for_each(|(path, name)| match folder.sub(name) {
+            Ok(f) => walk_open(root, path, &f, descend, visit, problems),
+            Err(e) => {
+                if let Ok(mut p) = problems.lock() {
+                    p.push(unreadable(root, path, &e));
+                }
+            }
+        });
 }
 
 /// Whether `dir` is itself a symbolic link: then it is reported and not read, so a

@@ -19,7 +19,7 @@ pub fn load(root: &Path, problems: &mut Vec<Problem>) -> Option<Catalog> {
         return None;
     }
     let catalog_file = format!("{DIR}/catalog.yaml");
-    let catalog_text = read(root, &catalog_file, None, problems);
+    let catalog_text = read(root, &catalog_file, problems);
     if catalog_text.is_none() && !dir.join("catalog.yaml").exists() {
         problems.push(Problem::error(
             &catalog_file,
@@ -29,7 +29,7 @@ pub fn load(root: &Path, problems: &mut Vec<Problem>) -> Option<Catalog> {
     }
     let local_file = format!("{DIR}/local.yaml");
     let local_text = if dir.join("local.yaml").exists() {
-        read(root, &local_file, None, problems)
+        read(root, &local_file, problems)
     } else {
         None
     };
@@ -37,16 +37,19 @@ pub fn load(root: &Path, problems: &mut Vec<Problem>) -> Option<Catalog> {
     let cases_dir = dir.join("cases");
     // a cases/ that is a link is reported and not read
     let linked = crate::workspace::walk::is_link_reported(root, &cases_dir, problems);
-    let entries = if linked {
+    // held open: its listing gives the types, its files are opened relative to it
+    let folder = if linked {
         None
     } else {
-        std::fs::read_dir(&cases_dir).ok()
+        crate::workspace::walk::Folder::open(&cases_dir).ok()
     };
-    if let Some(rd) = entries {
-        let mut names: Vec<String> = rd
-            .flatten()
-            .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-            .filter_map(|e| e.file_name().into_string().ok())
+    if let Some(folder) = folder {
+        let mut names: Vec<String> = folder
+            .entries()
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|(_, kind)| *kind == crate::workspace::walk::Kind::File)
+            .filter_map(|(name, _)| name.into_string().ok())
             .filter(|n| {
                 Path::new(n).extension().is_some_and(|e| {
                     e.eq_ignore_ascii_case("yaml") || e.eq_ignore_ascii_case("yml")
@@ -56,7 +59,13 @@ pub fn load(root: &Path, problems: &mut Vec<Problem>) -> Option<Catalog> {
         names.sort();
         for n in names {
             let rel = format!("{DIR}/cases/{n}");
-            let text = read(root, &rel, Some(&cases_dir), problems);
+            let bytes = crate::workspace::read::read_beneath(
+                folder.fd(),
+                Path::new(&n),
+                crate::workspace::read::Links::Inside,
+                crate::workspace::read::Kind::CatalogYaml,
+            );
+            let text = text_of(&rel, bytes, problems);
             case_files.push((rel, text));
         }
     }
@@ -75,18 +84,23 @@ pub fn load(root: &Path, problems: &mut Vec<Problem>) -> Option<Catalog> {
     Some(cat)
 }
 
-/// Read a file of at most [`yaml::MAX_FILE_BYTES`] as UTF-8, or report why not.
-/// With `within` the file must stay in that folder (a case file in `cases/`);
-/// `catalog.yaml` and `local.yaml` are the person's choice and may be links.
-fn read(
-    root: &Path,
+/// Read `catalog.yaml` or `local.yaml` (of at most [`yaml::MAX_FILE_BYTES`]) as
+/// UTF-8, or report why not: they are the person's choice and may be links (a
+/// case file in `cases/` is read relative to its folder and must stay in it).
+fn read(root: &Path, rel: &str, problems: &mut Vec<Problem>) -> Option<String> {
+    use crate::workspace::read::{self as bounded, Kind};
+    let path = root.join(rel);
+    text_of(rel, bounded::read(&path, None, Kind::CatalogYaml), problems)
+}
+
+/// A catalog file's bytes as UTF-8, or the located reason it was not read.
+fn text_of(
     rel: &str,
-    within: Option<&Path>,
+    bytes: Result<Vec<u8>, crate::workspace::read::Error>,
     problems: &mut Vec<Problem>,
 ) -> Option<String> {
-    use crate::workspace::read::{self as bounded, Error, Kind};
-    let path = root.join(rel);
-    let bytes = match bounded::read(&path, within, Kind::CatalogYaml) {
+    use crate::workspace::read::Error;
+    let bytes = match bytes {
         Ok(b) => b,
         Err(Error::TooLarge { .. }) => {
             problems.push(Problem::error(
