@@ -41,6 +41,8 @@ pub enum Command {
     Confirm,
     Filter,
     ToggleEvents,
+    /// Show / hide the runner's output lines in the live pane.
+    ToggleOutput,
     ClearInput,
     Problems,
     MaxRisk,
@@ -63,7 +65,7 @@ pub enum Command {
 }
 
 /// Every command with its keymap name, in the order help lists them.
-pub const COMMANDS: [(Command, &str); 49] = [
+pub const COMMANDS: [(Command, &str); 50] = [
     (Command::Quit, "quit"),
     (Command::MoveDown, "move_down"),
     (Command::MoveUp, "move_up"),
@@ -98,6 +100,7 @@ pub const COMMANDS: [(Command, &str); 49] = [
     (Command::Confirm, "confirm"),
     (Command::Filter, "filter"),
     (Command::ToggleEvents, "toggle_events"),
+    (Command::ToggleOutput, "toggle_output"),
     (Command::ClearInput, "clear_input"),
     (Command::Problems, "problems"),
     (Command::MaxRisk, "max_risk"),
@@ -162,6 +165,9 @@ pub enum Action {
         problems: Vec<String>,
         finished: bool,
     },
+    /// What the follow of run `.0` read waits in its queue (one such action is
+    /// pending at a time, however fast the timeline grows).
+    FollowQueued(String, super::follow_queue::Shared),
     /// A message for the status bar (e.g. an opener failed).
     Notice(String),
     /// Text to show in an overlay (a run comparison).
