@@ -453,6 +453,17 @@ impl Live {
         self.push_shown(ev, cap);
     }
 
+    /// `n` events of launched case `id` were dropped on their way (a flood):
+    /// counted with the earlier events not loaded, when that case is shown.
+    pub fn skipped(&mut self, id: &str, n: u64) {
+        if self.launch.as_deref() != Some(id) {
+            return;
+        }
+        if let Some(run) = self.run.as_mut() {
+            run.skipped += n;
+        }
+    }
+
     /// A line the runner of launch `index` wrote: shown in the launch's view,
     /// whichever of its cases is shown; the launch's own view is opened for it
     /// when that launch has shown nothing yet (a person who moved to another run
