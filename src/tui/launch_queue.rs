@@ -233,4 +233,45 @@ mod tests {
         // woken again once drained
         assert!(q.push(out(1)));
     }
+    #[test]
+    fn a_flood_of_timeline_events_is_bounded_and_the_dropped_ones_counted() {
+        use crate::exec::ExecEvent as E;
+        let ev = |n: usize| E::Timeline {
+            run_id: "r".into(),
+            id: "c".into(),
+            lineno: n as u64,
+            event: Box::new(crate::workspace::timeline::TimelineEvent {
+                name: format!("s{n}"),
+                ..Default::default()
+            }),
+            issues: Vec::new(),
+        };
+        let mut q = LaunchQueue::default();
+        assert!(q.push(ev(0)));
+        for n in 1..100_000 {
+            assert!(!q.push(ev(n)));
+        }
+        let queued: usize = q
+            .items
+            .iter()
+            .map(|i| match i {
+                Queued::Lines(l, ..) => l.len(),
+                Queued::Event(_) => 1,
+            })
+            .sum();
+        assert_eq!(queued, QUEUED_LINES);
+        let (first, _) = q.take();
+        match first.first() {
+            Some(Item::Skipped { id, n }) => {
+                assert_eq!((id.as_str(), *n), ("c", (100_000 - QUEUED_LINES) as u64));
+            }
+            other => panic!("the dropped count comes first: {other:?}"),
+        }
+        match first.get(1) {
+            Some(Item::Event(E::Timeline { lineno, .. })) => {
+                assert_eq!(*lineno, (100_000 - QUEUED_LINES) as u64);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
 }
