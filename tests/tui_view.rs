@@ -352,7 +352,7 @@ fn an_empty_type_filter_says_so() {
     for _ in 0..12 {
         keys(&mut app, d.path(), "t");
         let s = frame(&mut app).backend().to_string();
-        if app.live.visible.is_empty() {
+        if app.live.visible_len() == 0 {
             hint = Some(s);
             break;
         }

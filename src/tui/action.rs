@@ -41,6 +41,8 @@ pub enum Command {
     Confirm,
     Filter,
     ToggleEvents,
+    /// Show / hide the runner's output lines in the live pane.
+    ToggleOutput,
     ClearInput,
     Problems,
     MaxRisk,
@@ -99,6 +101,7 @@ pub const COMMANDS: [(Command, &str); 50] = [
     (Command::Confirm, "confirm"),
     (Command::Filter, "filter"),
     (Command::ToggleEvents, "toggle_events"),
+    (Command::ToggleOutput, "toggle_output"),
     (Command::ClearInput, "clear_input"),
     (Command::Problems, "problems"),
     (Command::MaxRisk, "max_risk"),
@@ -164,6 +167,9 @@ pub enum Action {
         problems: Vec<String>,
         finished: bool,
     },
+    /// What the follow of run `.0` read waits in its queue (one such action is
+    /// pending at a time, however fast the timeline grows).
+    FollowQueued(String, super::follow_queue::Shared),
     /// A message for the status bar (e.g. an opener failed).
     Notice(String),
     /// Text to show in an overlay (a run comparison).

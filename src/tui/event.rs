@@ -1,6 +1,7 @@
 //! The event loop, only: terminal input, background results, signals and timers all
-//! become `Action`s on one channel; the app's effects go to the runtime; frames are
-//! drawn only when the state changed, at most ~60 a second.
+//! become `Action`s; the app's effects go to the runtime; frames are drawn only when
+//! the state changed, at most ~60 a second. Keys and signals come on a channel of
+//! their own, read first: they never queue behind a flood of background results.
 
 use super::action::Action;
 use super::app::{App, Effect};
@@ -32,8 +33,11 @@ pub async fn run(
     root: PathBuf,
 ) -> std::io::Result<()> {
     let (tx, mut rx) = unbounded_channel::<Msg>();
+    // keys and signals: read before anything else (a person's `q` or a SIGTERM is
+    // handled within one message's work, whatever streams in)
+    let (utx, mut urgent) = unbounded_channel::<Msg>();
     // terminal input (stopped while an editor reads it)
-    let mut input = read_input(tx.clone());
+    let mut input = read_input(utx.clone());
     // SIGTERM / SIGHUP / SIGINT end the app (and so restore the terminal and
     // cancel the launches; the guardian ends what is left). In raw mode Ctrl-C is
     // a key, so a SIGINT comes from `kill`, and must not kill us unrestored.
@@ -46,7 +50,7 @@ pub async fn run(
             SignalKind::interrupt(),
         ] {
             if let Ok(mut s) = signal(kind) {
-                let stx = tx.clone();
+                let stx = utx.clone();
                 let int = kind == SignalKind::interrupt();
                 tokio::spawn(async move {
                     while s.recv().await.is_some() {
@@ -76,8 +80,10 @@ pub async fn run(
     let mut pictured = false;
     loop {
         let msg = if app.dirty {
+            // in this order: keys and signals, a frame when one is due, then the rest
             tokio::select! {
-                m = rx.recv() => m,
+                biased;
+                m = urgent.recv() => m,
                 () = tokio::time::sleep_until(last_draw + FRAME) => {
                     // a protocol picture's pixels are no cells the diff knows: when it
                     // leaves, the whole screen is cleared and drawn again
@@ -93,9 +99,14 @@ pub async fn run(
                     last_draw = Instant::now();
                     continue;
                 }
+                m = rx.recv() => m,
             }
         } else {
-            rx.recv().await
+            tokio::select! {
+                biased;
+                m = urgent.recv() => m,
+                m = rx.recv() => m,
+            }
         };
         let Some(msg) = msg else { break };
         trace(|| match &msg {
@@ -123,7 +134,7 @@ pub async fn run(
                     input.abort();
                     let _ = (&mut input).await;
                     let notice = super::suspend::edit(terminal, &root, &t).await?;
-                    input = read_input(tx.clone());
+                    input = read_input(utx.clone());
                     queue.extend(app.update(Action::Notice(notice)));
                 }
                 Effect::Copy(text) => {

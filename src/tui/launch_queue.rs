@@ -1,11 +1,14 @@
-//! The queue between a launch's threads and the app: output lines are coalesced
-//! (one wake-up on the loop's channel at a time, however much a child writes) and a
-//! burst is bounded, so a flooding child neither grows memory nor delays keys.
+//! The queue between a launch's threads and the app: output lines and timeline
+//! events are coalesced (one wake-up on the loop's channel at a time, however much
+//! a child or a run writes) and a burst is bounded, so a flood neither grows memory
+//! nor delays keys.
 
 use std::sync::{Arc, Mutex};
 
-/// Output lines of one burst a launch queue keeps for the app; older ones are
-/// dropped (counted in one line): the live pane shows the latest anyway.
+/// Output lines and timeline events of one burst a launch queue keeps for the
+/// app; older ones are dropped (counted: a line says how many output lines, the
+/// run's count of earlier events not loaded takes the events): the live pane
+/// shows the latest anyway.
 pub const QUEUED_LINES: usize = 10_000;
 /// Events applied per wake-up: keys queued behind a flood wait at most one batch.
 const DRAIN_BATCH: usize = 4_000;
@@ -24,15 +27,42 @@ pub struct LaunchQueue {
 
 enum Queued {
     Event(crate::exec::ExecEvent),
-    /// A burst of output lines, and how many of its older lines were dropped.
-    Lines(std::collections::VecDeque<crate::exec::ExecEvent>, u64),
+    /// A burst of output lines and timeline events, how many of its older output
+    /// lines were dropped, and of its timeline events (by case).
+    Lines(
+        std::collections::VecDeque<crate::exec::ExecEvent>,
+        u64,
+        Vec<(String, u64)>,
+    ),
+}
+
+/// What the app takes from the queue: an event, or how many timeline events of
+/// case `id` were dropped before the ones that follow.
+#[derive(Debug)]
+pub enum Item {
+    Event(crate::exec::ExecEvent),
+    Skipped { id: String, n: u64 },
+}
+
+impl From<crate::exec::ExecEvent> for Item {
+    fn from(ev: crate::exec::ExecEvent) -> Item {
+        Item::Event(ev)
+    }
+}
+
+/// Count one dropped event of case `id`.
+fn count(skipped: &mut Vec<(String, u64)>, id: &str) {
+    match skipped.iter_mut().find(|(i, _)| i == id) {
+        Some((_, n)) => *n += 1,
+        None => skipped.push((id.to_owned(), 1)),
+    }
 }
 
 impl LaunchQueue {
     /// Queue `ev`; true when the app must be woken (no drain is pending).
     pub fn push(&mut self, ev: crate::exec::ExecEvent) -> bool {
         use crate::exec::ExecEvent as E;
-        match ev {
+        let ev = match ev {
             E::Output {
                 id,
                 stream,
@@ -46,26 +76,35 @@ impl LaunchQueue {
                     line.truncate(cut);
                     line.push('…');
                 }
-                let ev = E::Output { id, stream, line };
-                if let Some(Queued::Lines(lines, dropped)) = self.items.back_mut() {
-                    lines.push_back(ev);
-                    if lines.len() > QUEUED_LINES {
-                        lines.pop_front();
-                        *dropped += 1;
-                    }
-                } else {
-                    self.items
-                        .push_back(Queued::Lines(std::collections::VecDeque::from([ev]), 0));
+                E::Output { id, stream, line }
+            }
+            ev @ E::Timeline { .. } => ev,
+            other => {
+                self.items.push_back(Queued::Event(other));
+                return !std::mem::replace(&mut self.scheduled, true);
+            }
+        };
+        if let Some(Queued::Lines(lines, dropped, skipped)) = self.items.back_mut() {
+            lines.push_back(ev);
+            if lines.len() > QUEUED_LINES {
+                match lines.pop_front() {
+                    Some(E::Timeline { id, .. }) => count(skipped, &id),
+                    _ => *dropped += 1,
                 }
             }
-            other => self.items.push_back(Queued::Event(other)),
+        } else {
+            self.items.push_back(Queued::Lines(
+                std::collections::VecDeque::from([ev]),
+                0,
+                Vec::new(),
+            ));
         }
         !std::mem::replace(&mut self.scheduled, true)
     }
 
     /// Up to [`DRAIN_BATCH`] events, in order; the flag says whether more wait
     /// (then the caller wakes itself again, behind whatever else is queued).
-    pub fn take(&mut self) -> (Vec<crate::exec::ExecEvent>, bool) {
+    pub fn take(&mut self) -> (Vec<Item>, bool) {
         use crate::exec::ExecEvent as E;
         let mut out = Vec::new();
         while out.len() < DRAIN_BATCH {
@@ -73,24 +112,32 @@ impl LaunchQueue {
                 None => break,
                 Some(Queued::Event(_)) => {
                     if let Some(Queued::Event(ev)) = self.items.pop_front() {
-                        out.push(ev);
+                        out.push(Item::Event(ev));
                     }
                 }
-                Some(Queued::Lines(lines, dropped)) => {
+                Some(Queued::Lines(lines, dropped, skipped)) => {
                     if *dropped > 0 {
-                        if let Some(E::Output { id, stream, .. }) = lines.front() {
-                            out.push(E::Output {
-                                id: id.clone(),
-                                stream: *stream,
+                        let first = lines.iter().find_map(|e| match e {
+                            E::Output { id, stream, .. } => Some((id.clone(), *stream)),
+                            _ => None,
+                        });
+                        if let Some((id, stream)) = first {
+                            out.push(Item::Event(E::Output {
+                                id,
+                                stream,
                                 line: format!(
                                     "[testdeck] {dropped} lines not shown here (output came faster than the screen; the case log has them)"
                                 ),
-                            });
+                            }));
                         }
                         *dropped = 0;
                     }
-                    let n = (DRAIN_BATCH - out.len()).min(lines.len());
-                    out.extend(lines.drain(..n));
+                    out.extend(skipped.drain(..).map(|(id, n)| Item::Skipped { id, n }));
+                    let n = DRAIN_BATCH
+                        .saturating_sub(out.len())
+                        .min(lines.len())
+                        .max(1);
+                    out.extend(lines.drain(..n.min(lines.len())).map(Item::Event));
                     if lines.is_empty() {
                         self.items.pop_front();
                     }
@@ -119,7 +166,7 @@ impl Shared {
         self.0.lock().is_ok_and(|mut q| q.push(ev))
     }
     /// The next batch, and whether more wait.
-    pub fn take(&self) -> (Vec<crate::exec::ExecEvent>, bool) {
+    pub fn take(&self) -> (Vec<Item>, bool) {
         self.0
             .lock()
             .map_or_else(|_| (Vec::new(), false), |mut q| q.take())
@@ -158,7 +205,10 @@ mod tests {
         loop {
             let (evs, more) = q.take();
             assert!(evs.len() <= DRAIN_BATCH);
-            all.extend(evs);
+            all.extend(evs.into_iter().filter_map(|i| match i {
+                Item::Event(e) => Some(e),
+                Item::Skipped { .. } => None,
+            }));
             if !more {
                 break;
             }
@@ -182,5 +232,46 @@ mod tests {
         );
         // woken again once drained
         assert!(q.push(out(1)));
+    }
+    #[test]
+    fn a_flood_of_timeline_events_is_bounded_and_the_dropped_ones_counted() {
+        use crate::exec::ExecEvent as E;
+        let ev = |n: usize| E::Timeline {
+            run_id: "r".into(),
+            id: "c".into(),
+            lineno: n as u64,
+            event: Box::new(crate::workspace::timeline::TimelineEvent {
+                name: format!("s{n}"),
+                ..Default::default()
+            }),
+            issues: Vec::new(),
+        };
+        let mut q = LaunchQueue::default();
+        assert!(q.push(ev(0)));
+        for n in 1..100_000 {
+            assert!(!q.push(ev(n)));
+        }
+        let queued: usize = q
+            .items
+            .iter()
+            .map(|i| match i {
+                Queued::Lines(l, ..) => l.len(),
+                Queued::Event(_) => 1,
+            })
+            .sum();
+        assert_eq!(queued, QUEUED_LINES);
+        let (first, _) = q.take();
+        match first.first() {
+            Some(Item::Skipped { id, n }) => {
+                assert_eq!((id.as_str(), *n), ("c", (100_000 - QUEUED_LINES) as u64));
+            }
+            other => panic!("the dropped count comes first: {other:?}"),
+        }
+        match first.get(1) {
+            Some(Item::Event(E::Timeline { lineno, .. })) => {
+                assert_eq!(*lineno, (100_000 - QUEUED_LINES) as u64);
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }

@@ -4,6 +4,7 @@
 pub mod action;
 pub mod app;
 pub mod event;
+pub mod follow_queue;
 pub mod graphics;
 pub mod image;
 pub mod job;

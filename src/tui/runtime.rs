@@ -147,11 +147,7 @@ impl Runtime {
                 let send = self.send.clone();
                 let dir = self.root.join(&path);
                 tokio::task::spawn_blocking(move || {
-                    let to_app = |u: RunUpdate| {
-                        send(timeline_append(&path, u));
-                        true
-                    };
-                    follow(*follower, &dir, &stop, &to_app);
+                    follow_queued(*follower, &dir, &stop, &path, &*send);
                 });
             }
             Effect::Launch { index, plan, ctx } => {
@@ -220,6 +216,27 @@ impl Runtime {
         self.jobs.stop();
         self.workspace_watch = None;
     }
+}
+
+/// Follow the run at `path` (its folder `dir`) as [`follow`] does, through a
+/// follow queue: one `Action::FollowQueued` pending at a time and at most the
+/// pane's window waiting, however fast the timeline grows (the reader never
+/// waits for the app, and the app takes a frame's worth at once).
+pub fn follow_queued(
+    follower: tail::Follower,
+    dir: &Path,
+    stop: &AtomicBool,
+    path: &str,
+    send: &(dyn Fn(Action) + Send + Sync),
+) {
+    let queue = super::follow_queue::Shared::default();
+    let to_app = |u: RunUpdate| {
+        if queue.push(u, crate::tail::run::MAX_TIMELINE_EVENTS) {
+            send(Action::FollowQueued(path.to_owned(), queue.clone()));
+        }
+        true
+    };
+    follow(follower, dir, stop, &to_app);
 }
 
 /// A follow task in flight; dropping it stops the task at once (on every way

@@ -557,15 +557,20 @@ impl App {
     /// Several events of a launch at once, in order (a flood of output comes in
     /// batches): the live pane is refiltered once, so applying a batch costs the
     /// same whatever the pane already holds.
-    pub(crate) fn exec_events(
+    pub(crate) fn exec_events<I: Into<crate::tui::launch_queue::Item>>(
         &mut self,
         index: usize,
-        evs: Vec<crate::exec::ExecEvent>,
+        evs: impl IntoIterator<Item = I>,
     ) -> Vec<Effect> {
+        use crate::tui::launch_queue::Item;
         self.live.begin_batch();
         let mut fx = Vec::new();
-        for ev in evs {
-            fx.extend(self.exec_event(index, ev));
+        for item in evs {
+            match item.into() {
+                Item::Event(ev) => fx.extend(self.exec_event(index, ev)),
+                // a flood's events the queue dropped: counted as not loaded
+                Item::Skipped { id, n } => self.live.skipped(&id, n),
+            }
         }
         self.live.end_batch();
         self.clamp();
@@ -589,6 +594,7 @@ impl App {
             }
             E::RunnerStart { command } => {
                 self.notice = Some(format!("runner: {}", escape(&command.join(" "))));
+                self.live.stderr_tail.clear();
                 Vec::new()
             }
             E::Probe { category, probe } => {
@@ -609,6 +615,7 @@ impl App {
                     self.changes.launched.insert(p.clone());
                 }
                 let fx = self.live.show_launch(&id, path.as_deref());
+                self.live.opened_for = Some(index);
                 let msg = command.unwrap_or_default();
                 let risk = risk.map_or(String::new(), |r| format!(" [{}]", r.as_str()));
                 let cap = self.timeline_cap;
@@ -620,13 +627,26 @@ impl App {
                 fx
             }
             E::Output { id, stream, line } => {
-                let s = match stream {
-                    crate::exec::process::Stream::Stdout => "stdout",
-                    crate::exec::process::Stream::Stderr => "stderr",
+                // tagged in the type column, no name: dimmed, and `O` hides them
+                let kind = match stream {
+                    crate::exec::process::Stream::Stdout => super::live::OUT,
+                    crate::exec::process::Stream::Stderr => super::live::ERR,
                 };
+                if id != crate::exec::tests_run::RUNNER_ID {
+                    self.live
+                        .push(&id, note(kind, "", "", line), self.timeline_cap);
+                    return Vec::new();
+                }
+                if kind == super::live::ERR {
+                    let tail = &mut self.live.stderr_tail;
+                    tail.push_back(line.clone());
+                    if tail.len() > super::live::STDERR_TAIL {
+                        tail.pop_front();
+                    }
+                }
+                let cap = self.timeline_cap;
                 self.live
-                    .push(&id, note("output", s, "info", line), self.timeline_cap);
-                Vec::new()
+                    .push_runner_line(index, note(kind, "", "", line), cap)
             }
             E::Timeline { id, event, .. } => {
                 self.live.push(&id, *event, self.timeline_cap);
@@ -687,11 +707,38 @@ impl App {
                 }
                 fx
             }
-            E::RunnerExit { reason, .. } => {
-                if let Some(r) = reason {
-                    self.notice = Some(format!("runner: {}", escape(&r)));
+            E::RunnerExit {
+                reason,
+                exit_code,
+                signal,
+                runs,
+            } => {
+                let Some(r) = reason else {
+                    return Vec::new();
+                };
+                self.notice = Some(format!("runner: {}", escape(&r)));
+                if !runs.is_empty() || r == "cancelled" {
+                    return Vec::new();
                 }
-                Vec::new()
+                // no run to show: the pane keeps how the runner ended and what it
+                // last said on stderr, and the launch's closing notice repeats it
+                let status = match (exit_code, signal) {
+                    (Some(c), _) => format!("exit {c}"),
+                    (None, Some(s)) => format!("signal {s}"),
+                    (None, None) => "not started".to_owned(),
+                };
+                let tail: Vec<String> = self.live.stderr_tail.iter().cloned().collect();
+                let last = tail.last().map_or(String::new(), |l| format!(" · {l}"));
+                let mut ev = note(
+                    "run",
+                    &format!("runner {status}"),
+                    "failed",
+                    format!("{r}{last}"),
+                );
+                ev.data = serde_json::json!({ "stderr": tail });
+                self.live.exit_note = Some(format!("{r}{last}"));
+                let cap = self.timeline_cap;
+                self.live.push_runner_line(index, ev, cap)
             }
             E::Summary(s) => {
                 self.running = self.running.saturating_sub(1);
@@ -699,8 +746,13 @@ impl App {
                 if self.live.launch.is_some() {
                     self.changes.reread = self.live.run.as_ref().map(|r| r.path.clone());
                 }
+                let exit = self
+                    .live
+                    .exit_note
+                    .take()
+                    .map_or(String::new(), |n| format!(" — runner: {}", escape(&n)));
                 self.notice = Some(format!(
-                    "launch done: {}{}",
+                    "launch done: {}{}{exit}",
                     super::watch::counts(&s.results),
                     skip_reasons(&s.results)
                 ));

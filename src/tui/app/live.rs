@@ -1,12 +1,15 @@
 //! The live pane and the artifacts beside it: the run shown (a run folder, a run
-//! record or a launch), its filters, the rows shown and the cursors.
+//! record or a launch), its filters, the rows shown and the cursors. Rows are kept
+//! incrementally: appending N events costs O(N) whatever the window holds.
 
 use super::super::action::{Command, RunData};
 use super::Effect;
 use super::list::ListState;
+use crate::exec::tests_run::RUNNER_ID;
 use crate::sanitize::escape;
 use crate::workspace::timeline::EVENT_TYPES;
 use crate::workspace::timeline::TimelineEvent;
+use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 
 /// The live pane: the timeline (or runtime events) of one run.
@@ -21,16 +24,42 @@ pub struct Live {
     /// Show runtime-events instead of the timeline.
     pub show_events: bool,
     pub events_filter: String,
-    /// Indices of the rows shown (into events or runtime_events), after the filters.
-    pub visible: Vec<usize>,
+    /// Hide the runner's output rows (`out` / `err`).
+    pub hide_output: bool,
+    /// The rows shown, after the filters: positions into `runtime_events`, or into
+    /// `events` counted from `base` (the position `events[0]` had when the rows
+    /// were last rebuilt), so events dropped at the front (the cap) never renumber
+    /// the rows: an append costs what it brings, not what the window holds.
+    rows: VecDeque<usize>,
+    base: usize,
     pub list: ListState,
     /// The artifacts pane's cursor.
     pub artifacts: ListState,
     /// The launched case shown (its events are appended as they come).
     pub launch: Option<String>,
     /// While a batch of launch events is applied: whether it brought lines (the
-    /// pane is refiltered once at its end).
+    /// cursor follows once at its end).
     deferred: Option<bool>,
+    /// The launch (its index) whose view the pane opened last.
+    pub opened_for: Option<usize>,
+    /// The runner's last stderr lines (kept whatever the cap or the filters do,
+    /// for when it ends without writing a run).
+    pub stderr_tail: VecDeque<String>,
+    /// What a runner that wrote no run said when it ended: the launch's closing
+    /// notice keeps it.
+    pub exit_note: Option<String>,
+}
+
+/// The runner's stderr lines kept for its exit row.
+pub const STDERR_TAIL: usize = 20;
+
+/// The `type` column of a line the runner wrote to stdout / stderr.
+pub const OUT: &str = "out";
+pub const ERR: &str = "err";
+
+/// A row of the runner's own output rather than of the timeline.
+pub fn is_output(e: &TimelineEvent) -> bool {
+    (e.kind == OUT || e.kind == ERR) && e.name.is_empty()
 }
 
 /// What the live pane shows: a run folder (relative to the root), a catalog run
@@ -84,13 +113,44 @@ impl Live {
                 self.list.cursor = 0;
                 self.refilter();
             }
+            Command::ToggleOutput => {
+                self.hide_output = !self.hide_output;
+                self.refilter();
+                if self.follow {
+                    self.bottom();
+                }
+            }
             _ => {}
         }
     }
 
     /// The cursor on the last row.
     pub fn bottom(&mut self) {
-        self.list.bottom(self.visible.len());
+        self.list.bottom(self.rows.len());
+    }
+
+    /// How many rows the filters keep.
+    pub fn visible_len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// The row at `pos`: its index into `events` (or `runtime_events`).
+    pub fn row(&self, pos: usize) -> Option<usize> {
+        let base = if self.show_events { 0 } else { self.base };
+        self.rows.get(pos).map(|&i| i - base)
+    }
+
+    /// The rows shown, in order, each as [`Live::row`] gives it.
+    pub fn rows(&self) -> impl Iterator<Item = usize> + '_ {
+        let base = if self.show_events { 0 } else { self.base };
+        self.rows.iter().map(move |&i| i - base)
+    }
+
+    /// Whether the timeline filters keep `e`.
+    fn keeps(&self, e: &TimelineEvent) -> bool {
+        (!self.failures_only || is_failure(e))
+            && self.type_filter.is_none_or(|t| e.kind == t)
+            && !(self.hide_output && is_output(e))
     }
 
     /// The name the live pane's title gives the run shown: the folder's last part
@@ -111,30 +171,73 @@ impl Live {
     /// Show nothing.
     pub fn clear(&mut self) {
         self.run = None;
-        self.visible.clear();
+        self.rows.clear();
+        self.base = 0;
     }
 
-    /// The rows the filters keep.
+    /// The rows the filters keep, rebuilt (a filter changed, a run was loaded).
     pub fn refilter(&mut self) {
+        self.base = 0;
         let Some(run) = &self.run else {
-            self.visible.clear();
+            self.rows.clear();
             return;
         };
         if self.show_events {
             let f = self.events_filter.to_lowercase();
-            self.visible = (0..run.runtime_events.len())
+            self.rows = (0..run.runtime_events.len())
                 .filter(|&i| f.is_empty() || run.runtime_events[i].to_lowercase().contains(&f))
                 .collect();
         } else {
-            let (fo, tf) = (self.failures_only, self.type_filter);
-            self.visible = (0..run.events.len())
-                .filter(|&i| {
-                    let e = &run.events[i];
-                    (!fo || is_failure(e)) && tf.is_none_or(|t| e.kind == t)
-                })
+            self.rows = (0..run.events.len())
+                .filter(|&i| self.keeps(&run.events[i]))
                 .collect();
         }
-        self.list.clamp_to(self.visible.len());
+        self.list.clamp_to(self.rows.len());
+    }
+
+    /// Apply `events` to the run shown (`reset`: the file was replaced) keeping
+    /// the last `cap`, and the rows with them: only the new events are looked at
+    /// and the rows of dropped ones leave the front. Returns how many rows left.
+    fn append_rows(
+        &mut self,
+        reset: bool,
+        events: impl IntoIterator<Item = TimelineEvent>,
+        problems: Vec<String>,
+        cap: usize,
+    ) -> usize {
+        let Some(run) = self.run.as_mut() else {
+            return 0;
+        };
+        if reset {
+            let gone = self.rows.len();
+            run.append(true, events, problems, cap);
+            self.refilter();
+            return gone;
+        }
+        let (len0, skipped0) = (run.events.len(), run.skipped);
+        run.append(false, events, problems, cap);
+        if self.show_events {
+            // the rows are runtime events: rebuilt when the timeline is shown again
+            return 0;
+        }
+        let dropped = usize::try_from(run.skipped - skipped0).unwrap_or(usize::MAX);
+        let old_end = self.base + len0;
+        self.base += dropped;
+        let mut gone = 0;
+        while self.rows.front().is_some_and(|&i| i < self.base) {
+            self.rows.pop_front();
+            gone += 1;
+        }
+        let Some(run) = self.run.as_ref() else {
+            return gone;
+        };
+        let first = old_end.max(self.base);
+        let kept: Vec<usize> = (first..self.base + run.events.len())
+            .filter(|&i| self.keeps(&run.events[i - self.base]))
+            .collect();
+        self.rows.extend(kept);
+        self.list.clamp_to(self.rows.len());
+        gone
     }
 
     /// A run folder read; an in-progress one comes with its follower, to follow.
@@ -147,6 +250,25 @@ impl Live {
             path: data.path.clone(),
             follower,
         });
+        // the run shown read again when it ended (its artifacts, details): the rows
+        // already shown stay when they hold the runner's output lines and every
+        // timeline event read from disk, so the output does not leave the pane
+        if let Some(old) = self.run.take_if(|r| r.path == data.path) {
+            let timeline = old.events.iter().filter(|e| !is_output(e)).count();
+            if old.events.iter().any(is_output)
+                && timeline >= data.events.len()
+                && old.skipped >= data.skipped
+            {
+                data.events = old.events;
+                data.skipped = old.skipped;
+                self.run = Some(data);
+                self.refilter();
+                if self.follow {
+                    self.bottom();
+                }
+                return follow.into_iter().collect();
+            }
+        }
         self.run = Some(data);
         self.artifacts.cursor = 0;
         self.list.reset();
@@ -168,22 +290,16 @@ impl Live {
         cap: usize,
     ) -> Vec<Effect> {
         let at_end = self.follow;
-        let Some(run) = self.run.as_mut().filter(|r| r.path == path) else {
+        if self.run.as_ref().is_none_or(|r| r.path != path) {
             return Vec::new();
-        };
-        let before = (run.events.len(), run.skipped);
-        run.append(reset, events, problems, cap);
-        // events dropped at the front (the cap): the rows the person looks at move up
-        let dropped = if reset {
-            before.0
-        } else {
-            usize::try_from(run.skipped - before.1).unwrap_or(usize::MAX)
-        };
-        if finished {
-            run.in_progress = false;
         }
-        let gone = self.visible.iter().take_while(|&&i| i < dropped).count();
-        self.refilter();
+        // events dropped at the front (the cap): the rows the person looks at move up
+        let gone = self.append_rows(reset, events, problems, cap);
+        if finished {
+            if let Some(run) = self.run.as_mut() {
+                run.in_progress = false;
+            }
+        }
         if at_end {
             self.bottom();
         } else if !self.show_events {
@@ -198,10 +314,34 @@ impl Live {
         }
     }
 
+    /// What waited in the follow queue: as [`Live::append`], and the events the
+    /// queue dropped (more came than the pane keeps) counted as not loaded.
+    pub fn append_queued(
+        &mut self,
+        path: &str,
+        t: crate::tui::follow_queue::Taken,
+        cap: usize,
+    ) -> Vec<Effect> {
+        let u = t.update;
+        let reset = u.reset;
+        if !reset {
+            if let Some(run) = self.run.as_mut().filter(|r| r.path == path) {
+                run.skipped += t.dropped;
+            }
+        }
+        let fx = self.append(path, reset, u.events, u.problems, u.finished, cap);
+        if reset {
+            if let Some(run) = self.run.as_mut().filter(|r| r.path == path) {
+                run.skipped += t.dropped;
+            }
+        }
+        fx
+    }
+
     /// The selected row's data, pretty-printed: the overlay's title and lines.
     pub fn data(&self) -> Option<(String, Vec<String>)> {
         let run = self.run.as_ref()?;
-        let &i = self.visible.get(self.list.cursor)?;
+        let i = self.row(self.list.cursor)?;
         let (title, text) = if self.show_events {
             // a JSON line reads better indented; anything else is shown as it is
             let raw = &run.runtime_events[i];
@@ -256,54 +396,69 @@ impl Live {
 
     /// `n` / `N`: the next (previous) failure; `Some(found)` when the timeline is shown.
     pub fn jump_failure(&mut self, forward: bool) -> Option<bool> {
-        let run = self.run.as_ref()?;
-        let vis = &self.visible;
-        let cur = self.list.cursor;
-        let hit = if forward {
-            (cur + 1..vis.len()).find(|&p| is_failure(&run.events[vis[p]]))
-        } else {
-            (0..cur).rev().find(|&p| is_failure(&run.events[vis[p]]))
-        };
         if self.show_events {
             return None;
         }
+        let run = self.run.as_ref()?;
+        let n = self.rows.len();
+        let cur = self.list.cursor;
+        let failed = |p: usize| {
+            self.row(p)
+                .and_then(|i| run.events.get(i))
+                .is_some_and(is_failure)
+        };
+        let hit = if forward {
+            (cur + 1..n).find(|&p| failed(p))
+        } else {
+            (0..cur).rev().find(|&p| failed(p))
+        };
         if let Some(p) = hit {
             self.list.cursor = p;
-            self.follow = p + 1 == vis.len();
+            self.follow = p + 1 == n;
         }
         Some(hit.is_some())
     }
 
-    /// Show launched case `id` in the live pane.
+    /// Show launched case `id` in the live pane. The runner's lines shown before
+    /// its first case (the launch's own view) stay, above the case's events.
     pub fn show_launch(&mut self, id: &str, path: Option<&str>) -> Vec<Effect> {
         let key = path.unwrap_or(id).to_owned();
+        let carried = if self.launch.as_deref() == Some(RUNNER_ID)
+            && matches!(&self.wanted, Some(RunRef::Launch(w)) if w == RUNNER_ID)
+        {
+            self.run.take().map(|r| (r.events, r.skipped))
+        } else {
+            None
+        };
         self.wanted = Some(path.map_or_else(
             || RunRef::Launch(id.to_owned()),
             |p| RunRef::Folder(p.to_owned()),
         ));
+        let (events, skipped) = carried.unwrap_or_default();
         self.run = Some(RunData {
             path: key,
             in_progress: true,
+            events,
+            skipped,
             ..RunData::default()
         });
         self.follow = true;
         self.show_events = false;
         self.launch = Some(id.to_owned());
+        self.refilter();
+        self.bottom();
         vec![Effect::StopFollow]
     }
 
-    /// Several events are about to be pushed: refilter once, at [`Live::end_batch`].
+    /// Several events are about to be pushed: the cursor follows once, at [`Live::end_batch`].
     pub fn begin_batch(&mut self) {
         self.deferred = Some(false);
     }
 
-    /// The batch is in: refilter (and follow) once, if it brought lines.
+    /// The batch is in: follow to the last row once, if it brought lines.
     pub fn end_batch(&mut self) {
-        if self.deferred.take() == Some(true) {
-            self.refilter();
-            if self.follow {
-                self.bottom();
-            }
+        if self.deferred.take() == Some(true) && self.follow {
+            self.bottom();
         }
     }
 
@@ -312,18 +467,49 @@ impl Live {
         if self.launch.as_deref() != Some(id) {
             return;
         }
-        let follow = self.follow;
+        self.push_shown(ev, cap);
+    }
+
+    /// `n` events of launched case `id` were dropped on their way (a flood):
+    /// counted with the earlier events not loaded, when that case is shown.
+    pub fn skipped(&mut self, id: &str, n: u64) {
+        if self.launch.as_deref() != Some(id) {
+            return;
+        }
         if let Some(run) = self.run.as_mut() {
-            run.append(false, [ev], Vec::new(), cap);
-            if let Some(d) = self.deferred.as_mut() {
-                // a batch: refiltered once at its end, not once a line
-                *d = true;
-                return;
+            run.skipped += n;
+        }
+    }
+
+    /// A line the runner of launch `index` wrote: shown in the launch's view,
+    /// whichever of its cases is shown; the launch's own view is opened for it
+    /// when that launch has shown nothing yet (a person who moved to another run
+    /// keeps it).
+    pub fn push_runner_line(&mut self, index: usize, ev: TimelineEvent, cap: usize) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        if self.launch.is_none() {
+            if self.opened_for == Some(index) {
+                return fx;
             }
-            self.refilter();
-            if follow {
-                self.bottom();
-            }
+            fx = self.show_launch(RUNNER_ID, None);
+        }
+        self.opened_for = Some(index);
+        self.push_shown(ev, cap);
+        fx
+    }
+
+    fn push_shown(&mut self, ev: TimelineEvent, cap: usize) {
+        let follow = self.follow;
+        let gone = self.append_rows(false, [ev], Vec::new(), cap);
+        if let Some(d) = self.deferred.as_mut() {
+            // a batch: the cursor follows once at its end, not once a line
+            *d = true;
+        } else if follow {
+            self.bottom();
+        }
+        if !follow {
+            self.list.cursor = self.list.cursor.saturating_sub(gone);
+            self.list.offset = self.list.offset.saturating_sub(gone);
         }
     }
 
@@ -358,5 +544,279 @@ pub fn status_of(v: crate::exec::record::Verdict) -> &'static str {
         Verdict::Pass => "ok",
         Verdict::Fail | Verdict::EnvironmentFail => "failed",
         Verdict::Skipped | Verdict::NotRun => "skipped",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exec::process::Stream;
+    use crate::exec::{ExecEvent as E, ResultLine, Summary};
+    use crate::tui::action::Action;
+    use crate::tui::app::App;
+    use crate::tui::keymap::Keymap;
+
+    fn app() -> App {
+        App::new(
+            crate::tui::app::Options::default(),
+            Keymap::builtin("default").unwrap_or_default(),
+        )
+    }
+
+    fn out(stream: Stream, line: &str) -> E {
+        E::Output {
+            id: RUNNER_ID.into(),
+            stream,
+            line: line.into(),
+        }
+    }
+
+    fn step(name: &str) -> TimelineEvent {
+        TimelineEvent {
+            kind: "step".into(),
+            name: name.into(),
+            status: "ok".into(),
+            ..TimelineEvent::default()
+        }
+    }
+
+    /// The rows shown, each as `type name message`.
+    fn shown(a: &App) -> Vec<String> {
+        let run = a.live.run.as_ref().expect("a run shown");
+        a.live
+            .rows()
+            .map(|i| {
+                let e = &run.events[i];
+                format!("{} {} {}", e.kind, e.name, e.message)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn runner_lines_interleave_with_the_timeline_and_o_hides_them() {
+        const KEY: &str = "kb/backend/search/basic/kb-search-empty";
+        let mut a = app();
+        let ev = |name: &str| E::Timeline {
+            run_id: "r1".into(),
+            id: KEY.into(),
+            lineno: 1,
+            event: Box::new(step(name)),
+            issues: Vec::new(),
+        };
+        a.exec_events(
+            0,
+            vec![
+                E::RunnerStart {
+                    command: vec!["sh".into()],
+                },
+                out(Stream::Stdout, "compiling"),
+                E::CaseStart {
+                    id: KEY.into(),
+                    source: "tests".into(),
+                    title: None,
+                    category: None,
+                    risk: None,
+                    command: None,
+                    run_id: Some("r1".into()),
+                    path: Some(format!("tests/logs/{KEY}/r1")),
+                },
+                ev("s1"),
+                out(Stream::Stderr, "warning: slow"),
+                ev("s2"),
+                out(Stream::Stdout, "done"),
+            ],
+        );
+        let all = [
+            "out  compiling",
+            &format!("run start {KEY} "),
+            "step s1 ",
+            "err  warning: slow",
+            "step s2 ",
+            "out  done",
+        ];
+        assert_eq!(shown(&a), all);
+        assert_eq!(a.live.title_id(), "r1");
+        // dropping events at the front keeps the rows in step (the cap)
+        a.exec_events(0, vec![ev("s3")]);
+        assert_eq!(shown(&a).len(), all.len() + 1);
+        a.live.command(Command::ToggleOutput);
+        assert_eq!(
+            shown(&a),
+            [
+                &format!("run start {KEY} "),
+                "step s1 ",
+                "step s2 ",
+                "step s3 "
+            ]
+        );
+        // hidden output stays hidden as more streams in, and comes back with O
+        a.exec_events(0, vec![out(Stream::Stderr, "late"), ev("s4")]);
+        assert!(shown(&a).iter().all(|r| !r.starts_with("err")));
+        a.live.command(Command::ToggleOutput);
+        assert_eq!(shown(&a).last().map(String::as_str), Some("step s4 "));
+        assert!(shown(&a).contains(&"err  late".to_owned()));
+    }
+
+    #[test]
+    fn a_runner_that_writes_no_run_leaves_its_exit_and_stderr_in_the_pane() {
+        let mut a = app();
+        let reason = "the runner exited with status 3 without writing a run";
+        a.exec_events(
+            0,
+            vec![
+                E::RunnerStart {
+                    command: vec!["sh".into()],
+                },
+                out(Stream::Stdout, "starting"),
+                out(Stream::Stderr, "Error: cannot load vitest.config.mts"),
+                E::RunnerExit {
+                    exit_code: Some(3),
+                    signal: None,
+                    runs: Vec::new(),
+                    reason: Some(reason.into()),
+                },
+                E::Summary(Summary {
+                    results: vec![ResultLine {
+                        id: RUNNER_ID.into(),
+                        verdict: crate::exec::record::Verdict::EnvironmentFail,
+                        reason: Some(reason.into()),
+                        duration_ms: 1,
+                        exit_code: Some(3),
+                        run_id: None,
+                    }],
+                    ..Summary::default()
+                }),
+            ],
+        );
+        let rows = shown(&a);
+        assert_eq!(rows[0], "out  starting");
+        assert_eq!(rows[1], "err  Error: cannot load vitest.config.mts");
+        assert_eq!(
+            rows[2],
+            format!("run runner exit 3 {reason} · Error: cannot load vitest.config.mts")
+        );
+        assert_eq!(a.live.title_id(), format!("launch:{RUNNER_ID}"));
+        let notice = a.notice.clone().unwrap_or_default();
+        assert!(
+            notice.starts_with("launch done: 1 environment-fail"),
+            "{notice}"
+        );
+        assert!(notice.contains(reason), "{notice}");
+        assert!(notice.contains("cannot load vitest.config.mts"), "{notice}");
+        // the stderr lines stay in the exit row's data, even with output hidden
+        a.live.command(Command::ToggleOutput);
+        assert_eq!(shown(&a).len(), 1);
+        let (_, data) = a.live.data().expect("the exit row's data");
+        assert!(
+            data.iter()
+                .any(|l| l.contains("cannot load vitest.config.mts"))
+        );
+    }
+
+    /// 1M lines stream into a followed run through the runtime's follow path (a
+    /// real follow task on its own thread, a real file): what waits for the app
+    /// and what the pane keeps stay bounded by the window, and the pane ends with
+    /// the file's last lines and the count of the others.
+    #[test]
+    fn the_live_pane_stays_bounded_while_1m_lines_stream() {
+        use crate::tail::run::{MAX_TIMELINE_EVENTS, load_run};
+        use std::fmt::Write as _;
+        use std::io::Write as _;
+        use std::sync::atomic::AtomicBool;
+        const REL: &str = "tests/logs/kb/backend/search/basic/kb-search-empty/20260310-120000-000";
+        const LINES: usize = 1_000_000;
+        let ws = tempfile::tempdir().expect("tmp");
+        let dir = ws.path().join(REL);
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        let timeline = dir.join(crate::workspace::run::TIMELINE);
+        std::fs::write(&timeline, "{\"type\":\"step\",\"name\":\"s0\"}\n").expect("write");
+        let mut a = app();
+        a.live.wanted = Some(RunRef::Folder(REL.into()));
+        let fx = a.update(Action::RunLoaded(Box::new(load_run(ws.path(), REL))));
+        let follower = fx
+            .into_iter()
+            .find_map(|e| match e {
+                Effect::Follow { follower, .. } => Some(follower),
+                _ => None,
+            })
+            .expect("an in-progress run is followed");
+        let (tx, rx) = std::sync::mpsc::channel();
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let (fdir, fstop) = (dir.clone(), stop.clone());
+        let task = std::thread::spawn(move || {
+            let send = move |act: Action| {
+                let _ = tx.send(act);
+            };
+            crate::tui::runtime::follow_queued(*follower, &fdir, &fstop, REL, &send);
+        });
+        // the writer: 1M lines in chunks, then meta.json (the end of the run)
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&timeline)
+            .expect("open");
+        let mut chunk = String::new();
+        for i in 1..=LINES {
+            let _ = writeln!(chunk, "{{\"type\":\"step\",\"name\":\"s{i}\"}}");
+            if i % 10_000 == 0 {
+                f.write_all(chunk.as_bytes()).expect("append");
+                chunk.clear();
+            }
+        }
+        drop(f);
+        std::fs::write(
+            dir.join(crate::workspace::run::META),
+            r#"{"schemaVersion":4,"runId":"20260310-120000-000","status":"passed"}"#,
+        )
+        .expect("meta");
+        // the follow task reads all of it without waiting for the app
+        let start = std::time::Instant::now();
+        while !task.is_finished() {
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(300),
+                "the follow task never finished"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        task.join().expect("follow task");
+        // what waits for the app: at most the window, however much was read
+        let mut waiting = 0;
+        let pending: Vec<Action> = rx.try_iter().collect();
+        for act in &pending {
+            match act {
+                Action::FollowQueued(_, q) => {
+                    waiting += q.0.lock().map_or(0, |q| q.pending());
+                }
+                Action::TimelineAppend { events, .. } => waiting += events.len(),
+                _ => {}
+            }
+        }
+        assert!(
+            waiting <= MAX_TIMELINE_EVENTS,
+            "{waiting} events wait for the app ({} messages)",
+            pending.len()
+        );
+        for act in pending {
+            a.update(act);
+            let run = a.live.run.as_ref().expect("run");
+            assert!(run.events.len() <= a.timeline_cap);
+            assert!(a.live.visible_len() <= a.timeline_cap);
+        }
+        let run = a.live.run.as_ref().expect("run");
+        assert!(!run.in_progress);
+        assert_eq!(run.events.len(), MAX_TIMELINE_EVENTS);
+        let want = format!("s{LINES}");
+        assert_eq!(
+            run.events.back().map(|e| e.name.as_str()),
+            Some(want.as_str())
+        );
+        assert_eq!(run.skipped as usize, LINES + 1 - MAX_TIMELINE_EVENTS);
+        assert_eq!(a.live.visible_len(), MAX_TIMELINE_EVENTS);
+        let bytes: usize = run
+            .events
+            .iter()
+            .map(|e| e.name.len() + e.kind.len() + std::mem::size_of::<TimelineEvent>())
+            .sum();
+        assert!(bytes < 64 << 20, "{bytes} bytes kept");
+        stop.store(true, std::sync::atomic::Ordering::SeqCst);
     }
 }

@@ -40,7 +40,7 @@ pub use crate::workspace::cases::{CaseRef, CaseRow, NodeKind, TreeNode};
 pub use catalog_tab::{CatRow, CatalogTab};
 pub use finder::{Candidate, Finder};
 pub use list::ListState;
-pub use live::{Live, RunRef, is_failure};
+pub use live::{Live, RunRef, is_failure, is_output};
 pub use overlay::{InputTarget, Overlay, Prompt};
 pub use preview::PreviewTarget;
 pub use runs_tab::{RunRow, RunsTab, record_run_data};
@@ -498,6 +498,14 @@ impl App {
                 self.live
                     .append(&path, reset, events, problems, finished, self.timeline_cap)
             }
+            Action::FollowQueued(path, queue) => {
+                let t = queue.take();
+                if t.update.finished {
+                    // as for TimelineAppend: read again once the index has it
+                    self.changes.reread = Some(path.clone());
+                }
+                self.live.append_queued(&path, t, self.timeline_cap)
+            }
             Action::Notice(n) => {
                 self.notice = Some(n);
                 Vec::new()
@@ -624,7 +632,8 @@ impl App {
             Command::Follow
             | Command::FailuresOnly
             | Command::CycleType
-            | Command::ToggleEvents => self.live.command(c),
+            | Command::ToggleEvents
+            | Command::ToggleOutput => self.live.command(c),
             Command::NextFailure | Command::PrevFailure => {
                 match self.live.jump_failure(c == Command::NextFailure) {
                     Some(true) => {
@@ -735,7 +744,7 @@ impl App {
                 return;
             }
             (_, Pane::Live) => {
-                let len = self.live.visible.len();
+                let len = self.live.visible_len();
                 self.live.list.step(d, len);
                 // scrolling up pauses follow; reaching the bottom resumes it
                 self.live.follow = len == 0 || self.live.list.cursor + 1 == len;
@@ -770,7 +779,7 @@ impl App {
             .live
             .map_or(10, |r| r.height.saturating_sub(2) as usize)
             .saturating_sub(header);
-        self.live.list.fit(self.live.visible.len(), live_h);
+        self.live.list.fit(self.live.visible_len(), live_h);
     }
 
     fn collapse(&mut self) {
@@ -993,7 +1002,8 @@ mod tests {
         let shown: Vec<&str> = run.events.iter().map(|e| e.name.as_str()).collect();
         assert_eq!(shown, ["b", "c", "d", "e"]);
         assert_eq!(run.skipped, 1);
-        assert_eq!(run.events[a.live.visible[a.live.list.cursor]].name, "b");
+        let row = a.live.row(a.live.list.cursor).expect("a row");
+        assert_eq!(run.events[row].name, "b");
         // another run's lines are not ours
         a.update(Action::TimelineAppend {
             path: "other".into(),

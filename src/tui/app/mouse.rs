@@ -62,7 +62,7 @@ impl App {
                         }
                         (_, Pane::Live) => {
                             // the live pane has a header row
-                            let n = self.live.visible.len();
+                            let n = self.live.visible_len();
                             if self.live.list.click(row.saturating_sub(1), n) {
                                 self.live.follow = self.live.list.cursor + 1 == n;
                             }

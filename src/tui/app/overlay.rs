@@ -57,7 +57,7 @@ pub enum InputTarget {
 
 /// The marks and badges of the tree and the lists, what each means, and its theme
 /// style: the legend of `?` (the tree's header line names the columns).
-pub const LEGEND: [(&str, &str, &str); 13] = [
+pub const LEGEND: [(&str, &str, &str); 14] = [
     (
         "✓ ✗ … ·",
         "passed",
@@ -94,6 +94,11 @@ pub const LEGEND: [(&str, &str, &str); 13] = [
         "◆",
         "artifact_ref",
         "a timeline event an artifact refers to",
+    ),
+    (
+        "out err",
+        "muted",
+        "a line the runner wrote (stdout / stderr); O hides them",
     ),
 ];
 

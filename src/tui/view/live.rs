@@ -1,6 +1,6 @@
 //! The live pane: the timeline (or runtime events) of the selected or running run.
 
-use super::super::app::{App, InputTarget, Pane, is_failure};
+use super::super::app::{App, InputTarget, Pane, is_failure, is_output};
 use super::super::theme::Theme;
 use super::{empty_state, focused, pane, time_of};
 use crate::sanitize::escape;
@@ -87,7 +87,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         empty_state(vec![Line::raw(msg)], theme, f, inner);
         return;
     };
-    if live.visible.is_empty() {
+    if live.visible_len() == 0 {
         let msg = if live.show_events && run.runtime_events.is_empty() {
             "No runtime-events.jsonl in this run".to_owned()
         } else if run.events.is_empty() && !live.show_events {
@@ -112,13 +112,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
     let has_focus = focused(app, Pane::Live);
     let mut lines = Vec::with_capacity(h);
     if live.show_events {
-        for (pos, &i) in live
-            .visible
-            .iter()
-            .enumerate()
-            .skip(live.list.offset)
-            .take(h)
-        {
+        for (pos, i) in live.rows().enumerate().skip(live.list.offset).take(h) {
             let mut l = Line::styled(
                 escape(&run.runtime_events[i]).into_owned(),
                 theme.get("text"),
@@ -151,8 +145,10 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
     } else {
         live.list.offset
     };
-    for (pos, &i) in live.visible.iter().enumerate().skip(offset).take(rows) {
+    for (pos, i) in live.rows().enumerate().skip(offset).take(rows) {
         let e = &run.events[i];
+        // the runner's own lines: dimmed, tagged out / err in the type column
+        let output = is_output(e);
         let st = status_style(&e.status, theme);
         let marked = e.id.as_deref().is_some_and(|id| refs.contains(id));
         let mut spans = vec![
@@ -160,7 +156,10 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
                 format!("{:<12} ", escape(&time_of(e.ts.as_deref().unwrap_or("")))),
                 theme.get("muted"),
             ),
-            Span::styled(format!("{:<9} ", escape(&e.kind)), theme.get("accent")),
+            Span::styled(
+                format!("{:<9} ", escape(&e.kind)),
+                theme.get(if output { "muted" } else { "accent" }),
+            ),
             Span::styled(format!("{:<7} ", escape(&e.status)), st),
             Span::styled(if marked { "◆ " } else { "" }, theme.get("artifact_ref")),
             Span::styled(
