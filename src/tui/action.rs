@@ -143,6 +143,16 @@ pub enum Action {
     Tick,
     /// The tests tree and plan are read (history still indexing): show the tree now.
     TreeLoaded(Box<Workspace>),
+    /// The staged index walked the history: `total` run folders are to be read
+    /// (and the walk's problems).
+    HistoryStarted {
+        total: usize,
+        problems: Vec<crate::problem::Problem>,
+    },
+    /// One domain's runs of the history, read.
+    HistoryChunk(Box<crate::workspace::logs::Chunk>),
+    /// The staged index read the whole history.
+    HistoryDone,
     /// The workspace finished loading on its blocking task.
     Loaded(Box<Workspace>),
     /// The catalog's run records (`.pouch/tester/runs/*.yaml`), oldest first: the

@@ -50,7 +50,13 @@ pub fn check_run(root: &Path, run: &RawRun) -> Vec<Problem> {
             (0, 0),
         ));
     }
-    if let Some(meta) = &run.meta {
+    // the index keeps only the meta's summary: the whole of it from the text read here
+    let full = run
+        .meta
+        .as_ref()
+        .and_then(|_| logs::parse_meta(&meta_file, &meta_text).ok())
+        .map(|(m, _)| m);
+    if let Some(meta) = &full {
         if let Some(id) = &meta.run_id {
             if *id != run.run_id {
                 out.push(warn(
@@ -62,7 +68,7 @@ pub fn check_run(root: &Path, run: &RawRun) -> Vec<Problem> {
             }
         }
         if let Some(c) = &meta.case_id {
-            if *c != run.case_id {
+            if **c != *run.case_id {
                 out.push(warn(
                     &meta_file,
                     "meta-case-mismatch",
@@ -72,7 +78,7 @@ pub fn check_run(root: &Path, run: &RawRun) -> Vec<Problem> {
             }
         }
         if let Some(s) = &meta.scope {
-            if s.trim_matches('/') != run.scope {
+            if *s.trim_matches('/') != *run.scope {
                 out.push(warn(
                     &meta_file,
                     "meta-scope-mismatch",

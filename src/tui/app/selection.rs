@@ -9,6 +9,60 @@ impl App {
     pub fn set_workspace(&mut self, ws: Workspace) {
         // a reload keeps what the person opened and where they are
         let reload = self.ws.is_some();
+        self.install_workspace(ws, reload);
+    }
+
+    /// Read the whole `meta.json` of the run the details show, once per run
+    /// selected (or when the run's summary changed: a reload).
+    pub(super) fn sync_run_meta(&mut self) {
+        let want = self.selected_run().filter(|r| r.meta.is_some());
+        let same = match (&self.run_meta, want) {
+            (Some((p, _)), Some(r)) => *p == r.path,
+            (None, None) => true,
+            _ => false,
+        };
+        if !same {
+            self.run_meta = want.map(|r| {
+                let root = &self.opts.root;
+                (r.path.clone(), r.details(root))
+            });
+        }
+    }
+
+    /// The whole `meta.json` of `r` when it is the run the details show.
+    pub fn run_meta(
+        &self,
+        r: &crate::workspace::logs::RawRun,
+    ) -> Option<&crate::workspace::logs::Meta> {
+        self.run_meta
+            .as_ref()
+            .filter(|(p, _)| *p == r.path)
+            .and_then(|(_, m)| m.as_ref())
+    }
+
+    /// The staged index walked the history: its total, before any run is read.
+    pub(super) fn history_started(&mut self, total: usize, mut problems: Vec<crate::Problem>) {
+        if let Some(ws) = &mut self.ws {
+            ws.problems.append(&mut problems);
+            self.history_progress = Some((0, total));
+        }
+    }
+
+    /// One domain's runs arrived: the badges, the statistics and the Runs tab
+    /// show them, the person's place kept.
+    pub(super) fn history_chunk(&mut self, chunk: crate::workspace::logs::Chunk) {
+        let Some(mut ws) = self.ws.take() else {
+            return;
+        };
+        let n = chunk.runs.len();
+        ws.add_history(chunk);
+        if let Some((done, _)) = &mut self.history_progress {
+            *done += n;
+        }
+        self.install_workspace(ws, true);
+    }
+
+    fn install_workspace(&mut self, ws: Workspace, reload: bool) {
         let keep_row = self.runs.selected();
         self.tests.install(&ws, reload);
         self.candidates = finder::candidates(&ws, &self.tests.cases);
