@@ -59,7 +59,13 @@ impl App {
         if let Some((done, _)) = &mut self.history_progress {
             *done += n;
         }
+        // the Runs tab's top row is the newest run: while the history streams in, a
+        // cursor left there stays on the newest (not on the run that was newest so far)
+        let at_top = self.runs.list.cursor == 0;
         self.install_workspace(ws, true);
+        if at_top {
+            self.runs.list.cursor = 0;
+        }
     }
 
     fn install_workspace(&mut self, ws: Workspace, reload: bool) {
