@@ -34,7 +34,7 @@ fn selected_runs<'a>(
         .logs
         .runs
         .iter()
-        .filter(|r| case_id.is_none_or(|c| r.case_id == c))
+        .filter(|r| case_id.is_none_or(|c| *r.case_id == *c))
         .filter(|r| scope.is_none_or(|s| under(&r.scope, s)))
         .collect();
     runs.sort_by(|a, b| {

@@ -66,7 +66,7 @@ pub fn tests_case(r: &RawRun) -> Case {
     Case {
         suite: TESTS_SUITE.into(),
         name: r.key(),
-        classname: r.scope.clone(),
+        classname: r.scope.to_string(),
         verdict,
         reason,
         duration_ms: r.duration_ms(),

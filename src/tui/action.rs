@@ -66,7 +66,7 @@ pub enum Command {
 }
 
 /// Every command with its keymap name, in the order help lists them.
-pub const COMMANDS: [(Command, &str); 50] = [
+pub const COMMANDS: [(Command, &str); 51] = [
     (Command::Quit, "quit"),
     (Command::MoveDown, "move_down"),
     (Command::MoveUp, "move_up"),
@@ -148,6 +148,16 @@ pub enum Action {
     Tick,
     /// The tests tree and plan are read (history still indexing): show the tree now.
     TreeLoaded(Box<Workspace>),
+    /// The staged index walked the history: `total` run folders are to be read
+    /// (and the walk's problems).
+    HistoryStarted {
+        total: usize,
+        problems: Vec<crate::problem::Problem>,
+    },
+    /// One domain's runs of the history, read.
+    HistoryChunk(Box<crate::workspace::logs::Chunk>),
+    /// The staged index read the whole history.
+    HistoryDone,
     /// The workspace finished loading on its blocking task.
     Loaded(Box<Workspace>),
     /// The catalog's run records (`.pouch/tester/runs/*.yaml`), oldest first: the

@@ -61,49 +61,38 @@ impl Runtime {
         self.workspace_watch = Some(super::workspace_watch::start(&self.root, self.send.clone()));
     }
 
-    /// Index the workspace on blocking tasks (the tree first), with a spinner tick
-    /// while it lasts. Needs a tokio runtime.
+    /// Index the workspace on a blocking task in stages ([`index_staged`]), with a
+    /// spinner tick while it lasts. Needs a tokio runtime.
     pub fn start_indexing(&self) {
-        // indexing, with a spinner tick while it lasts
-        let loaded = Arc::new(AtomicBool::new(false));
+        let done = Arc::new(AtomicBool::new(false));
         {
             let send = self.send.clone();
             let root = self.root.clone();
-            let done = loaded.clone();
-            let psend = self.send.clone();
-            let proot = root.clone();
-            let pdone = loaded.clone();
-            // the tree alone is quick: show it while the history is indexed
+            let done = done.clone();
+            // one task: the tree first, then the history (they no longer race for the cores)
             tokio::task::spawn_blocking(move || {
-                if let Ok(Some(ws)) = std::panic::catch_unwind(|| tree_only(&proot)) {
-                    if !pdone.load(Ordering::Relaxed) {
-                        psend(Action::TreeLoaded(Box::new(ws)));
-                    }
-                }
-            });
-            tokio::task::spawn_blocking(move || {
-                let a = match std::panic::catch_unwind(|| Workspace::load(&root)) {
-                    Ok(Ok(ws)) => Action::Loaded(Box::new(ws)),
-                    Ok(Err(e)) => Action::LoadFailed(e.to_string()),
-                    Err(_) => Action::LoadFailed(
+                let sink = |a: Action| send(a);
+                if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    index_staged(&root, &sink, &|| {});
+                }))
+                .is_err()
+                {
+                    send(Action::LoadFailed(
                         "internal error while indexing (a bug: please report it)".into(),
-                    ),
-                };
-                done.store(true, Ordering::Relaxed);
-                send(a);
-                send(Action::Records(read_records(&root)));
-            });
-            let tsend = self.send.clone();
-            let done = loaded.clone();
-            tokio::spawn(async move {
-                let mut iv = tokio::time::interval(Duration::from_millis(100));
-                // ticks animate the spinner until the history is indexed
-                while !done.load(Ordering::Relaxed) {
-                    iv.tick().await;
-                    tsend(Action::Tick);
+                    ));
                 }
+                done.store(true, Ordering::Relaxed);
             });
         }
+        let tsend = self.send.clone();
+        tokio::spawn(async move {
+            let mut iv = tokio::time::interval(Duration::from_millis(100));
+            // ticks animate the spinner until the history is indexed
+            while !done.load(Ordering::Relaxed) {
+                iv.tick().await;
+                tsend(Action::Tick);
+            }
+        });
     }
 
     /// Start the work of an effect; `false` when the app is to end now.
@@ -252,6 +241,37 @@ impl Drop for Following {
         // the follower may be asleep on the file: wake it to see the flag now
         self.wake.interrupt();
     }
+}
+
+/// Index the workspace at `root` in stages, each said as an action: the tests
+/// tree and the catalog (`TreeLoaded`, before any history work), the history's
+/// total from the directory entries (`HistoryStarted`), each domain's runs
+/// (`HistoryChunk`), the end (`HistoryDone`), then the catalog's run records.
+/// `gate` is called before each stage of the history (the walk, each domain): a
+/// test holds the history there while it looks at the first frames.
+pub fn index_staged(root: &Path, send: &dyn Fn(Action), gate: &dyn Fn()) {
+    let ws = match Workspace::load_tree(root) {
+        Ok(ws) => ws,
+        Err(e) => {
+            send(Action::LoadFailed(e.to_string()));
+            return;
+        }
+    };
+    let runs = ws.config.runs.clone();
+    send(Action::TreeLoaded(Box::new(ws)));
+    gate();
+    let mut history = crate::workspace::HistoryLoader::new(root, &runs);
+    send(Action::HistoryStarted {
+        total: history.total(),
+        problems: history.take_problems(),
+    });
+    loop {
+        gate();
+        let Some(chunk) = history.next() else { break };
+        send(Action::HistoryChunk(Box::new(chunk)));
+    }
+    send(Action::HistoryDone);
+    send(Action::Records(read_records(root)));
 }
 
 /// The workspace with its tests tree and plan only (no logs, no catalog): the first

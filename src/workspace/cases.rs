@@ -102,10 +102,10 @@ pub struct TreeNode {
 pub fn case_rows(ws: &Workspace) -> Vec<CaseRow> {
     let runs = &ws.logs.runs;
     let range_of = |scope: &str, case_id: &str| -> (usize, usize) {
-        let s = runs.partition_point(|r| (r.scope.as_str(), r.case_id.as_str()) < (scope, case_id));
+        let s = runs.partition_point(|r| (&*r.scope, &*r.case_id) < (scope, case_id));
         let e = s + runs[s..]
             .iter()
-            .take_while(|r| r.scope == scope && r.case_id == case_id)
+            .take_while(|r| &*r.scope == scope && &*r.case_id == case_id)
             .count();
         (s, e)
     };
@@ -151,8 +151,8 @@ pub fn case_rows(ws: &Workspace) -> Vec<CaseRow> {
         let (latest, n) = summary(range);
         rows.push(CaseRow {
             key: r.key(),
-            case_id: r.case_id.clone(),
-            scope: r.scope.clone(),
+            case_id: r.case_id.to_string(),
+            scope: r.scope.to_string(),
             test: None,
             temp: r.is_temp(),
             live: r.scope.split('/').skip(1).any(|s| s == "live"),
@@ -179,9 +179,7 @@ pub fn orphan_ranges(ws: &Workspace) -> Vec<(usize, usize)> {
     let mut i = 0;
     while i < runs.len() {
         let r = &runs[i];
-        let s = runs.partition_point(|x| {
-            (x.scope.as_str(), x.case_id.as_str()) < (r.scope.as_str(), r.case_id.as_str())
-        });
+        let s = runs.partition_point(|x| (&*x.scope, &*x.case_id) < (&*r.scope, &*r.case_id));
         let e = s + ws.logs.of_case(&r.scope, &r.case_id).count();
         let range = (s, e);
         i = e.max(i + 1);

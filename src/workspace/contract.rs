@@ -58,13 +58,19 @@ pub fn check_run(root: &Path, run: &RawRun) -> Vec<Problem> {
     )
     .map(super::read::lossy)
     .unwrap_or_default();
+    // the index keeps only the meta's summary: the whole of it from the text read here
+    let full = run
+        .meta
+        .as_ref()
+        .and_then(|_| logs::parse_meta(&format!("{}/meta.json", run.path), &meta_text).ok())
+        .map(|(m, _)| m);
     let view = RunView {
         path: &run.path,
         run_id: &run.run_id,
         case_id: &run.case_id,
         scope: &run.scope,
         status: run.status,
-        meta: run.meta.as_ref(),
+        meta: full.as_ref(),
         meta_text: &meta_text,
         names: Names {
             meta: run.meta.is_some() || run.meta_broken,
@@ -108,7 +114,7 @@ pub fn check_in(run: &RunView<'_>, folder: &Folder) -> Vec<Problem> {
             }
         }
         if let Some(c) = &meta.case_id {
-            if *c != run.case_id {
+            if **c != *run.case_id {
                 out.push(warn(
                     &meta_file,
                     "meta-case-mismatch",
@@ -118,7 +124,7 @@ pub fn check_in(run: &RunView<'_>, folder: &Folder) -> Vec<Problem> {
             }
         }
         if let Some(s) = &meta.scope {
-            if s.trim_matches('/') != run.scope {
+            if *s.trim_matches('/') != *run.scope {
                 out.push(warn(
                     &meta_file,
                     "meta-scope-mismatch",

@@ -223,7 +223,7 @@ pub fn default_pair(ws: &Workspace, case: &str) -> Result<(String, String), Pair
             .logs
             .runs
             .iter()
-            .filter(|r| r.case_id == case)
+            .filter(|r| *r.case_id == *case)
             .map(RawRun::key)
             .collect();
     }

@@ -8,6 +8,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 /// Largest `meta.json` / `artifacts.json` read; bigger is a problem, not a parse.
 pub const MAX_JSON_FILE: u64 = super::read::Kind::RunJson.cap();
@@ -100,20 +101,75 @@ pub struct Meta {
     pub extra: Map<String, Value>,
 }
 
+/// What the views keep of a `meta.json` for every run: its times and counts. The
+/// rest (runtime, schema, unknown fields) is read on demand ([`RawRun::details`]):
+/// the index grows with runs, so a run costs only what the lists and statistics show.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MetaSummary {
+    pub started_at: Option<Box<str>>,
+    pub finished_at: Option<Box<str>>,
+    stats: [u32; 5],
+}
+
+/// A count kept in 32 bits; `u32::MAX` is "none" (and a count that large saturates below it).
+const NO_COUNT: u32 = u32::MAX;
+
+fn pack(n: Option<u64>) -> u32 {
+    n.map_or(NO_COUNT, |n| {
+        u32::try_from(n).unwrap_or(NO_COUNT - 1).min(NO_COUNT - 1)
+    })
+}
+
+fn unpack(n: u32) -> Option<u64> {
+    (n != NO_COUNT).then_some(u64::from(n))
+}
+
+impl MetaSummary {
+    pub fn of(meta: &Meta) -> MetaSummary {
+        let s = &meta.stats;
+        MetaSummary {
+            started_at: meta.started_at.as_deref().map(Box::from),
+            finished_at: meta.finished_at.as_deref().map(Box::from),
+            stats: [
+                pack(s.duration_ms),
+                pack(s.steps),
+                pack(s.assertions),
+                pack(s.errors),
+                pack(s.artifacts),
+            ],
+        }
+    }
+
+    pub fn stats(&self) -> MetaStats {
+        let [duration_ms, steps, assertions, errors, artifacts] = self.stats.map(unpack);
+        MetaStats {
+            duration_ms,
+            steps,
+            assertions,
+            errors,
+            artifacts,
+        }
+    }
+
+    pub fn duration_ms(&self) -> Option<u64> {
+        unpack(self.stats[0])
+    }
+}
+
 /// One run folder.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone)]
 pub struct RawRun {
     /// The folder's name.
     pub run_id: String,
-    /// The parent folder's name.
-    pub case_id: String,
-    /// The folders between `logs/` and the caseId.
-    pub scope: String,
+    /// The parent folder's name (interned: shared by the case's runs).
+    pub case_id: Arc<str>,
+    /// The folders between `logs/` and the caseId (interned).
+    pub scope: Arc<str>,
     /// The run folder, relative to the workspace root.
     pub path: String,
     pub status: RunStatus,
-    pub meta: Option<Meta>,
+    /// Its `meta.json`'s times and counts, when it reads.
+    pub meta: Option<MetaSummary>,
     /// `meta.json` exists but could not be read.
     pub meta_broken: bool,
     pub has_timeline: bool,
@@ -128,7 +184,7 @@ impl RawRun {
     }
     /// Temp runs (scope `temp` or `temp/…`) count in no statistic.
     pub fn is_temp(&self) -> bool {
-        self.scope == "temp" || self.scope.starts_with("temp/")
+        &*self.scope == "temp" || self.scope.starts_with("temp/")
     }
     pub fn started_at(&self) -> Option<&str> {
         self.meta.as_ref().and_then(|m| m.started_at.as_deref())
@@ -137,7 +193,14 @@ impl RawRun {
         self.meta.as_ref().and_then(|m| m.finished_at.as_deref())
     }
     pub fn duration_ms(&self) -> Option<u64> {
-        self.meta.as_ref().and_then(|m| m.stats.duration_ms)
+        self.meta.as_ref().and_then(MetaSummary::duration_ms)
+    }
+    /// The whole `meta.json` of this run, read now (the index keeps only its
+    /// summary): `None` when it is not there or does not read.
+    pub fn details(&self, root: &Path) -> Option<Meta> {
+        self.meta.as_ref()?;
+        let file = root.join(&self.path).join(super::run::META);
+        read_meta(root, &file).ok().map(|(m, _)| m)
     }
     /// When the run started: `startedAt`, or the time in a well-formed runId.
     pub fn start_time(&self) -> Option<chrono::DateTime<chrono::Utc>> {
@@ -178,11 +241,13 @@ impl Logs {
     /// Judge every run without `meta.json` (see [`super::run::Judge`]); a run
     /// whose `meta.json` is there but broken stays in progress.
     pub fn judge(&mut self, root: &Path, judge: &super::run::Judge) {
-        for r in &mut self.runs {
-            if r.status == RunStatus::InProgress && r.meta.is_none() && !r.meta_broken {
-                r.status = judge.unfinished(&r.path, &root.join(&r.path));
-            }
-        }
+        judge_runs(&mut self.runs, root, judge);
+    }
+
+    /// Put the runs in their order (after runs were added).
+    pub fn sort(&mut self) {
+        // chunks arrive sorted: the sort merges them (runs already in order are cheap)
+        self.runs.sort_by(run_order);
     }
 
     /// Runs of one case (scope + caseId), oldest first.
@@ -193,10 +258,10 @@ impl Logs {
     ) -> impl Iterator<Item = &'a RawRun> + 'a {
         let start = self
             .runs
-            .partition_point(|r| (r.scope.as_str(), r.case_id.as_str()) < (scope, case_id));
+            .partition_point(|r| (&*r.scope, &*r.case_id) < (scope, case_id));
         self.runs[start..]
             .iter()
-            .take_while(move |r| r.scope == scope && r.case_id == case_id)
+            .take_while(move |r| &*r.scope == scope && &*r.case_id == case_id)
     }
 }
 
@@ -250,10 +315,14 @@ pub fn read_folder(root: &Path, dir: &Path, problems: &mut Vec<Problem>) -> Opti
             _ => {}
         }
     }
-    (names.meta || names.timeline).then(|| read_run(root, &logs, dir, &names, problems))
+    if !(names.meta || names.timeline) {
+        return None;
+    }
+    let folder = Folder::open(dir).ok()?;
+    Some(read_run(root, &logs, dir, &folder, names, problems, None))
 }
 
-/// Scan `tests/logs/` for run folders, in parallel.
+/// Scan `tests/logs/` for run folders, in parallel, reading each where it is found.
 pub fn scan(root: &Path, problems: &mut Vec<Problem>) -> Logs {
     scan_with(root, problems, None)
 }
@@ -271,7 +340,10 @@ pub fn scan_with(
         return Logs::default();
     }
     let found = match Folder::open(&logs) {
-        Ok(f) => scan_dir(root, &logs, &logs, &f, contract.is_some()),
+        Ok(f) => {
+            let mode = if contract.is_some() { Mode::Check } else { Mode::Read };
+            scan_dir(root, &logs, &logs, &f, mode)
+        }
         Err(e) => Found {
             probs: vec![unreadable_folder(root, &logs, &e)],
             ..Found::default()
@@ -281,8 +353,15 @@ pub fn scan_with(
         mut runs,
         mut probs,
         checks,
+        ..
     } = found;
-    runs.sort_by(|a, b| (&a.scope, &a.case_id, &a.run_id).cmp(&(&b.scope, &b.case_id, &b.run_id)));
+    // one allocation per scope and caseId, shared by their runs
+    let mut names = std::collections::HashSet::new();
+    for r in &mut runs {
+        r.scope = intern(&mut names, &r.scope);
+        r.case_id = intern(&mut names, &r.case_id);
+    }
+    runs.sort_by(run_order);
     problems.append(&mut probs);
     if let Some(c) = contract {
         c.extend(checks);
@@ -298,6 +377,24 @@ struct Found {
     probs: Vec<Problem>,
     /// Contract checks (only when asked).
     checks: Vec<Problem>,
+    /// Run folders found and not read ([`Mode::Find`]).
+    pending: Vec<Pending>,
+}
+
+/// A run folder the walk found, not read yet (the staged [`History`]).
+#[derive(Debug)]
+struct Pending {
+    dir: PathBuf,
+    names: Names,
+}
+
+/// What the walk does at a run folder: read it there, while its folder is open
+/// (with or without the contract checks), or only note it for a later read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Read,
+    Check,
+    Find,
 }
 
 impl Found {
@@ -305,6 +402,7 @@ impl Found {
         self.runs.append(&mut other.runs);
         self.probs.append(&mut other.probs);
         self.checks.append(&mut other.checks);
+        self.pending.append(&mut other.pending);
         self
     }
 }
@@ -317,11 +415,147 @@ fn unreadable_folder(root: &Path, dir: &Path, e: &std::io::Error) -> Problem {
     )
 }
 
+/// [`Logs::judge`] on some runs (one domain's, as they arrive).
+pub fn judge_runs(runs: &mut [RawRun], root: &Path, judge: &super::run::Judge) {
+    for r in runs {
+        if r.status == RunStatus::InProgress && r.meta.is_none() && !r.meta_broken {
+            r.status = judge.unfinished(&r.path, &root.join(&r.path));
+        }
+    }
+}
+
+/// One domain's runs (the first folder under `tests/logs/`), read.
+#[derive(Debug, Default)]
+pub struct Chunk {
+    pub domain: String,
+    /// Sorted by scope, caseId, then runId.
+    pub runs: Vec<RawRun>,
+    pub problems: Vec<Problem>,
+}
+
+/// The history of `tests/logs/` in two stages: [`History::walk`] finds every run
+/// folder from the directory entries alone (no file is opened, so the total is
+/// known at once), then each `next()` reads one domain's `meta.json` files. A
+/// shell shows the tree first and the history as it arrives, domain by domain.
+#[derive(Debug)]
+pub struct History {
+    root: PathBuf,
+    logs: PathBuf,
+    /// Domains in name order, the next one last (popped).
+    domains: Vec<(String, Vec<Pending>)>,
+    total: usize,
+    problems: Vec<Problem>,
+    /// Scopes and caseIds seen so far: one allocation each, shared by their runs.
+    names: std::collections::HashSet<Arc<str>>,
+}
+
+impl History {
+    /// Walk `tests/logs/` (directory entries only, in parallel).
+    pub fn walk(root: &Path) -> History {
+        let logs = root.join("tests/logs");
+        let mut problems = Vec::new();
+        let mut found = Vec::new();
+        if !super::walk::is_link_reported(root, &logs, &mut problems) && logs.is_dir() {
+            let f = match Folder::open(&logs) {
+                Ok(f) => scan_dir(root, &logs, &logs, &f, Mode::Find),
+                Err(e) => Found {
+                    probs: vec![unreadable_folder(root, &logs, &e)],
+                    ..Found::default()
+                },
+            };
+            found = f.pending;
+            problems.extend(f.probs);
+        }
+        let total = found.len();
+        let mut by_domain: std::collections::BTreeMap<String, Vec<Pending>> =
+            std::collections::BTreeMap::new();
+        for f in found {
+            let domain = f
+                .dir
+                .strip_prefix(&logs)
+                .ok()
+                .and_then(|r| r.components().next())
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .unwrap_or_default();
+            by_domain.entry(domain).or_default().push(f);
+        }
+        History {
+            root: root.to_path_buf(),
+            logs,
+            domains: by_domain.into_iter().rev().collect(),
+            total,
+            problems,
+            names: std::collections::HashSet::new(),
+        }
+    }
+
+    /// Run folders found in all.
+    pub fn total(&self) -> usize {
+        self.total
+    }
+
+    /// The walk's problems (unreadable folders, links, misplaced runs).
+    pub fn take_problems(&mut self) -> Vec<Problem> {
+        std::mem::take(&mut self.problems)
+    }
+}
+
+impl Iterator for History {
+    type Item = Chunk;
+
+    /// Read the next domain's run folders (in parallel).
+    fn next(&mut self) -> Option<Chunk> {
+        let (domain, found) = self.domains.pop()?;
+        let (root, logs) = (&self.root, &self.logs);
+        // a folder gone or unreadable since the walk is a problem, not a run
+        let read: Vec<(Option<RawRun>, Vec<Problem>)> = found
+            .par_iter()
+            .map(|f| match Folder::open(&f.dir) {
+                Ok(folder) => {
+                    let mut p = Vec::new();
+                    let run = read_run(root, logs, &f.dir, &folder, f.names, &mut p, None);
+                    (Some(run), p)
+                }
+                Err(e) => (None, vec![unreadable_folder(root, &f.dir, &e)]),
+            })
+            .collect();
+        let mut chunk = Chunk {
+            domain,
+            runs: Vec::with_capacity(read.len()),
+            problems: Vec::new(),
+        };
+        for (run, mut p) in read {
+            chunk.problems.append(&mut p);
+            let Some(mut run) = run else { continue };
+            run.scope = intern(&mut self.names, &run.scope);
+            run.case_id = intern(&mut self.names, &run.case_id);
+            chunk.runs.push(run);
+        }
+        chunk.runs.sort_by(run_order);
+        Some(chunk)
+    }
+}
+
+/// The shared copy of `s`.
+fn intern(names: &mut std::collections::HashSet<Arc<str>>, s: &Arc<str>) -> Arc<str> {
+    if let Some(have) = names.get(s) {
+        return have.clone();
+    }
+    names.insert(s.clone());
+    s.clone()
+}
+
+/// The order of [`Logs::runs`]: scope, caseId, then runId.
+fn run_order(a: &RawRun, b: &RawRun) -> std::cmp::Ordering {
+    (&a.scope, &a.case_id, &a.run_id).cmp(&(&b.scope, &b.case_id, &b.run_id))
+}
+
 /// One folder, held open: its entries' types come from the listing, its run
 /// files are read relative to it, its subfolders opened relative to it.
-fn scan_dir(root: &Path, logs: &Path, dir: &Path, folder: &Folder, check: bool) -> Found {
+fn scan_dir(root: &Path, logs: &Path, dir: &Path, folder: &Folder, mode: Mode) -> Found {
     let entries = match folder.entries() {
         Ok(e) => e,
+
         Err(e) => {
             return Found {
                 probs: vec![unreadable_folder(root, dir, &e)],
@@ -388,13 +622,24 @@ fn scan_dir(root: &Path, logs: &Path, dir: &Path, folder: &Folder, check: bool) 
             };
         }
         let mut probs = links;
+        if mode == Mode::Find {
+            return Found {
+                pending: vec![Pending {
+                    dir: dir.to_path_buf(),
+                    names,
+                }],
+                probs,
+                ..Found::default()
+            };
+        }
         let mut checks = Vec::new();
-        let contract = check.then_some(&mut checks);
+        let contract = (mode == Mode::Check).then_some(&mut checks);
         let run = read_run(root, logs, dir, folder, names, &mut probs, contract);
         return Found {
             runs: vec![run],
             probs,
             checks,
+            pending: Vec::new(),
         };
     }
     let mut found = subdirs
@@ -402,7 +647,7 @@ fn scan_dir(root: &Path, logs: &Path, dir: &Path, folder: &Folder, check: bool) 
         .map(|name| {
             let sub = dir.join(name);
             match folder.sub(name) {
-                Ok(f) => scan_dir(root, logs, &sub, &f, check),
+                Ok(f) => scan_dir(root, logs, &sub, &f, mode),
                 Err(e) => Found {
                     probs: vec![unreadable_folder(root, &sub, &e)],
                     ..Found::default()
@@ -521,11 +766,11 @@ fn read_run(
     }
     RawRun {
         run_id,
-        case_id,
-        scope,
+        case_id: Arc::from(case_id),
+        scope: Arc::from(scope),
         path,
         status,
-        meta,
+        meta: meta.as_ref().map(MetaSummary::of),
         meta_broken,
         has_timeline: names.timeline,
         has_runtime_events: names.runtime,

@@ -107,40 +107,20 @@ impl Workspace {
         root: &Path,
         contract: Option<&mut Vec<Problem>>,
     ) -> Result<Workspace, WorkspaceError> {
-        let meta = std::fs::metadata(root).map_err(|e| WorkspaceError::Io {
-            path: root.display().to_string(),
-            source: e,
-        })?;
-        if !meta.is_dir() {
-            return Err(WorkspaceError::NotAFolder(root.display().to_string()));
-        }
-        let root = root.to_path_buf();
+        let root = checked_root(root)?;
         let mut problems = Vec::new();
         let config = config::Config::load(&root, &mut problems);
         // the three sources are independent: read them side by side
-        let ((tests, plan, mut p1), ((logs, mut p2), (catalog, mut p3))) = rayon::join(
+        let ((tests, plan, catalog, (mut p1, mut p3)), (logs, mut p2)) = rayon::join(
+            || tree_and_catalog(&root, &config),
             || {
                 let mut p = Vec::new();
-                let plan = plan::TestPlan::load(&root, &mut p);
-                let patterns = tree::CasePatterns::new(&config.tests.patterns, &mut p);
-                let tests = tree::scan(&root, &plan, &patterns, &mut p);
-                (tests, plan, p)
-            },
-            || {
-                rayon::join(
-                    || {
-                        let mut p = Vec::new();
-                        (logs::scan_with(&root, &mut p, contract), p)
-                    },
-                    || {
-                        let mut p = Vec::new();
-                        (catalog::load(&root, &mut p), p)
-                    },
-                )
+                (logs::scan_with(&root, &mut p, contract), p)
             },
         );
         let mut logs = logs;
         logs.judge(&root, &run::Judge::load(&root, &config.runs));
+        // in the order of the sources: tree, logs, catalog
         problems.append(&mut p1);
         problems.append(&mut p2);
         problems.append(&mut p3);
@@ -155,10 +135,123 @@ impl Workspace {
         })
     }
 
+    /// The first stage of a staged load: the tests tree, the plan and the catalog,
+    /// with no history (not a single `meta.json` is read). [`Workspace::history`]
+    /// then reads the history one domain at a time into it.
+    pub fn load_tree(root: &Path) -> Result<Workspace, WorkspaceError> {
+        let root = checked_root(root)?;
+        let mut problems = Vec::new();
+        let config = config::Config::load(&root, &mut problems);
+        let (tests, plan, catalog, (mut p1, mut p3)) = tree_and_catalog(&root, &config);
+        problems.append(&mut p1);
+        problems.append(&mut p3);
+        Ok(Workspace {
+            root,
+            config,
+            tests,
+            logs: logs::Logs::default(),
+            plan,
+            catalog,
+            problems,
+        })
+    }
+
+    /// The second stage: the history of this workspace, walked (its total known)
+    /// and read one domain at a time, each run without `meta.json` judged.
+    pub fn history(&self) -> HistoryLoader {
+        HistoryLoader::new(&self.root, &self.config.runs)
+    }
+
+    /// Add one domain's runs (from [`Workspace::history`]) to the history.
+    pub fn add_history(&mut self, mut chunk: logs::Chunk) {
+        self.logs.runs.append(&mut chunk.runs);
+        self.logs.sort();
+        self.problems.append(&mut chunk.problems);
+    }
+
     /// A path relative to the root, with `/`.
     pub fn rel(&self, p: &Path) -> String {
         rel(&self.root, p)
     }
+}
+
+/// The history of a workspace as [`Workspace::history`] reads it: an iterator of
+/// one domain's runs at a time.
+#[derive(Debug)]
+pub struct HistoryLoader {
+    history: logs::History,
+    judge: run::Judge,
+    root: PathBuf,
+}
+
+impl HistoryLoader {
+    /// Walk the history of the workspace at `root` (directory entries only: no
+    /// run file is opened until `next()`), judged by its `[runs]` settings.
+    pub fn new(root: &Path, runs: &config::Runs) -> HistoryLoader {
+        HistoryLoader {
+            history: logs::History::walk(root),
+            judge: run::Judge::load(root, runs),
+            root: root.to_path_buf(),
+        }
+    }
+
+    /// Run folders found in all (from the directory entries, before any is read).
+    pub fn total(&self) -> usize {
+        self.history.total()
+    }
+
+    /// The walk's problems (unreadable folders, links, misplaced runs).
+    pub fn take_problems(&mut self) -> Vec<Problem> {
+        self.history.take_problems()
+    }
+}
+
+impl Iterator for HistoryLoader {
+    type Item = logs::Chunk;
+
+    fn next(&mut self) -> Option<logs::Chunk> {
+        let mut chunk = self.history.next()?;
+        logs::judge_runs(&mut chunk.runs, &self.root, &self.judge);
+        Some(chunk)
+    }
+}
+
+fn checked_root(root: &Path) -> Result<PathBuf, WorkspaceError> {
+    let meta = std::fs::metadata(root).map_err(|e| WorkspaceError::Io {
+        path: root.display().to_string(),
+        source: e,
+    })?;
+    if !meta.is_dir() {
+        return Err(WorkspaceError::NotAFolder(root.display().to_string()));
+    }
+    Ok(root.to_path_buf())
+}
+
+/// The tests tree, its plan, the catalog, and the problems of the tree's side and
+/// the catalog's.
+type TreeAndCatalog = (
+    tree::TestsTree,
+    plan::TestPlan,
+    Option<catalog::Catalog>,
+    (Vec<Problem>, Vec<Problem>),
+);
+
+/// The tests tree with its plan, and the catalog beside it (independent: side by side).
+fn tree_and_catalog(root: &Path, config: &config::Config) -> TreeAndCatalog {
+    let ((tests, plan, p1), (catalog, p3)) = rayon::join(
+        || {
+            let mut p = Vec::new();
+            let plan = plan::TestPlan::load(root, &mut p);
+            let patterns = tree::CasePatterns::new(&config.tests.patterns, &mut p);
+            let tests = tree::scan(root, &plan, &patterns, &mut p);
+            (tests, plan, p)
+        },
+        || {
+            let mut p = Vec::new();
+            (catalog::load(root, &mut p), p)
+        },
+    );
+    (tests, plan, catalog, (p1, p3))
 }
 
 /// `p` relative to `root`, with `/` separators (or `p` itself when outside).

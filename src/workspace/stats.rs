@@ -282,7 +282,7 @@ pub fn markdown_block(n: &NodeStats) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::workspace::logs::{Meta, RawRun};
+    use crate::workspace::logs::{MetaSummary, RawRun};
 
     fn run(scope: &str, case: &str, id: &str, status: RunStatus) -> RawRun {
         RawRun {
@@ -291,7 +291,7 @@ mod tests {
             scope: scope.into(),
             path: String::new(),
             status,
-            meta: (status != RunStatus::InProgress).then(Meta::default),
+            meta: (status != RunStatus::InProgress).then(MetaSummary::default),
             meta_broken: false,
             has_timeline: true,
             has_runtime_events: true,

@@ -89,7 +89,7 @@ impl App {
                 RunRow::Tests(i) => {
                     let r = ws.logs.runs.get(i).ok_or_else(none)?;
                     Some(match what {
-                        Copy::CaseId => r.case_id.clone(),
+                        Copy::CaseId => r.case_id.to_string(),
                         Copy::Path => r.path.clone(),
                         Copy::RunId => r.run_id.clone(),
                         Copy::Command => runner(&one_case(&r.scope, &r.case_id)),

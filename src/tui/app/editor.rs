@@ -85,7 +85,7 @@ impl App {
                         ws.tests
                             .cases
                             .iter()
-                            .find(|t| t.scope == r.scope && t.case_id == r.case_id)
+                            .find(|t| *t.scope == *r.scope && *t.case_id == *r.case_id)
                     })
                     .map(|t| EditTarget::at(&t.path, None))
                     .ok_or_else(|| "this run's case has no test file".into()),

@@ -107,7 +107,7 @@ impl App {
     fn open_report(&mut self) -> Vec<Effect> {
         let scope = match self.tab {
             Tab::Tests => self.selected_node().map(|n| n.key.clone()),
-            Tab::Runs => self.selected_run().map(|r| r.scope.clone()),
+            Tab::Runs => self.selected_run().map(|r| r.scope.to_string()),
             Tab::Catalog => None,
         };
         let Some(domain) = report::domain_of(scope.as_deref()) else {

@@ -133,6 +133,11 @@ pub struct App {
     pub spinner: usize,
     /// The tree is shown but run history is still being indexed.
     pub indexing: bool,
+    /// Runs of the history read so far and in all, while it streams in.
+    pub history_progress: Option<(usize, usize)>,
+    /// The whole `meta.json` of the run the details show (path, meta), read when
+    /// it is selected: the index keeps only a summary per run.
+    run_meta: Option<(String, Option<crate::workspace::logs::Meta>)>,
     pub size: (u16, u16),
     pub tab: Tab,
     pub focus: Pane,
@@ -226,6 +231,8 @@ impl App {
             load_error: None,
             spinner: 0,
             indexing: false,
+            history_progress: None,
+            run_meta: None,
             size: (80, 24),
             tab: Tab::Tests,
             focus: Pane::Tree,
@@ -397,7 +404,7 @@ impl App {
         if matches!(&action, Action::Mouse(m) if m.kind == MouseEventKind::Moved) {
             return Vec::new();
         }
-        let reloaded = matches!(action, Action::Loaded(_));
+        let reloaded = matches!(action, Action::Loaded(_) | Action::HistoryDone);
         // a mouse event draws a frame only when what is shown moved (compared before
         // and after, as yazi's `render!` does)
         let before = matches!(action, Action::Mouse(_)).then(|| (self.dirty, self.view_key()));
@@ -415,6 +422,7 @@ impl App {
             self.details.reset();
             self.details_subject = subject;
         }
+        self.sync_run_meta();
         if let Some(ws) = self
             .ws
             .as_ref()
@@ -468,8 +476,22 @@ impl App {
                 }
                 Vec::new()
             }
+            Action::HistoryStarted { total, problems } => {
+                self.history_started(total, problems);
+                Vec::new()
+            }
+            Action::HistoryChunk(chunk) => {
+                self.history_chunk(*chunk);
+                Vec::new()
+            }
+            Action::HistoryDone => {
+                self.indexing = false;
+                self.history_progress = None;
+                self.selection_changed()
+            }
             Action::Loaded(ws) => {
                 self.indexing = false;
+                self.history_progress = None;
                 self.set_workspace(*ws);
                 let mut fx = self.selection_changed();
                 fx.extend(self.changes_after_load());

@@ -12,6 +12,62 @@ impl App {
         self.install_workspace(ws, reload);
     }
 
+    /// Read the whole `meta.json` of the run the details show, once per run
+    /// selected (or when the run's summary changed: a reload).
+    pub(super) fn sync_run_meta(&mut self) {
+        let want = self.selected_run().filter(|r| r.meta.is_some());
+        let same = match (&self.run_meta, want) {
+            (Some((p, _)), Some(r)) => *p == r.path,
+            (None, None) => true,
+            _ => false,
+        };
+        if !same {
+            self.run_meta = want.map(|r| {
+                let root = &self.opts.root;
+                (r.path.clone(), r.details(root))
+            });
+        }
+    }
+
+    /// The whole `meta.json` of `r` when it is the run the details show.
+    pub fn run_meta(
+        &self,
+        r: &crate::workspace::logs::RawRun,
+    ) -> Option<&crate::workspace::logs::Meta> {
+        self.run_meta
+            .as_ref()
+            .filter(|(p, _)| *p == r.path)
+            .and_then(|(_, m)| m.as_ref())
+    }
+
+    /// The staged index walked the history: its total, before any run is read.
+    pub(super) fn history_started(&mut self, total: usize, mut problems: Vec<crate::Problem>) {
+        if let Some(ws) = &mut self.ws {
+            ws.problems.append(&mut problems);
+            self.history_progress = Some((0, total));
+        }
+    }
+
+    /// One domain's runs arrived: the badges, the statistics and the Runs tab
+    /// show them, the person's place kept.
+    pub(super) fn history_chunk(&mut self, chunk: crate::workspace::logs::Chunk) {
+        let Some(mut ws) = self.ws.take() else {
+            return;
+        };
+        let n = chunk.runs.len();
+        ws.add_history(chunk);
+        if let Some((done, _)) = &mut self.history_progress {
+            *done += n;
+        }
+        // the Runs tab's top row is the newest run: while the history streams in, a
+        // cursor left there stays on the newest (not on the run that was newest so far)
+        let at_top = self.runs.list.cursor == 0;
+        self.install_workspace(ws, true);
+        if at_top {
+            self.runs.list.cursor = 0;
+        }
+    }
+
     /// [`App::set_workspace`], told whether it replaces one shown (a change the
     /// watch applied to the workspace taken out of `self.ws` is one).
     pub(super) fn install_workspace(&mut self, ws: Workspace, reload: bool) {

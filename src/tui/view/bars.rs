@@ -137,8 +137,16 @@ pub fn status(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
     } else if let Some(ws) = &app.ws {
         let cases = super::plural(app.tests.cases.len(), "case", "cases");
         if app.indexing {
+            let what = match app.history_progress {
+                Some((done, total)) => format!(
+                    "indexing {} / {}",
+                    super::grouped(done),
+                    super::plural_grouped(total, "run", "runs")
+                ),
+                None => "indexing history…".to_owned(),
+            };
             parts.push(Part::same(vec![Span::styled(
-                format!("{cases} · {} indexing history…", app.spinner()),
+                format!("{cases} · {} {what}", app.spinner()),
                 theme.get("running"),
             )]));
         } else {

@@ -64,7 +64,7 @@ fn content(app: &App, theme: &Theme) -> Vec<Line<'static>> {
             None => Vec::new(),
         },
         Tab::Runs => match (app.selected_run(), app.selected_record()) {
-            (Some(r), _) => run(r, theme),
+            (Some(r), _) => run(r, app.run_meta(r), theme),
             (None, Some((path, rec))) => record(path, rec, theme),
             _ => Vec::new(),
         },
@@ -350,7 +350,11 @@ fn table_fields(text: &str) -> Option<Vec<(String, String)>> {
     (!fields.is_empty()).then_some(fields)
 }
 
-fn run<'a>(r: &RawRun, theme: &Theme) -> Vec<Line<'a>> {
+fn run<'a>(
+    r: &RawRun,
+    full: Option<&crate::workspace::logs::Meta>,
+    theme: &Theme,
+) -> Vec<Line<'a>> {
     let e = |s: &str| escape(s).into_owned();
     let mut v = vec![
         Line::from(vec![
@@ -363,10 +367,11 @@ fn run<'a>(r: &RawRun, theme: &Theme) -> Vec<Line<'a>> {
         field("path", e(&r.path), theme),
     ];
     if let Some(m) = &r.meta {
-        let opt = |o: &Option<String>| o.as_deref().map_or_else(|| "—".into(), shown_time);
-        v.push(field("startedAt", opt(&m.started_at), theme));
-        v.push(field("finishedAt", opt(&m.finished_at), theme));
-        if let Some(d) = m.stats.duration_ms {
+        let opt = |o: Option<&str>| o.map_or_else(|| "—".into(), shown_time);
+        v.push(field("startedAt", opt(m.started_at.as_deref()), theme));
+        v.push(field("finishedAt", opt(m.finished_at.as_deref()), theme));
+        let stats = m.stats();
+        if let Some(d) = stats.duration_ms {
             v.push(field("duration", fmt_ms(d), theme));
         }
         let n = |x: Option<u64>| x.map_or_else(|| "—".to_owned(), |x| x.to_string());
@@ -374,24 +379,26 @@ fn run<'a>(r: &RawRun, theme: &Theme) -> Vec<Line<'a>> {
             "stats",
             format!(
                 "steps {} · assertions {} · errors {} · artifacts {}",
-                n(m.stats.steps),
-                n(m.stats.assertions),
-                n(m.stats.errors),
-                n(m.stats.artifacts)
+                n(stats.steps),
+                n(stats.assertions),
+                n(stats.errors),
+                n(stats.artifacts)
             ),
             theme,
         ));
+        // the rest of the meta is read on demand (the index keeps only the summary)
+        let rt = full.map(|f| &f.runtime);
         v.push(field(
             "runtime",
             format!(
                 "driver {} · target {} · model {}",
-                opt(&m.runtime.driver),
-                opt(&m.runtime.target),
-                opt(&m.runtime.model_name)
+                opt(rt.and_then(|r| r.driver.as_deref())),
+                opt(rt.and_then(|r| r.target.as_deref())),
+                opt(rt.and_then(|r| r.model_name.as_deref()))
             ),
             theme,
         ));
-        if let Some(s) = m.schema_version.filter(|s| *s != 4) {
+        if let Some(s) = full.and_then(|f| f.schema_version).filter(|s| *s != 4) {
             v.push(field_styled(
                 "schema",
                 format!("schemaVersion {s} (expected 4)"),
@@ -399,7 +406,9 @@ fn run<'a>(r: &RawRun, theme: &Theme) -> Vec<Line<'a>> {
                 theme,
             ));
         }
-        extra_lines(&m.extra, theme, &mut v);
+        if let Some(f) = full {
+            extra_lines(&f.extra, theme, &mut v);
+        }
     } else if r.meta_broken {
         v.push(field_styled(
             "meta",
