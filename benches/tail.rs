@@ -1,6 +1,8 @@
 //! Figures for the tail engine, measured on the real binary beside GNU `tail -F`:
-//! write-to-print latency (p50/p99), a 200k-line burst, RSS and throughput on a
-//! 1 GB timeline, CPU while idle for 10 s, and the line index on the same file.
+//! write-to-print latency (p50/p99), a 200k-line burst (lines in compact JSON,
+//! and the same lines with spaces as Python's `json.dumps` writes them), RSS and
+//! throughput on a 1 GB timeline, CPU while idle for 10 s, and the line index
+//! on the same file.
 //!
 //! `cargo bench --bench tail` (release). `TAIL_BENCH_MB` sets the big file's size
 //! (default 1024; 0 skips it). Prints figures; asserts nothing about speed.
@@ -19,17 +21,28 @@ const BURST: u64 = 200_000;
 /// Bursts per follower; the median is reported.
 const BURSTS: usize = 7;
 
+/// Writes the line of one sequence number.
+type LineFn = fn(u64) -> String;
+
 fn line(seq: u64) -> String {
     format!(
         "{{\"ts\":\"2026-03-15T10:15:30.112Z\",\"type\":\"step\",\"name\":\"l{seq}\",\"status\":\"ok\",\"message\":\"step number {seq}\",\"data\":{{\"i\":{seq}}}}}\n"
     )
 }
 
+/// The same event as [`line`] written as Python's `json.dumps` writes it (a
+/// space after every `:` and `,`).
+fn spaced_line(seq: u64) -> String {
+    format!(
+        "{{\"ts\": \"2026-03-15T10:15:30.112Z\", \"type\": \"step\", \"name\": \"l{seq}\", \"status\": \"ok\", \"message\": \"step number {seq}\", \"data\": {{\"i\": {seq}}}}}\n"
+    )
+}
+
 /// The sequence number of a printed line: the token after `l` in `"name":"l…"`
-/// (JSON and raw lines) or the 4th field (pretty lines).
+/// or `"name": "l…"` (JSON and raw lines) or the 4th field (pretty lines).
 fn seq_of(printed: &str) -> Option<u64> {
-    if let Some(at) = printed.find("\"name\":\"l") {
-        let rest = &printed[at + 9..];
+    if let Some(at) = printed.find("\"name\":") {
+        let rest = printed[at + 7..].trim_start().strip_prefix("\"l")?;
         let end = rest.find('"')?;
         return rest[..end].parse().ok();
     }
@@ -127,8 +140,9 @@ fn pct(sorted: &[Duration], p: f64) -> f64 {
     sorted[i].as_secs_f64() * 1000.0
 }
 
-/// Latency samples, the burst, idle CPU for one follower command.
-fn run_small(label: &str, cmd: Command, file: &Path, idle: bool) {
+/// Latency samples, the burst, idle CPU for one follower command, fed the
+/// lines `line` writes.
+fn run_small(label: &str, cmd: Command, file: &Path, idle: bool, line: LineFn) {
     let mut w = OpenOptions::new().append(true).open(file).unwrap();
     let f = Follow::start(cmd);
     // it is following once a first line comes through (`tail -n 0` may start
@@ -161,7 +175,7 @@ fn run_small(label: &str, cmd: Command, file: &Path, idle: bool) {
     }
     bursts.sort();
     println!(
-        "{label:<28} latency p50 {:.3} ms  p99 {:.3} ms  max {:.3} ms | 200k burst median {:.3} s (min {:.3}, max {:.3}, {BURSTS} bursts)",
+        "{label:<36} latency p50 {:.3} ms  p99 {:.3} ms  max {:.3} ms | 200k burst median {:.3} s (min {:.3}, max {:.3}, {BURSTS} bursts)",
         pct(&lat, 0.5),
         pct(&lat, 0.99),
         pct(&lat, 1.0),
@@ -173,13 +187,13 @@ fn run_small(label: &str, cmd: Command, file: &Path, idle: bool) {
         let before = f.cpu_seconds();
         std::thread::sleep(Duration::from_secs(10));
         let after = f.cpu_seconds();
-        println!("{label:<28} CPU while idle 10 s: {:.2} s", after - before);
+        println!("{label:<36} CPU while idle 10 s: {:.2} s", after - before);
     }
 }
 
 /// Where the time of a burst goes, inside the process: reading and parsing,
 /// then writing JSON, then pretty lines.
-fn engine(file: &Path) {
+fn engine(label: &str, file: &Path, line: LineFn) {
     let text: String = (1..=BURST).map(line).collect();
     std::fs::write(file, &text).unwrap();
     let t = Instant::now();
@@ -211,7 +225,7 @@ fn engine(file: &Path) {
     }
     let pretty = t.elapsed();
     println!(
-        "== engine, {BURST} lines in-process: read+parse {:.3} s, JSON out {:.3} s, pretty out {:.3} s ({} events, {n} bytes)",
+        "== engine, {BURST} {label} lines in-process: read+parse {:.3} s, JSON out {:.3} s, pretty out {:.3} s ({} events, {n} bytes)",
         parsed.as_secs_f64(),
         json.as_secs_f64(),
         pretty.as_secs_f64(),
@@ -230,25 +244,36 @@ fn main() {
     let small = dir.path().join("timeline.jsonl");
     let has_tail = Command::new("tail").arg("--version").output().is_ok();
 
-    engine(&small);
+    engine("compact", &small, line);
+    engine("spaced", &small, spaced_line);
     println!("== write-to-print latency ({SAMPLES} samples, 3 ms apart) and a {BURST}-line burst");
-    for (label, args) in [
-        ("testdeck tail -f --json", vec!["--json"]),
-        ("testdeck tail -f (pretty)", vec![]),
-    ] {
-        File::create(&small).unwrap();
-        let mut cmd = Command::new(exe);
-        cmd.args(["tail", "--follow"])
-            .args(&args)
-            .arg(&small)
-            .env("NO_COLOR", "1");
-        run_small(label, cmd, &small, args.is_empty());
-    }
-    if has_tail {
-        File::create(&small).unwrap();
-        let mut cmd = Command::new("tail");
-        cmd.args(["-F", "-n", "0"]).arg(&small);
-        run_small("GNU tail -F", cmd, &small, true);
+    for (form, gen_line) in [("compact", line as LineFn), ("spaced", spaced_line)] {
+        for (label, args) in [
+            ("testdeck tail -f --json", vec!["--json"]),
+            ("testdeck tail -f (pretty)", vec![]),
+        ] {
+            File::create(&small).unwrap();
+            let mut cmd = Command::new(exe);
+            cmd.args(["tail", "--follow"])
+                .args(&args)
+                .arg(&small)
+                .env("NO_COLOR", "1");
+            // idle CPU does not depend on the form: measured once
+            let idle = args.is_empty() && form == "compact";
+            run_small(&format!("{label} {form}"), cmd, &small, idle, gen_line);
+        }
+        if has_tail {
+            File::create(&small).unwrap();
+            let mut cmd = Command::new("tail");
+            cmd.args(["-F", "-n", "0"]).arg(&small);
+            run_small(
+                &format!("GNU tail -F {form}"),
+                cmd,
+                &small,
+                form == "compact",
+                gen_line,
+            );
+        }
     }
 
     let mb: u64 = std::env::var("TAIL_BENCH_MB")
