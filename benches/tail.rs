@@ -8,132 +8,22 @@
 //! (default 1024; 0 skips it). Prints figures; asserts nothing about speed.
 #![allow(clippy::unwrap_used)]
 
+use common::{Follow, LineFn, line, spaced_line};
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::io::{BufWriter, Write};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 use testdeck::tail::{Follower, LineIndex, Start, TailEvent, Watch};
+
+#[allow(dead_code)]
+mod common;
 
 const SAMPLES: u64 = 500;
 const BURST: u64 = 200_000;
 /// Bursts per follower; the median is reported.
 const BURSTS: usize = 7;
-
-/// Writes the line of one sequence number.
-type LineFn = fn(u64) -> String;
-
-fn line(seq: u64) -> String {
-    format!(
-        "{{\"ts\":\"2026-03-15T10:15:30.112Z\",\"type\":\"step\",\"name\":\"l{seq}\",\"status\":\"ok\",\"message\":\"step number {seq}\",\"data\":{{\"i\":{seq}}}}}\n"
-    )
-}
-
-/// The same event as [`line`] written as Python's `json.dumps` writes it (a
-/// space after every `:` and `,`).
-fn spaced_line(seq: u64) -> String {
-    format!(
-        "{{\"ts\": \"2026-03-15T10:15:30.112Z\", \"type\": \"step\", \"name\": \"l{seq}\", \"status\": \"ok\", \"message\": \"step number {seq}\", \"data\": {{\"i\": {seq}}}}}\n"
-    )
-}
-
-/// The sequence number of a printed line: the token after `l` in `"name":"l…"`
-/// or `"name": "l…"` (JSON and raw lines) or the 4th field (pretty lines).
-fn seq_of(printed: &str) -> Option<u64> {
-    if let Some(at) = printed.find("\"name\":") {
-        let rest = printed[at + 7..].trim_start().strip_prefix("\"l")?;
-        let end = rest.find('"')?;
-        return rest[..end].parse().ok();
-    }
-    printed
-        .split_whitespace()
-        .nth(3)?
-        .strip_prefix('l')?
-        .parse()
-        .ok()
-}
-
-struct Follow {
-    child: Child,
-    seen: mpsc::Receiver<(u64, Instant)>,
-}
-
-impl Follow {
-    fn start(mut cmd: Command) -> Self {
-        let mut child = cmd
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let out = child.stdout.take().unwrap();
-        let (tx, seen) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut r = BufReader::with_capacity(1 << 20, out);
-            let mut buf = String::new();
-            loop {
-                buf.clear();
-                match r.read_line(&mut buf) {
-                    Ok(0) | Err(_) => return,
-                    Ok(_) => {
-                        if let Some(s) = seq_of(&buf) {
-                            if tx.send((s, Instant::now())).is_err() {
-                                return;
-                            }
-                        }
-                    }
-                }
-            }
-        });
-        Self { child, seen }
-    }
-
-    /// When `seq` was printed (everything before it is consumed).
-    fn wait_for(&self, seq: u64) -> Instant {
-        loop {
-            let (s, t) = self
-                .seen
-                .recv_timeout(Duration::from_secs(120))
-                .unwrap_or_else(|_| panic!("line {seq} never printed"));
-            if s == seq {
-                return t;
-            }
-        }
-    }
-
-    fn cpu_seconds(&self) -> f64 {
-        let stat =
-            std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap_or_default();
-        // fields after the command name, which is in parentheses
-        let after = stat.rsplit_once(')').map_or("", |(_, a)| a);
-        let f: Vec<&str> = after.split_whitespace().collect();
-        let ticks: f64 = f.get(11).and_then(|u| u.parse::<f64>().ok()).unwrap_or(0.0)
-            + f.get(12).and_then(|s| s.parse::<f64>().ok()).unwrap_or(0.0);
-        ticks / 100.0
-    }
-
-    /// (current RSS, peak RSS) in MB.
-    fn rss_mb(&self) -> (f64, f64) {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
-            .unwrap_or_default();
-        let field = |name: &str| {
-            status
-                .lines()
-                .find(|l| l.starts_with(name))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|kb| kb.parse::<f64>().ok())
-                .map_or(f64::NAN, |kb| kb / 1024.0)
-        };
-        (field("VmRSS:"), field("VmHWM:"))
-    }
-}
-
-impl Drop for Follow {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 fn pct(sorted: &[Duration], p: f64) -> f64 {
     let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
@@ -145,14 +35,7 @@ fn pct(sorted: &[Duration], p: f64) -> f64 {
 fn run_small(label: &str, cmd: Command, file: &Path, idle: bool, line: LineFn) {
     let mut w = OpenOptions::new().append(true).open(file).unwrap();
     let f = Follow::start(cmd);
-    // it is following once a first line comes through (`tail -n 0` may start
-    // after a first write, so write until one is seen)
-    loop {
-        w.write_all(line(0).as_bytes()).unwrap();
-        if let Ok((0, _)) = f.seen.recv_timeout(Duration::from_millis(200)) {
-            break;
-        }
-    }
+    f.until_following(&mut w, line);
     let mut lat = Vec::new();
     for seq in 1..=SAMPLES {
         let t = Instant::now();
@@ -163,17 +46,8 @@ fn run_small(label: &str, cmd: Command, file: &Path, idle: bool, line: LineFn) {
     lat.sort();
     // several bursts, a pause between them: one burst is at the mercy of the
     // scheduler of a small machine, the median is not
-    let mut bursts = Vec::new();
     let mut next = SAMPLES;
-    for _ in 0..BURSTS {
-        let burst: String = (1..=BURST).map(|i| line(next + i)).collect();
-        let t = Instant::now();
-        w.write_all(burst.as_bytes()).unwrap();
-        bursts.push(f.wait_for(next + BURST) - t);
-        next += BURST;
-        std::thread::sleep(Duration::from_millis(300));
-    }
-    bursts.sort();
+    let bursts = f.bursts(&mut w, line, &mut next, BURST, BURSTS);
     println!(
         "{label:<36} latency p50 {:.3} ms  p99 {:.3} ms  max {:.3} ms | 200k burst median {:.3} s (min {:.3}, max {:.3}, {BURSTS} bursts)",
         pct(&lat, 0.5),
