@@ -20,6 +20,8 @@ use std::fmt::Write as _;
 use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 #[allow(dead_code)]
@@ -148,7 +150,7 @@ fn time_runs(cmd: &mut Command, reps: usize) -> Duration {
 }
 
 /// Peak RSS of the real TUI in a pseudo-terminal once it has indexed the
-/// workspace (its CPU time stops growing for a second), in MB.
+/// workspace (no "indexing" on its screen, its CPU time no longer growing), in MB.
 fn tui_peak_rss(root: &Path) -> Option<f64> {
     use portable_pty::{CommandBuilder, PtySize, native_pty_system};
     let pty = native_pty_system()
@@ -165,18 +167,33 @@ fn tui_peak_rss(root: &Path) -> Option<f64> {
     cmd.env("TERM", "xterm-256color");
     let mut child = pty.slave.spawn_command(cmd).ok()?;
     let mut reader = pty.master.try_clone_reader().ok()?;
-    std::thread::spawn(move || {
-        let mut b = vec![0u8; 65536];
-        while matches!(std::io::Read::read(&mut reader, &mut b), Ok(n) if n > 0) {}
-    });
+    // what the screen says: drawn at all, and "indexing…" in the status bar
+    let drawn = Arc::new(AtomicBool::new(false));
+    let indexing = Arc::new(AtomicBool::new(true));
+    {
+        let (drawn, indexing) = (drawn.clone(), indexing.clone());
+        std::thread::spawn(move || {
+            let mut screen = vt100::Parser::new(48, 160, 0);
+            let mut b = vec![0u8; 65536];
+            while let Ok(n @ 1..) = std::io::Read::read(&mut reader, &mut b) {
+                screen.process(&b[..n]);
+                let text = screen.screen().contents();
+                drawn.store(!text.trim().is_empty(), Ordering::Relaxed);
+                indexing.store(text.contains("indexing"), Ordering::Relaxed);
+            }
+        });
+    }
     let pid = child.process_id()?;
     let until = Instant::now() + Duration::from_secs(600);
     let (mut last, mut quiet) = (0, 0);
+    // indexed: the screen drawn without "indexing", and the CPU time no longer
+    // growing for a second (a starved process on a loaded machine also gets
+    // few ticks, so the screen decides, not the CPU alone)
     while Instant::now() < until && quiet < 4 {
         std::thread::sleep(Duration::from_millis(250));
         let now = common::cpu_ticks(pid)?;
-        // a tick or two a second is the idle redraw, not indexing
-        quiet = if now > 0 && now.saturating_sub(last) <= 1 {
+        let done = drawn.load(Ordering::Relaxed) && !indexing.load(Ordering::Relaxed);
+        quiet = if done && now.saturating_sub(last) <= 1 {
             quiet + 1
         } else {
             0
