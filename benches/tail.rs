@@ -1,144 +1,41 @@
 //! Figures for the tail engine, measured on the real binary beside GNU `tail -F`:
-//! write-to-print latency (p50/p99), a 200k-line burst, RSS and throughput on a
-//! 1 GB timeline, CPU while idle for 10 s, and the line index on the same file.
+//! write-to-print latency (p50/p99), a 200k-line burst (lines in compact JSON,
+//! and the same lines with spaces as Python's `json.dumps` writes them), RSS and
+//! throughput on a 1 GB timeline, CPU while idle for 10 s, and the line index
+//! on the same file.
 //!
 //! `cargo bench --bench tail` (release). `TAIL_BENCH_MB` sets the big file's size
 //! (default 1024; 0 skips it). Prints figures; asserts nothing about speed.
 #![allow(clippy::unwrap_used)]
 
+use common::{Follow, LineFn, line, spaced_line};
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::io::{BufWriter, Write};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 use testdeck::tail::{Follower, LineIndex, Start, TailEvent, Watch};
+
+#[allow(dead_code)]
+mod common;
 
 const SAMPLES: u64 = 500;
 const BURST: u64 = 200_000;
 /// Bursts per follower; the median is reported.
 const BURSTS: usize = 7;
 
-fn line(seq: u64) -> String {
-    format!(
-        "{{\"ts\":\"2026-03-15T10:15:30.112Z\",\"type\":\"step\",\"name\":\"l{seq}\",\"status\":\"ok\",\"message\":\"step number {seq}\",\"data\":{{\"i\":{seq}}}}}\n"
-    )
-}
-
-/// The sequence number of a printed line: the token after `l` in `"name":"l…"`
-/// (JSON and raw lines) or the 4th field (pretty lines).
-fn seq_of(printed: &str) -> Option<u64> {
-    if let Some(at) = printed.find("\"name\":\"l") {
-        let rest = &printed[at + 9..];
-        let end = rest.find('"')?;
-        return rest[..end].parse().ok();
-    }
-    printed
-        .split_whitespace()
-        .nth(3)?
-        .strip_prefix('l')?
-        .parse()
-        .ok()
-}
-
-struct Follow {
-    child: Child,
-    seen: mpsc::Receiver<(u64, Instant)>,
-}
-
-impl Follow {
-    fn start(mut cmd: Command) -> Self {
-        let mut child = cmd
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let out = child.stdout.take().unwrap();
-        let (tx, seen) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut r = BufReader::with_capacity(1 << 20, out);
-            let mut buf = String::new();
-            loop {
-                buf.clear();
-                match r.read_line(&mut buf) {
-                    Ok(0) | Err(_) => return,
-                    Ok(_) => {
-                        if let Some(s) = seq_of(&buf) {
-                            if tx.send((s, Instant::now())).is_err() {
-                                return;
-                            }
-                        }
-                    }
-                }
-            }
-        });
-        Self { child, seen }
-    }
-
-    /// When `seq` was printed (everything before it is consumed).
-    fn wait_for(&self, seq: u64) -> Instant {
-        loop {
-            let (s, t) = self
-                .seen
-                .recv_timeout(Duration::from_secs(120))
-                .unwrap_or_else(|_| panic!("line {seq} never printed"));
-            if s == seq {
-                return t;
-            }
-        }
-    }
-
-    fn cpu_seconds(&self) -> f64 {
-        let stat =
-            std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap_or_default();
-        // fields after the command name, which is in parentheses
-        let after = stat.rsplit_once(')').map_or("", |(_, a)| a);
-        let f: Vec<&str> = after.split_whitespace().collect();
-        let ticks: f64 = f.get(11).and_then(|u| u.parse::<f64>().ok()).unwrap_or(0.0)
-            + f.get(12).and_then(|s| s.parse::<f64>().ok()).unwrap_or(0.0);
-        ticks / 100.0
-    }
-
-    /// (current RSS, peak RSS) in MB.
-    fn rss_mb(&self) -> (f64, f64) {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
-            .unwrap_or_default();
-        let field = |name: &str| {
-            status
-                .lines()
-                .find(|l| l.starts_with(name))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|kb| kb.parse::<f64>().ok())
-                .map_or(f64::NAN, |kb| kb / 1024.0)
-        };
-        (field("VmRSS:"), field("VmHWM:"))
-    }
-}
-
-impl Drop for Follow {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 fn pct(sorted: &[Duration], p: f64) -> f64 {
     let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
     sorted[i].as_secs_f64() * 1000.0
 }
 
-/// Latency samples, the burst, idle CPU for one follower command.
-fn run_small(label: &str, cmd: Command, file: &Path, idle: bool) {
+/// Latency samples, the burst, idle CPU for one follower command, fed the
+/// lines `line` writes.
+fn run_small(label: &str, cmd: Command, file: &Path, idle: bool, line: LineFn) {
     let mut w = OpenOptions::new().append(true).open(file).unwrap();
     let f = Follow::start(cmd);
-    // it is following once a first line comes through (`tail -n 0` may start
-    // after a first write, so write until one is seen)
-    loop {
-        w.write_all(line(0).as_bytes()).unwrap();
-        if let Ok((0, _)) = f.seen.recv_timeout(Duration::from_millis(200)) {
-            break;
-        }
-    }
+    f.until_following(&mut w, line);
     let mut lat = Vec::new();
     for seq in 1..=SAMPLES {
         let t = Instant::now();
@@ -149,19 +46,10 @@ fn run_small(label: &str, cmd: Command, file: &Path, idle: bool) {
     lat.sort();
     // several bursts, a pause between them: one burst is at the mercy of the
     // scheduler of a small machine, the median is not
-    let mut bursts = Vec::new();
     let mut next = SAMPLES;
-    for _ in 0..BURSTS {
-        let burst: String = (1..=BURST).map(|i| line(next + i)).collect();
-        let t = Instant::now();
-        w.write_all(burst.as_bytes()).unwrap();
-        bursts.push(f.wait_for(next + BURST) - t);
-        next += BURST;
-        std::thread::sleep(Duration::from_millis(300));
-    }
-    bursts.sort();
+    let bursts = f.bursts(&mut w, line, &mut next, BURST, BURSTS);
     println!(
-        "{label:<28} latency p50 {:.3} ms  p99 {:.3} ms  max {:.3} ms | 200k burst median {:.3} s (min {:.3}, max {:.3}, {BURSTS} bursts)",
+        "{label:<36} latency p50 {:.3} ms  p99 {:.3} ms  max {:.3} ms | 200k burst median {:.3} s (min {:.3}, max {:.3}, {BURSTS} bursts)",
         pct(&lat, 0.5),
         pct(&lat, 0.99),
         pct(&lat, 1.0),
@@ -173,13 +61,13 @@ fn run_small(label: &str, cmd: Command, file: &Path, idle: bool) {
         let before = f.cpu_seconds();
         std::thread::sleep(Duration::from_secs(10));
         let after = f.cpu_seconds();
-        println!("{label:<28} CPU while idle 10 s: {:.2} s", after - before);
+        println!("{label:<36} CPU while idle 10 s: {:.2} s", after - before);
     }
 }
 
 /// Where the time of a burst goes, inside the process: reading and parsing,
 /// then writing JSON, then pretty lines.
-fn engine(file: &Path) {
+fn engine(label: &str, file: &Path, line: LineFn) {
     let text: String = (1..=BURST).map(line).collect();
     std::fs::write(file, &text).unwrap();
     let t = Instant::now();
@@ -211,7 +99,7 @@ fn engine(file: &Path) {
     }
     let pretty = t.elapsed();
     println!(
-        "== engine, {BURST} lines in-process: read+parse {:.3} s, JSON out {:.3} s, pretty out {:.3} s ({} events, {n} bytes)",
+        "== engine, {BURST} {label} lines in-process: read+parse {:.3} s, JSON out {:.3} s, pretty out {:.3} s ({} events, {n} bytes)",
         parsed.as_secs_f64(),
         json.as_secs_f64(),
         pretty.as_secs_f64(),
@@ -230,25 +118,36 @@ fn main() {
     let small = dir.path().join("timeline.jsonl");
     let has_tail = Command::new("tail").arg("--version").output().is_ok();
 
-    engine(&small);
+    engine("compact", &small, line);
+    engine("spaced", &small, spaced_line);
     println!("== write-to-print latency ({SAMPLES} samples, 3 ms apart) and a {BURST}-line burst");
-    for (label, args) in [
-        ("testdeck tail -f --json", vec!["--json"]),
-        ("testdeck tail -f (pretty)", vec![]),
-    ] {
-        File::create(&small).unwrap();
-        let mut cmd = Command::new(exe);
-        cmd.args(["tail", "--follow"])
-            .args(&args)
-            .arg(&small)
-            .env("NO_COLOR", "1");
-        run_small(label, cmd, &small, args.is_empty());
-    }
-    if has_tail {
-        File::create(&small).unwrap();
-        let mut cmd = Command::new("tail");
-        cmd.args(["-F", "-n", "0"]).arg(&small);
-        run_small("GNU tail -F", cmd, &small, true);
+    for (form, gen_line) in [("compact", line as LineFn), ("spaced", spaced_line)] {
+        for (label, args) in [
+            ("testdeck tail -f --json", vec!["--json"]),
+            ("testdeck tail -f (pretty)", vec![]),
+        ] {
+            File::create(&small).unwrap();
+            let mut cmd = Command::new(exe);
+            cmd.args(["tail", "--follow"])
+                .args(&args)
+                .arg(&small)
+                .env("NO_COLOR", "1");
+            // idle CPU does not depend on the form: measured once
+            let idle = args.is_empty() && form == "compact";
+            run_small(&format!("{label} {form}"), cmd, &small, idle, gen_line);
+        }
+        if has_tail {
+            File::create(&small).unwrap();
+            let mut cmd = Command::new("tail");
+            cmd.args(["-F", "-n", "0"]).arg(&small);
+            run_small(
+                &format!("GNU tail -F {form}"),
+                cmd,
+                &small,
+                form == "compact",
+                gen_line,
+            );
+        }
     }
 
     let mb: u64 = std::env::var("TAIL_BENCH_MB")

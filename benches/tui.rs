@@ -8,52 +8,25 @@
 //!
 //! Without TESTDECK_BENCH_WS a small workspace is generated (figures then say so).
 
+use common::{frame, ms, new_app};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use testdeck::tui::action::Action;
-use testdeck::tui::app::{App, Options};
-use testdeck::tui::keymap::Keymap;
+use testdeck::tui::app::App;
 use testdeck::tui::theme::Theme;
 use testdeck::workspace::Workspace;
+
+// the in-process TUI and fzf, shared with the scale bench
+#[allow(dead_code)]
+mod common;
 
 // the tests' fixture workspaces, not shipped in the library
 #[allow(dead_code)]
 #[path = "../tests/common/fixtures.rs"]
 mod fixtures;
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
-}
-
-fn frame(app: &App, theme: &Theme, term: &mut Terminal<TestBackend>) {
-    term.draw(|f| testdeck::tui::view::draw(app, theme, f))
-        .expect("draw");
-}
-
-fn vm_hwm_kb() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    s.lines()
-        .find(|l| l.starts_with("VmHWM:"))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|v| v.parse().ok())
-}
-
-fn new_app(root: &Path) -> App {
-    let mut app = App::new(
-        Options {
-            label: "bench".into(),
-            root: root.to_path_buf(),
-            host: "127.0.0.1".into(),
-            use_env: false,
-        },
-        Keymap::builtin("default").expect("keymap"),
-    );
-    app.update(Action::Resize(160, 48));
-    app
-}
 
 fn main() {
     let (root, _keep) = if let Some(p) = std::env::var_os("TESTDECK_BENCH_WS") {
@@ -120,7 +93,7 @@ fn main() {
     );
     println!(
         "peak RSS after indexing: {:.1} MB",
-        vm_hwm_kb().unwrap_or(0) as f64 / 1024.0
+        common::vm_hwm_kb(None).unwrap_or(0) as f64 / 1024.0
     );
 
     // the headless load, everything at once (what list, stats and runs call)
@@ -158,7 +131,7 @@ fn main() {
     // 6. idle CPU of the real binary in a pty
     idle_cpu(&root);
 
-    if let Some(kb) = vm_hwm_kb() {
+    if let Some(kb) = common::vm_hwm_kb(None) {
         println!("peak RSS of this process: {:.1} MB", kb as f64 / 1024.0);
     }
 }
@@ -206,30 +179,13 @@ fn huge_timeline() {
 
 /// The same query through `fzf --filter` on the same candidates (when fzf is installed).
 fn fzf(app: &App, query: &str) {
-    use std::io::Write as _;
-    let mut input = String::new();
-    for c in &app.candidates {
-        input.push_str(&c.text);
-        input.push('\n');
+    match common::fzf(app, query) {
+        Some(d) => println!(
+            "fzf --filter on the same candidates (whole query, process included): {:.2} ms",
+            ms(d)
+        ),
+        None => println!("fzf: not installed, no comparison"),
     }
-    let Ok(mut child) = std::process::Command::new("fzf")
-        .args(["--filter", query])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::null())
-        .spawn()
-    else {
-        println!("fzf: not installed, no comparison");
-        return;
-    };
-    let t = Instant::now();
-    if let Some(mut i) = child.stdin.take() {
-        let _ = i.write_all(input.as_bytes());
-    }
-    let _ = child.wait();
-    println!(
-        "fzf --filter on the same candidates (whole query, process included): {:.2} ms",
-        ms(t.elapsed())
-    );
 }
 
 fn idle_cpu(root: &Path) {

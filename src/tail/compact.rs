@@ -60,8 +60,6 @@ const MAX_DEPTH: u32 = 64;
 /// Objects with more keys are left to the full parser (keys are checked for
 /// repeats pairwise).
 const MAX_KEYS: usize = 64;
-/// Longer integers may not fit `u64`/`i64`; they are left to the full parser.
-const MAX_DIGITS: usize = 18;
 
 /// The fields of `line` if it is exactly the compact JSON of an event with
 /// nothing to report; `None` otherwise (the line then takes the full parse).
@@ -216,33 +214,20 @@ impl Scan<'_> {
             b't' => self.lit(b"true"),
             b'f' => self.lit(b"false"),
             b'n' => self.lit(b"null"),
-            b'-' | b'0'..=b'9' => self.integer(),
+            b'-' | b'0'..=b'9' => self.number(),
             _ => None,
         }
     }
 
-    /// An integer written as serde_json writes it back; floats, `-0` and
-    /// integers that might not fit are left to the full parser.
-    fn integer(&mut self) -> Option<()> {
-        let negative = self.peek() == Some(b'-');
-        if negative {
-            self.i += 1;
-        }
-        let digits = self.b[self.i..]
-            .iter()
-            .take_while(|c| c.is_ascii_digit())
-            .count();
-        if digits == 0 || digits > MAX_DIGITS {
+    /// A number written as serde_json writes it back (see [`number_end`]): an integer in
+    /// range as it is, anything else only if serde_json prints it back the same.
+    fn number(&mut self) -> Option<()> {
+        let (end, canonical) = number_end(self.b, self.i)?;
+        if !canonical && !round_trips(&self.b[self.i..end]) {
             return None;
         }
-        if self.b[self.i] == b'0' && (digits > 1 || negative) {
-            return None;
-        }
-        self.i += digits;
-        match self.peek() {
-            Some(b'.' | b'e' | b'E') => None,
-            _ => Some(()),
-        }
+        self.i = end;
+        Some(())
     }
 
     fn array(&mut self, depth: u32) -> Option<()> {
@@ -293,6 +278,332 @@ impl Scan<'_> {
                 b',' => self.i += 1,
                 b'}' => {
                     self.i += 1;
+                    self.keys.truncate(mark);
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+}
+
+/// The end of the JSON number that starts at `i`, and whether it is an
+/// integer serde_json keeps and prints back as written: no leading zero, not
+/// `-0`, within `u64` (or `i64` when negative). Other valid numbers become a
+/// float in serde_json (and may print otherwise); `None` if it is not a number.
+fn number_end(b: &[u8], i: usize) -> Option<(usize, bool)> {
+    let negative = b.get(i) == Some(&b'-');
+    let mut j = i + usize::from(negative);
+    let digits = |j: usize| {
+        b[j.min(b.len())..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count()
+    };
+    let int = digits(j);
+    if int == 0 || (b[j] == b'0' && int > 1) {
+        return None;
+    }
+    let int_start = j;
+    j += int;
+    let mut float = false;
+    if b.get(j) == Some(&b'.') {
+        let frac = digits(j + 1);
+        if frac == 0 {
+            return None;
+        }
+        j += 1 + frac;
+        float = true;
+    }
+    if matches!(b.get(j), Some(b'e' | b'E')) {
+        j += 1;
+        if matches!(b.get(j), Some(b'+' | b'-')) {
+            j += 1;
+        }
+        let exp = digits(j);
+        if exp == 0 {
+            return None;
+        }
+        j += exp;
+        float = true;
+    }
+    if float || (negative && b[int_start] == b'0') {
+        return Some((j, false));
+    }
+    // at most 20 digits, so the sum cannot overflow u128
+    let in_range = int <= 20 && {
+        let v = b[int_start..j]
+            .iter()
+            .fold(0u128, |v, &d| v * 10 + u128::from(d - b'0'));
+        if negative {
+            v <= 1u128 << 63
+        } else {
+            v <= u128::from(u64::MAX)
+        }
+    };
+    Some((j, in_range))
+}
+
+/// Whether serde_json reads this number and prints it back byte for byte.
+fn round_trips(text: &[u8]) -> bool {
+    reprint(text).is_some_and(|p| p.as_bytes() == text)
+}
+
+/// How serde_json prints the number it reads from `text` (a float in
+/// shortest form, a big integer as a float); `None` if it refuses it (out of
+/// range).
+fn reprint(text: &[u8]) -> Option<String> {
+    let v: serde_json::Value = serde_json::from_slice(text).ok()?;
+    serde_json::to_string(&v).ok()
+}
+
+/// A line of any valid JSON in compact form, exactly as serde_json would print
+/// it back (`serde_json::to_string` of its `Value`), built in one pass over the
+/// bytes without a tree: whitespace outside strings dropped, strings copied
+/// with their escapes checked and written the way serde_json writes them
+/// (`\/` and `\u` escapes of printable characters decoded), numbers validated
+/// (and re-printed by serde_json when they are not plain integers).
+///
+/// `None` for invalid JSON and for what this scan does not decide alone —
+/// nesting deeper than [`MAX_DEPTH`], objects with more than [`MAX_KEYS`]
+/// keys, a repeated key (serde_json keeps one): the caller then takes the full
+/// parse, which reports what is wrong.
+pub(crate) fn normalize(line: &str) -> Option<String> {
+    if line.len() > u32::MAX as usize {
+        return None;
+    }
+    let mut n = Normalize {
+        s: line,
+        b: line.as_bytes(),
+        i: 0,
+        out: String::with_capacity(line.len()),
+        keys: Vec::new(),
+    };
+    n.ws();
+    n.value(0)?;
+    n.ws();
+    (n.i == n.b.len()).then_some(n.out)
+}
+
+struct Normalize<'a> {
+    s: &'a str,
+    b: &'a [u8],
+    i: usize,
+    out: String,
+    /// Keys of the objects being read, as ranges of `out` (a stack).
+    keys: Vec<(usize, usize)>,
+}
+
+impl Normalize<'_> {
+    fn ws(&mut self) {
+        while matches!(self.b.get(self.i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.i += 1;
+        }
+    }
+
+    fn value(&mut self, depth: u32) -> Option<()> {
+        match *self.b.get(self.i)? {
+            b'"' => self.string(),
+            b'{' => self.object(depth + 1),
+            b'[' => self.array(depth + 1),
+            b't' => self.word("true"),
+            b'f' => self.word("false"),
+            b'n' => self.word("null"),
+            b'-' | b'0'..=b'9' => self.number(),
+            _ => None,
+        }
+    }
+
+    fn word(&mut self, w: &str) -> Option<()> {
+        if !self.b[self.i..].starts_with(w.as_bytes()) {
+            return None;
+        }
+        self.i += w.len();
+        self.out.push_str(w);
+        Some(())
+    }
+
+    fn number(&mut self) -> Option<()> {
+        let (end, canonical) = number_end(self.b, self.i)?;
+        let text = &self.s[self.i..end];
+        if canonical {
+            self.out.push_str(text);
+        } else {
+            self.out.push_str(&reprint(text.as_bytes())?);
+        }
+        self.i = end;
+        Some(())
+    }
+
+    /// A string, re-escaped as serde_json escapes: `"` `\` and the controls
+    /// (the five short forms, `\u00xx` lower-case for the others); every other
+    /// character as itself.
+    fn string(&mut self) -> Option<()> {
+        self.i += 1;
+        self.out.push('"');
+        loop {
+            let k = memchr::memchr2(b'"', b'\\', &self.b[self.i..])?;
+            let run = &self.s[self.i..self.i + k];
+            // a raw control character is not JSON
+            if run.bytes().any(|c| c < 0x20) {
+                return None;
+            }
+            self.out.push_str(run);
+            self.i += k;
+            if self.b[self.i] == b'"' {
+                self.i += 1;
+                self.out.push('"');
+                return Some(());
+            }
+            let c = match *self.b.get(self.i + 1)? {
+                b'"' => '"',
+                b'\\' => '\\',
+                b'/' => '/',
+                b'b' => '\u{8}',
+                b'f' => '\u{c}',
+                b'n' => '\n',
+                b'r' => '\r',
+                b't' => '\t',
+                b'u' => {
+                    let hi = self.hex4(self.i + 2)?;
+                    let (code, len) = match hi {
+                        0xd800..=0xdbff => {
+                            // a high surrogate only as the first half of a pair
+                            if self.b.get(self.i + 6..self.i + 8) != Some(b"\\u") {
+                                return None;
+                            }
+                            let lo = self.hex4(self.i + 8)?;
+                            if !(0xdc00..=0xdfff).contains(&lo) {
+                                return None;
+                            }
+                            (0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00), 12)
+                        }
+                        0xdc00..=0xdfff => return None,
+                        _ => (hi, 6),
+                    };
+                    self.i += len;
+                    self.push_char(char::from_u32(code)?);
+                    continue;
+                }
+                _ => return None,
+            };
+            self.i += 2;
+            self.push_char(c);
+        }
+    }
+
+    fn hex4(&self, at: usize) -> Option<u32> {
+        let h = self.b.get(at..at + 4)?;
+        h.iter().try_fold(0u32, |v, &d| {
+            let x = match d {
+                b'0'..=b'9' => d - b'0',
+                b'a'..=b'f' => d - b'a' + 10,
+                b'A'..=b'F' => d - b'A' + 10,
+                _ => return None,
+            };
+            Some(v << 4 | u32::from(x))
+        })
+    }
+
+    fn push_char(&mut self, c: char) {
+        match c {
+            '"' => self.out.push_str("\\\""),
+            '\\' => self.out.push_str("\\\\"),
+            '\u{8}' => self.out.push_str("\\b"),
+            '\u{c}' => self.out.push_str("\\f"),
+            '\n' => self.out.push_str("\\n"),
+            '\r' => self.out.push_str("\\r"),
+            '\t' => self.out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                let u = c as usize;
+                self.out.push_str("\\u00");
+                self.out.push(char::from(HEX[u >> 4]));
+                self.out.push(char::from(HEX[u & 15]));
+            }
+            c => self.out.push(c),
+        }
+    }
+
+    fn array(&mut self, depth: u32) -> Option<()> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        self.i += 1;
+        self.out.push('[');
+        self.ws();
+        if self.b.get(self.i) == Some(&b']') {
+            self.i += 1;
+            self.out.push(']');
+            return Some(());
+        }
+        loop {
+            self.value(depth)?;
+            self.ws();
+            match *self.b.get(self.i)? {
+                b',' => {
+                    self.i += 1;
+                    self.out.push(',');
+                    self.ws();
+                }
+                b']' => {
+                    self.i += 1;
+                    self.out.push(']');
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    fn object(&mut self, depth: u32) -> Option<()> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        self.i += 1;
+        self.out.push('{');
+        self.ws();
+        if self.b.get(self.i) == Some(&b'}') {
+            self.i += 1;
+            self.out.push('}');
+            return Some(());
+        }
+        let mark = self.keys.len();
+        loop {
+            if self.b.get(self.i) != Some(&b'"') {
+                return None;
+            }
+            let start = self.out.len();
+            self.string()?;
+            // written in one canonical form, equal keys are equal bytes
+            let (s, e) = (start, self.out.len());
+            let k = &self.out.as_bytes()[s..e];
+            if self.keys.len() - mark >= MAX_KEYS
+                || self.keys[mark..]
+                    .iter()
+                    .any(|&(a, z)| &self.out.as_bytes()[a..z] == k)
+            {
+                return None;
+            }
+            self.keys.push((s, e));
+            self.ws();
+            if self.b.get(self.i) != Some(&b':') {
+                return None;
+            }
+            self.i += 1;
+            self.out.push(':');
+            self.ws();
+            self.value(depth)?;
+            self.ws();
+            match *self.b.get(self.i)? {
+                b',' => {
+                    self.i += 1;
+                    self.out.push(',');
+                    self.ws();
+                }
+                b'}' => {
+                    self.i += 1;
+                    self.out.push('}');
                     self.keys.truncate(mark);
                     return Some(());
                 }
@@ -373,7 +684,7 @@ mod tests {
             r#"{"type":"step","name":"\u000a","status":"ok","message":"m","data":null}"#,
             r#"{"type":"step","name":"\u001F","status":"ok","message":"m","data":null}"#,
             // numbers that do not come back as written
-            r#"{"type":"step","name":"n","status":"ok","message":"m","data":1.5}"#,
+            r#"{"type":"step","name":"n","status":"ok","message":"m","data":1.50}"#,
             r#"{"type":"step","name":"n","status":"ok","message":"m","data":1e3}"#,
             r#"{"type":"step","name":"n","status":"ok","message":"m","data":-0}"#,
             r#"{"type":"step","name":"n","status":"ok","message":"m","data":012}"#,
@@ -497,5 +808,303 @@ mod tests {
         // the generator must reach both sides of the decision
         assert!(accepted > 1000, "{accepted}");
         assert!(accepted < 19_000, "{accepted}");
+    }
+    /// serde_json's compact re-serialization of a line, if it reads it.
+    fn serde_compact(line: &str) -> Option<String> {
+        let v: serde_json::Value = serde_json::from_str(line).ok()?;
+        Some(serde_json::to_string(&v).expect("a value serializes"))
+    }
+
+    /// A random JSON value written in a random valid (or, now and then,
+    /// broken) form: spaces anywhere, every escape form, numbers of every
+    /// shape, nesting, repeated keys.
+    fn gen_value(rng: &mut fastrand::Rng, depth: u32, out: &mut String) {
+        let ws = |rng: &mut fastrand::Rng, out: &mut String| {
+            for _ in 0..rng.usize(..3) {
+                out.push([' ', '\t', '\r', '\n'][rng.usize(..4)]);
+            }
+        };
+        ws(rng, out);
+        let pick = if depth > 6 { rng.u8(..6) } else { rng.u8(..9) };
+        match pick {
+            0 => out.push_str(["null", "true", "false"][rng.usize(..3)]),
+            1 | 2 => gen_number(rng, out),
+            3..=5 => gen_string(rng, out),
+            6 | 7 => {
+                out.push('{');
+                let n = rng.usize(..5);
+                for k in 0..n {
+                    if k > 0 {
+                        out.push(',');
+                    }
+                    ws(rng, out);
+                    // a small key set makes repeats happen
+                    gen_key(rng, out);
+                    ws(rng, out);
+                    out.push(':');
+                    gen_value(rng, depth + 1, out);
+                }
+                ws(rng, out);
+                out.push('}');
+            }
+            _ => {
+                out.push('[');
+                let n = rng.usize(..5);
+                for k in 0..n {
+                    if k > 0 {
+                        out.push(',');
+                    }
+                    gen_value(rng, depth + 1, out);
+                }
+                ws(rng, out);
+                out.push(']');
+            }
+        }
+        ws(rng, out);
+    }
+
+    fn gen_key(rng: &mut fastrand::Rng, out: &mut String) {
+        out.push_str(
+            [
+                "\"a\"",
+                "\"b\"",
+                "\"\\u0061\"",
+                "\"c\\/d\"",
+                "\"c/d\"",
+                "\"é\"",
+            ][rng.usize(..6)],
+        );
+    }
+
+    fn gen_number(rng: &mut fastrand::Rng, out: &mut String) {
+        let n = [
+            "0",
+            "-0",
+            "1",
+            "-1",
+            "42",
+            "007",
+            "1.5",
+            "1.50",
+            "0.1",
+            "-0.0",
+            "1e3",
+            "1E+3",
+            "2.5e-7",
+            "1e-05",
+            "1e400",
+            "-1e400",
+            "18446744073709551615",
+            "18446744073709551616",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "99999999999999999999999",
+            "123456789012345678",
+            "1.",
+            ".5",
+            "-",
+            "+1",
+            "1e",
+            "0x10",
+            "3.141592653589793",
+            "1.7976931348623157e308",
+            "5e-324",
+            "4.9e-324",
+        ];
+        out.push_str(n[rng.usize(..n.len())]);
+    }
+
+    fn gen_string(rng: &mut fastrand::Rng, out: &mut String) {
+        let pieces = [
+            "a",
+            "é",
+            "😀",
+            "\u{202e}",
+            "\u{7f}",
+            "\u{85}",
+            " ",
+            "\\\"",
+            "\\\\",
+            "\\/",
+            "\\b",
+            "\\f",
+            "\\n",
+            "\\r",
+            "\\t",
+            "\\u0000",
+            "\\u001b",
+            "\\u001F",
+            "\\u0041",
+            "\\u00e9",
+            "\\u00E9",
+            "\\u202e",
+            "\\u007f",
+            "\\ud83d\\ude00",
+            "\\uD83D\\uDE00",
+            "\\ud83d",
+            "\\ude00",
+            "\\ud83d\\u0041",
+            "\\ud83dx",
+            "\\u12",
+            "\\x",
+            "\t",
+            "\u{1}",
+        ];
+        out.push('"');
+        for _ in 0..rng.usize(..5) {
+            out.push_str(pieces[rng.usize(..pieces.len())]);
+        }
+        out.push('"');
+    }
+
+    /// The contract of `normalize`: whatever it accepts, serde_json reads, and
+    /// prints back in compact form to exactly what `normalize` wrote; whatever
+    /// serde_json refuses, `normalize` refuses.
+    #[test]
+    fn normalize_is_serde_json_compact_form() {
+        let mut rng = fastrand::Rng::with_seed(17);
+        let (mut accepted, mut refused, mut left) = (0, 0, 0);
+        for _ in 0..30_000 {
+            let mut line = String::new();
+            gen_value(&mut rng, 0, &mut line);
+            let want = serde_compact(&line);
+            match (normalize(&line), want) {
+                (Some(got), Some(want)) => {
+                    assert_eq!(got, want, "{line:?}");
+                    accepted += 1;
+                }
+                (Some(got), None) => panic!("accepted invalid JSON {line:?} as {got:?}"),
+                (None, None) => refused += 1,
+                // only a repeated key is left to the full parse at these sizes
+                (None, Some(_)) => left += 1,
+            }
+        }
+        assert!(accepted > 5_000, "{accepted} {refused} {left}");
+        assert!(refused > 5_000, "{accepted} {refused} {left}");
+        assert!(left < 5_000, "{accepted} {refused} {left}");
+    }
+
+    #[test]
+    fn normalize_keeps_the_hard_cases_exact() {
+        for (line, want) in [
+            (
+                r#" { "ts" : "t" , "a" : [ 1 , 2 ] } "#,
+                r#"{"ts":"t","a":[1,2]}"#,
+            ),
+            (
+                r#"["\u00e9\u00E9\/\ud83d\ude00\uD83D\uDE00"]"#,
+                "[\"éé/😀😀\"]",
+            ),
+            (
+                r#"["\u0000\u001F\u0008\u000A\"\\"]"#,
+                r#"["\u0000\u001f\b\n\"\\"]"#,
+            ),
+            (r#"["\u202e\u007f\u0085"]"#, "[\"\u{202e}\u{7f}\u{85}\"]"),
+            (
+                "[18446744073709551615,-9223372036854775808]",
+                "[18446744073709551615,-9223372036854775808]",
+            ),
+            (
+                "[18446744073709551616,-0,1e-05,1E+3,0.10]",
+                "[1.8446744073709552e+19,-0.0,0.00001,1000.0,0.1]",
+            ),
+            ("{\"a\":1}\r", "{\"a\":1}"),
+        ] {
+            assert_eq!(normalize(line).as_deref(), Some(want), "{line}");
+            assert_eq!(serde_compact(line).as_deref(), Some(want), "{line}");
+        }
+    }
+
+    #[test]
+    fn normalize_refuses_invalid_and_hostile_input() {
+        let deep = format!("{}1{}", "[".repeat(100_000), "]".repeat(100_000));
+        let deep_obj = "{\"a\":".repeat(100_000);
+        let wide: Vec<String> = (0..100).map(|i| format!("\"k{i}\":{i}")).collect();
+        let wide = format!("{{{}}}", wide.join(","));
+        for line in [
+            "",
+            " ",
+            "{",
+            "}",
+            "[1,]",
+            "{\"a\":1,}",
+            "{\"a\" 1}",
+            "{a:1}",
+            "[01]",
+            "[1.]",
+            "[.5]",
+            "[+1]",
+            "[1e]",
+            "[-]",
+            "[NaN]",
+            "[Infinity]",
+            "[1e400]",
+            "[tru]",
+            "[nul]",
+            "\"\\ud83d\"",
+            "\"\\ude00\"",
+            "\"\\ud83d\\u0041\"",
+            "\"\\u12\"",
+            "\"\\x\"",
+            "\"a\tb\"",
+            "\"a\u{1}b\"",
+            "\"abc",
+            "\"\\",
+            "[1] [2]",
+            "{\"a\":1}x",
+            "[1]\u{a0}",
+            r#"{"a":1,"a":2}"#,
+            r#"{"a":1,"\u0061":2}"#,
+            &deep,
+            &deep_obj,
+            &wide,
+        ] {
+            assert_eq!(normalize(line), None, "{line:.60}");
+        }
+    }
+
+    /// A clean event written with spaces and escapes takes the fast path and
+    /// prints what the full parse prints; a DEL, C1, bidi or other control
+    /// character written as an escape never comes out raw.
+    #[test]
+    fn spaced_events_take_the_fast_path_with_the_full_parse_output() {
+        use crate::tail::Line;
+        for line in [
+            r#"{"ts": "2026-03-15T10:15:30.112Z", "type": "step", "name": "open", "status": "ok", "message": "opened", "data": {"url": "/", "n": [1, 2.5, true]}}"#,
+            r#"{ "type" : "run" , "name" : "caf\u00e9 \ud83d\ude00" , "status" : "" , "id" : "r1" , "message" : "a\/b" , "data" : null }"#,
+            r#"{"type": "step", "name": "\u202e\u2066evil", "status": "ok", "message": "\u001b[2J\u007f\u0085\u0007", "data": {"k": "\u202e"}}"#,
+        ] {
+            let l = Line::from_raw(1, 0, line.as_bytes()).expect("a line");
+            assert!(l.is_compact(), "{line}");
+            let (ev, issues) = parse_line(line.as_bytes());
+            assert!(issues.is_empty(), "{issues:?}");
+            assert_eq!(l.event(), &ev);
+            let mut json = Vec::new();
+            l.write_json(&mut json).expect("to memory");
+            let json = String::from_utf8(json).expect("utf-8");
+            assert_eq!(json, crate::sanitize::to_json(&ev, false).expect("json"));
+            for c in json.chars() {
+                let u = c as u32;
+                assert!(
+                    !(u < 0x20
+                        || u == 0x7f
+                        || (0x80..0xa0).contains(&u)
+                        || matches!(u, 0x202a..=0x202e | 0x2066..=0x2069)),
+                    "raw {u:#x} in {json}"
+                );
+            }
+            for color in [false, true] {
+                assert_eq!(l.pretty(color), pretty_line(&ev, color));
+            }
+        }
+        // not clean (a type outside the set) or another key order: the full way
+        for line in [
+            r#"{"type": "weird", "name": "n", "status": "ok", "message": "m", "data": null}"#,
+            r#"{"name": "n", "type": "step", "status": "ok", "message": "m", "data": null}"#,
+        ] {
+            let l = Line::from_raw(1, 0, line.as_bytes()).expect("a line");
+            assert!(!l.is_compact(), "{line}");
+            assert_eq!(l.issues, parse_line(line.as_bytes()).1);
+        }
     }
 }

@@ -36,6 +36,8 @@ use std::time::Duration;
 /// A line that is already the compact JSON of a clean event (what writers
 /// almost always emit) is kept as its text and parsed only when its event is
 /// asked for: a burst passes through `testdeck tail --json` as it was written.
+/// A clean event in another valid JSON form (spaces, `\u` escapes, as Python's
+/// `json.dumps` writes) is rewritten to that compact form in one scan first.
 #[derive(Debug, Clone)]
 pub struct Line {
     /// 1-based line number in the current version of the file (it restarts at 1
@@ -52,7 +54,8 @@ pub struct Line {
 enum Body {
     /// Parsed when read (a line with something to say, or in another form).
     Parsed(Box<TimelineEvent>),
-    /// The line is exactly the compact JSON of its event, with no issue.
+    /// The compact JSON of the line's event, which has no issue: the line
+    /// itself, or the line with its whitespace and escapes rewritten.
     Compact {
         text: Box<str>,
         fields: compact::Fields,
@@ -132,7 +135,12 @@ impl Line {
         }
     }
 
-    pub(crate) fn compact(lineno: u64, offset: u64, text: &str, fields: compact::Fields) -> Self {
+    pub(crate) fn compact(
+        lineno: u64,
+        offset: u64,
+        text: impl Into<Box<str>>,
+        fields: compact::Fields,
+    ) -> Self {
         Self {
             lineno,
             offset,
@@ -145,7 +153,8 @@ impl Line {
         }
     }
 
-    /// Whether the line was kept as written (the fast path of a burst).
+    /// Whether the line took the fast path of a burst (kept as its compact
+    /// text, parsed only on demand).
     pub fn is_compact(&self) -> bool {
         matches!(self.body, Body::Compact { .. })
     }

@@ -1,0 +1,295 @@
+//! What the benches share: the in-process TUI (model and frame on a test
+//! backend, the finder, fzf beside it), a follower child fed bursts of lines
+//! (compact and spaced JSON), and peak memory of a process.
+#![allow(clippy::unwrap_used)]
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use std::io::{BufRead, BufReader, Write as _};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+use testdeck::tui::action::Action;
+use testdeck::tui::app::{App, Options};
+use testdeck::tui::keymap::Keymap;
+use testdeck::tui::theme::Theme;
+use testdeck::workspace::Workspace;
+
+pub fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+pub fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+pub fn frame(app: &App, theme: &Theme, term: &mut Terminal<TestBackend>) {
+    term.draw(|f| testdeck::tui::view::draw(app, theme, f))
+        .expect("draw");
+}
+
+/// Peak RSS (VmHWM) in kB of a process (`None`: this one).
+pub fn vm_hwm_kb(pid: Option<u32>) -> Option<u64> {
+    let path = pid.map_or_else(
+        || "/proc/self/status".to_owned(),
+        |p| format!("/proc/{p}/status"),
+    );
+    let s = std::fs::read_to_string(path).ok()?;
+    s.lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+}
+
+/// CPU time (user + system) of a process, in clock ticks.
+pub fn cpu_ticks(pid: u32) -> Option<u64> {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // fields after the command name, which is in parentheses
+    let f: Vec<&str> = s.rsplit_once(')')?.1.split_whitespace().collect();
+    Some(f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?)
+}
+
+pub fn new_app(root: &Path) -> App {
+    let mut app = App::new(
+        Options {
+            label: "bench".into(),
+            root: root.to_path_buf(),
+            host: "127.0.0.1".into(),
+            use_env: false,
+        },
+        Keymap::builtin("default").expect("keymap"),
+    );
+    app.update(Action::Resize(160, 48));
+    app
+}
+
+/// The TUI's load, in process: the tree drawn (tree-only scan, model, frame),
+/// then the whole history indexed (full load, model, frame), then the finder.
+pub struct TuiFigures {
+    pub cases: usize,
+    pub runs: usize,
+    pub tree: Duration,
+    pub indexed: Duration,
+    pub candidates: usize,
+    /// Keystroke → frame, median and max over the query's keys.
+    pub key_median: Duration,
+    pub key_max: Duration,
+    /// The app, with the finder open on the whole query.
+    pub app: App,
+}
+
+/// The finder query the benches type (it matches generated case names).
+pub const QUERY: &str = "case 12 basic";
+
+pub fn measure_tui(root: &Path) -> TuiFigures {
+    let theme = Theme::builtin("dark", false).expect("theme");
+    let mut term = Terminal::new(TestBackend::new(160, 48)).expect("term");
+    let t = Instant::now();
+    let mut app = new_app(root);
+    let partial = testdeck::tui::runtime::tree_only(root).expect("tree");
+    app.update(Action::TreeLoaded(Box::new(partial)));
+    frame(&app, &theme, &mut term);
+    let tree = t.elapsed();
+    let cases = app.tests.cases.len();
+    let t = Instant::now();
+    let ws = Workspace::load(root).expect("load");
+    let runs = ws.logs.runs.len();
+    app.update(Action::Loaded(Box::new(ws)));
+    frame(&app, &theme, &mut term);
+    let indexed = t.elapsed();
+    app.on_key(KeyEvent::new(KeyCode::Char('/'), KeyModifiers::NONE));
+    let mut keys = Vec::new();
+    for c in QUERY.chars() {
+        let t = Instant::now();
+        app.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+        frame(&app, &theme, &mut term);
+        keys.push(t.elapsed());
+    }
+    keys.sort();
+    TuiFigures {
+        cases,
+        runs,
+        tree,
+        indexed,
+        candidates: app.candidates.len(),
+        key_median: keys[keys.len() / 2],
+        key_max: keys[keys.len() - 1],
+        app,
+    }
+}
+
+/// The same query through `fzf --filter` on the same candidates, process
+/// included; `None` when fzf is not installed.
+pub fn fzf(app: &App, query: &str) -> Option<Duration> {
+    let mut input = String::new();
+    for c in &app.candidates {
+        input.push_str(&c.text);
+        input.push('\n');
+    }
+    let mut child = Command::new("fzf")
+        .args(["--filter", query])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .ok()?;
+    let t = Instant::now();
+    if let Some(mut i) = child.stdin.take() {
+        let _ = i.write_all(input.as_bytes());
+    }
+    let _ = child.wait();
+    Some(t.elapsed())
+}
+
+/// Writes the line of one sequence number.
+pub type LineFn = fn(u64) -> String;
+
+/// A clean event in compact JSON, as testdeck's runners write it.
+pub fn line(seq: u64) -> String {
+    format!(
+        "{{\"ts\":\"2026-03-15T10:15:30.112Z\",\"type\":\"step\",\"name\":\"l{seq}\",\"status\":\"ok\",\"message\":\"step number {seq}\",\"data\":{{\"i\":{seq}}}}}\n"
+    )
+}
+
+/// The same event as [`line`] written as Python's `json.dumps` writes it (a
+/// space after every `:` and `,`).
+pub fn spaced_line(seq: u64) -> String {
+    format!(
+        "{{\"ts\": \"2026-03-15T10:15:30.112Z\", \"type\": \"step\", \"name\": \"l{seq}\", \"status\": \"ok\", \"message\": \"step number {seq}\", \"data\": {{\"i\": {seq}}}}}\n"
+    )
+}
+
+/// The sequence number of a printed line: the token after `l` in `"name":"l…"`
+/// or `"name": "l…"` (JSON and raw lines) or the 4th field (pretty lines).
+pub fn seq_of(printed: &str) -> Option<u64> {
+    if let Some(at) = printed.find("\"name\":") {
+        let rest = printed[at + 7..].trim_start().strip_prefix("\"l")?;
+        let end = rest.find('"')?;
+        return rest[..end].parse().ok();
+    }
+    printed
+        .split_whitespace()
+        .nth(3)?
+        .strip_prefix('l')?
+        .parse()
+        .ok()
+}
+
+/// A follower child (testdeck tail or GNU tail) whose printed lines are
+/// timed as they arrive.
+pub struct Follow {
+    pub child: Child,
+    pub seen: mpsc::Receiver<(u64, Instant)>,
+}
+
+impl Follow {
+    pub fn start(mut cmd: Command) -> Self {
+        let mut child = cmd
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let out = child.stdout.take().unwrap();
+        let (tx, seen) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut r = BufReader::with_capacity(1 << 20, out);
+            let mut buf = String::new();
+            loop {
+                buf.clear();
+                match r.read_line(&mut buf) {
+                    Ok(0) | Err(_) => return,
+                    Ok(_) => {
+                        if let Some(s) = seq_of(&buf) {
+                            if tx.send((s, Instant::now())).is_err() {
+                                return;
+                            }
+                        }
+                    }
+                }
+            }
+        });
+        Self { child, seen }
+    }
+
+    /// When `seq` was printed (everything before it is consumed).
+    pub fn wait_for(&self, seq: u64) -> Instant {
+        loop {
+            let (s, t) = self
+                .seen
+                .recv_timeout(Duration::from_secs(120))
+                .unwrap_or_else(|_| panic!("line {seq} never printed"));
+            if s == seq {
+                return t;
+            }
+        }
+    }
+
+    pub fn cpu_seconds(&self) -> f64 {
+        let stat =
+            std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap_or_default();
+        // fields after the command name, which is in parentheses
+        let after = stat.rsplit_once(')').map_or("", |(_, a)| a);
+        let f: Vec<&str> = after.split_whitespace().collect();
+        let ticks: f64 = f.get(11).and_then(|u| u.parse::<f64>().ok()).unwrap_or(0.0)
+            + f.get(12).and_then(|s| s.parse::<f64>().ok()).unwrap_or(0.0);
+        ticks / 100.0
+    }
+
+    /// (current RSS, peak RSS) in MB.
+    pub fn rss_mb(&self) -> (f64, f64) {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .unwrap_or_default();
+        let field = |name: &str| {
+            status
+                .lines()
+                .find(|l| l.starts_with(name))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|kb| kb.parse::<f64>().ok())
+                .map_or(f64::NAN, |kb| kb / 1024.0)
+        };
+        (field("VmRSS:"), field("VmHWM:"))
+    }
+
+    /// Write line 0 until it comes through: the child is following
+    /// (`tail -n 0` may start after a first write).
+    pub fn until_following(&self, w: &mut std::fs::File, line: LineFn) {
+        loop {
+            w.write_all(line(0).as_bytes()).unwrap();
+            if let Ok((0, _)) = self.seen.recv_timeout(Duration::from_millis(200)) {
+                return;
+            }
+        }
+    }
+
+    /// Bursts of `n` lines appended at once after line `next`, a pause
+    /// between them; the time from the write to the last line printed, each.
+    pub fn bursts(
+        &self,
+        w: &mut std::fs::File,
+        line: LineFn,
+        next: &mut u64,
+        n: u64,
+        count: usize,
+    ) -> Vec<Duration> {
+        let mut out = Vec::new();
+        for _ in 0..count {
+            let burst: String = (1..=n).map(|i| line(*next + i)).collect();
+            let t = Instant::now();
+            w.write_all(burst.as_bytes()).unwrap();
+            out.push(self.wait_for(*next + n) - t);
+            *next += n;
+            std::thread::sleep(Duration::from_millis(300));
+        }
+        out.sort();
+        out
+    }
+}
+
+impl Drop for Follow {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
