@@ -243,10 +243,14 @@ impl Drop for Following {
     }
 }
 
+/// How often the streamed history is handed to the app at most (after its first domain).
+const CHUNK_EVERY: Duration = Duration::from_millis(250);
+
 /// Index the workspace at `root` in stages, each said as an action: the tests
 /// tree and the catalog (`TreeLoaded`, before any history work), the history's
 /// total from the directory entries (`HistoryStarted`), each domain's runs
-/// (`HistoryChunk`), the end (`HistoryDone`), then the catalog's run records.
+/// (`HistoryChunk`; domains read within [`CHUNK_EVERY`] of the last one handed
+/// on go together), the end (`HistoryDone`), then the catalog's run records.
 /// `gate` is called before each stage of the history (the walk, each domain): a
 /// test holds the history there while it looks at the first frames.
 pub fn index_staged(root: &Path, send: &dyn Fn(Action), gate: &dyn Fn()) {
@@ -265,10 +269,30 @@ pub fn index_staged(root: &Path, send: &dyn Fn(Action), gate: &dyn Fn()) {
         total: history.total(),
         problems: history.take_problems(),
     });
+    // every chunk the app takes rebuilds its tree, statistics and finder: the
+    // first domain goes at once, the next ones together at most every
+    // CHUNK_EVERY (a history of many small domains would rebuild them per domain)
+    let mut held: Option<crate::workspace::logs::Chunk> = None;
+    let mut sent: Option<std::time::Instant> = None;
     loop {
         gate();
         let Some(chunk) = history.next() else { break };
-        send(Action::HistoryChunk(Box::new(chunk)));
+        let chunk = match held.take() {
+            Some(mut h) => {
+                h.merge(chunk);
+                h
+            }
+            None => chunk,
+        };
+        if sent.is_some_and(|t| t.elapsed() < CHUNK_EVERY) {
+            held = Some(chunk);
+        } else {
+            send(Action::HistoryChunk(Box::new(chunk)));
+            sent = Some(std::time::Instant::now());
+        }
+    }
+    if let Some(h) = held {
+        send(Action::HistoryChunk(Box::new(h)));
     }
     send(Action::HistoryDone);
     send(Action::Records(read_records(root)));

@@ -341,7 +341,11 @@ pub fn scan_with(
     }
     let found = match Folder::open(&logs) {
         Ok(f) => {
-            let mode = if contract.is_some() { Mode::Check } else { Mode::Read };
+            let mode = if contract.is_some() {
+                Mode::Check
+            } else {
+                Mode::Read
+            };
             scan_dir(root, &logs, &logs, &f, mode)
         }
         Err(e) => Found {
@@ -431,6 +435,17 @@ pub struct Chunk {
     /// Sorted by scope, caseId, then runId.
     pub runs: Vec<RawRun>,
     pub problems: Vec<Problem>,
+}
+
+impl Chunk {
+    /// Take `later`'s runs and problems into this chunk (several domains handed on
+    /// at once); the runs stay sorted.
+    pub fn merge(&mut self, mut later: Chunk) {
+        self.runs.append(&mut later.runs);
+        self.runs.sort_by(run_order);
+        self.problems.append(&mut later.problems);
+        self.domain = later.domain;
+    }
 }
 
 /// The history of `tests/logs/` in two stages: [`History::walk`] finds every run
