@@ -15,7 +15,6 @@ use testdeck::tui::action::Action;
 use testdeck::tui::app::{App, Options};
 use testdeck::tui::keymap::Keymap;
 use testdeck::tui::theme::Theme;
-use testdeck::workspace::Workspace;
 
 pub fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
@@ -87,19 +86,43 @@ pub const QUERY: &str = "case 12 basic";
 pub fn measure_tui(root: &Path) -> TuiFigures {
     let theme = Theme::builtin("dark", false).expect("theme");
     let mut term = Terminal::new(TestBackend::new(160, 48)).expect("term");
+    // the staged index as the cockpit runs it: on another thread, the tree
+    // first, then the history by domain, each piece applied and drawn as it comes
     let t = Instant::now();
     let mut app = new_app(root);
-    let partial = testdeck::tui::runtime::tree_only(root).expect("tree");
-    app.update(Action::TreeLoaded(Box::new(partial)));
-    frame(&app, &theme, &mut term);
-    let tree = t.elapsed();
-    let cases = app.tests.cases.len();
-    let t = Instant::now();
-    let ws = Workspace::load(root).expect("load");
-    let runs = ws.logs.runs.len();
-    app.update(Action::Loaded(Box::new(ws)));
-    frame(&app, &theme, &mut term);
+    let (tx, rx) = mpsc::channel();
+    let indexer = {
+        let root = root.to_path_buf();
+        std::thread::spawn(move || {
+            let send = |a: Action| {
+                let _ = tx.send(a);
+            };
+            testdeck::tui::runtime::index_staged(&root, &send, &|| {});
+        })
+    };
+    let mut tree = None;
+    while let Ok(a) = rx.recv() {
+        let (is_tree, chunk, end) = (
+            matches!(a, Action::TreeLoaded(_)),
+            matches!(a, Action::HistoryChunk(_)),
+            matches!(a, Action::Records(_)),
+        );
+        app.update(a);
+        if is_tree || chunk || end {
+            frame(&app, &theme, &mut term);
+        }
+        if is_tree {
+            tree = Some(t.elapsed());
+        }
+        if end {
+            break;
+        }
+    }
     let indexed = t.elapsed();
+    let _ = indexer.join();
+    let tree = tree.unwrap_or(indexed);
+    let cases = app.tests.cases.len();
+    let runs = app.ws.as_ref().map_or(0, |w| w.logs.runs.len());
     app.on_key(KeyEvent::new(KeyCode::Char('/'), KeyModifiers::NONE));
     let mut keys = Vec::new();
     for c in QUERY.chars() {

@@ -240,7 +240,7 @@ fn run_one(
         // runs already followed first, so one that ended before the next
         // began is reported in that order
         for f in followed.values_mut().filter(|f| !f.ended) {
-            if let Some(r) = step(root, f, sink) {
+            if let Some(r) = step(root, f, sink, cancel) {
                 results.push(r);
             }
         }
@@ -256,14 +256,15 @@ fn run_one(
                 continue;
             }
             let mut f = start_following(root, &logs, dir, sink);
-            if let Some(r) = step(root, &mut f, sink) {
+            if let Some(r) = step(root, &mut f, sink, cancel) {
                 results.push(r);
             }
             followed.insert(dir.clone(), f);
         }
         let all_ended = followed.values().all(|f| f.ended);
         if let Some(t) = exited_at {
-            if all_ended || t.elapsed() >= SETTLE {
+            // cancelled: what the runs wrote after it is not waited for
+            if all_ended || cancel.is_cancelled() || t.elapsed() >= SETTLE {
                 break;
             }
         }
@@ -298,7 +299,7 @@ fn run_one(
         }
     }
     for f in followed.values_mut().filter(|f| !f.ended) {
-        drain(f, sink);
+        drain(f, sink, cancel);
         f.ended = true;
         let (verdict, reason) = if outcome.cancelled {
             (Verdict::NotRun, "cancelled".to_owned())
@@ -413,8 +414,13 @@ fn emit(f: &Followed, events: Vec<TailEvent>, sink: &Sink) {
     }
 }
 
-fn drain(f: &mut Followed, sink: &Sink) {
+/// Everything the timeline holds now; a cancel ends it at once (a run flooding
+/// its timeline faster than it is read would keep this loop going).
+fn drain(f: &mut Followed, sink: &Sink, cancel: &Cancel) {
     loop {
+        if cancel.is_cancelled() {
+            return;
+        }
         let batch = f.timeline.read_available();
         if batch.is_empty() {
             return;
@@ -424,8 +430,8 @@ fn drain(f: &mut Followed, sink: &Sink) {
 }
 
 /// Stream new timeline lines; end the run when its `meta.json` reads.
-fn step(root: &Path, f: &mut Followed, sink: &Sink) -> Option<ResultLine> {
-    drain(f, sink);
+fn step(root: &Path, f: &mut Followed, sink: &Sink, cancel: &Cancel) -> Option<ResultLine> {
+    drain(f, sink, cancel);
     // the one decision: a meta.json still being written is not the end yet
     if !run::state(&f.dir).ended() {
         return None;
