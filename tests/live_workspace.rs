@@ -193,3 +193,30 @@ fn new_test_files_and_catalog_edits_appear_and_ctrl_r_reads_the_rest() {
     );
     s.quit();
 }
+
+#[test]
+fn a_run_record_another_process_writes_appears_in_the_runs_tab() {
+    let ws = common::fs::demo_copy();
+    let root = ws.path();
+    let cfg = tempfile::tempdir().expect("cfg");
+    let mut s = Session::start(root, cfg.path());
+    s.wait_text("Tests · 21");
+    s.wait_text("70 runs");
+    s.send("3");
+    s.wait_text("smoke");
+    assert!(!s.screen().screen().contents().contains("nightly-x"));
+    // a headless `testdeck run` in another terminal writes its record
+    let runs = root.join(".pouch/tester/runs");
+    let old =
+        std::fs::read_to_string(runs.join("20261126T091502Z-smoke-4be21c.yaml")).expect("record");
+    let new = old
+        .replace(
+            "20261126T091502Z-smoke-4be21c",
+            "20261127T080000Z-nightly-x-0a0b0c",
+        )
+        .replace("label: smoke", "label: nightly-x")
+        .replace("2026-11-26T09:15", "2026-11-27T08:00");
+    std::fs::write(runs.join("20261127T080000Z-nightly-x-0a0b0c.yaml"), new).expect("write");
+    s.wait_text("nightly-x");
+    s.quit();
+}

@@ -124,6 +124,13 @@ impl Runtime {
                     send(Action::Records(read_records(&root)));
                 });
             }
+            Effect::ReadRecords => {
+                let send = self.send.clone();
+                let root = self.root.clone();
+                tokio::task::spawn_blocking(move || {
+                    send(Action::Records(read_records(&root)));
+                });
+            }
             Effect::StopFollow => self.following = None,
             Effect::Follow { path, follower } => {
                 // the previous task (another run) ends here

@@ -40,9 +40,12 @@ impl App {
             self.ws = Some(ws);
             return vec![Effect::Reload];
         }
+        // a run record another process wrote (a headless `testdeck run`): the
+        // Runs tab reads the records again
+        let records = applied.records.then_some(Effect::ReadRecords);
         if !applied.changed {
             self.ws = Some(ws);
-            return Vec::new();
+            return records.into_iter().collect();
         }
         self.dirty = true;
         self.install_workspace(ws, true);
@@ -79,6 +82,7 @@ impl App {
             }
         }
         fx.extend(self.stop_following_ended());
+        fx.extend(records);
         fx
     }
 

@@ -62,6 +62,9 @@ pub enum Effect {
     StopFollow,
     /// Index the workspace again (a followed run finished) → `Action::Loaded`.
     Reload,
+    /// Read the catalog's run records again (another process wrote one) →
+    /// `Action::Records`.
+    ReadRecords,
     /// Start a program (an artifact opener) detached: argv, the file last.
     Spawn(Vec<String>),
     /// Launch a plan through the exec engine as launch number `index`.
