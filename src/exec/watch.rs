@@ -68,6 +68,13 @@ impl Debouncer {
             _ => None,
         }
     }
+    /// How long a watch loop may wait for the next event at `now`: until the
+    /// burst ends, and never longer than `tick` (its stop flag is looked at then).
+    pub fn wait(&self, now: Instant, tick: Duration) -> Duration {
+        self.deadline()
+            .map_or(tick, |d| d.saturating_duration_since(now))
+            .min(tick)
+    }
     /// The paths of a burst that is over at `now`, sorted; `None` while it goes on.
     pub fn take_due(&mut self, now: Instant) -> Option<Vec<PathBuf>> {
         if self.deadline().is_some_and(|d| now >= d) {
@@ -515,13 +522,7 @@ pub fn watch(
     let mut debouncer = Debouncer::new(opts.quiet.unwrap_or(QUIET), MAX_WAIT);
     let mut current: Option<(LaunchHandle, Watched)> = None;
     while !stop.is_cancelled() {
-        let now = Instant::now();
-        let wait = debouncer
-            .deadline()
-            .map_or(Duration::from_millis(100), |d| {
-                d.saturating_duration_since(now)
-            })
-            .min(Duration::from_millis(100));
+        let wait = debouncer.wait(Instant::now(), Duration::from_millis(100));
         match rx.recv_timeout(wait) {
             Ok(Ok(ev)) => {
                 let relevant = matches!(
@@ -632,6 +633,10 @@ mod tests {
         }
         // quiet 300 ms after the last save (at 400 ms)
         assert_eq!(d.deadline(), Some(t0 + ms(700)));
+        // a loop waits until the burst ends, and at most its tick
+        assert_eq!(d.wait(t0 + ms(650), ms(100)), ms(50));
+        assert_eq!(d.wait(t0 + ms(400), ms(100)), ms(100));
+        assert_eq!(d.wait(t0 + ms(800), ms(100)), ms(0));
         assert!(d.take_due(t0 + ms(699)).is_none());
         let paths = d.take_due(t0 + ms(700)).expect("due");
         assert_eq!(paths, [PathBuf::from("f0"), PathBuf::from("f1")]);

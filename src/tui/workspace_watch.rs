@@ -104,13 +104,7 @@ fn run(root: &Path, send: &ActionSink, stop: &AtomicBool) {
     watch_dirs(&mut watcher, &root, &mut watched, send);
     let mut debouncer = Debouncer::new(QUIET, MAX_WAIT);
     while !stop.load(Ordering::SeqCst) {
-        let now = Instant::now();
-        let wait = debouncer
-            .deadline()
-            .map_or(Duration::from_millis(100), |d| {
-                d.saturating_duration_since(now)
-            })
-            .min(Duration::from_millis(100));
+        let wait = debouncer.wait(Instant::now(), Duration::from_millis(100));
         match rx.recv_timeout(wait) {
             Ok(Ok(ev)) => {
                 // an access (a read, an open) changes nothing
