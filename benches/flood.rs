@@ -104,20 +104,7 @@ fn tui(exe: &Path, quit_mid: bool) {
     cmd.env("XDG_CONFIG_HOME", cfg.path());
     let mut child = pty.slave.spawn_command(cmd).expect("spawn");
     drop(pty.slave);
-    let mut reader = pty.master.try_clone_reader().expect("reader");
-    let screen = std::sync::Arc::new(std::sync::Mutex::new(vt100::Parser::new(40, 140, 0)));
-    let s2 = screen.clone();
-    std::thread::spawn(move || {
-        let mut b = vec![0u8; 65536];
-        while let Ok(n) = std::io::Read::read(&mut reader, &mut b) {
-            if n == 0 {
-                break;
-            }
-            if let Ok(mut p) = s2.lock() {
-                p.process(&b[..n]);
-            }
-        }
-    });
+    let screen = screen_of(&*pty.master);
     let mut w = pty.master.take_writer().expect("writer");
     let mut send = |s: &str| {
         let _ = w.write_all(s.as_bytes());
@@ -250,20 +237,7 @@ impl Tui {
         cmd.env("TESTDECK_IMAGES", "halfblocks");
         let child = pty.slave.spawn_command(cmd).expect("spawn");
         drop(pty.slave);
-        let mut reader = pty.master.try_clone_reader().expect("reader");
-        let screen = std::sync::Arc::new(std::sync::Mutex::new(vt100::Parser::new(40, 140, 0)));
-        let s2 = screen.clone();
-        std::thread::spawn(move || {
-            let mut b = vec![0u8; 65536];
-            while let Ok(n) = std::io::Read::read(&mut reader, &mut b) {
-                if n == 0 {
-                    break;
-                }
-                if let Ok(mut p) = s2.lock() {
-                    p.process(&b[..n]);
-                }
-            }
-        });
+        let screen = screen_of(&*pty.master);
         let writer = pty.master.take_writer().expect("writer");
         Tui {
             child,
@@ -468,4 +442,25 @@ fn main() {
     timeline_launch(&exe, true);
     timeline_follow(&exe, false);
     timeline_follow(&exe, true);
+}
+
+/// A 140x40 screen fed from the pty's master on a thread of its own.
+fn screen_of(
+    master: &dyn portable_pty::MasterPty,
+) -> std::sync::Arc<std::sync::Mutex<vt100::Parser>> {
+    let mut reader = master.try_clone_reader().expect("reader");
+    let screen = std::sync::Arc::new(std::sync::Mutex::new(vt100::Parser::new(40, 140, 0)));
+    let s2 = screen.clone();
+    std::thread::spawn(move || {
+        let mut b = vec![0u8; 65536];
+        while let Ok(n) = std::io::Read::read(&mut reader, &mut b) {
+            if n == 0 {
+                break;
+            }
+            if let Ok(mut p) = s2.lock() {
+                p.process(&b[..n]);
+            }
+        }
+    });
+    screen
 }

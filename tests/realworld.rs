@@ -7,7 +7,7 @@
 mod common;
 use common::cli::command;
 use common::procs::{Proc, cmdline, descendants, proc_of};
-use common::realworld::{chromium, node_ready, project};
+use common::realworld::{e2e_ready, node_ready, project};
 
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -200,10 +200,7 @@ fn a_backend_case_passes_and_a_failing_one_fails_with_the_runners_message() {
 
 #[test]
 fn two_e2e_launches_keep_trace_screenshot_report_and_leave_no_process_behind() {
-    if !node_ready() {
-        return;
-    }
-    let Some(chromium) = chromium() else {
+    let Some(chromium) = e2e_ready() else {
         return;
     };
     let p = project();
@@ -375,10 +372,7 @@ fn wait_long(s: &common::Session, what: &str, f: impl Fn(&str) -> bool) {
 
 #[test]
 fn the_cockpit_shows_a_failed_e2e_runs_artifacts_when_the_launch_ends_and_leaves_no_process() {
-    if !node_ready() {
-        return;
-    }
-    let Some(chromium) = chromium() else {
+    let Some(chromium) = e2e_ready() else {
         return;
     };
     let p = project();

@@ -6,7 +6,7 @@
 #![allow(clippy::many_single_char_names)]
 
 mod common;
-use common::realworld::{chromium, node_ready, project};
+use common::realworld::{e2e_ready, project};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
@@ -170,10 +170,7 @@ fn blocks(t: &Terminal<TestBackend>) -> Vec<(u16, u16)> {
 
 #[test]
 fn a_real_playwright_full_page_screenshot_is_previewed_downscaled() {
-    if !node_ready() {
-        return;
-    }
-    let Some(chromium) = chromium() else {
+    let Some(chromium) = e2e_ready() else {
         return;
     };
     let p = project();

@@ -6,7 +6,7 @@
 mod common;
 use common::Session;
 use common::cli::command;
-use common::realworld::{chromium, node_ready, project};
+use common::realworld::{e2e_ready, node_ready, project};
 
 use std::path::{Path, PathBuf};
 
@@ -57,10 +57,7 @@ fn run_bin(root: &Path, args: &[&str]) -> String {
 #[test]
 #[allow(clippy::many_single_char_names)] // a, b: the two runs compared; s: the session
 fn a_playwright_failure_reads_with_its_colours_in_every_view() {
-    if !node_ready() {
-        return;
-    }
-    let Some(chromium) = chromium() else {
+    let Some(chromium) = e2e_ready() else {
         return;
     };
     let p = project();
@@ -195,10 +192,7 @@ fn find(sc: &vt100::Screen, text: &str) -> Option<(u16, u16)> {
 /// wrote on stderr reaches the status line with a hint about `[open]`.
 #[test]
 fn a_failing_npx_opener_says_its_own_stderr_line() {
-    if !node_ready() {
-        return;
-    }
-    let Some(chromium) = chromium() else {
+    let Some(chromium) = e2e_ready() else {
         return;
     };
     let p = project();

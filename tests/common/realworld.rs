@@ -36,6 +36,15 @@ pub fn node_ready() -> bool {
     true
 }
 
+/// node with the fixture's packages, and Chromium: what an e2e case needs (each
+/// missing one said, as [`node_ready`] and [`chromium`] say it).
+pub fn e2e_ready() -> Option<PathBuf> {
+    if !node_ready() {
+        return None;
+    }
+    chromium()
+}
+
 /// The system Chromium: `CHROMIUM_PATH`, else Debian's `/usr/bin/chromium`.
 pub fn chromium() -> Option<PathBuf> {
     let p = std::env::var_os("CHROMIUM_PATH")
