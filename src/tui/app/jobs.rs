@@ -4,7 +4,7 @@
 
 use super::super::action::Command;
 use super::super::job::{Done, Job};
-use super::{App, Effect, PreviewTarget, Screen, Tab, compare, report, watch};
+use super::{App, CaseRef, Effect, PreviewTarget, Screen, Tab, compare, report, watch};
 use crate::sanitize::escape;
 
 impl App {
@@ -129,5 +129,33 @@ impl App {
             }
         }
         Vec::new()
+    }
+
+    /// `w`: watch what is selected (asking what `r` would ask first), or stop watching
+    /// it when all of it is watched already.
+    fn watch_toggle(&mut self) -> Vec<Effect> {
+        let keys = self.watch_targets();
+        if keys.is_empty() {
+            self.notice = Some("nothing to watch here (an orphan has no test file)".into());
+            return Vec::new();
+        }
+        if let Some(msg) = self.watch.unwatch(&keys) {
+            self.notice = Some(msg);
+            return vec![self.watch.job(&self.grants, self.risk())];
+        }
+        let tests: Vec<(String, Option<String>)> = keys
+            .iter()
+            .filter_map(|k| match k {
+                CaseRef::Tests { scope, case_id } => Some((scope.clone(), Some(case_id.clone()))),
+                CaseRef::Catalog(_) => None,
+            })
+            .collect();
+        let catalog: Vec<String> = keys
+            .iter()
+            .filter_map(|k| k.catalog_id().map(str::to_owned))
+            .collect();
+        let a = self.asking(&tests, &catalog);
+        self.watch.asking = Some(keys);
+        self.ask_or_launch(a)
     }
 }

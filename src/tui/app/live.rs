@@ -4,6 +4,7 @@
 
 use super::super::action::{Command, RunData};
 use super::Effect;
+use super::launch::runner_output::is_output;
 use super::list::ListState;
 use crate::exec::tests_run::RUNNER_ID;
 use crate::sanitize::escape;
@@ -42,24 +43,18 @@ pub struct Live {
     deferred: Option<bool>,
     /// The launch (its index) whose view the pane opened last.
     pub opened_for: Option<usize>,
-    /// The runner's last stderr lines (kept whatever the cap or the filters do,
-    /// for when it ends without writing a run).
-    pub stderr_tail: VecDeque<String>,
-    /// What a runner that wrote no run said when it ended: the launch's closing
-    /// notice keeps it.
-    pub exit_note: Option<String>,
 }
 
-/// The runner's stderr lines kept for its exit row.
-pub const STDERR_TAIL: usize = 20;
-
-/// The `type` column of a line the runner wrote to stdout / stderr.
-pub const OUT: &str = "out";
-pub const ERR: &str = "err";
-
-/// A row of the runner's own output rather than of the timeline.
-pub fn is_output(e: &TimelineEvent) -> bool {
-    (e.kind == OUT || e.kind == ERR) && e.name.is_empty()
+/// A row the cockpit writes into the pane itself (a launch's start and end, a
+/// case left out, the runner's lines).
+pub fn note(kind: &str, name: &str, status: &str, message: String) -> TimelineEvent {
+    TimelineEvent {
+        kind: kind.into(),
+        name: name.into(),
+        status: status.into(),
+        message,
+        ..TimelineEvent::default()
+    }
 }
 
 /// What the live pane shows: a run folder (relative to the root), a catalog run
@@ -549,169 +544,9 @@ pub fn status_of(v: crate::exec::record::Verdict) -> &'static str {
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_support::app;
     use super::*;
-    use crate::exec::process::Stream;
-    use crate::exec::{ExecEvent as E, ResultLine, Summary};
     use crate::tui::action::Action;
-    use crate::tui::app::App;
-    use crate::tui::keymap::Keymap;
-
-    fn app() -> App {
-        App::new(
-            crate::tui::app::Options::default(),
-            Keymap::builtin("default").unwrap_or_default(),
-        )
-    }
-
-    fn out(stream: Stream, line: &str) -> E {
-        E::Output {
-            id: RUNNER_ID.into(),
-            stream,
-            line: line.into(),
-        }
-    }
-
-    fn step(name: &str) -> TimelineEvent {
-        TimelineEvent {
-            kind: "step".into(),
-            name: name.into(),
-            status: "ok".into(),
-            ..TimelineEvent::default()
-        }
-    }
-
-    /// The rows shown, each as `type name message`.
-    fn shown(a: &App) -> Vec<String> {
-        let run = a.live.run.as_ref().expect("a run shown");
-        a.live
-            .rows()
-            .map(|i| {
-                let e = &run.events[i];
-                format!("{} {} {}", e.kind, e.name, e.message)
-            })
-            .collect()
-    }
-
-    #[test]
-    fn runner_lines_interleave_with_the_timeline_and_o_hides_them() {
-        const KEY: &str = "kb/backend/search/basic/kb-search-empty";
-        let mut a = app();
-        let ev = |name: &str| E::Timeline {
-            run_id: "r1".into(),
-            id: KEY.into(),
-            lineno: 1,
-            event: Box::new(step(name)),
-            issues: Vec::new(),
-        };
-        a.exec_events(
-            0,
-            vec![
-                E::RunnerStart {
-                    command: vec!["sh".into()],
-                },
-                out(Stream::Stdout, "compiling"),
-                E::CaseStart {
-                    id: KEY.into(),
-                    source: "tests".into(),
-                    title: None,
-                    category: None,
-                    risk: None,
-                    command: None,
-                    run_id: Some("r1".into()),
-                    path: Some(format!("tests/logs/{KEY}/r1")),
-                },
-                ev("s1"),
-                out(Stream::Stderr, "warning: slow"),
-                ev("s2"),
-                out(Stream::Stdout, "done"),
-            ],
-        );
-        let all = [
-            "out  compiling",
-            &format!("run start {KEY} "),
-            "step s1 ",
-            "err  warning: slow",
-            "step s2 ",
-            "out  done",
-        ];
-        assert_eq!(shown(&a), all);
-        assert_eq!(a.live.title_id(), "r1");
-        // dropping events at the front keeps the rows in step (the cap)
-        a.exec_events(0, vec![ev("s3")]);
-        assert_eq!(shown(&a).len(), all.len() + 1);
-        a.live.command(Command::ToggleOutput);
-        assert_eq!(
-            shown(&a),
-            [
-                &format!("run start {KEY} "),
-                "step s1 ",
-                "step s2 ",
-                "step s3 "
-            ]
-        );
-        // hidden output stays hidden as more streams in, and comes back with O
-        a.exec_events(0, vec![out(Stream::Stderr, "late"), ev("s4")]);
-        assert!(shown(&a).iter().all(|r| !r.starts_with("err")));
-        a.live.command(Command::ToggleOutput);
-        assert_eq!(shown(&a).last().map(String::as_str), Some("step s4 "));
-        assert!(shown(&a).contains(&"err  late".to_owned()));
-    }
-
-    #[test]
-    fn a_runner_that_writes_no_run_leaves_its_exit_and_stderr_in_the_pane() {
-        let mut a = app();
-        let reason = "the runner exited with status 3 without writing a run";
-        a.exec_events(
-            0,
-            vec![
-                E::RunnerStart {
-                    command: vec!["sh".into()],
-                },
-                out(Stream::Stdout, "starting"),
-                out(Stream::Stderr, "Error: cannot load vitest.config.mts"),
-                E::RunnerExit {
-                    exit_code: Some(3),
-                    signal: None,
-                    runs: Vec::new(),
-                    reason: Some(reason.into()),
-                },
-                E::Summary(Summary {
-                    results: vec![ResultLine {
-                        id: RUNNER_ID.into(),
-                        verdict: crate::exec::record::Verdict::EnvironmentFail,
-                        reason: Some(reason.into()),
-                        duration_ms: 1,
-                        exit_code: Some(3),
-                        run_id: None,
-                    }],
-                    ..Summary::default()
-                }),
-            ],
-        );
-        let rows = shown(&a);
-        assert_eq!(rows[0], "out  starting");
-        assert_eq!(rows[1], "err  Error: cannot load vitest.config.mts");
-        assert_eq!(
-            rows[2],
-            format!("run runner exit 3 {reason} · Error: cannot load vitest.config.mts")
-        );
-        assert_eq!(a.live.title_id(), format!("launch:{RUNNER_ID}"));
-        let notice = a.notice.clone().unwrap_or_default();
-        assert!(
-            notice.starts_with("launch done: 1 environment-fail"),
-            "{notice}"
-        );
-        assert!(notice.contains(reason), "{notice}");
-        assert!(notice.contains("cannot load vitest.config.mts"), "{notice}");
-        // the stderr lines stay in the exit row's data, even with output hidden
-        a.live.command(Command::ToggleOutput);
-        assert_eq!(shown(&a).len(), 1);
-        let (_, data) = a.live.data().expect("the exit row's data");
-        assert!(
-            data.iter()
-                .any(|l| l.contains("cannot load vitest.config.mts"))
-        );
-    }
 
     /// 1M lines stream into a followed run through the runtime's follow path (a
     /// real follow task on its own thread, a real file): what waits for the app

@@ -8,6 +8,7 @@ pub mod clipboard;
 pub mod compare;
 pub mod contract;
 pub mod editor;
+mod effect;
 pub mod finder;
 mod input;
 mod jobs;
@@ -16,19 +17,22 @@ pub mod layout;
 pub mod list;
 pub mod live;
 mod mouse;
+mod navigate;
+mod opener;
 pub mod overlay;
 pub mod preview;
 pub mod report;
 pub mod runs_tab;
 pub mod screen;
 mod selection;
+mod targets;
+#[cfg(test)]
+mod test_support;
 pub mod tests_tab;
 pub mod watch;
 
 use super::action::{Action, Command};
-use super::job::Job;
 use super::keymap::{Key, Keymap, Resolved, Resolver};
-use crate::sanitize::escape;
 use crate::workspace::Workspace;
 use crossterm::event::{KeyEvent, MouseEventKind};
 use layout::Areas;
@@ -38,61 +42,16 @@ use std::path::PathBuf;
 
 pub use crate::workspace::cases::{CaseRef, CaseRow, NodeKind, TreeNode};
 pub use catalog_tab::{CatRow, CatalogTab};
+pub use effect::Effect;
 pub use finder::{Candidate, Finder};
+pub use launch::runner_output::is_output;
 pub use list::ListState;
-pub use live::{Live, RunRef, is_failure, is_output};
+pub use live::{Live, RunRef, is_failure};
 pub use overlay::{InputTarget, Overlay, Prompt};
 pub use preview::PreviewTarget;
 pub use runs_tab::{RunRow, RunsTab, record_run_data};
 pub use screen::Screen;
 pub use tests_tab::TestsTab;
-
-/// Work the runtime does for the app; its result comes back as an `Action`.
-#[derive(Debug)]
-pub enum Effect {
-    /// Read a run folder (relative path) → `Action::RunLoaded`.
-    LoadRun(String),
-    /// Follow the in-progress run `path` with the follower that loaded it, from
-    /// where loading stopped → `Action::TimelineAppend`s until `meta.json` appears.
-    Follow {
-        path: String,
-        follower: Box<crate::tail::Follower>,
-    },
-    /// Stop following.
-    StopFollow,
-    /// Index the workspace again (a followed run finished) → `Action::Loaded`.
-    Reload,
-    /// Read the catalog's run records again (another process wrote one) →
-    /// `Action::Records`.
-    ReadRecords,
-    /// Start a program (an artifact opener) detached: argv, the file last.
-    Spawn(Vec<String>),
-    /// Launch a plan through the exec engine as launch number `index`.
-    Launch {
-        index: usize,
-        plan: Box<crate::exec::LaunchPlan>,
-        ctx: Box<crate::exec::LaunchContext>,
-    },
-    /// Cancel every launch in flight.
-    Cancel,
-    /// Record a person's verdict in launch `index`'s run record.
-    Judge {
-        index: usize,
-        case_id: String,
-        verdict: crate::exec::record::Verdict,
-        note: Option<String>,
-    },
-    /// A feature's background work (`tui::job`) → `Action::Done`.
-    Job(Job),
-    /// Put `.0` back on the loop's channel, behind what waits there (the rest of
-    /// a launch's queue, after the keys that came meanwhile).
-    Requeue(Box<Action>),
-    /// Suspend the terminal and open a file in the person's editor (`E`).
-    Edit(editor::EditTarget),
-    /// Put a string testdeck built on the terminal's clipboard (OSC 52).
-    Copy(String),
-    Quit,
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tab {
@@ -182,6 +141,8 @@ pub struct App {
     pub judge_queue: std::collections::VecDeque<launch::Judging>,
     /// Verdict prompts shown in a row so far ("verdict 2 of 3"); 0 when none waits.
     pub verdicts_asked: usize,
+    /// What the runner of the launch under way said (for when it writes no run).
+    runner: launch::runner_output::RunnerOutput,
     /// One-line messages for the status bar (config errors, notices).
     pub notice: Option<String>,
     pub watch: watch::Watch,
@@ -205,17 +166,6 @@ pub struct Measured {
 
 /// What the details pane shows: its scroll starts again when this changes.
 type Subject = (Tab, usize, Option<String>);
-
-/// What a mouse event can change on screen (see `App::view_key`).
-#[derive(Debug, PartialEq, Eq)]
-struct ViewKey {
-    place: (Tab, Pane),
-    lists: [ListState; 6],
-    follow: bool,
-    overlay: Option<(u8, usize)>,
-    screen: Option<usize>,
-    notice: Option<String>,
-}
 
 const SPINNER: [&str; 8] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧"];
 
@@ -261,6 +211,7 @@ impl App {
             last_want: None,
             judge_queue: std::collections::VecDeque::new(),
             verdicts_asked: 0,
+            runner: launch::runner_output::RunnerOutput::default(),
             notice: None,
             watch: watch::Watch::default(),
             compare: compare::Compare::default(),
@@ -294,37 +245,6 @@ impl App {
             None if self.screen.is_some() => "overlay",
             None if self.input.is_some() => "input",
             None => "normal",
-        }
-    }
-
-    /// What a mouse event can move on screen: where the person is, every list
-    /// position, the overlay's and the screen's scroll, the notice.
-    fn view_key(&self) -> ViewKey {
-        let overlay = match &self.overlay {
-            None => None,
-            Some(Overlay::Help { scroll } | Overlay::Data { scroll, .. }) => Some((0, *scroll)),
-            Some(Overlay::Finder(f)) => Some((1, f.cursor)),
-            Some(Overlay::Prompt(_)) => Some((2, 0)),
-        };
-        let screen = self.screen.as_ref().map(|s| match s {
-            Screen::Compare(v) => v.scroll,
-            Screen::Report(v) => v.scroll,
-            Screen::Image { .. } => 0,
-        });
-        ViewKey {
-            place: (self.tab, self.focus),
-            lists: [
-                self.tests.list,
-                self.catalog.list,
-                self.runs.list,
-                self.live.list,
-                self.live.artifacts,
-                self.details,
-            ],
-            follow: self.live.follow,
-            overlay,
-            screen,
-            notice: self.notice.clone(),
         }
     }
 
@@ -410,10 +330,11 @@ impl App {
         let reloaded = matches!(action, Action::Loaded(_) | Action::HistoryDone);
         // a mouse event draws a frame only when what is shown moved (compared before
         // and after, as yazi's `render!` does)
-        let before = matches!(action, Action::Mouse(_)).then(|| (self.dirty, self.view_key()));
+        let before =
+            matches!(action, Action::Mouse(_)).then(|| (self.dirty, mouse::ViewKey::of(self)));
         let mut fx = self.update_inner(action);
         if let Some((was_dirty, key)) = before {
-            self.dirty = was_dirty || !fx.is_empty() || key != self.view_key();
+            self.dirty = was_dirty || !fx.is_empty() || key != mouse::ViewKey::of(self);
         }
         if reloaded {
             self.contract.reset();
@@ -436,17 +357,7 @@ impl App {
         }
         fx.extend(self.previews.job(self.preview_target()));
         self.sync_graphics();
-        // a verdict waits for any open overlay to close
-        if self.overlay.is_none() && self.input.is_none() {
-            if let Some(mut j) = self.judge_queue.pop_front() {
-                self.verdicts_asked += 1;
-                j.nth = self.verdicts_asked;
-                self.overlay = Some(Overlay::Prompt(Prompt::Judge(Box::new(j))));
-                self.dirty = true;
-            } else {
-                self.verdicts_asked = 0;
-            }
-        }
+        self.ask_next_verdict();
         fx
     }
 
@@ -736,223 +647,6 @@ impl App {
         self.selection_changed()
     }
 
-    /// The panes of the current tab, in Tab order.
-    pub fn panes(&self) -> Vec<Pane> {
-        let a = self.areas();
-        PANES
-            .iter()
-            .copied()
-            .filter(|p| match p {
-                Pane::Tree => true,
-                Pane::Details => a.details.is_some() || a.narrow,
-                Pane::Live => a.live.is_some() || a.narrow,
-                Pane::Artifacts => a.artifacts.is_some() || a.narrow,
-            })
-            .collect()
-    }
-
-    fn set_tab(&mut self, t: Tab) {
-        self.tab = t;
-        self.focus = Pane::Tree;
-    }
-
-    /// Move the focused list (or scroll the details pane) by `d` rows.
-    fn move_by(&mut self, d: isize) {
-        if self.focus == Pane::Tree {
-            self.details.reset();
-        }
-        match (self.tab, self.focus) {
-            (_, Pane::Details) => {
-                // bounded by the last frame (the view clamps what it shows either way)
-                let rows = self.details_max.map_or(10_000, |m| m + 1);
-                self.details.step(d, rows);
-                return;
-            }
-            (_, Pane::Live) => {
-                let len = self.live.visible_len();
-                self.live.list.step(d, len);
-                // scrolling up pauses follow; reaching the bottom resumes it
-                self.live.follow = len == 0 || self.live.list.cursor + 1 == len;
-            }
-            (_, Pane::Artifacts) => {
-                let len = self.live.artifact_count();
-                self.live.artifacts.step(d, len);
-            }
-            (Tab::Runs, _) => self.runs.list.step(d, self.runs.visible.len()),
-            (Tab::Tests, _) => self.tests.list.step(d, self.tests.visible.len()),
-            (Tab::Catalog, _) => self.catalog.list.step(d, self.catalog.rows.len()),
-        }
-        self.clamp();
-    }
-
-    /// Keep cursors in range and scroll offsets so the cursor is visible.
-    fn clamp(&mut self) {
-        let a = self.areas();
-        let tree_h = a.tree.height.saturating_sub(2) as usize;
-        // a zoomed-away tree keeps its place for when it comes back
-        if tree_h > 0 {
-            // the tree's header row names its columns
-            self.tests
-                .list
-                .fit(self.tests.visible.len(), tree_h.saturating_sub(1));
-            self.runs.list.fit(self.runs.visible.len(), tree_h);
-            self.catalog.list.fit(self.catalog.rows.len(), tree_h);
-        }
-        // the timeline has its header row over the events
-        let header = usize::from(!self.live.show_events);
-        let live_h = a
-            .live
-            .map_or(10, |r| r.height.saturating_sub(2) as usize)
-            .saturating_sub(header);
-        self.live.list.fit(self.live.visible_len(), live_h);
-    }
-
-    fn collapse(&mut self) {
-        if self.tab == Tab::Tests && self.focus == Pane::Tree {
-            self.tests.collapse();
-            self.clamp();
-        }
-    }
-
-    fn expand(&mut self) {
-        if self.tab != Tab::Tests || self.focus != Pane::Tree {
-            return;
-        }
-        match self.tests.expand() {
-            tests_tab::Expand::Rebuilt => self.clamp(),
-            tests_tab::Expand::Down => self.move_by(1),
-            tests_tab::Expand::Case => self.focus = Pane::Live,
-            tests_tab::Expand::Nothing => {}
-        }
-    }
-
-    fn open(&mut self) -> Vec<Effect> {
-        match (self.tab, self.focus) {
-            (_, Pane::Live) => {
-                if let Some((title, lines)) = self.live.data() {
-                    self.overlay = Some(Overlay::Data {
-                        title,
-                        lines,
-                        scroll: 0,
-                    });
-                }
-            }
-            (_, Pane::Artifacts) => return self.open_artifact(),
-            (Tab::Tests, _) => match self.tests.toggle() {
-                tests_tab::Expand::Case => self.focus = Pane::Live,
-                tests_tab::Expand::Rebuilt => self.clamp(),
-                _ => {}
-            },
-            (Tab::Runs, _) => self.focus = Pane::Live,
-            (Tab::Catalog, _) => {}
-        }
-        self.selection_changed()
-    }
-
-    fn open_artifact(&mut self) -> Vec<Effect> {
-        use crate::workspace::openers::{self, Decision, Slot};
-        let (kind, shown, file) = match self.live.artifact_to_open(&self.opts.root) {
-            Ok(a) => a,
-            Err(why) => {
-                self.notice = Some(why);
-                return Vec::new();
-            }
-        };
-        // which command runs is the core's decision; the TUI only asks
-        let slot = Slot::of(&kind, &shown);
-        // absolute: the opener runs in the workspace root, not in testdeck's directory
-        let file = std::path::absolute(&file).unwrap_or(file);
-        let target = file.to_string_lossy().into_owned();
-        match openers::decide(&self.opts.root, &self.opener_places, slot) {
-            Decision::Nothing => {
-                self.notice = Some("no opener configured ([open] is empty)".into());
-                Vec::new()
-            }
-            Decision::Run(mut argv) => {
-                argv.push(target);
-                self.notice = Some(format!("opening {}", escape(&shown)));
-                vec![Effect::Spawn(argv)]
-            }
-            Decision::Ask { argv, file } => {
-                self.overlay = Some(Overlay::Prompt(Prompt::TrustOpener(Box::new(
-                    overlay::TrustOpener {
-                        slot,
-                        argv,
-                        file,
-                        target,
-                        shown,
-                    },
-                ))));
-                Vec::new()
-            }
-        }
-    }
-
-    fn mark_selected(&mut self) {
-        if self.tab == Tab::Catalog {
-            if let Some(id) = self
-                .selected_catalog_case()
-                .map(|c| CaseRef::Catalog(c.id.clone()))
-            {
-                if !self.marks.remove(&id) {
-                    self.marks.insert(id);
-                }
-            }
-            self.move_by(1);
-            return;
-        }
-        if self.tab != Tab::Tests {
-            return;
-        }
-        let Some(&ni) = self.tests.visible.get(self.tests.list.cursor) else {
-            return;
-        };
-        let keys: Vec<CaseRef> = self
-            .tests
-            .cases_under(ni, true)
-            .into_iter()
-            .map(CaseRow::case_ref)
-            .collect();
-        let all = keys.iter().all(|k| self.marks.contains(k));
-        for k in keys {
-            if all {
-                self.marks.remove(&k);
-            } else {
-                self.marks.insert(k);
-            }
-        }
-        self.move_by(1);
-    }
-
-    /// Put the cursor on the tree node `key` (a folder scope or `scope/caseId`),
-    /// opening its folders.
-    pub fn jump_to(&mut self, key: &str) -> bool {
-        if !self.tests.jump_to(key) {
-            return false;
-        }
-        self.tab = Tab::Tests;
-        self.focus = Pane::Tree;
-        self.clamp();
-        true
-    }
-
-    /// Put the cursor on case `c`, in its own tab.
-    pub fn jump_to_case(&mut self, c: &CaseRef) -> bool {
-        let CaseRef::Catalog(id) = c else {
-            return self.jump_to(&c.target());
-        };
-        let Some(cat) = self.ws.as_ref().and_then(|w| w.catalog.as_ref()) else {
-            return false;
-        };
-        if !self.catalog.jump_to(cat, id) {
-            return false;
-        }
-        self.tab = Tab::Catalog;
-        self.focus = Pane::Tree;
-        self.clamp();
-        true
-    }
-
     /// Lines of the help overlay: the legend, then each mode's title and rows,
     /// a blank line between modes (as `view::help::lines` draws them).
     pub fn help_len(&self) -> usize {
@@ -965,17 +659,10 @@ impl App {
 
 #[cfg(test)]
 mod tests {
+    use super::test_support::{app, step};
     use super::*;
     use crate::tui::action::RunData;
-    use crate::workspace::timeline::TimelineEvent;
     use crossterm::event::{KeyCode, KeyModifiers, MouseButton};
-
-    fn app() -> App {
-        App::new(
-            Options::default(),
-            Keymap::builtin("default").unwrap_or_default(),
-        )
-    }
 
     #[test]
     fn a_tick_never_cancels_a_pending_frame() {
@@ -987,15 +674,6 @@ mod tests {
         a.dirty = false;
         a.update(Action::Tick);
         assert!(!a.dirty, "an idle tick must not redraw");
-    }
-
-    fn step(name: &str) -> TimelineEvent {
-        TimelineEvent {
-            kind: "step".into(),
-            name: name.into(),
-            status: "ok".into(),
-            ..TimelineEvent::default()
-        }
     }
 
     fn append(a: &mut App, reset: bool, names: &[&str]) -> Vec<Effect> {

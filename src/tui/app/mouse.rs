@@ -2,7 +2,7 @@
 //! scrolls the pane under it, a click on the tab bar switches tabs.
 
 use super::super::action::Command;
-use super::{App, Effect, Pane, Tab};
+use super::{App, Effect, ListState, Overlay, Pane, Screen, Tab};
 use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::Position;
 
@@ -84,5 +84,50 @@ impl App {
             _ => return Vec::new(),
         }
         self.selection_changed()
+    }
+}
+
+/// What a mouse event can change on screen: a mouse event draws a frame only
+/// when this moved.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct ViewKey {
+    place: (Tab, Pane),
+    lists: [ListState; 6],
+    follow: bool,
+    overlay: Option<(u8, usize)>,
+    screen: Option<usize>,
+    notice: Option<String>,
+}
+
+impl ViewKey {
+    /// What a mouse event can move on screen: where the person is, every list
+    /// position, the overlay's and the screen's scroll, the notice.
+    pub(super) fn of(app: &App) -> ViewKey {
+        let overlay = match &app.overlay {
+            None => None,
+            Some(Overlay::Help { scroll } | Overlay::Data { scroll, .. }) => Some((0, *scroll)),
+            Some(Overlay::Finder(f)) => Some((1, f.cursor)),
+            Some(Overlay::Prompt(_)) => Some((2, 0)),
+        };
+        let screen = app.screen.as_ref().map(|s| match s {
+            Screen::Compare(v) => v.scroll,
+            Screen::Report(v) => v.scroll,
+            Screen::Image { .. } => 0,
+        });
+        ViewKey {
+            place: (app.tab, app.focus),
+            lists: [
+                app.tests.list,
+                app.catalog.list,
+                app.runs.list,
+                app.live.list,
+                app.live.artifacts,
+                app.details,
+            ],
+            follow: app.live.follow,
+            overlay,
+            screen,
+            notice: app.notice.clone(),
+        }
     }
 }

@@ -1,0 +1,149 @@
+//! Moving about: the focused list (or the details' scroll) by rows and pages,
+//! panes and tabs, folding the tests tree, Enter on a row, and jumping to a case
+//! (the finder, a click, a reload keep the place through these).
+
+use super::{App, CaseRef, Effect, Overlay, PANES, Pane, Tab, tests_tab};
+
+impl App {
+    /// The panes of the current tab, in Tab order.
+    pub fn panes(&self) -> Vec<Pane> {
+        let a = self.areas();
+        PANES
+            .iter()
+            .copied()
+            .filter(|p| match p {
+                Pane::Tree => true,
+                Pane::Details => a.details.is_some() || a.narrow,
+                Pane::Live => a.live.is_some() || a.narrow,
+                Pane::Artifacts => a.artifacts.is_some() || a.narrow,
+            })
+            .collect()
+    }
+
+    pub(super) fn set_tab(&mut self, t: Tab) {
+        self.tab = t;
+        self.focus = Pane::Tree;
+    }
+
+    /// Move the focused list (or scroll the details pane) by `d` rows.
+    pub(super) fn move_by(&mut self, d: isize) {
+        if self.focus == Pane::Tree {
+            self.details.reset();
+        }
+        match (self.tab, self.focus) {
+            (_, Pane::Details) => {
+                // bounded by the last frame (the view clamps what it shows either way)
+                let rows = self.details_max.map_or(10_000, |m| m + 1);
+                self.details.step(d, rows);
+                return;
+            }
+            (_, Pane::Live) => {
+                let len = self.live.visible_len();
+                self.live.list.step(d, len);
+                // scrolling up pauses follow; reaching the bottom resumes it
+                self.live.follow = len == 0 || self.live.list.cursor + 1 == len;
+            }
+            (_, Pane::Artifacts) => {
+                let len = self.live.artifact_count();
+                self.live.artifacts.step(d, len);
+            }
+            (Tab::Runs, _) => self.runs.list.step(d, self.runs.visible.len()),
+            (Tab::Tests, _) => self.tests.list.step(d, self.tests.visible.len()),
+            (Tab::Catalog, _) => self.catalog.list.step(d, self.catalog.rows.len()),
+        }
+        self.clamp();
+    }
+
+    /// Keep cursors in range and scroll offsets so the cursor is visible.
+    pub(super) fn clamp(&mut self) {
+        let a = self.areas();
+        let tree_h = a.tree.height.saturating_sub(2) as usize;
+        // a zoomed-away tree keeps its place for when it comes back
+        if tree_h > 0 {
+            // the tree's header row names its columns
+            self.tests
+                .list
+                .fit(self.tests.visible.len(), tree_h.saturating_sub(1));
+            self.runs.list.fit(self.runs.visible.len(), tree_h);
+            self.catalog.list.fit(self.catalog.rows.len(), tree_h);
+        }
+        // the timeline has its header row over the events
+        let header = usize::from(!self.live.show_events);
+        let live_h = a
+            .live
+            .map_or(10, |r| r.height.saturating_sub(2) as usize)
+            .saturating_sub(header);
+        self.live.list.fit(self.live.visible_len(), live_h);
+    }
+
+    pub(super) fn collapse(&mut self) {
+        if self.tab == Tab::Tests && self.focus == Pane::Tree {
+            self.tests.collapse();
+            self.clamp();
+        }
+    }
+
+    pub(super) fn expand(&mut self) {
+        if self.tab != Tab::Tests || self.focus != Pane::Tree {
+            return;
+        }
+        match self.tests.expand() {
+            tests_tab::Expand::Rebuilt => self.clamp(),
+            tests_tab::Expand::Down => self.move_by(1),
+            tests_tab::Expand::Case => self.focus = Pane::Live,
+            tests_tab::Expand::Nothing => {}
+        }
+    }
+
+    pub(super) fn open(&mut self) -> Vec<Effect> {
+        match (self.tab, self.focus) {
+            (_, Pane::Live) => {
+                if let Some((title, lines)) = self.live.data() {
+                    self.overlay = Some(Overlay::Data {
+                        title,
+                        lines,
+                        scroll: 0,
+                    });
+                }
+            }
+            (_, Pane::Artifacts) => return self.open_artifact(),
+            (Tab::Tests, _) => match self.tests.toggle() {
+                tests_tab::Expand::Case => self.focus = Pane::Live,
+                tests_tab::Expand::Rebuilt => self.clamp(),
+                _ => {}
+            },
+            (Tab::Runs, _) => self.focus = Pane::Live,
+            (Tab::Catalog, _) => {}
+        }
+        self.selection_changed()
+    }
+
+    /// Put the cursor on the tree node `key` (a folder scope or `scope/caseId`),
+    /// opening its folders.
+    pub fn jump_to(&mut self, key: &str) -> bool {
+        if !self.tests.jump_to(key) {
+            return false;
+        }
+        self.tab = Tab::Tests;
+        self.focus = Pane::Tree;
+        self.clamp();
+        true
+    }
+
+    /// Put the cursor on case `c`, in its own tab.
+    pub fn jump_to_case(&mut self, c: &CaseRef) -> bool {
+        let CaseRef::Catalog(id) = c else {
+            return self.jump_to(&c.target());
+        };
+        let Some(cat) = self.ws.as_ref().and_then(|w| w.catalog.as_ref()) else {
+            return false;
+        };
+        if !self.catalog.jump_to(cat, id) {
+            return false;
+        }
+        self.tab = Tab::Catalog;
+        self.focus = Pane::Tree;
+        self.clamp();
+        true
+    }
+}
