@@ -1,6 +1,6 @@
 //! Moving about: the focused list (or the details' scroll) by rows and pages,
-//! panes and tabs, folding the tests tree, Enter on a row, and jumping to a case
-//! (the finder, a click, a reload keep the place through these).
+//! keeping every cursor in view, panes and tabs, folding the tests tree, Enter on
+//! a row, and jumping to a case (the finder's pick).
 
 use super::{App, CaseRef, Effect, Overlay, PANES, Pane, Tab, tests_tab};
 
