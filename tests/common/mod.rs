@@ -1,7 +1,8 @@
-//! Helpers every integration test shares: the binary (`cli`), files (`fs`), run fixtures,
-//! and the built binary in a real pty (portable-pty) read back through vt100 (`Session`).
+//! Helpers every integration test shares: the binary (`cli`), files (`fs`), the App
+//! (`app`), run fixtures, and the binary in a real pty read back through vt100 (`Session`).
 #![allow(dead_code)] // each test binary uses a part
 
+pub mod app;
 pub mod cli;
 pub mod fixtures;
 pub mod fs;
