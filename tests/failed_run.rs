@@ -3,12 +3,11 @@
 //! by real `testdeck run` rounds whose `sh` cases pass or fail by marker files.
 
 mod common;
-use common::{cli::bin, fs::write};
+use common::fs::write;
 
 use serde_json::Value;
 use std::net::TcpListener;
 use std::path::Path;
-use std::process::Command;
 
 /// A finished run (meta.json) or an in-progress one (timeline only).
 fn log_run(root: &Path, scope: &str, case: &str, run_id: &str, status: Option<&str>) {
@@ -138,9 +137,7 @@ fn workspace() -> tempfile::TempDir {
 }
 
 fn testdeck(root: &Path, args: &[&str]) -> (i32, Vec<Value>) {
-    let out = Command::new(bin())
-        .arg("--root")
-        .arg(root)
+    let out = common::cli::at(root)
         .args(args)
         .env_remove("TD_FAILED_ALLOW_MUTATING")
         .env_remove("HOST")
@@ -315,9 +312,7 @@ fn nothing_failed_nothing_runs() {
     );
     let ws = testdeck::Workspace::load(root).expect("load");
     assert!(testdeck::exec::failed::failed_set(&ws).is_empty());
-    let out = Command::new(bin())
-        .arg("--root")
-        .arg(root)
+    let out = common::cli::at(root)
         .args(["run", "--failed"])
         .output()
         .expect("testdeck");

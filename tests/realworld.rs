@@ -380,10 +380,7 @@ fn the_cockpit_shows_a_failed_e2e_runs_artifacts_when_the_launch_ends_and_leaves
     let c = chromium.to_str().expect("utf-8 path");
     let mut s = common::Session::start_with(p.path(), cfg.path(), &[("CHROMIUM_PATH", c)]);
     s.wait_text("Tests · ");
-    s.send("/");
-    s.send("'storefront-checkout");
-    s.wait_text("❯ 'storefront-checkout");
-    s.send("\r");
+    s.find("'storefront-checkout");
     let pid = s.child.process_id().expect("testdeck's pid");
     for launch in 1..=2 {
         s.send("r");

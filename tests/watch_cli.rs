@@ -3,7 +3,7 @@
 //! rerun of a mutating, gated or live case without its authorization.
 
 mod common;
-use common::{cli::bin, fs::write};
+use common::{cli::bin, fs::write, procs::signalable};
 
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
@@ -27,15 +27,6 @@ fn lines_of(p: &Path) -> Vec<String> {
         .lines()
         .map(str::to_owned)
         .collect()
-}
-
-fn alive(pid: &str) -> bool {
-    Command::new("kill")
-        .args(["-0", pid.trim()])
-        .stderr(Stdio::null())
-        .status()
-        .expect("kill")
-        .success()
 }
 
 /// A running `testdeck watch --json`, its lines read on a thread.
@@ -311,7 +302,7 @@ fn a_rerun_in_flight_is_cancelled_and_restarted() {
     write(root, "tests/ai/backend/s/basic/case-a.test.ts", "// one\n");
     w.wait_for("runner-start", 1);
     let first = wait_pids(2);
-    assert!(first.iter().all(|p| alive(p)));
+    assert!(first.iter().all(|p| signalable(p)));
     // saved again while the first rerun runs
     write(root, "tests/ai/backend/s/basic/case-a.test.ts", "// two\n");
     let cancel = w.wait_for("watch-cancel", 1);
@@ -323,17 +314,17 @@ fn a_rerun_in_flight_is_cancelled_and_restarted() {
     // the first rerun's process group is gone before the new one starts
     // (a moment for init to reap the orphaned grandchild)
     let end = Instant::now() + Duration::from_millis(500);
-    while first.iter().any(|p| alive(p)) && Instant::now() < end {
+    while first.iter().any(|p| signalable(p)) && Instant::now() < end {
         std::thread::sleep(Duration::from_millis(20));
     }
     assert!(
-        first.iter().all(|p| !alive(p)),
+        first.iter().all(|p| !signalable(p)),
         "first run still alive: {first:?}"
     );
     w.wait_for("runner-start", 2);
     let both = wait_pids(4);
     let second = &both[2..];
-    assert!(second.iter().all(|p| alive(p)));
+    assert!(second.iter().all(|p| signalable(p)));
     let trig = w.of_type("watch-trigger");
     assert_eq!(trig.len(), 2);
     assert_eq!(
@@ -343,11 +334,11 @@ fn a_rerun_in_flight_is_cancelled_and_restarted() {
     // stopping the watch ends the rerun in flight: no process outlives testdeck
     w.stop();
     let end = Instant::now() + Duration::from_millis(500);
-    while second.iter().any(|p| alive(p)) && Instant::now() < end {
+    while second.iter().any(|p| signalable(p)) && Instant::now() < end {
         std::thread::sleep(Duration::from_millis(20));
     }
     assert!(
-        second.iter().all(|p| !alive(p)),
+        second.iter().all(|p| !signalable(p)),
         "second run outlived the watch"
     );
 }
@@ -516,9 +507,7 @@ fn no_rerun_without_authorization() {
 #[test]
 fn targets_that_match_nothing_are_a_usage_error() {
     let ws = tests_workspace("true");
-    let out = Command::new(bin())
-        .arg("--root")
-        .arg(ws.path())
+    let out = common::cli::at(ws.path())
         .args(["watch", "no-such-case"])
         .output()
         .expect("watch");
