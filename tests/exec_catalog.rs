@@ -318,11 +318,7 @@ fn run(root: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
     }
     cmd.envs(env.iter().copied());
     let out = cmd.output().expect("run testdeck");
-    let text = String::from_utf8_lossy(&out.stdout);
-    let lines = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .collect::<Vec<Value>>();
+    let lines = common::cli::json_lines(&out.stdout);
     assert_eq!(
         lines.last().map(|l| l["type"].clone()),
         Some(Value::from("summary")),

@@ -184,10 +184,7 @@ fn a_runner_killed_mid_run_shows_in_progress_and_the_next_target_runs() {
     .stderr(Stdio::inherit())
     .output()
     .expect("run");
-    let events: Vec<Value> = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .collect();
+    let events = common::cli::json_lines(&out.stdout);
     // a failed case: exit 1, never a crash
     assert_eq!(out.status.code(), Some(1), "{events:#?}");
     let exits: Vec<&Value> = events

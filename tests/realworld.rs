@@ -40,10 +40,7 @@ fn run(root: &Path, targets: &[&str]) -> (Vec<Value>, Option<i32>) {
         .stderr(Stdio::inherit())
         .output()
         .expect("testdeck run");
-    let events = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .collect();
+    let events = common::cli::json_lines(&out.stdout);
     (events, out.status.code())
 }
 

@@ -21,14 +21,6 @@ fn append(root: &Path, rel: &str, text: &str) {
     f.write_all(text.as_bytes()).expect("append");
 }
 
-fn lines_of(p: &Path) -> Vec<String> {
-    std::fs::read_to_string(p)
-        .unwrap_or_default()
-        .lines()
-        .map(str::to_owned)
-        .collect()
-}
-
 /// A running `testdeck watch --json`, its lines read on a thread.
 struct Watch {
     child: Child,
@@ -185,7 +177,7 @@ fn one_rerun_per_burst_of_saves() {
     w.settle(Duration::from_millis(1500));
     assert_eq!(w.of_type("watch-trigger").len(), 1, "{:#?}", w.seen);
     assert_eq!(
-        lines_of(&root.join("asked.txt")),
+        common::fs::lines(&root.join("asked.txt")),
         ["--domain ai --layer backend --suite s --group basic --case case-a"]
     );
     // a case not watched, our own logs: no rerun
@@ -213,7 +205,7 @@ fn one_rerun_per_burst_of_saves() {
         serde_json::json!(["doc/test-plan/plan.md"])
     );
     w.wait_for("summary", 2);
-    assert_eq!(lines_of(&root.join("asked.txt")).len(), 2);
+    assert_eq!(common::fs::lines(&root.join("asked.txt")).len(), 2);
     assert_eq!(w.stop(), 0);
 }
 
@@ -240,7 +232,7 @@ fn editing_the_code_under_test_reruns_the_watched_cases() {
         serde_json::json!(["ai/backend/s/basic/case-a", "ai/backend/s/basic/case-b"])
     );
     w.wait_for("summary", 1);
-    let asked = lines_of(&root.join("asked.txt"));
+    let asked = common::fs::lines(&root.join("asked.txt"));
     assert_eq!(asked.len(), 1, "one launch: {asked:?}");
     assert!(
         asked[0].contains("--case case-a") || asked[0].contains("--group basic"),
@@ -289,15 +281,15 @@ fn a_rerun_in_flight_is_cancelled_and_restarted() {
     let pids = root.join("pids.txt");
     let wait_pids = |n: usize| {
         let end = Instant::now() + Duration::from_secs(10);
-        while lines_of(&pids).len() < n {
+        while common::fs::lines(&pids).len() < n {
             assert!(
                 Instant::now() < end,
                 "runner did not start: {:?}",
-                lines_of(&pids)
+                common::fs::lines(&pids)
             );
             std::thread::sleep(Duration::from_millis(20));
         }
-        lines_of(&pids)
+        common::fs::lines(&pids)
     };
     write(root, "tests/ai/backend/s/basic/case-a.test.ts", "// one\n");
     w.wait_for("runner-start", 1);
@@ -475,7 +467,7 @@ fn no_rerun_without_authorization() {
         "a gated case ran unauthorized"
     );
     assert_eq!(
-        lines_of(&root.join("asked.txt")),
+        common::fs::lines(&root.join("asked.txt")),
         ["--domain ai --layer backend --suite s --group live --case case-l"]
     );
     w.stop();

@@ -26,3 +26,12 @@ pub fn validate_json(root: &Path) -> (Option<i32>, serde_json::Value) {
     let doc = serde_json::from_slice(&out.stdout).expect("one JSON document");
     (out.status.code(), doc)
 }
+
+/// Output in JSON Lines (`run --json`, `watch --json`): one value a line, a line
+/// that is not JSON a panic naming it.
+pub fn json_lines(stdout: &[u8]) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
