@@ -4,6 +4,7 @@
 
 mod common;
 use common::cli::bin;
+use common::procs::signalable;
 
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -317,11 +318,7 @@ fn run(root: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
     }
     cmd.envs(env.iter().copied());
     let out = cmd.output().expect("run testdeck");
-    let text = String::from_utf8_lossy(&out.stdout);
-    let lines = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .collect::<Vec<Value>>();
+    let lines = common::cli::json_lines(&out.stdout);
     assert_eq!(
         lines.last().map(|l| l["type"].clone()),
         Some(Value::from("summary")),
@@ -332,15 +329,6 @@ fn run(root: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
         code: out.status.code().expect("exit code"),
         lines,
     }
-}
-
-fn alive(pid: &str) -> bool {
-    Command::new("kill")
-        .args(["-0", pid.trim()])
-        .stderr(Stdio::null())
-        .status()
-        .expect("kill")
-        .success()
 }
 
 #[test]
@@ -507,9 +495,7 @@ fn every_verdict_and_the_expectations() {
         csv.contains(",TC-MAIN-006,MAIN,title of TC-MAIN-006,readonly,pass,judged by a person,")
     );
     // `runs` lists the record with its counts
-    let out = Command::new(bin())
-        .arg("--root")
-        .arg(root)
+    let out = common::cli::at(root)
         .args(["runs", "--json", "--case", "TC-MAIN-002"])
         .output()
         .expect("runs");
@@ -768,8 +754,8 @@ fn a_timeout_ends_the_whole_group() {
     assert!(t.elapsed() >= Duration::from_secs(4), "{:?}", t.elapsed());
     let gc = std::fs::read_to_string(root.join("grandchild.pid")).expect("grandchild pid");
     let leader = std::fs::read_to_string(root.join("leader.pid")).expect("leader pid");
-    assert!(!alive(&gc), "grandchild {gc} outlived its case");
-    assert!(!alive(&leader), "leader {leader} outlived its case");
+    assert!(!signalable(&gc), "grandchild {gc} outlived its case");
+    assert!(!signalable(&leader), "leader {leader} outlived its case");
 }
 
 #[test]
@@ -820,7 +806,7 @@ fn cancel_ends_the_running_case_and_the_rest() {
     assert!(!root.join("marker-remote").exists());
     let gc = std::fs::read_to_string(&pidfile).expect("pid");
     let leader = std::fs::read_to_string(root.join("cancel-leader.pid")).expect("pid");
-    assert!(!alive(&gc) && !alive(&leader));
+    assert!(!signalable(&gc) && !signalable(&leader));
     let rec = testdeck::exec::record::read_record(
         root,
         &root.join(summary["record"].as_str().expect("record")),

@@ -2,7 +2,6 @@
 //! folder slowly; its timeline must stream as it is written.
 
 mod common;
-use common::cli::bin;
 
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
@@ -40,9 +39,7 @@ fn toml_str(s: &str) -> String {
 /// Run `testdeck run --json` and collect each line with its arrival time.
 fn run_json(root: &Path, args: &[&str], env: &[(&str, &str)]) -> (Vec<(Duration, Value)>, i32) {
     let start = Instant::now();
-    let mut child = Command::new(bin())
-        .arg("--root")
-        .arg(root)
+    let mut child = common::cli::at(root)
         .arg("run")
         .arg("--json")
         .args(args)
@@ -147,9 +144,7 @@ fn failed_reruns_the_cases_whose_latest_run_failed() {
     let cmd = &of_type(&lines, "runner-start")[0].1["command"];
     assert!(cmd.to_string().ends_with(r#""--case","case-a"]"#), "{cmd}");
     // now nothing failed last: nothing to run
-    let out = Command::new(bin())
-        .arg("--root")
-        .arg(ws.path())
+    let out = common::cli::at(ws.path())
         .args(["run", "--failed"])
         .output()
         .expect("run");
@@ -206,9 +201,7 @@ fn live_cases_need_allow_live() {
 #[test]
 fn unknown_targets_are_usage_errors() {
     let ws = workspace();
-    let out = Command::new(bin())
-        .arg("--root")
-        .arg(ws.path())
+    let out = common::cli::at(ws.path())
         .args(["run", "no-such-thing"])
         .output()
         .expect("run");
@@ -221,9 +214,7 @@ fn a_run_started_by_another_process_during_a_launch_is_not_counted_in_it() {
     let ws = workspace();
     let root = ws.path();
     let runner = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/exec/slow-runner.sh");
-    let mut child = Command::new(bin())
-        .arg("--root")
-        .arg(root)
+    let mut child = common::cli::at(root)
         .args(["run", "--json", "ai/backend/tools/case-a"])
         .env("RUNNER_SLEEP", "0.6")
         .stdout(Stdio::piped())

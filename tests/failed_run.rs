@@ -3,12 +3,11 @@
 //! by real `testdeck run` rounds whose `sh` cases pass or fail by marker files.
 
 mod common;
-use common::{cli::bin, fs::write};
+use common::fs::write;
 
 use serde_json::Value;
 use std::net::TcpListener;
 use std::path::Path;
-use std::process::Command;
 
 /// A finished run (meta.json) or an in-progress one (timeline only).
 fn log_run(root: &Path, scope: &str, case: &str, run_id: &str, status: Option<&str>) {
@@ -138,18 +137,13 @@ fn workspace() -> tempfile::TempDir {
 }
 
 fn testdeck(root: &Path, args: &[&str]) -> (i32, Vec<Value>) {
-    let out = Command::new(bin())
-        .arg("--root")
-        .arg(root)
+    let out = common::cli::at(root)
         .args(args)
         .env_remove("TD_FAILED_ALLOW_MUTATING")
         .env_remove("HOST")
         .output()
         .expect("testdeck");
-    let lines = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .collect();
+    let lines = common::cli::json_lines(&out.stdout);
     (out.status.code().expect("code"), lines)
 }
 
@@ -165,14 +159,6 @@ fn verdicts(lines: &[Value]) -> Vec<(String, String)> {
                 r["verdict"].as_str().unwrap_or("").to_owned(),
             )
         })
-        .collect()
-}
-
-fn read_lines(p: &Path) -> Vec<String> {
-    std::fs::read_to_string(p)
-        .unwrap_or_default()
-        .lines()
-        .map(str::to_owned)
         .collect()
 }
 
@@ -262,11 +248,11 @@ fn run_failed_selects_exactly_the_failed_set() {
     );
     assert_eq!(code, 1, "failures remain");
     assert_eq!(
-        read_lines(&root.join("ran.txt")),
+        common::fs::lines(&root.join("ran.txt")),
         ["TC-MAIN-001", "TC-MAIN-003", "TC-MAIN-004", "TC-MAIN-005"],
         "DEAD-001 is stopped by its probe, the others ran"
     );
-    let mut asked = read_lines(&root.join("asked.txt"));
+    let mut asked = common::fs::lines(&root.join("asked.txt"));
     asked.sort();
     assert_eq!(
         asked,
@@ -315,9 +301,7 @@ fn nothing_failed_nothing_runs() {
     );
     let ws = testdeck::Workspace::load(root).expect("load");
     assert!(testdeck::exec::failed::failed_set(&ws).is_empty());
-    let out = Command::new(bin())
-        .arg("--root")
-        .arg(root)
+    let out = common::cli::at(root)
         .args(["run", "--failed"])
         .output()
         .expect("testdeck");

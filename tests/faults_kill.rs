@@ -4,6 +4,9 @@
 //! testdeck goes on), and a disk that refuses the record (error shown, the
 //! previous record intact). Real `sh` processes, real signals, a real rlimit.
 
+mod common;
+use common::procs::alive;
+
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -47,17 +50,6 @@ fn testdeck(root: &Path, args: &[&str]) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_testdeck"));
     c.arg("--root").arg(root).args(args).current_dir(root);
     c
-}
-
-/// Whether `pid` is a living process. A zombie (state Z) counts as dead: it
-/// runs nothing, and in a container whose PID 1 does not reap it may stay.
-fn alive(pid: u32) -> bool {
-    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-        return false;
-    };
-    // the state follows the command name, which is in parentheses
-    let state = stat.rsplit_once(')').map(|(_, r)| r.trim_start());
-    !state.is_some_and(|s| s.starts_with('Z') || s.starts_with('X'))
 }
 
 /// The pid written in `file`, waiting for it to appear.
@@ -192,10 +184,7 @@ fn a_runner_killed_mid_run_shows_in_progress_and_the_next_target_runs() {
     .stderr(Stdio::inherit())
     .output()
     .expect("run");
-    let events: Vec<Value> = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .collect();
+    let events = common::cli::json_lines(&out.stdout);
     // a failed case: exit 1, never a crash
     assert_eq!(out.status.code(), Some(1), "{events:#?}");
     let exits: Vec<&Value> = events

@@ -5,19 +5,10 @@
 
 mod common;
 use common::Session;
+use common::procs::alive;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
-
-/// Whether `pid` is a living process (a zombie counts as dead: in a container
-/// whose PID 1 does not reap, an ended process may stay one).
-fn alive(pid: u32) -> bool {
-    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-        return false;
-    };
-    let state = stat.rsplit_once(')').map(|(_, r)| r.trim_start());
-    !state.is_some_and(|s| s.starts_with('Z') || s.starts_with('X'))
-}
 
 /// Living processes working in `dir` (their current folder or command line is
 /// in it): the runner and whatever it started.
@@ -67,10 +58,7 @@ fn signal_ends_children_and_restores_terminal(sig: &str) {
     let mut s = Session::start_with(&demo, cfg.path(), &[("DEMO_RUNNER_PACE", "0.5")]);
     let pid = s.child.process_id().expect("pid");
     s.wait_text("Tests · 21");
-    s.send("/");
-    s.send("'terminal-basic-command");
-    s.wait_text("❯ 'terminal-basic-command");
-    s.send("\r");
+    s.find("'terminal-basic-command");
     s.send("r");
     s.wait_text("run/start");
     // the runner and its children are at work in the demo folder

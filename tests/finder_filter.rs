@@ -4,12 +4,10 @@
 mod common;
 
 use assert_cmd::Command;
+use common::app::{Deck, Runs, options};
 use serde_json::Value;
 use std::path::Path;
-use testdeck::tui::action::Action;
-use testdeck::tui::app::{App, CaseRef, Finder, Options};
-use testdeck::tui::keymap::Keymap;
-use testdeck::workspace::Workspace;
+use testdeck::tui::app::{App, CaseRef, Finder};
 
 /// The cases the cockpit's finder shows for `q`, best first (through the App's
 /// candidates and `Finder::refind`, as typing `/` then `q` does).
@@ -57,18 +55,8 @@ fn headless(root: &Path, q: &str) -> Vec<CaseRef> {
 #[test]
 fn the_finder_and_list_filter_agree_on_the_demo() {
     let d = common::fs::demo_copy();
-    let mut app = App::new(
-        Options {
-            label: "demo".into(),
-            root: d.path().to_path_buf(),
-            host: "127.0.0.1".into(),
-            use_env: false,
-        },
-        Keymap::builtin("default").expect("keymap"),
-    );
-    app.update(Action::Loaded(Box::new(
-        Workspace::load(d.path()).expect("load"),
-    )));
+    // no size and no effect run: the finder's candidates are all it reads
+    let app = Deck::new(options(d.path(), "demo"), Runs::NOTHING).loaded();
     assert!(!app.candidates.is_empty());
     let queries = [
         "CLI$",

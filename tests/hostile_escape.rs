@@ -183,9 +183,7 @@ fn no_hostile_byte_reaches_stdout() {
     ];
     let mut problems = Vec::new();
     for args in &commands {
-        let out: Output = command()
-            .arg("--root")
-            .arg(&root)
+        let out: Output = common::cli::at(&root)
             .args(args)
             .env("NO_COLOR", "1")
             .output()
@@ -206,17 +204,10 @@ fn no_hostile_byte_reaches_stdout() {
 fn the_hostile_text_is_there_escaped() {
     // the test above cannot pass by accident: the poison is loaded and shown escaped
     let (_tmp, root) = hostile_demo();
-    let out = command()
-        .arg("--root")
-        .arg(&root)
-        .arg("list")
-        .output()
-        .expect("run");
+    let out = common::cli::at(&root).arg("list").output().expect("run");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("\\e]52;c;SGVsbG8=\\x07"), "{text}");
-    let out = command()
-        .arg("--root")
-        .arg(&root)
+    let out = common::cli::at(&root)
         .args(["list", "--source", "catalog"])
         .output()
         .expect("run");
@@ -357,12 +348,7 @@ fn json_output_escapes_controls_and_keeps_the_strings() {
     assert_eq!(poison, EVIL);
     let mut problems = Vec::new();
     for (args, lines, poisoned) in &commands {
-        let out: Output = command()
-            .arg("--root")
-            .arg(&root)
-            .args(args)
-            .output()
-            .expect("run");
+        let out: Output = common::cli::at(&root).args(args).output().expect("run");
         assert_ne!(out.status.code(), Some(101), "{args:?}: {out:?}");
         let text = String::from_utf8(out.stdout.clone()).expect("UTF-8 output");
         if let Some(c) = text.chars().find(|&c| json_raw(c)) {

@@ -7,6 +7,7 @@
 
 mod common;
 use common::cli::bin;
+use common::procs::peak_kib;
 
 use std::fmt::Write as _;
 use std::io::Read as _;
@@ -31,19 +32,9 @@ impl Ran {
     }
 }
 
-fn peak_kb(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-}
-
 /// Run testdeck with a deadline and a memory cap: killed and failed on overrun.
 fn bounded(root: &Path, args: &[&str]) -> Ran {
-    let mut child = Command::new(bin())
-        .arg("--root")
-        .arg(root)
+    let mut child = common::cli::at(root)
         .args(args)
         .env("NO_COLOR", "1")
         .stdin(Stdio::null())
@@ -67,7 +58,7 @@ fn bounded(root: &Path, args: &[&str]) -> Ran {
         if let Some(s) = child.try_wait().expect("wait") {
             break s;
         }
-        peak = peak.max(peak_kb(pid).unwrap_or(0));
+        peak = peak.max(peak_kib(pid).unwrap_or(0));
         let over = if peak > PEAK_KB {
             Some(format!("peak memory {peak} kB over {PEAK_KB} kB"))
         } else if start.elapsed() > DEADLINE {
@@ -365,7 +356,7 @@ fn tui_panes_do_not_follow_run_files_linked_out() {
     let start = Instant::now();
     let watch = |s: &common::Session, what: &str| {
         while !s.screen().screen().contents().contains(what) {
-            let peak = peak_kb(pid).unwrap_or(0);
+            let peak = peak_kib(pid).unwrap_or(0);
             assert!(
                 peak <= PEAK_KB,
                 "TUI peak memory {peak} kB over {PEAK_KB} kB"
@@ -391,7 +382,7 @@ fn tui_panes_do_not_follow_run_files_linked_out() {
     // the runtime-events pane, then back
     s.send("v");
     s.send("v");
-    let peak = peak_kb(pid).unwrap_or(0);
+    let peak = peak_kib(pid).unwrap_or(0);
     assert!(
         peak <= PEAK_KB,
         "TUI peak memory {peak} kB over {PEAK_KB} kB"

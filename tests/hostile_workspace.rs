@@ -5,22 +5,20 @@
 #![cfg(unix)]
 
 mod common;
-use common::{cli::command, fs::write_file as write};
+use common::{cli::command, fs::write_file as write, procs::peak_rss_kib};
 
 use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{PermissionsExt, symlink};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Run `testdeck --root ROOT ARGS`; it must end by itself and never panic.
 fn td(root: &Path, args: &[&str]) -> Output {
-    let out = command()
-        .arg("--root")
-        .arg(root)
+    let out = common::cli::at(root)
         .args(args)
         .env("NO_COLOR", "1")
         .output()
@@ -394,42 +392,6 @@ fn hostile_and_non_utf8_names_are_shown_escaped() {
     let list = stdout(&td(&root, &["list"]));
     assert!(list.contains("\\e]52"), "{list}");
     assert!(list.contains("new\\nline"), "{list}");
-}
-
-/// The peak resident memory (VmHWM, KiB) a child reached, sampled until it exits.
-fn peak_rss_kib(mut cmd: Command) -> (Output, u64) {
-    let mut child = cmd
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let status = format!("/proc/{}/status", child.id());
-    let mut peak = 0;
-    // drain stdout on a thread so a full pipe never blocks the child
-    let mut out = child.stdout.take().expect("stdout");
-    let reader = std::thread::spawn(move || {
-        let mut v = Vec::new();
-        let _ = std::io::Read::read_to_end(&mut out, &mut v);
-        v
-    });
-    loop {
-        if let Ok(s) = std::fs::read_to_string(&status) {
-            if let Some(kib) = s
-                .lines()
-                .find_map(|l| l.strip_prefix("VmHWM:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-            {
-                peak = peak.max(kib);
-            }
-        }
-        if child.try_wait().expect("try_wait").is_some() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    let output = child.wait_with_output().expect("wait");
-    let stdout = reader.join().expect("reader");
-    (Output { stdout, ..output }, peak)
 }
 
 #[test]

@@ -8,7 +8,7 @@ use common::fs::write_file as write;
 
 use std::fmt::Write as _;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use std::time::{Duration, Instant};
 
 const CATALOG: &str = "categories:\n  - id: API\n    name: api\n";
@@ -16,27 +16,9 @@ const CATALOG: &str = "categories:\n  - id: API\n    name: api\n";
 /// `validate` on `root`: its output, peak memory (KiB) and time.
 fn validate(root: &Path) -> (Output, u64, Duration) {
     let t = Instant::now();
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin!("testdeck"))
-        .arg("--root")
-        .arg(root)
-        .arg("validate")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let status = format!("/proc/{}/status", child.id());
-    let mut peak = 0;
-    while child.try_wait().expect("try_wait").is_none() {
-        if let Some(kib) = std::fs::read_to_string(&status).ok().and_then(|s| {
-            s.lines()
-                .find_map(|l| l.strip_prefix("VmHWM:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        }) {
-            peak = peak.max(kib);
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    let out = child.wait_with_output().expect("wait");
+    let mut cmd = common::cli::command();
+    cmd.arg("--root").arg(root).arg("validate");
+    let (out, peak) = common::procs::peak_rss_kib(cmd);
     let took = t.elapsed();
     assert_ne!(out.status.code(), Some(101), "{out:?}");
     (out, peak, took)

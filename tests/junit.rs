@@ -2,14 +2,13 @@
 //! counted against the runs `runs --json` lists and the results a real `sh` launch reports.
 
 mod common;
-use common::cli::bin;
 
 use quick_xml::Reader;
 use quick_xml::events::Event;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 #[derive(Debug, Default)]
 struct Case {
@@ -113,9 +112,7 @@ fn demo() -> tempfile::TempDir {
 }
 
 fn testdeck(root: &Path, args: &[&str]) -> Output {
-    Command::new(bin())
-        .arg("--root")
-        .arg(root)
+    common::cli::at(root)
         .args(args)
         .env("DEMO_RUNNER_PACE", "0")
         .env("NO_COLOR", "1")

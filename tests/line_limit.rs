@@ -2,6 +2,8 @@
 //! binary) agree on a real 1.1 MB console event (fine) and on a line over the
 //! limit (the same problem, the same message).
 
+mod common;
+
 use assert_cmd::Command;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -41,13 +43,7 @@ fn console_event(bytes: usize) -> String {
 
 /// `validate --json`'s problems on the timeline.
 fn validate(root: &Path) -> Vec<Value> {
-    let out = Command::cargo_bin("testdeck")
-        .expect("bin")
-        .args(["validate", "--json", "--root"])
-        .arg(root)
-        .output()
-        .expect("run");
-    let doc: Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
+    let (_, doc) = common::cli::validate_json(root);
     doc["problems"]
         .as_array()
         .expect("problems")

@@ -6,7 +6,6 @@ mod common;
 use common::Session;
 
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -29,10 +28,7 @@ fn with_runner(script: &str) -> (tempfile::TempDir, tempfile::TempDir) {
 /// Select `kb-search-empty` through the finder and launch it with `r`.
 fn launch_kb_search_empty(s: &mut Session) {
     s.wait_text("Tests · 6");
-    s.send("/");
-    s.send("'kb-search-empty");
-    s.wait_text("❯ 'kb-search-empty");
-    s.send("\r");
+    s.find("'kb-search-empty");
     s.send("r");
 }
 
@@ -147,64 +143,14 @@ fn runner_output_interleaves_with_the_timeline_and_o_hides_it() {
     assert!(!p.screen().alternate_screen());
 }
 
-/// Node and the fixture's `npm ci`, or a clear skip (a failure under `CI=true`).
-fn realworld_ready(fixture: &Path) -> bool {
-    let node = std::process::Command::new("node")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    let modules = fixture.join("node_modules/vitest/package.json").is_file();
-    if node && modules {
-        return true;
-    }
-    let what = if node {
-        "examples/realworld/node_modules (run `npm ci` there)"
-    } else {
-        "node (apt-get install -y nodejs npm)"
-    };
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "{what} is missing, and CI installs it (.ci/run): failing instead of skipping"
-    );
-    eprintln!("skipped: {what} is missing");
-    false
-}
-
-/// A copy of the fixture project without its logs, `node_modules` linked.
-fn realworld_copy(fixture: &Path) -> tempfile::TempDir {
-    fn copy(from: &Path, to: &Path, top: bool) {
-        std::fs::create_dir_all(to).expect("mkdir");
-        for e in std::fs::read_dir(from).expect("read_dir").flatten() {
-            let name = e.file_name();
-            let n = name.to_string_lossy();
-            let skip = top && ["node_modules", "test-results", "playwright-report"].contains(&&*n);
-            if skip || (n == "logs" && from.ends_with("tests")) {
-                continue;
-            }
-            let ft = e.file_type().expect("type");
-            if ft.is_dir() {
-                copy(&e.path(), &to.join(&name), false);
-            } else if ft.is_file() {
-                std::fs::copy(e.path(), to.join(&name)).expect("copy");
-            }
-        }
-    }
-    let d = tempfile::tempdir().expect("tmp");
-    copy(fixture, d.path(), true);
-    std::os::unix::fs::symlink(fixture.join("node_modules"), d.path().join("node_modules"))
-        .expect("link");
-    d
-}
-
 /// The real project with a broken `vitest.config.mts`: the runner's own error
 /// reaches the live pane and stays there with its exit status.
 #[test]
 fn a_broken_vitest_config_shows_the_runner_s_error_in_the_cockpit() {
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/realworld");
-    if !realworld_ready(&fixture) {
+    if !common::realworld::node_ready() {
         return;
     }
-    let ws = realworld_copy(&fixture);
+    let ws = common::realworld::project();
     std::fs::write(
         ws.path().join("vitest.config.mts"),
         "import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { include: [ } });\n",
@@ -255,25 +201,12 @@ fn following_a_flood() -> (
     std::thread::JoinHandle<usize>,
     [tempfile::TempDir; 2],
 ) {
-    let ws = tempfile::tempdir().expect("tmp");
-    common::fixtures::write_fixture(ws.path(), false);
-    let run: PathBuf = ws.path().join(RUN);
-    std::fs::create_dir_all(&run).expect("mkdir");
-    let timeline = run.join("timeline.jsonl");
-    std::fs::write(
-        &timeline,
+    let (s, run, dirs) = common::open_in_progress(
+        RUN,
         "{\"type\":\"step\",\"name\":\"flood-begins\",\"status\":\"ok\"}\n",
-    )
-    .expect("write");
-    let cfg = tempfile::tempdir().expect("cfg");
-    let mut s = Session::start(ws.path(), cfg.path());
-    s.wait_text("Tests · 6");
-    s.send("/");
-    s.send("'kb-search-empty");
-    s.wait_text("❯ 'kb-search-empty");
-    s.send("\r");
-    s.wait_text("flood-begins");
-    s.wait_text("● live");
+        "flood-begins",
+    );
+    let timeline = run.join("timeline.jsonl");
     let stop = Arc::new(AtomicBool::new(false));
     let stop2 = stop.clone();
     let written = Arc::new(AtomicUsize::new(0));
@@ -299,7 +232,7 @@ fn following_a_flood() -> (
         }
         n
     });
-    (s, stop, written, writer, [ws, cfg])
+    (s, stop, written, writer, dirs)
 }
 
 /// Wait, very generously, for `text` on screen.
@@ -330,12 +263,7 @@ fn ended_within(s: &mut Session, limit: Duration, what: &str) {
 
 /// The peak resident memory of process `pid` in MB (Linux), if known.
 fn peak_rss_mb(pid: u32) -> Option<u64> {
-    let s = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    s.lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.split_whitespace().next())
-        .and_then(|v| v.parse::<u64>().ok())
-        .map(|kb| kb / 1024)
+    common::procs::peak_kib(pid).map(|kb| kb / 1024)
 }
 
 /// Wait (generously) until the writer has put `n` lines in the timeline.

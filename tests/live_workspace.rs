@@ -103,10 +103,7 @@ fn a_run_of_another_process_during_a_launch_is_not_counted_in_it() {
     let cfg = tempfile::tempdir().expect("cfg");
     let mut s = Session::start_with(root, cfg.path(), &[("RUNNER_SLEEP", "1.0")]);
     s.wait_text("Tests · 2");
-    s.send("/");
-    s.send("'case-a");
-    s.wait_text("❯ 'case-a");
-    s.send("\r");
+    s.find("'case-a");
     s.send("r");
     s.wait_text("step one");
     let other = other_process_runs(root, "case-b", "0.2");
@@ -168,10 +165,7 @@ fn new_test_files_and_catalog_edits_appear_and_ctrl_r_reads_the_rest() {
         "tests/logs/kb-search/backend/query/boundary/kb-search-empty-result/20990101-000000-000";
     write(root, &format!("{run}/timeline.jsonl"), "");
     s.wait_text("71 runs");
-    s.send("/");
-    s.send("'kb-search-empty-result");
-    s.wait_text("❯ 'kb-search-empty-result");
-    s.send("\r");
+    s.find("'kb-search-empty-result");
     s.wait_text("running ");
     s.wait_text("● live");
     testdeck::workspace::cancelled::record(

@@ -17,8 +17,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use testdeck::workspace::{Workspace, contract, read, validate, walk};
 
-fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_testdeck"));
+/// The binary, without a progress delay the developer's environment may set.
+fn testdeck() -> Command {
+    let mut c = Command::new(common::cli::bin());
     c.env_remove("TESTDECK_PROGRESS_AFTER_MS");
     c
 }
@@ -195,7 +196,7 @@ fn list_json_streams_the_bytes_of_the_whole_document() {
     for root in [demo(), ws, empty.path().to_path_buf()] {
         let loaded = Workspace::load(&root).expect("load");
         for source in [None, Some("tests"), Some("catalog")] {
-            let mut cmd = bin();
+            let mut cmd = testdeck();
             cmd.arg("--root").arg(&root).args(["list", "--json"]);
             if let Some(s) = source {
                 cmd.args(["--source", s]);
@@ -253,7 +254,7 @@ fn progress_shows_on_a_terminal_and_is_cleared_never_in_json_or_a_pipe() {
     assert!(!raw.contains("validating"), "progress in --json: {raw:?}");
 
     // piped: nothing on stderr, nothing extra on stdout
-    let out = bin()
+    let out = testdeck()
         .arg("--root")
         .arg(&ws)
         .arg("validate")

@@ -40,10 +40,7 @@ fn run(root: &Path, targets: &[&str]) -> (Vec<Value>, Option<i32>) {
         .stderr(Stdio::inherit())
         .output()
         .expect("testdeck run");
-    let events = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .collect();
+    let events = common::cli::json_lines(&out.stdout);
     (events, out.status.code())
 }
 
@@ -380,10 +377,7 @@ fn the_cockpit_shows_a_failed_e2e_runs_artifacts_when_the_launch_ends_and_leaves
     let c = chromium.to_str().expect("utf-8 path");
     let mut s = common::Session::start_with(p.path(), cfg.path(), &[("CHROMIUM_PATH", c)]);
     s.wait_text("Tests · ");
-    s.send("/");
-    s.send("'storefront-checkout");
-    s.wait_text("❯ 'storefront-checkout");
-    s.send("\r");
+    s.find("'storefront-checkout");
     let pid = s.child.process_id().expect("testdeck's pid");
     for launch in 1..=2 {
         s.send("r");

@@ -8,20 +8,15 @@
 mod common;
 use common::realworld::{e2e_ready, project};
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use common::app::{Deck, Runs, options, render};
+use crossterm::event::KeyCode;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::path::Path;
-use testdeck::tail::run::load_run;
-use testdeck::tui::action::{Action, Command};
-use testdeck::tui::app::{App, Effect, Options, Pane, Screen};
+use testdeck::tui::action::Command;
+use testdeck::tui::app::{Pane, Screen};
 use testdeck::tui::image::{self, State};
-use testdeck::tui::job::Job;
-use testdeck::tui::keymap::Keymap;
-use testdeck::tui::runtime::run_now;
 use testdeck::tui::theme::Theme;
-use testdeck::tui::view;
-use testdeck::workspace::Workspace;
 
 const CASE: &str = "shop/e2e/storefront/basic/storefront-add-to-cart";
 const RUN_ID: &str = "20261201-120000-000";
@@ -128,37 +123,6 @@ fn run_with_shot(root: &Path, chromium: &Path) -> std::path::PathBuf {
     run
 }
 
-/// Run the effects as the runtime does, synchronously (run folders and finite jobs).
-fn settle(app: &mut App, root: &Path, fx: Vec<Effect>) {
-    for e in fx {
-        match e {
-            Effect::LoadRun(p) => {
-                let more = app.update(Action::RunLoaded(Box::new(load_run(root, &p))));
-                settle(app, root, more);
-            }
-            Effect::Job(job) if !matches!(job, Job::Watch(..)) => {
-                if let Some(d) = run_now(job, root) {
-                    let more = app.update(Action::Done(Box::new(d)));
-                    settle(app, root, more);
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
-fn key(app: &mut App, root: &Path, code: KeyCode) {
-    let fx = app.on_key(KeyEvent::new(code, KeyModifiers::NONE));
-    settle(app, root, fx);
-}
-
-fn render(app: &App, theme: &Theme) -> Terminal<TestBackend> {
-    testdeck::clock::set_zone(testdeck::clock::Zone::Utc);
-    let mut t = Terminal::new(TestBackend::new(app.size.0, app.size.1)).expect("terminal");
-    t.draw(|f| view::draw(app, theme, f)).expect("draw");
-    t
-}
-
 /// The half-block cells on screen, as (x, y).
 fn blocks(t: &Terminal<TestBackend>) -> Vec<(u16, u16)> {
     let b = t.backend().buffer();
@@ -183,28 +147,16 @@ fn a_real_playwright_full_page_screenshot_is_previewed_downscaled() {
     assert_eq!((w, h), (3840, 12900), "Playwright's full-page size at 3×");
     assert!(u64::from(w) * u64::from(h) > 40_000_000);
 
-    let km = Keymap::builtin("default").expect("default keymap");
-    let mut app = App::new(
-        Options {
-            label: "realworld".into(),
-            root: root.to_path_buf(),
-            host: "127.0.0.1".into(),
-            use_env: false,
-        },
-        km,
-    );
-    app.update(Action::Resize(140, 60));
-    let fx = app.update(Action::Loaded(Box::new(
-        Workspace::load(root).expect("load"),
-    )));
-    settle(&mut app, root, fx);
+    // run folders and finite jobs (the preview's decode) run as the runtime runs them
+    let mut app = Deck::new(options(root, "realworld"), Runs::JOBS)
+        .sized(140, 60)
+        .loaded();
     assert!(app.jump_to(CASE), "no node {CASE}");
-    let fx = app.update(Action::Cmd(Command::Open));
-    settle(&mut app, root, fx);
+    app.cmd(Command::Open);
     let loaded = app.live.run.as_ref().expect("a run loaded");
     assert!(loaded.path.ends_with(RUN_ID), "{:?}", loaded.path);
     app.focus = Pane::Artifacts;
-    key(&mut app, root, KeyCode::Char('j'));
+    app.key(KeyCode::Char('j'));
     assert_eq!(app.live.artifacts.cursor, 1, "the screenshot is selected");
 
     // decoded in the cockpit's own job: the real size kept, the copy downscaled
@@ -257,7 +209,7 @@ fn a_real_playwright_full_page_screenshot_is_previewed_downscaled() {
     );
 
     // i: the same picture over the whole screen, the height used
-    key(&mut app, root, KeyCode::Char('i'));
+    app.key(KeyCode::Char('i'));
     assert!(matches!(app.screen, Some(Screen::Image { .. })));
     let t = render(&app, &theme);
     let s = t.backend().to_string();

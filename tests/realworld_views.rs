@@ -248,9 +248,7 @@ fn editing_the_fixtures_source_reruns_a_watched_case() {
     }
     let p = project();
     let root = p.path();
-    let mut child = command()
-        .arg("--root")
-        .arg(root)
+    let mut child = common::cli::at(root)
         // a wide quiet period: a loaded machine never splits one save in two
         .args(["watch", "--json", "--debounce-ms", "800"])
         .arg("shop/backend/cart/basic/cart-total")

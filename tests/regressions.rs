@@ -52,9 +52,7 @@ fn closed_stdout_does_not_panic() {
         &["validate"],
         &["select"],
     ] {
-        let mut child = command()
-            .arg("--root")
-            .arg("assets/demo")
+        let mut child = common::cli::at("assets/demo")
             .args(cmd)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

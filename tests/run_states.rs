@@ -305,10 +305,7 @@ fn x_in_the_cockpit_leaves_a_cancelled_badge_also_after_a_restart() {
     let env = [("XDG_STATE_HOME", st)];
     let mut s = common::Session::start_with(root, cfg.path(), &env);
     s.wait_text("Tests · 2");
-    s.send("/");
-    s.send("'cart-slow");
-    s.wait_text("❯ 'cart-slow");
-    s.send("\r");
+    s.find("'cart-slow");
     s.send("r");
     s.wait_text("run/start");
     s.send("x");
@@ -328,10 +325,7 @@ fn x_in_the_cockpit_leaves_a_cancelled_badge_also_after_a_restart() {
     // a fresh cockpit reads testdeck's record: never `running` again
     let mut s = common::Session::start_with(root, cfg.path(), &env);
     s.wait_text("Tests · 2");
-    s.send("/");
-    s.send("'cart-slow");
-    s.wait_text("❯ 'cart-slow");
-    s.send("\r");
+    s.find("'cart-slow");
     s.wait_for("the cancelled badge of a fresh cockpit", |sc| {
         let t = sc.contents();
         // never followed as if it were still being written

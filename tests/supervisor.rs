@@ -286,14 +286,8 @@ fn peak_rss_kb(child: &mut Child) -> (u64, std::process::ExitStatus) {
     let mut peak = 0;
     let start = Instant::now();
     loop {
-        if let Ok(s) = std::fs::read_to_string(format!("/proc/{}/status", child.id())) {
-            if let Some(kb) = s
-                .lines()
-                .find_map(|l| l.strip_prefix("VmHWM:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-            {
-                peak = peak.max(kb);
-            }
+        if let Some(kb) = common::procs::peak_kib(child.id()) {
+            peak = peak.max(kb);
         }
         if let Some(st) = child.try_wait().expect("wait") {
             return (peak, st);

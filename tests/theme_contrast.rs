@@ -2,63 +2,25 @@
 //! (selected rows of every list, badges, marks, the bars, prompts), keeps WCAG AA
 //! 4.5:1 between each character and the background it is drawn on.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
+use crossterm::event::KeyCode;
 use ratatui::style::Style;
 use std::fmt::Write as _;
 use std::path::Path;
-use testdeck::tui::action::Action;
-use testdeck::tui::app::{App, Effect, Options};
-use testdeck::tui::keymap::Keymap;
+use testdeck::tui::app::App;
 use testdeck::tui::theme::{Theme, contrast};
-use testdeck::tui::view;
-use testdeck::workspace::Workspace;
 
 mod common;
+use common::app::{Deck, Runs, options, render};
 
 const AA: f64 = 4.5;
 
-fn loaded(root: &Path) -> App {
-    let km = Keymap::builtin("default").expect("default keymap");
-    let mut app = App::new(
-        Options {
-            label: "demo".into(),
-            root: root.to_path_buf(),
-            host: "127.0.0.1".into(),
-            use_env: false,
-        },
-        km,
-    );
-    app.update(Action::Resize(140, 40));
-    let fx = app.update(Action::Loaded(Box::new(
-        Workspace::load(root).expect("load"),
-    )));
-    settle(&mut app, root, fx);
-    let fx = app.update(Action::Records(testdeck::tui::runtime::read_records(root)));
-    settle(&mut app, root, fx);
-    app
-}
-
-fn settle(app: &mut App, root: &Path, fx: Vec<Effect>) {
-    for e in fx {
-        if let Effect::LoadRun(p) = e {
-            let data = testdeck::tail::run::load_run(root, &p);
-            let more = app.update(Action::RunLoaded(Box::new(data)));
-            settle(app, root, more);
-        }
-    }
-}
-
-fn press(app: &mut App, root: &Path, code: KeyCode) {
-    let fx = app.on_key(KeyEvent::new(code, KeyModifiers::NONE));
-    settle(app, root, fx);
-}
-
-fn keys(app: &mut App, root: &Path, ks: &str) {
-    for c in ks.chars() {
-        press(app, root, KeyCode::Char(c));
-    }
+/// The demo as the contrast test reads it: 140×40, loaded with its records, the run
+/// folders read.
+fn loaded(root: &Path) -> Deck {
+    Deck::new(options(root, "demo"), Runs::FOLDERS)
+        .sized(140, 40)
+        .loaded()
+        .with_records()
 }
 
 /// Box drawing, block elements and braille are graphics (borders, sparklines,
@@ -73,10 +35,7 @@ fn is_graphic(sym: &str) -> bool {
 
 /// Every text cell below AA on screen `name`, one line per (colours, sample).
 fn low_contrast(theme: &Theme, name: &str, app: &App, out: &mut Vec<String>) {
-    // drawn in UTC whatever zone the machine is in (the snapshots show times)
-    testdeck::clock::set_zone(testdeck::clock::Zone::Utc);
-    let mut t = Terminal::new(TestBackend::new(app.size.0, app.size.1)).expect("terminal");
-    t.draw(|f| view::draw(app, theme, f)).expect("draw");
+    let t = render(app, theme);
     let buf = t.backend().buffer().clone();
     let mut seen = std::collections::BTreeMap::new();
     for y in 0..buf.area.height {
@@ -123,8 +82,7 @@ fn screens(root: &Path, theme: &Theme, out: &mut Vec<String>) {
         .map(|c| c.key.clone())
         .expect("a failed case in the demo");
     assert!(app.jump_to(&failed));
-    let fx = app.update(Action::Cmd(testdeck::tui::action::Command::Noop));
-    settle(&mut app, root, fx);
+    app.cmd(testdeck::tui::action::Command::Noop);
     low_contrast(theme, "tests tab, a failed case selected", &app, out);
     // a temp, an orphan and a live case carry their badges when selected
     for pick in ["TEMP", "orphan", "LIVE"] {
@@ -149,32 +107,31 @@ fn screens(root: &Path, theme: &Theme, out: &mut Vec<String>) {
         }
     }
     assert!(app.jump_to(&failed));
-    let fx = app.update(Action::Cmd(testdeck::tui::action::Command::Noop));
-    settle(&mut app, root, fx);
-    press(&mut app, root, KeyCode::Tab);
-    press(&mut app, root, KeyCode::Tab);
+    app.cmd(testdeck::tui::action::Command::Noop);
+    app.key(KeyCode::Tab);
+    app.key(KeyCode::Tab);
     for _ in 0..4 {
-        press(&mut app, root, KeyCode::Char('k'));
+        app.key(KeyCode::Char('k'));
         low_contrast(theme, "timeline row selected", &app, out);
     }
-    keys(&mut app, root, "2");
+    app.keys("2");
     low_contrast(theme, "catalog tab", &app, out);
-    keys(&mut app, root, "jjj");
+    app.keys("jjj");
     low_contrast(theme, "catalog tab, a case selected", &app, out);
-    keys(&mut app, root, "3");
+    app.keys("3");
     low_contrast(theme, "runs tab", &app, out);
-    keys(&mut app, root, "j");
+    app.keys("j");
     low_contrast(theme, "runs tab, a run selected", &app, out);
-    keys(&mut app, root, "1/term");
+    app.keys("1/term");
     low_contrast(theme, "finder", &app, out);
-    press(&mut app, root, KeyCode::Esc);
-    keys(&mut app, root, "?");
+    app.key(KeyCode::Esc);
+    app.keys("?");
     low_contrast(theme, "help", &app, out);
-    press(&mut app, root, KeyCode::Esc);
-    keys(&mut app, root, " jm");
+    app.key(KeyCode::Esc);
+    app.keys(" jm");
     low_contrast(theme, "a mark and the max risk", &app, out);
     app.running = 1;
-    keys(&mut app, root, "q");
+    app.keys("q");
     low_contrast(theme, "the quit prompt", &app, out);
 }
 

@@ -233,10 +233,7 @@ fn testdeck(root: &Path, args: &[&str], env: &[(&str, &str)]) -> (i32, Vec<Value
     // one JSON document (validate) or JSON Lines (run)
     let lines = match serde_json::from_str::<Value>(&text) {
         Ok(doc) => vec![doc],
-        Err(_) => text
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-            .collect(),
+        Err(_) => common::cli::json_lines(&out.stdout),
     };
     (out.status.code().expect("exit code"), lines)
 }

@@ -14,9 +14,12 @@ use testdeck::exec::{
     TestsTarget,
 };
 use testdeck::tui::action::{Action, Command};
-use testdeck::tui::app::{self, App, Effect, Options, Overlay};
-use testdeck::tui::keymap::Keymap;
+use testdeck::tui::app::{self, App, Effect, Overlay};
 use testdeck::workspace::Workspace;
+
+mod common;
+use common::app::{Deck, Runs, options};
+use common::fs::write;
 
 const PLAIN: &str = "ai/backend/tools/terminal/basic/plain-case";
 const LIVE: &str = "ai/backend/tools/terminal/live/live-case";
@@ -38,12 +41,6 @@ fn case(id: &str, risk: &str, extra: &str) -> String {
     )
 }
 
-fn put(root: &Path, rel: &str, text: &str) {
-    let p = root.join(rel);
-    std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
-    std::fs::write(p, text).expect("write");
-}
-
 /// HOST for the remote rows: not loopback for the classifier (an IPv4-mapped
 /// IPv6 address), yet nothing could leave the machine if anything were sent.
 const REMOTE_HOST: &str = "[::ffff:127.0.0.2]:9";
@@ -53,7 +50,7 @@ const REMOTE_HOST: &str = "[::ffff:127.0.0.2]:9";
 fn workspace(vars: &str, local: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
     let root = dir.path();
-    put(
+    write(
         root,
         ".pouch/tester/catalog.yaml",
         &format!(
@@ -61,7 +58,7 @@ fn workspace(vars: &str, local: &str) -> tempfile::TempDir {
         ),
     );
     if !local.is_empty() {
-        put(root, ".pouch/tester/local.yaml", local);
+        write(root, ".pouch/tester/local.yaml", local);
     }
     let cases = [
         case("TC-OPS-001", "readonly", ""),
@@ -72,15 +69,15 @@ fn workspace(vars: &str, local: &str) -> tempfile::TempDir {
         case("TC-OPS-006", "mutating", ""),
         case("TC-OPS-007", "destructive", ""),
     ];
-    put(
+    write(
         root,
         ".pouch/tester/cases/ops.yaml",
         &format!("category: OPS\ncases:\n{}", cases.concat()),
     );
     for key in [PLAIN, LIVE] {
-        put(root, &format!("tests/{key}.test.ts"), "// a test\n");
+        write(root, &format!("tests/{key}.test.ts"), "// a test\n");
     }
-    put(
+    write(
         root,
         "testdeck.toml",
         "[runner]\ncommand = [\"sh\", \"-c\", \"exit 0\", \"runner\"]\n",
@@ -88,21 +85,12 @@ fn workspace(vars: &str, local: &str) -> tempfile::TempDir {
     dir
 }
 
+/// The App at 140×40 on `root`, loaded; no effect is run (the tests drive each one).
 fn app_for(root: &Path) -> App {
-    let km = Keymap::builtin("default").expect("default keymap");
-    let mut app = App::new(
-        Options {
-            label: "trust".into(),
-            root: root.to_path_buf(),
-            host: "127.0.0.1".into(),
-            use_env: false,
-        },
-        km,
-    );
-    app.update(Action::Resize(140, 40));
-    let ws = Workspace::load(root).expect("load");
-    app.update(Action::Loaded(Box::new(ws)));
-    app
+    Deck::new(options(root, "trust"), Runs::NOTHING)
+        .sized(140, 40)
+        .loaded()
+        .app
 }
 
 fn press(app: &mut App, code: KeyCode) -> Vec<Effect> {

@@ -59,10 +59,7 @@ fn e_opens_the_catalog_case_at_its_line_in_the_editor_and_the_cockpit_draws_agai
         ],
     );
     s.wait_text("Tests · 21");
-    s.send("/");
-    s.send("'TC-CLI-002");
-    s.wait_text("❯ 'TC-CLI-002");
-    s.send("\r");
+    s.find("'TC-CLI-002");
     s.wait_text("Catalog ·");
     let before = s.bytes.lock().expect("lock").len();
     s.send("E");
@@ -101,10 +98,7 @@ fn a_missing_editor_is_a_notice() {
         ],
     );
     s.wait_text("Tests · 21");
-    s.send("/");
-    s.send("'terminal-basic-command");
-    s.wait_text("❯ 'terminal-basic-command");
-    s.send("\r");
+    s.find("'terminal-basic-command");
     s.wait_text("5× 100.0%");
     s.send("E");
     s.wait_text("no editor /nonexistent/testdeck-no-vim");
@@ -126,10 +120,7 @@ fn y_copies_the_case_id_path_and_runner_command_with_osc_52() {
     let cfg = tempfile::tempdir().expect("tmp");
     let mut s = Session::start(d.path(), cfg.path());
     s.wait_text("Tests · 21");
-    s.send("/");
-    s.send("'terminal-basic-command");
-    s.wait_text("❯ 'terminal-basic-command");
-    s.send("\r");
+    s.find("'terminal-basic-command");
     s.wait_text("5× 100.0%");
     s.send("yy");
     s.wait_text("copied caseId: terminal-basic-command");

@@ -4,119 +4,49 @@
 mod common;
 use common::fs::demo_copy as demo;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
+use common::app::{Deck, Runs, draw, options, text};
+use crossterm::event::KeyCode;
 use std::path::Path;
-use testdeck::tail::run::load_run;
-use testdeck::tui::action::{Action, Command};
+use testdeck::tui::action::Action;
 use testdeck::tui::app::Screen;
-use testdeck::tui::app::{App, CaseRef, Effect, Options, Tab};
+use testdeck::tui::app::{CaseRef, Effect, Tab};
 use testdeck::tui::job::Job;
-use testdeck::tui::keymap::Keymap;
-use testdeck::tui::runtime::run_now;
-use testdeck::tui::theme::Theme;
-use testdeck::tui::view;
 use testdeck::workspace::Workspace;
 
 const MULTI_DOC: &str = "kb-search/backend/query/scenario/kb-search-multi-doc-ranking";
 const BASIC_COMMAND: &str = "ai/backend/tools/terminal/basic/terminal-basic-command";
 const LIVE_PLAN: &str = "ai/backend/tools/terminal/live/terminal-live-plan-execute";
 
-/// Run the effects as the runtime does, synchronously: run folders and every job that
-/// ends by itself. Returns the effects left (launches, watches, reloads).
-fn settle(app: &mut App, root: &Path, fx: Vec<Effect>) -> Vec<Effect> {
-    let mut left = Vec::new();
-    for e in fx {
-        match e {
-            Effect::LoadRun(p) => {
-                let more = app.update(Action::RunLoaded(Box::new(load_run(root, &p))));
-                left.extend(settle(app, root, more));
-            }
-            Effect::Job(job) if !matches!(job, Job::Watch(..)) => {
-                if let Some(d) = run_now(job, root) {
-                    let more = app.update(Action::Done(Box::new(d)));
-                    left.extend(settle(app, root, more));
-                }
-            }
-            other => left.push(other),
-        }
-    }
-    left
-}
-
-fn loaded(root: &Path, w: u16, h: u16) -> App {
-    let km = Keymap::builtin("default").expect("default keymap");
-    let mut app = App::new(
-        Options {
-            label: "demo".into(),
-            root: root.to_path_buf(),
-            host: "127.0.0.1".into(),
-            use_env: false,
-        },
-        km,
-    );
-    app.update(Action::Resize(w, h));
-    let ws = Workspace::load(root).expect("load");
-    let fx = app.update(Action::Loaded(Box::new(ws)));
-    settle(&mut app, root, fx);
-    app
-}
-
-fn keys(app: &mut App, root: &Path, ks: &str) -> Vec<Effect> {
-    let mut left = Vec::new();
-    for c in ks.chars() {
-        left.extend(key(app, root, KeyCode::Char(c)));
-    }
-    left
-}
-
-fn key(app: &mut App, root: &Path, code: KeyCode) -> Vec<Effect> {
-    let fx = app.on_key(KeyEvent::new(code, KeyModifiers::NONE));
-    settle(app, root, fx)
-}
-
-fn jump(app: &mut App, root: &Path, key: &str) {
-    assert!(app.jump_to(key), "no node {key}");
-    let fx = app.update(Action::Cmd(Command::Noop));
-    settle(app, root, fx);
-}
-
-fn render(app: &App) -> Terminal<TestBackend> {
-    let theme = Theme::builtin("dark", false).expect("dark");
-    // drawn in UTC whatever zone the machine is in (the snapshots show times)
-    testdeck::clock::set_zone(testdeck::clock::Zone::Utc);
-    let mut t = Terminal::new(TestBackend::new(app.size.0, app.size.1)).expect("terminal");
-    t.draw(|f| view::draw(app, &theme, f)).expect("draw");
-    t
-}
-
-fn text(t: &Terminal<TestBackend>) -> String {
-    t.backend().to_string()
+/// The demo at `w`×`h`, loaded; run folders and every job that ends by itself are
+/// run as the runtime runs them, the rest (launches, watches, reloads) handed back.
+fn loaded(root: &Path, w: u16, h: u16) -> Deck {
+    Deck::new(options(root, "demo"), Runs::JOBS)
+        .sized(w, h)
+        .loaded()
 }
 
 #[test]
 fn compare_default_pair_scrolls_to_the_first_divergence() {
     let d = demo();
     let mut app = loaded(d.path(), 140, 36);
-    jump(&mut app, d.path(), MULTI_DOC);
-    keys(&mut app, d.path(), "c");
+    app.jump(MULTI_DOC);
+    app.keys("c");
     let Some(Screen::Compare(v)) = &app.screen else {
         panic!("no compare view: {:?}", app.notice);
     };
     let first = v.scroll;
     assert_eq!(app.mode(), "overlay");
-    let t = render(&app);
+    let t = draw(&app);
     let s = text(&t);
     assert!(s.contains("first divergence: #"), "{s}");
     assert!(s.contains("▶"), "the divergence row is on screen:\n{s}");
     insta::assert_snapshot!(t.backend());
     // n goes to the next differing row, Esc closes
-    keys(&mut app, d.path(), "n");
+    app.keys("n");
     if let Some(Screen::Compare(v)) = &app.screen {
         assert!(v.scroll > first, "n moved on");
     }
-    key(&mut app, d.path(), KeyCode::Esc);
+    app.key(KeyCode::Esc);
     assert!(app.screen.is_none());
     assert_eq!(app.mode(), "normal");
 }
@@ -125,18 +55,18 @@ fn compare_default_pair_scrolls_to_the_first_divergence() {
 fn compare_picks_a_then_b_in_the_runs_tab() {
     let d = demo();
     let mut app = loaded(d.path(), 120, 30);
-    keys(&mut app, d.path(), "3");
+    app.keys("3");
     let s = app.runs.filter.clone();
     assert!(s.is_empty());
     // filter the runs of one case, pick the newest and the next one
-    keys(&mut app, d.path(), "s");
-    keys(&mut app, d.path(), "kb-search-multi-doc-ranking");
-    key(&mut app, d.path(), KeyCode::Enter);
+    app.keys("s");
+    app.keys("kb-search-multi-doc-ranking");
+    app.key(KeyCode::Enter);
     let a = app.selected_run().map(|r| r.path.clone()).expect("a run");
-    keys(&mut app, d.path(), "c");
+    app.keys("c");
     assert_eq!(app.compare.pick.as_deref(), Some(a.as_str()));
-    assert!(text(&render(&app)).contains("A "), "the pick shows");
-    keys(&mut app, d.path(), "jc");
+    assert!(text(&draw(&app)).contains("A "), "the pick shows");
+    app.keys("jc");
     let Some(Screen::Compare(v)) = &app.screen else {
         panic!("no compare view: {:?}", app.notice);
     };
@@ -159,8 +89,8 @@ fn compare_without_a_failed_run_says_why() {
         })
         .map(|c| c.key.clone())
         .expect("a case without a pair");
-    jump(&mut app, d.path(), &key);
-    keys(&mut app, d.path(), "c");
+    app.jump(&key);
+    app.keys("c");
     assert!(app.screen.is_none());
     assert!(
         app.notice
@@ -180,13 +110,13 @@ fn report_with_a_stale_number() {
     assert_ne!(changed, text_md, "the demo report has the number");
     std::fs::write(&file, changed).expect("write");
     let mut app = loaded(d.path(), 130, 30);
-    jump(&mut app, d.path(), "ai");
-    keys(&mut app, d.path(), "R");
+    app.jump("ai");
+    app.keys("R");
     let Some(Screen::Report(v)) = &app.screen else {
         panic!("no report view: {:?}", app.notice);
     };
     assert_eq!(v.stale, 1, "{:?}", v.notes);
-    let t = render(&app);
+    let t = draw(&app);
     let s = text(&t);
     assert!(
         s.contains("totalRuns: 16") && s.contains("⚠ logs: 15"),
@@ -194,7 +124,7 @@ fn report_with_a_stale_number() {
     );
     assert!(s.contains("Tests · "), "the tree stays beside the report");
     insta::assert_snapshot!(t.backend());
-    keys(&mut app, d.path(), "q");
+    app.keys("q");
     assert!(
         app.screen.is_none() && !app.quit,
         "q closes the report only"
@@ -205,15 +135,15 @@ fn report_with_a_stale_number() {
 fn clean_report_and_no_report() {
     let d = demo();
     let mut app = loaded(d.path(), 130, 30);
-    jump(&mut app, d.path(), "ai");
-    keys(&mut app, d.path(), "R");
+    app.jump("ai");
+    app.keys("R");
     let Some(Screen::Report(v)) = &app.screen else {
         panic!("no report view: {:?}", app.notice);
     };
     assert_eq!(v.stale, 0, "the demo's report is current: {:?}", v.notes);
-    key(&mut app, d.path(), KeyCode::Esc);
+    app.key(KeyCode::Esc);
     std::fs::remove_file(d.path().join("tests/report/ai/report.md")).expect("rm");
-    keys(&mut app, d.path(), "R");
+    app.keys("R");
     assert!(app.screen.is_none());
     assert!(
         app.notice
@@ -228,8 +158,8 @@ fn clean_report_and_no_report() {
 fn watch_marks_badges_and_unwatches() {
     let d = demo();
     let mut app = loaded(d.path(), 130, 30);
-    jump(&mut app, d.path(), BASIC_COMMAND);
-    let fx = keys(&mut app, d.path(), "w");
+    app.jump(BASIC_COMMAND);
+    let fx = app.keys("w");
     // a readonly, not live case: no prompt, the watch starts on it alone
     assert!(app.overlay.is_none());
     let Some(Effect::Job(Job::Watch(_, Some(opts)))) = fx.first() else {
@@ -241,12 +171,12 @@ fn watch_marks_badges_and_unwatches() {
             .watched
             .contains(&CaseRef::tests_key(BASIC_COMMAND))
     );
-    let t = render(&app);
+    let t = draw(&app);
     let s = text(&t);
     assert!(s.contains("watch ") && s.contains("watching 1"), "{s}");
     insta::assert_snapshot!(t.backend());
     // w again: unwatched, the watch stops
-    let fx = keys(&mut app, d.path(), "w");
+    let fx = app.keys("w");
     assert!(
         matches!(fx.first(), Some(Effect::Job(Job::Watch(_, None)))),
         "{fx:?}"
@@ -258,15 +188,15 @@ fn watch_marks_badges_and_unwatches() {
 fn watching_a_live_case_asks_and_a_no_leaves_it_unwatched() {
     let d = demo();
     let mut app = loaded(d.path(), 130, 30);
-    jump(&mut app, d.path(), LIVE_PLAN);
-    let fx = keys(&mut app, d.path(), "w");
+    app.jump(LIVE_PLAN);
+    let fx = app.keys("w");
     assert!(
         fx.is_empty(),
         "nothing is watched before the prompt: {fx:?}"
     );
-    assert!(text(&render(&app)).contains("Run a live case?"));
+    assert!(text(&draw(&app)).contains("Run a live case?"));
     // Enter is the safe answer
-    let fx = key(&mut app, d.path(), KeyCode::Enter);
+    let fx = app.key(KeyCode::Enter);
     assert!(app.watch.watched.is_empty(), "{:?}", app.watch.watched);
     assert!(
         !fx.iter()
@@ -281,8 +211,8 @@ fn watching_a_live_case_asks_and_a_no_leaves_it_unwatched() {
         app.notice
     );
     // yes: watched, with the live grant passed to the watch
-    keys(&mut app, d.path(), "w");
-    let fx = keys(&mut app, d.path(), "y");
+    app.keys("w");
+    let fx = app.keys("y");
     let Some(Effect::Job(Job::Watch(_, Some(opts)))) = fx.first() else {
         panic!("no watch started: {fx:?}");
     };
@@ -306,10 +236,10 @@ fn rerun_failed_launches_exactly_the_failed_set() {
         .collect();
     want.sort();
     // answer every prompt no: what is launched is the failed set minus what was refused
-    let mut fx = keys(&mut app, d.path(), "F");
+    let mut fx = app.keys("F");
     let mut guard = 0;
     while app.overlay.is_some() && guard < 20 {
-        fx = key(&mut app, d.path(), KeyCode::Enter);
+        fx = app.key(KeyCode::Enter);
         guard += 1;
     }
     let Some(Effect::Launch { plan, .. }) = fx.iter().find(|e| matches!(e, Effect::Launch { .. }))
@@ -337,9 +267,9 @@ fn rerun_failed_launches_exactly_the_failed_set() {
 fn rerun_failed_in_a_filtered_runs_tab() {
     let d = demo();
     let mut app = loaded(d.path(), 130, 30);
-    keys(&mut app, d.path(), "3s");
-    keys(&mut app, d.path(), "kb-search-multi-doc-ranking");
-    key(&mut app, d.path(), KeyCode::Enter);
+    app.keys("3s");
+    app.keys("kb-search-multi-doc-ranking");
+    app.key(KeyCode::Enter);
     assert_eq!(app.tab, Tab::Runs);
     let failed = {
         let ws = app.ws.as_ref().expect("ws");
@@ -348,7 +278,7 @@ fn rerun_failed_in_a_filtered_runs_tab() {
             .iter()
             .any(|c| c.key() == MULTI_DOC)
     };
-    let fx = keys(&mut app, d.path(), "F");
+    let fx = app.keys("F");
     let launch = fx.iter().find_map(|e| match e {
         Effect::Launch { plan, .. } => Some(plan.clone()),
         _ => None,
@@ -367,7 +297,7 @@ fn rerun_failed_in_a_filtered_runs_tab() {
 fn contract_badges_for_the_runs_on_screen() {
     let d = demo();
     let mut app = loaded(d.path(), 130, 30);
-    keys(&mut app, d.path(), "3");
+    app.keys("3");
     // the rows on screen were checked; no more than a screenful
     let checked = app.contract.counts.len();
     assert!(checked > 0 && checked <= 30, "{checked}");
@@ -390,7 +320,7 @@ fn contract_badges_for_the_runs_on_screen() {
     let fx = app.update(Action::Loaded(Box::new(
         Workspace::load(d.path()).expect("load"),
     )));
-    settle(&mut app, d.path(), fx);
+    app.settle(fx);
     let n = app.contract.counts.get(&run.path).copied().unwrap_or(0);
     assert!(
         n > before,
@@ -398,7 +328,7 @@ fn contract_badges_for_the_runs_on_screen() {
     );
     // the badge shows where it fits beside the whole row (a wide tree pane)
     app.update(Action::Resize(220, 30));
-    let s = text(&render(&app));
+    let s = text(&draw(&app));
     assert!(s.contains(&format!("⚠{n}")), "{s}");
 }
 
@@ -406,8 +336,8 @@ fn contract_badges_for_the_runs_on_screen() {
 fn plan_entry_in_the_details_pane() {
     let d = demo();
     let mut app = loaded(d.path(), 130, 44);
-    jump(&mut app, d.path(), BASIC_COMMAND);
-    let t = render(&app);
+    app.jump(BASIC_COMMAND);
+    let t = draw(&app);
     assert!(
         text(&t).contains("plan       doc/test-plan/"),
         "{}",
@@ -420,11 +350,11 @@ fn plan_entry_in_the_details_pane() {
 fn help_lists_watch_rerun_compare_report() {
     let d = demo();
     let mut app = loaded(d.path(), 130, 60);
-    keys(&mut app, d.path(), "?");
+    app.keys("?");
     let mut seen = String::new();
     for _ in 0..12 {
-        seen.push_str(&text(&render(&app)));
-        key(&mut app, d.path(), KeyCode::PageDown);
+        seen.push_str(&text(&draw(&app)));
+        app.key(KeyCode::PageDown);
     }
     for want in [
         "Watch: rerun on file change",
@@ -440,21 +370,21 @@ fn help_lists_watch_rerun_compare_report() {
 fn compare_and_report_draw_in_a_tiny_terminal() {
     let d = demo();
     let mut app = loaded(d.path(), 120, 30);
-    jump(&mut app, d.path(), MULTI_DOC);
-    keys(&mut app, d.path(), "c");
+    app.jump(MULTI_DOC);
+    app.keys("c");
     assert!(matches!(app.screen, Some(Screen::Compare(_))));
     for (w, h) in [(20, 5), (1, 1), (60, 8)] {
         app.update(Action::Resize(w, h));
-        render(&app);
+        draw(&app);
     }
-    keys(&mut app, d.path(), "Gjjkn");
-    key(&mut app, d.path(), KeyCode::Esc);
+    app.keys("Gjjkn");
+    app.key(KeyCode::Esc);
     app.update(Action::Resize(120, 30));
-    jump(&mut app, d.path(), "ai/backend");
-    keys(&mut app, d.path(), "R");
+    app.jump("ai/backend");
+    app.keys("R");
     assert!(matches!(app.screen, Some(Screen::Report(_))));
     for (w, h) in [(20, 5), (1, 1), (60, 8)] {
         app.update(Action::Resize(w, h));
-        render(&app);
+        draw(&app);
     }
 }

@@ -14,10 +14,7 @@ fn show_plan_card(images: &str) -> Shown {
     let cfg = tempfile::tempdir().expect("tmp");
     let mut s = Session::start_with(d.path(), cfg.path(), &[("TESTDECK_IMAGES", images)]);
     s.wait_text("Tests · 21");
-    s.send("/");
-    s.send("'workbench-plan-artifact-smoke");
-    s.wait_text("❯ 'workbench-plan-artifact-smoke");
-    s.send("\r");
+    s.find("'workbench-plan-artifact-smoke");
     s.wait_text("Artifacts · 2");
     // the artifacts pane (after details and timeline), its second artifact: the screenshot
     s.send("\t\t\t");

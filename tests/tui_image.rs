@@ -8,22 +8,18 @@
 mod common;
 use common::fs::demo_copy as demo;
 
+use common::app::{Deck, Runs, options, render};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::style::Color;
 use std::path::Path;
-use testdeck::tail::run::load_run;
-use testdeck::tui::action::{Action, Command};
+use testdeck::tui::action::Command;
 use testdeck::tui::app::Screen;
-use testdeck::tui::app::{App, Effect, Options, Pane};
+use testdeck::tui::app::{Effect, Pane};
 use testdeck::tui::image::{self, Rgb, State};
 use testdeck::tui::job::Job;
-use testdeck::tui::keymap::Keymap;
-use testdeck::tui::runtime::run_now;
 use testdeck::tui::theme::Theme;
-use testdeck::tui::view;
-use testdeck::workspace::Workspace;
 
 const PLAN_CARD_CASE: &str = "ai/e2e/workbench/basic/workbench-plan-artifact-smoke";
 const PLAN_CARD_RUN: &str =
@@ -297,70 +293,25 @@ fn a_full_page_screenshot_is_streamed_downscaled_over_the_theme_background() {
 
 // ---- the cockpit ----------------------------------------------------------------
 
-/// Run the effects as the runtime does, synchronously (run folders and finite jobs).
-fn settle(app: &mut App, root: &Path, fx: Vec<Effect>) {
-    for e in fx {
-        match e {
-            Effect::LoadRun(p) => {
-                let more = app.update(Action::RunLoaded(Box::new(load_run(root, &p))));
-                settle(app, root, more);
-            }
-            Effect::Job(job) if !matches!(job, Job::Watch(..)) => {
-                if let Some(d) = run_now(job, root) {
-                    let more = app.update(Action::Done(Box::new(d)));
-                    settle(app, root, more);
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
-fn loaded(root: &Path, w: u16, h: u16) -> App {
-    let km = Keymap::builtin("default").expect("default keymap");
-    let mut app = App::new(
-        Options {
-            label: "demo".into(),
-            root: root.to_path_buf(),
-            host: "127.0.0.1".into(),
-            use_env: false,
-        },
-        km,
-    );
-    app.update(Action::Resize(w, h));
-    let ws = Workspace::load(root).expect("load");
-    let fx = app.update(Action::Loaded(Box::new(ws)));
-    settle(&mut app, root, fx);
-    app
-}
-
-fn key(app: &mut App, root: &Path, code: KeyCode) {
-    let fx = app.on_key(KeyEvent::new(code, KeyModifiers::NONE));
-    settle(app, root, fx);
+/// The demo at `w`×`h`, loaded; run folders and finite jobs (the previews) run as the
+/// runtime runs them.
+fn loaded(root: &Path, w: u16, h: u16) -> Deck {
+    Deck::new(options(root, "demo"), Runs::JOBS)
+        .sized(w, h)
+        .loaded()
 }
 
 /// The plan-card run's screenshot selected in the artifacts pane.
-fn on_plan_card(root: &Path, w: u16, h: u16) -> App {
+fn on_plan_card(root: &Path, w: u16, h: u16) -> Deck {
     let mut app = loaded(root, w, h);
-    assert!(app.jump_to(PLAN_CARD_CASE), "no node {PLAN_CARD_CASE}");
-    let fx = app.update(Action::Cmd(Command::Noop));
-    settle(&mut app, root, fx);
-    let fx = app.update(Action::Cmd(Command::Open));
-    settle(&mut app, root, fx);
+    app.jump(PLAN_CARD_CASE);
+    app.cmd(Command::Open);
     let run = app.live.run.as_ref().expect("a run loaded");
     assert_eq!(run.path, PLAN_CARD_RUN);
     app.focus = Pane::Artifacts;
-    key(&mut app, root, KeyCode::Char('j'));
+    app.key(KeyCode::Char('j'));
     assert_eq!(app.live.artifacts.cursor, 1, "the screenshot is selected");
     app
-}
-
-fn render(app: &App, theme: &Theme) -> Terminal<TestBackend> {
-    // drawn in UTC whatever zone the machine is in (the snapshots show times)
-    testdeck::clock::set_zone(testdeck::clock::Zone::Utc);
-    let mut t = Terminal::new(TestBackend::new(app.size.0, app.size.1)).expect("terminal");
-    t.draw(|f| view::draw(app, theme, f)).expect("draw");
-    t
 }
 
 /// The half-block cells on screen: (x, y, fg, bg).
@@ -441,7 +392,7 @@ fn the_artifacts_pane_previews_the_plan_card() {
 fn i_shows_the_screenshot_full_screen_and_esc_closes_it() {
     let d = demo();
     let mut app = on_plan_card(d.path(), 100, 40);
-    key(&mut app, d.path(), KeyCode::Char('i'));
+    app.key(KeyCode::Char('i'));
     assert!(matches!(app.screen, Some(Screen::Image { .. })));
     assert_eq!(app.mode(), "overlay");
     let theme = Theme::builtin("dark", false).expect("dark");
@@ -455,7 +406,7 @@ fn i_shows_the_screenshot_full_screen_and_esc_closes_it() {
     let rows = cells.iter().filter(|c| c.0 == cells[0].0).count();
     assert_eq!(rows, 31);
     insta::assert_snapshot!(t.backend());
-    key(&mut app, d.path(), KeyCode::Esc);
+    app.key(KeyCode::Esc);
     assert!(app.screen.is_none());
     assert_eq!(app.mode(), "normal");
 }
@@ -493,8 +444,7 @@ fn a_png_outside_the_run_folder_is_never_read() {
     .expect("artifacts.json");
     let mut app = loaded(d.path(), 140, 60);
     assert!(app.jump_to(PLAN_CARD_CASE));
-    let fx = app.update(Action::Cmd(Command::Open));
-    settle(&mut app, d.path(), fx);
+    app.cmd(Command::Open);
     app.focus = Pane::Artifacts;
     // every effect of selecting it: no decode job may be asked for
     let fx = app.on_key(KeyEvent::new(KeyCode::Char('j'), KeyModifiers::NONE));
@@ -514,7 +464,7 @@ fn a_png_outside_the_run_folder_is_never_read() {
         "{s}"
     );
     // i refuses too
-    key(&mut app, d.path(), KeyCode::Char('i'));
+    app.key(KeyCode::Char('i'));
     assert!(app.screen.is_none());
     assert_eq!(
         app.notice.as_deref(),

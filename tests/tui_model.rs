@@ -9,85 +9,31 @@
 mod common;
 use common::fs::demo_copy as demo;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
+use common::app::{Deck, Runs, draw, options};
+use crossterm::event::KeyCode;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use testdeck::exec::{ExecEvent, LaunchHandle};
-use testdeck::tail::run::load_run;
 use testdeck::tui::action::Action;
-use testdeck::tui::app::{App, CaseRef, Effect, Options, Overlay, Prompt};
-use testdeck::tui::keymap::Keymap;
-use testdeck::tui::runtime::read_records;
-use testdeck::tui::theme::Theme;
-use testdeck::tui::view;
-use testdeck::workspace::Workspace;
+use testdeck::tui::app::{App, CaseRef, Effect, Overlay, Prompt};
 
 const SIZES: [(u16, u16); 3] = [(140, 40), (100, 30), (60, 15)];
 
-fn loaded(root: &Path) -> App {
-    let mut app = App::new(
-        Options {
-            label: "demo".into(),
-            root: root.to_path_buf(),
-            host: "127.0.0.1".into(),
-            use_env: false,
-        },
-        Keymap::builtin("default").expect("keymap"),
-    );
-    app.update(Action::Resize(140, 40));
-    let fx = app.update(Action::Loaded(Box::new(
-        Workspace::load(root).expect("load"),
-    )));
-    settle(&mut app, root, fx);
-    let fx = app.update(Action::Records(read_records(root)));
-    settle(&mut app, root, fx);
-    app
-}
-
-/// Effects as the runtime runs them, synchronously: run folders and reloads (the
-/// workspace and the records read again). Launches are left to `launch`.
-fn settle(app: &mut App, root: &Path, fx: Vec<Effect>) -> Vec<Effect> {
-    let mut left = Vec::new();
-    for e in fx {
-        match e {
-            Effect::LoadRun(p) => {
-                let more = app.update(Action::RunLoaded(Box::new(load_run(root, &p))));
-                left.extend(settle(app, root, more));
-            }
-            Effect::Reload => {
-                let ws = Workspace::load(root).expect("reload");
-                let more = app.update(Action::Loaded(Box::new(ws)));
-                left.extend(settle(app, root, more));
-                let more = app.update(Action::Records(read_records(root)));
-                left.extend(settle(app, root, more));
-            }
-            e => left.push(e),
-        }
-    }
-    left
-}
-
-fn key(app: &mut App, root: &Path, code: KeyCode) -> Vec<Effect> {
-    let fx = app.on_key(KeyEvent::new(code, KeyModifiers::NONE));
-    settle(app, root, fx)
-}
-
-fn keys(app: &mut App, root: &Path, ks: &str) -> Vec<Effect> {
-    let mut fx = Vec::new();
-    for c in ks.chars() {
-        fx = key(app, root, KeyCode::Char(c));
-    }
-    fx
+/// The demo at 140×40 with its records; run folders and reloads (the workspace and
+/// the records read again) run as the runtime runs them, launches left to `launch`.
+fn loaded(root: &Path) -> Deck {
+    Deck::new(options(root, "demo"), Runs::RELOADS)
+        .sized(140, 40)
+        .loaded()
+        .with_records()
 }
 
 /// Put the Catalog tab's cursor on case `id` (through the finder).
-fn select_catalog(app: &mut App, root: &Path, id: &str) {
-    keys(app, root, "/");
-    keys(app, root, &format!("'{id}"));
-    key(app, root, KeyCode::Enter);
+fn select_catalog(app: &mut Deck, id: &str) {
+    app.keys("/");
+    app.keys(&format!("'{id}"));
+    app.key(KeyCode::Enter);
     assert_eq!(
         app.selected_catalog_case().map(|c| c.id.as_str()),
         Some(id),
@@ -97,7 +43,7 @@ fn select_catalog(app: &mut App, root: &Path, id: &str) {
 
 /// Run the launch among `fx` for real and feed its events to the app, as the
 /// runtime does, until its summary; the handle stays (verdicts are written there).
-fn launch(app: &mut App, root: &Path, fx: Vec<Effect>) -> LaunchHandle {
+fn launch(app: &mut Deck, fx: Vec<Effect>) -> LaunchHandle {
     let Some(Effect::Launch { index, plan, ctx }) =
         fx.into_iter().find(|e| matches!(e, Effect::Launch { .. }))
     else {
@@ -116,7 +62,7 @@ fn launch(app: &mut App, root: &Path, fx: Vec<Effect>) -> LaunchHandle {
         let done = batch.iter().any(|e| matches!(e, ExecEvent::Summary(_)));
         for ev in batch {
             let more = app.update(Action::Exec(index, Box::new(ev)));
-            settle(app, root, more);
+            app.settle(more);
         }
         if done {
             return h;
@@ -126,17 +72,8 @@ fn launch(app: &mut App, root: &Path, fx: Vec<Effect>) -> LaunchHandle {
     }
 }
 
-fn render(app: &App) -> Terminal<TestBackend> {
-    let theme = Theme::builtin("dark", false).expect("dark");
-    // drawn in UTC whatever zone the machine is in (the snapshots show times)
-    testdeck::clock::set_zone(testdeck::clock::Zone::Utc);
-    let mut t = Terminal::new(TestBackend::new(app.size.0, app.size.1)).expect("terminal");
-    t.draw(|f| view::draw(app, &theme, f)).expect("draw");
-    t
-}
-
 fn text(app: &App) -> String {
-    render(app).backend().to_string()
+    draw(app).backend().to_string()
 }
 
 /// Snapshots of what is on screen at the three sizes (`name_140x40`, …); the
@@ -145,7 +82,7 @@ fn snapshots(app: &mut App, name: &str) {
     let run_id = regex::Regex::new(r"\d{8}T\d{6}Z-tui-[0-9a-f]{6}").expect("regex");
     for (w, h) in SIZES {
         app.update(Action::Resize(w, h));
-        let screen = render(app).backend().to_string();
+        let screen = draw(app).backend().to_string();
         let screen = run_id.replace_all(&screen, "YYYYMMDDTHHMMSSZ-tui-xxxxxx");
         insta::assert_snapshot!(format!("{name}_{w}x{h}"), screen);
     }
@@ -163,9 +100,9 @@ fn preview(app: &App) -> &testdeck::tui::app::launch::Preview {
 fn r_on_a_category_previews_what_runs_and_what_is_excluded_and_why() {
     let d = demo_without_ci_assume();
     let mut app = loaded(d.path());
-    keys(&mut app, d.path(), "2");
+    app.keys("2");
     // the cursor is on the CLI category: r launches all of it
-    let fx = keys(&mut app, d.path(), "r");
+    let fx = app.keys("r");
     assert!(fx.is_empty(), "nothing launches before Enter: {fx:?}");
     let line = preview(&app).line.clone();
     assert!(line.starts_with("7 cases"), "{line}");
@@ -178,13 +115,13 @@ fn r_on_a_category_previews_what_runs_and_what_is_excluded_and_why() {
     assert!(text(&app).contains("Enter  go"), "{}", text(&app));
     snapshots(&mut app, "preview_r_category");
     // Esc: nothing starts, and the status line says so
-    let fx = key(&mut app, d.path(), KeyCode::Esc);
+    let fx = app.key(KeyCode::Esc);
     assert!(fx.is_empty() && app.overlay.is_none());
     assert_eq!(app.notice.as_deref(), Some("not launched"));
     // Enter: the launch starts (no prompt: nothing needs one at max risk mutating
     // but TC-CLI-006, whose group partner is excluded, so it is excluded too)
-    keys(&mut app, d.path(), "r");
-    let fx = key(&mut app, d.path(), KeyCode::Enter);
+    app.keys("r");
+    let fx = app.key(KeyCode::Enter);
     assert!(
         fx.iter().any(|e| matches!(e, Effect::Launch { .. })),
         "{fx:?} {:?}",
@@ -192,8 +129,8 @@ fn r_on_a_category_previews_what_runs_and_what_is_excluded_and_why() {
     );
     // one case: no preview
     app.running = 0;
-    select_catalog(&mut app, d.path(), "TC-CLI-001");
-    let fx = keys(&mut app, d.path(), "r");
+    select_catalog(&mut app, "TC-CLI-001");
+    let fx = app.keys("r");
     assert!(fx.iter().any(|e| matches!(e, Effect::Launch { .. })));
 }
 
@@ -201,7 +138,7 @@ fn r_on_a_category_previews_what_runs_and_what_is_excluded_and_why() {
 fn f_leaves_temp_cases_out_unless_t_and_names_the_failed_orphan() {
     let d = demo();
     let mut app = loaded(d.path());
-    let fx = keys(&mut app, d.path(), "F");
+    let fx = app.keys("F");
     assert!(fx.is_empty());
     let p = preview(&app);
     assert!(p.rerun);
@@ -232,9 +169,9 @@ fn f_leaves_temp_cases_out_unless_t_and_names_the_failed_orphan() {
             .unwrap_or_default()
     };
     // Enter: launched without the temp case (answering no to every prompt)
-    let mut fx = key(&mut app, d.path(), KeyCode::Enter);
+    let mut fx = app.key(KeyCode::Enter);
     while app.overlay.is_some() {
-        fx = key(&mut app, d.path(), KeyCode::Esc);
+        fx = app.key(KeyCode::Esc);
     }
     let without = targets(&fx);
     assert!(!without.is_empty(), "{:?}", app.notice);
@@ -250,16 +187,16 @@ fn f_leaves_temp_cases_out_unless_t_and_names_the_failed_orphan() {
     );
     // t brings it in, and says so; t again leaves it out
     app.running = 0;
-    keys(&mut app, d.path(), "Ft");
+    app.keys("Ft");
     let p = preview(&app);
     assert!(p.with_temp && !p.line.contains("temp case"), "{}", p.line);
     assert!(text(&app).contains("leave temp out"), "{}", text(&app));
-    keys(&mut app, d.path(), "t");
+    app.keys("t");
     assert!(!preview(&app).with_temp);
-    keys(&mut app, d.path(), "t");
-    let mut fx = key(&mut app, d.path(), KeyCode::Enter);
+    app.keys("t");
+    let mut fx = app.key(KeyCode::Enter);
     while app.overlay.is_some() {
-        fx = key(&mut app, d.path(), KeyCode::Esc);
+        fx = app.key(KeyCode::Esc);
     }
     assert!(
         targets(&fx).iter().any(|t| t.starts_with("temp")),
@@ -272,12 +209,12 @@ fn f_leaves_temp_cases_out_unless_t_and_names_the_failed_orphan() {
 fn a_run_together_member_that_cannot_run_says_why_in_the_live_pane_and_the_status_line() {
     let d = demo();
     let mut app = loaded(d.path());
-    keys(&mut app, d.path(), "2");
-    select_catalog(&mut app, d.path(), "TC-CLI-007");
+    app.keys("2");
+    select_catalog(&mut app, "TC-CLI-007");
     // at max risk mutating TC-CLI-007 (destructive) cannot run, and its group
     // partner TC-CLI-006 not without it
-    let fx = keys(&mut app, d.path(), "r");
-    let _h = launch(&mut app, d.path(), fx);
+    let fx = app.keys("r");
+    let _h = launch(&mut app, fx);
     let notice = app.notice.clone().unwrap_or_default();
     assert!(notice.starts_with("launch done: 2 skipped"), "{notice}");
     assert!(
@@ -325,17 +262,17 @@ fn demo_without_app_probe() -> tempfile::TempDir {
 fn verdict_prompts_expand_vars_tick_steps_count_and_reach_every_row_at_once() {
     let d = demo_without_app_probe();
     let mut app = loaded(d.path());
-    keys(&mut app, d.path(), "2");
+    app.keys("2");
     app.marks.insert(CaseRef::Catalog("TC-APP-001".into()));
     app.marks.insert(CaseRef::Catalog("TC-APP-002".into()));
-    keys(&mut app, d.path(), "r");
+    app.keys("r");
     assert!(
         preview(&app).line.starts_with("2 cases"),
         "{}",
         preview(&app).line
     );
-    let fx = key(&mut app, d.path(), KeyCode::Enter);
-    let handle = launch(&mut app, d.path(), fx);
+    let fx = app.key(KeyCode::Enter);
+    let handle = launch(&mut app, fx);
     // the first of two verdicts: its steps as the person must follow them
     let Some(Overlay::Prompt(Prompt::Judge(j))) = &app.overlay else {
         panic!("no verdict prompt: {:?} {:?}", app.overlay, app.notice);
@@ -353,19 +290,19 @@ fn verdict_prompts_expand_vars_tick_steps_count_and_reach_every_row_at_once() {
     assert!(s.contains("Your verdict · 1 of 2"), "{s}");
     assert!(s.contains("http://127.0.0.1:5173/pair"), "{s}");
     // up from the first verdict is the last step: tick it, then the second
-    keys(&mut app, d.path(), "k ");
-    keys(&mut app, d.path(), "kx");
+    app.keys("k ");
+    app.keys("kx");
     snapshots(&mut app, "verdict_ticked");
     let Some(Overlay::Prompt(Prompt::Judge(j))) = &app.overlay else {
         panic!("the prompt closed");
     };
     assert_eq!(j.ticked, [false, true, true]);
     // a tick again unticks
-    keys(&mut app, d.path(), "x");
-    keys(&mut app, d.path(), "x");
+    app.keys("x");
+    app.keys("x");
     // back down to the verdicts: pass is still the choice
-    keys(&mut app, d.path(), "jj");
-    let fx = key(&mut app, d.path(), KeyCode::Enter);
+    app.keys("jj");
+    let fx = app.key(KeyCode::Enter);
     let Some(Effect::Judge {
         case_id,
         verdict,
@@ -393,9 +330,9 @@ fn verdict_prompts_expand_vars_tick_steps_count_and_reach_every_row_at_once() {
         "the record has the case"
     );
     // the second: Esc leaves it not-run; the Runs row shows one pass
-    key(&mut app, d.path(), KeyCode::Esc);
+    app.key(KeyCode::Esc);
     assert!(app.overlay.is_none());
-    keys(&mut app, d.path(), "3");
+    app.keys("3");
     let s = text(&app);
     let newest = s.lines().nth(2).unwrap_or_default();
     assert!(
@@ -403,8 +340,8 @@ fn verdict_prompts_expand_vars_tick_steps_count_and_reach_every_row_at_once() {
         "{s}"
     );
     // catalog details: the case's last verdicts, this one by a person
-    keys(&mut app, d.path(), "2");
-    select_catalog(&mut app, d.path(), "TC-APP-001");
+    app.keys("2");
+    select_catalog(&mut app, "TC-APP-001");
     let v = testdeck::exec::record::last_verdicts(app.runs.readable(), "TC-APP-001", 5);
     assert_eq!(
         v.first().map(|p| (p.verdict, p.by_person)),

@@ -38,10 +38,7 @@ fn hostile_log_bytes_never_reach_the_pty() {
     let cfg = tempfile::tempdir().expect("cfg");
     let mut s = Session::start(ws.path(), cfg.path());
     s.wait_text("Tests · 7");
-    s.send("/");
-    s.send("evil");
-    s.wait_text("❯ evil");
-    s.send("\r");
+    s.find("evil");
     s.wait_text("boom");
     let (p, bytes) = s.quit();
     assert!(!p.screen().alternate_screen());
@@ -63,9 +60,7 @@ fn hostile_log_bytes_never_reach_the_pty() {
 fn not_a_terminal_exits_2() {
     let ws = tempfile::tempdir().expect("tmp");
     common::fixtures::write_fixture(ws.path(), false);
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_testdeck"))
-        .arg("--root")
-        .arg(ws.path())
+    let out = common::cli::at(ws.path())
         .stdin(std::process::Stdio::null())
         .output()
         .expect("run");
@@ -84,23 +79,11 @@ fn step_line(name: &str, status: &str) -> String {
 /// `first`, no meta.json), opened in the TUI through the finder: the session,
 /// the run folder, and the temporary folders that must outlive them.
 fn open_run_in_progress(first: &str) -> (Session, PathBuf, [tempfile::TempDir; 2]) {
-    let ws = tempfile::tempdir().expect("tmp");
-    common::fixtures::write_fixture(ws.path(), false);
-    let run = ws
-        .path()
-        .join("tests/logs/kb/backend/search/basic/kb-search-empty/20260310-120000-000");
-    std::fs::create_dir_all(&run).expect("mkdir");
-    std::fs::write(run.join("timeline.jsonl"), step_line(first, "ok")).expect("write");
-    let cfg = tempfile::tempdir().expect("cfg");
-    let mut s = Session::start(ws.path(), cfg.path());
-    s.wait_text("Tests · 6");
-    s.send("/");
-    s.send("'kb-search-empty");
-    s.wait_text("❯ 'kb-search-empty");
-    s.send("\r");
-    s.wait_text(first);
-    s.wait_text("● live");
-    (s, run, [ws, cfg])
+    common::open_in_progress(
+        "tests/logs/kb/backend/search/basic/kb-search-empty/20260310-120000-000",
+        &step_line(first, "ok"),
+        first,
+    )
 }
 
 #[test]
@@ -250,10 +233,7 @@ fn mark_run_prompts_live_timeline_runs_tab() {
     });
     // a tests case: the runner writes its timeline while we watch
     s.send("1");
-    s.send("/");
-    s.send("'docx-export-heading");
-    s.wait_text("❯ 'docx-export-heading");
-    s.send("\r");
+    s.find("'docx-export-heading");
     s.send("r");
     s.wait_text("run/start");
     s.wait_text("run/finish");
@@ -277,10 +257,7 @@ fn watch_reruns_a_case_when_its_file_changes() {
     let cfg = tempfile::tempdir().expect("cfg");
     let mut s = Session::start(ws.path(), cfg.path());
     s.wait_text("70 runs");
-    s.send("/");
-    s.send("'docx-export-heading");
-    s.wait_text("❯ 'docx-export-heading");
-    s.send("\r");
+    s.find("'docx-export-heading");
     s.send("w");
     s.wait_text("watching 1 case:");
     s.wait_text("◉ watch");
@@ -317,10 +294,7 @@ fn a_workspace_opener_runs_only_once_trusted() {
     let state_dir = state.path().to_str().expect("utf-8").to_owned();
     let mut s = Session::start_with(ws.path(), cfg.path(), &[("XDG_STATE_HOME", &state_dir)]);
     s.wait_text("Tests · 6");
-    s.send("/");
-    s.send("chat");
-    s.wait_text("❯ chat");
-    s.send("\r");
+    s.find("chat");
     s.wait_text("artifacts/failure.png");
     s.send("o");
     s.wait_text("Run the workspace's opener?");

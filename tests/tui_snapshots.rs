@@ -2,103 +2,37 @@
 //! TUI's fixture workspace, plus the checks on every shipped keymap and theme.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use std::path::Path;
-use testdeck::tail::run::load_run;
 use testdeck::tui::action::{Action, Command};
-use testdeck::tui::app::{App, Effect, Options};
+use testdeck::tui::app::{Effect, Options};
 use testdeck::tui::keymap::Keymap;
 use testdeck::tui::theme::Theme;
 use testdeck::tui::view;
 
 mod common;
+use common::app::{Deck, Runs, dark, options, render, text};
 use common::fixtures as testkit;
 use common::fs::demo_copy as demo;
 use testdeck::workspace::Workspace;
 
-fn new_app(root: &Path, w: u16, h: u16, host: &str) -> App {
-    let km = Keymap::builtin("default").expect("default keymap");
-    let mut app = App::new(
-        Options {
-            label: "fixture".into(),
-            root: root.to_path_buf(),
-            host: host.into(),
-            use_env: false,
-        },
-        km,
-    );
-    app.update(Action::Resize(w, h));
-    app
+/// The App on the fixture at `w`×`h` with `host`, nothing loaded; of the jobs only the
+/// compare view's is run (the contract badges are the subject of tui_extras).
+fn new_app(root: &Path, w: u16, h: u16, host: &str) -> Deck {
+    let opts = Options {
+        host: host.into(),
+        ..options(root, "fixture")
+    };
+    Deck::new(opts, Runs::COMPARE).sized(w, h)
 }
 
-/// Run the effects the way the runtime does, synchronously (reading runs only).
-fn settle(app: &mut App, root: &Path, fx: Vec<Effect>) {
-    for e in fx {
-        match e {
-            Effect::LoadRun(p) => {
-                let more = app.update(Action::RunLoaded(Box::new(load_run(root, &p))));
-                settle(app, root, more);
-            }
-            // the compare view's job; contract badges are the subject of tui_extras
-            Effect::Job(job @ testdeck::tui::job::Job::Compare { .. }) => {
-                if let Some(d) = testdeck::tui::runtime::run_now(job, root) {
-                    let more = app.update(Action::Done(Box::new(d)));
-                    settle(app, root, more);
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
-fn loaded(root: &Path, w: u16, h: u16) -> App {
-    let mut app = new_app(root, w, h, "127.0.0.1");
-    let ws = Workspace::load(root).expect("load");
-    let fx = app.update(Action::Loaded(Box::new(ws)));
-    settle(&mut app, root, fx);
-    let fx = app.update(Action::Records(testdeck::tui::runtime::read_records(root)));
-    settle(&mut app, root, fx);
-    app
+fn loaded(root: &Path, w: u16, h: u16) -> Deck {
+    new_app(root, w, h, "127.0.0.1").loaded().with_records()
 }
 
 fn fixture(hostile: bool) -> tempfile::TempDir {
     let d = tempfile::tempdir().expect("tmp");
     testkit::write_fixture(d.path(), hostile);
     d
-}
-
-fn keys(app: &mut App, root: &Path, ks: &str) {
-    for c in ks.chars() {
-        key(app, root, KeyCode::Char(c), KeyModifiers::NONE);
-    }
-}
-
-fn key(app: &mut App, root: &Path, code: KeyCode, m: KeyModifiers) {
-    let fx = app.on_key(KeyEvent::new(code, m));
-    settle(app, root, fx);
-}
-
-fn jump(app: &mut App, root: &Path, key: &str) {
-    assert!(app.jump_to(key), "no node {key}");
-    let fx = app.update(Action::Cmd(Command::Noop));
-    settle(app, root, fx);
-}
-
-fn render(app: &App, theme: &Theme) -> Terminal<TestBackend> {
-    // drawn in UTC whatever zone the machine is in (the snapshots show times)
-    testdeck::clock::set_zone(testdeck::clock::Zone::Utc);
-    let mut t = Terminal::new(TestBackend::new(app.size.0, app.size.1)).expect("terminal");
-    t.draw(|f| view::draw(app, theme, f)).expect("draw");
-    t
-}
-
-fn dark() -> Theme {
-    Theme::builtin("dark", false).expect("dark")
-}
-
-fn text(t: &Terminal<TestBackend>) -> String {
-    t.backend().to_string()
 }
 
 #[test]
@@ -114,7 +48,7 @@ fn empty_workspace() {
     std::fs::create_dir_all(d.path().join("tests")).expect("mkdir");
     let mut app = loaded(d.path(), 100, 24);
     insta::assert_snapshot!(render(&app, &dark()).backend());
-    keys(&mut app, d.path(), "3");
+    app.keys("3");
     insta::assert_snapshot!("empty_runs", render(&app, &dark()).backend());
 }
 
@@ -137,7 +71,7 @@ fn tests_tab() {
 fn case_with_artifacts_following() {
     let d = fixture(false);
     let mut app = loaded(d.path(), 120, 32);
-    jump(&mut app, d.path(), "ai/e2e/chat/scenario/chat-send-message");
+    app.jump("ai/e2e/chat/scenario/chat-send-message");
     let t = render(&app, &dark());
     let s = text(&t);
     assert!(
@@ -153,13 +87,13 @@ fn case_with_artifacts_following() {
 fn live_pane_filters_and_data() {
     let d = fixture(false);
     let mut app = loaded(d.path(), 120, 32);
-    jump(&mut app, d.path(), "ai/e2e/chat/scenario/chat-send-message");
-    key(&mut app, d.path(), KeyCode::Tab, KeyModifiers::NONE);
-    key(&mut app, d.path(), KeyCode::Tab, KeyModifiers::NONE);
-    keys(&mut app, d.path(), "kk");
+    app.jump("ai/e2e/chat/scenario/chat-send-message");
+    app.key(KeyCode::Tab);
+    app.key(KeyCode::Tab);
+    app.keys("kk");
     let s = text(&render(&app, &dark()));
     assert!(s.contains("[paused]"), "scrolling up pauses follow: {s}");
-    keys(&mut app, d.path(), "e");
+    app.keys("e");
     let t = render(&app, &dark());
     let s = text(&t);
     assert!(
@@ -167,12 +101,12 @@ fn live_pane_filters_and_data() {
         "{s}"
     );
     insta::assert_snapshot!("failures_only", t.backend());
-    key(&mut app, d.path(), KeyCode::Enter, KeyModifiers::NONE);
+    app.key(KeyCode::Enter);
     let t = render(&app, &dark());
     assert!(text(&t).contains("\"detail\""), "{}", text(&t));
     insta::assert_snapshot!("event_data", t.backend());
-    key(&mut app, d.path(), KeyCode::Esc, KeyModifiers::NONE);
-    keys(&mut app, d.path(), "v");
+    app.key(KeyCode::Esc);
+    app.keys("v");
     insta::assert_snapshot!("runtime_events", render(&app, &dark()).backend());
 }
 
@@ -180,10 +114,10 @@ fn live_pane_filters_and_data() {
 fn runs_tab() {
     let d = fixture(false);
     let mut app = loaded(d.path(), 120, 32);
-    keys(&mut app, d.path(), "3");
+    app.keys("3");
     insta::assert_snapshot!(render(&app, &dark()).backend());
-    keys(&mut app, d.path(), "s'terminal");
-    key(&mut app, d.path(), KeyCode::Enter, KeyModifiers::NONE);
+    app.keys("s'terminal");
+    app.key(KeyCode::Enter);
     let t = render(&app, &dark());
     let s = text(&t);
     assert!(s.contains("Runs · 4/8"), "{s}");
@@ -194,7 +128,7 @@ fn runs_tab() {
 fn catalog_tab() {
     let d = fixture(false);
     let mut app = loaded(d.path(), 100, 24);
-    keys(&mut app, d.path(), "2");
+    app.keys("2");
     insta::assert_snapshot!(render(&app, &dark()).backend());
 }
 
@@ -202,8 +136,8 @@ fn catalog_tab() {
 fn finder_with_results_and_jump() {
     let d = fixture(false);
     let mut app = loaded(d.path(), 120, 32);
-    keys(&mut app, d.path(), "/term");
-    key(&mut app, d.path(), KeyCode::Tab, KeyModifiers::NONE);
+    app.keys("/term");
+    app.key(KeyCode::Tab);
     let t = render(&app, &dark());
     insta::assert_snapshot!(t.backend());
     // matched characters are highlighted
@@ -215,7 +149,7 @@ fn finder_with_results_and_jump() {
             .any(|c| c.fg == hl && c.symbol() == "t")
     );
     assert_eq!(app.marks.len(), 1);
-    key(&mut app, d.path(), KeyCode::Enter, KeyModifiers::NONE);
+    app.key(KeyCode::Enter);
     assert!(app.overlay.is_none());
     let sel = app.selected_case().map(|c| c.case_id.clone());
     assert!(sel.is_some_and(|s| s.starts_with("terminal-")));
@@ -225,7 +159,7 @@ fn finder_with_results_and_jump() {
 fn help_overlay() {
     let d = fixture(false);
     let mut app = loaded(d.path(), 100, 30);
-    keys(&mut app, d.path(), "?");
+    app.keys("?");
     insta::assert_snapshot!(render(&app, &dark()).backend());
 }
 
@@ -234,13 +168,13 @@ fn quit_prompt_when_runs_are_live() {
     let d = fixture(false);
     let mut app = loaded(d.path(), 100, 24);
     app.running = 2;
-    keys(&mut app, d.path(), "q");
+    app.keys("q");
     assert!(!app.quit);
     insta::assert_snapshot!(render(&app, &dark()).backend());
     // Enter is the safe answer: no
-    key(&mut app, d.path(), KeyCode::Enter, KeyModifiers::NONE);
+    app.key(KeyCode::Enter);
     assert!(!app.quit && app.overlay.is_none());
-    keys(&mut app, d.path(), "qy");
+    app.keys("qy");
     assert!(app.quit);
 }
 
@@ -249,9 +183,9 @@ fn tiny_terminal() {
     let d = fixture(false);
     let mut app = loaded(d.path(), 60, 15);
     insta::assert_snapshot!(render(&app, &dark()).backend());
-    jump(&mut app, d.path(), "ai/e2e/chat/scenario/chat-send-message");
-    key(&mut app, d.path(), KeyCode::Tab, KeyModifiers::NONE);
-    key(&mut app, d.path(), KeyCode::Tab, KeyModifiers::NONE);
+    app.jump("ai/e2e/chat/scenario/chat-send-message");
+    app.key(KeyCode::Tab);
+    app.key(KeyCode::Tab);
     insta::assert_snapshot!("tiny_live", render(&app, &dark()).backend());
     // every size down to 1x1 draws without panicking
     for (w, h) in [(1, 1), (10, 3), (30, 8), (59, 14)] {
@@ -294,8 +228,8 @@ fn the_remote_host_prompt_shows_its_choices_at_every_size() {
         let mut app = new_app(d.path(), w, h, "some.host");
         let ws = Workspace::load(d.path()).expect("load");
         let fx = app.update(Action::Loaded(Box::new(ws)));
-        settle(&mut app, d.path(), fx);
-        keys(&mut app, d.path(), "2jjj");
+        app.settle(fx);
+        app.keys("2jjj");
         let fx = app.on_key(KeyEvent::new(KeyCode::Char('r'), KeyModifiers::NONE));
         assert!(
             !fx.iter().any(|e| matches!(e, Effect::Launch { .. })),
@@ -322,7 +256,7 @@ fn hostile_bytes_are_escaped() {
         .find(|c| c.case_id.starts_with("evil"))
         .map(|c| c.key.clone())
         .expect("evil case");
-    jump(&mut app, d.path(), &k);
+    app.jump(&k);
     let s = text(&render(&app, &dark()));
     assert!(s.contains("\\e]52"), "{s}");
     assert!(
@@ -379,7 +313,7 @@ fn every_keymap_and_theme_file_parses() {
 fn demo_catalog_tab_and_case_details() {
     let d = demo();
     let mut app = loaded(d.path(), 130, 34);
-    keys(&mut app, d.path(), "2");
+    app.keys("2");
     let t = render(&app, &dark());
     let s = text(&t);
     assert!(s.contains("max risk mutating"), "{s}");
@@ -396,9 +330,9 @@ fn demo_catalog_tab_and_case_details() {
                 .map(|x| x.id.clone())
         })
         .expect("a gated case");
-    keys(&mut app, d.path(), "/");
-    keys(&mut app, d.path(), &format!("'{id}"));
-    key(&mut app, d.path(), KeyCode::Enter, KeyModifiers::NONE);
+    app.keys("/");
+    app.keys(&format!("'{id}"));
+    app.key(KeyCode::Enter);
     let t = render(&app, &dark());
     let s = text(&t);
     assert!(s.contains("gate") && s.contains(&id), "{s}");
@@ -422,12 +356,12 @@ fn tree_while_history_indexes() {
     assert!(text(&t).contains("indexing history"), "{}", text(&t));
     insta::assert_snapshot!(t.backend());
     // the full index keeps the open folders and the selection
-    keys(&mut app, d.path(), "jj");
+    app.keys("jj");
     let before = app.selected_node().map(|n| n.key.clone());
     let fx = app.update(Action::Loaded(Box::new(
         Workspace::load(d.path()).expect("load"),
     )));
-    settle(&mut app, d.path(), fx);
+    app.settle(fx);
     assert!(!app.indexing);
     assert_eq!(app.selected_node().map(|n| n.key.clone()), before);
     app.update(Action::Tick);
@@ -452,7 +386,7 @@ fn demo_readme_capture() {
         })
         .map(|c| c.key.clone())
         .expect("a failed e2e case in the demo");
-    jump(&mut app, d.path(), &k);
+    app.jump(&k);
     insta::assert_snapshot!(render(&app, &dark()).backend());
 }
 
@@ -460,7 +394,7 @@ fn demo_readme_capture() {
 fn problems_overlay() {
     let d = demo();
     let mut app = loaded(d.path(), 120, 24);
-    keys(&mut app, d.path(), "p");
+    app.keys("p");
     let t = render(&app, &dark());
     assert!(text(&t).contains("Problems · "), "{}", text(&t));
     insta::assert_snapshot!(t.backend());
@@ -470,9 +404,9 @@ fn problems_overlay() {
 fn authorization_prompts() {
     let d = demo();
     let mut app = loaded(d.path(), 110, 30);
-    keys(&mut app, d.path(), "2m");
-    keys(&mut app, d.path(), "/'TC-CLI-007");
-    key(&mut app, d.path(), KeyCode::Enter, KeyModifiers::NONE);
+    app.keys("2m");
+    app.keys("/'TC-CLI-007");
+    app.key(KeyCode::Enter);
     let fx = app.on_key(KeyEvent::new(KeyCode::Char('r'), KeyModifiers::NONE));
     assert!(
         fx.is_empty(),
@@ -480,13 +414,13 @@ fn authorization_prompts() {
     );
     // the pair is two cases: their one-line preview first (issue 15), Enter goes on
     assert!(text(&render(&app, &dark())).contains("2 cases"));
-    key(&mut app, d.path(), KeyCode::Enter, KeyModifiers::NONE);
+    app.key(KeyCode::Enter);
     // the strictest prompt of the run_together pair (006 mutating, 007
     // destructive) comes first, the mildest last
-    keys(&mut app, d.path(), "destruct");
+    app.keys("destruct");
     insta::assert_snapshot!("prompt_destructive_typing", render(&app, &dark()).backend());
-    keys(&mut app, d.path(), "ive");
-    key(&mut app, d.path(), KeyCode::Enter, KeyModifiers::NONE);
+    app.keys("ive");
+    app.key(KeyCode::Enter);
     insta::assert_snapshot!("prompt_gate", render(&app, &dark()).backend());
     let fx = app.on_key(KeyEvent::new(KeyCode::Char('y'), KeyModifiers::NONE));
     assert!(fx.is_empty(), "one prompt is left");
@@ -518,8 +452,8 @@ fn verdict_prompt_for_a_person_judged_case() {
             0,
         ));
     app.update(Action::Cmd(Command::Noop));
-    keys(&mut app, d.path(), "jinote");
-    key(&mut app, d.path(), KeyCode::Enter, KeyModifiers::NONE);
+    app.keys("jinote");
+    app.key(KeyCode::Enter);
     insta::assert_snapshot!(render(&app, &dark()).backend());
     let fx = app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
     assert!(matches!(
@@ -549,11 +483,7 @@ fn rerun_failed_launches_the_failed_cases() {
     assert_eq!(app.running, 1);
     // a live case asks first
     app.running = 0;
-    jump(
-        &mut app,
-        d.path(),
-        "ai/backend/tools/terminal/live/terminal-live-model",
-    );
+    app.jump("ai/backend/tools/terminal/live/terminal-live-model");
     let fx = app.on_key(KeyEvent::new(KeyCode::Char('r'), KeyModifiers::NONE));
     assert!(fx.is_empty());
     let t = render(&app, &dark());
@@ -566,9 +496,9 @@ fn demo_runs_tab_with_a_catalog_run_record() {
     let d = demo();
     let mut app = loaded(d.path(), 130, 34);
     assert!(!app.runs.records.is_empty(), "the demo ships a run record");
-    keys(&mut app, d.path(), "3s");
-    keys(&mut app, d.path(), "catalog");
-    key(&mut app, d.path(), KeyCode::Enter, KeyModifiers::NONE);
+    app.keys("3s");
+    app.keys("catalog");
+    app.key(KeyCode::Enter);
     let t = render(&app, &dark());
     let s = text(&t);
     assert!(
@@ -584,12 +514,8 @@ fn demo_runs_tab_with_a_catalog_run_record() {
 fn compare_a_case_opens_its_default_pair() {
     let d = fixture(false);
     let mut app = loaded(d.path(), 120, 32);
-    jump(
-        &mut app,
-        d.path(),
-        "ai/backend/tools/terminal/basic/terminal-basic-command",
-    );
-    keys(&mut app, d.path(), "c");
+    app.jump("ai/backend/tools/terminal/basic/terminal-basic-command");
+    app.keys("c");
     let t = render(&app, &dark());
     assert!(
         matches!(app.screen, Some(testdeck::tui::app::Screen::Compare(_))),

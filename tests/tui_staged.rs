@@ -1,44 +1,27 @@
 //! The staged index (issue 17): the tests tree reaches the first frame before any
 //! history is read, then the history streams in by domain with its count shown.
 
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use std::path::Path;
 use std::sync::mpsc;
 use std::time::Duration;
 use testdeck::tui::action::Action;
-use testdeck::tui::app::{App, Options};
-use testdeck::tui::keymap::Keymap;
-use testdeck::tui::theme::Theme;
+use testdeck::tui::app::App;
 use testdeck::workspace::Workspace;
 
 mod common;
+use common::app::{Deck, Runs, draw, options, text};
 use common::fixtures as testkit;
 
 /// Generous: a loaded 2-core machine may be slow, never this slow.
 const WAIT: Duration = Duration::from_secs(120);
 
-fn new_app(root: &Path) -> App {
-    let mut app = App::new(
-        Options {
-            label: "staged".into(),
-            root: root.to_path_buf(),
-            host: "127.0.0.1".into(),
-            use_env: false,
-        },
-        Keymap::builtin("default").expect("default keymap"),
-    );
-    app.update(Action::Resize(110, 30));
-    app
+/// The App at 110×30, nothing loaded: the test hands it the index's stages itself.
+fn new_app(root: &Path) -> Deck {
+    Deck::new(options(root, "staged"), Runs::NOTHING).sized(110, 30)
 }
 
 fn screen(app: &App) -> String {
-    testdeck::clock::set_zone(testdeck::clock::Zone::Utc);
-    let theme = Theme::builtin("dark", false).expect("dark");
-    let mut t = Terminal::new(TestBackend::new(app.size.0, app.size.1)).expect("terminal");
-    t.draw(|f| testdeck::tui::view::draw(app, &theme, f))
-        .expect("draw");
-    t.backend().to_string()
+    text(&draw(app))
 }
 
 fn next(rx: &mpsc::Receiver<Action>) -> Action {

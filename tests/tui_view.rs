@@ -3,90 +3,33 @@
 //! scroll model (clamped, reset, `↓ more`), zoom and tree width, a status bar that
 //! keeps what is happening, prompts that keep their choices, pretty runtime events.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyCode;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::path::Path;
 use testdeck::exec::{GrantSource, Grantable, Risk};
-use testdeck::tui::action::{Action, Command};
-use testdeck::tui::app::{App, Effect, Options};
-use testdeck::tui::keymap::Keymap;
-use testdeck::tui::theme::Theme;
+use testdeck::tui::app::App;
 use testdeck::tui::view;
-use testdeck::workspace::Workspace;
 
 mod common;
+use common::app::{Deck, Runs, dark, options, render, rows};
 
 const SIZES: [(u16, u16); 3] = [(140, 40), (100, 30), (60, 15)];
 const LIVE_PLAN: &str = "ai/backend/tools/terminal/live/terminal-live-plan-execute";
 const FAILED_E2E: &str = "kb-search/e2e/search-panel/boundary/search-panel-timeout-message";
 
-fn loaded(root: &Path, w: u16, h: u16) -> App {
-    let km = Keymap::builtin("default").expect("default keymap");
-    let mut app = App::new(
-        Options {
-            label: "demo".into(),
-            root: root.to_path_buf(),
-            host: "127.0.0.1".into(),
-            use_env: false,
-        },
-        km,
-    );
-    app.update(Action::Resize(w, h));
-    let fx = app.update(Action::Loaded(Box::new(
-        Workspace::load(root).expect("load"),
-    )));
-    settle(&mut app, root, fx);
-    app
-}
-
-fn settle(app: &mut App, root: &Path, fx: Vec<Effect>) {
-    for e in fx {
-        if let Effect::LoadRun(p) = e {
-            let data = testdeck::tail::run::load_run(root, &p);
-            let more = app.update(Action::RunLoaded(Box::new(data)));
-            settle(app, root, more);
-        }
-    }
-}
-
-fn press(app: &mut App, root: &Path, code: KeyCode) {
-    let fx = app.on_key(KeyEvent::new(code, KeyModifiers::NONE));
-    settle(app, root, fx);
-}
-
-fn keys(app: &mut App, root: &Path, ks: &str) {
-    for c in ks.chars() {
-        press(app, root, KeyCode::Char(c));
-    }
-}
-
-fn jump(app: &mut App, root: &Path, key: &str) {
-    assert!(app.jump_to(key), "no node {key}");
-    let fx = app.update(Action::Cmd(Command::Noop));
-    settle(app, root, fx);
+fn loaded(root: &Path, w: u16, h: u16) -> Deck {
+    Deck::new(options(root, "demo"), Runs::FOLDERS)
+        .sized(w, h)
+        .loaded()
 }
 
 /// Draw a frame and, as the loop does, let the app keep its scrolls inside it.
 fn frame(app: &mut App) -> Terminal<TestBackend> {
-    let theme = Theme::builtin("dark", false).expect("dark");
-    // drawn in UTC whatever zone the machine is in (the snapshots show times)
-    testdeck::clock::set_zone(testdeck::clock::Zone::Utc);
-    let mut t = Terminal::new(TestBackend::new(app.size.0, app.size.1)).expect("terminal");
-    t.draw(|f| view::draw(app, &theme, f)).expect("draw");
+    let theme = dark();
+    let t = render(app, &theme);
     app.fit_scroll(&view::measure(app, &theme));
     t
-}
-
-fn rows(t: &Terminal<TestBackend>) -> Vec<String> {
-    let b = t.backend().buffer();
-    (0..b.area.height)
-        .map(|y| {
-            (0..b.area.width)
-                .map(|x| b[(x, y)].symbol().to_owned())
-                .collect()
-        })
-        .collect()
 }
 
 fn name(what: &str, (w, h): (u16, u16)) -> String {
@@ -106,7 +49,7 @@ fn tree_header_and_help_legend_at_three_sizes() {
             r[2]
         );
         insta::assert_snapshot!(name("tree_header", size), t.backend());
-        keys(&mut app, d.path(), "?");
+        app.keys("?");
         let t = frame(&mut app);
         assert!(
             rows(&t).iter().any(|l| l.contains("legend")),
@@ -114,7 +57,7 @@ fn tree_header_and_help_legend_at_three_sizes() {
         );
         insta::assert_snapshot!(name("help_legend", size), t.backend());
         // G lands on the last line: shown at the bottom, nothing more below
-        keys(&mut app, d.path(), "G");
+        app.keys("G");
         let t = frame(&mut app);
         let r = rows(&t);
         let last = app
@@ -149,14 +92,14 @@ fn details_scroll_stops_at_its_end_and_starts_again_for_a_new_subject() {
     let d = common::fs::demo_copy();
     for size in SIZES {
         let mut app = loaded(d.path(), size.0, size.1);
-        jump(&mut app, d.path(), FAILED_E2E);
-        press(&mut app, d.path(), KeyCode::Tab);
+        app.jump(FAILED_E2E);
+        app.key(KeyCode::Tab);
         for _ in 0..40 {
-            keys(&mut app, d.path(), "j");
+            app.keys("j");
             frame(&mut app);
         }
         let measured = app.details.cursor;
-        keys(&mut app, d.path(), "G");
+        app.keys("G");
         let t = frame(&mut app);
         assert!(
             measured <= app.details.cursor,
@@ -198,16 +141,16 @@ fn details_scroll_stops_at_its_end_and_starts_again_for_a_new_subject() {
             end > 0 && end < 10_000,
             "{size:?}: the end is measured ({end})"
         );
-        keys(&mut app, d.path(), "k");
+        app.keys("k");
         assert_eq!(app.details.cursor + 1, end.max(1));
         // a new subject starts from the top
-        keys(&mut app, d.path(), "j3");
+        app.keys("j3");
         assert_eq!(
             app.details.cursor, 0,
             "{size:?}: a tab switch kept the scroll"
         );
-        keys(&mut app, d.path(), "1");
-        jump(&mut app, d.path(), LIVE_PLAN);
+        app.keys("1");
+        app.jump(LIVE_PLAN);
         assert_eq!(app.details.cursor, 0, "{size:?}: a jump kept the scroll");
     }
 }
@@ -218,7 +161,7 @@ fn zoom_and_tree_width_at_three_sizes() {
     for size in SIZES {
         let mut app = loaded(d.path(), size.0, size.1);
         let before = app.areas().tree.width;
-        keys(&mut app, d.path(), "z");
+        app.keys("z");
         assert_eq!(
             app.areas().tree.width,
             size.0,
@@ -228,20 +171,20 @@ fn zoom_and_tree_width_at_three_sizes() {
         let t = frame(&mut app);
         insta::assert_snapshot!(name("zoom_tree", size), t.backend());
         // Tab moves the zoom to the details
-        press(&mut app, d.path(), KeyCode::Tab);
+        app.key(KeyCode::Tab);
         let full = app.areas().details.expect("zoomed details");
         assert_eq!(full.width, size.0);
         let t = frame(&mut app);
         insta::assert_snapshot!(name("zoom_details", size), t.backend());
-        keys(&mut app, d.path(), "z");
-        press(&mut app, d.path(), KeyCode::BackTab);
+        app.keys("z");
+        app.key(KeyCode::BackTab);
         assert_eq!(app.areas().tree.width, before);
-        keys(&mut app, d.path(), "++");
+        app.keys("++");
         let wider = app.areas().tree.width;
         assert!(wider > before, "{size:?}: + widens ({before} → {wider})");
         let t = frame(&mut app);
         insta::assert_snapshot!(name("wider_tree", size), t.backend());
-        keys(&mut app, d.path(), "----");
+        app.keys("----");
         assert!(app.areas().tree.width < before, "{size:?}: - narrows");
     }
 }
@@ -250,7 +193,7 @@ fn zoom_and_tree_width_at_three_sizes() {
 fn catalog_titles_keep_their_room() {
     let d = common::fs::demo_copy();
     let mut app = loaded(d.path(), 140, 40);
-    keys(&mut app, d.path(), "2++++");
+    app.keys("2++++");
     let t = frame(&mut app);
     let r = rows(&t);
     let row = r
@@ -289,7 +232,7 @@ fn the_status_bar_keeps_what_is_happening() {
             assert!(bar.contains("auth"), "{size:?}: {bar}");
         }
         insta::assert_snapshot!(name("status_priorities", size), t.backend());
-        keys(&mut app, d.path(), "m");
+        app.keys("m");
         let t = frame(&mut app);
         let r = rows(&t);
         let bar = &r[r.len() - 1];
@@ -306,8 +249,8 @@ fn the_live_prompt_keeps_its_choices_at_three_sizes() {
     let d = common::fs::demo_copy();
     for size in SIZES {
         let mut app = loaded(d.path(), size.0, size.1);
-        jump(&mut app, d.path(), LIVE_PLAN);
-        keys(&mut app, d.path(), "r");
+        app.jump(LIVE_PLAN);
+        app.keys("r");
         let t = frame(&mut app);
         let s = t.backend().to_string();
         assert!(s.contains("Run a live case?"), "{size:?}:\n{s}");
@@ -323,16 +266,12 @@ fn the_live_prompt_keeps_its_choices_at_three_sizes() {
 fn runtime_events_open_pretty_printed() {
     let d = common::fs::demo_copy();
     let mut app = loaded(d.path(), 140, 40);
-    jump(
-        &mut app,
-        d.path(),
-        "ai/backend/director-plan/boundary/director-plan-approval-denied",
-    );
-    keys(&mut app, d.path(), "v");
-    press(&mut app, d.path(), KeyCode::Tab);
-    press(&mut app, d.path(), KeyCode::Tab);
-    keys(&mut app, d.path(), "gg");
-    press(&mut app, d.path(), KeyCode::Enter);
+    app.jump("ai/backend/director-plan/boundary/director-plan-approval-denied");
+    app.keys("v");
+    app.key(KeyCode::Tab);
+    app.key(KeyCode::Tab);
+    app.keys("gg");
+    app.key(KeyCode::Enter);
     let Some(testdeck::tui::app::Overlay::Data { lines, .. }) = &app.overlay else {
         panic!("no data overlay: {:?}", app.overlay.is_some());
     };
@@ -346,11 +285,11 @@ fn runtime_events_open_pretty_printed() {
 fn an_empty_type_filter_says_so() {
     let d = common::fs::demo_copy();
     let mut app = loaded(d.path(), 140, 40);
-    jump(&mut app, d.path(), FAILED_E2E);
+    app.jump(FAILED_E2E);
     // cycle the type filter until it shows nothing (a type this run lacks)
     let mut hint = None;
     for _ in 0..12 {
-        keys(&mut app, d.path(), "t");
+        app.keys("t");
         let s = frame(&mut app).backend().to_string();
         if app.live.visible_len() == 0 {
             hint = Some(s);

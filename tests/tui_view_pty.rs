@@ -2,7 +2,6 @@
 //! tree from its first rows, and the live prompt of the demo's long-path live case
 //! keeps its choices on a 100×30 terminal.
 
-use portable_pty::CommandBuilder;
 use std::path::Path;
 
 mod common;
@@ -11,13 +10,7 @@ use common::Session;
 /// `testdeck --root ROOT` in a pty of `rows` × `cols`, no HOST or NO_COLOR from
 /// the machine.
 fn start(root: &Path, config: &Path, rows: u16, cols: u16) -> Session {
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_testdeck"));
-    cmd.arg("--root");
-    cmd.arg(root);
-    cmd.env("XDG_CONFIG_HOME", config);
-    cmd.env_remove("HOST");
-    cmd.env_remove("NO_COLOR");
-    Session::spawn(cmd, rows, cols)
+    Session::spawn(Session::command(root, config), rows, cols)
 }
 
 /// 40×10 with the cursor on the last row shows the last rows; grown to 140×40 the

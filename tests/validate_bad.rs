@@ -27,15 +27,9 @@ fn bad_workspace() -> tempfile::TempDir {
 }
 
 fn validate(root: &Path) -> (i32, Vec<Value>) {
-    let out = Command::cargo_bin("testdeck")
-        .expect("bin")
-        .args(["validate", "--json", "--root"])
-        .arg(root)
-        .output()
-        .expect("run");
-    let doc: Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
+    let (code, doc) = common::cli::validate_json(root);
     (
-        out.status.code().expect("exit code"),
+        code.expect("exit code"),
         doc["problems"].as_array().expect("problems").clone(),
     )
 }

@@ -3,7 +3,7 @@
 //! rerun of a mutating, gated or live case without its authorization.
 
 mod common;
-use common::{cli::bin, fs::write};
+use common::{cli::bin, fs::write, procs::signalable};
 
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
@@ -19,23 +19,6 @@ fn append(root: &Path, rel: &str, text: &str) {
         .open(root.join(rel))
         .expect("open");
     f.write_all(text.as_bytes()).expect("append");
-}
-
-fn lines_of(p: &Path) -> Vec<String> {
-    std::fs::read_to_string(p)
-        .unwrap_or_default()
-        .lines()
-        .map(str::to_owned)
-        .collect()
-}
-
-fn alive(pid: &str) -> bool {
-    Command::new("kill")
-        .args(["-0", pid.trim()])
-        .stderr(Stdio::null())
-        .status()
-        .expect("kill")
-        .success()
 }
 
 /// A running `testdeck watch --json`, its lines read on a thread.
@@ -194,7 +177,7 @@ fn one_rerun_per_burst_of_saves() {
     w.settle(Duration::from_millis(1500));
     assert_eq!(w.of_type("watch-trigger").len(), 1, "{:#?}", w.seen);
     assert_eq!(
-        lines_of(&root.join("asked.txt")),
+        common::fs::lines(&root.join("asked.txt")),
         ["--domain ai --layer backend --suite s --group basic --case case-a"]
     );
     // a case not watched, our own logs: no rerun
@@ -222,7 +205,7 @@ fn one_rerun_per_burst_of_saves() {
         serde_json::json!(["doc/test-plan/plan.md"])
     );
     w.wait_for("summary", 2);
-    assert_eq!(lines_of(&root.join("asked.txt")).len(), 2);
+    assert_eq!(common::fs::lines(&root.join("asked.txt")).len(), 2);
     assert_eq!(w.stop(), 0);
 }
 
@@ -249,7 +232,7 @@ fn editing_the_code_under_test_reruns_the_watched_cases() {
         serde_json::json!(["ai/backend/s/basic/case-a", "ai/backend/s/basic/case-b"])
     );
     w.wait_for("summary", 1);
-    let asked = lines_of(&root.join("asked.txt"));
+    let asked = common::fs::lines(&root.join("asked.txt"));
     assert_eq!(asked.len(), 1, "one launch: {asked:?}");
     assert!(
         asked[0].contains("--case case-a") || asked[0].contains("--group basic"),
@@ -298,20 +281,20 @@ fn a_rerun_in_flight_is_cancelled_and_restarted() {
     let pids = root.join("pids.txt");
     let wait_pids = |n: usize| {
         let end = Instant::now() + Duration::from_secs(10);
-        while lines_of(&pids).len() < n {
+        while common::fs::lines(&pids).len() < n {
             assert!(
                 Instant::now() < end,
                 "runner did not start: {:?}",
-                lines_of(&pids)
+                common::fs::lines(&pids)
             );
             std::thread::sleep(Duration::from_millis(20));
         }
-        lines_of(&pids)
+        common::fs::lines(&pids)
     };
     write(root, "tests/ai/backend/s/basic/case-a.test.ts", "// one\n");
     w.wait_for("runner-start", 1);
     let first = wait_pids(2);
-    assert!(first.iter().all(|p| alive(p)));
+    assert!(first.iter().all(|p| signalable(p)));
     // saved again while the first rerun runs
     write(root, "tests/ai/backend/s/basic/case-a.test.ts", "// two\n");
     let cancel = w.wait_for("watch-cancel", 1);
@@ -323,17 +306,17 @@ fn a_rerun_in_flight_is_cancelled_and_restarted() {
     // the first rerun's process group is gone before the new one starts
     // (a moment for init to reap the orphaned grandchild)
     let end = Instant::now() + Duration::from_millis(500);
-    while first.iter().any(|p| alive(p)) && Instant::now() < end {
+    while first.iter().any(|p| signalable(p)) && Instant::now() < end {
         std::thread::sleep(Duration::from_millis(20));
     }
     assert!(
-        first.iter().all(|p| !alive(p)),
+        first.iter().all(|p| !signalable(p)),
         "first run still alive: {first:?}"
     );
     w.wait_for("runner-start", 2);
     let both = wait_pids(4);
     let second = &both[2..];
-    assert!(second.iter().all(|p| alive(p)));
+    assert!(second.iter().all(|p| signalable(p)));
     let trig = w.of_type("watch-trigger");
     assert_eq!(trig.len(), 2);
     assert_eq!(
@@ -343,11 +326,11 @@ fn a_rerun_in_flight_is_cancelled_and_restarted() {
     // stopping the watch ends the rerun in flight: no process outlives testdeck
     w.stop();
     let end = Instant::now() + Duration::from_millis(500);
-    while second.iter().any(|p| alive(p)) && Instant::now() < end {
+    while second.iter().any(|p| signalable(p)) && Instant::now() < end {
         std::thread::sleep(Duration::from_millis(20));
     }
     assert!(
-        second.iter().all(|p| !alive(p)),
+        second.iter().all(|p| !signalable(p)),
         "second run outlived the watch"
     );
 }
@@ -484,7 +467,7 @@ fn no_rerun_without_authorization() {
         "a gated case ran unauthorized"
     );
     assert_eq!(
-        lines_of(&root.join("asked.txt")),
+        common::fs::lines(&root.join("asked.txt")),
         ["--domain ai --layer backend --suite s --group live --case case-l"]
     );
     w.stop();
@@ -516,9 +499,7 @@ fn no_rerun_without_authorization() {
 #[test]
 fn targets_that_match_nothing_are_a_usage_error() {
     let ws = tests_workspace("true");
-    let out = Command::new(bin())
-        .arg("--root")
-        .arg(ws.path())
+    let out = common::cli::at(ws.path())
         .args(["watch", "no-such-case"])
         .output()
         .expect("watch");

@@ -13,6 +13,15 @@ pub fn write_file(path: &Path, text: &str) {
     std::fs::write(path, text).expect("write");
 }
 
+/// The lines of the file at `path`, none when it is not there (yet).
+pub fn lines(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
 /// Copy the tree `from` into `to` (created), files and folders only.
 pub fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("mkdir");

@@ -1,7 +1,8 @@
-//! Helpers every integration test shares: the binary (`cli`), files (`fs`), run fixtures,
-//! and the built binary in a real pty (portable-pty) read back through vt100 (`Session`).
+//! Helpers every integration test shares: the binary (`cli`), files (`fs`), the App
+//! (`app`), run fixtures, and the binary in a real pty read back through vt100 (`Session`).
 #![allow(dead_code)] // each test binary uses a part
 
+pub mod app;
 pub mod cli;
 pub mod fixtures;
 pub mod fs;
@@ -13,6 +14,29 @@ use std::io::{Read, Write};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+/// The TUI fixture with `run` (a run folder of its `kb-search-empty`) in progress —
+/// its timeline holding `line`, no meta.json — opened live through the finder
+/// until `first` shows: the session, the run folder, and the temporary folders
+/// that must outlive them.
+pub fn open_in_progress(
+    run: &str,
+    line: &str,
+    first: &str,
+) -> (Session, std::path::PathBuf, [tempfile::TempDir; 2]) {
+    let ws = tempfile::tempdir().expect("tmp");
+    fixtures::write_fixture(ws.path(), false);
+    let run = ws.path().join(run);
+    std::fs::create_dir_all(&run).expect("mkdir");
+    std::fs::write(run.join("timeline.jsonl"), line).expect("write");
+    let cfg = tempfile::tempdir().expect("cfg");
+    let mut s = Session::start(ws.path(), cfg.path());
+    s.wait_text("Tests · 6");
+    s.find("'kb-search-empty");
+    s.wait_text(first);
+    s.wait_text("● live");
+    (s, run, [ws, cfg])
+}
 
 pub const ROWS: u16 = 32;
 pub const COLS: u16 = 120;
@@ -33,12 +57,7 @@ impl Session {
 
     /// The same, with extra environment variables (e.g. `DEMO_RUNNER_PACE`).
     pub fn start_with(root: &Path, config: &Path, env: &[(&str, &str)]) -> Session {
-        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_testdeck"));
-        cmd.arg("--root");
-        cmd.arg(root);
-        cmd.env("XDG_CONFIG_HOME", config);
-        cmd.env_remove("HOST");
-        cmd.env_remove("NO_COLOR");
+        let mut cmd = Session::command(root, config);
         // the startup graphics query gets no answer from this pty (and would cost each
         // session its timeout): half blocks unless a test asks (tui_graphics_pty)
         cmd.env("TESTDECK_IMAGES", "halfblocks");
@@ -46,6 +65,18 @@ impl Session {
             cmd.env(k, v);
         }
         Session::spawn(cmd, ROWS, COLS)
+    }
+
+    /// `testdeck --root ROOT` with its config folder, no HOST or NO_COLOR from the
+    /// machine: to spawn at a size of the test's choosing.
+    pub fn command(root: &Path, config: &Path) -> CommandBuilder {
+        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_testdeck"));
+        cmd.arg("--root");
+        cmd.arg(root);
+        cmd.env("XDG_CONFIG_HOME", config);
+        cmd.env_remove("HOST");
+        cmd.env_remove("NO_COLOR");
+        cmd
     }
 
     /// Any command in a real pseudo-terminal of `rows` × `cols`, its output kept.
@@ -145,6 +176,14 @@ impl Session {
         self.writer.flush().expect("flush");
         // let the app read the keys one batch at a time, as a person types
         std::thread::sleep(Duration::from_millis(60));
+    }
+
+    /// Find `query` with the finder (`/`, the query, its echo on screen, Enter).
+    pub fn find(&mut self, query: &str) {
+        self.send("/");
+        self.send(query);
+        self.wait_text(&format!("❯ {query}"));
+        self.send("\r");
     }
 
     pub fn quit(mut self) -> (vt100::Parser, Vec<u8>) {
