@@ -1,6 +1,6 @@
 //! `artifacts.json` of a run: its items, each judged inside the run folder or not, there or not.
 
-use super::files::{locate_key, locate_key_value, read_json_beneath};
+use super::files::{locate_key, locate_key_value, read_json_beneath, wrong_type};
 use crate::problem::Problem;
 use crate::workspace::walk::{Folder, Kind as EntryKind};
 use crate::workspace::{read, rel, run, timeline};
@@ -131,15 +131,14 @@ pub fn artifacts_from(
         Value::Object(m) => match m.get("items") {
             Some(Value::Array(a)) => a.as_slice(),
             Some(v) => {
-                let (l, c) = locate_key(text, "items");
-                problems.push(
-                    Problem::error(
-                        rel,
-                        "artifacts-wrong-type",
-                        format!("items should be an array, found {}", timeline::kind_of(v)),
-                    )
-                    .at(l, c),
-                );
+                problems.push(wrong_type(
+                    rel,
+                    "artifacts-wrong-type",
+                    text,
+                    "items",
+                    "an array",
+                    v,
+                ));
                 &[]
             }
             None => {

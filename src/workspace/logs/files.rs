@@ -72,6 +72,25 @@ pub(super) fn json_syntax(rel: &str, rule_prefix: &str, e: &serde_json::Error) -
     .at(e.line() as u32, e.column().max(1) as u32)
 }
 
+/// The `rule` problem of the value `got` of `"key"`, which should be `want`,
+/// located at the key in the JSON text.
+pub(super) fn wrong_type(
+    rel: &str,
+    rule: &str,
+    text: &str,
+    key: &str,
+    want: &str,
+    got: &Value,
+) -> Problem {
+    let (l, c) = locate_key(text, key);
+    Problem::error(
+        rel,
+        rule,
+        format!("{key} should be {want}, found {}", timeline::kind_of(got)),
+    )
+    .at(l, c)
+}
+
 /// Line and column of the first `"key"` in a JSON text (to locate a value's problem).
 pub fn locate_key(text: &str, key: &str) -> (u32, u32) {
     let needle = format!("\"{key}\"");

@@ -4,8 +4,9 @@ use super::files::read_json_beneath;
 use super::meta::{MetaSummary, meta_from_value};
 use super::{RawRun, RunStatus};
 use crate::problem::Problem;
-use crate::workspace::walk::Folder;
+use crate::workspace::walk::{Folder, Kind as EntryKind};
 use crate::workspace::{contract, read, rel, run};
+use std::ffi::OsStr;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -17,22 +18,14 @@ pub fn read_folder(root: &Path, dir: &Path, problems: &mut Vec<Problem>) -> Opti
     if dir == logs || dir.parent() == Some(logs.as_path()) || !dir.starts_with(&logs) {
         return None;
     }
+    let folder = Folder::open(dir).ok()?;
     let mut names = Names::default();
-    for ent in std::fs::read_dir(dir).ok()?.flatten() {
-        let Ok(ft) = ent.file_type() else { continue };
-        match ent.file_name().to_str() {
-            Some(run::META) if ft.is_file() => names.meta = true,
-            Some(run::TIMELINE) if ft.is_file() => names.timeline = true,
-            Some(run::RUNTIME_EVENTS) if ft.is_file() => names.runtime = true,
-            Some(run::ARTIFACTS) if ft.is_file() => names.artifacts_json = true,
-            Some("artifacts") if ft.is_dir() => names.artifacts_dir = true,
-            _ => {}
-        }
+    for (name, kind) in folder.entries().ok()? {
+        names.note(&name, kind);
     }
     if !(names.meta || names.timeline) {
         return None;
     }
-    let folder = Folder::open(dir).ok()?;
     Some(read_run(root, &logs, dir, &folder, names, problems, None))
 }
 
@@ -44,6 +37,22 @@ pub struct Names {
     pub runtime: bool,
     pub artifacts_json: bool,
     pub artifacts_dir: bool,
+}
+
+impl Names {
+    /// Note the entry `name` of the listing: a run file when it is a regular file,
+    /// the `artifacts/` folder when it is a folder (a link is neither).
+    pub(super) fn note(&mut self, name: &OsStr, kind: EntryKind) {
+        let file = kind == EntryKind::File;
+        match name.to_str() {
+            Some(run::META) if file => self.meta = true,
+            Some(run::TIMELINE) if file => self.timeline = true,
+            Some(run::RUNTIME_EVENTS) if file => self.runtime = true,
+            Some(run::ARTIFACTS) if file => self.artifacts_json = true,
+            Some("artifacts") if kind == EntryKind::Dir => self.artifacts_dir = true,
+            _ => {}
+        }
+    }
 }
 
 /// Who a run is, as its folder `LOGS/<scope…>/<caseId>/<runId>` says.
@@ -116,13 +125,7 @@ pub(super) fn read_run(
             }
         }
     }
-    let status = match meta.as_ref().and_then(|m| m.status.as_deref()) {
-        Some("passed") => RunStatus::Passed,
-        Some(_) => RunStatus::Failed,
-        // a meta without a status says the run ended but not how: count it failed
-        None if meta.is_some() => RunStatus::Failed,
-        None => RunStatus::InProgress,
-    };
+    let status = RunStatus::of_meta(meta.as_ref());
     crate::progress::advance(1);
     if let Some(out) = contract {
         let view = contract::RunView {
@@ -149,5 +152,94 @@ pub(super) fn read_run(
         has_runtime_events: names.runtime,
         has_artifacts_json: names.artifacts_json,
         has_artifacts_dir: names.artifacts_dir,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(path: &Path, text: &str) {
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    }
+
+    /// A run folder read alone says what the whole scan says of it: the same
+    /// run files noted from the listing, links and a FIFO not counted.
+    #[test]
+    fn read_folder_agrees_with_the_scan() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let root = tmp.path();
+        let dir = root.join("tests/logs/api/orders/create/20260315-101530-112");
+        write(
+            &dir.join(run::META),
+            r#"{"runId":"20260315-101530-112","status":"passed","stats":{"steps":3}}"#,
+        );
+        write(&dir.join(run::TIMELINE), "{}\n");
+        write(&dir.join("artifacts/shot.png"), "png");
+        // a link under a run file's name is not a run file; a FIFO is not read
+        std::os::unix::fs::symlink(dir.join(run::META), dir.join(run::ARTIFACTS)).expect("symlink");
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            dir.join(run::RUNTIME_EVENTS),
+            rustix::fs::FileType::Fifo,
+            rustix::fs::Mode::from_raw_mode(0o600),
+            0,
+        )
+        .expect("fifo");
+
+        let mut problems = Vec::new();
+        let one = read_folder(root, &dir, &mut problems).expect("a run");
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(&*one.scope, "api/orders");
+        assert_eq!(&*one.case_id, "create");
+        assert_eq!(one.run_id, "20260315-101530-112");
+        assert_eq!(one.status, RunStatus::Passed);
+        assert!(one.has_timeline && one.has_artifacts_dir);
+        assert!(!one.has_artifacts_json && !one.has_runtime_events);
+
+        let mut scan_problems = Vec::new();
+        let logs = super::super::scan(root, &mut scan_problems);
+        let [all] = logs.runs.as_slice() else {
+            panic!("one run: {:?}", logs.runs)
+        };
+        assert_eq!(
+            (all.path.as_str(), all.status, all.meta.as_ref()),
+            (one.path.as_str(), one.status, one.meta.as_ref())
+        );
+        assert_eq!(
+            (
+                all.has_timeline,
+                all.has_runtime_events,
+                all.has_artifacts_json,
+                all.has_artifacts_dir
+            ),
+            (
+                one.has_timeline,
+                one.has_runtime_events,
+                one.has_artifacts_json,
+                one.has_artifacts_dir
+            )
+        );
+        // the scan says what it passed over; the folder read alone does not
+        let rules: Vec<&str> = scan_problems.iter().map(|p| p.rule.as_str()).collect();
+        assert!(rules.contains(&"symlink-not-followed"), "{rules:?}");
+        assert!(rules.contains(&"not-a-regular-file"), "{rules:?}");
+    }
+
+    #[test]
+    fn no_run_outside_a_case_folder() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let root = tmp.path();
+        let domain = root.join("tests/logs/api");
+        write(&domain.join(run::META), "{}");
+        let mut problems = Vec::new();
+        assert!(read_folder(root, &domain, &mut problems).is_none());
+        assert!(read_folder(root, &root.join("tests/logs"), &mut problems).is_none());
+        // a folder without meta.json or timeline.jsonl is no run (yet)
+        let empty = root.join("tests/logs/api/case/20260315-101530-112");
+        write(&empty.join("notes.txt"), "x");
+        assert!(read_folder(root, &empty, &mut problems).is_none());
+        assert!(problems.is_empty(), "{problems:?}");
     }
 }

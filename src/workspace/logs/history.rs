@@ -1,7 +1,7 @@
 //! The staged history of `tests/logs/`: every run folder found first, then read by domain.
 
 use super::folder::read_run;
-use super::scan::{Found, Mode, Pending, intern, scan_dir, unreadable_folder};
+use super::scan::{self, Pending, share_names};
 use super::{RawRun, run_order};
 use crate::problem::Problem;
 use crate::workspace::walk::{self, Folder};
@@ -51,18 +51,7 @@ impl History {
     pub fn walk(root: &Path) -> History {
         let logs = root.join("tests/logs");
         let mut problems = Vec::new();
-        let mut found = Vec::new();
-        if !walk::is_link_reported(root, &logs, &mut problems) && logs.is_dir() {
-            let f = match Folder::open(&logs) {
-                Ok(f) => scan_dir(root, &logs, &logs, &f, Mode::Find),
-                Err(e) => Found {
-                    probs: vec![unreadable_folder(root, &logs, &e)],
-                    ..Found::default()
-                },
-            };
-            found = f.pending;
-            problems.extend(f.probs);
-        }
+        let found = scan::find(root, &logs, &mut problems);
         let total = found.len();
         let mut by_domain: BTreeMap<String, Vec<Pending>> = BTreeMap::new();
         for f in found {
@@ -112,7 +101,7 @@ impl Iterator for History {
                     let run = read_run(root, logs, &f.dir, &folder, f.names, &mut p, None);
                     (Some(run), p)
                 }
-                Err(e) => (None, vec![unreadable_folder(root, &f.dir, &e)]),
+                Err(e) => (None, vec![walk::unreadable(root, &f.dir, &e)]),
             })
             .collect();
         let mut chunk = Chunk {
@@ -123,8 +112,7 @@ impl Iterator for History {
         for (run, mut p) in read {
             chunk.problems.append(&mut p);
             let Some(mut run) = run else { continue };
-            run.scope = intern(&mut self.names, &run.scope);
-            run.case_id = intern(&mut self.names, &run.case_id);
+            share_names(&mut self.names, &mut run);
             chunk.runs.push(run);
         }
         chunk.runs.sort_by(run_order);

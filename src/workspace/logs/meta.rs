@@ -1,8 +1,8 @@
 //! `meta.json` of a run: its lenient model, the summary the index keeps, and its reading.
 
-use super::files::{json_syntax, locate_key, read_json_file};
+use super::files::{json_syntax, read_json_file, wrong_type};
 use crate::problem::Problem;
-use crate::workspace::{rel, timeline};
+use crate::workspace::rel;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::path::Path;
@@ -137,15 +137,7 @@ pub(super) fn meta_from_value(
     };
     let mut problems = Vec::new();
     let mut wrong = |key: &str, want: &str, got: &Value| {
-        let (l, c) = locate_key(text, key);
-        problems.push(
-            Problem::error(
-                rel,
-                "meta-wrong-type",
-                format!("{key} should be {want}, found {}", timeline::kind_of(got)),
-            )
-            .at(l, c),
-        );
+        problems.push(wrong_type(rel, "meta-wrong-type", text, key, want, got));
     };
     let mut meta = Meta::default();
     let take_str =

@@ -45,6 +45,15 @@ impl RunStatus {
             RunStatus::Abandoned => "abandoned",
         }
     }
+    /// The status a run's `meta.json` says (`None`: none reads yet).
+    pub fn of_meta(meta: Option<&Meta>) -> RunStatus {
+        match meta.map(|m| m.status.as_deref()) {
+            Some(Some("passed")) => RunStatus::Passed,
+            // a meta without a status says the run ended but not how: count it failed
+            Some(_) => RunStatus::Failed,
+            None => RunStatus::InProgress,
+        }
+    }
     /// Ended with an outcome (`meta.json`): the runs statistics count.
     pub fn is_finished(self) -> bool {
         matches!(self, RunStatus::Passed | RunStatus::Failed)
@@ -215,5 +224,28 @@ mod tests {
         assert!(!is_run_id("2026031x-101530-112"));
         let t = run_id_time("20260315-101530-112").expect("time");
         assert_eq!(t.to_rfc3339(), "2026-03-15T10:15:30.112+00:00");
+    }
+
+    #[test]
+    fn status_of_meta() {
+        let meta = |status: Option<&str>| Meta {
+            status: status.map(str::to_owned),
+            ..Meta::default()
+        };
+        assert_eq!(RunStatus::of_meta(None), RunStatus::InProgress);
+        assert_eq!(
+            RunStatus::of_meta(Some(&meta(Some("passed")))),
+            RunStatus::Passed
+        );
+        assert_eq!(
+            RunStatus::of_meta(Some(&meta(Some("failed")))),
+            RunStatus::Failed
+        );
+        assert_eq!(
+            RunStatus::of_meta(Some(&meta(Some("weird")))),
+            RunStatus::Failed
+        );
+        // ended, but not said how
+        assert_eq!(RunStatus::of_meta(Some(&meta(None))), RunStatus::Failed);
     }
 }

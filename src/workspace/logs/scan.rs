@@ -24,34 +24,20 @@ pub fn scan_with(
     contract: Option<&mut Vec<Problem>>,
 ) -> Logs {
     let logs = root.join("tests/logs");
-    if walk::is_link_reported(root, &logs, problems) || !logs.is_dir() {
-        return Logs::default();
-    }
-    let found = match Folder::open(&logs) {
-        Ok(f) => {
-            let mode = if contract.is_some() {
-                Mode::Check
-            } else {
-                Mode::Read
-            };
-            scan_dir(root, &logs, &logs, &f, mode)
-        }
-        Err(e) => Found {
-            probs: vec![unreadable_folder(root, &logs, &e)],
-            ..Found::default()
-        },
+    let mode = if contract.is_some() {
+        Mode::Check
+    } else {
+        Mode::Read
     };
     let Found {
         mut runs,
         mut probs,
         checks,
         ..
-    } = found;
-    // one allocation per scope and caseId, shared by their runs
+    } = scan_logs(root, &logs, mode, problems);
     let mut names = HashSet::new();
     for r in &mut runs {
-        r.scope = intern(&mut names, &r.scope);
-        r.case_id = intern(&mut names, &r.case_id);
+        share_names(&mut names, r);
     }
     runs.sort_by(run_order);
     problems.append(&mut probs);
@@ -63,14 +49,14 @@ pub fn scan_with(
 
 /// What one folder of `tests/logs/` (and everything under it) holds.
 #[derive(Default)]
-pub(super) struct Found {
-    pub(super) runs: Vec<RawRun>,
+struct Found {
+    runs: Vec<RawRun>,
     /// Load problems.
-    pub(super) probs: Vec<Problem>,
+    probs: Vec<Problem>,
     /// Contract checks (only when asked).
-    pub(super) checks: Vec<Problem>,
+    checks: Vec<Problem>,
     /// Run folders found and not read ([`Mode::Find`]).
-    pub(super) pending: Vec<Pending>,
+    pending: Vec<Pending>,
 }
 
 /// A run folder the walk found, not read yet (the staged [`super::History`]).
@@ -83,7 +69,7 @@ pub(super) struct Pending {
 /// What the walk does at a run folder: read it there, while its folder is open
 /// (with or without the contract checks), or only note it for a later read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Mode {
+enum Mode {
     Read,
     Check,
     Find,
@@ -97,76 +83,86 @@ impl Found {
         self.pending.append(&mut other.pending);
         self
     }
-}
 
-pub(super) fn unreadable_folder(root: &Path, dir: &Path, e: &std::io::Error) -> Problem {
-    Problem::warning(
-        rel(root, dir),
-        "unreadable",
-        format!("cannot read folder: {e}"),
-    )
-}
-
-/// The shared copy of `s`.
-pub(super) fn intern(names: &mut HashSet<Arc<str>>, s: &Arc<str>) -> Arc<str> {
-    if let Some(have) = names.get(s) {
-        return have.clone();
+    /// A folder that could not be opened or listed.
+    fn unreadable(root: &Path, dir: &Path, e: &std::io::Error) -> Found {
+        Found {
+            probs: vec![walk::unreadable(root, dir, e)],
+            ..Found::default()
+        }
     }
-    names.insert(s.clone());
-    s.clone()
+}
+
+/// Walk `tests/logs/` (the folder `logs`) from its top: nothing when it is not a
+/// folder, or is a link (reported in `problems`).
+fn scan_logs(root: &Path, logs: &Path, mode: Mode, problems: &mut Vec<Problem>) -> Found {
+    if walk::is_link_reported(root, logs, problems) || !logs.is_dir() {
+        return Found::default();
+    }
+    match Folder::open(logs) {
+        Ok(f) => scan_dir(root, logs, logs, &f, mode),
+        Err(e) => Found::unreadable(root, logs, &e),
+    }
+}
+
+/// Find every run folder under `tests/logs/` (the folder `logs`) from the
+/// directory entries alone, reading none; the walk's problems go to `problems`.
+pub(super) fn find(root: &Path, logs: &Path, problems: &mut Vec<Problem>) -> Vec<Pending> {
+    let found = scan_logs(root, logs, Mode::Find, problems);
+    problems.extend(found.probs);
+    found.pending
+}
+
+/// Give `run` the shared copy of its scope and caseId (one allocation each for
+/// all their runs), keeping the first seen in `names`.
+pub(super) fn share_names(names: &mut HashSet<Arc<str>>, run: &mut RawRun) {
+    let shared = |names: &mut HashSet<Arc<str>>, s: &Arc<str>| {
+        if let Some(have) = names.get(s) {
+            return have.clone();
+        }
+        names.insert(s.clone());
+        s.clone()
+    };
+    run.scope = shared(names, &run.scope);
+    run.case_id = shared(names, &run.case_id);
 }
 
 /// One folder, held open: its entries' types come from the listing, its run
 /// files are read relative to it, its subfolders opened relative to it.
-pub(super) fn scan_dir(root: &Path, logs: &Path, dir: &Path, folder: &Folder, mode: Mode) -> Found {
+fn scan_dir(root: &Path, logs: &Path, dir: &Path, folder: &Folder, mode: Mode) -> Found {
     let entries = match folder.entries() {
         Ok(e) => e,
-        Err(e) => {
-            return Found {
-                probs: vec![unreadable_folder(root, dir, &e)],
-                ..Found::default()
-            };
-        }
+        Err(e) => return Found::unreadable(root, dir, &e),
     };
     let mut subdirs = Vec::new();
     let mut names = Names::default();
     let mut links = Vec::new();
     for (name, kind) in entries {
-        if kind == EntryKind::Link {
-            links.push(Problem::warning(
-                rel(root, &dir.join(&name)),
-                "symlink-not-followed",
-                "symbolic link under tests/logs is not followed",
-            ));
-            continue;
-        }
         let run_file = matches!(
             name.to_str(),
             Some(run::META | run::TIMELINE | run::RUNTIME_EVENTS | run::ARTIFACTS)
         );
-        if run_file && kind == EntryKind::Special {
+        let passed_over = match kind {
+            EntryKind::Link => Some((
+                "symlink-not-followed",
+                "symbolic link under tests/logs is not followed",
+            )),
             // a FIFO or device under a run file's name is never read (it would
             // block or never end): said, not silently passed over
-            links.push(Problem::warning(
-                rel(root, &dir.join(&name)),
+            EntryKind::Special if run_file => Some((
                 "not-a-regular-file",
                 "a run file that is not a regular file (FIFO, device, socket) is not read",
-            ));
+            )),
+            _ => None,
+        };
+        if let Some((rule, message)) = passed_over {
+            links.push(Problem::warning(rel(root, &dir.join(&name)), rule, message));
             continue;
         }
-        let file = kind == EntryKind::File;
-        match name.to_str() {
-            Some(run::META) if file => names.meta = true,
-            Some(run::TIMELINE) if file => names.timeline = true,
-            Some(run::RUNTIME_EVENTS) if file => names.runtime = true,
-            Some(run::ARTIFACTS) if file => names.artifacts_json = true,
-            Some("artifacts") if kind == EntryKind::Dir => {
-                names.artifacts_dir = true;
-                subdirs.push(name);
-            }
-            // symlinks are never followed: no loops, no escape from the workspace
-            _ if kind == EntryKind::Dir => subdirs.push(name),
-            _ => {}
+        names.note(&name, kind);
+        // symlinks are never followed: no loops, no escape from the workspace
+        if kind == EntryKind::Dir {
+            subdirs.push(name);
         }
     }
     if names.meta || names.timeline {
@@ -208,10 +204,7 @@ pub(super) fn scan_dir(root: &Path, logs: &Path, dir: &Path, folder: &Folder, mo
             let sub = dir.join(name);
             match folder.sub(name) {
                 Ok(f) => scan_dir(root, logs, &sub, &f, mode),
-                Err(e) => Found {
-                    probs: vec![unreadable_folder(root, &sub, &e)],
-                    ..Found::default()
-                },
+                Err(e) => Found::unreadable(root, &sub, &e),
             }
         })
         .reduce(Found::default, Found::merge);
