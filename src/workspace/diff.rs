@@ -105,12 +105,7 @@ pub fn load_side(root: &Path, dir: &Path) -> Result<(RunSide, Vec<Problem>), Str
         Err(_) => (None, None),
     };
     let m = meta.as_ref();
-    let status = match m.and_then(|m| m.status.as_deref()) {
-        Some("passed") => RunStatus::Passed,
-        Some(_) => RunStatus::Failed,
-        None if m.is_some() => RunStatus::Failed,
-        None => RunStatus::InProgress,
-    };
+    let status = RunStatus::of_meta(m);
     let side = RunSide {
         run_id: name(Some(dir)),
         case_id: folder_case

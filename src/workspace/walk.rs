@@ -118,7 +118,7 @@ pub struct Entry<'a> {
 }
 
 /// The warning for a folder that cannot be opened or listed.
-fn unreadable(root: &Path, dir: &Path, e: &std::io::Error) -> Problem {
+pub fn unreadable(root: &Path, dir: &Path, e: &std::io::Error) -> Problem {
     Problem::warning(
         super::rel(root, dir),
         "unreadable",

@@ -1,0 +1,245 @@
+//! One run folder: who it is (from its path), which run files its listing shows, and reading it.
+
+use super::files::read_json_beneath;
+use super::meta::{MetaSummary, meta_from_value};
+use super::{RawRun, RunStatus};
+use crate::problem::Problem;
+use crate::workspace::walk::{Folder, Kind as EntryKind};
+use crate::workspace::{contract, read, rel, run};
+use std::ffi::OsStr;
+use std::path::Path;
+use std::sync::Arc;
+
+/// Read the one run folder `dir` (under `tests/logs/`) as the scan would: `None`
+/// when it holds no run file (yet, or any more).
+pub fn read_folder(root: &Path, dir: &Path, problems: &mut Vec<Problem>) -> Option<RawRun> {
+    let logs = root.join("tests/logs");
+    // a run folder needs a caseId folder above it (the scan says so as a problem)
+    if dir == logs || dir.parent() == Some(logs.as_path()) || !dir.starts_with(&logs) {
+        return None;
+    }
+    let folder = Folder::open(dir).ok()?;
+    let mut names = Names::default();
+    for (name, kind) in folder.entries().ok()? {
+        names.note(&name, kind);
+    }
+    if !(names.meta || names.timeline) {
+        return None;
+    }
+    Some(read_run(root, &logs, dir, &folder, names, problems, None))
+}
+
+/// The run files a run folder's listing shows (regular files and the `artifacts/` folder).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Names {
+    pub meta: bool,
+    pub timeline: bool,
+    pub runtime: bool,
+    pub artifacts_json: bool,
+    pub artifacts_dir: bool,
+}
+
+impl Names {
+    /// Note the entry `name` of the listing: a run file when it is a regular file,
+    /// the `artifacts/` folder when it is a folder (a link is neither).
+    pub(super) fn note(&mut self, name: &OsStr, kind: EntryKind) {
+        let file = kind == EntryKind::File;
+        match name.to_str() {
+            Some(run::META) if file => self.meta = true,
+            Some(run::TIMELINE) if file => self.timeline = true,
+            Some(run::RUNTIME_EVENTS) if file => self.runtime = true,
+            Some(run::ARTIFACTS) if file => self.artifacts_json = true,
+            Some("artifacts") if kind == EntryKind::Dir => self.artifacts_dir = true,
+            _ => {}
+        }
+    }
+}
+
+/// Who a run is, as its folder `LOGS/<scope…>/<caseId>/<runId>` says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FolderIdent {
+    /// The folders between the logs root and the case's, joined with `/`.
+    pub scope: String,
+    pub case_id: String,
+    pub run_id: String,
+}
+
+impl FolderIdent {
+    /// The identity of the run folder `dir` under the logs root `logs`.
+    pub fn of(logs: &Path, dir: &Path) -> FolderIdent {
+        let name = |p: &Path| {
+            p.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        };
+        let case_dir = dir.parent().unwrap_or(dir);
+        FolderIdent {
+            scope: case_dir
+                .parent()
+                .and_then(|s| s.strip_prefix(logs).ok())
+                .map(|s| rel(Path::new(""), s))
+                .unwrap_or_default(),
+            case_id: name(case_dir),
+            run_id: name(dir),
+        }
+    }
+}
+
+/// Read the run folder `dir`, open as `folder`, whose listing showed `names`;
+/// with `contract`, its contract checks too.
+pub(super) fn read_run(
+    root: &Path,
+    logs: &Path,
+    dir: &Path,
+    folder: &Folder,
+    names: Names,
+    problems: &mut Vec<Problem>,
+    contract: Option<&mut Vec<Problem>>,
+) -> RawRun {
+    let FolderIdent {
+        scope,
+        case_id,
+        run_id,
+    } = FolderIdent::of(logs, dir);
+    let path = rel(root, dir);
+    let mut meta = None;
+    let mut meta_broken = false;
+    let mut meta_text = String::new();
+    if names.meta {
+        let rel = format!("{path}/{}", run::META);
+        // the listing saw a regular file: a link there now is refused
+        let parsed = read_json_beneath(&rel, folder, run::META, "meta", read::Links::Never)
+            .and_then(|(value, text)| {
+                let m = meta_from_value(&rel, value, &text);
+                meta_text = text;
+                m
+            });
+        match parsed {
+            Ok((m, mut p)) => {
+                meta = Some(m);
+                problems.append(&mut p);
+            }
+            Err(p) => {
+                meta_broken = true;
+                problems.push(p);
+            }
+        }
+    }
+    let status = RunStatus::of_meta(meta.as_ref());
+    crate::progress::advance(1);
+    if let Some(out) = contract {
+        let view = contract::RunView {
+            path: &path,
+            run_id: &run_id,
+            case_id: &case_id,
+            scope: &scope,
+            status,
+            meta: meta.as_ref(),
+            meta_text: &meta_text,
+            names,
+        };
+        out.extend(contract::check_in(&view, folder));
+    }
+    RawRun {
+        run_id,
+        case_id: Arc::from(case_id),
+        scope: Arc::from(scope),
+        path,
+        status,
+        meta: meta.as_ref().map(MetaSummary::of),
+        meta_broken,
+        has_timeline: names.timeline,
+        has_runtime_events: names.runtime,
+        has_artifacts_json: names.artifacts_json,
+        has_artifacts_dir: names.artifacts_dir,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(path: &Path, text: &str) {
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    }
+
+    /// A run folder read alone says what the whole scan says of it: the same
+    /// run files noted from the listing, links and a FIFO not counted.
+    #[test]
+    fn read_folder_agrees_with_the_scan() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let root = tmp.path();
+        let dir = root.join("tests/logs/api/orders/create/20260315-101530-112");
+        write(
+            &dir.join(run::META),
+            r#"{"runId":"20260315-101530-112","status":"passed","stats":{"steps":3}}"#,
+        );
+        write(&dir.join(run::TIMELINE), "{}\n");
+        write(&dir.join("artifacts/shot.png"), "png");
+        // a link under a run file's name is not a run file; a FIFO is not read
+        std::os::unix::fs::symlink(dir.join(run::META), dir.join(run::ARTIFACTS)).expect("symlink");
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            dir.join(run::RUNTIME_EVENTS),
+            rustix::fs::FileType::Fifo,
+            rustix::fs::Mode::from_raw_mode(0o600),
+            0,
+        )
+        .expect("fifo");
+
+        let mut problems = Vec::new();
+        let one = read_folder(root, &dir, &mut problems).expect("a run");
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(&*one.scope, "api/orders");
+        assert_eq!(&*one.case_id, "create");
+        assert_eq!(one.run_id, "20260315-101530-112");
+        assert_eq!(one.status, RunStatus::Passed);
+        assert!(one.has_timeline && one.has_artifacts_dir);
+        assert!(!one.has_artifacts_json && !one.has_runtime_events);
+
+        let mut scan_problems = Vec::new();
+        let logs = super::super::scan(root, &mut scan_problems);
+        let [all] = logs.runs.as_slice() else {
+            panic!("one run: {:?}", logs.runs)
+        };
+        assert_eq!(
+            (all.path.as_str(), all.status, all.meta.as_ref()),
+            (one.path.as_str(), one.status, one.meta.as_ref())
+        );
+        assert_eq!(
+            (
+                all.has_timeline,
+                all.has_runtime_events,
+                all.has_artifacts_json,
+                all.has_artifacts_dir
+            ),
+            (
+                one.has_timeline,
+                one.has_runtime_events,
+                one.has_artifacts_json,
+                one.has_artifacts_dir
+            )
+        );
+        // the scan says what it passed over; the folder read alone does not
+        let rules: Vec<&str> = scan_problems.iter().map(|p| p.rule.as_str()).collect();
+        assert!(rules.contains(&"symlink-not-followed"), "{rules:?}");
+        assert!(rules.contains(&"not-a-regular-file"), "{rules:?}");
+    }
+
+    #[test]
+    fn no_run_outside_a_case_folder() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let root = tmp.path();
+        let domain = root.join("tests/logs/api");
+        write(&domain.join(run::META), "{}");
+        let mut problems = Vec::new();
+        assert!(read_folder(root, &domain, &mut problems).is_none());
+        assert!(read_folder(root, &root.join("tests/logs"), &mut problems).is_none());
+        // a folder without meta.json or timeline.jsonl is no run (yet)
+        let empty = root.join("tests/logs/api/case/20260315-101530-112");
+        write(&empty.join("notes.txt"), "x");
+        assert!(read_folder(root, &empty, &mut problems).is_none());
+        assert!(problems.is_empty(), "{problems:?}");
+    }
+}
