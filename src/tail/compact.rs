@@ -119,9 +119,9 @@ pub(crate) fn compact_fields(line: &str) -> Option<Fields> {
 trait Walk {
     /// The byte under the cursor, if any.
     fn peek(&self) -> Option<u8>;
-    /// Step over the structural byte under the cursor (`[ ] { } , :`),
+    /// Step over `c`, the structural byte under the cursor (`[ ] { } , :`),
     /// writing it when the scan writes.
-    fn punct(&mut self);
+    fn punct(&mut self, c: u8);
     /// Whitespace between tokens (the strict scan allows none).
     fn ws(&mut self);
     /// A string, `None` unless the cursor is at its opening quote; the range
@@ -152,10 +152,10 @@ trait Walk {
         if depth > MAX_DEPTH {
             return None;
         }
-        self.punct();
+        self.punct(b'[');
         self.ws();
         if self.peek() == Some(b']') {
-            self.punct();
+            self.punct(b']');
             return Some(());
         }
         loop {
@@ -163,11 +163,11 @@ trait Walk {
             self.ws();
             match self.peek()? {
                 b',' => {
-                    self.punct();
+                    self.punct(b',');
                     self.ws();
                 }
                 b']' => {
-                    self.punct();
+                    self.punct(b']');
                     return Some(());
                 }
                 _ => return None,
@@ -179,10 +179,10 @@ trait Walk {
         if depth > MAX_DEPTH {
             return None;
         }
-        self.punct();
+        self.punct(b'{');
         self.ws();
         if self.peek() == Some(b'}') {
-            self.punct();
+            self.punct(b'}');
             return Some(());
         }
         let mark = self.keys().0.len();
@@ -200,17 +200,17 @@ trait Walk {
             if self.peek()? != b':' {
                 return None;
             }
-            self.punct();
+            self.punct(b':');
             self.ws();
             self.value(depth)?;
             self.ws();
             match self.peek()? {
                 b',' => {
-                    self.punct();
+                    self.punct(b',');
                     self.ws();
                 }
                 b'}' => {
-                    self.punct();
+                    self.punct(b'}');
                     self.keys().0.truncate(mark);
                     return Some(());
                 }
@@ -229,14 +229,17 @@ struct Scan<'a> {
 }
 
 impl Walk for Scan<'_> {
+    #[inline]
     fn peek(&self) -> Option<u8> {
         self.b.get(self.i).copied()
     }
 
-    fn punct(&mut self) {
+    #[inline]
+    fn punct(&mut self, _: u8) {
         self.i += 1;
     }
 
+    #[inline]
     fn ws(&mut self) {}
 
     fn string(&mut self) -> Option<(usize, usize)> {
@@ -258,6 +261,7 @@ impl Walk for Scan<'_> {
         Some(())
     }
 
+    #[inline]
     fn keys(&mut self) -> (&mut Vec<(usize, usize)>, &[u8]) {
         (&mut self.keys, self.b)
     }
@@ -456,15 +460,18 @@ struct Normalize<'a> {
 }
 
 impl Walk for Normalize<'_> {
+    #[inline]
     fn peek(&self) -> Option<u8> {
         self.b.get(self.i).copied()
     }
 
-    fn punct(&mut self) {
-        self.out.push(char::from(self.b[self.i]));
+    #[inline]
+    fn punct(&mut self, c: u8) {
+        self.out.push(char::from(c));
         self.i += 1;
     }
 
+    #[inline]
     fn ws(&mut self) {
         while matches!(self.b.get(self.i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
             self.i += 1;
@@ -553,6 +560,7 @@ impl Walk for Normalize<'_> {
         Some(())
     }
 
+    #[inline]
     fn keys(&mut self) -> (&mut Vec<(usize, usize)>, &[u8]) {
         (&mut self.keys, self.out.as_bytes())
     }
