@@ -5,6 +5,7 @@ pub mod cli;
 pub mod clock;
 pub mod color;
 pub mod exec;
+pub mod number;
 pub mod problem;
 pub mod progress;
 pub mod sanitize;

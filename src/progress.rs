@@ -102,26 +102,13 @@ fn draw(what: &'static str, stop: &(Mutex<bool>, Condvar)) {
     }
     loop {
         let n = DONE.load(Ordering::Relaxed);
-        bar.set_message(format!("{what} {} runs", group_digits(n)));
+        bar.set_message(format!("{what} {} runs", crate::number::grouped(n)));
         bar.tick();
         if stopped_within(stop, TICK) {
             break;
         }
     }
     bar.finish_and_clear();
-}
-
-/// `12345` as `12,345`.
-fn group_digits(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 impl Drop for Progress {
@@ -139,7 +126,7 @@ impl Drop for Progress {
 
 #[cfg(test)]
 mod tests {
-    use super::{decide, group_digits};
+    use super::decide;
 
     #[test]
     fn only_a_person_at_a_terminal_sees_progress() {
@@ -149,13 +136,5 @@ mod tests {
         assert!(!decide(false, false, true, None), "stdout piped");
         assert!(!decide(false, true, false, None), "stderr not a terminal");
         assert!(!decide(false, true, true, Some("dumb")));
-    }
-
-    #[test]
-    fn counts_are_grouped() {
-        assert_eq!(group_digits(0), "0");
-        assert_eq!(group_digits(999), "999");
-        assert_eq!(group_digits(1000), "1,000");
-        assert_eq!(group_digits(12_345_678), "12,345,678");
     }
 }

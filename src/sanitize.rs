@@ -90,6 +90,23 @@ pub fn to_json<T: serde::Serialize + ?Sized>(v: &T, pretty: bool) -> serde_json:
 /// ones are escaped like any other sequence: no terminal needs more).
 const MAX_SGR_PARAMS: usize = 64;
 
+/// The sRGB value xterm draws colour `i` of the 256-colour palette in by
+/// default: the 16 terminal colours, the 6×6×6 cube, the grey ramp.
+pub fn xterm_rgb(i: u8) -> (u8, u8, u8) {
+    match i {
+        0..16 => BASIC[usize::from(i)],
+        16..232 => {
+            let i = i - 16;
+            let step = |v: u8| if v == 0 { 0 } else { 55 + v * 40 };
+            (step(i / 36), step(i / 6 % 6), step(i % 6))
+        }
+        232.. => {
+            let v = 8 + (i - 232) * 10;
+            (v, v, v)
+        }
+    }
+}
+
 // xterm's defaults for the 16 colours
 const BASIC: [(u8, u8, u8); 16] = [
     (0, 0, 0),
@@ -127,24 +144,14 @@ impl SgrColor {
         let (r, g, b) = match self {
             SgrColor::Basic(i) => return i & 15,
             SgrColor::Indexed(i) if i < 16 => return i,
-            SgrColor::Indexed(i) if i < 232 => {
-                let i = i - 16;
-                let step = |v: u8| if v == 0 { 0 } else { 55 + v * 40 };
-                (step(i / 36), step(i / 6 % 6), step(i % 6))
-            }
-            SgrColor::Indexed(i) => {
-                let v = 8 + (i - 232) * 10;
-                (v, v, v)
-            }
+            SgrColor::Indexed(i) => xterm_rgb(i),
             SgrColor::Rgb(r, g, b) => (r, g, b),
         };
         let d = |(x, y, z): (u8, u8, u8)| {
             let sq = |a: u8, b: u8| (i32::from(a) - i32::from(b)).pow(2);
             sq(x, r) + sq(y, g) + sq(z, b)
         };
-        (0u8..16)
-            .min_by_key(|&i| d(BASIC[usize::from(i)]))
-            .unwrap_or(7)
+        (0u8..16).min_by_key(|&i| d(xterm_rgb(i))).unwrap_or(7)
     }
 
     /// The SGR parameters that set this colour (`bg`: as the background).
@@ -551,6 +558,18 @@ mod tests {
         assert_eq!(v[2], ("c".into(), Sgr::default()));
         assert_eq!(SgrColor::Indexed(196).basic(), 9);
         assert_eq!(SgrColor::Rgb(0, 200, 0).basic(), 2);
+    }
+
+    /// The three parts of xterm's palette, at their edges.
+    #[test]
+    fn the_xterm_palette() {
+        assert_eq!(xterm_rgb(1), (205, 0, 0));
+        assert_eq!(xterm_rgb(15), (255, 255, 255));
+        assert_eq!(xterm_rgb(16), (0, 0, 0), "the cube starts black");
+        assert_eq!(xterm_rgb(17), (0, 0, 95));
+        assert_eq!(xterm_rgb(231), (255, 255, 255), "and ends white");
+        assert_eq!(xterm_rgb(232), (8, 8, 8));
+        assert_eq!(xterm_rgb(255), (238, 238, 238));
     }
 
     #[test]

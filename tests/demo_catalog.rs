@@ -193,7 +193,7 @@ fn sh(root: &Path, id: &str) -> std::process::Output {
 fn script_cases_run_under_plain_sh() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let root = tmp.path();
-    testdeck::cli::demo::write_demo(root).expect("copy demo");
+    testdeck::workspace::demo::write_demo(root).expect("copy demo");
 
     assert!(sh(root, "TC-CLI-001").status.success());
     let out = sh(root, "TC-CLI-002");

@@ -10,7 +10,7 @@ use testdeck::workspace::logs::RunStatus;
 
 fn copy_demo() -> tempfile::TempDir {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let n = testdeck::cli::demo::write_demo(tmp.path()).expect("write demo");
+    let n = testdeck::workspace::demo::write_demo(tmp.path()).expect("write demo");
     assert!(n > 300, "{n} files");
     tmp
 }

@@ -107,7 +107,7 @@ fn parse(xml: &str) -> (Vec<Suite>, Vec<Case>) {
 
 fn demo() -> tempfile::TempDir {
     let tmp = tempfile::tempdir().expect("tempdir");
-    testdeck::cli::demo::write_demo(tmp.path()).expect("write demo");
+    testdeck::workspace::demo::write_demo(tmp.path()).expect("write demo");
     tmp
 }
 

@@ -7,7 +7,7 @@ use common::Session;
 #[test]
 fn watch_a_case_edit_its_file_see_it_rerun() {
     let ws = tempfile::tempdir().expect("tmp");
-    testdeck::cli::demo::write_demo(ws.path()).expect("demo");
+    testdeck::workspace::demo::write_demo(ws.path()).expect("demo");
     let cfg = tempfile::tempdir().expect("cfg");
     let mut s = Session::start_with(ws.path(), cfg.path(), &[("DEMO_RUNNER_PACE", "0.05")]);
     s.wait_text("Tests · 21");

@@ -16,7 +16,7 @@ fn line_with(s: &vt100::Screen, needle: &str) -> String {
 #[test]
 fn a_verdict_updates_the_catalog_row_the_live_pane_and_the_runs_tab_at_once() {
     let ws = tempfile::tempdir().expect("tmp");
-    testdeck::cli::demo::write_demo(ws.path()).expect("demo");
+    testdeck::workspace::demo::write_demo(ws.path()).expect("demo");
     let cfg = tempfile::tempdir().expect("cfg");
     let mut s = Session::start(ws.path(), cfg.path());
     s.wait_text("70 runs");

@@ -172,7 +172,7 @@ fn live_timeline_follows_appends_and_a_replacement_by_rename() {
 #[test]
 fn mark_run_prompts_live_timeline_runs_tab() {
     let ws = tempfile::tempdir().expect("tmp");
-    testdeck::cli::demo::write_demo(ws.path()).expect("demo");
+    testdeck::workspace::demo::write_demo(ws.path()).expect("demo");
     let cfg = tempfile::tempdir().expect("cfg");
     let mut s = Session::start(ws.path(), cfg.path());
     s.wait_text("Tests · 21");
@@ -253,7 +253,7 @@ fn mark_run_prompts_live_timeline_runs_tab() {
 #[test]
 fn watch_reruns_a_case_when_its_file_changes() {
     let ws = tempfile::tempdir().expect("tmp");
-    testdeck::cli::demo::write_demo(ws.path()).expect("demo");
+    testdeck::workspace::demo::write_demo(ws.path()).expect("demo");
     let cfg = tempfile::tempdir().expect("cfg");
     let mut s = Session::start(ws.path(), cfg.path());
     s.wait_text("70 runs");

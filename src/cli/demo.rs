@@ -1,11 +1,10 @@
 //! `testdeck demo`: copies the embedded demo workspace to a fresh folder (which `main`
 //! then opens in the cockpit).
 
+use crate::workspace::demo::write_demo;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-
-include!(concat!(env!("OUT_DIR"), "/demo_files.rs"));
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -46,22 +45,6 @@ pub fn run(args: &Args) -> Result<PathBuf, ExitCode> {
     Ok(dir)
 }
 
-/// Write every embedded demo file under `dir` (created when missing), keeping the
-/// runner script executable. Returns the number of files written.
-pub fn write_demo(dir: &Path) -> io::Result<usize> {
-    for (rel, bytes, exec) in DEMO_FILES {
-        let path = dir.join(rel);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)?;
-        }
-        std::fs::write(&path, bytes)?;
-        if *exec {
-            set_executable(&path)?;
-        }
-    }
-    Ok(DEMO_FILES.len())
-}
-
 /// A `--copy-to` target must be missing or empty: never mix the demo into other files.
 fn prepare_dir(dir: &Path) -> io::Result<()> {
     match std::fs::read_dir(dir) {
@@ -98,17 +81,4 @@ fn fresh_temp_dir() -> io::Result<PathBuf> {
         }
     }
     Err(last.unwrap_or_else(|| io::Error::other("no free name")))
-}
-
-#[cfg(unix)]
-fn set_executable(path: &Path) -> io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    let mut perm = std::fs::metadata(path)?.permissions();
-    perm.set_mode(perm.mode() | 0o755);
-    std::fs::set_permissions(path, perm)
-}
-
-#[cfg(not(unix))]
-fn set_executable(_path: &Path) -> io::Result<()> {
-    Ok(())
 }

@@ -217,14 +217,11 @@ pub fn launch_catalog(
     let writer = match RecordWriter::create(root, record) {
         Ok(w) => w,
         Err(e) => {
-            let r = ResultLine {
-                id: "record".into(),
-                verdict: Verdict::EnvironmentFail,
-                reason: Some(format!("cannot write the run record: {e}")),
-                duration_ms: 0,
-                exit_code: None,
-                run_id: None,
-            };
+            let r = ResultLine::unrun(
+                "record",
+                Verdict::EnvironmentFail,
+                format!("cannot write the run record: {e}"),
+            );
             sink(ExecEvent::CaseEnd(r.clone()));
             return (vec![r], None);
         }
@@ -249,12 +246,12 @@ pub fn launch_catalog(
                 if let Err(e) = w.save() {
                     if save_failed.borrow().is_none() {
                         let r = ResultLine {
-                            id: "record".into(),
-                            verdict: Verdict::EnvironmentFail,
-                            reason: Some(format!("cannot write the run record {rel}: {e}")),
-                            duration_ms: 0,
-                            exit_code: None,
                             run_id: Some(run_id.clone()),
+                            ..ResultLine::unrun(
+                                "record",
+                                Verdict::EnvironmentFail,
+                                format!("cannot write the run record {rel}: {e}"),
+                            )
                         };
                         sink(ExecEvent::CaseEnd(r.clone()));
                         *save_failed.borrow_mut() = Some(r);
@@ -285,14 +282,7 @@ pub fn launch_catalog(
             reason: Some(ex.reason.clone()),
             ..CaseResult::new(case, risk, Verdict::Skipped, super::record::now())
         };
-        let line = ResultLine {
-            id: res.id.clone(),
-            verdict: res.verdict,
-            reason: res.reason.clone(),
-            duration_ms: 0,
-            exit_code: None,
-            run_id: None,
-        };
+        let line = ResultLine::from(&res);
         save(&mut |w| w.record.results.push(res.clone()));
         sink(ExecEvent::CaseEnd(line.clone()));
         results.push(line);
@@ -459,14 +449,7 @@ pub fn launch_catalog(
                 group_failed.entry(g).or_insert_with(|| case.id.clone());
             }
         }
-        let line = ResultLine {
-            id: res.id.clone(),
-            verdict: res.verdict,
-            reason: res.reason.clone(),
-            duration_ms: res.duration_ms,
-            exit_code: res.exit_code,
-            run_id: None,
-        };
+        let line = ResultLine::from(&res);
         save(&mut |w| w.record.results.push(res.clone()));
         sink(ExecEvent::CaseEnd(line.clone()));
         results.push(line);

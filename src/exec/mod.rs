@@ -44,6 +44,34 @@ pub struct ResultLine {
     pub run_id: Option<String>,
 }
 
+impl ResultLine {
+    /// The line of `id` when nothing ran: no time, no exit code, no run folder.
+    pub fn unrun(id: impl Into<String>, verdict: Verdict, reason: String) -> Self {
+        ResultLine {
+            id: id.into(),
+            verdict,
+            reason: Some(reason),
+            duration_ms: 0,
+            exit_code: None,
+            run_id: None,
+        }
+    }
+}
+
+/// The summary line of a catalog case's result.
+impl From<&record::CaseResult> for ResultLine {
+    fn from(res: &record::CaseResult) -> Self {
+        ResultLine {
+            id: res.id.clone(),
+            verdict: res.verdict,
+            reason: res.reason.clone(),
+            duration_ms: res.duration_ms,
+            exit_code: res.exit_code,
+            run_id: None,
+        }
+    }
+}
+
 /// What a launch reports, as it happens. `testdeck run --json` prints each as
 /// one JSON line; the TUI turns each into an action.
 #[derive(Debug, Clone, Serialize)]
@@ -200,16 +228,13 @@ impl LaunchHandle {
                 Summary {
                     run_id: None,
                     record: None,
-                    results: vec![ResultLine {
-                        id: INTERNAL_ID.into(),
-                        verdict: Verdict::EnvironmentFail,
-                        reason: Some(format!(
+                    results: vec![ResultLine::unrun(
+                        INTERNAL_ID,
+                        Verdict::EnvironmentFail,
+                        format!(
                             "internal error: the launch stopped with a panic ({what}); a bug, please report it"
-                        )),
-                        duration_ms: 0,
-                        exit_code: None,
-                        run_id: None,
-                    }],
+                        ),
+                    )],
                 }
             }
             None => Summary::default(),
@@ -288,14 +313,7 @@ pub fn launch_with(
         for t in tests_run::merge_targets(plan.tests.clone()) {
             match tests_live_decision(&t, &plan, &host) {
                 Some(reason) => {
-                    let r = ResultLine {
-                        id: t.label(),
-                        verdict: Verdict::Skipped,
-                        reason: Some(reason),
-                        duration_ms: 0,
-                        exit_code: None,
-                        run_id: None,
-                    };
+                    let r = ResultLine::unrun(t.label(), Verdict::Skipped, reason);
                     sink(ExecEvent::CaseEnd(r.clone()));
                     summary.results.push(r);
                 }

@@ -114,10 +114,29 @@ impl CaseResult {
         verdict: Verdict,
         started_at: String,
     ) -> Self {
+        Self::named(
+            case.id.clone(),
+            case.category.clone(),
+            case.title.clone(),
+            risk,
+            verdict,
+            started_at,
+        )
+    }
+
+    /// The same for a case known only by its id, category and title.
+    fn named(
+        id: String,
+        category: String,
+        title: String,
+        risk: Risk,
+        verdict: Verdict,
+        started_at: String,
+    ) -> Self {
         CaseResult {
-            id: case.id.clone(),
-            category: case.category.clone(),
-            title: case.title.clone(),
+            id,
+            category,
+            title,
             risk,
             verdict,
             reason: None,
@@ -537,22 +556,14 @@ mod tests {
     }
 
     fn result(id: &str, verdict: Verdict) -> CaseResult {
-        CaseResult {
-            id: id.into(),
-            category: "C".into(),
-            title: String::new(),
-            risk: Risk::Readonly,
+        CaseResult::named(
+            id.into(),
+            "C".into(),
+            String::new(),
+            Risk::Readonly,
             verdict,
-            reason: None,
-            started_at: now(),
-            duration_ms: 0,
-            exit_code: None,
-            command: None,
-            output: Vec::new(),
-            log: None,
-            judged_by: None,
-            note: None,
-        }
+            now(),
+        )
     }
 
     fn record(id: &str, results: Vec<CaseResult>) -> RunRecord {

@@ -111,11 +111,160 @@ pub(crate) fn compact_fields(line: &str) -> Option<Fields> {
     })
 }
 
+/// The walk over JSON values, arrays and objects that both scans share: the
+/// strict scan of [`compact_fields`] and the rewrite of [`normalize`]. What
+/// differs — strings, numbers, literals, whitespace, what is written — each
+/// scan says for itself; each gets its own compiled copy of the walk (no
+/// dynamic dispatch on the fast path).
+trait Walk {
+    /// The byte under the cursor, if any.
+    fn peek(&self) -> Option<u8>;
+    /// Step over `c`, the structural byte under the cursor (`[ ] { } , :`),
+    /// writing it when the scan writes.
+    fn punct(&mut self, c: u8);
+    /// Whitespace between tokens (the strict scan allows none).
+    fn ws(&mut self);
+    /// A string, `None` unless the cursor is at its opening quote; the range
+    /// its text is compared by when it is a key (see [`Walk::keys`]).
+    fn string(&mut self) -> Option<(usize, usize)>;
+    /// `true`, `false` or `null`.
+    fn word(&mut self, w: &'static str) -> Option<()>;
+    fn number(&mut self) -> Option<()>;
+    /// The keys of the objects being read (a stack: each object truncates it
+    /// back), and the bytes their ranges are in. A scan holds keys in one
+    /// canonical form, so equal bytes mean equal keys.
+    fn keys(&mut self) -> (&mut Vec<(usize, usize)>, &[u8]);
+
+    fn value(&mut self, depth: u32) -> Option<()> {
+        match self.peek()? {
+            b'"' => self.string().map(drop),
+            b'{' => self.object(depth + 1),
+            b'[' => self.array(depth + 1),
+            b't' => self.word("true"),
+            b'f' => self.word("false"),
+            b'n' => self.word("null"),
+            b'-' | b'0'..=b'9' => self.number(),
+            _ => None,
+        }
+    }
+
+    fn array(&mut self, depth: u32) -> Option<()> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        self.punct(b'[');
+        self.ws();
+        if self.peek() == Some(b']') {
+            self.punct(b']');
+            return Some(());
+        }
+        loop {
+            self.value(depth)?;
+            self.ws();
+            match self.peek()? {
+                b',' => {
+                    self.punct(b',');
+                    self.ws();
+                }
+                b']' => {
+                    self.punct(b']');
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    fn object(&mut self, depth: u32) -> Option<()> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        self.punct(b'{');
+        self.ws();
+        if self.peek() == Some(b'}') {
+            self.punct(b'}');
+            return Some(());
+        }
+        let mark = self.keys().0.len();
+        loop {
+            let (s, e) = self.string()?;
+            // a repeated key collapses into one when parsed: not the same text
+            let (keys, text) = self.keys();
+            let k = &text[s..e];
+            if keys.len() - mark >= MAX_KEYS || keys[mark..].iter().any(|&(a, z)| &text[a..z] == k)
+            {
+                return None;
+            }
+            keys.push((s, e));
+            self.ws();
+            if self.peek()? != b':' {
+                return None;
+            }
+            self.punct(b':');
+            self.ws();
+            self.value(depth)?;
+            self.ws();
+            match self.peek()? {
+                b',' => {
+                    self.punct(b',');
+                    self.ws();
+                }
+                b'}' => {
+                    self.punct(b'}');
+                    self.keys().0.truncate(mark);
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+}
+
+/// The strict scan: the compact form only, nothing written.
 struct Scan<'a> {
     b: &'a [u8],
     i: usize,
-    /// Keys of the objects being read (a stack: each object truncates back).
+    /// Keys of the objects being read, as ranges of `b` between the quotes.
     keys: Vec<(usize, usize)>,
+}
+
+impl Walk for Scan<'_> {
+    #[inline]
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.i).copied()
+    }
+
+    #[inline]
+    fn punct(&mut self, _: u8) {
+        self.i += 1;
+    }
+
+    #[inline]
+    fn ws(&mut self) {}
+
+    fn string(&mut self) -> Option<(usize, usize)> {
+        self.span().map(|s| (s.start as usize, s.end as usize))
+    }
+
+    fn word(&mut self, w: &'static str) -> Option<()> {
+        self.lit(w.as_bytes())
+    }
+
+    /// A number written as serde_json writes it back (see [`number_end`]): an integer in
+    /// range as it is, anything else only if serde_json prints it back the same.
+    fn number(&mut self) -> Option<()> {
+        let (end, canonical) = number_end(self.b, self.i)?;
+        if !canonical && !round_trips(&self.b[self.i..end]) {
+            return None;
+        }
+        self.i = end;
+        Some(())
+    }
+
+    #[inline]
+    fn keys(&mut self) -> (&mut Vec<(usize, usize)>, &[u8]) {
+        (&mut self.keys, self.b)
+    }
 }
 
 impl Scan<'_> {
@@ -131,7 +280,7 @@ impl Scan<'_> {
     /// `key` then a string.
     fn field(&mut self, key: &[u8]) -> Option<Span> {
         self.lit(key)?;
-        self.string()
+        self.span()
     }
 
     /// An optional leading `key` with a string value and its `,"`: `Some(None)`
@@ -141,18 +290,14 @@ impl Scan<'_> {
         if self.lit(key).is_none() {
             return Some(None);
         }
-        let v = self.string()?;
+        let v = self.span()?;
         self.lit(b",\"")?;
         Some(Some(v))
     }
 
-    fn peek(&self) -> Option<u8> {
-        self.b.get(self.i).copied()
-    }
-
     /// A string in the form serde_json writes: only `\"`, `\\`, the five short
     /// control escapes and `\u00XX` (lower-case) for the other controls.
-    fn string(&mut self) -> Option<Span> {
+    fn span(&mut self) -> Option<Span> {
         if self.peek()? != b'"' {
             return None;
         }
@@ -200,86 +345,6 @@ impl Scan<'_> {
                         }
                         _ => return None,
                     }
-                }
-                _ => return None,
-            }
-        }
-    }
-
-    fn value(&mut self, depth: u32) -> Option<()> {
-        match self.peek()? {
-            b'"' => self.string().map(drop),
-            b'{' => self.object(depth + 1),
-            b'[' => self.array(depth + 1),
-            b't' => self.lit(b"true"),
-            b'f' => self.lit(b"false"),
-            b'n' => self.lit(b"null"),
-            b'-' | b'0'..=b'9' => self.number(),
-            _ => None,
-        }
-    }
-
-    /// A number written as serde_json writes it back (see [`number_end`]): an integer in
-    /// range as it is, anything else only if serde_json prints it back the same.
-    fn number(&mut self) -> Option<()> {
-        let (end, canonical) = number_end(self.b, self.i)?;
-        if !canonical && !round_trips(&self.b[self.i..end]) {
-            return None;
-        }
-        self.i = end;
-        Some(())
-    }
-
-    fn array(&mut self, depth: u32) -> Option<()> {
-        if depth > MAX_DEPTH {
-            return None;
-        }
-        self.i += 1;
-        if self.lit(b"]").is_some() {
-            return Some(());
-        }
-        loop {
-            self.value(depth)?;
-            match self.peek()? {
-                b',' => self.i += 1,
-                b']' => {
-                    self.i += 1;
-                    return Some(());
-                }
-                _ => return None,
-            }
-        }
-    }
-
-    fn object(&mut self, depth: u32) -> Option<()> {
-        if depth > MAX_DEPTH {
-            return None;
-        }
-        self.i += 1;
-        if self.lit(b"}").is_some() {
-            return Some(());
-        }
-        let mark = self.keys.len();
-        loop {
-            let key = self.string()?;
-            let (s, e) = (key.start as usize, key.end as usize);
-            // a repeated key collapses into one when parsed: not the same text.
-            // Escapes are canonical, so equal raw bytes mean equal keys.
-            let k = &self.b[s..e];
-            if self.keys.len() - mark >= MAX_KEYS
-                || self.keys[mark..].iter().any(|&(a, z)| &self.b[a..z] == k)
-            {
-                return None;
-            }
-            self.keys.push((s, e));
-            self.lit(b":")?;
-            self.value(depth)?;
-            match self.peek()? {
-                b',' => self.i += 1,
-                b'}' => {
-                    self.i += 1;
-                    self.keys.truncate(mark);
-                    return Some(());
                 }
                 _ => return None,
             }
@@ -390,55 +455,37 @@ struct Normalize<'a> {
     b: &'a [u8],
     i: usize,
     out: String,
-    /// Keys of the objects being read, as ranges of `out` (a stack).
+    /// Keys of the objects being read, as ranges of `out`, quotes included.
     keys: Vec<(usize, usize)>,
 }
 
-impl Normalize<'_> {
+impl Walk for Normalize<'_> {
+    #[inline]
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.i).copied()
+    }
+
+    #[inline]
+    fn punct(&mut self, c: u8) {
+        self.out.push(char::from(c));
+        self.i += 1;
+    }
+
+    #[inline]
     fn ws(&mut self) {
         while matches!(self.b.get(self.i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
             self.i += 1;
         }
     }
 
-    fn value(&mut self, depth: u32) -> Option<()> {
-        match *self.b.get(self.i)? {
-            b'"' => self.string(),
-            b'{' => self.object(depth + 1),
-            b'[' => self.array(depth + 1),
-            b't' => self.word("true"),
-            b'f' => self.word("false"),
-            b'n' => self.word("null"),
-            b'-' | b'0'..=b'9' => self.number(),
-            _ => None,
-        }
-    }
-
-    fn word(&mut self, w: &str) -> Option<()> {
-        if !self.b[self.i..].starts_with(w.as_bytes()) {
-            return None;
-        }
-        self.i += w.len();
-        self.out.push_str(w);
-        Some(())
-    }
-
-    fn number(&mut self) -> Option<()> {
-        let (end, canonical) = number_end(self.b, self.i)?;
-        let text = &self.s[self.i..end];
-        if canonical {
-            self.out.push_str(text);
-        } else {
-            self.out.push_str(&reprint(text.as_bytes())?);
-        }
-        self.i = end;
-        Some(())
-    }
-
     /// A string, re-escaped as serde_json escapes: `"` `\` and the controls
     /// (the five short forms, `\u00xx` lower-case for the others); every other
     /// character as itself.
-    fn string(&mut self) -> Option<()> {
+    fn string(&mut self) -> Option<(usize, usize)> {
+        if self.b.get(self.i) != Some(&b'"') {
+            return None;
+        }
+        let start = self.out.len();
         self.i += 1;
         self.out.push('"');
         loop {
@@ -453,7 +500,7 @@ impl Normalize<'_> {
             if self.b[self.i] == b'"' {
                 self.i += 1;
                 self.out.push('"');
-                return Some(());
+                return Some((start, self.out.len()));
             }
             let c = match *self.b.get(self.i + 1)? {
                 b'"' => '"',
@@ -492,6 +539,34 @@ impl Normalize<'_> {
         }
     }
 
+    fn word(&mut self, w: &'static str) -> Option<()> {
+        if !self.b[self.i..].starts_with(w.as_bytes()) {
+            return None;
+        }
+        self.i += w.len();
+        self.out.push_str(w);
+        Some(())
+    }
+
+    fn number(&mut self) -> Option<()> {
+        let (end, canonical) = number_end(self.b, self.i)?;
+        let text = &self.s[self.i..end];
+        if canonical {
+            self.out.push_str(text);
+        } else {
+            self.out.push_str(&reprint(text.as_bytes())?);
+        }
+        self.i = end;
+        Some(())
+    }
+
+    #[inline]
+    fn keys(&mut self) -> (&mut Vec<(usize, usize)>, &[u8]) {
+        (&mut self.keys, self.out.as_bytes())
+    }
+}
+
+impl Normalize<'_> {
     fn hex4(&self, at: usize) -> Option<u32> {
         let h = self.b.get(at..at + 4)?;
         h.iter().try_fold(0u32, |v, &d| {
@@ -522,93 +597,6 @@ impl Normalize<'_> {
                 self.out.push(char::from(HEX[u & 15]));
             }
             c => self.out.push(c),
-        }
-    }
-
-    fn array(&mut self, depth: u32) -> Option<()> {
-        if depth > MAX_DEPTH {
-            return None;
-        }
-        self.i += 1;
-        self.out.push('[');
-        self.ws();
-        if self.b.get(self.i) == Some(&b']') {
-            self.i += 1;
-            self.out.push(']');
-            return Some(());
-        }
-        loop {
-            self.value(depth)?;
-            self.ws();
-            match *self.b.get(self.i)? {
-                b',' => {
-                    self.i += 1;
-                    self.out.push(',');
-                    self.ws();
-                }
-                b']' => {
-                    self.i += 1;
-                    self.out.push(']');
-                    return Some(());
-                }
-                _ => return None,
-            }
-        }
-    }
-
-    fn object(&mut self, depth: u32) -> Option<()> {
-        if depth > MAX_DEPTH {
-            return None;
-        }
-        self.i += 1;
-        self.out.push('{');
-        self.ws();
-        if self.b.get(self.i) == Some(&b'}') {
-            self.i += 1;
-            self.out.push('}');
-            return Some(());
-        }
-        let mark = self.keys.len();
-        loop {
-            if self.b.get(self.i) != Some(&b'"') {
-                return None;
-            }
-            let start = self.out.len();
-            self.string()?;
-            // written in one canonical form, equal keys are equal bytes
-            let (s, e) = (start, self.out.len());
-            let k = &self.out.as_bytes()[s..e];
-            if self.keys.len() - mark >= MAX_KEYS
-                || self.keys[mark..]
-                    .iter()
-                    .any(|&(a, z)| &self.out.as_bytes()[a..z] == k)
-            {
-                return None;
-            }
-            self.keys.push((s, e));
-            self.ws();
-            if self.b.get(self.i) != Some(&b':') {
-                return None;
-            }
-            self.i += 1;
-            self.out.push(':');
-            self.ws();
-            self.value(depth)?;
-            self.ws();
-            match *self.b.get(self.i)? {
-                b',' => {
-                    self.i += 1;
-                    self.out.push(',');
-                    self.ws();
-                }
-                b'}' => {
-                    self.i += 1;
-                    self.out.push('}');
-                    self.keys.truncate(mark);
-                    return Some(());
-                }
-                _ => return None,
-            }
         }
     }
 }

@@ -177,12 +177,16 @@ pub struct Binding {
 impl Binding {
     /// The key sequence as notation (`g g`, `<C-d>`).
     pub fn keys(&self) -> String {
-        self.on
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join(" ")
+        notation(&self.on)
     }
+}
+
+/// Keys in the keymap's notation, a space between them (`g g`, `<C-d>`).
+fn notation(keys: &[Key]) -> String {
+    keys.iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[derive(Debug, Deserialize)]
@@ -435,11 +439,7 @@ impl Resolver {
 
     /// The keys typed so far of an unfinished sequence (shown in the status bar).
     pub fn pending(&self) -> String {
-        self.pending
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join(" ")
+        notation(&self.pending)
     }
 }
 

@@ -121,6 +121,19 @@ pub fn restore_terminal() {
     );
 }
 
+/// Take the terminal: raw mode on, the alternate screen, and the mouse unless
+/// config.toml's `mouse = false` leaves it to the terminal (at start, and again
+/// after an editor had it).
+fn take_terminal() -> std::io::Result<()> {
+    use crossterm::{event, execute, terminal};
+    terminal::enable_raw_mode()?;
+    execute!(std::io::stdout(), terminal::EnterAlternateScreen)?;
+    if crate::userconfig::current().mouse.unwrap_or(true) {
+        execute!(std::io::stdout(), event::EnableMouseCapture)?;
+    }
+    Ok(())
+}
+
 /// Restores the terminal when dropped (normal exit, error, or unwinding).
 struct TerminalGuard;
 
@@ -159,17 +172,8 @@ pub fn open(root: &Path, theme: Option<&str>, keymap: Option<&str>) -> Result<()
         prev(info);
     }));
     let result = {
-        use crossterm::{event as ct_event, execute, terminal};
         let _guard = TerminalGuard;
-        let setup = terminal::enable_raw_mode().and_then(|()| {
-            execute!(std::io::stdout(), terminal::EnterAlternateScreen)?;
-            // config.toml's `mouse = false` leaves the mouse to the terminal
-            if crate::userconfig::current().mouse.unwrap_or(true) {
-                execute!(std::io::stdout(), ct_event::EnableMouseCapture)?;
-            }
-            Ok(())
-        });
-        setup
+        take_terminal()
             .and_then(|()| {
                 ratatui::Terminal::new(ratatui::backend::CrosstermBackend::new(std::io::stdout()))
             })

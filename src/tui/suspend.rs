@@ -3,7 +3,7 @@
 //! after, and OSC 52 clipboard writes.
 
 use super::app::editor::EditTarget;
-use crossterm::{cursor, event, execute, terminal};
+use crossterm::{execute, terminal};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use std::io::Stdout;
@@ -38,13 +38,7 @@ pub async fn edit(
     };
     let shown = crate::sanitize::escape(&t.file).into_owned();
     EDITING.store(true, Ordering::Relaxed);
-    let _ = terminal::disable_raw_mode();
-    let _ = execute!(
-        std::io::stdout(),
-        event::DisableMouseCapture,
-        terminal::LeaveAlternateScreen,
-        cursor::Show
-    );
+    super::restore_terminal();
     let dir = root.to_path_buf();
     let run = argv.clone();
     let status = tokio::task::spawn_blocking(move || {
@@ -60,12 +54,7 @@ pub async fn edit(
     .map_err(std::io::Error::other)
     .and_then(|r| r);
     EDITING.store(false, Ordering::Relaxed);
-    terminal::enable_raw_mode()?;
-    execute!(std::io::stdout(), terminal::EnterAlternateScreen)?;
-    // as at start: config.toml's `mouse = false` leaves the mouse to the terminal
-    if crate::userconfig::current().mouse.unwrap_or(true) {
-        execute!(std::io::stdout(), event::EnableMouseCapture)?;
-    }
+    super::take_terminal()?;
     // the editor drew over everything: the next frame is drawn whole
     invalidate(term)?;
     let program = crate::sanitize::escape(&argv[0]).into_owned();

@@ -129,60 +129,33 @@ impl Theme {
     }
 }
 
-/// The sRGB value of a colour: true colours as they are, the 16 named colours as
-/// xterm draws them by default, the 256-colour cube and grey ramp (`None`: the
-/// terminal's own default, `Reset`).
+/// The sRGB value of a colour: true colours as they are, the 16 named colours and
+/// the rest of the 256-colour palette as xterm draws them by default
+/// ([`crate::sanitize::xterm_rgb`]; `None`: the terminal's own default, `Reset`).
 pub fn rgb(c: Color) -> Option<(u8, u8, u8)> {
-    Some(match c {
+    let i = match c {
         Color::Reset => return None,
-        Color::Rgb(r, g, b) => (r, g, b),
-        Color::Black => (0, 0, 0),
-        Color::Red => (205, 0, 0),
-        Color::Green => (0, 205, 0),
-        Color::Yellow => (205, 205, 0),
-        Color::Blue => (0, 0, 238),
-        Color::Magenta => (205, 0, 205),
-        Color::Cyan => (0, 205, 205),
-        Color::Gray => (229, 229, 229),
-        Color::DarkGray => (127, 127, 127),
-        Color::LightRed => (255, 0, 0),
-        Color::LightGreen => (0, 255, 0),
-        Color::LightYellow => (255, 255, 0),
-        Color::LightBlue => (92, 92, 255),
-        Color::LightMagenta => (255, 0, 255),
-        Color::LightCyan => (0, 255, 255),
-        Color::White => (255, 255, 255),
-        Color::Indexed(i) if i < 16 => return rgb(BASIC[usize::from(i)]),
-        Color::Indexed(i) if i < 232 => {
-            let i = i - 16;
-            let step = |v: u8| if v == 0 { 0 } else { 55 + v * 40 };
-            (step(i / 36), step(i / 6 % 6), step(i % 6))
-        }
-        Color::Indexed(i) => {
-            let v = 8 + (i - 232) * 10;
-            (v, v, v)
-        }
-    })
+        Color::Rgb(r, g, b) => return Some((r, g, b)),
+        Color::Indexed(i) => i,
+        Color::Black => 0,
+        Color::Red => 1,
+        Color::Green => 2,
+        Color::Yellow => 3,
+        Color::Blue => 4,
+        Color::Magenta => 5,
+        Color::Cyan => 6,
+        Color::Gray => 7,
+        Color::DarkGray => 8,
+        Color::LightRed => 9,
+        Color::LightGreen => 10,
+        Color::LightYellow => 11,
+        Color::LightBlue => 12,
+        Color::LightMagenta => 13,
+        Color::LightCyan => 14,
+        Color::White => 15,
+    };
+    Some(crate::sanitize::xterm_rgb(i))
 }
-
-const BASIC: [Color; 16] = [
-    Color::Black,
-    Color::Red,
-    Color::Green,
-    Color::Yellow,
-    Color::Blue,
-    Color::Magenta,
-    Color::Cyan,
-    Color::Gray,
-    Color::DarkGray,
-    Color::LightRed,
-    Color::LightGreen,
-    Color::LightYellow,
-    Color::LightBlue,
-    Color::LightMagenta,
-    Color::LightCyan,
-    Color::White,
-];
 
 /// The WCAG 2 relative luminance of an sRGB colour.
 fn luminance((r, g, b): (u8, u8, u8)) -> f64 {

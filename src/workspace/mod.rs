@@ -9,6 +9,7 @@ pub mod catalog;
 pub mod changes;
 pub mod config;
 pub mod contract;
+pub mod demo;
 pub mod diff;
 pub mod editor;
 pub mod fuzzy;

@@ -39,6 +39,6 @@ pub fn copy_dir(from: &Path, to: &Path) {
 /// A temporary copy of the demo workspace, written by the library as `testdeck demo` does.
 pub fn demo_copy() -> tempfile::TempDir {
     let d = tempfile::tempdir().expect("tmp");
-    testdeck::cli::demo::write_demo(d.path()).expect("demo");
+    testdeck::workspace::demo::write_demo(d.path()).expect("demo");
     d
 }

@@ -41,18 +41,14 @@ impl Contract {
     ) -> Option<Effect> {
         let mut want: Vec<usize> = Vec::new();
         match tab {
-            Tab::Runs => want.extend(
-                runs.visible
-                    .iter()
-                    .skip(runs.list.offset)
-                    .take(height)
-                    .filter_map(|r| match r {
-                        RunRow::Tests(i) => Some(*i),
-                        RunRow::Record(_) => None,
-                    }),
-            ),
+            Tab::Runs => want.extend(runs.list.visible(&runs.visible, height).filter_map(
+                |(_, r)| match r {
+                    RunRow::Tests(i) => Some(*i),
+                    RunRow::Record(_) => None,
+                },
+            )),
             Tab::Tests => {
-                for &ni in tests.visible.iter().skip(tests.list.offset).take(height) {
+                for (_, &ni) in tests.list.visible(&tests.visible, height) {
                     if let NodeKind::Case(ci) = tests.nodes[ni].kind {
                         let (s, e) = tests.cases[ci].run_range;
                         if e > s {

@@ -115,7 +115,7 @@ mod tests {
     use crate::workspace::Workspace;
 
     fn demo_app(root: &std::path::Path) -> App {
-        crate::cli::demo::write_demo(root).expect("demo");
+        crate::workspace::demo::write_demo(root).expect("demo");
         let mut app = App::new(
             Options {
                 root: root.to_path_buf(),

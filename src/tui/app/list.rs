@@ -39,6 +39,16 @@ impl ListState {
         self.scroll(height);
     }
 
+    /// The rows of `rows` shown in a window of `height` rows, each with its
+    /// position among all of them (to compare with the cursor).
+    pub fn visible<I: IntoIterator>(
+        &self,
+        rows: I,
+        height: usize,
+    ) -> impl Iterator<Item = (usize, I::Item)> + use<I> {
+        rows.into_iter().enumerate().skip(self.offset).take(height)
+    }
+
     /// Rows below the window of `height` rows over `len` rows.
     pub fn below(&self, len: usize, height: usize) -> usize {
         len.saturating_sub(self.offset + height)
@@ -99,6 +109,22 @@ mod tests {
         assert_eq!(l.cursor, 3);
         l.clamp_to(2);
         assert_eq!(l.cursor, 1);
+    }
+
+    #[test]
+    fn the_visible_rows_are_the_window_with_their_positions() {
+        let rows = ["a", "b", "c", "d", "e"];
+        let l = ListState {
+            cursor: 3,
+            offset: 2,
+        };
+        let shown: Vec<(usize, &&str)> = l.visible(&rows, 2).collect();
+        assert_eq!(shown, [(2, &"c"), (3, &"d")]);
+        assert_eq!(
+            l.visible(&rows, 10).count(),
+            3,
+            "the window ends with the rows"
+        );
     }
 
     /// A window that grows (a terminal resized from 10 to 40 rows) shows the first

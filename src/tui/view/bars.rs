@@ -140,7 +140,7 @@ pub fn status(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
             let what = match app.history_progress {
                 Some((done, total)) => format!(
                     "indexing {} / {}",
-                    super::grouped(done),
+                    crate::number::grouped(done as u64),
                     super::plural_grouped(total, "run", "runs")
                 ),
                 None => "indexing history…".to_owned(),

@@ -78,11 +78,8 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
     let mut lines = Vec::new();
     for (pos, row) in app
         .catalog
-        .rows
-        .iter()
-        .enumerate()
-        .skip(app.catalog.list.offset)
-        .take(inner.height as usize)
+        .list
+        .visible(&app.catalog.rows, inner.height as usize)
     {
         let mut line = match *row {
             CatRow::Category(i) => {

@@ -111,34 +111,44 @@ fn stats_lines<'a>(s: Option<&NodeStats>, theme: &Theme) -> Vec<Line<'a>> {
     vec![
         field_spans(
             "historical",
-            vec![
-                Span::styled(
-                    format!("{} · ", super::plural(h.total_runs, "run", "runs")),
-                    theme.get("text"),
-                ),
-                Span::styled(format!("{} ✓", h.passed_runs), theme.get("passed")),
-                Span::raw(" · "),
-                Span::styled(format!("{} ✗", h.failed_runs), theme.get("failed")),
-                Span::raw(" · "),
+            tally(
+                &super::plural(h.total_runs, "run", "runs"),
+                h.passed_runs,
+                h.failed_runs,
                 super::tree::rate_span(h.historical_success_rate, theme),
-            ],
+                theme,
+            ),
             theme,
         ),
         field_spans(
             "latest",
-            vec![
-                Span::styled(
-                    format!("{} · ", super::plural(l.latest_case_count, "case", "cases")),
-                    theme.get("text"),
-                ),
-                Span::styled(format!("{} ✓", l.latest_passed_cases), theme.get("passed")),
-                Span::raw(" · "),
-                Span::styled(format!("{} ✗", l.latest_failed_cases), theme.get("failed")),
-                Span::raw(" · "),
+            tally(
+                &super::plural(l.latest_case_count, "case", "cases"),
+                l.latest_passed_cases,
+                l.latest_failed_cases,
                 Span::styled(fmt_rate(l.latest_success_rate), theme.get("text")),
-            ],
+                theme,
+            ),
             theme,
         ),
+    ]
+}
+
+/// `12 runs · 9 ✓ · 3 ✗ · 75%`: a count, how many of it passed and failed, the rate.
+fn tally<'a>(
+    count: &str,
+    passed: impl std::fmt::Display,
+    failed: impl std::fmt::Display,
+    rate: Span<'a>,
+    theme: &Theme,
+) -> Vec<Span<'a>> {
+    vec![
+        Span::styled(format!("{count} · "), theme.get("text")),
+        Span::styled(format!("{passed} ✓"), theme.get("passed")),
+        Span::raw(" · "),
+        Span::styled(format!("{failed} ✗"), theme.get("failed")),
+        Span::raw(" · "),
+        rate,
     ]
 }
 

@@ -112,7 +112,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
     let has_focus = focused(app, Pane::Live);
     let mut lines = Vec::with_capacity(h);
     if live.show_events {
-        for (pos, i) in live.rows().enumerate().skip(live.list.offset).take(h) {
+        for (pos, i) in live.list.visible(live.rows(), h) {
             let mut l = Line::styled(
                 escape(&run.runtime_events[i]).into_owned(),
                 theme.get("text"),

@@ -147,22 +147,10 @@ pub fn plural<N: std::fmt::Display + PartialEq + From<u8> + Copy>(
     format!("{n} {word}")
 }
 
-/// A count with its thousands grouped by commas: `12,345`.
-pub fn grouped(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// [`plural`] with the count [`grouped`].
+/// [`plural`] with the count grouped by thousands ([`crate::number::grouped`]).
 pub fn plural_grouped(n: usize, one: &str, many: &str) -> String {
-    format!("{} {}", grouped(n), if n == 1 { one } else { many })
+    let word = if n == 1 { one } else { many };
+    format!("{} {word}", crate::number::grouped(n as u64))
 }
 
 pub fn focused(app: &App, p: Pane) -> bool {

@@ -22,6 +22,17 @@ pub fn data(title: &str, lines: &[String], scroll: usize, theme: &Theme, f: &mut
     super::scrolled_text(f, block, (text, true), scroll, r, theme);
 }
 
+/// The answer line of a yes/no prompt: `y` in the style of what yes does, `N`
+/// (no) the default.
+fn yes_no(yes_style: &str, yes: &'static str, no: &'static str, theme: &Theme) -> Line<'static> {
+    Line::from(vec![
+        Span::styled(" y ", theme.get(yes_style)),
+        Span::raw(yes),
+        Span::styled(" N ", theme.get("tab_active")),
+        Span::raw(no),
+    ])
+}
+
 pub fn prompt(app: &App, p: &Prompt, theme: &Theme, f: &mut Frame) {
     let area = f.area();
     let (title, body): (String, Vec<Line>) = match p {
@@ -43,12 +54,12 @@ pub fn prompt(app: &App, p: &Prompt, theme: &Theme, f: &mut Frame) {
                 ]));
                 body.push(Line::styled("Enter confirms · Esc: no", theme.get("muted")));
             } else {
-                body.push(Line::from(vec![
-                    Span::styled(" y ", theme.get("risk_mutating")),
-                    Span::raw(" yes    "),
-                    Span::styled(" N ", theme.get("tab_active")),
-                    Span::raw(" no (Enter, Esc)"),
-                ]));
+                body.push(yes_no(
+                    "risk_mutating",
+                    " yes    ",
+                    " no (Enter, Esc)",
+                    theme,
+                ));
             }
             if !a.skipped.is_empty() {
                 body.push(Line::styled(
@@ -134,12 +145,12 @@ pub fn prompt(app: &App, p: &Prompt, theme: &Theme, f: &mut Frame) {
                     Line::styled(command, theme.get("risk_destructive")),
                     Line::raw("Trust it (remembered until the file changes)?"),
                     Line::raw(""),
-                    Line::from(vec![
-                        Span::styled(" y ", theme.get("risk_destructive")),
-                        Span::raw(" yes, trust and run    "),
-                        Span::styled(" N ", theme.get("tab_active")),
-                        Span::raw(" no (Enter)"),
-                    ]),
+                    yes_no(
+                        "risk_destructive",
+                        " yes, trust and run    ",
+                        " no (Enter)",
+                        theme,
+                    ),
                 ],
             )
         }
@@ -180,12 +191,12 @@ pub fn prompt(app: &App, p: &Prompt, theme: &Theme, f: &mut Frame) {
                 }),
                 Line::raw("Quit and end them?"),
                 Line::raw(""),
-                Line::from(vec![
-                    Span::styled(" y ", theme.get("risk_destructive")),
-                    Span::raw(" yes, end them    "),
-                    Span::styled(" N ", theme.get("tab_active")),
-                    Span::raw(" no (Enter)"),
-                ]),
+                yes_no(
+                    "risk_destructive",
+                    " yes, end them    ",
+                    " no (Enter)",
+                    theme,
+                ),
             ],
         ),
     };

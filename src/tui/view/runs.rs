@@ -62,11 +62,8 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
     let mut lines = Vec::new();
     for (pos, &i) in app
         .runs
-        .visible
-        .iter()
-        .enumerate()
-        .skip(app.runs.list.offset)
-        .take(inner.height as usize)
+        .list
+        .visible(&app.runs.visible, inner.height as usize)
     {
         let run = match i {
             RunRow::Tests(i) => &ws.logs.runs[i],

@@ -83,14 +83,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         vec![Span::styled("% runs passed", theme.get("muted"))],
         w,
     ));
-    for (pos, &ni) in app
-        .tests
-        .visible
-        .iter()
-        .enumerate()
-        .skip(app.tests.list.offset)
-        .take(h)
-    {
+    for (pos, &ni) in app.tests.list.visible(&app.tests.visible, h) {
         let n = &app.tests.nodes[ni];
         let indent = "  ".repeat(n.depth);
         let mut left: Vec<Span> = Vec::new();

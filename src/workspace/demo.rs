@@ -1,0 +1,36 @@
+//! The demo workspace embedded in the binary (`assets/demo`, listed by `build.rs`) and
+//! writing it to a folder: what `testdeck demo` copies and the tests start from.
+
+use std::io;
+use std::path::Path;
+
+include!(concat!(env!("OUT_DIR"), "/demo_files.rs"));
+
+/// Write every embedded demo file under `dir` (created when missing), keeping the
+/// runner script executable. Returns the number of files written.
+pub fn write_demo(dir: &Path) -> io::Result<usize> {
+    for (rel, bytes, exec) in DEMO_FILES {
+        let path = dir.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(&path, bytes)?;
+        if *exec {
+            set_executable(&path)?;
+        }
+    }
+    Ok(DEMO_FILES.len())
+}
+
+#[cfg(unix)]
+fn set_executable(path: &Path) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let mut perm = std::fs::metadata(path)?.permissions();
+    perm.set_mode(perm.mode() | 0o755);
+    std::fs::set_permissions(path, perm)
+}
+
+#[cfg(not(unix))]
+fn set_executable(_path: &Path) -> io::Result<()> {
+    Ok(())
+}
