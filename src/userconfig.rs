@@ -193,27 +193,17 @@ mod tests {
         assert_eq!(c.theme.as_deref(), Some("light"));
         assert_eq!(c.keymap.as_deref(), Some("emacs"));
         assert_eq!((c.mouse, c.time), (None, None));
-        assert_eq!(msgs.len(), 5, "{msgs:#?}");
-        assert!(
-            msgs[0].starts_with("config.toml:2:1: unknown key \"colour\""),
-            "{msgs:?}"
-        );
-        assert!(
-            msgs[1].starts_with("config.toml:3:9: mouse: expected true or false, found string"),
-            "{msgs:?}"
-        );
-        assert!(
-            msgs[2].starts_with("config.toml:4:8: time: expected"),
-            "{msgs:?}"
-        );
-        assert!(
-            msgs[3].starts_with("config.toml:7:9: open.trace: expected a command"),
-            "{msgs:?}"
-        );
-        assert!(
-            msgs[4].starts_with("config.toml:8:1: open.viewer: unknown opener"),
-            "{msgs:?}"
-        );
+        let expected = [
+            "config.toml:2:1: unknown key \"colour\"",
+            "config.toml:3:9: mouse: expected true or false, found string",
+            "config.toml:4:8: time: expected",
+            "config.toml:7:9: open.trace: expected a command",
+            "config.toml:8:1: open.viewer: unknown opener",
+        ];
+        assert_eq!(msgs.len(), expected.len(), "{msgs:#?}");
+        for (msg, start) in msgs.iter().zip(expected) {
+            assert!(msg.starts_with(start), "{msgs:?}");
+        }
     }
 
     #[test]

@@ -41,6 +41,22 @@ impl Pos {
 /// `"vars.API_BASE"`, `"categories.2.status_probe.url"`).
 pub type Locs = BTreeMap<String, Pos>;
 
+/// A closed set of values the seed spells out (`lifecycle`, `risk`, …), as the
+/// loader reads one: parsed exactly, its spellings listed in the message.
+pub trait ValueSet: Copy {
+    fn parse(s: &str) -> Option<Self>;
+    fn choices() -> String;
+}
+
+impl ValueSet for Risk {
+    fn parse(s: &str) -> Option<Self> {
+        Risk::parse(s)
+    }
+    fn choices() -> String {
+        Risk::choices()
+    }
+}
+
 macro_rules! value_set {
     ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $v:ident = $s:literal),+ $(,)? }) => {
         $(#[$m])*
@@ -64,6 +80,15 @@ macro_rules! value_set {
             /// The allowed spellings, for messages: `a / b / c`.
             pub fn choices() -> String {
                 Self::ALL.iter().map(|v| v.as_str()).collect::<Vec<_>>().join(" / ")
+            }
+        }
+
+        impl ValueSet for $name {
+            fn parse(s: &str) -> Option<Self> {
+                $name::parse(s)
+            }
+            fn choices() -> String {
+                $name::choices()
             }
         }
 

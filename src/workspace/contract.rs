@@ -103,33 +103,47 @@ pub fn check_in(run: &RunView<'_>, folder: &Folder) -> Vec<Problem> {
         ));
     }
     if let Some(meta) = run.meta {
-        if let Some(id) = &meta.run_id {
-            if *id != run.run_id {
+        // what meta.json says against what its folders say; the scope may be
+        // written with leading or trailing slashes
+        let said = [
+            (
+                "runId",
+                "run-id-mismatch",
+                &meta.run_id,
+                run.run_id,
+                "folder",
+                false,
+            ),
+            (
+                "caseId",
+                "meta-case-mismatch",
+                &meta.case_id,
+                run.case_id,
+                "folder",
+                false,
+            ),
+            (
+                "scope",
+                "meta-scope-mismatch",
+                &meta.scope,
+                run.scope,
+                "folders",
+                true,
+            ),
+        ];
+        for (key, code, value, folder, noun, trim) in said {
+            let Some(v) = value else { continue };
+            let compared = if trim {
+                v.trim_matches('/')
+            } else {
+                v.as_str()
+            };
+            if compared != folder {
                 out.push(warn(
                     &meta_file,
-                    "run-id-mismatch",
-                    format!("runId {id:?} does not match its folder {:?}", run.run_id),
-                    at("runId"),
-                ));
-            }
-        }
-        if let Some(c) = &meta.case_id {
-            if **c != *run.case_id {
-                out.push(warn(
-                    &meta_file,
-                    "meta-case-mismatch",
-                    format!("caseId {c:?} does not match its folder {:?}", run.case_id),
-                    at("caseId"),
-                ));
-            }
-        }
-        if let Some(s) = &meta.scope {
-            if *s.trim_matches('/') != *run.scope {
-                out.push(warn(
-                    &meta_file,
-                    "meta-scope-mismatch",
-                    format!("scope {s:?} does not match its folders {:?}", run.scope),
-                    at("scope"),
+                    code,
+                    format!("{key} {v:?} does not match its {noun} {folder:?}"),
+                    at(key),
                 ));
             }
         }

@@ -281,7 +281,7 @@ mod tests {
 
     #[test]
     fn host_values() {
-        for h in [
+        let loopback: &[&str] = &[
             "127.0.0.1",
             "127.0.0.1:8095",
             "127.3.2.1",
@@ -297,10 +297,8 @@ mod tests {
             "[::1]",
             "[::1]:8080",
             "[0:0:0:0:0:0:0:1]",
-        ] {
-            assert_eq!(classify_host(h), HostClass::Loopback, "{h}");
-        }
-        for h in [
+        ];
+        let remote: &[&str] = &[
             "0.0.0.0",
             "0.0.0.0:80",
             "10.0.0.5",
@@ -315,8 +313,11 @@ mod tests {
             "[::ffff:127.0.0.1]",
             "::ffff:127.0.0.2",
             "[::]",
-        ] {
-            assert_eq!(classify_host(h), HostClass::Remote, "{h}");
+        ];
+        for (class, hosts) in [(HostClass::Loopback, loopback), (HostClass::Remote, remote)] {
+            for h in hosts {
+                assert_eq!(classify_host(h), class, "{h}");
+            }
         }
         for h in [
             "",

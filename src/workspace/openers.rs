@@ -287,19 +287,21 @@ pub fn run(root: &Path, argv: &[String]) -> Result<(), String> {
 mod tests {
     use super::*;
 
-    fn places(d: &Path) -> Places {
-        Places {
-            config_dir: Some(d.join("config")),
-            state_dir: Some(d.join("state")),
-        }
+    /// A temp folder holding the workspace `ws/` and the person's `config/` and `state/`.
+    fn setup() -> (tempfile::TempDir, PathBuf, Places) {
+        let d = tempfile::tempdir().expect("dir");
+        let root = d.path().join("ws");
+        std::fs::create_dir(&root).expect("mkdir");
+        let p = Places {
+            config_dir: Some(d.path().join("config")),
+            state_dir: Some(d.path().join("state")),
+        };
+        (d, root, p)
     }
 
     #[test]
     fn builtins_never_install() {
-        let d = tempfile::tempdir().expect("dir");
-        let root = d.path().join("ws");
-        std::fs::create_dir(&root).expect("mkdir");
-        let p = places(d.path());
+        let (_d, root, p) = setup();
         assert_eq!(
             decide(&root, &p, Slot::Trace),
             Decision::Run(vec![
@@ -315,10 +317,7 @@ mod tests {
 
     #[test]
     fn the_persons_config_runs_without_asking() {
-        let d = tempfile::tempdir().expect("dir");
-        let root = d.path().join("ws");
-        std::fs::create_dir(&root).expect("mkdir");
-        let p = places(d.path());
+        let (d, root, p) = setup();
         std::fs::create_dir_all(d.path().join("config")).expect("mkdir");
         std::fs::write(
             d.path().join("config/config.toml"),
@@ -337,10 +336,7 @@ mod tests {
 
     #[test]
     fn a_workspace_opener_asks_until_trusted_and_again_when_the_file_changes() {
-        let d = tempfile::tempdir().expect("dir");
-        let root = d.path().join("ws");
-        std::fs::create_dir(&root).expect("mkdir");
-        let p = places(d.path());
+        let (_d, root, p) = setup();
         std::fs::write(
             root.join("testdeck.toml"),
             "[open]\ndefault = [\"touch\", \"x\"]\n",
@@ -378,10 +374,7 @@ mod tests {
 
     #[test]
     fn a_hash_collision_cannot_trust_another_command() {
-        let d = tempfile::tempdir().expect("dir");
-        let root = d.path().join("ws");
-        std::fs::create_dir(&root).expect("mkdir");
-        let p = places(d.path());
+        let (_d, root, p) = setup();
         let text = "[open]\ndefault = [\"touch\", \"x\"]\n";
         std::fs::write(root.join("testdeck.toml"), text).expect("w");
         // a remembered entry with the right path and hash but another command
@@ -394,9 +387,7 @@ mod tests {
 
     #[test]
     fn a_failing_opener_runs_in_the_root_and_says_its_last_stderr_line() {
-        let d = tempfile::tempdir().expect("dir");
-        let root = d.path().join("ws");
-        std::fs::create_dir(&root).expect("mkdir");
+        let (_d, root, _) = setup();
         let argv: Vec<String> = [
             "sh",
             "-c",

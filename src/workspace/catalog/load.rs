@@ -3,7 +3,7 @@
 use super::yaml::{self, Node, Yaml};
 use super::{
     Agent, Artifacts, Catalog, Category, DIR, Group, Local, Locs, MobileArtifact, Pos, Probe,
-    ProbeSetting, Reuse, Risk, Session, SessionKind, StopIf, Switch, Var,
+    ProbeSetting, Reuse, Risk, Session, SessionKind, StopIf, Switch, ValueSet, Var,
 };
 use crate::problem::Problem;
 use serde_json::{Map, Value};
@@ -275,6 +275,20 @@ impl Reader<'_> {
         );
     }
 
+    /// The entries of a mapping, or a located `yaml-type` problem and `None`.
+    fn required_map<'n>(
+        &mut self,
+        key: &str,
+        n: &'n Node,
+        expected: &str,
+    ) -> Option<&'n [(Node, Node)]> {
+        let entries = n.as_map();
+        if entries.is_none() {
+            self.wrong_type(key, n, expected);
+        }
+        entries
+    }
+
     /// A mapping, or a problem (null counts as an empty mapping).
     fn map<'n>(&mut self, key: &str, n: &'n Node) -> &'n [(Node, Node)] {
         match &n.value {
@@ -340,17 +354,11 @@ impl Reader<'_> {
     }
 
     /// A value of a fixed set, or a `<rule>` problem naming the set.
-    fn choice<T: Copy>(
-        &mut self,
-        key: &str,
-        n: &Node,
-        rule: &str,
-        parse: fn(&str) -> Option<T>,
-        choices: &str,
-    ) -> Option<T> {
+    fn choice<T: ValueSet>(&mut self, key: &str, n: &Node, rule: &str) -> Option<T> {
         let t = self.text(key, n)?;
-        let v = parse(&t);
+        let v = T::parse(&t);
         if v.is_none() {
+            let choices = T::choices();
             self.problem(rule, n.pos, format!("{key}: {t:?} is not one of {choices}"));
         }
         v
@@ -380,21 +388,13 @@ impl Reader<'_> {
                 "risks" => {
                     for (i, r) in self.seq("risks", v).iter().enumerate() {
                         self.locs.insert(format!("risks.{i}"), r.pos);
-                        if let Some(r) =
-                            self.choice("risks", r, "risk-value", Risk::parse, &Risk::choices())
-                        {
+                        if let Some(r) = self.choice::<Risk>("risks", r, "risk-value") {
                             cat.risks.push(r);
                         }
                     }
                 }
                 "default_max_risk" => {
-                    cat.default_max_risk = self.choice(
-                        "default_max_risk",
-                        v,
-                        "risk-value",
-                        Risk::parse,
-                        &Risk::choices(),
-                    );
+                    cat.default_max_risk = self.choice::<Risk>("default_max_risk", v, "risk-value");
                 }
                 "vars" => cat.vars = self.vars("vars", v),
                 "artifacts" => cat.artifacts = self.artifacts(v),
@@ -438,10 +438,7 @@ impl Reader<'_> {
 
     fn category(&mut self, i: usize, n: &Node) -> Option<Category> {
         let key = format!("categories[{i}]");
-        let Some(entries) = n.as_map() else {
-            self.wrong_type(&key, n, "a mapping {id, title}");
-            return None;
-        };
+        let entries = self.required_map(&key, n, "a mapping {id, title}")?;
         let mut c = Category {
             id: String::new(),
             title: String::new(),
@@ -579,22 +576,12 @@ impl Reader<'_> {
                 self.locs.insert(format!("{key}.{field}"), fv.pos);
                 match field.as_str() {
                     "kind" => {
-                        s.kind = self.choice(
-                            &format!("{key}.kind"),
-                            fv,
-                            "session-kind",
-                            SessionKind::parse,
-                            &SessionKind::choices(),
-                        );
+                        s.kind =
+                            self.choice::<SessionKind>(&format!("{key}.kind"), fv, "session-kind");
                     }
                     "reuse" => {
-                        s.reuse = self.choice(
-                            &format!("{key}.reuse"),
-                            fv,
-                            "session-reuse",
-                            Reuse::parse,
-                            &Reuse::choices(),
-                        );
+                        s.reuse =
+                            self.choice::<Reuse>(&format!("{key}.reuse"), fv, "session-reuse");
                     }
                     _ => {
                         s.fields.insert(field, fv.to_json());
@@ -608,10 +595,7 @@ impl Reader<'_> {
 
     fn group(&mut self, i: usize, n: &Node) -> Option<Group> {
         let key = format!("run_together[{i}]");
-        let Some(entries) = n.as_map() else {
-            self.wrong_type(&key, n, "a mapping {ids, continue_on_fail}");
-            return None;
-        };
+        let entries = self.required_map(&key, n, "a mapping {ids, continue_on_fail}")?;
         let mut g = Group {
             ids: Vec::new(),
             continue_on_fail: false,

@@ -86,10 +86,7 @@ impl Reader<'_> {
     }
 
     fn case(&mut self, n: &Node, file_category: &str) -> Option<Case> {
-        let Some(entries) = n.as_map() else {
-            self.wrong_type("case", n, "a mapping");
-            return None;
-        };
+        let entries = self.required_map("case", n, "a mapping")?;
         let mut locs = Locs::new();
         let mut c = Case {
             id: String::new(),
@@ -131,37 +128,20 @@ impl Reader<'_> {
                 "title" => c.title = self.text("title", v).unwrap_or_default(),
                 "what" => c.what = self.text("what", v).unwrap_or_default(),
                 "lifecycle" => {
-                    c.lifecycle = self.choice(
-                        "lifecycle",
-                        v,
-                        "lifecycle-value",
-                        Lifecycle::parse,
-                        &Lifecycle::choices(),
-                    );
+                    c.lifecycle = self.choice::<Lifecycle>("lifecycle", v, "lifecycle-value");
                 }
-                "tag" => c.tag = self.choice("tag", v, "tag-value", Tag::parse, &Tag::choices()),
+                "tag" => c.tag = self.choice::<Tag>("tag", v, "tag-value"),
                 "risk" => {
-                    c.risk = self.choice("risk", v, "risk-value", Risk::parse, &Risk::choices());
+                    c.risk = self.choice::<Risk>("risk", v, "risk-value");
                 }
                 "gate" => c.gate = self.text("gate", v),
                 "driver" => {
-                    c.driver = self.choice(
-                        "driver",
-                        v,
-                        "driver-value",
-                        Driver::parse,
-                        &Driver::choices(),
-                    );
+                    c.driver = self.choice::<Driver>("driver", v, "driver-value");
                 }
                 "automation" => {
                     if !v.is_null() {
-                        c.automation = self.choice(
-                            "automation",
-                            v,
-                            "automation-value",
-                            Automation::parse,
-                            &Automation::choices(),
-                        );
+                        c.automation =
+                            self.choice::<Automation>("automation", v, "automation-value");
                     }
                 }
                 "session" => c.session = self.text("session", v),
@@ -270,8 +250,9 @@ impl Reader<'_> {
         for (i, it) in items.iter().enumerate() {
             let key = format!("expected.{i}");
             self.locs.insert(key.clone(), it.pos);
-            let Some(entries) = it.as_map() else {
-                self.wrong_type(&format!("expected[{i}]"), it, "a mapping {kind, value}");
+            let Some(entries) =
+                self.required_map(&format!("expected[{i}]"), it, "a mapping {kind, value}")
+            else {
                 continue;
             };
             let mut e = Expected {
@@ -284,12 +265,10 @@ impl Reader<'_> {
                     Some("kind") => {
                         has_kind = true;
                         self.locs.insert(format!("{key}.kind"), v.pos);
-                        e.kind = self.choice(
+                        e.kind = self.choice::<ExpectedKind>(
                             &format!("expected[{i}].kind"),
                             v,
                             "expected-kind",
-                            ExpectedKind::parse,
-                            &ExpectedKind::choices(),
                         );
                     }
                     Some("value") => {
