@@ -88,43 +88,13 @@ fn run_cli(exe: &Path) {
 /// case (`quit_mid = false`) or press `q`, `y` two seconds in.
 fn tui(exe: &Path, quit_mid: bool) {
     let ws = workspace();
-    let cfg = tempfile::tempdir().expect("cfg");
-    let pty = native_pty_system()
-        .openpty(PtySize {
-            rows: 40,
-            cols: 140,
-            pixel_width: 0,
-            pixel_height: 0,
-        })
-        .expect("pty");
-    let mut cmd = CommandBuilder::new(exe);
-    cmd.arg("--root");
-    cmd.arg(ws.path());
-    cmd.env("TERM", "xterm-256color");
-    cmd.env("XDG_CONFIG_HOME", cfg.path());
-    let mut child = pty.slave.spawn_command(cmd).expect("spawn");
-    drop(pty.slave);
-    let screen = screen_of(&*pty.master);
-    let mut w = pty.master.take_writer().expect("writer");
-    let mut send = |s: &str| {
-        let _ = w.write_all(s.as_bytes());
-        let _ = w.flush();
-        std::thread::sleep(Duration::from_millis(100));
-    };
-    let shows = |t: &str| {
-        screen
-            .lock()
-            .is_ok_and(|p| p.screen().contents().contains(t))
-    };
-    let start = Instant::now();
-    while !shows("Catalog") && start.elapsed() < Duration::from_secs(30) {
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    send("2");
+    let mut t = Tui::open(exe, ws.path());
+    t.wait("Catalog", Duration::from_secs(30));
+    t.send("2");
     std::thread::sleep(Duration::from_millis(500));
-    let pid = child.process_id().unwrap_or(0);
+    let pid = t.pid();
     let start = Instant::now();
-    send("r");
+    t.send("r");
     let mut peak = 0;
     let mut quit_at = None;
     loop {
@@ -132,11 +102,11 @@ fn tui(exe: &Path, quit_mid: bool) {
             peak = peak.max(kb);
         }
         if quit_mid && quit_at.is_none() && start.elapsed() >= Duration::from_secs(2) {
-            send("q");
-            send("y");
+            t.send("q");
+            t.send("y");
             quit_at = Some(Instant::now());
         }
-        if child.try_wait().ok().flatten().is_some() {
+        if t.ended() {
             break;
         }
         if !quit_mid && finished(ws.path()) {
@@ -157,12 +127,12 @@ fn tui(exe: &Path, quit_mid: bool) {
     } else {
         let wall = start.elapsed();
         let q = Instant::now();
-        send("q");
-        while child.try_wait().ok().flatten().is_none() && q.elapsed() < Duration::from_secs(60) {
+        t.send("q");
+        while !t.ended() && q.elapsed() < Duration::from_secs(60) {
             std::thread::sleep(Duration::from_millis(10));
         }
-        if child.try_wait().ok().flatten().is_none() {
-            if let Ok(p) = screen.lock() {
+        if !t.ended() {
+            if let Ok(p) = t.screen.lock() {
                 println!("{}", p.screen().contents());
             }
         }
@@ -174,8 +144,6 @@ fn tui(exe: &Path, quit_mid: bool) {
             q.elapsed().as_secs_f64()
         );
     }
-    let _ = child.kill();
-    let _ = child.wait();
 }
 
 use std::io::Write as _;

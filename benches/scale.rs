@@ -338,17 +338,7 @@ fn measure(label: &str, root: &Path, tools: &Tools) -> Figures {
             .args(["stats", "--json"]),
         3,
     );
-    let floor = time_runs(
-        Command::new("find").arg(root.join("tests/logs")).args([
-            "-name",
-            "meta.json",
-            "-exec",
-            "cat",
-            "{}",
-            "+",
-        ]),
-        3,
-    );
+    let floor = time_runs(&mut common::meta_floor(root), 3);
     f.stats_s = stats.as_secs_f64();
     f.floor_s = floor.as_secs_f64();
     if tools.strace {

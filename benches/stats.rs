@@ -8,10 +8,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v[v.len() / 2]
-}
+#[allow(dead_code)]
+mod common;
+
+use common::median;
 
 fn time_cmd(cmd: &mut Command, reps: usize) -> Duration {
     let mut v = Vec::new();
@@ -22,17 +22,6 @@ fn time_cmd(cmd: &mut Command, reps: usize) -> Duration {
         v.push(t.elapsed());
     }
     median(v)
-}
-
-fn vm_hwm_kib() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1).and_then(|n| n.parse().ok()))
-        })
-        .unwrap_or(0)
 }
 
 fn ensure_workspace() -> PathBuf {
@@ -95,17 +84,7 @@ fn main() {
         )),
         1,
     );
-    let find = time_cmd(
-        Command::new("find").arg(ws.join("tests/logs")).args([
-            "-name",
-            "meta.json",
-            "-exec",
-            "cat",
-            "{}",
-            "+",
-        ]),
-        5,
-    );
+    let find = time_cmd(&mut common::meta_floor(&ws), 5);
     let stats = time_cmd(
         Command::new(exe)
             .args(["stats", "--json", "--root"])
@@ -119,7 +98,7 @@ fn main() {
         3,
     );
     // peak memory of the same work in this process
-    let before = vm_hwm_kib();
+    let before = common::vm_hwm_kb(None).unwrap_or(0);
     let t = Instant::now();
     let w = testdeck::Workspace::load(&ws).expect("load");
     let nodes = testdeck::workspace::stats::compute(
@@ -129,7 +108,7 @@ fn main() {
     );
     let json = serde_json::to_string(&nodes).expect("json");
     let inproc = t.elapsed();
-    let after = vm_hwm_kib();
+    let after = common::vm_hwm_kb(None).unwrap_or(0);
     println!(
         "workspace: {} cases, {} runs ({n_meta} meta.json), {} nodes, {} bytes of JSON",
         w.tests.cases.len(),

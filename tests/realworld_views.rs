@@ -126,11 +126,7 @@ fn a_playwright_failure_reads_with_its_colours_in_every_view() {
     let cfg = tempfile::tempdir().expect("cfg");
     let mut s = Session::start(root, cfg.path());
     s.wait_text("Tests ·");
-    s.send("/");
-    s.wait_text("Find cases");
-    s.send("storefront-checkout");
-    s.wait_text("❯ storefront-checkout");
-    s.send("\r");
+    s.find("storefront-checkout");
     s.wait_text("order-confirmed · order-confirmed did");
     assert_none_escaped("the timeline", &s.screen().screen().contents());
     // the failed step's data (the timeline follows its end: the previous failure):
@@ -205,11 +201,7 @@ fn a_failing_npx_opener_says_its_own_stderr_line() {
     let state_dir = state.path().to_str().expect("utf-8").to_owned();
     let mut s = Session::start_with(root, cfg.path(), &[("XDG_STATE_HOME", &state_dir)]);
     s.wait_text("Tests ·");
-    s.send("/");
-    s.wait_text("Find cases");
-    s.send("storefront-checkout");
-    s.wait_text("❯ storefront-checkout");
-    s.send("\r");
+    s.find("storefront-checkout");
     s.wait_text("artifacts/trace.zip");
     s.send("\t");
     s.send("\t");

@@ -16,11 +16,7 @@ fn open_find_jump_quit_restores_terminal() {
     let mut s = Session::start(ws.path(), cfg.path());
     s.wait_text("Tests · 6");
     s.wait_text("▾ ai");
-    s.send("/");
-    s.wait_text("Find cases");
-    s.send("chat");
-    s.wait_text("❯ chat");
-    s.send("\r");
+    s.find("chat");
     // the tree opened to the case and the live pane shows its latest run
     s.wait_text("✗ chat-send-message");
     s.wait_text("expected a reply within");

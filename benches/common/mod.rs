@@ -25,6 +25,15 @@ pub fn median(mut v: Vec<Duration>) -> Duration {
     v[v.len() / 2]
 }
 
+/// The floor of reading the history: every `meta.json` under `tests/logs/`
+/// read once, `find … -exec cat {} +`.
+pub fn meta_floor(root: &Path) -> Command {
+    let mut cmd = Command::new("find");
+    cmd.arg(root.join("tests/logs"))
+        .args(["-name", "meta.json", "-exec", "cat", "{}", "+"]);
+    cmd
+}
+
 pub fn frame(app: &App, theme: &Theme, term: &mut Terminal<TestBackend>) {
     term.draw(|f| testdeck::tui::view::draw(app, theme, f))
         .expect("draw");

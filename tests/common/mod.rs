@@ -178,9 +178,10 @@ impl Session {
         std::thread::sleep(Duration::from_millis(60));
     }
 
-    /// Find `query` with the finder (`/`, the query, its echo on screen, Enter).
+    /// Find `query` with the finder (`/`, its overlay open, the query, its echo on screen, Enter).
     pub fn find(&mut self, query: &str) {
         self.send("/");
+        self.wait_text("Find cases");
         self.send(query);
         self.wait_text(&format!("❯ {query}"));
         self.send("\r");
