@@ -446,6 +446,28 @@ pub struct CaseFile {
     pub parsed: bool,
 }
 
+/// A case's keys in the seed's order, each with whether the seed requires it.
+pub const CASE_KEYS: [(&str, bool); 18] = [
+    ("id", true),
+    ("category", true),
+    ("title", true),
+    ("what", true),
+    ("lifecycle", true),
+    ("tag", true),
+    ("risk", true),
+    ("gate", false),
+    ("driver", false),
+    ("automation", false),
+    ("session", false),
+    ("how", true),
+    ("expected", true),
+    ("maps_to", false),
+    ("assume", false),
+    ("setup", false),
+    ("teardown", false),
+    ("notes", false),
+];
+
 /// One case. Enumerated fields are `None` when absent or outside their value set
 /// (loading reported it); such a case is never selected to run.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -112,28 +112,21 @@ impl Workspace {
         let mut problems = Vec::new();
         let config = config::Config::load(&root, &mut problems);
         // the three sources are independent: read them side by side
-        let ((tests, plan, catalog, (mut p1, mut p3)), (logs, mut p2)) = rayon::join(
+        let (sources, (mut logs, log_problems)) = rayon::join(
             || tree_and_catalog(&root, &config),
             || {
                 let mut p = Vec::new();
                 (logs::scan_with(&root, &mut p, contract), p)
             },
         );
-        let mut logs = logs;
         logs.judge(&root, &run::Judge::load(&root, &config.runs));
-        // in the order of the sources: tree, logs, catalog
-        problems.append(&mut p1);
-        problems.append(&mut p2);
-        problems.append(&mut p3);
-        Ok(Workspace {
+        Ok(Workspace::assemble(
             root,
             config,
-            tests,
-            logs,
-            plan,
-            catalog,
             problems,
-        })
+            sources,
+            (logs, log_problems),
+        ))
     }
 
     /// The first stage of a staged load: the tests tree, the plan and the catalog,
@@ -143,18 +136,37 @@ impl Workspace {
         let root = checked_root(root)?;
         let mut problems = Vec::new();
         let config = config::Config::load(&root, &mut problems);
-        let (tests, plan, catalog, (mut p1, mut p3)) = tree_and_catalog(&root, &config);
+        let sources = tree_and_catalog(&root, &config);
+        Ok(Workspace::assemble(
+            root,
+            config,
+            problems,
+            sources,
+            (logs::Logs::default(), Vec::new()),
+        ))
+    }
+
+    /// The workspace from its sources, their problems after the config's in the
+    /// order of the sources: tree, logs, catalog.
+    fn assemble(
+        root: PathBuf,
+        config: config::Config,
+        mut problems: Vec<Problem>,
+        (tests, plan, catalog, (mut p1, mut p3)): TreeAndCatalog,
+        (logs, mut p2): (logs::Logs, Vec<Problem>),
+    ) -> Workspace {
         problems.append(&mut p1);
+        problems.append(&mut p2);
         problems.append(&mut p3);
-        Ok(Workspace {
+        Workspace {
             root,
             config,
             tests,
-            logs: logs::Logs::default(),
+            logs,
             plan,
             catalog,
             problems,
-        })
+        }
     }
 
     /// The second stage: the history of this workspace, walked (its total known)

@@ -155,16 +155,9 @@ pub fn check_report<S: std::hash::BuildHasher>(
         }
         // 总体结论: the domain's historical and latest numbers
         if let Some(h) = subs.iter().find(|h| h.text == "总体结论") {
-            let end = section_end(&hs, h, lines.len());
             if let Some(n) = nodes.get(domain) {
-                out.extend(check_conclusion(
-                    file,
-                    &lines,
-                    h.line as usize,
-                    end,
-                    domain,
-                    n,
-                ));
+                let sec = Section::under(file, &lines, &hs, h, domain);
+                out.extend(check_conclusion(&sec, n));
             }
         }
     }
@@ -221,16 +214,11 @@ pub fn check_report<S: std::hash::BuildHasher>(
                 ));
             }
             if let Some(p) = subs.iter().find(|s| s.text == "通过率") {
-                let end = section_end(&hs, p, lines.len());
                 match nodes.get(node_path.as_str()) {
-                    Some(n) => out.extend(check_block(
-                        file,
-                        &lines,
-                        p.line as usize,
-                        end,
-                        &node_path,
-                        n,
-                    )),
+                    Some(n) => {
+                        let sec = Section::under(file, &lines, &hs, p, &node_path);
+                        out.extend(check_block(&sec, n));
+                    }
                     None => out.push(
                         Problem::warning(
                             file,
@@ -247,31 +235,62 @@ pub fn check_report<S: std::hash::BuildHasher>(
     out
 }
 
-/// Index (exclusive, 0-based line) where the section under heading `h` ends.
-fn section_end(hs: &[Heading], h: &Heading, nlines: usize) -> usize {
-    hs.iter()
-        .find(|x| x.line > h.line && x.level <= h.level)
-        .map_or(nlines, |x| x.line as usize - 1)
+/// The body of one section of a report (0-based lines `start..end`) and the node
+/// its numbers speak of.
+struct Section<'a> {
+    file: &'a str,
+    lines: &'a [&'a str],
+    start: usize,
+    end: usize,
+    node: &'a str,
 }
 
-fn stale(file: &str, line: usize, node: &str, field: &str, report: &str, logs: &str) -> Problem {
-    Problem::warning(
-        file,
-        "report-stale",
-        format!("node {node:?}: {field} is {report} in the report but {logs} in the logs"),
-    )
-    .at(line as u32 + 1, 1)
+impl<'a> Section<'a> {
+    /// The lines under heading `h`, up to the next heading of its level or higher.
+    fn under(
+        file: &'a str,
+        lines: &'a [&'a str],
+        hs: &[Heading],
+        h: &Heading,
+        node: &'a str,
+    ) -> Self {
+        let end = hs
+            .iter()
+            .find(|x| x.line > h.line && x.level <= h.level)
+            .map_or(lines.len(), |x| x.line as usize - 1);
+        Section {
+            file,
+            lines,
+            start: h.line as usize,
+            end,
+            node,
+        }
+    }
+
+    /// Its lines with their 0-based index in the report.
+    fn lines(&self) -> impl Iterator<Item = (usize, &'a str)> {
+        self.lines
+            .iter()
+            .copied()
+            .enumerate()
+            .take(self.end)
+            .skip(self.start)
+    }
+
+    /// `field` on line `line` (0-based) says `report` where the logs say `logs`.
+    fn stale(&self, line: usize, field: &str, report: &str, logs: &str) -> Problem {
+        let node = self.node;
+        Problem::warning(
+            self.file,
+            "report-stale",
+            format!("node {node:?}: {field} is {report} in the report but {logs} in the logs"),
+        )
+        .at(line as u32 + 1, 1)
+    }
 }
 
 /// The numbers of one 通过率 block (`- field: value` lines).
-fn check_block(
-    file: &str,
-    lines: &[&str],
-    start: usize,
-    end: usize,
-    node: &str,
-    n: &NodeStats,
-) -> Vec<Problem> {
+fn check_block(sec: &Section, n: &NodeStats) -> Vec<Problem> {
     let want: [(&str, String); 8] = [
         ("totalRuns", n.historical.total_runs.to_string()),
         ("passedRuns", n.historical.passed_runs.to_string()),
@@ -292,7 +311,7 @@ fn check_block(
         ("latestSuccessRate", fmt_rate(n.latest.latest_success_rate)),
     ];
     let mut out = Vec::new();
-    for (i, l) in lines.iter().enumerate().take(end).skip(start) {
+    for (i, l) in sec.lines() {
         let t = l.trim().trim_start_matches(['-', '*']).trim();
         let Some((k, v)) = t.split_once(':').or_else(|| t.split_once('：')) else {
             continue;
@@ -301,7 +320,7 @@ fn check_block(
         let v = v.trim().trim_matches('`').trim();
         if let Some((_, logs)) = want.iter().find(|(f, _)| *f == k) {
             if !same_number(v, logs) {
-                out.push(stale(file, i, node, k, v, logs));
+                out.push(sec.stale(i, k, v, logs));
             }
         }
     }
@@ -321,14 +340,7 @@ fn same_number(report: &str, logs: &str) -> bool {
 
 /// 总体结论: `N 次 raw runs`, `N 次 passed`, `N 次 failed`, `historicalSuccessRate=X%`,
 /// `A / B 个 case`, `latestSuccessRate=X%`.
-fn check_conclusion(
-    file: &str,
-    lines: &[&str],
-    start: usize,
-    end: usize,
-    domain: &str,
-    n: &NodeStats,
-) -> Vec<Problem> {
+fn check_conclusion(sec: &Section, n: &NodeStats) -> Vec<Problem> {
     let mut out = Vec::new();
     let rate_after = |l: &str, key: &str| -> Option<String> {
         let at = l.find(key)? + key.len();
@@ -339,7 +351,7 @@ fn check_conclusion(
             .collect();
         (!v.is_empty()).then_some(v)
     };
-    for (i, l) in lines.iter().enumerate().take(end).skip(start) {
+    for (i, l) in sec.lines() {
         let checks: [(&str, Option<String>, String); 6] = [
             (
                 "totalRuns",
@@ -375,7 +387,7 @@ fn check_conclusion(
         for (field, found, logs) in checks {
             if let Some(v) = found {
                 if !same_number(&v, &logs) {
-                    out.push(stale(file, i, domain, field, &v, &logs));
+                    out.push(sec.stale(i, field, &v, &logs));
                 }
             }
         }
@@ -383,7 +395,7 @@ fn check_conclusion(
             if let Some(p) = case_passed(l) {
                 let logs = n.latest.latest_passed_cases.to_string();
                 if !same_number(&p, &logs) {
-                    out.push(stale(file, i, domain, "latestPassedCases", &p, &logs));
+                    out.push(sec.stale(i, "latestPassedCases", &p, &logs));
                 }
             }
         }
@@ -394,13 +406,7 @@ fn check_conclusion(
 /// The number written just before `marker` (`12 次 raw runs` → 12; `A / B 个 case` → B).
 fn num_before(l: &str, marker: &str) -> Option<String> {
     let at = l.find(marker)?;
-    let head = l[..at].trim_end().trim_end_matches('`');
-    let digits: String = head
-        .chars()
-        .rev()
-        .take_while(char::is_ascii_digit)
-        .collect();
-    (!digits.is_empty()).then(|| digits.chars().rev().collect())
+    last_number(l[..at].trim_end().trim_end_matches('`'))
 }
 
 /// `A / B 个 case` → A.
@@ -408,12 +414,12 @@ fn case_passed(l: &str) -> Option<String> {
     let at = l.find("个 case")?;
     let head = &l[..at];
     let slash = head.rfind('/')?;
-    let before = head[..slash].trim_end().trim_end_matches('`').trim_end();
-    let digits: String = before
-        .chars()
-        .rev()
-        .take_while(char::is_ascii_digit)
-        .collect();
+    last_number(head[..slash].trim_end().trim_end_matches('`').trim_end())
+}
+
+/// The digits `s` ends in, if any (`12 次` → none, `共 12` → 12).
+fn last_number(s: &str) -> Option<String> {
+    let digits: String = s.chars().rev().take_while(char::is_ascii_digit).collect();
     (!digits.is_empty()).then(|| digits.chars().rev().collect())
 }
 

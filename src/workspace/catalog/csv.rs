@@ -3,33 +3,26 @@
 use super::{Case, Catalog};
 use serde_json::Value;
 
-/// The columns of `cases.csv`, in order (stable: scripts read them by name).
-pub const COLUMNS: [&str; 24] = [
-    "id",
-    "category",
-    "title",
-    "what",
-    "lifecycle",
-    "tag",
-    "risk",
-    "gate",
-    "driver",
-    "automation",
-    "session",
-    "how_run",
-    "how_url",
-    "how_method",
-    "how_steps",
-    "how_timeout",
-    "expected",
-    "maps_to",
-    "assume",
-    "setup",
-    "teardown",
-    "notes",
-    "file",
-    "line",
-];
+/// The columns of `cases.csv`, in order (stable: scripts read them by name): the
+/// seed's case keys, `how` as its fields, then the case's place.
+pub fn columns() -> Vec<&'static str> {
+    let mut out = Vec::new();
+    for (key, _) in super::CASE_KEYS {
+        if key == "how" {
+            out.extend([
+                "how_run",
+                "how_url",
+                "how_method",
+                "how_steps",
+                "how_timeout",
+            ]);
+        } else {
+            out.push(key);
+        }
+    }
+    out.extend(["file", "line"]);
+    out
+}
 
 /// A cell a spreadsheet would read as a formula (`=`, `+`, `-`, `@`, or a tab / carriage
 /// return before one) gets a leading `'`, so opening the file runs nothing; a plain
@@ -124,7 +117,7 @@ fn case_row(c: &Case) -> Vec<String> {
 
 /// The whole `cases.csv`: a header, then one row per case in execution order.
 pub fn to_csv(cat: &Catalog) -> String {
-    table(&COLUMNS, cat.cases.iter().map(case_row))
+    table(&columns(), cat.cases.iter().map(case_row))
 }
 
 #[cfg(test)]

@@ -291,25 +291,29 @@ impl Reader<'_> {
 
     /// A mapping, or a problem (null counts as an empty mapping).
     fn map<'n>(&mut self, key: &str, n: &'n Node) -> &'n [(Node, Node)] {
-        match &n.value {
-            Yaml::Map(m) => m,
-            Yaml::Null => &[],
-            _ => {
-                self.wrong_type(key, n, "a mapping");
-                &[]
-            }
-        }
+        self.items(key, n, Node::as_map, "a mapping")
     }
 
+    /// A list, or a problem (null counts as an empty list).
     fn seq<'n>(&mut self, key: &str, n: &'n Node) -> &'n [Node] {
-        match &n.value {
-            Yaml::Seq(s) => s,
-            Yaml::Null => &[],
-            _ => {
-                self.wrong_type(key, n, "a list");
-                &[]
-            }
+        self.items(key, n, Node::as_seq, "a list")
+    }
+
+    /// The items `of` finds in `n`, or a problem naming `expected` (null has none).
+    fn items<'n, T>(
+        &mut self,
+        key: &str,
+        n: &'n Node,
+        of: fn(&'n Node) -> Option<&'n [T]>,
+        expected: &str,
+    ) -> &'n [T] {
+        if n.is_null() {
+            return &[];
         }
+        of(n).unwrap_or_else(|| {
+            self.wrong_type(key, n, expected);
+            &[]
+        })
     }
 
     /// A scalar as text; null is absent.

@@ -3,8 +3,8 @@
 
 use super::super::yaml::{self, Node, Yaml};
 use super::super::{
-    Automation, Case, CaseFile, Catalog, Driver, Expected, ExpectedKind, How, Lifecycle, Locs, Pos,
-    Risk, Tag,
+    Automation, CASE_KEYS, Case, CaseFile, Catalog, Driver, Expected, ExpectedKind, How, Lifecycle,
+    Locs, Pos, Risk, Tag,
 };
 use super::{Reader, file_stem};
 use serde_json::{Map, Value};
@@ -168,20 +168,11 @@ impl Reader<'_> {
             locs.entry(k).or_insert(p);
         }
         c.locs = locs;
-        let missing: Vec<&str> = [
-            "id",
-            "category",
-            "title",
-            "what",
-            "lifecycle",
-            "tag",
-            "risk",
-            "how",
-            "expected",
-        ]
-        .into_iter()
-        .filter(|k| !seen.iter().any(|s| s == k))
-        .collect();
+        let missing: Vec<&str> = CASE_KEYS
+            .into_iter()
+            .filter_map(|(k, required)| required.then_some(k))
+            .filter(|k| !seen.iter().any(|s| s == k))
+            .collect();
         if !missing.is_empty() {
             let who = if c.id.is_empty() {
                 "case".to_owned()

@@ -33,15 +33,14 @@ pub(super) fn session_required(_: &Cx, c: &Case, out: &mut CaseOut) {
 
 /// `session-unknown`: the session is not in catalog.yaml sessions.
 pub(super) fn session_unknown(cx: &Cx, c: &Case, out: &mut CaseOut) {
-    if let Some(s) = &c.session {
-        if cx.cat.session(s).is_none() {
-            out.emit(
-                "session",
-                "session-unknown",
-                format!("session {s:?} is not in catalog.yaml sessions"),
-            );
-        }
-    }
+    let known = |s: &str| cx.cat.session(s).is_some();
+    out.unknown(
+        "session",
+        "session-unknown",
+        c.session.as_deref(),
+        known,
+        "sessions",
+    );
 }
 
 /// `session-driver`: a browser case on a mobile session or the reverse.

@@ -215,6 +215,25 @@ impl<'c> CaseOut<'c> {
         );
     }
 
+    /// `rule` at the case's `key` when it names something catalog.yaml `list`
+    /// does not hold (`known` says whether it does).
+    fn unknown(
+        &mut self,
+        key: &str,
+        rule: &str,
+        name: Option<&str>,
+        known: impl FnOnce(&str) -> bool,
+        list: &str,
+    ) {
+        if let Some(name) = name.filter(|n| !known(n)) {
+            self.emit(
+                key,
+                rule,
+                format!("{key} {name:?} is not in catalog.yaml {list}"),
+            );
+        }
+    }
+
     fn flush(self, out: &mut Out) {
         out.0.extend(self.errors.0);
         out.0.extend(self.warnings.0);

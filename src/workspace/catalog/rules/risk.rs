@@ -94,15 +94,8 @@ pub(super) fn smoke_readonly(_: &Cx, c: &Case, out: &mut CaseOut) {
 
 /// `gate-unknown`: the gate is not in catalog.yaml gates.
 pub(super) fn gate_unknown(cx: &Cx, c: &Case, out: &mut CaseOut) {
-    if let Some(g) = &c.gate {
-        if cx.cat.gate_var(g).is_none() {
-            out.emit(
-                "gate",
-                "gate-unknown",
-                format!("gate {g:?} is not in catalog.yaml gates"),
-            );
-        }
-    }
+    let known = |g: &str| cx.cat.gate_var(g).is_some();
+    out.unknown("gate", "gate-unknown", c.gate.as_deref(), known, "gates");
 }
 
 /// `gate-readonly`: a readonly case takes no gate.
