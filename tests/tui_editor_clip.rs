@@ -48,7 +48,7 @@ fn e_opens_the_catalog_case_at_its_line_in_the_editor_and_the_cockpit_draws_agai
         .as_ref()
         .and_then(|c| c.cases.iter().find(|c| c.id == "TC-CLI-002"))
         .expect("TC-CLI-002 in the demo catalog");
-    assert!(case.line > 1, "a case with a line to go to");
+    assert!(case.pos.line > 1, "a case with a line to go to");
     let mut s = Session::start_with(
         d.path(),
         cfg.path(),
@@ -67,7 +67,7 @@ fn e_opens_the_catalog_case_at_its_line_in_the_editor_and_the_cockpit_draws_agai
     let root = d.path().canonicalize().expect("root");
     assert_eq!(
         got,
-        format!("+{}\n{}\n{}\n", case.line, case.file, root.display()),
+        format!("+{}\n{}\n{}\n", case.pos.line, case.file, root.display()),
         "the editor's arguments (+LINE path) and folder (the workspace root)"
     );
     // the cockpit gave the terminal back, then took it again and drew a whole frame

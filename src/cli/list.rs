@@ -96,7 +96,7 @@ fn each_catalog_case(ws: &Workspace, out: &mut dyn FnMut(Value)) {
                 "source": "catalog",
                 "id": c.id,
                 "path": c.file,
-                "line": c.line,
+                "line": c.pos.line,
                 "category": c.category,
                 "title": c.title,
                 "what": c.what,

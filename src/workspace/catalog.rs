@@ -328,21 +328,11 @@ pub struct Group {
 }
 
 /// The agent target (seed 001 `agent`). testdeck shows it and records it; it never runs agents.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Agent {
-    pub environment: Option<String>,
-    pub host: Option<String>,
-    pub project: Option<String>,
-    pub path: Option<String>,
-    pub role: Option<String>,
-    pub cli: Option<String>,
-    pub tier: Option<String>,
-    pub model: Option<String>,
-    pub reasoning_effort: Option<String>,
-    pub permission_mode: Option<String>,
+    /// The value of each of [`AGENT_FIELDS`], in that order (`None`: not set).
+    values: [Option<String>; AGENT_FIELDS.len()],
     /// Fields the seed does not name.
-    #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
 
@@ -363,35 +353,31 @@ pub const AGENT_FIELDS: [&str; 10] = [
 impl Agent {
     /// The field named as in the seed.
     pub fn field(&self, name: &str) -> Option<&str> {
-        match name {
-            "environment" => self.environment.as_deref(),
-            "host" => self.host.as_deref(),
-            "project" => self.project.as_deref(),
-            "path" => self.path.as_deref(),
-            "role" => self.role.as_deref(),
-            "cli" => self.cli.as_deref(),
-            "tier" => self.tier.as_deref(),
-            "model" => self.model.as_deref(),
-            "reasoningEffort" => self.reasoning_effort.as_deref(),
-            "permissionMode" => self.permission_mode.as_deref(),
-            _ => None,
-        }
+        self.values[Self::slot(name)?].as_deref()
     }
 
     fn field_mut(&mut self, name: &str) -> Option<&mut Option<String>> {
-        Some(match name {
-            "environment" => &mut self.environment,
-            "host" => &mut self.host,
-            "project" => &mut self.project,
-            "path" => &mut self.path,
-            "role" => &mut self.role,
-            "cli" => &mut self.cli,
-            "tier" => &mut self.tier,
-            "model" => &mut self.model,
-            "reasoningEffort" => &mut self.reasoning_effort,
-            "permissionMode" => &mut self.permission_mode,
-            _ => return None,
-        })
+        Self::slot(name).map(|i| &mut self.values[i])
+    }
+
+    /// Where field `name` is kept: its index in [`AGENT_FIELDS`].
+    fn slot(name: &str) -> Option<usize> {
+        AGENT_FIELDS.iter().position(|f| *f == name)
+    }
+}
+
+/// The seed's fields in its order (`null` when not set), then the others.
+impl Serialize for Agent {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        for (k, v) in AGENT_FIELDS.iter().zip(&self.values) {
+            m.serialize_entry(k, v)?;
+        }
+        for (k, v) in &self.extra {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
     }
 }
 
@@ -495,9 +481,9 @@ pub struct Case {
     pub notes: Vec<String>,
     /// The case file, relative to the workspace root.
     pub file: String,
-    /// Place of the case's mapping in `file`.
-    pub line: u32,
-    pub column: u32,
+    /// Place of the case's mapping in `file` (`line` and `column` in JSON).
+    #[serde(flatten)]
+    pub pos: Pos,
     /// Fields the seed does not name (kept, shown).
     pub extra: Map<String, Value>,
     /// Places of its values.
@@ -508,10 +494,7 @@ pub struct Case {
 impl Case {
     /// The place of `key` (see [`Locs`]), else of the case itself.
     pub fn at(&self, key: &str) -> Pos {
-        self.locs
-            .get(key)
-            .copied()
-            .unwrap_or(Pos::new(self.line, self.column))
+        self.locs.get(key).copied().unwrap_or(self.pos)
     }
 
     /// `automation`, with a value outside the set treated as `manual` (a person decides).

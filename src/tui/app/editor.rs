@@ -68,7 +68,7 @@ impl App {
             }
             Tab::Catalog => self
                 .selected_catalog_case()
-                .map(|c| EditTarget::at(&c.file, Some(c.line)))
+                .map(|c| EditTarget::at(&c.file, Some(c.pos.line)))
                 .ok_or_else(|| "select a catalog case to open it".into()),
             Tab::Runs => match self.runs.selected() {
                 Some(RunRow::Record(i)) => self
@@ -147,7 +147,7 @@ mod tests {
             app.edit_target(),
             Ok(EditTarget {
                 file: case.file.clone(),
-                line: Some(case.line)
+                line: Some(case.pos.line)
             })
         );
         assert_eq!(

@@ -532,7 +532,7 @@ fn catalog<'a>(app: &App, theme: &Theme) -> Vec<Line<'a>> {
                 field("driver", opt(c.driver.map(Driver::as_str)), theme),
                 field("automation", c.automation().as_str(), theme),
                 field("session", opt(c.session.as_deref()), theme),
-                field("file", format!("{}:{}", e(&c.file), c.line), theme),
+                field("file", format!("{}:{}", e(&c.file), c.pos.line), theme),
             ];
             if !c.what.is_empty() {
                 v.push(field("what", e(&c.what), theme));

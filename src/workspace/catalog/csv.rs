@@ -111,7 +111,7 @@ fn case_row(c: &Case) -> Vec<String> {
         c.teardown.join("\n"),
         c.notes.join("\n"),
         c.file.clone(),
-        c.line.to_string(),
+        c.pos.line.to_string(),
     ]
 }
 

@@ -758,17 +758,35 @@ agent: {cli: codex, model: null, reasoningEffort: high}
             p.iter()
                 .any(|p| p.rule == "execution-legacy" && !p.is_error())
         );
-        assert_eq!(c.agent.cli.as_deref(), Some("codex"));
-        assert_eq!(c.agent.tier.as_deref(), Some("strong"));
-        assert_eq!(c.agent.host.as_deref(), Some("box1"));
-        assert_eq!(c.agent.path.as_deref(), Some("/x"));
-        assert_eq!(c.agent.model, None);
-        assert_eq!(c.agent.reasoning_effort.as_deref(), Some("high"));
+        assert_eq!(c.agent.field("cli"), Some("codex"));
+        assert_eq!(c.agent.field("tier"), Some("strong"));
+        assert_eq!(c.agent.field("host"), Some("box1"));
+        assert_eq!(c.agent.field("path"), Some("/x"));
+        assert_eq!(c.agent.field("model"), None);
+        assert_eq!(c.agent.field("reasoningEffort"), Some("high"));
         assert_eq!(c.agent_sources["tier"], "local");
         assert_eq!(c.agent_sources["host"], "execution");
         assert_eq!(c.agent_sources["cli"], "catalog");
         let l = c.local.expect("local");
         assert_eq!(l.get("HOST").map(|v| v.value.as_str()), Some("127.0.0.1"));
+    }
+
+    #[test]
+    fn agent_json_is_the_seed_fields_in_order_then_the_others() {
+        let (c, _) = load(
+            CAT,
+            Some("HOST: 127.0.0.1\nagent: {tier: strong, team: qa}\n"),
+            &[],
+        );
+        let json = serde_json::to_string(&c.agent).expect("json");
+        assert_eq!(
+            json,
+            concat!(
+                r#"{"environment":null,"host":"box1","project":null,"path":null,"#,
+                r#""role":null,"cli":"codex","tier":"strong","model":null,"#,
+                r#""reasoningEffort":"high","permissionMode":null,"team":"qa"}"#
+            )
+        );
     }
 
     #[test]
@@ -841,7 +859,7 @@ agent: {cli: codex, model: null, reasoningEffort: high}
         assert_eq!(k.how.steps, ["a"]);
         assert_eq!(k.automation, Some(Automation::Automated));
         assert_eq!(k.expected.len(), 1);
-        assert_eq!((k.line, k.column), (2, 5));
+        assert_eq!((k.pos.line, k.pos.column), (2, 5));
         assert_eq!(k.at("how.steps"), Pos::new(4, 14));
         assert_eq!(k.at("expected.0.kind"), Pos::new(5, 22));
     }

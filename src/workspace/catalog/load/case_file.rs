@@ -108,8 +108,7 @@ impl Reader<'_> {
             teardown: Vec::new(),
             notes: Vec::new(),
             file: self.file.clone(),
-            line: n.pos.line,
-            column: n.pos.column,
+            pos: n.pos,
             extra: Map::new(),
             locs: Locs::new(),
         };

@@ -96,7 +96,7 @@ pub(super) fn id_duplicate(cx: &Cx, out: &mut Out) {
                 "id-duplicate",
                 format!(
                     "case {}: the id is already used at {}:{}",
-                    c.id, first.file, first.line
+                    c.id, first.file, first.pos.line
                 ),
             );
         } else {
