@@ -87,6 +87,13 @@ fn one(with: &[(&str, &str)]) -> Vec<String> {
     rules(CATALOG, &[(API, &text)])
 }
 
+/// A browser-driven case (it still needs a session and a URL).
+const BROWSER: (&str, &str) = ("driver", "browser");
+/// A browser case's expectation.
+const SEES_OK: (&str, &str) = ("expected", "[{kind: visible-text, value: ok}]");
+/// An HTTP call's expectation.
+const STATUS_200: (&str, &str) = ("expected", "[{kind: api-status, value: 200}]");
+
 #[test]
 fn the_base_case_is_clean() {
     assert_eq!(one(&[]), Vec::<String>::new());
@@ -106,17 +113,13 @@ fn case_rules_each_fire() {
             "driver-manual",
         ),
         (
-            &[
-                ("driver", "browser"),
-                ("expected", "[{kind: visible-text, value: ok}]"),
-                ("how", "{url: \"${WEB}/\"}"),
-            ],
+            &[BROWSER, SEES_OK, ("how", "{url: \"${WEB}/\"}")],
             "session-required",
         ),
         (
             &[
-                ("driver", "browser"),
-                ("expected", "[{kind: visible-text, value: ok}]"),
+                BROWSER,
+                SEES_OK,
                 ("session", "nope"),
                 ("how", "{url: \"${WEB}/\"}"),
             ],
@@ -124,8 +127,8 @@ fn case_rules_each_fire() {
         ),
         (
             &[
-                ("driver", "browser"),
-                ("expected", "[{kind: visible-text, value: ok}]"),
+                BROWSER,
+                SEES_OK,
                 ("session", "phone"),
                 ("how", "{url: \"${WEB}/\"}"),
             ],
@@ -141,17 +144,11 @@ fn case_rules_each_fire() {
         (&[("expected", "[]")], "expected-missing"),
         (&[("how", "{url: \"${API}/x\"}")], "script-how"),
         (&[("how", "{}")], "script-how"),
+        (&[("how", "{run: x}"), STATUS_200], "script-how"),
         (
             &[
-                ("how", "{run: x}"),
-                ("expected", "[{kind: api-status, value: 200}]"),
-            ],
-            "script-how",
-        ),
-        (
-            &[
-                ("driver", "browser"),
-                ("expected", "[{kind: visible-text, value: ok}]"),
+                BROWSER,
+                SEES_OK,
                 ("session", "web"),
                 ("how", "{steps: [a]}"),
             ],
@@ -171,19 +168,10 @@ fn case_rules_each_fire() {
             "host-literal",
         ),
         (
-            &[
-                ("how", "{url: \"http://10.0.0.5/\"}"),
-                ("expected", "[{kind: api-status, value: 200}]"),
-            ],
+            &[("how", "{url: \"http://10.0.0.5/\"}"), STATUS_200],
             "host-literal",
         ),
-        (
-            &[
-                ("how", "{url: /health}"),
-                ("expected", "[{kind: api-status, value: 200}]"),
-            ],
-            "host-literal",
-        ),
+        (&[("how", "{url: /health}"), STATUS_200], "host-literal"),
         (
             &[(
                 "expected",
@@ -223,10 +211,10 @@ fn warnings_of_the_seed_guidance() {
     assert_eq!(one(&[("lifecycle", "pending")]), ["pending-notes"]);
     assert!(one(&[("lifecycle", "pending"), ("notes", "waits for X")]).is_empty());
     let browser_api = one(&[
-        ("driver", "browser"),
+        BROWSER,
         ("session", "web"),
         ("how", "{url: \"${WEB}/\"}"),
-        ("expected", "[{kind: api-status, value: 200}]"),
+        STATUS_200,
     ]);
     assert_eq!(browser_api, ["expected-driver"]);
     let cat = CATALOG.replace(
