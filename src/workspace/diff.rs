@@ -702,6 +702,7 @@ pub fn delta(e: &AlignedEvent) -> String {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::testkit::strings;
     use serde_json::json;
 
     fn ev(kind: &str, name: &str, status: &str) -> TimelineEvent {
@@ -711,10 +712,6 @@ mod tests {
             status: status.into(),
             ..TimelineEvent::default()
         }
-    }
-
-    fn keys(v: &[&str]) -> Vec<String> {
-        v.iter().map(|s| (*s).to_owned()).collect()
     }
 
     #[test]
@@ -729,8 +726,8 @@ mod tests {
 
     #[test]
     fn align_is_a_longest_common_subsequence() {
-        let a = keys(&["r", "s1", "s2", "s3", "e"]);
-        let b = keys(&["r", "s2", "x", "s3", "s1", "e"]);
+        let a = strings(&["r", "s1", "s2", "s3", "e"]);
+        let b = strings(&["r", "s2", "x", "s3", "s1", "e"]);
         let p = align(&a, &b);
         // r, s2, s3, e (4) beats r, s1, e (3)
         assert_eq!(p, [(0, 0), (2, 1), (3, 3), (4, 5)]);

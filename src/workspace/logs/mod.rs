@@ -219,9 +219,13 @@ mod tests {
 
     #[test]
     fn run_ids() {
-        assert!(is_run_id("20260315-101530-112"));
-        assert!(!is_run_id("20260315-101530"));
-        assert!(!is_run_id("2026031x-101530-112"));
+        for (id, valid) in [
+            ("20260315-101530-112", true),
+            ("20260315-101530", false),
+            ("2026031x-101530-112", false),
+        ] {
+            assert_eq!(is_run_id(id), valid, "{id}");
+        }
         let t = run_id_time("20260315-101530-112").expect("time");
         assert_eq!(t.to_rfc3339(), "2026-03-15T10:15:30.112+00:00");
     }
