@@ -185,10 +185,7 @@ impl Reader {
             let mut ignored = Vec::new();
             match logs::read_folder(root, dir, &mut ignored) {
                 Some(mut r) => {
-                    if r.status == logs::RunStatus::InProgress && r.meta.is_none() && !r.meta_broken
-                    {
-                        r.status = judge.unfinished(&r.path, dir);
-                    }
+                    r.judge(root, judge);
                     out.push(Update::Run(Box::new(r)));
                 }
                 None => out.push(Update::RemoveRuns(super::rel(root, dir))),
