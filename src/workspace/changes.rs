@@ -127,8 +127,20 @@ pub struct Applied {
     pub ended_runs: Vec<String>,
     /// Anything in the model changed.
     pub changed: bool,
-    pub records: bool,
-    pub reload: bool,
+    /// What the model does not hold, for the caller to read itself.
+    pub reread: Reread,
+}
+
+/// What the caller of [`Workspace::apply`] must read again itself, the most
+/// wanted of its updates (a full load reads the run records too).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Reread {
+    #[default]
+    Nothing,
+    /// The catalog's run records (not in the model).
+    Records,
+    /// Everything: only a full load tells (the settings changed).
+    All,
 }
 
 /// Reads changes for one workspace: its case patterns and run-state settings.
@@ -326,10 +338,10 @@ impl Workspace {
                 }
                 Update::Records => {
                     // nothing of the model: the caller reads the records
-                    a.records = true;
+                    a.reread = a.reread.max(Reread::Records);
                     changed = false;
                 }
-                Update::Reload => a.reload = true,
+                Update::Reload => a.reread = Reread::All,
             }
             a.changed |= changed;
         }
@@ -520,6 +532,6 @@ mod tests {
             Workspace::load(root).expect("load").catalog.is_some()
         );
         write(root, "testdeck.toml", "");
-        assert!(ws.apply_change(Change::Config).reload);
+        assert_eq!(ws.apply_change(Change::Config).reread, Reread::All);
     }
 }
