@@ -112,10 +112,9 @@ pub enum Update {
     Tree(tree::TestsTree),
     Plan(plan::TestPlan, Vec<Problem>),
     Catalog(Option<Box<catalog::Catalog>>, Vec<Problem>),
-    /// The catalog's run records changed: read them again.
-    Records,
-    /// Only a full load tells (the settings changed).
-    Reload,
+    /// What the model does not hold changed: the caller reads it again (the
+    /// catalog's run records; everything when the settings changed).
+    Reread(Reread),
 }
 
 /// What applying updates changed, for the views.
@@ -168,7 +167,7 @@ impl Reader {
         let mut judge = None;
         for c in changes {
             match c {
-                Change::Config => return vec![Update::Reload],
+                Change::Config => return vec![Update::Reread(Reread::All)],
                 Change::Logs(rel) => {
                     let judge = judge.get_or_insert_with(|| run::Judge::load(root, &self.runs));
                     self.read_logs(rel, judge, &mut out);
@@ -184,7 +183,7 @@ impl Reader {
                     let cat = catalog::load(root, &mut p).map(Box::new);
                     out.push(Update::Catalog(cat, p));
                 }
-                Change::Records => out.push(Update::Records),
+                Change::Records => out.push(Update::Reread(Reread::Records)),
             }
         }
         out
@@ -336,12 +335,11 @@ impl Workspace {
                     problems_outside(&mut self.problems, ".pouch/tester", p);
                     self.problems.extend(runs);
                 }
-                Update::Records => {
-                    // nothing of the model: the caller reads the records
-                    a.reread = a.reread.max(Reread::Records);
-                    changed = false;
+                Update::Reread(r) => {
+                    a.reread = a.reread.max(r);
+                    // the run records are nothing of the model; a full load may change anything
+                    changed = r == Reread::All;
                 }
-                Update::Reload => a.reread = Reread::All,
             }
             a.changed |= changed;
         }
