@@ -10,6 +10,8 @@ pub mod problem;
 pub mod progress;
 pub mod sanitize;
 pub mod tail;
+#[cfg(test)]
+mod testkit;
 pub mod tui;
 pub mod userconfig;
 pub mod workspace;

@@ -85,7 +85,7 @@ fn pad(s: &str, w: usize) -> String {
 fn side_line(label: &str, s: &RunSide) -> String {
     let mut line = format!(
         "{label}  {}  {} {}",
-        escape(&s.run_id),
+        escape(&s.ident.run_id),
         mark(s.status.as_str()),
         s.status.as_str()
     );

@@ -15,25 +15,14 @@ type When = (
     usize,
 );
 
-/// What `F` / `run --failed` reruns.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct FailedSet {
-    /// Tests cases (with a test file to run) whose newest finished run failed,
-    /// in tree order. In-progress runs are not a result and are passed over.
-    pub tests: Vec<TestCase>,
-    /// Catalog case ids whose latest verdict is `fail` or `environment-fail`,
-    /// in catalog order. The latest verdict is the newest result that judged
-    /// the case (by its `startedAt`): a result `skipped` or `not-run`
-    /// (not authorized, an `assume` that was false, waiting for a person) says
-    /// nothing about the case, so an older failure still stands.
-    pub catalog: Vec<String>,
-}
-
-impl FailedSet {
-    pub fn is_empty(&self) -> bool {
-        self.tests.is_empty() && self.catalog.is_empty()
-    }
-}
+/// What `F` / `run --failed` reruns. Its tests are the cases (with a test file to
+/// run) whose newest finished run failed, in tree order: in-progress runs are not
+/// a result and are passed over. Its catalog ids are the cases whose latest
+/// verdict is `fail` or `environment-fail`, in catalog order. The latest verdict
+/// is the newest result that judged the case (by its `startedAt`): a result
+/// `skipped` or `not-run` (not authorized, an `assume` that was false, waiting
+/// for a person) says nothing about the case, so an older failure still stands.
+pub type FailedSet = super::CaseSet<TestCase>;
 
 /// The failed set of the workspace, from `tests/logs/` and the catalog's run records.
 pub fn failed_set(ws: &Workspace) -> FailedSet {

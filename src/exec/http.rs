@@ -125,10 +125,10 @@ pub struct ProbeResult {
     pub url: String,
     /// The category may run.
     pub ok: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<u16>,
     /// Why the category is stopped (unreachable, or the `stop_if` hit).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
 }
 

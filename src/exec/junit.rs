@@ -72,7 +72,9 @@ pub fn tests_case(r: &RawRun) -> Case {
         duration_ms: r.duration_ms(),
         run_id: Some(r.run_id.clone()),
         path: Some(r.path.clone()),
-        log: r.has_timeline.then(|| format!("{}/timeline.jsonl", r.path)),
+        log: r
+            .has_timeline
+            .then(|| format!("{}/{}", r.path, crate::workspace::run::TIMELINE)),
         started_at: r.started_at().map(str::to_owned),
     }
 }

@@ -152,6 +152,30 @@ impl Summary {
     }
 }
 
+/// Cases picked from both sources (what `F` reruns, what a watch reruns): tests-tree
+/// cases as `T`, catalog case ids, each in its source's order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CaseSet<T> {
+    pub tests: Vec<T>,
+    pub catalog: Vec<String>,
+}
+
+impl<T> CaseSet<T> {
+    pub fn is_empty(&self) -> bool {
+        self.tests.is_empty() && self.catalog.is_empty()
+    }
+}
+
+// by hand: an empty set needs no `T: Default`
+impl<T> Default for CaseSet<T> {
+    fn default() -> Self {
+        CaseSet {
+            tests: Vec::new(),
+            catalog: Vec::new(),
+        }
+    }
+}
+
 /// What to launch.
 #[derive(Debug, Clone, Default)]
 pub struct LaunchPlan {

@@ -60,7 +60,7 @@ impl std::fmt::Display for Verdict {
 pub struct AuthorizationRecord {
     /// `risk:mutating`, `gate:payments`, `live`, `remote`.
     pub what: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub variable: Option<String>,
     /// `environment`, `local.yaml`, `flag` or `prompt`.
     pub how: String,
@@ -84,25 +84,23 @@ pub struct CaseResult {
     pub title: String,
     pub risk: Risk,
     pub verdict: Verdict,
-    #[serde(default)]
     pub reason: Option<String>,
     pub started_at: String,
     pub duration_ms: u64,
-    #[serde(default)]
     pub exit_code: Option<i32>,
     /// The expanded command shown before it ran.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub command: Option<String>,
     /// The last lines of output (the full output is in `log`).
     #[serde(default)]
     pub output: Vec<String>,
     /// The full output, relative to the workspace root.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub log: Option<String>,
     /// `person` when the verdict was given by a person in the TUI.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub judged_by: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }
 
@@ -158,12 +156,9 @@ impl CaseResult {
 pub struct RunRecord {
     pub run_id: String,
     pub started_at: String,
-    #[serde(default)]
     pub finished_at: Option<String>,
     pub label: String,
-    #[serde(default)]
     pub git_commit: Option<String>,
-    #[serde(default)]
     pub git_branch: Option<String>,
     pub host: String,
     pub max_risk: Risk,
@@ -541,11 +536,15 @@ mod tests {
 
     #[test]
     fn labels() {
-        assert!(valid_label("smoke-1_a.b"));
-        assert!(!valid_label(""));
-        assert!(!valid_label("a b"));
-        assert!(!valid_label("a/b"));
-        assert!(!valid_label("ä"));
+        for (label, valid) in [
+            ("smoke-1_a.b", true),
+            ("", false),
+            ("a b", false),
+            ("a/b", false),
+            ("ä", false),
+        ] {
+            assert_eq!(valid_label(label), valid, "{label:?}");
+        }
     }
 
     #[test]

@@ -470,33 +470,30 @@ fn step(root: &Path, f: &mut Followed, sink: &Sink, cancel: &Cancel) -> Option<R
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn s(v: &[&str]) -> Vec<String> {
-        v.iter().map(|x| (*x).to_owned()).collect()
-    }
+    use crate::testkit::strings;
 
     #[test]
     fn filters_of_scopes_and_cases() {
         assert_eq!(
             runner_args(&TestsTarget::Scope("ai/backend/tools".into()), None),
-            s(&["--domain", "ai", "--layer", "backend", "--suite", "tools"])
+            strings(&["--domain", "ai", "--layer", "backend", "--suite", "tools"])
         );
         assert_eq!(
             runner_args(
                 &TestsTarget::Cases {
                     scope: "ai/backend/tools/terminal/live".into(),
-                    case_ids: s(&["a", "b"])
+                    case_ids: strings(&["a", "b"])
                 },
                 Some(3)
             ),
-            s(&[
+            strings(&[
                 "--domain", "ai", "--layer", "backend", "--suite", "tools", "--group", "terminal",
                 "--group", "live", "--case", "a", "--case", "b", "--runs", "3"
             ])
         );
         assert_eq!(
             scope_filters("temp/probe"),
-            s(&["--domain", "temp", "--group", "probe"])
+            strings(&["--domain", "temp", "--group", "probe"])
         );
     }
 
@@ -515,7 +512,7 @@ mod tests {
         assert!(!asked_for(&e2e, "other/backend/cart", "add"));
         let cases = TestsTarget::Cases {
             scope: "shop/backend/cart".into(),
-            case_ids: s(&["add", "remove"]),
+            case_ids: strings(&["add", "remove"]),
         };
         assert!(asked_for(&cases, "shop/backend/cart", "remove"));
         assert!(!asked_for(&cases, "shop/backend/cart", "total"));
@@ -532,12 +529,12 @@ mod tests {
         let m = merge_targets(vec![
             TestsTarget::Cases {
                 scope: "a/b/c".into(),
-                case_ids: s(&["x"]),
+                case_ids: strings(&["x"]),
             },
             TestsTarget::Scope("d".into()),
             TestsTarget::Cases {
                 scope: "a/b/c".into(),
-                case_ids: s(&["y", "x"]),
+                case_ids: strings(&["y", "x"]),
             },
         ]);
         assert_eq!(
@@ -546,7 +543,7 @@ mod tests {
                 TestsTarget::Scope("d".into()),
                 TestsTarget::Cases {
                     scope: "a/b/c".into(),
-                    case_ids: s(&["x", "y"])
+                    case_ids: strings(&["x", "y"])
                 }
             ]
         );

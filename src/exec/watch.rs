@@ -118,19 +118,11 @@ fn glob_base(glob: &str) -> String {
 }
 
 /// The cases watched: the targets resolved in the current workspace (a new
-/// test file under a watched scope is watched from the next change on).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct Watched {
-    /// Tests cases as `scope/caseId`.
-    pub tests: Vec<String>,
-    /// Catalog case ids.
-    pub catalog: Vec<String>,
-}
+/// test file under a watched scope is watched from the next change on); tests
+/// cases as `scope/caseId`.
+pub type Watched = super::CaseSet<String>;
 
 impl Watched {
-    pub fn is_empty(&self) -> bool {
-        self.tests.is_empty() && self.catalog.is_empty()
-    }
     /// Every id, tests keys first.
     pub fn ids(&self) -> Vec<String> {
         self.tests.iter().chain(&self.catalog).cloned().collect()

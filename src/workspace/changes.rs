@@ -112,10 +112,9 @@ pub enum Update {
     Tree(tree::TestsTree),
     Plan(plan::TestPlan, Vec<Problem>),
     Catalog(Option<Box<catalog::Catalog>>, Vec<Problem>),
-    /// The catalog's run records changed: read them again.
-    Records,
-    /// Only a full load tells (the settings changed).
-    Reload,
+    /// What the model does not hold changed: the caller reads it again (the
+    /// catalog's run records; everything when the settings changed).
+    Reread(Reread),
 }
 
 /// What applying updates changed, for the views.
@@ -127,8 +126,20 @@ pub struct Applied {
     pub ended_runs: Vec<String>,
     /// Anything in the model changed.
     pub changed: bool,
-    pub records: bool,
-    pub reload: bool,
+    /// What the model does not hold, for the caller to read itself.
+    pub reread: Reread,
+}
+
+/// What the caller of [`Workspace::apply`] must read again itself, the most
+/// wanted of its updates (a full load reads the run records too).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Reread {
+    #[default]
+    Nothing,
+    /// The catalog's run records (not in the model).
+    Records,
+    /// Everything: only a full load tells (the settings changed).
+    All,
 }
 
 /// Reads changes for one workspace: its case patterns and run-state settings.
@@ -156,7 +167,7 @@ impl Reader {
         let mut judge = None;
         for c in changes {
             match c {
-                Change::Config => return vec![Update::Reload],
+                Change::Config => return vec![Update::Reread(Reread::All)],
                 Change::Logs(rel) => {
                     let judge = judge.get_or_insert_with(|| run::Judge::load(root, &self.runs));
                     self.read_logs(rel, judge, &mut out);
@@ -172,7 +183,7 @@ impl Reader {
                     let cat = catalog::load(root, &mut p).map(Box::new);
                     out.push(Update::Catalog(cat, p));
                 }
-                Change::Records => out.push(Update::Records),
+                Change::Records => out.push(Update::Reread(Reread::Records)),
             }
         }
         out
@@ -185,10 +196,7 @@ impl Reader {
             let mut ignored = Vec::new();
             match logs::read_folder(root, dir, &mut ignored) {
                 Some(mut r) => {
-                    if r.status == logs::RunStatus::InProgress && r.meta.is_none() && !r.meta_broken
-                    {
-                        r.status = judge.unfinished(&r.path, dir);
-                    }
+                    r.judge(root, judge);
                     out.push(Update::Run(Box::new(r)));
                 }
                 None => out.push(Update::RemoveRuns(super::rel(root, dir))),
@@ -327,12 +335,11 @@ impl Workspace {
                     problems_outside(&mut self.problems, ".pouch/tester", p);
                     self.problems.extend(runs);
                 }
-                Update::Records => {
-                    // nothing of the model: the caller reads the records
-                    a.records = true;
-                    changed = false;
+                Update::Reread(r) => {
+                    a.reread = a.reread.max(r);
+                    // the run records are nothing of the model; a full load may change anything
+                    changed = r == Reread::All;
                 }
-                Update::Reload => a.reload = true,
             }
             a.changed |= changed;
         }
@@ -523,6 +530,6 @@ mod tests {
             Workspace::load(root).expect("load").catalog.is_some()
         );
         write(root, "testdeck.toml", "");
-        assert!(ws.apply_change(Change::Config).reload);
+        assert_eq!(ws.apply_change(Change::Config).reread, Reread::All);
     }
 }

@@ -1,7 +1,9 @@
 //! Comparing two runs of a case: timelines aligned by event `type`+`name`, the
 //! first divergence, changed fields, step durations, meta differences, artifacts.
 
-use super::logs::{Artifact, Meta, RawRun, RunStatus, read_artifacts, read_meta, read_timeline};
+use super::logs::{
+    Artifact, FolderIdent, Meta, RawRun, RunStatus, read_artifacts, read_meta, read_timeline,
+};
 use super::timeline::TimelineEvent;
 use super::{Workspace, rel};
 use crate::problem::Problem;
@@ -14,9 +16,9 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RunSide {
-    pub run_id: String,
-    pub case_id: String,
-    pub scope: String,
+    /// Who the run is: its folders under `tests/logs/`, its `meta.json` elsewhere.
+    #[serde(flatten)]
+    pub ident: FolderIdent,
     /// The run folder, relative to the workspace root (absolute when outside it).
     pub path: String,
     /// `passed`, `failed` or `in-progress`.
@@ -35,7 +37,7 @@ pub struct RunSide {
 impl RunSide {
     /// `scope/caseId`, the identity two compared runs must share.
     pub fn key(&self) -> String {
-        super::tree::key(&self.scope, &self.case_id)
+        super::tree::key(&self.ident.scope, &self.ident.case_id)
     }
 }
 
@@ -84,36 +86,31 @@ pub fn load_side(root: &Path, dir: &Path) -> Result<(RunSide, Vec<Problem>), Str
     } else {
         Vec::new()
     };
-    let name = |p: Option<&Path>| {
-        p.and_then(Path::file_name)
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default()
-    };
-    let case_dir = dir.parent();
-    // the folders say who the run is; meta only fills in what they cannot
-    let (folder_scope, folder_case) = match dir.strip_prefix(root.join("tests/logs")) {
-        Ok(r) => {
-            let parts: Vec<String> = r
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .collect();
-            match parts.len() {
-                n if n >= 2 => (Some(parts[..n - 2].join("/")), Some(parts[n - 2].clone())),
-                _ => (None, None),
-            }
-        }
-        Err(_) => (None, None),
-    };
     let m = meta.as_ref();
+    let logs = root.join("tests/logs");
+    // the folders say who the run is; meta only fills in what they cannot
+    let ident = if dir
+        .strip_prefix(&logs)
+        .is_ok_and(|r| r.components().count() >= 2)
+    {
+        FolderIdent::of(&logs, dir)
+    } else {
+        let name = |p: Option<&Path>| {
+            p.and_then(Path::file_name)
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        };
+        FolderIdent {
+            run_id: name(Some(dir)),
+            case_id: m
+                .and_then(|m| m.case_id.clone())
+                .unwrap_or_else(|| name(dir.parent())),
+            scope: m.and_then(|m| m.scope.clone()).unwrap_or_default(),
+        }
+    };
     let status = RunStatus::of_meta(m);
     let side = RunSide {
-        run_id: name(Some(dir)),
-        case_id: folder_case
-            .or_else(|| m.and_then(|m| m.case_id.clone()))
-            .unwrap_or_else(|| name(case_dir)),
-        scope: folder_scope
-            .or_else(|| m.and_then(|m| m.scope.clone()))
-            .unwrap_or_default(),
+        ident,
         path: shown,
         status,
         started_at: m.and_then(|m| m.started_at.clone()),
@@ -702,6 +699,7 @@ pub fn delta(e: &AlignedEvent) -> String {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::testkit::strings;
     use serde_json::json;
 
     fn ev(kind: &str, name: &str, status: &str) -> TimelineEvent {
@@ -711,10 +709,6 @@ mod tests {
             status: status.into(),
             ..TimelineEvent::default()
         }
-    }
-
-    fn keys(v: &[&str]) -> Vec<String> {
-        v.iter().map(|s| (*s).to_owned()).collect()
     }
 
     #[test]
@@ -729,8 +723,8 @@ mod tests {
 
     #[test]
     fn align_is_a_longest_common_subsequence() {
-        let a = keys(&["r", "s1", "s2", "s3", "e"]);
-        let b = keys(&["r", "s2", "x", "s3", "s1", "e"]);
+        let a = strings(&["r", "s1", "s2", "s3", "e"]);
+        let b = strings(&["r", "s2", "x", "s3", "s1", "e"]);
         let p = align(&a, &b);
         // r, s2, s3, e (4) beats r, s1, e (3)
         assert_eq!(p, [(0, 0), (2, 1), (3, 3), (4, 5)]);
@@ -777,9 +771,11 @@ mod tests {
 
     fn side(events: Vec<TimelineEvent>) -> RunSide {
         RunSide {
-            run_id: "r".into(),
-            case_id: "c".into(),
-            scope: "s".into(),
+            ident: FolderIdent {
+                run_id: "r".into(),
+                case_id: "c".into(),
+                scope: "s".into(),
+            },
             path: "p".into(),
             status: RunStatus::Passed,
             started_at: None,

@@ -65,10 +65,7 @@ pub fn argv(command: &str, file: &str, line: Option<u32>) -> Result<Vec<String>,
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn v(s: &[&str]) -> Vec<String> {
-        s.iter().map(|x| (*x).to_owned()).collect()
-    }
+    use crate::testkit::strings;
 
     #[test]
     fn visual_then_editor_then_vi() {
@@ -83,44 +80,50 @@ mod tests {
         for e in ["vi", "vim", "nvim", "hx", "kak", "nano", "emacs", "micro"] {
             assert_eq!(
                 argv(e, "a/b.ts", Some(12)),
-                Ok(v(&[e, "+12", "a/b.ts"])),
+                Ok(strings(&[e, "+12", "a/b.ts"])),
                 "{e}"
             );
         }
         assert_eq!(
             argv("/usr/local/bin/nvim", "x.yaml", Some(3)),
-            Ok(v(&["/usr/local/bin/nvim", "+3", "x.yaml"]))
+            Ok(strings(&["/usr/local/bin/nvim", "+3", "x.yaml"]))
         );
         assert_eq!(
             argv("code --wait", "x.yaml", Some(7)),
-            Ok(v(&["code", "--wait", "--goto", "x.yaml:7"]))
+            Ok(strings(&["code", "--wait", "--goto", "x.yaml:7"]))
         );
         assert_eq!(
             argv("subl -w", "x.yaml", Some(7)),
-            Ok(v(&["subl", "-w", "x.yaml:7"]))
+            Ok(strings(&["subl", "-w", "x.yaml:7"]))
         );
         assert_eq!(
             argv("my-editor", "x.yaml", Some(7)),
-            Ok(v(&["my-editor", "x.yaml"]))
+            Ok(strings(&["my-editor", "x.yaml"]))
         );
         // no line known: the file alone, whatever the editor
-        assert_eq!(argv("code", "x.ts", None), Ok(v(&["code", "x.ts"])));
-        assert_eq!(argv("vim", "x.ts", Some(0)), Ok(v(&["vim", "x.ts"])));
+        assert_eq!(argv("code", "x.ts", None), Ok(strings(&["code", "x.ts"])));
+        assert_eq!(argv("vim", "x.ts", Some(0)), Ok(strings(&["vim", "x.ts"])));
     }
 
     #[test]
     fn the_command_is_split_like_shell_words_without_a_shell() {
         assert_eq!(
             argv("'/opt/My Editor/bin/vim' -u NONE", "f", Some(2)),
-            Ok(v(&["/opt/My Editor/bin/vim", "-u", "NONE", "+2", "f"]))
+            Ok(strings(&[
+                "/opt/My Editor/bin/vim",
+                "-u",
+                "NONE",
+                "+2",
+                "f"
+            ]))
         );
         // what a shell would expand stays as typed
         assert_eq!(
             argv("vim $(rm -rf x)", "f", None),
-            Ok(v(&["vim", "$(rm", "-rf", "x)", "f"]))
+            Ok(strings(&["vim", "$(rm", "-rf", "x)", "f"]))
         );
         assert!(argv("vim 'unclosed", "f", None).is_err());
         assert!(argv("   ", "f", None).is_err());
-        assert_eq!(argv("vi", "-rf", None), Ok(v(&["vi", "./-rf"])));
+        assert_eq!(argv("vi", "-rf", None), Ok(strings(&["vi", "./-rf"])));
     }
 }

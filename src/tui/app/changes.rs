@@ -4,7 +4,7 @@
 
 use super::live::RunRef;
 use super::{App, Effect};
-use crate::workspace::changes::Update;
+use crate::workspace::changes::{Reread, Update};
 use crate::workspace::logs::RunStatus;
 use std::collections::BTreeSet;
 
@@ -36,13 +36,13 @@ impl App {
             return Vec::new();
         };
         let applied = ws.apply(updates);
-        if applied.reload {
+        if applied.reread == Reread::All {
             self.ws = Some(ws);
             return vec![Effect::Reload];
         }
         // a run record another process wrote (a headless `testdeck run`): the
         // Runs tab reads the records again
-        let records = applied.records.then_some(Effect::ReadRecords);
+        let records = (applied.reread == Reread::Records).then_some(Effect::ReadRecords);
         if !applied.changed {
             self.ws = Some(ws);
             return records.into_iter().collect();

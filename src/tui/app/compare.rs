@@ -65,7 +65,7 @@ fn side_pieces(label: &str, s: &RunSide) -> Pieces {
     let st = s.status.as_str();
     let mut v = vec![
         (format!("{label}  "), "title"),
-        (escape(&s.run_id).into_owned(), "text"),
+        (escape(&s.ident.run_id).into_owned(), "text"),
         ("  ".into(), "text"),
         (format!("{} {st}", mark(st)), status_role(st)),
     ];

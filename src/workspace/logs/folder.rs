@@ -6,6 +6,7 @@ use super::{RawRun, RunStatus};
 use crate::problem::Problem;
 use crate::workspace::walk::{Folder, Kind as EntryKind};
 use crate::workspace::{contract, read, rel, run};
+use serde::Serialize;
 use std::ffi::OsStr;
 use std::path::Path;
 use std::sync::Arc;
@@ -55,13 +56,15 @@ impl Names {
     }
 }
 
-/// Who a run is, as its folder `LOGS/<scope…>/<caseId>/<runId>` says.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Who a run is, as its folder `LOGS/<scope…>/<caseId>/<runId>` says (in JSON
+/// `runId`, `caseId`, `scope`, in that order, where a run is shown).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct FolderIdent {
+    pub run_id: String,
+    pub case_id: String,
     /// The folders between the logs root and the case's, joined with `/`.
     pub scope: String,
-    pub case_id: String,
-    pub run_id: String,
 }
 
 impl FolderIdent {
@@ -74,13 +77,13 @@ impl FolderIdent {
         };
         let case_dir = dir.parent().unwrap_or(dir);
         FolderIdent {
+            run_id: name(dir),
+            case_id: name(case_dir),
             scope: case_dir
                 .parent()
                 .and_then(|s| s.strip_prefix(logs).ok())
                 .map(|s| rel(Path::new(""), s))
                 .unwrap_or_default(),
-            case_id: name(case_dir),
-            run_id: name(dir),
         }
     }
 }

@@ -106,6 +106,13 @@ impl RawRun {
         let file = root.join(&self.path).join(super::run::META);
         read_meta(root, &file).ok().map(|(m, _)| m)
     }
+    /// Judge the run when it has no `meta.json` (see [`super::run::Judge`]); one
+    /// whose `meta.json` is there but broken stays in progress.
+    pub fn judge(&mut self, root: &Path, judge: &super::run::Judge) {
+        if self.status == RunStatus::InProgress && self.meta.is_none() && !self.meta_broken {
+            self.status = judge.unfinished(&self.path, &root.join(&self.path));
+        }
+    }
     /// When the run started: `startedAt`, or the time in a well-formed runId.
     pub fn start_time(&self) -> Option<chrono::DateTime<chrono::Utc>> {
         self.started_at()
@@ -202,9 +209,7 @@ impl Logs {
 /// [`Logs::judge`] on some runs (one domain's, as they arrive).
 pub fn judge_runs(runs: &mut [RawRun], root: &Path, judge: &super::run::Judge) {
     for r in runs {
-        if r.status == RunStatus::InProgress && r.meta.is_none() && !r.meta_broken {
-            r.status = judge.unfinished(&r.path, &root.join(&r.path));
-        }
+        r.judge(root, judge);
     }
 }
 
@@ -219,9 +224,13 @@ mod tests {
 
     #[test]
     fn run_ids() {
-        assert!(is_run_id("20260315-101530-112"));
-        assert!(!is_run_id("20260315-101530"));
-        assert!(!is_run_id("2026031x-101530-112"));
+        for (id, valid) in [
+            ("20260315-101530-112", true),
+            ("20260315-101530", false),
+            ("2026031x-101530-112", false),
+        ] {
+            assert_eq!(is_run_id(id), valid, "{id}");
+        }
         let t = run_id_time("20260315-101530-112").expect("time");
         assert_eq!(t.to_rfc3339(), "2026-03-15T10:15:30.112+00:00");
     }
