@@ -244,6 +244,18 @@ pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
     r
 }
 
+/// An empty-state message with a headline: the headline in `style`, a blank line,
+/// then what to know or do about it.
+pub fn headed<S: Into<std::borrow::Cow<'static, str>>>(
+    head: impl Into<std::borrow::Cow<'static, str>>,
+    style: ratatui::style::Style,
+    more: impl IntoIterator<Item = S>,
+) -> Vec<Line<'static>> {
+    let mut lines = vec![Line::styled(head, style), Line::raw("")];
+    lines.extend(more.into_iter().map(Line::raw));
+    lines
+}
+
 /// An empty-state message, centred in a pane.
 pub fn empty_state(lines: Vec<Line<'static>>, theme: &Theme, f: &mut Frame, inner: Rect) {
     let h = lines.len() as u16;
