@@ -784,7 +784,7 @@ mod tests {
         // the live pane keeps the same bound while it follows
         let (ws, dir) = run_with(&lines("e", 1..=5));
         let (mut app, follower) = app_showing(ws.path());
-        app.timeline_cap = 8;
+        app.live.cap = 8;
         let (rx, _stop, t) = follow_on_thread(follower.expect("followed"), &dir);
         append(&dir, &lines("e", 6..=20));
         std::fs::write(dir.join(crate::workspace::run::META), META).expect("meta");

@@ -32,18 +32,19 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame) {
     if let Some(b) = a.banner {
         bars::banner(app, theme, f, b);
     }
+    let p = a.panes;
     match app.tab {
-        Tab::Tests => tree::draw(app, theme, f, a.tree),
-        Tab::Catalog => catalog::draw(app, theme, f, a.tree),
-        Tab::Runs => runs::draw(app, theme, f, a.tree),
+        Tab::Tests => tree::draw(app, theme, f, p.tree),
+        Tab::Catalog => catalog::draw(app, theme, f, p.tree),
+        Tab::Runs => runs::draw(app, theme, f, p.tree),
     }
-    if let Some(r) = a.details {
+    if let Some(r) = p.details {
         details::draw(app, theme, f, r);
     }
-    if let Some(r) = a.live {
+    if let Some(r) = p.live {
         live::draw(app, theme, f, r);
     }
-    if let Some(r) = a.artifacts {
+    if let Some(r) = p.artifacts {
         artifacts::draw(app, theme, f, r);
     }
     bars::status(app, theme, f, a.status);
