@@ -200,7 +200,7 @@ fn a_real_playwright_full_page_screenshot_is_previewed_downscaled() {
         "a picture is drawn: {} cells\n{s}",
         cells.len()
     );
-    let a = app.areas().artifacts.expect("artifacts pane");
+    let a = app.areas().panes.artifacts.expect("artifacts pane");
     assert!(
         cells
             .iter()

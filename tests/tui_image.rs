@@ -347,7 +347,7 @@ fn the_artifacts_pane_previews_the_plan_card() {
         cells.len()
     );
     // the cells are the downscaled plan card, colour for colour
-    let a = app.areas().artifacts.expect("artifacts pane");
+    let a = app.areas().panes.artifacts.expect("artifacts pane");
     let first = cells[0];
     let (cols, rows) = (
         cells.iter().filter(|c| c.1 == first.1).count() as u16,

@@ -160,32 +160,32 @@ fn zoom_and_tree_width_at_three_sizes() {
     let d = common::fs::demo_copy();
     for size in SIZES {
         let mut app = loaded(d.path(), size.0, size.1);
-        let before = app.areas().tree.width;
+        let before = app.areas().panes.tree.width;
         app.keys("z");
         assert_eq!(
-            app.areas().tree.width,
+            app.areas().panes.tree.width,
             size.0,
             "{size:?}: the tree fills the width"
         );
-        assert!(app.areas().details.is_none());
+        assert!(app.areas().panes.details.is_none());
         let t = frame(&mut app);
         insta::assert_snapshot!(name("zoom_tree", size), t.backend());
         // Tab moves the zoom to the details
         app.key(KeyCode::Tab);
-        let full = app.areas().details.expect("zoomed details");
+        let full = app.areas().panes.details.expect("zoomed details");
         assert_eq!(full.width, size.0);
         let t = frame(&mut app);
         insta::assert_snapshot!(name("zoom_details", size), t.backend());
         app.keys("z");
         app.key(KeyCode::BackTab);
-        assert_eq!(app.areas().tree.width, before);
+        assert_eq!(app.areas().panes.tree.width, before);
         app.keys("++");
-        let wider = app.areas().tree.width;
+        let wider = app.areas().panes.tree.width;
         assert!(wider > before, "{size:?}: + widens ({before} → {wider})");
         let t = frame(&mut app);
         insta::assert_snapshot!(name("wider_tree", size), t.backend());
         app.keys("----");
-        assert!(app.areas().tree.width < before, "{size:?}: - narrows");
+        assert!(app.areas().panes.tree.width < before, "{size:?}: - narrows");
     }
 }
 

@@ -1,5 +1,6 @@
 //! The Action vocabulary: what a key, a mouse event, a timer or a background result asks the app to do.
 
+use super::shared_queue::Shared;
 use crate::workspace::Workspace;
 use crate::workspace::timeline::TimelineEvent;
 use crossterm::event::{KeyEvent, MouseEvent};
@@ -179,7 +180,7 @@ pub enum Action {
     },
     /// What the follow of run `.0` read waits in its queue (one such action is
     /// pending at a time, however fast the timeline grows).
-    FollowQueued(String, super::follow_queue::Shared),
+    FollowQueued(String, Shared<super::follow_queue::FollowQueue>),
     /// A message for the status bar (e.g. an opener failed).
     Notice(String),
     /// Text to show in an overlay (a run comparison).
@@ -191,7 +192,7 @@ pub enum Action {
     Exec(usize, Box<crate::exec::ExecEvent>),
     /// Events of launch `.0` wait in its queue (one such action is pending at a
     /// time, however much the launch sends).
-    ExecQueued(usize, super::launch_queue::Shared),
+    ExecQueued(usize, Shared<super::launch_queue::LaunchQueue>),
     /// SIGTERM / SIGHUP / SIGINT: end now.
     Terminate,
     /// A result of a feature's background work (`tui::job`).

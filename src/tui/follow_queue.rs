@@ -3,10 +3,10 @@
 //! the timeline grows) and bounded to the live pane's window, so a flooding writer
 //! neither grows memory nor delays keys.
 
+use super::shared_queue::Shared;
 use crate::tail::run::RunUpdate;
 use crate::workspace::timeline::TimelineEvent;
 use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
 
 /// What the follow task read and the app has not taken yet.
 #[derive(Debug, Default)]
@@ -70,26 +70,14 @@ impl FollowQueue {
     }
 }
 
-/// A follow queue as the loop passes it around: the app takes it when woken.
-#[derive(Clone, Default)]
-pub struct Shared(pub Arc<Mutex<FollowQueue>>);
-
-impl std::fmt::Debug for Shared {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("FollowQueue")
-    }
-}
-
-impl Shared {
+impl Shared<FollowQueue> {
     /// Queue `u`; true when the app must be woken.
     pub fn push(&self, u: RunUpdate, cap: usize) -> bool {
-        self.0.lock().is_ok_and(|mut q| q.push(u, cap))
+        self.with(false, |q| q.push(u, cap))
     }
     /// What waits.
     pub fn take(&self) -> Taken {
-        self.0
-            .lock()
-            .map_or_else(|_| Taken::default(), |mut q| q.take())
+        self.with(Taken::default(), FollowQueue::take)
     }
 }
 

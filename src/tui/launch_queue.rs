@@ -3,7 +3,7 @@
 //! a child or a run writes) and a burst is bounded, so a flood neither grows memory
 //! nor delays keys.
 
-use std::sync::{Arc, Mutex};
+use super::shared_queue::Shared;
 
 /// Output lines and timeline events of one burst a launch queue keeps for the
 /// app; older ones are dropped (counted: a line says how many output lines, the
@@ -150,26 +150,14 @@ impl LaunchQueue {
     }
 }
 
-/// A launch's queue as the loop passes it around: the app drains it when woken.
-#[derive(Clone, Default)]
-pub struct Shared(pub Arc<Mutex<LaunchQueue>>);
-
-impl std::fmt::Debug for Shared {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("LaunchQueue")
-    }
-}
-
-impl Shared {
+impl Shared<LaunchQueue> {
     /// Queue `ev`; true when the app must be woken.
     pub fn push(&self, ev: crate::exec::ExecEvent) -> bool {
-        self.0.lock().is_ok_and(|mut q| q.push(ev))
+        self.with(false, |q| q.push(ev))
     }
     /// The next batch, and whether more wait.
     pub fn take(&self) -> (Vec<Item>, bool) {
-        self.0
-            .lock()
-            .map_or_else(|_| (Vec::new(), false), |mut q| q.take())
+        self.with((Vec::new(), false), LaunchQueue::take)
     }
 }
 

@@ -11,6 +11,7 @@ pub mod job;
 pub mod keymap;
 pub mod launch_queue;
 pub mod runtime;
+pub mod shared_queue;
 pub mod suspend;
 pub mod theme;
 pub mod view;

@@ -5,6 +5,7 @@
 use super::action::Action;
 use super::app::Effect;
 use super::job::{Done, Job};
+use super::shared_queue::Shared;
 use crate::exec::process::Cancel;
 use crate::tail;
 use crate::tail::run::{RunUpdate, follow, load_run};
@@ -148,7 +149,7 @@ impl Runtime {
             }
             Effect::Launch { index, plan, ctx } => {
                 let send = self.send.clone();
-                let queue = super::launch_queue::Shared::default();
+                let queue = Shared::<super::launch_queue::LaunchQueue>::default();
                 let sink: crate::exec::Sink = Arc::new(move |ev| {
                     if queue.push(ev) {
                         send(Action::ExecQueued(index, queue.clone()));
@@ -225,7 +226,7 @@ pub fn follow_queued(
     path: &str,
     send: &(dyn Fn(Action) + Send + Sync),
 ) {
-    let queue = super::follow_queue::Shared::default();
+    let queue = Shared::<super::follow_queue::FollowQueue>::default();
     let to_app = |u: RunUpdate| {
         if queue.push(u, crate::tail::run::MAX_TIMELINE_EVENTS) {
             send(Action::FollowQueued(path.to_owned(), queue.clone()));
@@ -783,7 +784,7 @@ mod tests {
         // the live pane keeps the same bound while it follows
         let (ws, dir) = run_with(&lines("e", 1..=5));
         let (mut app, follower) = app_showing(ws.path());
-        app.timeline_cap = 8;
+        app.live.cap = 8;
         let (rx, _stop, t) = follow_on_thread(follower.expect("followed"), &dir);
         append(&dir, &lines("e", 6..=20));
         std::fs::write(dir.join(crate::workspace::run::META), META).expect("meta");

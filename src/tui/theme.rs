@@ -63,6 +63,24 @@ pub struct Theme {
     pub foreground: Color,
 }
 
+/// The entries of the optional table `[name]`, each parsed by `parse(key, value)`
+/// (none when the file has no such table; the first bad entry is the error).
+fn section<T>(
+    table: &toml::Table,
+    name: &str,
+    parse: impl Fn(&str, &toml::Value) -> Result<T, String>,
+) -> Result<BTreeMap<String, T>, String> {
+    let Some(t) = table.get(name) else {
+        return Ok(BTreeMap::new());
+    };
+    let t = t
+        .as_table()
+        .ok_or_else(|| format!("[{name}] must be a table"))?;
+    t.iter()
+        .map(|(k, v)| Ok((k.clone(), parse(k, v)?)))
+        .collect()
+}
+
 impl Theme {
     /// The style of `key` (the default style for an unknown key).
     pub fn get(&self, key: &str) -> Style {
@@ -71,27 +89,18 @@ impl Theme {
 
     /// Build from a TOML table with `[palette]` and `[ui]`.
     pub fn from_table(name: &str, table: &toml::Table, no_color: bool) -> Result<Theme, String> {
-        let mut palette = BTreeMap::new();
-        if let Some(p) = table.get("palette") {
-            let p = p.as_table().ok_or("[palette] must be a table")?;
-            for (k, v) in p {
-                let s = v
-                    .as_str()
-                    .ok_or_else(|| format!("palette.{k} must be a colour string"))?;
-                let c = Color::from_str(s).map_err(|_| format!("palette.{k}: bad colour {s:?}"))?;
-                palette.insert(k.clone(), c);
-            }
-        }
-        let mut styles = BTreeMap::new();
-        if let Some(ui) = table.get("ui") {
-            let ui = ui.as_table().ok_or("[ui] must be a table")?;
-            for (k, v) in ui {
-                let st = v
-                    .as_table()
-                    .ok_or_else(|| format!("ui.{k} must be a table like {{ fg = \"red\" }}"))?;
-                styles.insert(k.clone(), style_of(k, st, &palette, no_color)?);
-            }
-        }
+        let palette = section(table, "palette", |k, v| {
+            let s = v
+                .as_str()
+                .ok_or_else(|| format!("palette.{k} must be a colour string"))?;
+            Color::from_str(s).map_err(|_| format!("palette.{k}: bad colour {s:?}"))
+        })?;
+        let styles = section(table, "ui", |k, v| {
+            let st = v
+                .as_table()
+                .ok_or_else(|| format!("ui.{k} must be a table like {{ fg = \"red\" }}"))?;
+            style_of(k, st, &palette, no_color)
+        })?;
         for k in table.keys() {
             if k != "palette" && k != "ui" {
                 return Err(format!("unknown section [{k}]"));

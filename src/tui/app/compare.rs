@@ -21,17 +21,39 @@ pub struct Cell {
     pub ms: Option<u64>,
 }
 
+/// How an aligned timeline row compares: the mark it leads with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lead {
+    /// The first divergence.
+    First,
+    OnlyA,
+    OnlyB,
+    /// In both, its status or a shown field differs.
+    Changed,
+    Same,
+}
+
+impl Lead {
+    /// `▶` first divergence, `-` only in A, `+` only in B, `~` fields differ.
+    pub fn mark(self) -> &'static str {
+        match self {
+            Lead::First => "▶",
+            Lead::OnlyA => "-",
+            Lead::OnlyB => "+",
+            Lead::Changed => "~",
+            Lead::Same => " ",
+        }
+    }
+}
+
 /// One aligned timeline row.
 #[derive(Debug, Clone)]
 pub struct EventRow {
-    /// `▶` first divergence, `-` only in A, `+` only in B, `~` fields differ.
-    pub lead: &'static str,
+    pub lead: Lead,
     pub key: String,
     pub a: Option<Cell>,
     pub b: Option<Cell>,
     pub delta: String,
-    pub first: bool,
-    pub differs: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -45,7 +67,7 @@ pub enum Row {
 pub struct CompareScreen {
     pub title: String,
     /// The fixed head: run A, run B, the first divergence.
-    pub head: Vec<Pieces>,
+    pub head: [Pieces; 3],
     pub rows: Vec<Row>,
     /// The first body row shown.
     pub scroll: usize,
@@ -102,16 +124,19 @@ fn shown(field: &str) -> bool {
 
 impl CompareScreen {
     pub fn new(d: &RunDiff) -> CompareScreen {
-        let mut head = vec![side_pieces("A", &d.a), side_pieces("B", &d.b)];
+        let head = [
+            side_pieces("A", &d.a),
+            side_pieces("B", &d.b),
+            match &d.first_divergence {
+                None => vec![(NO_DIVERGENCE.into(), "passed")],
+                Some(fd) => vec![
+                    ("first divergence: ".into(), "muted"),
+                    (format!("#{} {}", fd.index + 1, escape(&fd.key)), "failed"),
+                    (format!("  ({})", fd.why()), "warning"),
+                ],
+            },
+        ];
         let first = d.first_divergence.as_ref().map(|f| f.index);
-        head.push(match &d.first_divergence {
-            None => vec![(NO_DIVERGENCE.into(), "passed")],
-            Some(fd) => vec![
-                ("first divergence: ".into(), "muted"),
-                (format!("#{} {}", fd.index + 1, escape(&fd.key)), "failed"),
-                (format!("  ({})", fd.why()), "warning"),
-            ],
-        });
         let mut rows = Vec::new();
         if !d.meta.is_empty() {
             rows.push(Row::Text(vec![("meta".into(), "title")]));
@@ -125,13 +150,13 @@ impl CompareScreen {
             let is_first = first == Some(i);
             let changed = e.changes.iter().any(|c| shown(&c.field));
             let lead = if is_first {
-                "▶"
+                Lead::First
             } else {
                 match (&e.a, &e.b) {
-                    (Some(_), None) => "-",
-                    (None, Some(_)) => "+",
-                    _ if changed || e.status_differs() => "~",
-                    _ => " ",
+                    (Some(_), None) => Lead::OnlyA,
+                    (None, Some(_)) => Lead::OnlyB,
+                    _ if changed || e.status_differs() => Lead::Changed,
+                    _ => Lead::Same,
                 }
             };
             if is_first {
@@ -143,8 +168,6 @@ impl CompareScreen {
                 a: cell(e.a.as_ref(), e.duration_ms_a),
                 b: cell(e.b.as_ref(), e.duration_ms_b),
                 delta: delta(e),
-                first: is_first,
-                differs: lead != " ",
             })));
             for c in e.changes.iter().filter(|c| shown(&c.field)) {
                 change_rows(&mut rows, &c.field, c.a.as_ref(), c.b.as_ref());
@@ -193,7 +216,7 @@ impl CompareScreen {
     /// The next differing timeline row below the top one.
     pub fn next_difference(&self) -> Option<usize> {
         (self.scroll + 1..self.rows.len())
-            .find(|&i| matches!(&self.rows[i], Row::Event(e) if e.differs))
+            .find(|&i| matches!(&self.rows[i], Row::Event(e) if e.lead != Lead::Same))
     }
 }
 

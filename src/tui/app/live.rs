@@ -2,7 +2,7 @@
 //! record or a launch), its filters, the rows shown and the cursors. Rows are kept
 //! incrementally: appending N events costs O(N) whatever the window holds.
 
-use super::super::action::{Command, RunData};
+use super::super::action::{Command, MAX_TIMELINE_EVENTS, RunData};
 use super::Effect;
 use super::launch::runner_output::is_output;
 use super::list::ListState;
@@ -43,6 +43,8 @@ pub struct Live {
     deferred: Option<bool>,
     /// The launch (its index) whose view the pane opened last.
     pub opened_for: Option<usize>,
+    /// The most timeline events the pane keeps ([`MAX_TIMELINE_EVENTS`]).
+    pub cap: usize,
 }
 
 /// A row the cockpit writes into the pane itself (a launch's start and end, a
@@ -75,6 +77,7 @@ impl Live {
     pub fn new() -> Live {
         Live {
             follow: true,
+            cap: MAX_TIMELINE_EVENTS,
             ..Live::default()
         }
     }
@@ -191,15 +194,15 @@ impl Live {
     }
 
     /// Apply `events` to the run shown (`reset`: the file was replaced) keeping
-    /// the last `cap`, and the rows with them: only the new events are looked at
+    /// the last [`Live::cap`], and the rows with them: only the new events are looked at
     /// and the rows of dropped ones leave the front. Returns how many rows left.
     fn append_rows(
         &mut self,
         reset: bool,
         events: impl IntoIterator<Item = TimelineEvent>,
         problems: Vec<String>,
-        cap: usize,
     ) -> usize {
+        let cap = self.cap;
         let Some(run) = self.run.as_mut() else {
             return 0;
         };
@@ -282,14 +285,13 @@ impl Live {
         events: Vec<TimelineEvent>,
         problems: Vec<String>,
         finished: bool,
-        cap: usize,
     ) -> Vec<Effect> {
         let at_end = self.follow;
         if self.run.as_ref().is_none_or(|r| r.path != path) {
             return Vec::new();
         }
         // events dropped at the front (the cap): the rows the person looks at move up
-        let gone = self.append_rows(reset, events, problems, cap);
+        let gone = self.append_rows(reset, events, problems);
         if finished {
             if let Some(run) = self.run.as_mut() {
                 run.in_progress = false;
@@ -311,12 +313,7 @@ impl Live {
 
     /// What waited in the follow queue: as [`Live::append`], and the events the
     /// queue dropped (more came than the pane keeps) counted as not loaded.
-    pub fn append_queued(
-        &mut self,
-        path: &str,
-        t: crate::tui::follow_queue::Taken,
-        cap: usize,
-    ) -> Vec<Effect> {
+    pub fn append_queued(&mut self, path: &str, t: crate::tui::follow_queue::Taken) -> Vec<Effect> {
         let u = t.update;
         let reset = u.reset;
         if !reset {
@@ -324,7 +321,7 @@ impl Live {
                 run.skipped += t.dropped;
             }
         }
-        let fx = self.append(path, reset, u.events, u.problems, u.finished, cap);
+        let fx = self.append(path, reset, u.events, u.problems, u.finished);
         if reset {
             if let Some(run) = self.run.as_mut().filter(|r| r.path == path) {
                 run.skipped += t.dropped;
@@ -458,11 +455,11 @@ impl Live {
     }
 
     /// An event of launched case `id`, shown when that case is.
-    pub fn push(&mut self, id: &str, ev: TimelineEvent, cap: usize) {
+    pub fn push(&mut self, id: &str, ev: TimelineEvent) {
         if self.launch.as_deref() != Some(id) {
             return;
         }
-        self.push_shown(ev, cap);
+        self.push_shown(ev);
     }
 
     /// `n` events of launched case `id` were dropped on their way (a flood):
@@ -480,7 +477,7 @@ impl Live {
     /// whichever of its cases is shown; the launch's own view is opened for it
     /// when that launch has shown nothing yet (a person who moved to another run
     /// keeps it).
-    pub fn push_runner_line(&mut self, index: usize, ev: TimelineEvent, cap: usize) -> Vec<Effect> {
+    pub fn push_runner_line(&mut self, index: usize, ev: TimelineEvent) -> Vec<Effect> {
         let mut fx = Vec::new();
         if self.launch.is_none() {
             if self.opened_for == Some(index) {
@@ -489,13 +486,13 @@ impl Live {
             fx = self.show_launch(RUNNER_ID, None);
         }
         self.opened_for = Some(index);
-        self.push_shown(ev, cap);
+        self.push_shown(ev);
         fx
     }
 
-    fn push_shown(&mut self, ev: TimelineEvent, cap: usize) {
+    fn push_shown(&mut self, ev: TimelineEvent) {
         let follow = self.follow;
-        let gone = self.append_rows(false, [ev], Vec::new(), cap);
+        let gone = self.append_rows(false, [ev], Vec::new());
         if let Some(d) = self.deferred.as_mut() {
             // a batch: the cursor follows once at its end, not once a line
             *d = true;
@@ -633,8 +630,8 @@ mod tests {
         for act in pending {
             a.update(act);
             let run = a.live.run.as_ref().expect("run");
-            assert!(run.events.len() <= a.timeline_cap);
-            assert!(a.live.visible_len() <= a.timeline_cap);
+            assert!(run.events.len() <= a.live.cap);
+            assert!(a.live.visible_len() <= a.live.cap);
         }
         let run = a.live.run.as_ref().expect("run");
         assert!(!run.in_progress);

@@ -115,18 +115,14 @@ pub struct App {
     details_subject: Subject,
     /// Marked cases of both sources.
     pub marks: BTreeSet<CaseRef>,
-    /// The focused pane fills the screen below the tabs (`z`).
-    pub zoom: bool,
-    /// The tree's share of the width in percent, when the person set it (`+`/`-`).
-    pub tree_pct: Option<u16>,
+    /// Zoom and the tree's width, as the person set them.
+    pub sizing: layout::Sizing,
     /// What the finder matches.
     pub candidates: Vec<Candidate>,
     pub overlay: Option<Overlay>,
     /// A full screen over the panes (compare, report, screenshot).
     pub screen: Option<Screen>,
     pub input: Option<InputTarget>,
-    /// The most timeline events the live pane keeps ([`super::action::MAX_TIMELINE_EVENTS`]).
-    pub timeline_cap: usize,
     /// Number of runs in flight (launching).
     pub running: usize,
     /// The session's max risk (from the catalog's default; `m` cycles it).
@@ -197,13 +193,11 @@ impl App {
             details_max: None,
             details_subject: (Tab::Tests, 0, None),
             marks: BTreeSet::new(),
-            zoom: false,
-            tree_pct: None,
+            sizing: layout::Sizing::default(),
             candidates: Vec::new(),
             overlay: None,
             screen: None,
             input: None,
-            timeline_cap: super::action::MAX_TIMELINE_EVENTS,
             running: 0,
             max_risk: None,
             grants: crate::exec::Grants::default(),
@@ -352,7 +346,7 @@ impl App {
             .as_ref()
             .filter(|w| !self.indexing && !w.logs.runs.is_empty())
         {
-            let h = self.areas().tree.height as usize;
+            let h = self.areas().panes.tree.height as usize;
             fx.extend(self.contract.job(ws, self.tab, &self.tests, &self.runs, h));
         }
         fx.extend(self.previews.job(self.preview_target()));
@@ -431,8 +425,7 @@ impl App {
                     // its artifacts and details are read again once the index has it
                     self.changes.reread = Some(path.clone());
                 }
-                self.live
-                    .append(&path, reset, events, problems, finished, self.timeline_cap)
+                self.live.append(&path, reset, events, problems, finished)
             }
             Action::FollowQueued(path, queue) => {
                 let t = queue.take();
@@ -440,7 +433,7 @@ impl App {
                     // as for TimelineAppend: read again once the index has it
                     self.changes.reread = Some(path.clone());
                 }
-                self.live.append_queued(&path, t, self.timeline_cap)
+                self.live.append_queued(&path, t)
             }
             Action::Notice(n) => {
                 self.notice = Some(n);
@@ -621,15 +614,12 @@ impl App {
                 return vec![Effect::Reload];
             }
             Command::Zoom => {
-                self.zoom = !self.zoom;
+                self.sizing.zoom = !self.sizing.zoom;
                 self.clamp();
             }
             Command::WiderTree | Command::NarrowerTree => {
-                let now = self.tree_pct.unwrap_or_else(|| self.areas().tree_pct);
-                let step: i32 = if c == Command::WiderTree { 5 } else { -5 };
-                let pct = (i32::from(now) + step).clamp(20, 80);
-                self.tree_pct = u16::try_from(pct).ok();
-                self.zoom = false;
+                let step = if c == Command::WiderTree { 5 } else { -5 };
+                self.sizing.widen(step, self.size);
                 self.clamp();
             }
             // handled before the overlays (`command`'s first lines)
@@ -689,7 +679,7 @@ mod tests {
     #[test]
     fn timeline_appends_keep_the_cap_reset_and_the_person_s_place() {
         let mut a = app();
-        a.timeline_cap = 4;
+        a.live.cap = 4;
         a.live.wanted = Some(RunRef::Folder("run".into()));
         a.update(Action::RunLoaded(Box::new(RunData {
             path: "run".into(),
@@ -752,7 +742,7 @@ mod tests {
             assert!(fx.is_empty(), "{fx:?}");
             assert!(!a.dirty, "a motion at column {col} asked for a frame");
         }
-        let live = a.areas().live.expect("the live pane");
+        let live = a.areas().panes.live.expect("the live pane");
         let focus_live = mouse(
             MouseEventKind::Down(MouseButton::Left),
             live.x + 2,

@@ -2,7 +2,7 @@
 //! scrolls the pane under it, a click on the tab bar switches tabs.
 
 use super::super::action::Command;
-use super::{App, Effect, ListState, Overlay, Pane, Screen, Tab};
+use super::{App, Effect, ListState, Overlay, PANES, Pane, Screen, Tab};
 use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::Position;
 
@@ -18,14 +18,9 @@ impl App {
         }
         let a = self.areas();
         let pos = Position::new(m.column, m.row);
-        let pane = [
-            (Some(a.tree), Pane::Tree),
-            (a.details, Pane::Details),
-            (a.live, Pane::Live),
-            (a.artifacts, Pane::Artifacts),
-        ]
-        .into_iter()
-        .find_map(|(r, p)| r.filter(|r| r.contains(pos)).map(|r| (r, p)));
+        let pane = PANES
+            .into_iter()
+            .find_map(|p| a.panes.get(p).filter(|r| r.contains(pos)).map(|r| (r, p)));
         let Some((rect, pane)) = pane else {
             if m.kind == MouseEventKind::Down(MouseButton::Left) && m.row == a.tabs.y {
                 // the tab bar: " 1 Tests  2 Catalog  3 Runs "

@@ -11,12 +11,7 @@ impl App {
         PANES
             .iter()
             .copied()
-            .filter(|p| match p {
-                Pane::Tree => true,
-                Pane::Details => a.details.is_some() || a.narrow,
-                Pane::Live => a.live.is_some() || a.narrow,
-                Pane::Artifacts => a.artifacts.is_some() || a.narrow,
-            })
+            .filter(|&p| a.panes.focusable(p))
             .collect()
     }
 
@@ -57,7 +52,7 @@ impl App {
     /// Keep cursors in range and scroll offsets so the cursor is visible.
     pub(super) fn clamp(&mut self) {
         let a = self.areas();
-        let tree_h = a.tree.height.saturating_sub(2) as usize;
+        let tree_h = a.panes.tree.height.saturating_sub(2) as usize;
         // a zoomed-away tree keeps its place for when it comes back
         if tree_h > 0 {
             // the tree's header row names its columns
@@ -70,6 +65,7 @@ impl App {
         // the timeline has its header row over the events
         let header = usize::from(!self.live.show_events);
         let live_h = a
+            .panes
             .live
             .map_or(10, |r| r.height.saturating_sub(2) as usize)
             .saturating_sub(header);

@@ -3,7 +3,7 @@
 
 use super::super::app::{App, CatRow, Pane};
 use super::super::theme::Theme;
-use super::{empty_state, focused, pane, risk_style, spread, spread_keeping};
+use super::{empty_state, focused, headed, pane, risk_style, spread, spread_keeping};
 
 /// Columns of a catalog row's id and title kept before its badges give way.
 const TITLE_KEEP: usize = 40;
@@ -44,27 +44,19 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
                 theme.get("running"),
             )]
         } else {
-            vec![
-                Line::styled("No tester catalog here", theme.get("text")),
-                Line::raw(""),
-                Line::raw("A catalog lives in .pouch/tester/catalog.yaml"),
-                Line::raw("with cases in .pouch/tester/cases/<category>.yaml"),
-            ]
+            let hint = [
+                "A catalog lives in .pouch/tester/catalog.yaml",
+                "with cases in .pouch/tester/cases/<category>.yaml",
+            ];
+            headed("No tester catalog here", theme.get("text"), hint)
         };
         empty_state(lines, theme, f, inner);
         return;
     };
     if app.catalog.rows.is_empty() {
-        empty_state(
-            vec![
-                Line::styled("The catalog has no cases", theme.get("text")),
-                Line::raw(""),
-                Line::raw("Add cases in .pouch/tester/cases/<category>.yaml"),
-            ],
-            theme,
-            f,
-            inner,
-        );
+        let hint = ["Add cases in .pouch/tester/cases/<category>.yaml"];
+        let lines = headed("The catalog has no cases", theme.get("text"), hint);
+        empty_state(lines, theme, f, inner);
         return;
     }
     let w = inner.width as usize;

@@ -2,7 +2,7 @@
 //! `app::compare` built (first divergence highlighted, durations in columns).
 
 use super::super::app::App;
-use super::super::app::compare::{Cell, CompareScreen, Pieces, Row};
+use super::super::app::compare::{Cell, CompareScreen, Lead, Pieces, Row};
 use super::super::theme::Theme;
 use super::{fmt_ms, truncate};
 use ratatui::Frame;
@@ -88,12 +88,12 @@ pub fn draw(app: &App, v: &CompareScreen, theme: &Theme, f: &mut Frame) {
             Row::Text(p) => pieces_line(p, theme),
             Row::Event(e) => {
                 let lead_role = match e.lead {
-                    "▶" => "failed",
-                    " " => "muted",
+                    Lead::First => "failed",
+                    Lead::Same => "muted",
                     _ => "warning",
                 };
                 let mut spans = vec![
-                    Span::styled(format!("{} ", e.lead), theme.get(lead_role)),
+                    Span::styled(format!("{} ", e.lead.mark()), theme.get(lead_role)),
                     Span::styled(pad(&e.key, kw), theme.get("text")),
                     sep(),
                 ];
@@ -103,7 +103,7 @@ pub fn draw(app: &App, v: &CompareScreen, theme: &Theme, f: &mut Frame) {
                 spans.push(sep());
                 spans.push(Span::styled(e.delta.clone(), theme.get("warning")));
                 let line = Line::from(spans);
-                if e.first {
+                if e.lead == Lead::First {
                     line.style(theme.get("selection"))
                 } else {
                     line

@@ -75,7 +75,7 @@ fn content(app: &App, theme: &Theme) -> Vec<Line<'static>> {
 /// How far the details pane can scroll at the current size (its wrapped rows
 /// less the rows shown), for the app to keep its scroll inside.
 pub fn max_scroll(app: &App, theme: &Theme) -> usize {
-    let Some(r) = app.areas().details else {
+    let Some(r) = app.areas().panes.details else {
         return 0;
     };
     let inner = ratatui::widgets::Block::bordered().inner(r);

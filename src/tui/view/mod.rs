@@ -32,18 +32,19 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame) {
     if let Some(b) = a.banner {
         bars::banner(app, theme, f, b);
     }
+    let p = a.panes;
     match app.tab {
-        Tab::Tests => tree::draw(app, theme, f, a.tree),
-        Tab::Catalog => catalog::draw(app, theme, f, a.tree),
-        Tab::Runs => runs::draw(app, theme, f, a.tree),
+        Tab::Tests => tree::draw(app, theme, f, p.tree),
+        Tab::Catalog => catalog::draw(app, theme, f, p.tree),
+        Tab::Runs => runs::draw(app, theme, f, p.tree),
     }
-    if let Some(r) = a.details {
+    if let Some(r) = p.details {
         details::draw(app, theme, f, r);
     }
-    if let Some(r) = a.live {
+    if let Some(r) = p.live {
         live::draw(app, theme, f, r);
     }
-    if let Some(r) = a.artifacts {
+    if let Some(r) = p.artifacts {
         artifacts::draw(app, theme, f, r);
     }
     bars::status(app, theme, f, a.status);
@@ -242,6 +243,18 @@ pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
         .flex(Flex::Center)
         .areas(r);
     r
+}
+
+/// An empty-state message with a headline: the headline in `style`, a blank line,
+/// then what to know or do about it.
+pub fn headed<S: Into<std::borrow::Cow<'static, str>>>(
+    head: impl Into<std::borrow::Cow<'static, str>>,
+    style: ratatui::style::Style,
+    more: impl IntoIterator<Item = S>,
+) -> Vec<Line<'static>> {
+    let mut lines = vec![Line::styled(head, style), Line::raw("")];
+    lines.extend(more.into_iter().map(Line::raw));
+    lines
 }
 
 /// An empty-state message, centred in a pane.

@@ -33,6 +33,22 @@ fn yes_no(yes_style: &str, yes: &'static str, no: &'static str, theme: &Theme) -
     ])
 }
 
+/// The body of a prompt whose yes cannot be undone: what it is about, the
+/// question, and the answer line with no (Enter) the default.
+fn confirm_destructive(
+    mut about: Vec<Line<'static>>,
+    question: &'static str,
+    yes: &'static str,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    about.extend([
+        Line::raw(question),
+        Line::raw(""),
+        yes_no("risk_destructive", yes, " no (Enter)", theme),
+    ]);
+    about
+}
+
 pub fn prompt(app: &App, p: &Prompt, theme: &Theme, f: &mut Frame) {
     let area = f.area();
     let (title, body): (String, Vec<Line>) = match p {
@@ -140,18 +156,15 @@ pub fn prompt(app: &App, p: &Prompt, theme: &Theme, f: &mut Frame) {
                 .join(" ");
             (
                 " Run the workspace's opener? ".to_owned(),
-                vec![
-                    Line::raw(format!("{} names this opener:", esc(&file))),
-                    Line::styled(command, theme.get("risk_destructive")),
-                    Line::raw("Trust it (remembered until the file changes)?"),
-                    Line::raw(""),
-                    yes_no(
-                        "risk_destructive",
-                        " yes, trust and run    ",
-                        " no (Enter)",
-                        theme,
-                    ),
-                ],
+                confirm_destructive(
+                    vec![
+                        Line::raw(format!("{} names this opener:", esc(&file))),
+                        Line::styled(command, theme.get("risk_destructive")),
+                    ],
+                    "Trust it (remembered until the file changes)?",
+                    " yes, trust and run    ",
+                    theme,
+                ),
             )
         }
         Prompt::Preview(p) => {
@@ -183,21 +196,16 @@ pub fn prompt(app: &App, p: &Prompt, theme: &Theme, f: &mut Frame) {
         }
         Prompt::QuitLive => (
             " Quit? ".to_owned(),
-            vec![
+            confirm_destructive(
                 // a watch rerun in flight is live too (it is why this asks)
-                Line::raw(match app.running + app.watch.reruns {
+                vec![Line::raw(match app.running + app.watch.reruns {
                     1 => "1 run is live.".to_owned(),
                     n => format!("{n} runs are live."),
-                }),
-                Line::raw("Quit and end them?"),
-                Line::raw(""),
-                yes_no(
-                    "risk_destructive",
-                    " yes, end them    ",
-                    " no (Enter)",
-                    theme,
-                ),
-            ],
+                })],
+                "Quit and end them?",
+                " yes, end them    ",
+                theme,
+            ),
         ),
     };
     let r = centered(area, PROMPT_WIDTH, prompt_height(&body, area, PROMPT_WIDTH));

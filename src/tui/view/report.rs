@@ -14,11 +14,12 @@ use ratatui::widgets::{Block, BorderType, Paragraph, Wrap};
 /// below the tabs when the terminal is narrow).
 fn area(app: &App) -> Rect {
     let a = app.areas();
-    let x = a.tree.x + a.tree.width;
-    if a.narrow || app.size.0.saturating_sub(x) < 40 {
-        return Rect::new(0, a.tree.y, app.size.0, a.tree.height);
+    let tree = a.panes.tree;
+    let x = tree.x + tree.width;
+    if a.panes.narrow || app.size.0.saturating_sub(x) < 40 {
+        return Rect::new(0, tree.y, app.size.0, tree.height);
     }
-    Rect::new(x, a.tree.y, app.size.0 - x, a.tree.height)
+    Rect::new(x, tree.y, app.size.0 - x, tree.height)
 }
 
 pub fn draw(app: &App, v: &ReportScreen, theme: &Theme, f: &mut Frame) {

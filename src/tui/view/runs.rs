@@ -2,7 +2,7 @@
 
 use super::super::app::{App, InputTarget, Pane, RunRow};
 use super::super::theme::Theme;
-use super::{empty_state, fmt_ms, focused, pane, spread, status_icon};
+use super::{empty_state, fmt_ms, focused, headed, pane, spread, status_icon};
 use crate::sanitize::escape;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -47,11 +47,8 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
     };
     if app.runs.visible.is_empty() {
         let msg = if total == 0 {
-            vec![
-                Line::styled("No runs yet", theme.get("text")),
-                Line::raw(""),
-                Line::raw("Runs appear under tests/logs/<scope>/<caseId>/<runId>/"),
-            ]
+            let hint = ["Runs appear under tests/logs/<scope>/<caseId>/<runId>/"];
+            headed("No runs yet", theme.get("text"), hint)
         } else {
             vec![Line::raw("No run matches the filter (Esc clears it)")]
         };

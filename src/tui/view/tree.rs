@@ -2,12 +2,12 @@
 
 use super::super::app::{App, NodeKind, Pane};
 use super::super::theme::Theme;
-use super::{empty_state, focused, pane, spread, status_icon};
+use super::{empty_state, focused, headed, pane, spread, status_icon};
 use crate::workspace::logs::RunStatus;
 use crate::workspace::stats::fmt_rate;
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::text::{Line, Span};
+use ratatui::text::Span;
 use ratatui::widgets::Paragraph;
 
 #[allow(clippy::many_single_char_names)] // r, f, w, h, l, s: the usual drawing names
@@ -29,46 +29,24 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
     let inner = block.inner(r);
     f.render_widget(block, r);
     if let Some(e) = &app.load_error {
-        empty_state(
-            vec![
-                Line::styled("Cannot open the workspace", theme.get("failed")),
-                Line::raw(""),
-                Line::raw(crate::sanitize::escape(e).into_owned()),
-            ],
-            theme,
-            f,
-            inner,
-        );
+        let e = crate::sanitize::escape(e).into_owned();
+        let lines = headed("Cannot open the workspace", theme.get("failed"), [e]);
+        empty_state(lines, theme, f, inner);
         return;
     }
     if app.loading() {
-        empty_state(
-            vec![
-                Line::styled(
-                    format!("{} indexing workspace…", app.spinner()),
-                    theme.get("running"),
-                ),
-                Line::raw(""),
-                Line::raw("tests tree, logs, test plan, catalog"),
-            ],
-            theme,
-            f,
-            inner,
-        );
+        let head = format!("{} indexing workspace…", app.spinner());
+        let what = ["tests tree, logs, test plan, catalog"];
+        empty_state(headed(head, theme.get("running"), what), theme, f, inner);
         return;
     }
     if app.tests.nodes.is_empty() {
-        empty_state(
-            vec![
-                Line::styled("No test cases here", theme.get("text")),
-                Line::raw(""),
-                Line::raw("A case is tests/<domain>/<layer>/<suite>/…/<name>.test.ts"),
-                Line::raw("Run logs appear under tests/logs/"),
-            ],
-            theme,
-            f,
-            inner,
-        );
+        let hint = [
+            "A case is tests/<domain>/<layer>/<suite>/…/<name>.test.ts",
+            "Run logs appear under tests/logs/",
+        ];
+        let lines = headed("No test cases here", theme.get("text"), hint);
+        empty_state(lines, theme, f, inner);
         return;
     }
     let w = inner.width as usize;

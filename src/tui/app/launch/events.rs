@@ -89,25 +89,20 @@ impl App {
                 self.live.opened_for = Some(index);
                 let msg = command.unwrap_or_default();
                 let risk = risk.map_or(String::new(), |r| format!(" [{}]", r.as_str()));
-                let cap = self.timeline_cap;
-                self.live.push(
-                    &id,
-                    note("run", &format!("start {id}{risk}"), "info", msg),
-                    cap,
-                );
+                self.live
+                    .push(&id, note("run", &format!("start {id}{risk}"), "info", msg));
                 fx
             }
             E::Output { id, stream, line } => {
-                let cap = self.timeline_cap;
                 if id != crate::exec::tests_run::RUNNER_ID {
-                    self.live.push(&id, runner_output::row(stream, line), cap);
+                    self.live.push(&id, runner_output::row(stream, line));
                     return Vec::new();
                 }
                 let row = self.runner.line(stream, line);
-                self.live.push_runner_line(index, row, cap)
+                self.live.push_runner_line(index, row)
             }
             E::Timeline { id, event, .. } => {
-                self.live.push(&id, *event, self.timeline_cap);
+                self.live.push(&id, *event);
                 Vec::new()
             }
             E::CaseEnd(r) => {
@@ -122,7 +117,6 @@ impl App {
                         status,
                         reason.clone(),
                     ),
-                    self.timeline_cap,
                 );
                 if self.live.launch.as_deref() == Some(r.id.as_str()) {
                     if let Some(run) = self.live.run.as_mut() {
@@ -158,8 +152,7 @@ impl App {
                 // no run to show: the pane keeps how the runner ended and what it
                 // last said on stderr, and the launch's closing notice repeats it
                 let row = self.runner.exited(&r, exit_code, signal);
-                let cap = self.timeline_cap;
-                self.live.push_runner_line(index, row, cap)
+                self.live.push_runner_line(index, row)
             }
             E::Summary(s) => {
                 self.running = self.running.saturating_sub(1);
@@ -202,7 +195,6 @@ impl App {
                 "skipped",
                 reason.to_owned(),
             ),
-            self.timeline_cap,
         );
         fx
     }
