@@ -8,24 +8,36 @@ use std::fmt::Write as _;
 /// Escape C0 controls (except none), DEL and C1 controls as `\e`, `\xNN` or `\u{NN}`.
 /// Tabs become a single space so columns stay predictable; newlines become `\n`.
 pub fn escape(s: &str) -> Cow<'_, str> {
-    if !s.chars().any(needs_escape) {
+    replace_chars(s, 8, needs_escape, |out, c| match c {
+        '\x1b' => out.push_str("\\e"),
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\t' => out.push(' '),
+        c if (c as u32) < 0x100 => {
+            let _ = write!(out, "\\x{:02x}", c as u32);
+        }
+        c => {
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        }
+    })
+}
+
+/// `s` with every character `needs` picks written by `write` instead (borrowed
+/// when there is none): the one loop of [`escape`] and [`json_text`]. `room` is
+/// what the escapes are expected to add.
+fn replace_chars(
+    s: &str,
+    room: usize,
+    needs: impl Fn(char) -> bool,
+    write: impl Fn(&mut String, char),
+) -> Cow<'_, str> {
+    if !s.chars().any(&needs) {
         return Cow::Borrowed(s);
     }
-    let mut out = String::with_capacity(s.len() + 8);
+    let mut out = String::with_capacity(s.len() + room);
     for c in s.chars() {
-        if needs_escape(c) {
-            match c {
-                '\x1b' => out.push_str("\\e"),
-                '\n' => out.push_str("\\n"),
-                '\r' => out.push_str("\\r"),
-                '\t' => out.push(' '),
-                c if (c as u32) < 0x100 => {
-                    let _ = write!(out, "\\x{:02x}", c as u32);
-                }
-                c => {
-                    let _ = write!(out, "\\u{{{:x}}}", c as u32);
-                }
-            }
+        if needs(c) {
+            write(&mut out, c);
         } else {
             out.push(c);
         }
@@ -59,18 +71,9 @@ fn json_needs_escape(c: char) -> bool {
 /// inside strings (outside them it is ASCII), and a `\` there always starts an
 /// escape of its own, so writing the escape in place is exact.
 pub fn json_text(s: &str) -> Cow<'_, str> {
-    if !s.chars().any(json_needs_escape) {
-        return Cow::Borrowed(s);
-    }
-    let mut out = String::with_capacity(s.len() + 16);
-    for c in s.chars() {
-        if json_needs_escape(c) {
-            let _ = write!(out, "\\u{:04x}", c as u32);
-        } else {
-            out.push(c);
-        }
-    }
-    Cow::Owned(out)
+    replace_chars(s, 16, json_needs_escape, |out, c| {
+        let _ = write!(out, "\\u{:04x}", c as u32);
+    })
 }
 
 /// The one JSON writer of every `--json` output: serde_json, then [`json_text`].
@@ -166,16 +169,55 @@ impl SgrColor {
     }
 }
 
+/// The on/off attributes an SGR sequence sets, as a set of bits (the way
+/// ratatui's `Modifier` keeps them; the core does not depend on ratatui).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Attrs(u8);
+
+impl Attrs {
+    pub const BOLD: Attrs = Attrs(1);
+    pub const DIM: Attrs = Attrs(1 << 1);
+    pub const ITALIC: Attrs = Attrs(1 << 2);
+    pub const UNDERLINE: Attrs = Attrs(1 << 3);
+    pub const REVERSE: Attrs = Attrs(1 << 4);
+
+    /// Each attribute with the SGR parameter that sets it, in the order
+    /// [`Sgr::sequence`] writes them.
+    const CODES: [(Attrs, &'static str); 5] = [
+        (Attrs::BOLD, "1"),
+        (Attrs::DIM, "2"),
+        (Attrs::ITALIC, "3"),
+        (Attrs::UNDERLINE, "4"),
+        (Attrs::REVERSE, "7"),
+    ];
+
+    /// Whether every attribute of `other` is set.
+    pub fn contains(self, other: Attrs) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// Set (`on`) or clear the attributes of `other`.
+    pub fn set(&mut self, other: Attrs, on: bool) {
+        if on {
+            self.0 |= other.0;
+        } else {
+            self.0 &= !other.0;
+        }
+    }
+}
+
+impl std::ops::BitOr for Attrs {
+    type Output = Attrs;
+    fn bitor(self, other: Attrs) -> Attrs {
+        Attrs(self.0 | other.0)
+    }
+}
+
 /// The attributes SGR sequences set on the text after them: a closed set (what
 /// else a sequence asks for, blinking or hidden text, is ignored).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(clippy::struct_excessive_bools)] // one flag per SGR attribute
 pub struct Sgr {
-    pub bold: bool,
-    pub dim: bool,
-    pub italic: bool,
-    pub underline: bool,
-    pub reverse: bool,
+    pub attrs: Attrs,
     pub fg: Option<SgrColor>,
     pub bg: Option<SgrColor>,
 }
@@ -219,7 +261,9 @@ impl Sgr {
                         self.set_color(n == 48, c);
                     }
                     // 4:0 is no underline, 4:1…4:5 the underline styles
-                    Some(4) => self.underline = sub.get(1).copied().flatten() != Some(0),
+                    Some(4) => self
+                        .attrs
+                        .set(Attrs::UNDERLINE, sub.get(1).copied().flatten() != Some(0)),
                     _ => {}
                 }
                 continue;
@@ -227,15 +271,15 @@ impl Sgr {
             let Some(p) = num(g) else { continue };
             match p {
                 0 => *self = Sgr::default(),
-                1 => self.bold = true,
-                2 => self.dim = true,
-                3 => self.italic = true,
-                4 => self.underline = true,
-                7 => self.reverse = true,
-                22 => (self.bold, self.dim) = (false, false),
-                23 => self.italic = false,
-                24 => self.underline = false,
-                27 => self.reverse = false,
+                1 => self.attrs.set(Attrs::BOLD, true),
+                2 => self.attrs.set(Attrs::DIM, true),
+                3 => self.attrs.set(Attrs::ITALIC, true),
+                4 => self.attrs.set(Attrs::UNDERLINE, true),
+                7 => self.attrs.set(Attrs::REVERSE, true),
+                22 => self.attrs.set(Attrs::BOLD | Attrs::DIM, false),
+                23 => self.attrs.set(Attrs::ITALIC, false),
+                24 => self.attrs.set(Attrs::UNDERLINE, false),
+                27 => self.attrs.set(Attrs::REVERSE, false),
                 30..=37 => self.fg = Some(SgrColor::Basic(low(p - 30))),
                 90..=97 => self.fg = Some(SgrColor::Basic(low(p - 90 + 8))),
                 39 => self.fg = None,
@@ -273,14 +317,8 @@ impl Sgr {
     /// The one SGR sequence that sets exactly these attributes from a reset.
     pub fn sequence(&self) -> String {
         let mut p = vec!["0".to_owned()];
-        for (on, code) in [
-            (self.bold, "1"),
-            (self.dim, "2"),
-            (self.italic, "3"),
-            (self.underline, "4"),
-            (self.reverse, "7"),
-        ] {
-            if on {
+        for (a, code) in Attrs::CODES {
+            if self.attrs.contains(a) {
                 p.push(code.to_owned());
             }
         }
@@ -530,12 +568,12 @@ mod tests {
         let text: String = v.iter().map(|(t, _)| t.as_str()).collect();
         assert_eq!(text, "expect(received).toBe(expected)");
         let dim = Sgr {
-            dim: true,
+            attrs: Attrs::DIM,
             ..Sgr::default()
         };
         assert_eq!(v[0], ("expect(".into(), dim));
         assert_eq!(v[1].1.fg, Some(SgrColor::Basic(1)));
-        assert!(!v[1].1.dim);
+        assert!(!v[1].1.attrs.contains(Attrs::DIM));
         assert_eq!(v[3], ("toBe".into(), Sgr::default()));
         assert_eq!(v[5].1.fg, Some(SgrColor::Basic(2)));
         assert_eq!(strip_sgr(s), "expect(received).toBe(expected)");
@@ -544,11 +582,7 @@ mod tests {
         assert_eq!(
             v[0].1,
             Sgr {
-                bold: true,
-                italic: true,
-                underline: true,
-                reverse: true,
-                dim: false,
+                attrs: Attrs::BOLD | Attrs::ITALIC | Attrs::UNDERLINE | Attrs::REVERSE,
                 fg: Some(SgrColor::Indexed(208)),
                 bg: Some(SgrColor::Rgb(1, 2, 3)),
             }
@@ -603,7 +637,7 @@ mod tests {
             vec![(
                 "x".into(),
                 Sgr {
-                    bold: true,
+                    attrs: Attrs::BOLD,
                     ..Sgr::default()
                 }
             )]
@@ -611,7 +645,7 @@ mod tests {
         // nested resets: each one returns to plain, empty parameters too
         let v = sgr_spans("\x1b[1m\x1b[31ma\x1b[mb\x1b[0;0;0mc\x1b[4m\x1b[24md");
         assert_eq!(v[0].1.fg, Some(SgrColor::Basic(1)));
-        assert!(v[0].1.bold);
+        assert!(v[0].1.attrs.contains(Attrs::BOLD));
         assert_eq!(v[1], ("bcd".into(), Sgr::default()));
         // colour-only runs of sequences with no text leave nothing
         assert!(sgr_spans("\x1b[31m\x1b[0m").is_empty());

@@ -125,7 +125,7 @@ fn demo_loads_with_the_expected_shape() {
     );
     let groups: std::collections::BTreeSet<_> = cases
         .iter()
-        .flat_map(|c| c.groups.iter().cloned())
+        .flat_map(|c| c.levels.groups.iter().cloned())
         .collect();
     for g in ["basic", "boundary", "scenario", "live", "terminal"] {
         assert!(groups.contains(g), "group {g}");
@@ -135,7 +135,7 @@ fn demo_loads_with_the_expected_shape() {
         .iter()
         .find(|c| c.case_id == "workbench-open")
         .expect("workbench-open");
-    assert!(open.groups.is_empty() && open.suite.as_deref() == Some("workbench"));
+    assert!(open.levels.groups.is_empty() && open.levels.suite.as_deref() == Some("workbench"));
 
     let runs = &ws.logs.runs;
     assert_eq!(runs.len(), 70, "67 counted + 2 temp + 1 in progress");

@@ -38,10 +38,10 @@ fn each_tests_case(ws: &Workspace, out: &mut dyn FnMut(Value)) {
             "id": c.case_id,
             "path": c.path,
             "scope": c.scope,
-            "domain": c.domain,
-            "layer": c.layer,
-            "suite": c.suite,
-            "groups": c.groups,
+            "domain": c.levels.domain,
+            "layer": c.levels.layer,
+            "suite": c.levels.suite,
+            "groups": c.levels.groups,
             "registered": c.registered,
             "temp": c.temp,
             "live": c.live,
@@ -60,15 +60,17 @@ fn each_tests_case(ws: &Workspace, out: &mut dyn FnMut(Value)) {
         let Some(r) = group.first() else { continue };
         let segs: Vec<&str> = r.scope.split('/').filter(|s| !s.is_empty()).collect();
         let temp = segs.first() == Some(&"temp");
+        // the levels as a tests case reads them, but no domain is null here
+        let levels = crate::workspace::tree::ScopeLevels::of(&segs);
         out(json!({
             "source": "tests",
             "id": r.case_id,
             "path": format!("tests/logs/{}", crate::workspace::tree::key(&r.scope, &r.case_id)),
             "scope": r.scope,
             "domain": segs.first(),
-            "layer": if temp { None } else { segs.get(1) },
-            "suite": if temp { None } else { segs.get(2) },
-            "groups": segs.get(if temp { 1 } else { 3 }..).unwrap_or_default(),
+            "layer": levels.layer,
+            "suite": levels.suite,
+            "groups": levels.groups,
             "registered": temp || ws.plan.is_registered(&r.case_id),
             "temp": temp,
             "live": segs.iter().skip(1).any(|s| *s == "live"),

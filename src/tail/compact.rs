@@ -67,11 +67,7 @@ pub(crate) fn compact_fields(line: &str) -> Option<Fields> {
     if line.len() > u32::MAX as usize {
         return None;
     }
-    let mut s = Scan {
-        b: line.as_bytes(),
-        i: 0,
-        keys: Vec::new(),
-    };
+    let mut s = Scan::new(line, Strict);
     s.lit(b"{\"")?;
     let ts = s.optional(b"ts\":")?;
     let kind = s.field(b"type\":")?;
@@ -89,7 +85,7 @@ pub(crate) fn compact_fields(line: &str) -> Option<Fields> {
         escaped: false,
     };
     s.lit(b"}")?;
-    if s.i != s.b.len() {
+    if !s.at_end() {
         return None;
     }
     // outside their value sets a warning is due: the full parse reports it
@@ -111,30 +107,98 @@ pub(crate) fn compact_fields(line: &str) -> Option<Fields> {
     })
 }
 
-/// The walk over JSON values, arrays and objects that both scans share: the
-/// strict scan of [`compact_fields`] and the rewrite of [`normalize`]. What
-/// differs — strings, numbers, literals, whitespace, what is written — each
-/// scan says for itself; each gets its own compiled copy of the walk (no
-/// dynamic dispatch on the fast path).
-trait Walk {
-    /// The byte under the cursor, if any.
-    fn peek(&self) -> Option<u8>;
+/// One scan of a line: the cursor, the keys of the objects it is in, and what
+/// the scan keeps of its own (`M`): nothing for the strict scan of
+/// [`compact_fields`] ([`Strict`]), the output for [`normalize`]
+/// ([`Rewrite`]). The walk over values, arrays and objects is written once
+/// for both; each mode says how it takes the steps that differ ([`Steps`]) and
+/// gets its own compiled copy of the walk (no dynamic dispatch on the fast path).
+struct Scan<'a, M> {
+    line: &'a str,
+    i: usize,
+    /// The keys of the objects being read, as ranges of [`Steps::keys`]' bytes.
+    keys: Keys,
+    mode: M,
+}
+
+/// The strict scan: the compact form only, nothing written.
+struct Strict;
+
+/// The rewrite into serde_json's compact form.
+struct Rewrite {
+    out: String,
+}
+
+/// The steps each scan takes its own way: strings, numbers, literals,
+/// whitespace, and what is written.
+trait Steps {
     /// Step over `c`, the structural byte under the cursor (`[ ] { } , :`),
     /// writing it when the scan writes.
     fn punct(&mut self, c: u8);
     /// Whitespace between tokens (the strict scan allows none).
     fn ws(&mut self);
     /// A string, `None` unless the cursor is at its opening quote; the range
-    /// its text is compared by when it is a key (see [`Walk::keys`]).
+    /// its text is compared by when it is a key (see [`Steps::keys`]).
     fn string(&mut self) -> Option<(usize, usize)>;
     /// `true`, `false` or `null`.
     fn word(&mut self, w: &'static str) -> Option<()>;
     fn number(&mut self) -> Option<()>;
-    /// The keys of the objects being read (a stack: each object truncates it
-    /// back), and the bytes their ranges are in. A scan holds keys in one
-    /// canonical form, so equal bytes mean equal keys.
-    fn keys(&mut self) -> (&mut Vec<(usize, usize)>, &[u8]);
+    /// The keys of the objects being read, and the bytes their ranges are
+    /// in. A scan holds keys in one canonical form, so equal bytes mean equal
+    /// keys.
+    fn keys(&mut self) -> (&mut Keys, &[u8]);
+}
 
+impl<'a, M> Scan<'a, M> {
+    fn new(line: &'a str, mode: M) -> Self {
+        Scan {
+            line,
+            i: 0,
+            keys: Keys::default(),
+            mode,
+        }
+    }
+
+    #[inline]
+    fn b(&self) -> &'a [u8] {
+        self.line.as_bytes()
+    }
+
+    /// The byte under the cursor, if any.
+    #[inline]
+    fn peek(&self) -> Option<u8> {
+        self.b().get(self.i).copied()
+    }
+
+    fn at_end(&self) -> bool {
+        self.i == self.line.len()
+    }
+
+    /// Step over `text` when the line goes on with it.
+    #[inline]
+    fn lit(&mut self, text: &[u8]) -> Option<()> {
+        if self.b()[self.i..].starts_with(text) {
+            self.i += text.len();
+            Some(())
+        } else {
+            None
+        }
+    }
+
+    /// Step over the number under the cursor: its text, and whether serde_json
+    /// prints it back as written (see [`number_end`]).
+    fn number_text(&mut self) -> Option<(&'a str, bool)> {
+        let start = self.i;
+        let (end, canonical) = number_end(self.b(), start)?;
+        self.i = end;
+        Some((&self.line[start..end], canonical))
+    }
+}
+
+impl<M> Scan<'_, M>
+where
+    Self: Steps,
+{
     fn value(&mut self, depth: u32) -> Option<()> {
         match self.peek()? {
             b'"' => self.string().map(drop),
@@ -149,69 +213,59 @@ trait Walk {
     }
 
     fn array(&mut self, depth: u32) -> Option<()> {
-        if depth > MAX_DEPTH {
-            return None;
-        }
-        self.punct(b'[');
-        self.ws();
-        if self.peek() == Some(b']') {
-            self.punct(b']');
-            return Some(());
-        }
-        loop {
-            self.value(depth)?;
-            self.ws();
-            match self.peek()? {
-                b',' => {
-                    self.punct(b',');
-                    self.ws();
-                }
-                b']' => {
-                    self.punct(b']');
-                    return Some(());
-                }
-                _ => return None,
-            }
-        }
+        self.container(depth, [b'[', b']'], Self::value)
     }
 
     fn object(&mut self, depth: u32) -> Option<()> {
+        let mark = self.keys.mark();
+        self.container(depth, [b'{', b'}'], |s, depth| s.member(mark, depth))?;
+        self.keys.close(mark);
+        Some(())
+    }
+
+    /// One `"key": value` of the object whose keys start at `mark`.
+    fn member(&mut self, mark: usize, depth: u32) -> Option<()> {
+        let key = self.string()?;
+        let (keys, text) = self.keys();
+        keys.add(mark, key, text)?;
+        self.ws();
+        if self.peek()? != b':' {
+            return None;
+        }
+        self.punct(b':');
+        self.ws();
+        self.value(depth)
+    }
+
+    /// `open`, the elements `element` reads separated by `,`, then `close`:
+    /// the one loop of arrays and objects (nesting deeper than [`MAX_DEPTH`]
+    /// is refused).
+    #[inline]
+    fn container(
+        &mut self,
+        depth: u32,
+        [open, close]: [u8; 2],
+        mut element: impl FnMut(&mut Self, u32) -> Option<()>,
+    ) -> Option<()> {
         if depth > MAX_DEPTH {
             return None;
         }
-        self.punct(b'{');
+        self.punct(open);
         self.ws();
-        if self.peek() == Some(b'}') {
-            self.punct(b'}');
+        if self.peek() == Some(close) {
+            self.punct(close);
             return Some(());
         }
-        let mark = self.keys().0.len();
         loop {
-            let (s, e) = self.string()?;
-            // a repeated key collapses into one when parsed: not the same text
-            let (keys, text) = self.keys();
-            let k = &text[s..e];
-            if keys.len() - mark >= MAX_KEYS || keys[mark..].iter().any(|&(a, z)| &text[a..z] == k)
-            {
-                return None;
-            }
-            keys.push((s, e));
-            self.ws();
-            if self.peek()? != b':' {
-                return None;
-            }
-            self.punct(b':');
-            self.ws();
-            self.value(depth)?;
+            element(self, depth)?;
             self.ws();
             match self.peek()? {
                 b',' => {
                     self.punct(b',');
                     self.ws();
                 }
-                b'}' => {
-                    self.punct(b'}');
-                    self.keys().0.truncate(mark);
+                c if c == close => {
+                    self.punct(close);
                     return Some(());
                 }
                 _ => return None,
@@ -220,20 +274,37 @@ trait Walk {
     }
 }
 
-/// The strict scan: the compact form only, nothing written.
-struct Scan<'a> {
-    b: &'a [u8],
-    i: usize,
-    /// Keys of the objects being read, as ranges of `b` between the quotes.
-    keys: Vec<(usize, usize)>,
-}
+/// The keys of the objects being read, as ranges of the bytes a scan keeps
+/// them in: a stack, each object takes its own off again when it ends.
+#[derive(Default)]
+struct Keys(Vec<(usize, usize)>);
 
-impl Walk for Scan<'_> {
-    #[inline]
-    fn peek(&self) -> Option<u8> {
-        self.b.get(self.i).copied()
+impl Keys {
+    /// Where the keys of an object that starts now begin.
+    fn mark(&self) -> usize {
+        self.0.len()
     }
 
+    /// Take off the keys of the object that began at `mark`.
+    fn close(&mut self, mark: usize) {
+        self.0.truncate(mark);
+    }
+
+    /// Add the key at `range` of `text` to the object that began at `mark`;
+    /// `None` for a repeated key (it collapses into one when parsed: not the
+    /// same text) or one over [`MAX_KEYS`].
+    fn add(&mut self, mark: usize, range: (usize, usize), text: &[u8]) -> Option<()> {
+        let k = &text[range.0..range.1];
+        let own = &self.0[mark..];
+        if own.len() >= MAX_KEYS || own.iter().any(|&(a, z)| &text[a..z] == k) {
+            return None;
+        }
+        self.0.push(range);
+        Some(())
+    }
+}
+
+impl Steps for Scan<'_, Strict> {
     #[inline]
     fn punct(&mut self, _: u8) {
         self.i += 1;
@@ -253,30 +324,18 @@ impl Walk for Scan<'_> {
     /// A number written as serde_json writes it back (see [`number_end`]): an integer in
     /// range as it is, anything else only if serde_json prints it back the same.
     fn number(&mut self) -> Option<()> {
-        let (end, canonical) = number_end(self.b, self.i)?;
-        if !canonical && !round_trips(&self.b[self.i..end]) {
-            return None;
-        }
-        self.i = end;
-        Some(())
+        let (text, canonical) = self.number_text()?;
+        (canonical || round_trips(text.as_bytes())).then_some(())
     }
 
+    /// Ranges of the line, between the quotes.
     #[inline]
-    fn keys(&mut self) -> (&mut Vec<(usize, usize)>, &[u8]) {
-        (&mut self.keys, self.b)
+    fn keys(&mut self) -> (&mut Keys, &[u8]) {
+        (&mut self.keys, self.line.as_bytes())
     }
 }
 
-impl Scan<'_> {
-    fn lit(&mut self, text: &[u8]) -> Option<()> {
-        if self.b[self.i..].starts_with(text) {
-            self.i += text.len();
-            Some(())
-        } else {
-            None
-        }
-    }
-
+impl Scan<'_, Strict> {
     /// `key` then a string.
     fn field(&mut self, key: &[u8]) -> Option<Span> {
         self.lit(key)?;
@@ -301,18 +360,19 @@ impl Scan<'_> {
         if self.peek()? != b'"' {
             return None;
         }
+        let bytes = self.b();
         let start = self.i + 1;
         let mut j = start;
         let mut escaped = false;
         loop {
             // the quote or backslash that ends the plain run, then no control
             // character before it (a raw one is not JSON)
-            let k = memchr::memchr2(b'"', b'\\', &self.b[j..])?;
-            if self.b[j..j + k].iter().any(|&c| c < 0x20) {
+            let k = memchr::memchr2(b'"', b'\\', &bytes[j..])?;
+            if bytes[j..j + k].iter().any(|&c| c < 0x20) {
                 return None;
             }
             j += k;
-            match self.b[j] {
+            match bytes[j] {
                 b'"' => {
                     self.i = j + 1;
                     return Some(Span {
@@ -323,10 +383,10 @@ impl Scan<'_> {
                 }
                 b'\\' => {
                     escaped = true;
-                    match *self.b.get(j + 1)? {
+                    match *bytes.get(j + 1)? {
                         b'"' | b'\\' | b'b' | b'f' | b'n' | b'r' | b't' => j += 2,
                         b'u' => {
-                            let h = self.b.get(j + 2..j + 6)?;
+                            let h = bytes.get(j + 2..j + 6)?;
                             let high = match (h[0], h[1], h[2]) {
                                 (b'0', b'0', b'0') => 0,
                                 (b'0', b'0', b'1') => 16,
@@ -437,43 +497,24 @@ pub(crate) fn normalize(line: &str) -> Option<String> {
     if line.len() > u32::MAX as usize {
         return None;
     }
-    let mut n = Normalize {
-        s: line,
-        b: line.as_bytes(),
-        i: 0,
-        out: String::with_capacity(line.len()),
-        keys: Vec::new(),
-    };
+    let out = String::with_capacity(line.len());
+    let mut n = Scan::new(line, Rewrite { out });
     n.ws();
     n.value(0)?;
     n.ws();
-    (n.i == n.b.len()).then_some(n.out)
+    n.at_end().then_some(n.mode.out)
 }
 
-struct Normalize<'a> {
-    s: &'a str,
-    b: &'a [u8],
-    i: usize,
-    out: String,
-    /// Keys of the objects being read, as ranges of `out`, quotes included.
-    keys: Vec<(usize, usize)>,
-}
-
-impl Walk for Normalize<'_> {
-    #[inline]
-    fn peek(&self) -> Option<u8> {
-        self.b.get(self.i).copied()
-    }
-
+impl Steps for Scan<'_, Rewrite> {
     #[inline]
     fn punct(&mut self, c: u8) {
-        self.out.push(char::from(c));
+        self.mode.out.push(char::from(c));
         self.i += 1;
     }
 
     #[inline]
     fn ws(&mut self) {
-        while matches!(self.b.get(self.i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
             self.i += 1;
         }
     }
@@ -482,27 +523,28 @@ impl Walk for Normalize<'_> {
     /// (the five short forms, `\u00xx` lower-case for the others); every other
     /// character as itself.
     fn string(&mut self) -> Option<(usize, usize)> {
-        if self.b.get(self.i) != Some(&b'"') {
+        if self.peek() != Some(b'"') {
             return None;
         }
-        let start = self.out.len();
+        let (line, b) = (self.line, self.b());
+        let start = self.mode.out.len();
         self.i += 1;
-        self.out.push('"');
+        self.mode.out.push('"');
         loop {
-            let k = memchr::memchr2(b'"', b'\\', &self.b[self.i..])?;
-            let run = &self.s[self.i..self.i + k];
+            let k = memchr::memchr2(b'"', b'\\', &b[self.i..])?;
+            let run = &line[self.i..self.i + k];
             // a raw control character is not JSON
             if run.bytes().any(|c| c < 0x20) {
                 return None;
             }
-            self.out.push_str(run);
+            self.mode.out.push_str(run);
             self.i += k;
-            if self.b[self.i] == b'"' {
+            if b[self.i] == b'"' {
                 self.i += 1;
-                self.out.push('"');
-                return Some((start, self.out.len()));
+                self.mode.out.push('"');
+                return Some((start, self.mode.out.len()));
             }
-            let c = match *self.b.get(self.i + 1)? {
+            let c = match *b.get(self.i + 1)? {
                 b'"' => '"',
                 b'\\' => '\\',
                 b'/' => '/',
@@ -512,14 +554,14 @@ impl Walk for Normalize<'_> {
                 b'r' => '\r',
                 b't' => '\t',
                 b'u' => {
-                    let hi = self.hex4(self.i + 2)?;
+                    let hi = hex4(b, self.i + 2)?;
                     let (code, len) = match hi {
                         0xd800..=0xdbff => {
                             // a high surrogate only as the first half of a pair
-                            if self.b.get(self.i + 6..self.i + 8) != Some(b"\\u") {
+                            if b.get(self.i + 6..self.i + 8) != Some(b"\\u") {
                                 return None;
                             }
-                            let lo = self.hex4(self.i + 8)?;
+                            let lo = hex4(b, self.i + 8)?;
                             if !(0xdc00..=0xdfff).contains(&lo) {
                                 return None;
                             }
@@ -540,63 +582,60 @@ impl Walk for Normalize<'_> {
     }
 
     fn word(&mut self, w: &'static str) -> Option<()> {
-        if !self.b[self.i..].starts_with(w.as_bytes()) {
-            return None;
-        }
-        self.i += w.len();
-        self.out.push_str(w);
+        self.lit(w.as_bytes())?;
+        self.mode.out.push_str(w);
         Some(())
     }
 
     fn number(&mut self) -> Option<()> {
-        let (end, canonical) = number_end(self.b, self.i)?;
-        let text = &self.s[self.i..end];
+        let (text, canonical) = self.number_text()?;
         if canonical {
-            self.out.push_str(text);
+            self.mode.out.push_str(text);
         } else {
-            self.out.push_str(&reprint(text.as_bytes())?);
+            self.mode.out.push_str(&reprint(text.as_bytes())?);
         }
-        self.i = end;
         Some(())
     }
 
+    /// Ranges of the output, quotes included.
     #[inline]
-    fn keys(&mut self) -> (&mut Vec<(usize, usize)>, &[u8]) {
-        (&mut self.keys, self.out.as_bytes())
+    fn keys(&mut self) -> (&mut Keys, &[u8]) {
+        (&mut self.keys, self.mode.out.as_bytes())
     }
 }
 
-impl Normalize<'_> {
-    fn hex4(&self, at: usize) -> Option<u32> {
-        let h = self.b.get(at..at + 4)?;
-        h.iter().try_fold(0u32, |v, &d| {
-            let x = match d {
-                b'0'..=b'9' => d - b'0',
-                b'a'..=b'f' => d - b'a' + 10,
-                b'A'..=b'F' => d - b'A' + 10,
-                _ => return None,
-            };
-            Some(v << 4 | u32::from(x))
-        })
-    }
+/// The four hex digits at `at` (either case), as a number.
+fn hex4(b: &[u8], at: usize) -> Option<u32> {
+    let h = b.get(at..at + 4)?;
+    h.iter().try_fold(0u32, |v, &d| {
+        let x = match d {
+            b'0'..=b'9' => d - b'0',
+            b'a'..=b'f' => d - b'a' + 10,
+            b'A'..=b'F' => d - b'A' + 10,
+            _ => return None,
+        };
+        Some(v << 4 | u32::from(x))
+    })
+}
 
+impl Scan<'_, Rewrite> {
     fn push_char(&mut self, c: char) {
         match c {
-            '"' => self.out.push_str("\\\""),
-            '\\' => self.out.push_str("\\\\"),
-            '\u{8}' => self.out.push_str("\\b"),
-            '\u{c}' => self.out.push_str("\\f"),
-            '\n' => self.out.push_str("\\n"),
-            '\r' => self.out.push_str("\\r"),
-            '\t' => self.out.push_str("\\t"),
+            '"' => self.mode.out.push_str("\\\""),
+            '\\' => self.mode.out.push_str("\\\\"),
+            '\u{8}' => self.mode.out.push_str("\\b"),
+            '\u{c}' => self.mode.out.push_str("\\f"),
+            '\n' => self.mode.out.push_str("\\n"),
+            '\r' => self.mode.out.push_str("\\r"),
+            '\t' => self.mode.out.push_str("\\t"),
             c if (c as u32) < 0x20 => {
                 const HEX: &[u8; 16] = b"0123456789abcdef";
                 let u = c as usize;
-                self.out.push_str("\\u00");
-                self.out.push(char::from(HEX[u >> 4]));
-                self.out.push(char::from(HEX[u & 15]));
+                self.mode.out.push_str("\\u00");
+                self.mode.out.push(char::from(HEX[u >> 4]));
+                self.mode.out.push(char::from(HEX[u & 15]));
             }
-            c => self.out.push(c),
+            c => self.mode.out.push(c),
         }
     }
 }
@@ -753,23 +792,23 @@ mod tests {
         let mut rng = fastrand::Rng::with_seed(7);
         let mut accepted = 0;
         for _ in 0..20_000 {
-            let pick = |rng: &mut fastrand::Rng, xs: &[&str]| xs[rng.usize(..xs.len())].to_owned();
+            let pick = |rng: &mut fastrand::Rng, xs: &[&str]| one_of(rng, xs).to_owned();
+            // mostly a value of the field's set (or one just outside it), else any string
+            let near = |rng: &mut fastrand::Rng, set: &[&str]| {
+                if rng.u8(..10) < 8 {
+                    pick(rng, set)
+                } else {
+                    pick(rng, &strings)
+                }
+            };
             let mut parts = Vec::new();
             if rng.bool() {
                 parts.push(format!("\"ts\":{}", pick(&mut rng, &strings)));
             }
-            let kind = if rng.u8(..10) < 8 {
-                pick(&mut rng, &["\"run\"", "\"step\"", "\"\"", "\"bad\""])
-            } else {
-                pick(&mut rng, &strings)
-            };
+            let kind = near(&mut rng, &["\"run\"", "\"step\"", "\"\"", "\"bad\""]);
             parts.push(format!("\"type\":{kind}"));
             parts.push(format!("\"name\":{}", pick(&mut rng, &strings)));
-            let status = if rng.u8(..10) < 8 {
-                pick(&mut rng, &["\"ok\"", "\"failed\"", "\"\"", "\"done\""])
-            } else {
-                pick(&mut rng, &strings)
-            };
+            let status = near(&mut rng, &["\"ok\"", "\"failed\"", "\"\"", "\"done\""]);
             parts.push(format!("\"status\":{status}"));
             if rng.bool() {
                 parts.push(format!("\"id\":{}", pick(&mut rng, &strings)));
@@ -797,11 +836,100 @@ mod tests {
         assert!(accepted > 1000, "{accepted}");
         assert!(accepted < 19_000, "{accepted}");
     }
+
+    /// One of `xs`, at random.
+    fn one_of<'a>(rng: &mut fastrand::Rng, xs: &[&'a str]) -> &'a str {
+        xs[rng.usize(..xs.len())]
+    }
+
     /// serde_json's compact re-serialization of a line, if it reads it.
     fn serde_compact(line: &str) -> Option<String> {
         let v: serde_json::Value = serde_json::from_str(line).ok()?;
         Some(serde_json::to_string(&v).expect("a value serializes"))
     }
+
+    /// A small key set, so that repeats happen (also written as escapes).
+    const KEYS: [&str; 6] = [
+        "\"a\"",
+        "\"b\"",
+        "\"\\u0061\"",
+        "\"c\\/d\"",
+        "\"c/d\"",
+        "\"é\"",
+    ];
+
+    /// Numbers of every shape: canonical, reprinted, out of range, invalid.
+    const NUMBERS: [&str; 32] = [
+        "0",
+        "-0",
+        "1",
+        "-1",
+        "42",
+        "007",
+        "1.5",
+        "1.50",
+        "0.1",
+        "-0.0",
+        "1e3",
+        "1E+3",
+        "2.5e-7",
+        "1e-05",
+        "1e400",
+        "-1e400",
+        "18446744073709551615",
+        "18446744073709551616",
+        "-9223372036854775808",
+        "-9223372036854775809",
+        "99999999999999999999999",
+        "123456789012345678",
+        "1.",
+        ".5",
+        "-",
+        "+1",
+        "1e",
+        "0x10",
+        "3.141592653589793",
+        "1.7976931348623157e308",
+        "5e-324",
+        "4.9e-324",
+    ];
+
+    /// Pieces of a string's text: plain, every escape form, broken escapes, raw controls.
+    const STRING_PIECES: [&str; 33] = [
+        "a",
+        "é",
+        "😀",
+        "\u{202e}",
+        "\u{7f}",
+        "\u{85}",
+        " ",
+        "\\\"",
+        "\\\\",
+        "\\/",
+        "\\b",
+        "\\f",
+        "\\n",
+        "\\r",
+        "\\t",
+        "\\u0000",
+        "\\u001b",
+        "\\u001F",
+        "\\u0041",
+        "\\u00e9",
+        "\\u00E9",
+        "\\u202e",
+        "\\u007f",
+        "\\ud83d\\ude00",
+        "\\uD83D\\uDE00",
+        "\\ud83d",
+        "\\ude00",
+        "\\ud83d\\u0041",
+        "\\ud83dx",
+        "\\u12",
+        "\\x",
+        "\t",
+        "\u{1}",
+    ];
 
     /// A random JSON value written in a random valid (or, now and then,
     /// broken) form: spaces anywhere, every escape form, numbers of every
@@ -815,8 +943,8 @@ mod tests {
         ws(rng, out);
         let pick = if depth > 6 { rng.u8(..6) } else { rng.u8(..9) };
         match pick {
-            0 => out.push_str(["null", "true", "false"][rng.usize(..3)]),
-            1 | 2 => gen_number(rng, out),
+            0 => out.push_str(one_of(rng, &["null", "true", "false"])),
+            1 | 2 => out.push_str(one_of(rng, &NUMBERS)),
             3..=5 => gen_string(rng, out),
             6 | 7 => {
                 out.push('{');
@@ -826,8 +954,7 @@ mod tests {
                         out.push(',');
                     }
                     ws(rng, out);
-                    // a small key set makes repeats happen
-                    gen_key(rng, out);
+                    out.push_str(one_of(rng, &KEYS));
                     ws(rng, out);
                     out.push(':');
                     gen_value(rng, depth + 1, out);
@@ -851,96 +978,10 @@ mod tests {
         ws(rng, out);
     }
 
-    fn gen_key(rng: &mut fastrand::Rng, out: &mut String) {
-        out.push_str(
-            [
-                "\"a\"",
-                "\"b\"",
-                "\"\\u0061\"",
-                "\"c\\/d\"",
-                "\"c/d\"",
-                "\"é\"",
-            ][rng.usize(..6)],
-        );
-    }
-
-    fn gen_number(rng: &mut fastrand::Rng, out: &mut String) {
-        let n = [
-            "0",
-            "-0",
-            "1",
-            "-1",
-            "42",
-            "007",
-            "1.5",
-            "1.50",
-            "0.1",
-            "-0.0",
-            "1e3",
-            "1E+3",
-            "2.5e-7",
-            "1e-05",
-            "1e400",
-            "-1e400",
-            "18446744073709551615",
-            "18446744073709551616",
-            "-9223372036854775808",
-            "-9223372036854775809",
-            "99999999999999999999999",
-            "123456789012345678",
-            "1.",
-            ".5",
-            "-",
-            "+1",
-            "1e",
-            "0x10",
-            "3.141592653589793",
-            "1.7976931348623157e308",
-            "5e-324",
-            "4.9e-324",
-        ];
-        out.push_str(n[rng.usize(..n.len())]);
-    }
-
     fn gen_string(rng: &mut fastrand::Rng, out: &mut String) {
-        let pieces = [
-            "a",
-            "é",
-            "😀",
-            "\u{202e}",
-            "\u{7f}",
-            "\u{85}",
-            " ",
-            "\\\"",
-            "\\\\",
-            "\\/",
-            "\\b",
-            "\\f",
-            "\\n",
-            "\\r",
-            "\\t",
-            "\\u0000",
-            "\\u001b",
-            "\\u001F",
-            "\\u0041",
-            "\\u00e9",
-            "\\u00E9",
-            "\\u202e",
-            "\\u007f",
-            "\\ud83d\\ude00",
-            "\\uD83D\\uDE00",
-            "\\ud83d",
-            "\\ude00",
-            "\\ud83d\\u0041",
-            "\\ud83dx",
-            "\\u12",
-            "\\x",
-            "\t",
-            "\u{1}",
-        ];
         out.push('"');
         for _ in 0..rng.usize(..5) {
-            out.push_str(pieces[rng.usize(..pieces.len())]);
+            out.push_str(one_of(rng, &STRING_PIECES));
         }
         out.push('"');
     }

@@ -87,16 +87,51 @@ pub struct TestCase {
     pub path: String,
     /// `<domain>/<layer>/<suite>/<groups...>` (the folders between `tests/` and the file).
     pub scope: String,
-    pub domain: String,
-    pub layer: Option<String>,
-    pub suite: Option<String>,
-    pub groups: Vec<String>,
+    /// The levels `scope` names (in the JSON beside it, as before).
+    #[serde(flatten)]
+    pub levels: ScopeLevels,
     /// Under `tests/temp/`: shown in its own node, non-gating, in no statistic.
     pub temp: bool,
     /// Under a `live/` folder: calls a real model, needs explicit confirmation.
     pub live: bool,
     /// Its caseId appears in `doc/test-plan/**` (always true for temp cases).
     pub registered: bool,
+}
+
+/// The levels of a scope (seed 000 §2): its first folder is the domain, then the
+/// layer, the suite and the groups; under `temp/` every folder after it is a group.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct ScopeLevels {
+    pub domain: String,
+    pub layer: Option<String>,
+    pub suite: Option<String>,
+    pub groups: Vec<String>,
+}
+
+impl ScopeLevels {
+    /// The levels of a scope's folders, outermost first (the domain is empty
+    /// when there is none).
+    pub fn of<S: AsRef<str>>(folders: &[S]) -> ScopeLevels {
+        let owned = |f: &S| f.as_ref().to_owned();
+        let temp = folders.first().is_some_and(|f| f.as_ref() == "temp");
+        let level = |i: usize| {
+            if temp {
+                None
+            } else {
+                folders.get(i).map(owned)
+            }
+        };
+        ScopeLevels {
+            domain: folders.first().map(owned).unwrap_or_default(),
+            layer: level(1),
+            suite: level(2),
+            groups: folders
+                .iter()
+                .skip(if temp { 1 } else { 3 })
+                .map(owned)
+                .collect(),
+        }
+    }
 }
 
 impl TestCase {
@@ -148,29 +183,12 @@ pub fn case_from_parts(
     plan: &TestPlan,
 ) -> TestCase {
     let temp = folders.first().is_some_and(|f| f == "temp");
-    let domain = folders.first().cloned().unwrap_or_default();
-    let (layer, suite, groups) = if temp {
-        (
-            None,
-            None,
-            folders.get(1..).map(<[String]>::to_vec).unwrap_or_default(),
-        )
-    } else {
-        (
-            folders.get(1).cloned(),
-            folders.get(2).cloned(),
-            folders.get(3..).map(<[String]>::to_vec).unwrap_or_default(),
-        )
-    };
     let live = folders.iter().skip(1).any(|f| f == "live");
     TestCase {
         case_id: case_id.to_owned(),
         path,
         scope: folders.join("/"),
-        domain,
-        layer,
-        suite,
-        groups,
+        levels: ScopeLevels::of(folders),
         temp,
         live,
         registered: temp || plan.is_registered(case_id),
@@ -318,12 +336,12 @@ mod tests {
             &plan,
         );
         assert_eq!(c.scope, "ai/backend/tools/terminal/live");
-        assert_eq!(c.suite.as_deref(), Some("tools"));
-        assert_eq!(c.groups, ["terminal", "live"]);
+        assert_eq!(c.levels.suite.as_deref(), Some("tools"));
+        assert_eq!(c.levels.groups, ["terminal", "live"]);
         assert!(c.live && !c.temp && !c.registered);
         let t = case_from_parts(&f(&["temp", "probe"]), "y", "p".into(), &plan);
-        assert!(t.temp && t.registered && t.layer.is_none());
+        assert!(t.temp && t.registered && t.levels.layer.is_none());
         let short = case_from_parts(&f(&["ai", "e2e"]), "z", "p".into(), &plan);
-        assert_eq!(short.suite, None);
+        assert_eq!(short.levels.suite, None);
     }
 }

@@ -234,10 +234,11 @@ fn case<'a>(app: &App, c: &CaseRow, theme: &Theme) -> Vec<Line<'a>> {
     match c.test.map(|t| &ws.tests.cases[t]) {
         Some(t) => {
             v.push(field("path", escape(&t.path).into_owned(), theme));
+            let l = &t.levels;
             let levels = [
-                Some(t.domain.as_str()),
-                t.layer.as_deref(),
-                t.suite.as_deref(),
+                Some(l.domain.as_str()),
+                l.layer.as_deref(),
+                l.suite.as_deref(),
             ]
             .iter()
             .flatten()
@@ -245,10 +246,10 @@ fn case<'a>(app: &App, c: &CaseRow, theme: &Theme) -> Vec<Line<'a>> {
             .collect::<Vec<_>>()
             .join(" › ");
             v.push(field("levels", levels, theme));
-            if !t.groups.is_empty() {
+            if !l.groups.is_empty() {
                 v.push(field(
                     "groups",
-                    escape(&t.groups.join(" › ")).into_owned(),
+                    escape(&l.groups.join(" › ")).into_owned(),
                     theme,
                 ));
             }

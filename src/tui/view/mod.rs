@@ -359,20 +359,21 @@ pub fn sgr_style(
     a: crate::sanitize::Sgr,
     theme: &Theme,
 ) -> ratatui::style::Style {
+    use crate::sanitize::Attrs;
     use ratatui::style::Modifier;
     let role = |c: crate::sanitize::SgrColor| theme.get(SGR_ROLES[usize::from(c.basic() & 7)]).fg;
     let mut s = base;
-    for (on, m) in [
-        (a.bold, Modifier::BOLD),
-        (a.italic, Modifier::ITALIC),
-        (a.underline, Modifier::UNDERLINED),
-        (a.reverse, Modifier::REVERSED),
+    for (attr, m) in [
+        (Attrs::BOLD, Modifier::BOLD),
+        (Attrs::ITALIC, Modifier::ITALIC),
+        (Attrs::UNDERLINE, Modifier::UNDERLINED),
+        (Attrs::REVERSE, Modifier::REVERSED),
     ] {
-        if on {
+        if a.attrs.contains(attr) {
             s = s.add_modifier(m);
         }
     }
-    if a.dim {
+    if a.attrs.contains(Attrs::DIM) {
         match theme.get("muted").fg {
             Some(c) if !theme.no_color => s = s.fg(c),
             _ => s = s.add_modifier(Modifier::DIM),
