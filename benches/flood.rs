@@ -49,7 +49,7 @@ fn hwm_kb(pid: u32) -> Option<u64> {
 }
 
 fn finished(root: &Path) -> bool {
-    testdeck::exec::record::list_records(root)
+    testdeck_exec::record::list_records(root)
         .first()
         .and_then(|(_, r)| r.as_ref().ok())
         .is_some_and(|r| r.finished_at.is_some())

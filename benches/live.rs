@@ -14,15 +14,15 @@ use ratatui::backend::TestBackend;
 use std::path::PathBuf;
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
-use testdeck::tui::action::Action;
-use testdeck::tui::app::{App, Effect, Options};
-use testdeck::tui::keymap::Keymap;
-use testdeck::tui::theme::Theme;
-use testdeck::workspace::Workspace;
+use testdeck_core::workspace::Workspace;
+use testdeck_tui::action::Action;
+use testdeck_tui::app::{App, Effect, Options};
+use testdeck_tui::keymap::Keymap;
+use testdeck_tui::theme::Theme;
 
 // the tests' fixture workspaces, not shipped in the library
 #[allow(dead_code)]
-#[path = "../tests/common/fixtures.rs"]
+#[path = "../tests/it/common/fixtures.rs"]
 mod fixtures;
 
 fn ms(d: Duration) -> f64 {
@@ -81,11 +81,11 @@ fn main() {
         .collect();
     app.update(Action::Loaded(Box::new(ws)));
     let (tx, rx) = mpsc::channel();
-    let send: testdeck::tui::runtime::ActionSink = Arc::new(move |a| {
+    let send: testdeck_tui::runtime::ActionSink = Arc::new(move |a| {
         let _ = tx.send(a);
     });
     let t_watch = Instant::now();
-    let watch = testdeck::tui::workspace_watch::start(&root, send);
+    let watch = testdeck_tui::workspace_watch::start(&root, send);
     // the recursive watch is set up on its thread: a probe file is written
     // until the watch reports it (then the whole tree is covered)
     let probe = root.join("tests/logs/bench-probe.txt");
@@ -128,13 +128,13 @@ fn main() {
             while let Some(a) = queue.pop() {
                 for fx in app.update(a) {
                     if let Effect::LoadRun(p) = fx {
-                        queue.push(Action::RunLoaded(Box::new(testdeck::tail::run::load_run(
-                            &root, &p,
-                        ))));
+                        queue.push(Action::RunLoaded(Box::new(
+                            testdeck_core::tail::run::load_run(&root, &p),
+                        )));
                     }
                 }
             }
-            term.draw(|f| testdeck::tui::view::draw(&app, &theme, f))
+            term.draw(|f| testdeck_tui::view::draw(&app, &theme, f))
                 .expect("draw");
             shown = shows(&term, &marker);
         }
@@ -142,7 +142,7 @@ fn main() {
         // end the run so the next one is followed as the new one
         std::fs::write(dir.join("meta.json"), "{\"status\":\"passed\"}").expect("meta");
         // what the cockpit's follow task (not run here) says when meta.json reads
-        let rel = testdeck::workspace::rel(&root, &dir);
+        let rel = testdeck_core::workspace::rel(&root, &dir);
         app.update(Action::TimelineAppend {
             path: rel,
             reset: false,

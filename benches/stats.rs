@@ -100,11 +100,11 @@ fn main() {
     // peak memory of the same work in this process
     let before = common::vm_hwm_kb(None).unwrap_or(0);
     let t = Instant::now();
-    let w = testdeck::Workspace::load(&ws).expect("load");
-    let nodes = testdeck::workspace::stats::compute(
+    let w = testdeck_core::Workspace::load(&ws).expect("load");
+    let nodes = testdeck_core::workspace::stats::compute(
         &w.tests,
         &w.logs,
-        &testdeck::workspace::stats::Window::default(),
+        &testdeck_core::workspace::stats::Window::default(),
     );
     let json = serde_json::to_string(&nodes).expect("json");
     let inproc = t.elapsed();

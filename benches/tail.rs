@@ -15,7 +15,7 @@ use std::path::Path;
 use std::process::Command;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
-use testdeck::tail::{Follower, LineIndex, Start, TailEvent, Watch};
+use testdeck_core::tail::{Follower, LineIndex, Start, TailEvent, Watch};
 
 #[allow(dead_code)]
 mod common;

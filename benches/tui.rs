@@ -14,10 +14,10 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-use testdeck::tui::action::Action;
-use testdeck::tui::app::App;
-use testdeck::tui::theme::Theme;
-use testdeck::workspace::Workspace;
+use testdeck_core::workspace::Workspace;
+use testdeck_tui::action::Action;
+use testdeck_tui::app::App;
+use testdeck_tui::theme::Theme;
 
 // the in-process TUI and fzf, shared with the scale bench
 #[allow(dead_code)]
@@ -25,7 +25,7 @@ mod common;
 
 // the tests' fixture workspaces, not shipped in the library
 #[allow(dead_code)]
-#[path = "../tests/common/fixtures.rs"]
+#[path = "../tests/it/common/fixtures.rs"]
 mod fixtures;
 
 fn main() {
@@ -56,7 +56,7 @@ fn main() {
             let send = |a: Action| {
                 let _ = tx.send(a);
             };
-            testdeck::tui::runtime::index_staged(&root, &send, &|| {});
+            testdeck_tui::runtime::index_staged(&root, &send, &|| {});
         })
     };
     let (mut tree_ms, mut domains) = (None, 0);
@@ -166,7 +166,7 @@ fn huge_timeline() {
             std::fs::write(dir.join("meta.json"), "{}").expect("meta");
         }
         let t = Instant::now();
-        let data = testdeck::tail::run::load_run(d.path(), rel);
+        let data = testdeck_core::tail::run::load_run(d.path(), rel);
         println!(
             "open a {mb} MB timeline ({n} lines, {}): {:.0} ms, {} events kept, {} earlier lines not loaded",
             if finished { "finished" } else { "in progress" },

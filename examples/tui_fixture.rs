@@ -2,7 +2,7 @@
 
 // the tests' fixture workspaces, not shipped in the library
 #[allow(dead_code)]
-#[path = "../tests/common/fixtures.rs"]
+#[path = "../tests/it/common/fixtures.rs"]
 mod fixtures;
 
 fn main() {

@@ -3,7 +3,7 @@
 
 use clap::Parser;
 use std::process::ExitCode;
-use testdeck::cli::{self, Outcome};
+use testdeck_cli::{self as cli, Outcome};
 
 fn main() -> ExitCode {
     match cli::dispatch(cli::Cli::parse()) {
@@ -14,16 +14,16 @@ fn main() -> ExitCode {
             keymap,
             demo,
         } => {
-            let root = match testdeck::workspace::resolve_root(root.as_deref()) {
+            let root = match testdeck_core::workspace::resolve_root(root.as_deref()) {
                 Ok(r) => r,
                 Err(e) => return cli::usage(&e),
             };
-            let shown = testdeck::sanitize::escape(&root.display().to_string()).into_owned();
+            let shown = testdeck_core::sanitize::escape(&root.display().to_string()).into_owned();
             if demo {
                 // the cockpit takes the whole screen: say where the copy is before and after
                 eprintln!("testdeck: demo workspace copied to {shown}");
             }
-            let code = match testdeck::tui::open(&root, theme.as_deref(), keymap.as_deref()) {
+            let code = match testdeck_tui::open(&root, theme.as_deref(), keymap.as_deref()) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => cli::usage(&e),
             };

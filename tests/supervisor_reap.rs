@@ -5,7 +5,7 @@
 //! children are counted.
 
 use std::time::{Duration, Instant};
-use testdeck::exec::process::{self, Cancel, Program, Spec};
+use testdeck_exec::process::{self, Cancel, Program, Spec};
 
 /// (pid, zombie) of every child of this process.
 fn children() -> Vec<(u32, bool)> {

@@ -11,10 +11,10 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
-use testdeck::tui::action::Action;
-use testdeck::tui::app::{App, Options};
-use testdeck::tui::keymap::Keymap;
-use testdeck::tui::theme::Theme;
+use testdeck_tui::action::Action;
+use testdeck_tui::app::{App, Options};
+use testdeck_tui::keymap::Keymap;
+use testdeck_tui::theme::Theme;
 
 pub fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
@@ -35,7 +35,7 @@ pub fn meta_floor(root: &Path) -> Command {
 }
 
 pub fn frame(app: &App, theme: &Theme, term: &mut Terminal<TestBackend>) {
-    term.draw(|f| testdeck::tui::view::draw(app, theme, f))
+    term.draw(|f| testdeck_tui::view::draw(app, theme, f))
         .expect("draw");
 }
 
@@ -106,7 +106,7 @@ pub fn measure_tui(root: &Path) -> TuiFigures {
             let send = |a: Action| {
                 let _ = tx.send(a);
             };
-            testdeck::tui::runtime::index_staged(&root, &send, &|| {});
+            testdeck_tui::runtime::index_staged(&root, &send, &|| {});
         })
     };
     let mut tree = None;

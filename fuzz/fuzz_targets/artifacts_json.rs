@@ -4,7 +4,7 @@
 use libfuzzer_sys::fuzz_target;
 use std::path::PathBuf;
 use std::sync::OnceLock;
-use testdeck::workspace::logs;
+use testdeck_core::workspace::logs;
 
 fn run_dir() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();

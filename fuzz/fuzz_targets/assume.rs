@@ -2,7 +2,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use testdeck::workspace::vars::Assume;
+use testdeck_core::workspace::vars::Assume;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
@@ -27,7 +27,7 @@ fuzz_target!(|data: &[u8]| {
         let none = |_: &str| None;
         if a.terms
             .iter()
-            .all(|t| matches!(t, testdeck::workspace::vars::Term::Unset(_)))
+            .all(|t| matches!(t, testdeck_core::workspace::vars::Term::Unset(_)))
         {
             assert!(a.eval(&none));
         }

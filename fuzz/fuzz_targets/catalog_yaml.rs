@@ -2,9 +2,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use testdeck::workspace::catalog;
-use testdeck::workspace::select::{Request, select};
-use testdeck::workspace::vars::Vars;
+use testdeck_core::workspace::catalog;
+use testdeck_core::workspace::select::{Request, select};
+use testdeck_core::workspace::vars::Vars;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);

@@ -2,8 +2,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use testdeck::workspace::catalog;
-use testdeck::workspace::vars::Vars;
+use testdeck_core::workspace::catalog;
+use testdeck_core::workspace::vars::Vars;
 
 const CATALOG: &str = "vars:\n  HOST: http://127.0.0.1:8080\n  API: ${HOST}/api\nauthorization:\n  mutating: ALLOW_MUTATING\n";
 

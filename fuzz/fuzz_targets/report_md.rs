@@ -3,7 +3,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use std::collections::HashMap;
-use testdeck::workspace::report;
+use testdeck_core::workspace::report;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);

@@ -5,8 +5,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use testdeck::tail::{Line, pretty_line};
-use testdeck::workspace::timeline::parse_line;
+use testdeck_core::tail::{Line, pretty_line};
+use testdeck_core::workspace::timeline::parse_line;
 
 fuzz_target!(|data: &[u8]| {
     let Some(line) = Line::from_raw(1, 0, data) else {

@@ -7,7 +7,7 @@ use libfuzzer_sys::fuzz_target;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::OnceLock;
-use testdeck::tail::{Follower, Start, TailEvent, Watch};
+use testdeck_core::tail::{Follower, Start, TailEvent, Watch};
 
 fn file() -> &'static PathBuf {
     static F: OnceLock<PathBuf> = OnceLock::new();

@@ -2,7 +2,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use testdeck::tui::theme::{Theme, merge_tables};
+use testdeck_tui::theme::{Theme, merge_tables};
 
 const DARK: &str = include_str!("../../themes/dark.toml");
 

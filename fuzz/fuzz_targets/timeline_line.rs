@@ -2,8 +2,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use testdeck::tail::pretty_line;
-use testdeck::workspace::timeline;
+use testdeck_core::tail::pretty_line;
+use testdeck_core::workspace::timeline;
 
 fuzz_target!(|data: &[u8]| {
     let (event, issues) = timeline::parse_line(data);

@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use testdeck::workspace::vars::{self, Vars};
+use testdeck_core::workspace::vars::{self, Vars};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);

@@ -1,0 +1,104 @@
+//! `testdeck stats`: the statistics of every node, as a tree, JSON or report blocks.
+
+use super::{Ctx, print_json, usage};
+use serde_json::json;
+use std::process::ExitCode;
+use testdeck_core::sanitize::escape;
+use testdeck_core::workspace::stats::{self, NodeKind, Window, fmt_rate};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Only nodes at or below this scope (e.g. `ai/backend`).
+    #[arg(long)]
+    pub scope: Option<String>,
+    /// Only runs started on or after this date (`YYYY-MM-DD` or RFC 3339).
+    #[arg(long)]
+    pub since: Option<String>,
+    /// Print the 通过率 blocks of the report format.
+    #[arg(long, conflicts_with = "json")]
+    pub markdown: bool,
+    /// One JSON document.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Parse `--since`: a date (midnight UTC) or an RFC 3339 time.
+pub fn parse_since(s: &str) -> Option<chrono::DateTime<chrono::Utc>> {
+    if let Ok(t) = chrono::DateTime::parse_from_rfc3339(s) {
+        return Some(t.with_timezone(&chrono::Utc));
+    }
+    chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d")
+        .ok()
+        .and_then(|d| d.and_hms_opt(0, 0, 0))
+        .map(|t| t.and_utc())
+}
+
+pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
+    let since = match args.since.as_deref().map(|s| (s, parse_since(s))) {
+        None => None,
+        Some((_, Some(t))) => Some(t),
+        Some((s, None)) => {
+            return usage(&format!(
+                "--since {s:?}: expected YYYY-MM-DD or an RFC 3339 time"
+            ));
+        }
+    };
+    let ws = match ctx.workspace() {
+        Ok(ws) => ws,
+        Err(code) => return code,
+    };
+    let window = Window {
+        since,
+        scope: args.scope.clone(),
+    };
+    let nodes = stats::compute(&ws.tests, &ws.logs, &window);
+    if args.json {
+        print_json(&json!({ "nodes": nodes }));
+    } else if args.markdown {
+        // folder names come from the disk: escape them, keep the line breaks
+        crate::out!(
+            "{}",
+            testdeck_core::sanitize::escape_keep_newlines(
+                &testdeck_core::workspace::report::markdown(&ws, &nodes)
+            )
+        );
+    } else {
+        crate::outln!(
+            "{:<56} {:>6} {:>6} {:>6} {:>8}   {:>7} {:>8}",
+            "node",
+            "runs",
+            "pass",
+            "fail",
+            "hist",
+            "latest",
+            "rate"
+        );
+        for n in &nodes {
+            let depth = n.path.split('/').filter(|s| !s.is_empty()).count();
+            let name = if n.kind == NodeKind::Root {
+                "(all)".to_owned()
+            } else {
+                n.path.rsplit('/').next().unwrap_or("").to_owned()
+            };
+            let mut label = format!("{}{}", "  ".repeat(depth.saturating_sub(1)), escape(&name));
+            if n.kind == NodeKind::Case && n.flaky_cases > 0 {
+                label.push_str(" ~flaky");
+            }
+            if n.orphan {
+                label.push_str(" (orphan)");
+            }
+            crate::outln!(
+                "{:<56} {:>6} {:>6} {:>6} {:>8}   {:>3}/{:<3} {:>8}",
+                label,
+                n.historical.total_runs,
+                n.historical.passed_runs,
+                n.historical.failed_runs,
+                fmt_rate(n.historical.historical_success_rate),
+                n.latest.latest_passed_cases,
+                n.latest.latest_case_count,
+                fmt_rate(n.latest.latest_success_rate),
+            );
+        }
+    }
+    ExitCode::SUCCESS
+}

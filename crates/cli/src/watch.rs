@@ -1,0 +1,113 @@
+//! `testdeck watch`: rerun cases when their files change, streaming as `run`
+//! does (a thin adapter over [`testdeck_exec::watch`]).
+
+use super::usage;
+use std::fmt::Write as _;
+use std::io::Write;
+use std::process::ExitCode;
+use std::sync::Arc;
+use testdeck_core::sanitize::escape;
+use testdeck_exec::process::Cancel;
+use testdeck_exec::watch::{self, WatchEvent, WatchNote, WatchOptions, WatchSink};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Catalog ids or categories, tests-tree caseIds (or scope/caseId) and scopes; none: every case.
+    #[arg(value_name = "ID|SCOPE")]
+    pub targets: Vec<String>,
+    #[command(flatten)]
+    pub auth: super::run::AuthFlags,
+    /// The run records' label (letters, digits, - _ .).
+    #[arg(long, default_value = "watch")]
+    pub label: String,
+    /// Passed to the tests runner as --runs N (1 or more).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub runs: Option<u32>,
+    /// The quiet period that ends a burst of saves, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 300)]
+    pub debounce_ms: u64,
+    /// JSON Lines, one event a line (the lines of `run`, plus watch-start,
+    /// watch-trigger, watch-cancel and watch-error).
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: &Args, ws: &testdeck_core::workspace::Workspace) -> ExitCode {
+    let (max_risk, grants) = match args.auth.checked(&args.label) {
+        Ok(v) => v,
+        Err(e) => return usage(&e),
+    };
+    let opts = WatchOptions {
+        targets: args.targets.clone(),
+        grants,
+        max_risk,
+        label: args.label.clone(),
+        runs: args.runs,
+        quiet: Some(std::time::Duration::from_millis(args.debounce_ms)),
+    };
+    let json = args.json;
+    let sink: WatchSink = Arc::new(move |ev: WatchEvent| print_event(&ev, json));
+    let stop = Cancel::default();
+    // SIGINT / SIGTERM stop the watch; the rerun in flight is cancelled and its
+    // process groups are gone before testdeck exits
+    let on_signal = stop.clone();
+    super::run::on_termination_signal(move || on_signal.cancel());
+    match watch::watch(&ws.root, &opts, &sink, &stop) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => usage(&format!("watch: {e}")),
+    }
+}
+
+/// Print one event: a JSON line, or human text; flushed at once.
+pub fn print_event(ev: &WatchEvent, json: bool) {
+    match ev {
+        WatchEvent::Exec(e) => super::run::print_event(e, json),
+        WatchEvent::Note(n) => {
+            let mut out = std::io::stdout().lock();
+            if json {
+                if let Ok(s) = testdeck_core::sanitize::to_json(n, false) {
+                    let _ = writeln!(out, "{s}");
+                }
+            } else {
+                let _ = writeln!(out, "{}", human(n));
+            }
+            let _ = out.flush();
+        }
+    }
+}
+
+fn list(v: &[String]) -> String {
+    v.iter()
+        .map(|s| escape(s).into_owned())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The human form of a watch note (paths and ids escaped).
+pub fn human(n: &WatchNote) -> String {
+    match n {
+        WatchNote::WatchStart {
+            folders,
+            tests,
+            catalog,
+        } => format!(
+            "watching {} ({} tests cases, {} catalog cases); Ctrl-C stops",
+            list(folders),
+            tests.len(),
+            catalog.len()
+        ),
+        WatchNote::WatchTrigger {
+            paths,
+            cases,
+            skipped,
+        } => {
+            let mut s = format!("⟳ {} changed → {}", list(paths), list(cases));
+            for k in skipped {
+                let _ = write!(s, "\n  - {} skipped: {}", escape(&k.id), escape(&k.reason));
+            }
+            s
+        }
+        WatchNote::WatchCancel { cases } => format!("✕ cancelled to restart: {}", list(cases)),
+        WatchNote::WatchError { message } => format!("watch: {}", escape(message)),
+    }
+}

@@ -1,0 +1,222 @@
+//! JUnit XML of runs (`run --junit`, `runs --junit`): tests-tree runs and catalog verdicts as
+//! testcases, written with `quick-junit` through the one atomic writer.
+
+use super::record::{CaseResult, RunRecord, Verdict};
+use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
+use std::fmt::Write as _;
+use std::path::Path;
+use std::time::Duration;
+use testdeck_core::workspace::logs::{RawRun, RunStatus};
+
+/// The suite of every tests-tree run.
+pub const TESTS_SUITE: &str = "tests";
+
+/// One testcase, from either source.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Case {
+    /// `tests`, or `catalog <runId>` for the verdicts of one run record.
+    pub suite: String,
+    /// `scope/caseId` of a tests run, the case id of a catalog verdict.
+    pub name: String,
+    /// The scope of a tests run, the category of a catalog case.
+    pub classname: String,
+    pub verdict: Verdict,
+    pub reason: Option<String>,
+    pub duration_ms: Option<u64>,
+    pub run_id: Option<String>,
+    /// The tests run's folder, relative to the workspace root.
+    pub path: Option<String>,
+    /// The full output (catalog) or the timeline (tests), relative to the workspace root.
+    pub log: Option<String>,
+    pub started_at: Option<String>,
+}
+
+/// The suite name of a catalog run record.
+pub fn catalog_suite(run_id: &str) -> String {
+    format!("catalog {run_id}")
+}
+
+/// A tests-tree run as a testcase: passed / failed from its `meta.json`; a broken
+/// `meta.json` is an error of the environment, a run without one (still running, cancelled or
+/// abandoned) was not run to the end and counts as skipped.
+pub fn tests_case(r: &RawRun) -> Case {
+    let (verdict, reason) = match r.status {
+        RunStatus::Passed => (Verdict::Pass, None),
+        RunStatus::Failed => (
+            Verdict::Fail,
+            Some("the run's meta.json says failed".into()),
+        ),
+        RunStatus::InProgress if r.meta_broken => (
+            Verdict::EnvironmentFail,
+            Some("meta.json is unreadable".into()),
+        ),
+        RunStatus::InProgress => (
+            Verdict::NotRun,
+            Some("no meta.json yet: still running".into()),
+        ),
+        RunStatus::Cancelled => (
+            Verdict::NotRun,
+            Some("cancelled by testdeck before its meta.json".into()),
+        ),
+        RunStatus::Abandoned => (
+            Verdict::NotRun,
+            Some("abandoned: no meta.json and nothing written for a long time".into()),
+        ),
+    };
+    Case {
+        suite: TESTS_SUITE.into(),
+        name: r.key(),
+        classname: r.scope.to_string(),
+        verdict,
+        reason,
+        duration_ms: r.duration_ms(),
+        run_id: Some(r.run_id.clone()),
+        path: Some(r.path.clone()),
+        log: r
+            .has_timeline
+            .then(|| format!("{}/{}", r.path, testdeck_core::workspace::run::TIMELINE)),
+        started_at: r.started_at().map(str::to_owned),
+    }
+}
+
+/// A catalog verdict of a run record as a testcase.
+pub fn catalog_case(rec: &RunRecord, c: &CaseResult) -> Case {
+    Case {
+        suite: catalog_suite(&rec.run_id),
+        name: c.id.clone(),
+        classname: c.category.clone(),
+        verdict: c.verdict,
+        reason: c.reason.clone(),
+        duration_ms: Some(c.duration_ms),
+        run_id: Some(rec.run_id.clone()),
+        path: None,
+        log: c.log.clone(),
+        started_at: Some(c.started_at.clone()),
+    }
+}
+
+fn status(c: &Case) -> TestCaseStatus {
+    let mut s = match c.verdict {
+        Verdict::Pass => TestCaseStatus::success(),
+        Verdict::Fail => TestCaseStatus::non_success(NonSuccessKind::Failure),
+        Verdict::EnvironmentFail => TestCaseStatus::non_success(NonSuccessKind::Error),
+        Verdict::Skipped | Verdict::NotRun => TestCaseStatus::skipped(),
+    };
+    if c.verdict != Verdict::Pass {
+        s.set_type(c.verdict.as_str());
+        s.set_message(c.reason.as_deref().unwrap_or(c.verdict.as_str()));
+    }
+    s
+}
+
+fn testcase(c: &Case) -> TestCase {
+    let mut t = TestCase::new(c.name.as_str(), status(c));
+    t.set_classname(c.classname.as_str());
+    if let Some(ms) = c.duration_ms {
+        t.set_time(Duration::from_millis(ms));
+    }
+    if let Some(ts) = c
+        .started_at
+        .as_deref()
+        .and_then(|s| chrono::DateTime::parse_from_rfc3339(s).ok())
+    {
+        t.set_timestamp(ts);
+    }
+    t.add_property(Property::new("verdict", c.verdict.as_str()));
+    let mut out = String::new();
+    for (k, v) in [("runId", &c.run_id), ("path", &c.path), ("log", &c.log)] {
+        if let Some(v) = v {
+            t.add_property(Property::new(k, v.as_str()));
+            let _ = writeln!(out, "{k}: {v}");
+        }
+    }
+    // system-out too: most CI reporters show it, fewer show testcase properties
+    if !out.is_empty() {
+        t.set_system_out(out);
+    }
+    t
+}
+
+/// The report: one testsuite a source (tests, then each catalog record), cases in order.
+pub fn report(cases: &[Case]) -> Report {
+    let mut suites: Vec<TestSuite> = Vec::new();
+    for c in cases {
+        let i = if let Some(i) = suites.iter().position(|s| s.name.as_str() == c.suite) {
+            i
+        } else {
+            suites.push(TestSuite::new(c.suite.as_str()));
+            suites.len() - 1
+        };
+        suites[i].add_test_case(testcase(c));
+    }
+    let mut r = Report::new("testdeck");
+    r.add_test_suites(suites);
+    r
+}
+
+/// The XML text of `cases`.
+pub fn to_xml(cases: &[Case]) -> Result<String, String> {
+    report(cases)
+        .to_string()
+        .map_err(|e| format!("JUnit XML not serialized: {e}"))
+}
+
+/// Write the JUnit XML of `cases` to `path` (atomically: a CI job never reads half a file).
+pub fn write(path: &Path, cases: &[Case]) -> Result<(), String> {
+    let xml = to_xml(cases)?;
+    testdeck_core::workspace::read::write_atomic(path, xml.as_bytes())
+        .map_err(|e| format!("--junit {}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn case(name: &str, verdict: Verdict) -> Case {
+        Case {
+            suite: TESTS_SUITE.into(),
+            name: name.into(),
+            classname: "s".into(),
+            verdict,
+            reason: Some(format!("why {name}")),
+            duration_ms: Some(1500),
+            run_id: Some(format!("run-{name}")),
+            path: None,
+            log: Some(format!("logs/{name}.log")),
+            started_at: Some("2026-01-02T03:04:05.000Z".into()),
+        }
+    }
+
+    #[test]
+    fn verdicts_map_to_junit_states() {
+        let cases: Vec<Case> = Verdict::ALL.iter().map(|v| case(v.as_str(), *v)).collect();
+        let xml = to_xml(&cases).expect("xml");
+        assert!(xml.contains(r#"tests="5""#), "{xml}");
+        assert!(xml.contains(r#"failures="1""#), "{xml}");
+        assert!(xml.contains(r#"errors="1""#), "{xml}");
+        assert!(xml.contains(r#"skipped="2""#), "{xml}");
+        assert!(
+            xml.contains(r#"<failure message="why fail" type="fail"/>"#),
+            "{xml}"
+        );
+        assert!(
+            xml.contains(r#"<error message="why environment-fail" type="environment-fail"/>"#),
+            "{xml}"
+        );
+        assert!(xml.contains(r#"time="1.500""#), "{xml}");
+        assert!(
+            xml.contains(r#"<property name="runId" value="run-pass"/>"#),
+            "{xml}"
+        );
+        assert!(xml.contains("log: logs/pass.log"), "{xml}");
+    }
+
+    #[test]
+    fn control_bytes_of_a_reason_do_not_reach_the_xml() {
+        let mut c = case("x", Verdict::Fail);
+        c.reason = Some("red \u{1b}[31mtext\u{7} & <tag>".into());
+        let xml = to_xml(&[c]).expect("xml");
+        assert!(!xml.contains('\u{1b}') && !xml.contains('\u{7}'), "{xml}");
+        assert!(xml.contains("red text &amp; &lt;tag&gt;"), "{xml}");
+    }
+}

@@ -1,0 +1,551 @@
+//! Launching tests-tree cases (SPEC §3.1): the runner command with the seed's
+//! filters, run folders that appear under `tests/logs/`, their timelines
+//! followed as they grow, and the final status from `meta.json`.
+
+use super::process::{self, Cancel, Program, Spec, Stream};
+use super::record::Verdict;
+use super::{ExecEvent, ResultLine, Sink};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use testdeck_core::tail::{Follower, Start, TailEvent, Watch};
+use testdeck_core::workspace::logs::read_meta;
+use testdeck_core::workspace::run;
+
+/// How often `tests/logs/` is looked at while the runner works.
+pub const POLL: Duration = Duration::from_millis(100);
+/// After the runner exits, how long to wait for the last files of its runs.
+const SETTLE: Duration = Duration::from_millis(500);
+/// The id under which the runner's own output is streamed.
+pub const RUNNER_ID: &str = "runner";
+
+/// What to run from the tests tree.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum TestsTarget {
+    /// A folder node: `domain/layer/suite/groups…` (a prefix of it is fine).
+    Scope(String),
+    /// Cases of one scope, by caseId.
+    Cases {
+        scope: String,
+        case_ids: Vec<String>,
+    },
+}
+
+impl TestsTarget {
+    /// The scope, or `scope/caseId` of a single case, or `scope/{a,b}`.
+    pub fn label(&self) -> String {
+        match self {
+            TestsTarget::Scope(s) => s.clone(),
+            TestsTarget::Cases { scope, case_ids } if case_ids.len() == 1 => {
+                testdeck_core::workspace::tree::key(scope, &case_ids[0])
+            }
+            TestsTarget::Cases { scope, case_ids } => {
+                testdeck_core::workspace::tree::key(scope, &format!("{{{}}}", case_ids.join(",")))
+            }
+        }
+    }
+    /// Under a `live/` folder (below the domain): calls a real model.
+    pub fn is_live(&self) -> bool {
+        let scope = match self {
+            TestsTarget::Scope(s) | TestsTarget::Cases { scope: s, .. } => s,
+        };
+        scope.split('/').skip(1).any(|p| p == "live")
+    }
+}
+
+/// The seed's filters for a scope: `--domain --layer --suite --group…`.
+pub fn scope_filters(scope: &str) -> Vec<String> {
+    let parts: Vec<&str> = scope.split('/').filter(|p| !p.is_empty()).collect();
+    let mut out = Vec::new();
+    let temp = parts.first() == Some(&"temp");
+    for (i, p) in parts.iter().enumerate() {
+        // temp cases have no layer or suite: everything under temp/ is a group
+        let flag = match (temp, i) {
+            (_, 0) => "--domain",
+            (false, 1) => "--layer",
+            (false, 2) => "--suite",
+            _ => "--group",
+        };
+        out.push(flag.to_owned());
+        out.push((*p).to_owned());
+    }
+    out
+}
+
+/// The runner's arguments for one target (appended to the configured command).
+pub fn runner_args(target: &TestsTarget, runs: Option<u32>) -> Vec<String> {
+    let mut out = match target {
+        TestsTarget::Scope(s) => scope_filters(s),
+        TestsTarget::Cases { scope, case_ids } => {
+            let mut v = scope_filters(scope);
+            for c in case_ids {
+                v.push("--case".into());
+                v.push(c.clone());
+            }
+            v
+        }
+    };
+    if let Some(n) = runs {
+        out.push("--runs".into());
+        out.push(n.to_string());
+    }
+    out
+}
+
+/// Group targets: cases of the same scope go to one runner call.
+pub fn merge_targets(targets: Vec<TestsTarget>) -> Vec<TestsTarget> {
+    let mut scopes = BTreeSet::new();
+    let mut cases: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for t in targets {
+        match t {
+            TestsTarget::Scope(s) => {
+                scopes.insert(s);
+            }
+            TestsTarget::Cases { scope, case_ids } => {
+                let v = cases.entry(scope).or_default();
+                for c in case_ids {
+                    if !v.contains(&c) {
+                        v.push(c);
+                    }
+                }
+            }
+        }
+    }
+    let mut out: Vec<TestsTarget> = scopes.into_iter().map(TestsTarget::Scope).collect();
+    out.extend(
+        cases
+            .into_iter()
+            .map(|(scope, case_ids)| TestsTarget::Cases { scope, case_ids }),
+    );
+    out
+}
+
+pub use testdeck_core::workspace::run::run_folders;
+
+/// One run folder being followed.
+struct Followed {
+    key: String,
+    run_id: String,
+    rel: String,
+    dir: PathBuf,
+    /// The tail engine on the run's `timeline.jsonl` (read on each poll).
+    timeline: Follower,
+    started: Instant,
+    ended: bool,
+}
+
+/// Run the runner once per target and follow every run it writes. Returns one
+/// result per run (and one for a runner that wrote none).
+pub fn launch_tests(
+    root: &Path,
+    command: &[String],
+    targets: &[TestsTarget],
+    runs: Option<u32>,
+    cancelled: Option<&Path>,
+    cancel: &Cancel,
+    sink: &Sink,
+) -> Vec<ResultLine> {
+    let mut results = Vec::new();
+    for target in targets {
+        if cancel.is_cancelled() {
+            break;
+        }
+        let mut argv = command.to_vec();
+        argv.extend(runner_args(target, runs));
+        // the runner writes under the target's domain (an e2e run first runs
+        // the same domain's backend): only that part of tests/logs is watched
+        let domain = match target {
+            TestsTarget::Scope(s) | TestsTarget::Cases { scope: s, .. } => {
+                s.split('/').next().unwrap_or_default().to_owned()
+            }
+        };
+        results.extend(run_one(
+            root, target, &domain, argv, cancelled, cancel, sink,
+        ));
+    }
+    results
+}
+
+/// Whether a run of `scope`/`case_id` is one the runner was asked for by
+/// `target`: its scope (or one below it) and, for cases, one of its caseIds. An
+/// e2e request without `--case` first runs the same domain's backend (seed 000
+/// §4), so that backend's runs belong to it too. Any other run that appears
+/// meanwhile was started by someone else: an external run, never counted.
+pub fn asked_for(target: &TestsTarget, scope: &str, case_id: &str) -> bool {
+    let under = |s: &str, top: &str| {
+        top.is_empty() || s == top || s.strip_prefix(top).is_some_and(|r| r.starts_with('/'))
+    };
+    match target {
+        TestsTarget::Scope(top) => {
+            let top = top.trim_matches('/');
+            if under(scope, top) {
+                return true;
+            }
+            let mut parts = top.split('/');
+            let (domain, layer) = (parts.next().unwrap_or_default(), parts.next());
+            layer == Some("e2e") && !domain.is_empty() && under(scope, &format!("{domain}/backend"))
+        }
+        TestsTarget::Cases { scope: s, case_ids } => {
+            scope == s.trim_matches('/') && case_ids.iter().any(|c| c == case_id)
+        }
+    }
+}
+
+fn run_one(
+    root: &Path,
+    target: &TestsTarget,
+    domain: &str,
+    argv: Vec<String>,
+    cancelled: Option<&Path>,
+    cancel: &Cancel,
+    sink: &Sink,
+) -> Vec<ResultLine> {
+    let logs = root.join("tests/logs");
+    let top = if domain.is_empty() {
+        logs.clone()
+    } else {
+        logs.join(domain)
+    };
+    // every run folder seen (there before, followed, or external): not read again
+    let mut known = run_folders(&top, &BTreeSet::new());
+    sink(ExecEvent::RunnerStart {
+        command: argv.clone(),
+    });
+    let spec = Spec {
+        program: Program::Argv(argv),
+        cwd: root.to_path_buf(),
+        env: Vec::new(),
+        timeout: None,
+        log: None,
+    };
+    let out_sink = sink.clone();
+    let cancel2 = cancel.clone();
+    let proc_thread = std::thread::spawn(move || {
+        process::run(&spec, &cancel2, &mut |stream: Stream, line: &str| {
+            out_sink(ExecEvent::Output {
+                id: RUNNER_ID.into(),
+                stream,
+                line: line.to_owned(),
+            });
+        })
+    });
+    let mut followed: BTreeMap<PathBuf, Followed> = BTreeMap::new();
+    let mut results = Vec::new();
+    let mut exited_at: Option<Instant> = None;
+    loop {
+        let finished = proc_thread.is_finished();
+        if finished && exited_at.is_none() {
+            exited_at = Some(Instant::now());
+        }
+        // runs already followed first, so one that ended before the next
+        // began is reported in that order
+        for f in followed.values_mut().filter(|f| !f.ended) {
+            if let Some(r) = step(root, f, sink, cancel) {
+                results.push(r);
+            }
+        }
+        let fresh: Vec<PathBuf> = run_folders(&top, &known)
+            .difference(&known)
+            .cloned()
+            .collect();
+        for dir in &fresh {
+            known.insert(dir.clone());
+            let ident = testdeck_core::workspace::logs::FolderIdent::of(&logs, dir);
+            if !asked_for(target, &ident.scope, &ident.case_id) {
+                // an external run: the workspace watch shows it, the launch not
+                continue;
+            }
+            let mut f = start_following(root, &logs, dir, sink);
+            if let Some(r) = step(root, &mut f, sink, cancel) {
+                results.push(r);
+            }
+            followed.insert(dir.clone(), f);
+        }
+        let all_ended = followed.values().all(|f| f.ended);
+        if let Some(t) = exited_at {
+            // cancelled: what the runs wrote after it is not waited for
+            if all_ended || cancel.is_cancelled() || t.elapsed() >= SETTLE {
+                break;
+            }
+        }
+        std::thread::sleep(POLL);
+    }
+    let outcome = proc_thread.join().unwrap_or_else(|_| process::Outcome {
+        spawn_error: Some("internal error: the runner's supervisor panicked (a bug)".into()),
+        ..process::Outcome::default()
+    });
+    // runs still without meta.json when the runner is gone
+    if outcome.cancelled {
+        // testdeck ended them: say so where every reader (and a later testdeck)
+        // finds it, so they never look like running again
+        let open: Vec<String> = followed
+            .values()
+            .filter(|f| !f.ended && !run::state(&f.dir).ended())
+            .map(|f| f.rel.clone())
+            .collect();
+        let recorded = match cancelled {
+            Some(file) => testdeck_core::workspace::cancelled::record(file, root, &open),
+            None if open.is_empty() => Ok(()),
+            None => Err(std::io::Error::other(
+                "no state folder (set XDG_STATE_HOME or HOME)",
+            )),
+        };
+        if let Err(e) = recorded {
+            sink(ExecEvent::Output {
+                id: RUNNER_ID.into(),
+                stream: Stream::Stderr,
+                line: format!("testdeck: cannot record the cancelled runs: {e}"),
+            });
+        }
+    }
+    for f in followed.values_mut().filter(|f| !f.ended) {
+        drain(f, sink, cancel);
+        f.ended = true;
+        let (verdict, reason) = if outcome.cancelled {
+            (Verdict::NotRun, "cancelled".to_owned())
+        } else {
+            (
+                Verdict::EnvironmentFail,
+                "the runner exited and the run has no meta.json".to_owned(),
+            )
+        };
+        let r = ResultLine {
+            id: f.key.clone(),
+            verdict,
+            reason: Some(reason),
+            duration_ms: f.started.elapsed().as_millis() as u64,
+            exit_code: None,
+            run_id: Some(f.run_id.clone()),
+        };
+        sink(ExecEvent::CaseEnd(r.clone()));
+        results.push(r);
+    }
+    let runs: Vec<String> = followed.values().map(|f| f.rel.clone()).collect();
+    let reason = if let Some(e) = &outcome.spawn_error {
+        Some(format!("the runner could not start: {e}"))
+    } else if outcome.cancelled {
+        Some("cancelled".to_owned())
+    } else if runs.is_empty() {
+        Some(format!(
+            "the runner exited{} without writing a run",
+            outcome
+                .exit_code
+                .map_or_else(String::new, |c| format!(" with status {c}"))
+        ))
+    } else {
+        None
+    };
+    sink(ExecEvent::RunnerExit {
+        exit_code: outcome.exit_code,
+        signal: outcome.signal,
+        runs,
+        reason: reason.clone(),
+    });
+    if followed.is_empty() {
+        let verdict = if outcome.cancelled {
+            Verdict::NotRun
+        } else if outcome.exit_code == Some(0) {
+            // nothing matched the filters: nothing failed, nothing ran
+            Verdict::NotRun
+        } else {
+            Verdict::EnvironmentFail
+        };
+        results.push(ResultLine {
+            id: RUNNER_ID.into(),
+            verdict,
+            reason,
+            duration_ms: outcome.duration.as_millis() as u64,
+            exit_code: outcome.exit_code,
+            run_id: None,
+        });
+    }
+    results
+}
+
+fn start_following(root: &Path, logs: &Path, dir: &Path, sink: &Sink) -> Followed {
+    let testdeck_core::workspace::logs::FolderIdent {
+        scope,
+        case_id,
+        run_id,
+    } = testdeck_core::workspace::logs::FolderIdent::of(logs, dir);
+    let key = testdeck_core::workspace::tree::key(&scope, &case_id);
+    let rel = testdeck_core::workspace::rel(root, dir);
+    sink(ExecEvent::CaseStart {
+        id: key.clone(),
+        source: "tests".into(),
+        title: None,
+        category: None,
+        risk: None,
+        command: None,
+        run_id: Some(run_id.clone()),
+        path: Some(rel.clone()),
+    });
+    Followed {
+        key,
+        run_id,
+        rel,
+        dir: dir.to_path_buf(),
+        // the timeline stays in its run folder (a link out is refused)
+        timeline: Follower::within(
+            dir.join(run::TIMELINE),
+            Start::Beginning,
+            Watch::Off,
+            Some(dir.to_path_buf()),
+        ),
+        started: Instant::now(),
+        ended: false,
+    }
+}
+
+fn emit(f: &Followed, events: Vec<TailEvent>, sink: &Sink) {
+    for ev in events {
+        let (TailEvent::Line(mut line) | TailEvent::Incomplete(mut line)) = ev else {
+            // created, truncated, replaced, deleted: the lines that follow say it
+            continue;
+        };
+        let issues = std::mem::take(&mut line.issues);
+        sink(ExecEvent::Timeline {
+            run_id: f.run_id.clone(),
+            id: f.key.clone(),
+            lineno: line.lineno,
+            event: Box::new(line.into_event()),
+            issues: issues.into_iter().map(|i| i.message).collect(),
+        });
+    }
+}
+
+/// Everything the timeline holds now; a cancel ends it at once (a run flooding
+/// its timeline faster than it is read would keep this loop going).
+fn drain(f: &mut Followed, sink: &Sink, cancel: &Cancel) {
+    loop {
+        if cancel.is_cancelled() {
+            return;
+        }
+        let batch = f.timeline.read_available();
+        if batch.is_empty() {
+            return;
+        }
+        emit(f, batch, sink);
+    }
+}
+
+/// Stream new timeline lines; end the run when its `meta.json` reads.
+fn step(root: &Path, f: &mut Followed, sink: &Sink, cancel: &Cancel) -> Option<ResultLine> {
+    drain(f, sink, cancel);
+    // the one decision: a meta.json still being written is not the end yet
+    if !run::state(&f.dir).ended() {
+        return None;
+    }
+    let meta_file = f.dir.join(run::META);
+    // a meta.json being written may not parse yet: try again next time
+    let (meta, _) = read_meta(root, &meta_file).ok()?;
+    // the writer is done: the last line counts even without its newline
+    let rest = f.timeline.finish();
+    emit(f, rest, sink);
+    f.ended = true;
+    let status = meta.status.clone().unwrap_or_default();
+    let (verdict, reason) = match status.as_str() {
+        "passed" => (Verdict::Pass, None),
+        "failed" => (Verdict::Fail, Some("meta.json status failed".to_owned())),
+        other => (
+            Verdict::Fail,
+            Some(format!("meta.json status {other:?} is not passed")),
+        ),
+    };
+    let r = ResultLine {
+        id: f.key.clone(),
+        verdict,
+        reason,
+        duration_ms: meta
+            .stats
+            .duration_ms
+            .unwrap_or_else(|| f.started.elapsed().as_millis() as u64),
+        exit_code: None,
+        run_id: Some(f.run_id.clone()),
+    };
+    sink(ExecEvent::CaseEnd(r.clone()));
+    Some(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use testdeck_core::testkit::strings;
+
+    #[test]
+    fn filters_of_scopes_and_cases() {
+        assert_eq!(
+            runner_args(&TestsTarget::Scope("ai/backend/tools".into()), None),
+            strings(&["--domain", "ai", "--layer", "backend", "--suite", "tools"])
+        );
+        assert_eq!(
+            runner_args(
+                &TestsTarget::Cases {
+                    scope: "ai/backend/tools/terminal/live".into(),
+                    case_ids: strings(&["a", "b"])
+                },
+                Some(3)
+            ),
+            strings(&[
+                "--domain", "ai", "--layer", "backend", "--suite", "tools", "--group", "terminal",
+                "--group", "live", "--case", "a", "--case", "b", "--runs", "3"
+            ])
+        );
+        assert_eq!(
+            scope_filters("temp/probe"),
+            strings(&["--domain", "temp", "--group", "probe"])
+        );
+    }
+
+    #[test]
+    fn a_launch_owns_only_the_runs_it_asked_for() {
+        let scope = TestsTarget::Scope("shop/backend".into());
+        assert!(asked_for(&scope, "shop/backend", "x"));
+        assert!(asked_for(&scope, "shop/backend/cart", "x"));
+        assert!(!asked_for(&scope, "shop/backend-old", "x"));
+        assert!(!asked_for(&scope, "shop/e2e/checkout", "x"));
+        // an e2e request first runs the domain's backend: those runs are its own
+        let e2e = TestsTarget::Scope("shop/e2e/checkout".into());
+        assert!(asked_for(&e2e, "shop/e2e/checkout", "pay"));
+        assert!(asked_for(&e2e, "shop/backend/cart", "add"));
+        assert!(!asked_for(&e2e, "shop/e2e/search", "find"));
+        assert!(!asked_for(&e2e, "other/backend/cart", "add"));
+        let cases = TestsTarget::Cases {
+            scope: "shop/backend/cart".into(),
+            case_ids: strings(&["add", "remove"]),
+        };
+        assert!(asked_for(&cases, "shop/backend/cart", "remove"));
+        assert!(!asked_for(&cases, "shop/backend/cart", "total"));
+        assert!(!asked_for(&cases, "shop/backend/cart/more", "add"));
+        assert!(asked_for(
+            &TestsTarget::Scope("temp".into()),
+            "temp/probe",
+            "p"
+        ));
+    }
+
+    #[test]
+    fn cases_of_one_scope_merge() {
+        let m = merge_targets(vec![
+            TestsTarget::Cases {
+                scope: "a/b/c".into(),
+                case_ids: strings(&["x"]),
+            },
+            TestsTarget::Scope("d".into()),
+            TestsTarget::Cases {
+                scope: "a/b/c".into(),
+                case_ids: strings(&["y", "x"]),
+            },
+        ]);
+        assert_eq!(
+            m,
+            vec![
+                TestsTarget::Scope("d".into()),
+                TestsTarget::Cases {
+                    scope: "a/b/c".into(),
+                    case_ids: strings(&["x", "y"])
+                }
+            ]
+        );
+    }
+}

@@ -1,0 +1,202 @@
+//! The Action vocabulary: what a key, a mouse event, a timer or a background result asks the app to do.
+
+use super::shared_queue::Shared;
+use crossterm::event::{KeyEvent, MouseEvent};
+use testdeck_core::workspace::Workspace;
+use testdeck_core::workspace::timeline::TimelineEvent;
+
+/// A command a key can be bound to. `name()` is its keymap spelling.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Command {
+    Quit,
+    MoveDown,
+    MoveUp,
+    PageDown,
+    PageUp,
+    GoTop,
+    GoBottom,
+    Collapse,
+    Expand,
+    NextPane,
+    PrevPane,
+    TabTests,
+    TabCatalog,
+    TabRuns,
+    Find,
+    Mark,
+    Run,
+    Cancel,
+    Follow,
+    FailuresOnly,
+    CycleType,
+    NextFailure,
+    PrevFailure,
+    Open,
+    OpenArtifact,
+    PreviewImage,
+    Watch,
+    RerunFailed,
+    Compare,
+    Help,
+    Close,
+    Confirm,
+    Filter,
+    ToggleEvents,
+    /// Show / hide the runner's output lines in the live pane.
+    ToggleOutput,
+    ClearInput,
+    Problems,
+    MaxRisk,
+    Report,
+    Reload,
+    Edit,
+    CopyCaseId,
+    CopyPath,
+    CopyRunId,
+    CopyCommand,
+    /// Maximise the focused pane (again: back to the panes).
+    Zoom,
+    /// Widen / narrow the tree beside the other panes.
+    WiderTree,
+    NarrowerTree,
+    /// Tick the checklist step under the cursor (a person's verdict prompt).
+    ToggleStep,
+    /// Bring temp cases into a rerun of the failed ones (its preview).
+    IncludeTemp,
+    Noop,
+}
+
+/// Every command with its keymap name, in the order help lists them.
+pub const COMMANDS: [(Command, &str); 51] = [
+    (Command::Quit, "quit"),
+    (Command::MoveDown, "move_down"),
+    (Command::MoveUp, "move_up"),
+    (Command::PageDown, "page_down"),
+    (Command::PageUp, "page_up"),
+    (Command::GoTop, "go_top"),
+    (Command::GoBottom, "go_bottom"),
+    (Command::Collapse, "collapse"),
+    (Command::Expand, "expand"),
+    (Command::NextPane, "next_pane"),
+    (Command::PrevPane, "prev_pane"),
+    (Command::TabTests, "tab_tests"),
+    (Command::TabCatalog, "tab_catalog"),
+    (Command::TabRuns, "tab_runs"),
+    (Command::Find, "find"),
+    (Command::Mark, "mark"),
+    (Command::Run, "run"),
+    (Command::Cancel, "cancel"),
+    (Command::Follow, "follow"),
+    (Command::FailuresOnly, "failures_only"),
+    (Command::CycleType, "cycle_type"),
+    (Command::NextFailure, "next_failure"),
+    (Command::PrevFailure, "prev_failure"),
+    (Command::Open, "open"),
+    (Command::OpenArtifact, "open_artifact"),
+    (Command::PreviewImage, "preview_image"),
+    (Command::Watch, "watch"),
+    (Command::RerunFailed, "rerun_failed"),
+    (Command::Compare, "compare"),
+    (Command::Help, "help"),
+    (Command::Close, "close"),
+    (Command::Confirm, "confirm"),
+    (Command::Filter, "filter"),
+    (Command::ToggleEvents, "toggle_events"),
+    (Command::ToggleOutput, "toggle_output"),
+    (Command::ClearInput, "clear_input"),
+    (Command::Problems, "problems"),
+    (Command::MaxRisk, "max_risk"),
+    (Command::Report, "report"),
+    (Command::Reload, "reload"),
+    (Command::Edit, "edit"),
+    (Command::CopyCaseId, "copy_case_id"),
+    (Command::CopyPath, "copy_path"),
+    (Command::CopyRunId, "copy_run_id"),
+    (Command::CopyCommand, "copy_command"),
+    (Command::Zoom, "zoom"),
+    (Command::WiderTree, "wider_tree"),
+    (Command::NarrowerTree, "narrower_tree"),
+    (Command::ToggleStep, "toggle_step"),
+    (Command::IncludeTemp, "include_temp"),
+    (Command::Noop, "noop"),
+];
+
+impl Command {
+    /// The command a keymap's `run` names.
+    pub fn from_name(name: &str) -> Option<Command> {
+        COMMANDS.iter().find(|(_, n)| *n == name).map(|(c, _)| *c)
+    }
+    pub fn name(self) -> &'static str {
+        COMMANDS
+            .iter()
+            .find(|(c, _)| *c == self)
+            .map_or("noop", |(_, n)| n)
+    }
+}
+
+pub use testdeck_core::tail::run::{MAX_RUN_PROBLEMS, MAX_TIMELINE_EVENTS, RunData, skipped_note};
+
+/// Everything that reaches `App::update`.
+#[derive(Debug)]
+pub enum Action {
+    /// A bound command.
+    Cmd(Command),
+    /// A key no binding of the mode claimed (text input for the finder and filters).
+    Key(KeyEvent),
+    Mouse(MouseEvent),
+    Resize(u16, u16),
+    /// A timer tick while something animates (indexing spinner).
+    Tick,
+    /// The tests tree and plan are read (history still indexing): show the tree now.
+    TreeLoaded(Box<Workspace>),
+    /// The staged index walked the history: `total` run folders are to be read
+    /// (and the walk's problems).
+    HistoryStarted {
+        total: usize,
+        problems: Vec<testdeck_core::problem::Problem>,
+    },
+    /// One domain's runs of the history, read.
+    HistoryChunk(Box<testdeck_core::workspace::logs::Chunk>),
+    /// The staged index read the whole history.
+    HistoryDone,
+    /// The workspace finished loading on its blocking task.
+    Loaded(Box<Workspace>),
+    /// The catalog's run records (`.pouch/tester/runs/*.yaml`), oldest first: the
+    /// path relative to the root, and the record or why it cannot be read.
+    Records(Vec<(String, Result<testdeck_exec::record::RunRecord, String>)>),
+    LoadFailed(String),
+    /// A run folder was read.
+    RunLoaded(Box<RunData>),
+    /// What the tail engine read next in the followed run's (`path`) timeline:
+    /// `reset` when the file was truncated or replaced (the events shown so far
+    /// are gone; `events` come from the new file's first line), `finished` when
+    /// `meta.json` appeared and this was the last of it.
+    TimelineAppend {
+        path: String,
+        reset: bool,
+        events: Vec<TimelineEvent>,
+        problems: Vec<String>,
+        finished: bool,
+    },
+    /// What the follow of run `.0` read waits in its queue (one such action is
+    /// pending at a time, however fast the timeline grows).
+    FollowQueued(String, Shared<super::follow_queue::FollowQueue>),
+    /// A message for the status bar (e.g. an opener failed).
+    Notice(String),
+    /// Text to show in an overlay (a run comparison).
+    ShowText {
+        title: String,
+        text: String,
+    },
+    /// An event of launch number `.0` (from the exec engine's threads).
+    Exec(usize, Box<testdeck_exec::ExecEvent>),
+    /// Events of launch `.0` wait in its queue (one such action is pending at a
+    /// time, however much the launch sends).
+    ExecQueued(usize, Shared<super::launch_queue::LaunchQueue>),
+    /// SIGTERM / SIGHUP / SIGINT: end now.
+    Terminate,
+    /// A result of a feature's background work (`tui::job`).
+    Done(Box<super::job::Done>),
+    /// The workspace watch read what changed on disk (see `workspace::changes`).
+    Changed(Vec<testdeck_core::workspace::changes::Update>),
+}

@@ -1,0 +1,84 @@
+//! The Catalog tab: categories in execution order, each followed by its cases, and
+//! the cursor over them.
+
+use super::list::ListState;
+use testdeck_core::workspace::catalog::{Case, Catalog};
+
+/// One row of the Catalog tab: a category header or a case (indices into the catalog).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CatRow {
+    Category(usize),
+    Case(usize),
+}
+
+#[derive(Debug, Default)]
+pub struct CatalogTab {
+    pub rows: Vec<CatRow>,
+    pub list: ListState,
+}
+
+impl CatalogTab {
+    /// The rows of `cat`; the cursor stays where it was (inside the new rows).
+    pub fn install(&mut self, cat: &Catalog) {
+        self.rows.clear();
+        for (ci, c) in cat.categories.iter().enumerate() {
+            self.rows.push(CatRow::Category(ci));
+            for (i, case) in cat.cases.iter().enumerate() {
+                if case.category == c.id {
+                    self.rows.push(CatRow::Case(i));
+                }
+            }
+        }
+        // cases whose category is not declared still show, at the end
+        for (i, case) in cat.cases.iter().enumerate() {
+            if cat.category(&case.category).is_none() {
+                self.rows.push(CatRow::Case(i));
+            }
+        }
+    }
+
+    /// The case under the cursor.
+    pub fn selected_case<'a>(&self, cat: &'a Catalog) -> Option<&'a Case> {
+        match self.rows.get(self.list.cursor)? {
+            CatRow::Case(i) => cat.cases.get(*i),
+            CatRow::Category(_) => None,
+        }
+    }
+
+    /// The ids of the cases under the cursor: the case, or every case of the category.
+    pub fn selected_ids(&self, cat: &Catalog) -> Vec<String> {
+        match self.rows.get(self.list.cursor) {
+            Some(CatRow::Case(i)) => vec![cat.cases[*i].id.clone()],
+            Some(CatRow::Category(i)) => {
+                let id = &cat.categories[*i].id;
+                cat.cases
+                    .iter()
+                    .filter(|c| &c.category == id)
+                    .map(|c| c.id.clone())
+                    .collect()
+            }
+            None => Vec::new(),
+        }
+    }
+
+    /// What `r` launches here: the case, or the category (by its id).
+    pub fn launch_id(&self, cat: &Catalog) -> Option<String> {
+        match self.rows.get(self.list.cursor)? {
+            CatRow::Case(i) => Some(cat.cases[*i].id.clone()),
+            CatRow::Category(i) => Some(cat.categories[*i].id.clone()),
+        }
+    }
+
+    /// Put the cursor on case `id`.
+    pub fn jump_to(&mut self, cat: &Catalog, id: &str) -> bool {
+        let Some(pos) = self
+            .rows
+            .iter()
+            .position(|r| matches!(r, CatRow::Case(i) if cat.cases[*i].id == id))
+        else {
+            return false;
+        };
+        self.list.cursor = pos;
+        true
+    }
+}

@@ -1,0 +1,146 @@
+//! The cockpit's side of the live workspace: what the watch read is applied to
+//! the model, a new run is followed when nothing else is, and the run shown is
+//! read again (artifacts, details) once it has ended.
+
+use super::live::RunRef;
+use super::{App, Effect};
+use std::collections::BTreeSet;
+use testdeck_core::workspace::changes::{Reread, Update};
+use testdeck_core::workspace::logs::RunStatus;
+
+#[derive(Debug, Default)]
+pub struct Changes {
+    /// Run folders of this session's launches.
+    pub launched: BTreeSet<String>,
+    /// Run folders the watch saw appear while the cockpit was open.
+    pub appeared: BTreeSet<String>,
+    /// The run shown, to read again once the index says it ended.
+    pub reread: Option<String>,
+}
+
+impl Changes {
+    /// A run another process started: it appeared, and no launch of ours wrote it.
+    pub fn is_external(&self, path: &str) -> bool {
+        self.appeared.contains(path) && !self.launched.contains(path)
+    }
+}
+
+impl App {
+    /// Apply what the workspace watch read; no frame when nothing changed.
+    pub(super) fn workspace_changed(&mut self, updates: Vec<Update>) -> Vec<Effect> {
+        // the full index on its way reads the disk as it is now
+        if self.indexing {
+            return Vec::new();
+        }
+        let Some(mut ws) = self.ws.take() else {
+            return Vec::new();
+        };
+        let applied = ws.apply(updates);
+        if applied.reread == Reread::All {
+            self.ws = Some(ws);
+            return vec![Effect::Reload];
+        }
+        // a run record another process wrote (a headless `testdeck run`): the
+        // Runs tab reads the records again
+        let records = (applied.reread == Reread::Records).then_some(Effect::ReadRecords);
+        if !applied.changed {
+            self.ws = Some(ws);
+            return records.into_iter().collect();
+        }
+        self.dirty = true;
+        self.install_workspace(ws, true);
+        self.changes
+            .appeared
+            .extend(applied.new_runs.iter().cloned());
+        // a launch shown keeps the live pane until it ends (its reload then
+        // catches the selection up)
+        let launching = self.running > 0 || self.live.launch.is_some();
+        let mut fx = if launching {
+            Vec::new()
+        } else {
+            self.selection_changed()
+        };
+        // a new run still being written: followed live when nothing else is
+        let fresh = applied
+            .new_runs
+            .iter()
+            .rev()
+            .find(|p| !applied.ended_runs.contains(p));
+        if let Some(p) = fresh {
+            let busy = self.running > 0 || self.live.run.as_ref().is_some_and(|r| r.in_progress);
+            let shown = matches!(&self.live.wanted, Some(RunRef::Folder(w)) if w == p);
+            if !busy && !shown {
+                self.live.wanted = Some(RunRef::Folder(p.clone()));
+                self.live.launch = None;
+                fx.push(Effect::StopFollow);
+                fx.push(Effect::LoadRun(p.clone()));
+            }
+        }
+        if let Some(p) = self.changes.reread.clone() {
+            if applied.ended_runs.contains(&p) {
+                fx.extend(self.reread_shown(&p));
+            }
+        }
+        fx.extend(self.stop_following_ended());
+        fx.extend(records);
+        fx
+    }
+
+    /// After a full load: the run shown that has ended since it was read is read
+    /// again, so its artifacts and details are there without a key press.
+    pub(super) fn changes_after_load(&mut self) -> Vec<Effect> {
+        let mut fx = match self.changes.reread.clone() {
+            Some(p) => self.reread_shown(&p),
+            None => Vec::new(),
+        };
+        fx.extend(self.stop_following_ended());
+        fx
+    }
+
+    /// The run followed in the live pane was cancelled or abandoned (it never
+    /// gets a meta.json): its follow ends and it is shown as it is, ended.
+    fn stop_following_ended(&mut self) -> Vec<Effect> {
+        let Some(run) = self.live.run.as_ref().filter(|r| r.in_progress) else {
+            return Vec::new();
+        };
+        let p = run.path.clone();
+        let shown = matches!(&self.live.wanted, Some(RunRef::Folder(w)) if *w == p);
+        let gone = self.ws.as_ref().is_some_and(|ws| {
+            ws.logs.runs.iter().any(|r| {
+                r.path == p && matches!(r.status, RunStatus::Cancelled | RunStatus::Abandoned)
+            })
+        });
+        if !shown || !gone {
+            return Vec::new();
+        }
+        self.live.launch = None;
+        vec![Effect::StopFollow, Effect::LoadRun(p)]
+    }
+
+    fn reread_shown(&mut self, p: &str) -> Vec<Effect> {
+        let shown = matches!(&self.live.wanted, Some(RunRef::Folder(w)) if w == p);
+        if !shown {
+            self.changes.reread = None;
+            return Vec::new();
+        }
+        let ended = self.ws.as_ref().is_some_and(|ws| {
+            ws.logs
+                .runs
+                .iter()
+                .any(|r| r.path == p && r.status != RunStatus::InProgress)
+        });
+        if !ended {
+            return Vec::new();
+        }
+        self.changes.reread = None;
+        vec![Effect::LoadRun(p.to_owned())]
+    }
+}
+
+/// `cancelled` / `abandoned` when the index says the run at `path` ended so
+/// (without a `meta.json`).
+pub fn ended_without_meta(app: &App, path: &str) -> Option<&'static str> {
+    let ws = app.ws.as_ref()?;
+    let r = ws.logs.runs.iter().find(|r| r.path == path)?;
+    matches!(r.status, RunStatus::Cancelled | RunStatus::Abandoned).then(|| r.status.as_str())
+}

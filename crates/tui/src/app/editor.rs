@@ -1,0 +1,197 @@
+//! `E`: which file (and line) the selection opens in the person's editor — a case's
+//! test file or test-plan entry, a catalog case, a run record, the problem at the top of
+//! the problems overlay. The editor itself runs from the loop (`tui::editor`).
+
+use super::overlay::PROBLEMS_TITLE;
+use super::{App, Effect, Overlay, Pane, RunRow, Tab};
+use testdeck_core::sanitize::escape;
+
+/// A file relative to the workspace root, and its line when known (1-based).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EditTarget {
+    pub file: String,
+    pub line: Option<u32>,
+}
+
+impl EditTarget {
+    fn at(file: &str, line: Option<u32>) -> EditTarget {
+        EditTarget {
+            file: file.to_owned(),
+            line: line.filter(|l| *l > 0),
+        }
+    }
+}
+
+impl App {
+    /// What `E` opens for the current selection, or why nothing.
+    pub fn edit_target(&self) -> Result<EditTarget, String> {
+        let ws = self.ws.as_ref().ok_or("the workspace is still loading")?;
+        if let Some(Overlay::Data { title, scroll, .. }) = &self.overlay {
+            if !title.starts_with(PROBLEMS_TITLE) {
+                return Err("E opens a problem from the problems list (p)".into());
+            }
+            // the problems overlay lists the workspace's problems first, one a line
+            let p = ws
+                .problems
+                .get(*scroll)
+                .ok_or("this problem has no file to open")?;
+            if p.file.is_empty() {
+                return Err("this problem has no file to open".into());
+            }
+            return Ok(EditTarget::at(&p.file, p.line));
+        }
+        if self.overlay.is_some() {
+            return Err("close this first (Esc), then E opens the selection".into());
+        }
+        match self.tab {
+            Tab::Tests => {
+                let c = self
+                    .selected_case()
+                    .ok_or("select a case to open its test file")?;
+                let test = c.test.and_then(|i| ws.tests.cases.get(i));
+                let plan = || ws.plan.entry(&c.case_id);
+                // the details pane shows the plan entry: from there E opens it
+                let entry = if self.focus == Pane::Details {
+                    plan()
+                        .map(|e| EditTarget::at(&e.file, Some(e.line)))
+                        .or_else(|| test.map(|t| EditTarget::at(&t.path, None)))
+                } else {
+                    test.map(|t| EditTarget::at(&t.path, None))
+                        .or_else(|| plan().map(|e| EditTarget::at(&e.file, Some(e.line))))
+                };
+                entry.ok_or_else(|| {
+                    format!(
+                        "{}: no test file and no test-plan entry",
+                        escape(&c.case_id)
+                    )
+                })
+            }
+            Tab::Catalog => self
+                .selected_catalog_case()
+                .map(|c| EditTarget::at(&c.file, Some(c.pos.line)))
+                .ok_or_else(|| "select a catalog case to open it".into()),
+            Tab::Runs => match self.runs.selected() {
+                Some(RunRow::Record(i)) => self
+                    .runs
+                    .records
+                    .get(i)
+                    .map(|(p, _)| EditTarget::at(p, None))
+                    .ok_or_else(|| "no run record selected".into()),
+                Some(RunRow::Tests(i)) => ws
+                    .logs
+                    .runs
+                    .get(i)
+                    .and_then(|r| {
+                        ws.tests
+                            .cases
+                            .iter()
+                            .find(|t| *t.scope == *r.scope && *t.case_id == *r.case_id)
+                    })
+                    .map(|t| EditTarget::at(&t.path, None))
+                    .ok_or_else(|| "this run's case has no test file".into()),
+                None => Err("no run selected".into()),
+            },
+        }
+    }
+
+    /// `E`: the editor effect for the selection, or a notice saying why there is none.
+    pub(super) fn edit(&mut self) -> Vec<Effect> {
+        match self.edit_target() {
+            Ok(t) => vec![Effect::Edit(t)],
+            Err(why) => {
+                self.notice = Some(why);
+                Vec::new()
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::clipboard::Copy;
+    use super::super::{Action, App, CaseRef, Options, Overlay, Pane, Tab};
+    use super::EditTarget;
+    use crate::keymap::Keymap;
+    use testdeck_core::workspace::Workspace;
+
+    fn demo_app(root: &std::path::Path) -> App {
+        testdeck_core::workspace::demo::write_demo(root).expect("demo");
+        let mut app = App::new(
+            Options {
+                root: root.to_path_buf(),
+                ..Options::default()
+            },
+            Keymap::builtin("default").unwrap_or_default(),
+        );
+        app.update(Action::Resize(120, 40));
+        let ws = Workspace::load(root).expect("load");
+        app.update(Action::Loaded(Box::new(ws)));
+        app
+    }
+
+    #[test]
+    fn the_selection_names_the_file_and_line_to_edit_and_the_strings_to_copy() {
+        let d = tempfile::tempdir().expect("tmp");
+        let mut app = demo_app(d.path());
+        let ws = app.ws.as_ref().expect("ws");
+        let case = ws
+            .catalog
+            .as_ref()
+            .and_then(|c| c.cases.iter().find(|c| c.id == "TC-CLI-002"))
+            .expect("case")
+            .clone();
+        let entry = ws.plan.entry("terminal-basic-command").expect("plan entry");
+        assert!(app.jump_to_case(&CaseRef::Catalog("TC-CLI-002".into())));
+        assert_eq!(app.tab, Tab::Catalog);
+        assert_eq!(
+            app.edit_target(),
+            Ok(EditTarget {
+                file: case.file.clone(),
+                line: Some(case.pos.line)
+            })
+        );
+        assert_eq!(
+            app.copy_text(Copy::Command).as_deref(),
+            Ok("testdeck run TC-CLI-002")
+        );
+        assert!(
+            app.copy_text(Copy::RunId).is_err(),
+            "a catalog case has no runId"
+        );
+        let key = "ai/backend/tools/terminal/basic/terminal-basic-command";
+        assert!(app.jump_to(key));
+        let test_file = "tests/ai/backend/tools/terminal/basic/terminal-basic-command.test.ts";
+        assert_eq!(
+            app.edit_target(),
+            Ok(EditTarget {
+                file: test_file.into(),
+                line: None
+            }),
+            "from the tree: the test file"
+        );
+        app.focus = Pane::Details;
+        assert_eq!(
+            app.edit_target(),
+            Ok(EditTarget {
+                file: entry.file,
+                line: Some(entry.line)
+            }),
+            "from the details pane: the plan entry"
+        );
+        // the problems list: its top line's problem, at its line
+        app.update(Action::Cmd(crate::action::Command::Problems));
+        let first = app.ws.as_ref().expect("ws").problems.first().cloned();
+        match first {
+            Some(p) if !p.file.is_empty() => assert_eq!(
+                app.edit_target(),
+                Ok(EditTarget {
+                    file: p.file,
+                    line: p.line.filter(|l| *l > 0)
+                })
+            ),
+            _ => assert!(app.edit_target().is_err()),
+        }
+        app.overlay = Some(Overlay::Help { scroll: 0 });
+        assert!(app.edit_target().is_err(), "help is not a list of files");
+    }
+}

@@ -1,0 +1,53 @@
+//! `Effect`: the work `App::update` asks the runtime for; its result comes back
+//! as an `Action`.
+
+use super::editor;
+use crate::action::Action;
+use crate::job::Job;
+
+/// Work the runtime does for the app; its result comes back as an `Action`.
+#[derive(Debug)]
+pub enum Effect {
+    /// Read a run folder (relative path) → `Action::RunLoaded`.
+    LoadRun(String),
+    /// Follow the in-progress run `path` with the follower that loaded it, from
+    /// where loading stopped → `Action::TimelineAppend`s until `meta.json` appears.
+    Follow {
+        path: String,
+        follower: Box<testdeck_core::tail::Follower>,
+    },
+    /// Stop following.
+    StopFollow,
+    /// Index the workspace again (a followed run finished) → `Action::Loaded`.
+    Reload,
+    /// Read the catalog's run records again (another process wrote one) →
+    /// `Action::Records`.
+    ReadRecords,
+    /// Start a program (an artifact opener) detached: argv, the file last.
+    Spawn(Vec<String>),
+    /// Launch a plan through the exec engine as launch number `index`.
+    Launch {
+        index: usize,
+        plan: Box<testdeck_exec::LaunchPlan>,
+        ctx: Box<testdeck_exec::LaunchContext>,
+    },
+    /// Cancel every launch in flight.
+    Cancel,
+    /// Record a person's verdict in launch `index`'s run record.
+    Judge {
+        index: usize,
+        case_id: String,
+        verdict: testdeck_exec::record::Verdict,
+        note: Option<String>,
+    },
+    /// A feature's background work (`tui::job`) → `Action::Done`.
+    Job(Job),
+    /// Put `.0` back on the loop's channel, behind what waits there (the rest of
+    /// a launch's queue, after the keys that came meanwhile).
+    Requeue(Box<Action>),
+    /// Suspend the terminal and open a file in the person's editor (`E`).
+    Edit(editor::EditTarget),
+    /// Put a string testdeck built on the terminal's clipboard (OSC 52).
+    Copy(String),
+    Quit,
+}

@@ -1,0 +1,349 @@
+//! Launching from the cockpit: the plan for the marked (or selected) cases, the
+//! authorization prompts asked one at a time (safe by default), and the launch.
+//! Pure: the runtime does the launching. The preview before a launch, `F`, the
+//! launch's events, the runner's own lines and a person's verdict each have a
+//! file here.
+
+use super::super::action::Command;
+use super::{App, Effect, Overlay, Prompt as PromptOverlay};
+use std::collections::BTreeMap;
+use testdeck_core::workspace::Workspace;
+use testdeck_exec::{
+    self as exec, Decision, GrantSource, Grantable, Grants, LaunchContext, LaunchPlan, Prompt,
+    Risk, TestsTarget,
+};
+
+mod events;
+pub mod preview;
+mod rerun;
+pub mod runner_output;
+pub mod verdict;
+
+pub use events::skip_reasons;
+pub use preview::{Outlook, Preview};
+pub use verdict::{Judging, VERDICTS};
+
+/// The word a person types to authorize destructive cases (a key press never can).
+pub const DESTRUCTIVE_WORD: &str = "destructive";
+
+/// A launch waiting for its prompts to be answered.
+#[derive(Debug, Clone)]
+pub struct Asking {
+    pub plan: LaunchPlan,
+    /// The question on screen, and the case that raised it.
+    pub prompt: Prompt,
+    /// What the person typed (typed prompts only).
+    pub typed: String,
+    /// Answered "no": never asked again in this launch (those cases are skipped).
+    pub declined: Vec<Grantable>,
+    /// Cases skipped already, with the reason (shown when the launch starts).
+    pub skipped: Vec<(String, String)>,
+}
+
+impl Asking {
+    /// Whether this prompt needs the word typed rather than `y`.
+    pub fn typed(&self) -> bool {
+        matches!(self.prompt, Prompt::Destructive { .. })
+    }
+}
+
+/// The plan for `keys` (tests keys `scope/caseId` or folder scopes, and `catalog:ID`).
+pub fn plan_for(
+    ws: &Workspace,
+    tests: &[(String, Option<String>)],
+    catalog_ids: &[String],
+    max_risk: Risk,
+    grants: &Grants,
+) -> LaunchPlan {
+    let mut by_scope: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut targets = Vec::new();
+    for (scope, case) in tests {
+        match case {
+            Some(c) => by_scope.entry(scope.clone()).or_default().push(c.clone()),
+            None => targets.push(TestsTarget::Scope(scope.clone())),
+        }
+    }
+    for (scope, case_ids) in by_scope {
+        targets.push(TestsTarget::Cases { scope, case_ids });
+    }
+    let _ = ws;
+    LaunchPlan {
+        tests: targets,
+        runs: None,
+        headless: false,
+        grants: grants.clone(),
+        catalog: exec::CatalogPlan {
+            ids: catalog_ids.to_vec(),
+            max_risk: Some(max_risk),
+            label: "tui".into(),
+        },
+    }
+}
+
+/// The next question for `plan` (none: launch), and what will be skipped: the
+/// core's one decision (`exec::decisions`), each `NeedsPrompt` turned into a
+/// question, the strictest first (a remote HOST before any case). What was
+/// declined is refused in the plan's grants, so the core skips it — and every
+/// other member of its `run_together` group.
+pub fn next_prompt(
+    ctx: &LaunchContext,
+    plan: &LaunchPlan,
+    declined: &[Grantable],
+) -> (Option<Prompt>, Vec<(String, String)>) {
+    let mut plan = plan.clone();
+    for d in declined {
+        plan.grants.refuse(d.clone());
+    }
+    let ds = exec::decisions(ctx, &plan);
+    let skipped = ds
+        .iter()
+        .filter_map(|(id, d)| match d {
+            Decision::Skip(r) => Some((id.clone(), r.clone())),
+            _ => None,
+        })
+        .collect();
+    (exec::policy::next_prompt(&ds).cloned(), skipped)
+}
+
+/// Record an answer: a grant for this session, or a refusal for this launch.
+pub fn answer(a: &mut Asking, grants: &mut Grants, yes: bool) {
+    let what = a.prompt.grants();
+    if yes {
+        grants.grant(what.clone(), GrantSource::Prompt);
+        a.plan.grants.grant(what, GrantSource::Prompt);
+    } else {
+        a.plan.grants.refuse(what.clone());
+        a.declined.push(what);
+    }
+    a.typed.clear();
+}
+
+/// The lines of a prompt: what will happen, to what, where.
+pub fn prompt_text(p: &Prompt) -> (String, Vec<String>) {
+    match p {
+        Prompt::Mutating { case, host } => (
+            "Authorize mutating cases?".into(),
+            vec![
+                format!("case  {case}"),
+                "risk  mutating: changes data on the test service".into(),
+                format!("HOST  {host}"),
+                "Holds for this session (never written to disk).".into(),
+            ],
+        ),
+        Prompt::Destructive { case, host } => (
+            "Authorize destructive cases?".into(),
+            vec![
+                format!("case  {case}"),
+                "risk  destructive: deletes or resets data".into(),
+                format!("HOST  {host}"),
+                format!("Type {DESTRUCTIVE_WORD} and Enter to authorize; anything else is no."),
+            ],
+        ),
+        Prompt::Gate {
+            case,
+            gate,
+            variable,
+        } => (
+            format!("Open gate {gate}?"),
+            vec![
+                format!("case  {case}"),
+                format!(
+                    "gate  {gate}{}",
+                    variable
+                        .as_ref()
+                        .map_or(String::new(), |v| format!(" ({v})"))
+                ),
+                "Holds for this session (never written to disk).".into(),
+            ],
+        ),
+        Prompt::Live { case } => (
+            "Run a live case?".into(),
+            vec![
+                format!("case  {case}"),
+                "It calls a real model: it spends real calls and money.".into(),
+            ],
+        ),
+        Prompt::Remote { host } => (
+            "HOST is not loopback".into(),
+            vec![
+                format!("HOST  {host}"),
+                "Every case of this launch (readonly and tests-tree ones too)".into(),
+                "and every probe and API check will reach this remote service.".into(),
+                "Nothing is sent until you answer. Go on against it?".into(),
+            ],
+        ),
+    }
+}
+
+impl App {
+    /// `r`: launch the marked cases, or else the selection (shown first when it
+    /// is more than one case).
+    pub(super) fn start_launch(&mut self) -> Vec<Effect> {
+        let Some(ws) = &self.ws else {
+            self.notice = Some("still indexing".into());
+            return Vec::new();
+        };
+        let (tests, catalog) = self.launch_targets();
+        if tests.is_empty() && catalog.is_empty() {
+            self.notice = Some("nothing to run here (an orphan has no test file)".into());
+            return Vec::new();
+        }
+        let _ = ws;
+        self.preview_or_launch(
+            Preview {
+                tests,
+                catalog,
+                temp: Vec::new(),
+                with_temp: false,
+                left_out: Vec::new(),
+                rerun: false,
+                line: String::new(),
+            },
+            false,
+        )
+    }
+
+    /// A launch to ask about, as `r` builds it.
+    pub(super) fn asking(&self, tests: &[(String, Option<String>)], catalog: &[String]) -> Asking {
+        let risk = self.risk().unwrap_or_default();
+        let plan = match &self.ws {
+            Some(ws) => plan_for(ws, tests, catalog, risk, &self.grants),
+            None => testdeck_exec::LaunchPlan::default(),
+        };
+        Asking {
+            plan,
+            prompt: testdeck_exec::Prompt::Live {
+                case: String::new(),
+            },
+            typed: String::new(),
+            declined: Vec::new(),
+            skipped: Vec::new(),
+        }
+    }
+
+    /// Ask the next question of a launch, or launch it when none is left.
+    pub(crate) fn ask_or_launch(&mut self, mut a: Asking) -> Vec<Effect> {
+        let Some(ws) = &self.ws else {
+            return Vec::new();
+        };
+        let ctx = testdeck_exec::LaunchContext::of(ws);
+        let (next, skipped) = next_prompt(&ctx, &a.plan, &a.declined);
+        a.skipped = skipped;
+        if let Some(p) = next {
+            a.prompt = p;
+            a.typed.clear();
+            self.overlay = Some(Overlay::Prompt(PromptOverlay::Authorize(Box::new(a))));
+            return Vec::new();
+        }
+        // the prompts were a watch's: it starts watching what was authorized
+        if let Some(msg) = self.watch.ready(ws, &a.plan.grants, self.risk()) {
+            self.marks.clear();
+            self.notice = Some(msg);
+            return vec![self.watch.job(&self.grants, self.risk())];
+        }
+        let index = self.launches;
+        self.launches += 1;
+        self.running += 1;
+        self.marks.clear();
+        self.notice = Some(if a.skipped.is_empty() {
+            "launched".to_owned()
+        } else {
+            format!(
+                "launched; skipped: {}",
+                a.skipped
+                    .iter()
+                    .map(|(id, r)| format!("{id} ({r})"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        });
+        vec![Effect::Launch {
+            index,
+            plan: Box::new(a.plan),
+            ctx: Box::new(ctx),
+        }]
+    }
+
+    /// A key on a prompt, handed to that prompt's own handling.
+    pub(super) fn prompt_command(&mut self, p: PromptOverlay, c: Command) -> Vec<Effect> {
+        match p {
+            PromptOverlay::Preview(p) => self.preview_command(p, c),
+            PromptOverlay::Authorize(a) => self.authorize_command(a, c),
+            PromptOverlay::Judge(j) => self.judge_command(j, c),
+            PromptOverlay::TrustOpener(t) => self.trust_command(*t, c),
+            PromptOverlay::QuitLive => match c {
+                Command::Confirm => {
+                    self.quit = true;
+                    vec![Effect::Quit]
+                }
+                Command::Close => Vec::new(),
+                _ => {
+                    self.overlay = Some(Overlay::Prompt(PromptOverlay::QuitLive));
+                    Vec::new()
+                }
+            },
+        }
+    }
+
+    /// A key on an authorization prompt: `y` (or the word typed) grants it for the
+    /// session, anything else declines it for this launch; then the next question.
+    fn authorize_command(&mut self, mut a: Box<Asking>, c: Command) -> Vec<Effect> {
+        match c {
+            Command::Confirm | Command::Close => {
+                let yes =
+                    c == Command::Confirm && (!a.typed() || a.typed.trim() == DESTRUCTIVE_WORD);
+                if a.typed() && c == Command::Confirm && !yes {
+                    self.notice = Some(format!(
+                        "not authorized: type {DESTRUCTIVE_WORD} to authorize"
+                    ));
+                }
+                answer(&mut a, &mut self.grants, yes);
+                self.ask_or_launch(*a)
+            }
+            Command::ClearInput => {
+                a.typed.clear();
+                self.overlay = Some(Overlay::Prompt(PromptOverlay::Authorize(a)));
+                Vec::new()
+            }
+            _ => {
+                self.overlay = Some(Overlay::Prompt(PromptOverlay::Authorize(a)));
+                Vec::new()
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_grant_or_decline() {
+        let mut a = Asking {
+            plan: LaunchPlan::default(),
+            prompt: Prompt::Mutating {
+                case: "X".into(),
+                host: "127.0.0.1".into(),
+            },
+            typed: "y".into(),
+            declined: Vec::new(),
+            skipped: Vec::new(),
+        };
+        let mut g = Grants::default();
+        answer(&mut a, &mut g, false);
+        assert_eq!(a.declined, [Grantable::Risk(Risk::Mutating)]);
+        assert!(g.get(&Grantable::Risk(Risk::Mutating)).is_none());
+        answer(&mut a, &mut g, true);
+        assert_eq!(
+            g.get(&Grantable::Risk(Risk::Mutating)),
+            Some(GrantSource::Prompt)
+        );
+        assert!(
+            a.plan
+                .grants
+                .get(&Grantable::Risk(Risk::Mutating))
+                .is_some()
+        );
+        assert!(!a.typed());
+    }
+}

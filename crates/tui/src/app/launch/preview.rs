@@ -1,0 +1,204 @@
+//! The launch preview: what a launch of more than one case will do, counted from
+//! the same decisions the launch takes, shown before it starts (Enter goes on to
+//! its prompts, `t` brings temp cases in, Esc cancels).
+
+use super::super::super::action::Command;
+use super::super::{App, Effect, Overlay, Prompt as PromptOverlay};
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use testdeck_core::sanitize::escape;
+use testdeck_exec::{self as exec, Decision, LaunchPlan, TestsTarget};
+
+/// What a launch of more than one case will do, shown before it starts (Enter
+/// goes on to its prompts, Esc cancels).
+#[derive(Debug, Clone)]
+pub struct Preview {
+    /// The tests targets and catalog ids to launch (temp cases not among them
+    /// unless `with_temp`).
+    pub tests: Vec<(String, Option<String>)>,
+    pub catalog: Vec<String>,
+    /// `F`: the failed temp cases, left out unless the person brings them in.
+    pub temp: Vec<(String, Option<String>)>,
+    pub with_temp: bool,
+    /// Left out before the plan (a failed orphan has no test file), with why.
+    pub left_out: Vec<(String, String)>,
+    /// `F` (rerun failed) rather than `r`.
+    pub rerun: bool,
+    /// The one line: N cases, M need authorization, K excluded and why.
+    pub line: String,
+}
+
+/// What a plan will do, counted before it starts.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Outlook {
+    /// Cases that will run or be asked about.
+    pub cases: usize,
+    /// Of those, the ones a prompt must authorize first.
+    pub need_auth: usize,
+    /// Cases left out, each with why.
+    pub excluded: Vec<(String, String)>,
+}
+
+impl Outlook {
+    /// `12 cases · 2 need authorization · 3 excluded: A (why); B (why); +1 more`.
+    pub fn line(&self) -> String {
+        let mut s = format!(
+            "{} {}",
+            self.cases,
+            if self.cases == 1 { "case" } else { "cases" }
+        );
+        if self.need_auth > 0 {
+            let _ = write!(s, " · {} need authorization", self.need_auth);
+        }
+        if !self.excluded.is_empty() {
+            let shown: Vec<String> = self
+                .excluded
+                .iter()
+                .take(3)
+                .map(|(id, why)| format!("{id} ({why})"))
+                .collect();
+            let _ = write!(
+                s,
+                " · {} excluded: {}",
+                self.excluded.len(),
+                shown.join("; ")
+            );
+            if self.excluded.len() > 3 {
+                let _ = write!(s, "; +{} more", self.excluded.len() - 3);
+            }
+        }
+        escape(&s).into_owned()
+    }
+
+    /// `3 excluded: A (why); B (why); C (why)`: only what was left out.
+    pub fn left_out(excluded: Vec<(String, String)>) -> String {
+        let o = Outlook {
+            excluded,
+            ..Outlook::default()
+        };
+        o.line().trim_start_matches("0 cases · ").to_owned()
+    }
+}
+
+impl App {
+    /// What `plan` will do: the cases it runs (a folder counts its cases), those a
+    /// prompt must authorize, and what the selection and the policy leave out —
+    /// from the same decisions the launch takes (`exec::decisions`).
+    pub fn outlook(&self, plan: &LaunchPlan, left_out: &[(String, String)]) -> Outlook {
+        let Some(ws) = &self.ws else {
+            return Outlook::default();
+        };
+        let ctx = testdeck_exec::LaunchContext::of(ws);
+        let size = |t: &TestsTarget| match t {
+            TestsTarget::Cases { case_ids, .. } => case_ids.len(),
+            TestsTarget::Scope(scope) => self
+                .tests
+                .cases
+                .iter()
+                .filter(|c| {
+                    !c.orphan()
+                        && (c.scope == *scope
+                            || c.scope
+                                .strip_prefix(scope.as_str())
+                                .is_some_and(|r| r.starts_with('/')))
+                })
+                .count(),
+        };
+        let targets = testdeck_exec::tests_run::merge_targets(plan.tests.clone());
+        let sizes: HashMap<String, usize> = targets.iter().map(|t| (t.label(), size(t))).collect();
+        let mut o = Outlook {
+            excluded: left_out.to_vec(),
+            ..Outlook::default()
+        };
+        if let (Some(cat), Some(vars)) = (&ctx.catalog, self.vars()) {
+            if !plan.catalog.ids.is_empty() {
+                let sel = testdeck_exec::catalog_run::selection(cat, &vars, &plan.catalog);
+                o.excluded
+                    .extend(sel.excluded.into_iter().map(|e| (e.id, e.reason)));
+            }
+        }
+        for (id, d) in exec::decisions(&ctx, plan) {
+            let n = sizes.get(&id).copied().unwrap_or(1);
+            match d {
+                Decision::Allowed(_) => o.cases += n,
+                Decision::NeedsPrompt(_) => {
+                    o.cases += n;
+                    o.need_auth += n;
+                }
+                Decision::Skip(why) => o.excluded.push((id, why)),
+            }
+        }
+        o
+    }
+
+    /// Launch `p` at once when it is one case; else (or when the preview is open
+    /// already: `stay`) show what it will do first.
+    pub(super) fn preview_or_launch(&mut self, mut p: Preview, stay: bool) -> Vec<Effect> {
+        let mut tests = p.tests.clone();
+        if p.with_temp {
+            tests.extend(p.temp.iter().cloned());
+        }
+        let asking = self.asking(&tests, &p.catalog);
+        let mut left = p.left_out.clone();
+        if !p.with_temp {
+            left.extend(p.temp.iter().map(|(scope, case)| {
+                (
+                    case.as_ref()
+                        .map_or_else(|| scope.clone(), |c| format!("{scope}/{c}")),
+                    "temp case: t brings temp cases in".to_owned(),
+                )
+            }));
+        }
+        let o = self.outlook(&asking.plan, &left);
+        if o.cases <= 1 && !stay {
+            let fx = self.ask_or_launch(asking);
+            // say what was left out, even when one case runs at once
+            if !left.is_empty() && fx.iter().any(|e| matches!(e, Effect::Launch { .. })) {
+                let prev = self.notice.take().unwrap_or_default();
+                self.notice = Some(format!("{prev} · {}", Outlook::left_out(left)));
+            }
+            return fx;
+        }
+        p.line = o.line();
+        self.overlay = Some(Overlay::Prompt(PromptOverlay::Preview(Box::new(p))));
+        Vec::new()
+    }
+
+    /// A key on the preview: Enter launches (through the prompts), `t` brings the
+    /// temp cases in or leaves them out again, Esc cancels.
+    pub(super) fn preview_command(&mut self, mut p: Box<Preview>, c: Command) -> Vec<Effect> {
+        match c {
+            Command::Confirm => {
+                let rerun = p.rerun;
+                let mut tests = p.tests.clone();
+                if p.with_temp {
+                    tests.extend(p.temp.iter().cloned());
+                }
+                let n = tests.len() + p.catalog.len();
+                let a = self.asking(&tests, &p.catalog);
+                let fx = self.ask_or_launch(a);
+                if fx.iter().any(|e| matches!(e, Effect::Launch { .. })) {
+                    let prev = self.notice.take().unwrap_or_default();
+                    self.notice = Some(if rerun {
+                        format!("rerun failed ({n}): {prev}")
+                    } else {
+                        prev
+                    });
+                }
+                fx
+            }
+            Command::IncludeTemp if !p.temp.is_empty() => {
+                p.with_temp = !p.with_temp;
+                self.preview_or_launch(*p, true)
+            }
+            Command::Close => {
+                self.notice = Some("not launched".into());
+                Vec::new()
+            }
+            _ => {
+                self.overlay = Some(Overlay::Prompt(PromptOverlay::Preview(p)));
+                Vec::new()
+            }
+        }
+    }
+}

@@ -1,0 +1,245 @@
+//! The runner's own lines in a launch: what it writes to stdout and stderr as the
+//! live pane's `out` / `err` rows (which `O` hides), the stderr tail kept for when
+//! it ends without writing a run, and then its `runner exit N` row and the words
+//! the launch's closing notice repeats.
+
+use super::super::live::note;
+use std::collections::VecDeque;
+use testdeck_core::sanitize::escape;
+use testdeck_core::workspace::timeline::TimelineEvent;
+use testdeck_exec::process::Stream;
+
+/// The runner's stderr lines kept for its exit row.
+pub const STDERR_TAIL: usize = 20;
+
+/// The `type` column of a line the runner wrote to stdout / stderr.
+pub const OUT: &str = "out";
+pub const ERR: &str = "err";
+
+/// A row of the runner's own output rather than of the timeline.
+pub fn is_output(e: &TimelineEvent) -> bool {
+    (e.kind == OUT || e.kind == ERR) && e.name.is_empty()
+}
+
+/// A line written to `stream`, as its row: tagged in the type column, no name
+/// (dimmed, and `O` hides it).
+pub fn row(stream: Stream, line: String) -> TimelineEvent {
+    let kind = match stream {
+        Stream::Stdout => OUT,
+        Stream::Stderr => ERR,
+    };
+    note(kind, "", "", line)
+}
+
+/// What the runner of the launch under way said, for when it ends without a run.
+#[derive(Debug, Default)]
+pub struct RunnerOutput {
+    /// Its last stderr lines (kept whatever the cap or the filters do).
+    stderr_tail: VecDeque<String>,
+    /// What a runner that wrote no run said when it ended: the launch's closing
+    /// notice keeps it.
+    exit_note: Option<String>,
+}
+
+impl RunnerOutput {
+    /// A runner starts: what an earlier one said is not its.
+    pub fn started(&mut self) {
+        self.stderr_tail.clear();
+    }
+
+    /// A line the runner wrote, as its row; a stderr line is kept for the exit row.
+    pub fn line(&mut self, stream: Stream, line: String) -> TimelineEvent {
+        if stream == Stream::Stderr {
+            self.stderr_tail.push_back(line.clone());
+            if self.stderr_tail.len() > STDERR_TAIL {
+                self.stderr_tail.pop_front();
+            }
+        }
+        row(stream, line)
+    }
+
+    /// The runner ended (`reason`) without writing a run: the row that says how,
+    /// with its last stderr line, and every kept one in the row's data.
+    pub fn exited(
+        &mut self,
+        reason: &str,
+        exit_code: Option<i32>,
+        signal: Option<i32>,
+    ) -> TimelineEvent {
+        let status = match (exit_code, signal) {
+            (Some(c), _) => format!("exit {c}"),
+            (None, Some(s)) => format!("signal {s}"),
+            (None, None) => "not started".to_owned(),
+        };
+        let tail: Vec<String> = self.stderr_tail.iter().cloned().collect();
+        let last = tail.last().map_or(String::new(), |l| format!(" · {l}"));
+        let mut ev = note(
+            "run",
+            &format!("runner {status}"),
+            "failed",
+            format!("{reason}{last}"),
+        );
+        ev.data = serde_json::json!({ "stderr": tail });
+        self.exit_note = Some(format!("{reason}{last}"));
+        ev
+    }
+
+    /// ` — runner: …` for the launch's closing notice, once, when the runner
+    /// ended without a run (else nothing).
+    pub fn closing(&mut self) -> String {
+        self.exit_note
+            .take()
+            .map_or(String::new(), |n| format!(" — runner: {}", escape(&n)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::test_support::{app, step};
+    use crate::action::Command;
+    use crate::app::App;
+    use testdeck_exec::process::Stream;
+    use testdeck_exec::tests_run::RUNNER_ID;
+    use testdeck_exec::{ExecEvent as E, ResultLine, Summary};
+
+    fn out(stream: Stream, line: &str) -> E {
+        E::Output {
+            id: RUNNER_ID.into(),
+            stream,
+            line: line.into(),
+        }
+    }
+
+    /// The rows shown, each as `type name message`.
+    fn shown(a: &App) -> Vec<String> {
+        let run = a.live.run.as_ref().expect("a run shown");
+        a.live
+            .rows()
+            .map(|i| {
+                let e = &run.events[i];
+                format!("{} {} {}", e.kind, e.name, e.message)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn runner_lines_interleave_with_the_timeline_and_o_hides_them() {
+        const KEY: &str = "kb/backend/search/basic/kb-search-empty";
+        let mut a = app();
+        let ev = |name: &str| E::Timeline {
+            run_id: "r1".into(),
+            id: KEY.into(),
+            lineno: 1,
+            event: Box::new(step(name)),
+            issues: Vec::new(),
+        };
+        a.exec_events(
+            0,
+            vec![
+                E::RunnerStart {
+                    command: vec!["sh".into()],
+                },
+                out(Stream::Stdout, "compiling"),
+                E::CaseStart {
+                    id: KEY.into(),
+                    source: "tests".into(),
+                    title: None,
+                    category: None,
+                    risk: None,
+                    command: None,
+                    run_id: Some("r1".into()),
+                    path: Some(format!("tests/logs/{KEY}/r1")),
+                },
+                ev("s1"),
+                out(Stream::Stderr, "warning: slow"),
+                ev("s2"),
+                out(Stream::Stdout, "done"),
+            ],
+        );
+        let all = [
+            "out  compiling",
+            &format!("run start {KEY} "),
+            "step s1 ",
+            "err  warning: slow",
+            "step s2 ",
+            "out  done",
+        ];
+        assert_eq!(shown(&a), all);
+        assert_eq!(a.live.title_id(), "r1");
+        // dropping events at the front keeps the rows in step (the cap)
+        a.exec_events(0, vec![ev("s3")]);
+        assert_eq!(shown(&a).len(), all.len() + 1);
+        a.live.command(Command::ToggleOutput);
+        assert_eq!(
+            shown(&a),
+            [
+                &format!("run start {KEY} "),
+                "step s1 ",
+                "step s2 ",
+                "step s3 "
+            ]
+        );
+        // hidden output stays hidden as more streams in, and comes back with O
+        a.exec_events(0, vec![out(Stream::Stderr, "late"), ev("s4")]);
+        assert!(shown(&a).iter().all(|r| !r.starts_with("err")));
+        a.live.command(Command::ToggleOutput);
+        assert_eq!(shown(&a).last().map(String::as_str), Some("step s4 "));
+        assert!(shown(&a).contains(&"err  late".to_owned()));
+    }
+
+    #[test]
+    fn a_runner_that_writes_no_run_leaves_its_exit_and_stderr_in_the_pane() {
+        let mut a = app();
+        let reason = "the runner exited with status 3 without writing a run";
+        a.exec_events(
+            0,
+            vec![
+                E::RunnerStart {
+                    command: vec!["sh".into()],
+                },
+                out(Stream::Stdout, "starting"),
+                out(Stream::Stderr, "Error: cannot load vitest.config.mts"),
+                E::RunnerExit {
+                    exit_code: Some(3),
+                    signal: None,
+                    runs: Vec::new(),
+                    reason: Some(reason.into()),
+                },
+                E::Summary(Summary {
+                    results: vec![ResultLine {
+                        id: RUNNER_ID.into(),
+                        verdict: testdeck_exec::record::Verdict::EnvironmentFail,
+                        reason: Some(reason.into()),
+                        duration_ms: 1,
+                        exit_code: Some(3),
+                        run_id: None,
+                    }],
+                    ..Summary::default()
+                }),
+            ],
+        );
+        let rows = shown(&a);
+        assert_eq!(rows[0], "out  starting");
+        assert_eq!(rows[1], "err  Error: cannot load vitest.config.mts");
+        assert_eq!(
+            rows[2],
+            format!("run runner exit 3 {reason} · Error: cannot load vitest.config.mts")
+        );
+        assert_eq!(a.live.title_id(), format!("launch:{RUNNER_ID}"));
+        let notice = a.notice.clone().unwrap_or_default();
+        assert!(
+            notice.starts_with("launch done: 1 environment-fail"),
+            "{notice}"
+        );
+        assert!(notice.contains(reason), "{notice}");
+        assert!(notice.contains("cannot load vitest.config.mts"), "{notice}");
+        // the stderr lines stay in the exit row's data, even with output hidden
+        a.live.command(Command::ToggleOutput);
+        assert_eq!(shown(&a).len(), 1);
+        let (_, data) = a.live.data().expect("the exit row's data");
+        assert!(
+            data.iter()
+                .any(|l| l.contains("cannot load vitest.config.mts"))
+        );
+    }
+}

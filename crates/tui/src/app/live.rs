@@ -1,0 +1,654 @@
+//! The live pane and the artifacts beside it: the run shown (a run folder, a run
+//! record or a launch), its filters, the rows shown and the cursors. Rows are kept
+//! incrementally: appending N events costs O(N) whatever the window holds.
+
+use super::super::action::{Command, MAX_TIMELINE_EVENTS, RunData};
+use super::Effect;
+use super::launch::runner_output::is_output;
+use super::list::ListState;
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
+use testdeck_core::sanitize::escape;
+use testdeck_core::workspace::timeline::EVENT_TYPES;
+use testdeck_core::workspace::timeline::TimelineEvent;
+use testdeck_exec::tests_run::RUNNER_ID;
+
+/// The live pane: the timeline (or runtime events) of one run.
+#[derive(Debug, Default)]
+pub struct Live {
+    /// The run shown; `wanted` is what was last asked for.
+    pub run: Option<RunData>,
+    pub wanted: Option<RunRef>,
+    pub follow: bool,
+    pub failures_only: bool,
+    pub type_filter: Option<&'static str>,
+    /// Show runtime-events instead of the timeline.
+    pub show_events: bool,
+    pub events_filter: String,
+    /// Hide the runner's output rows (`out` / `err`).
+    pub hide_output: bool,
+    /// The rows shown, after the filters: positions into `runtime_events`, or into
+    /// `events` counted from `base` (the position `events[0]` had when the rows
+    /// were last rebuilt), so events dropped at the front (the cap) never renumber
+    /// the rows: an append costs what it brings, not what the window holds.
+    rows: VecDeque<usize>,
+    base: usize,
+    pub list: ListState,
+    /// The artifacts pane's cursor.
+    pub artifacts: ListState,
+    /// The launched case shown (its events are appended as they come).
+    pub launch: Option<String>,
+    /// While a batch of launch events is applied: whether it brought lines (the
+    /// cursor follows once at its end).
+    deferred: Option<bool>,
+    /// The launch (its index) whose view the pane opened last.
+    pub opened_for: Option<usize>,
+    /// The most timeline events the pane keeps ([`MAX_TIMELINE_EVENTS`]).
+    pub cap: usize,
+}
+
+/// A row the cockpit writes into the pane itself (a launch's start and end, a
+/// case left out, the runner's lines).
+pub fn note(kind: &str, name: &str, status: &str, message: String) -> TimelineEvent {
+    TimelineEvent {
+        kind: kind.into(),
+        name: name.into(),
+        status: status.into(),
+        message,
+        ..TimelineEvent::default()
+    }
+}
+
+/// What the live pane shows: a run folder (relative to the root), a catalog run
+/// record (its file, relative to the root), or a launched case not yet in a folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunRef {
+    Folder(String),
+    Record(String),
+    Launch(String),
+}
+
+/// A failed event or an error.
+pub fn is_failure(e: &TimelineEvent) -> bool {
+    e.status == "failed" || e.kind == "error"
+}
+
+impl Live {
+    pub fn new() -> Live {
+        Live {
+            follow: true,
+            cap: MAX_TIMELINE_EVENTS,
+            ..Live::default()
+        }
+    }
+
+    /// The live pane's own toggles: follow, failures only, the type filter, runtime events.
+    pub fn command(&mut self, c: Command) {
+        match c {
+            Command::Follow => {
+                self.follow = !self.follow;
+                if self.follow {
+                    self.bottom();
+                }
+            }
+            Command::FailuresOnly => {
+                self.failures_only = !self.failures_only;
+                self.refilter();
+            }
+            Command::CycleType => {
+                self.type_filter = match self.type_filter {
+                    None => Some(EVENT_TYPES[0]),
+                    Some(t) => EVENT_TYPES
+                        .iter()
+                        .position(|x| *x == t)
+                        .and_then(|i| EVENT_TYPES.get(i + 1))
+                        .copied(),
+                };
+                self.refilter();
+            }
+            Command::ToggleEvents => {
+                self.show_events = !self.show_events;
+                self.list.cursor = 0;
+                self.refilter();
+            }
+            Command::ToggleOutput => {
+                self.hide_output = !self.hide_output;
+                self.refilter();
+                if self.follow {
+                    self.bottom();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The cursor on the last row.
+    pub fn bottom(&mut self) {
+        self.list.bottom(self.rows.len());
+    }
+
+    /// How many rows the filters keep.
+    pub fn visible_len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// The row at `pos`: its index into `events` (or `runtime_events`).
+    pub fn row(&self, pos: usize) -> Option<usize> {
+        let base = if self.show_events { 0 } else { self.base };
+        self.rows.get(pos).map(|&i| i - base)
+    }
+
+    /// The rows shown, in order, each as [`Live::row`] gives it.
+    pub fn rows(&self) -> impl Iterator<Item = usize> + '_ {
+        let base = if self.show_events { 0 } else { self.base };
+        self.rows.iter().map(move |&i| i - base)
+    }
+
+    /// Whether the timeline filters keep `e`.
+    fn keeps(&self, e: &TimelineEvent) -> bool {
+        (!self.failures_only || is_failure(e))
+            && self.type_filter.is_none_or(|t| e.kind == t)
+            && !(self.hide_output && is_output(e))
+    }
+
+    /// The name the live pane's title gives the run shown: the folder's last part
+    /// (the runId, or the record's file), `launch:ID` for a launch without a folder.
+    pub fn title_id(&self) -> String {
+        match (&self.wanted, &self.run) {
+            (Some(RunRef::Launch(id)), Some(run)) if run.path == *id => format!("launch:{id}"),
+            (_, Some(run)) => run.path.rsplit('/').next().unwrap_or("").to_owned(),
+            (_, None) => String::new(),
+        }
+    }
+
+    /// The number of artifacts of the run shown.
+    pub fn artifact_count(&self) -> usize {
+        self.run.as_ref().map_or(0, |r| r.artifacts.len())
+    }
+
+    /// Show nothing.
+    pub fn clear(&mut self) {
+        self.run = None;
+        self.rows.clear();
+        self.base = 0;
+    }
+
+    /// The rows the filters keep, rebuilt (a filter changed, a run was loaded).
+    pub fn refilter(&mut self) {
+        self.base = 0;
+        let Some(run) = &self.run else {
+            self.rows.clear();
+            return;
+        };
+        if self.show_events {
+            let f = self.events_filter.to_lowercase();
+            self.rows = (0..run.runtime_events.len())
+                .filter(|&i| f.is_empty() || run.runtime_events[i].to_lowercase().contains(&f))
+                .collect();
+        } else {
+            self.rows = (0..run.events.len())
+                .filter(|&i| self.keeps(&run.events[i]))
+                .collect();
+        }
+        self.list.clamp_to(self.rows.len());
+    }
+
+    /// Apply `events` to the run shown (`reset`: the file was replaced) keeping
+    /// the last [`Live::cap`], and the rows with them: only the new events are looked at
+    /// and the rows of dropped ones leave the front. Returns how many rows left.
+    fn append_rows(
+        &mut self,
+        reset: bool,
+        events: impl IntoIterator<Item = TimelineEvent>,
+        problems: Vec<String>,
+    ) -> usize {
+        let cap = self.cap;
+        let Some(run) = self.run.as_mut() else {
+            return 0;
+        };
+        if reset {
+            let gone = self.rows.len();
+            run.append(true, events, problems, cap);
+            self.refilter();
+            return gone;
+        }
+        let (len0, skipped0) = (run.events.len(), run.skipped);
+        run.append(false, events, problems, cap);
+        if self.show_events {
+            // the rows are runtime events: rebuilt when the timeline is shown again
+            return 0;
+        }
+        let dropped = usize::try_from(run.skipped - skipped0).unwrap_or(usize::MAX);
+        let old_end = self.base + len0;
+        self.base += dropped;
+        let mut gone = 0;
+        while self.rows.front().is_some_and(|&i| i < self.base) {
+            self.rows.pop_front();
+            gone += 1;
+        }
+        let Some(run) = self.run.as_ref() else {
+            return gone;
+        };
+        let first = old_end.max(self.base);
+        let kept: Vec<usize> = (first..self.base + run.events.len())
+            .filter(|&i| self.keeps(&run.events[i - self.base]))
+            .collect();
+        self.rows.extend(kept);
+        self.list.clamp_to(self.rows.len());
+        gone
+    }
+
+    /// A run folder read; an in-progress one comes with its follower, to follow.
+    pub fn loaded(&mut self, mut data: RunData) -> Vec<Effect> {
+        if !matches!(&self.wanted, Some(RunRef::Folder(p)) if *p == data.path) {
+            return Vec::new(); // a stale answer: the selection moved on
+        }
+        // only an in-progress run comes with its follower
+        let follow = data.follower.take().map(|follower| Effect::Follow {
+            path: data.path.clone(),
+            follower,
+        });
+        // the run shown read again when it ended (its artifacts, details): the rows
+        // already shown stay when they hold the runner's output lines and every
+        // timeline event read from disk, so the output does not leave the pane
+        if let Some(old) = self.run.take_if(|r| r.path == data.path) {
+            let timeline = old.events.iter().filter(|e| !is_output(e)).count();
+            if old.events.iter().any(is_output)
+                && timeline >= data.events.len()
+                && old.skipped >= data.skipped
+            {
+                data.events = old.events;
+                data.skipped = old.skipped;
+                self.run = Some(data);
+                self.refilter();
+                if self.follow {
+                    self.bottom();
+                }
+                return follow.into_iter().collect();
+            }
+        }
+        self.run = Some(data);
+        self.artifacts.cursor = 0;
+        self.list.reset();
+        self.refilter();
+        if self.follow {
+            self.bottom();
+        }
+        follow.into_iter().collect()
+    }
+
+    /// New lines of the followed run's timeline (see `Action::TimelineAppend`).
+    pub fn append(
+        &mut self,
+        path: &str,
+        reset: bool,
+        events: Vec<TimelineEvent>,
+        problems: Vec<String>,
+        finished: bool,
+    ) -> Vec<Effect> {
+        let at_end = self.follow;
+        if self.run.as_ref().is_none_or(|r| r.path != path) {
+            return Vec::new();
+        }
+        // events dropped at the front (the cap): the rows the person looks at move up
+        let gone = self.append_rows(reset, events, problems);
+        if finished {
+            if let Some(run) = self.run.as_mut() {
+                run.in_progress = false;
+            }
+        }
+        if at_end {
+            self.bottom();
+        } else if !self.show_events {
+            self.list.cursor = self.list.cursor.saturating_sub(gone);
+            self.list.offset = self.list.offset.saturating_sub(gone);
+        }
+        // a finished run changes statuses and statistics: index again
+        if finished {
+            vec![Effect::Reload]
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// What waited in the follow queue: as [`Live::append`], and the events the
+    /// queue dropped (more came than the pane keeps) counted as not loaded.
+    pub fn append_queued(&mut self, path: &str, t: crate::follow_queue::Taken) -> Vec<Effect> {
+        let u = t.update;
+        let reset = u.reset;
+        if !reset {
+            if let Some(run) = self.run.as_mut().filter(|r| r.path == path) {
+                run.skipped += t.dropped;
+            }
+        }
+        let fx = self.append(path, reset, u.events, u.problems, u.finished);
+        if reset {
+            if let Some(run) = self.run.as_mut().filter(|r| r.path == path) {
+                run.skipped += t.dropped;
+            }
+        }
+        fx
+    }
+
+    /// The selected row's data, pretty-printed: the overlay's title and lines.
+    pub fn data(&self) -> Option<(String, Vec<String>)> {
+        let run = self.run.as_ref()?;
+        let i = self.row(self.list.cursor)?;
+        let (title, text) = if self.show_events {
+            // a JSON line reads better indented; anything else is shown as it is
+            let raw = &run.runtime_events[i];
+            let text = serde_json::from_str::<serde_json::Value>(raw)
+                .ok()
+                .and_then(|v| serde_json::to_string_pretty(&v).ok())
+                .unwrap_or_else(|| raw.clone());
+            (format!("runtime event {}", i + 1), text)
+        } else {
+            let e = &run.events[i];
+            let mut all = serde_json::Map::new();
+            all.insert("data".into(), e.data.clone());
+            for (k, v) in &e.extra {
+                all.insert(k.clone(), v.clone());
+            }
+            let text = if e.extra.is_empty() {
+                serde_json::to_string_pretty(&e.data).unwrap_or_default()
+            } else {
+                serde_json::to_string_pretty(&all).unwrap_or_default()
+            };
+            (
+                escape(&format!("{} {} — {}", e.kind, e.name, e.status)).into_owned(),
+                text,
+            )
+        };
+        // an SGR sequence in a value is drawn as its style by the data overlay
+        let lines = testdeck_core::sanitize::json_lines_keep_sgr(&text);
+        Some((title, lines))
+    }
+
+    /// The selected artifact to open: its kind, its path as shown (run-relative)
+    /// and its file, or why there is none.
+    pub fn artifact_to_open(&self, root: &Path) -> Result<(String, String, PathBuf), String> {
+        let Some(run) = &self.run else {
+            return Err("no run selected".into());
+        };
+        let Some(a) = run.artifacts.get(self.artifacts.cursor) else {
+            return Err("this run has no artifacts".into());
+        };
+        let dir = root.join(&run.path);
+        let Some(file) = a.file(&dir) else {
+            return Err(format!(
+                "refused: {} leaves the run folder",
+                escape(&a.path)
+            ));
+        };
+        if !a.exists {
+            return Err(format!("missing: {}", escape(&a.path)));
+        }
+        Ok((a.kind.clone(), a.path.clone(), file))
+    }
+
+    /// `n` / `N`: the next (previous) failure; `Some(found)` when the timeline is shown.
+    pub fn jump_failure(&mut self, forward: bool) -> Option<bool> {
+        if self.show_events {
+            return None;
+        }
+        let run = self.run.as_ref()?;
+        let n = self.rows.len();
+        let cur = self.list.cursor;
+        let failed = |p: usize| {
+            self.row(p)
+                .and_then(|i| run.events.get(i))
+                .is_some_and(is_failure)
+        };
+        let hit = if forward {
+            (cur + 1..n).find(|&p| failed(p))
+        } else {
+            (0..cur).rev().find(|&p| failed(p))
+        };
+        if let Some(p) = hit {
+            self.list.cursor = p;
+            self.follow = p + 1 == n;
+        }
+        Some(hit.is_some())
+    }
+
+    /// Show launched case `id` in the live pane. The runner's lines shown before
+    /// its first case (the launch's own view) stay, above the case's events.
+    pub fn show_launch(&mut self, id: &str, path: Option<&str>) -> Vec<Effect> {
+        let key = path.unwrap_or(id).to_owned();
+        let carried = if self.launch.as_deref() == Some(RUNNER_ID)
+            && matches!(&self.wanted, Some(RunRef::Launch(w)) if w == RUNNER_ID)
+        {
+            self.run.take().map(|r| (r.events, r.skipped))
+        } else {
+            None
+        };
+        self.wanted = Some(path.map_or_else(
+            || RunRef::Launch(id.to_owned()),
+            |p| RunRef::Folder(p.to_owned()),
+        ));
+        let (events, skipped) = carried.unwrap_or_default();
+        self.run = Some(RunData {
+            path: key,
+            in_progress: true,
+            events,
+            skipped,
+            ..RunData::default()
+        });
+        self.follow = true;
+        self.show_events = false;
+        self.launch = Some(id.to_owned());
+        self.refilter();
+        self.bottom();
+        vec![Effect::StopFollow]
+    }
+
+    /// Several events are about to be pushed: the cursor follows once, at [`Live::end_batch`].
+    pub fn begin_batch(&mut self) {
+        self.deferred = Some(false);
+    }
+
+    /// The batch is in: follow to the last row once, if it brought lines.
+    pub fn end_batch(&mut self) {
+        if self.deferred.take() == Some(true) && self.follow {
+            self.bottom();
+        }
+    }
+
+    /// An event of launched case `id`, shown when that case is.
+    pub fn push(&mut self, id: &str, ev: TimelineEvent) {
+        if self.launch.as_deref() != Some(id) {
+            return;
+        }
+        self.push_shown(ev);
+    }
+
+    /// `n` events of launched case `id` were dropped on their way (a flood):
+    /// counted with the earlier events not loaded, when that case is shown.
+    pub fn skipped(&mut self, id: &str, n: u64) {
+        if self.launch.as_deref() != Some(id) {
+            return;
+        }
+        if let Some(run) = self.run.as_mut() {
+            run.skipped += n;
+        }
+    }
+
+    /// A line the runner of launch `index` wrote: shown in the launch's view,
+    /// whichever of its cases is shown; the launch's own view is opened for it
+    /// when that launch has shown nothing yet (a person who moved to another run
+    /// keeps it).
+    pub fn push_runner_line(&mut self, index: usize, ev: TimelineEvent) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        if self.launch.is_none() {
+            if self.opened_for == Some(index) {
+                return fx;
+            }
+            fx = self.show_launch(RUNNER_ID, None);
+        }
+        self.opened_for = Some(index);
+        self.push_shown(ev);
+        fx
+    }
+
+    fn push_shown(&mut self, ev: TimelineEvent) {
+        let follow = self.follow;
+        let gone = self.append_rows(false, [ev], Vec::new());
+        if let Some(d) = self.deferred.as_mut() {
+            // a batch: the cursor follows once at its end, not once a line
+            *d = true;
+        } else if follow {
+            self.bottom();
+        }
+        if !follow {
+            self.list.cursor = self.list.cursor.saturating_sub(gone);
+            self.list.offset = self.list.offset.saturating_sub(gone);
+        }
+    }
+
+    /// A person gave launched case `id` its verdict: its end row no longer says it
+    /// needs a person (when the pane still shows that case).
+    pub fn judged(&mut self, id: &str, verdict: testdeck_exec::record::Verdict) {
+        if self.launch.as_deref() != Some(id) {
+            return;
+        }
+        let Some(run) = self.run.as_mut() else {
+            return;
+        };
+        let status = status_of(verdict);
+        if let Some(e) = run
+            .events
+            .iter_mut()
+            .rev()
+            .find(|e| e.kind == "run" && e.name.starts_with("end "))
+        {
+            e.name = format!("end {}", verdict.as_str());
+            e.status = status.into();
+            e.message = "judged by a person".into();
+        }
+        self.refilter();
+    }
+}
+
+/// The timeline status a verdict is shown with.
+pub fn status_of(v: testdeck_exec::record::Verdict) -> &'static str {
+    use testdeck_exec::record::Verdict;
+    match v {
+        Verdict::Pass => "ok",
+        Verdict::Fail | Verdict::EnvironmentFail => "failed",
+        Verdict::Skipped | Verdict::NotRun => "skipped",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::app;
+    use super::*;
+    use crate::action::Action;
+
+    /// 1M lines stream into a followed run through the runtime's follow path (a
+    /// real follow task on its own thread, a real file): what waits for the app
+    /// and what the pane keeps stay bounded by the window, and the pane ends with
+    /// the file's last lines and the count of the others.
+    #[test]
+    fn the_live_pane_stays_bounded_while_1m_lines_stream() {
+        use std::fmt::Write as _;
+        use std::io::Write as _;
+        use std::sync::atomic::AtomicBool;
+        use testdeck_core::tail::run::{MAX_TIMELINE_EVENTS, load_run};
+        const REL: &str = "tests/logs/kb/backend/search/basic/kb-search-empty/20260310-120000-000";
+        const LINES: usize = 1_000_000;
+        let ws = tempfile::tempdir().expect("tmp");
+        let dir = ws.path().join(REL);
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        let timeline = dir.join(testdeck_core::workspace::run::TIMELINE);
+        std::fs::write(&timeline, "{\"type\":\"step\",\"name\":\"s0\"}\n").expect("write");
+        let mut a = app();
+        a.live.wanted = Some(RunRef::Folder(REL.into()));
+        let fx = a.update(Action::RunLoaded(Box::new(load_run(ws.path(), REL))));
+        let follower = fx
+            .into_iter()
+            .find_map(|e| match e {
+                Effect::Follow { follower, .. } => Some(follower),
+                _ => None,
+            })
+            .expect("an in-progress run is followed");
+        let (tx, rx) = std::sync::mpsc::channel();
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let (fdir, fstop) = (dir.clone(), stop.clone());
+        let task = std::thread::spawn(move || {
+            let send = move |act: Action| {
+                let _ = tx.send(act);
+            };
+            crate::runtime::follow_queued(*follower, &fdir, &fstop, REL, &send);
+        });
+        // the writer: 1M lines in chunks, then meta.json (the end of the run)
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&timeline)
+            .expect("open");
+        let mut chunk = String::new();
+        for i in 1..=LINES {
+            let _ = writeln!(chunk, "{{\"type\":\"step\",\"name\":\"s{i}\"}}");
+            if i % 10_000 == 0 {
+                f.write_all(chunk.as_bytes()).expect("append");
+                chunk.clear();
+            }
+        }
+        drop(f);
+        std::fs::write(
+            dir.join(testdeck_core::workspace::run::META),
+            r#"{"schemaVersion":4,"runId":"20260310-120000-000","status":"passed"}"#,
+        )
+        .expect("meta");
+        // the follow task reads all of it without waiting for the app
+        let start = std::time::Instant::now();
+        while !task.is_finished() {
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(300),
+                "the follow task never finished"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        task.join().expect("follow task");
+        // what waits for the app: at most the window, however much was read
+        let mut waiting = 0;
+        let pending: Vec<Action> = rx.try_iter().collect();
+        for act in &pending {
+            match act {
+                Action::FollowQueued(_, q) => {
+                    waiting += q.0.lock().map_or(0, |q| q.pending());
+                }
+                Action::TimelineAppend { events, .. } => waiting += events.len(),
+                _ => {}
+            }
+        }
+        assert!(
+            waiting <= MAX_TIMELINE_EVENTS,
+            "{waiting} events wait for the app ({} messages)",
+            pending.len()
+        );
+        for act in pending {
+            a.update(act);
+            let run = a.live.run.as_ref().expect("run");
+            assert!(run.events.len() <= a.live.cap);
+            assert!(a.live.visible_len() <= a.live.cap);
+        }
+        let run = a.live.run.as_ref().expect("run");
+        assert!(!run.in_progress);
+        assert_eq!(run.events.len(), MAX_TIMELINE_EVENTS);
+        let want = format!("s{LINES}");
+        assert_eq!(
+            run.events.back().map(|e| e.name.as_str()),
+            Some(want.as_str())
+        );
+        assert_eq!(run.skipped as usize, LINES + 1 - MAX_TIMELINE_EVENTS);
+        assert_eq!(a.live.visible_len(), MAX_TIMELINE_EVENTS);
+        let bytes: usize = run
+            .events
+            .iter()
+            .map(|e| e.name.len() + e.kind.len() + std::mem::size_of::<TimelineEvent>())
+            .sum();
+        assert!(bytes < 64 << 20, "{bytes} bytes kept");
+        stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+}

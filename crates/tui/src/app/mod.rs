@@ -1,0 +1,793 @@
+//! The App: all state of the cockpit — tabs, panes, features — and
+//! `update(Action) -> Vec<Effect>`, which dispatches to them. No drawing, no terminal,
+//! no I/O: slow work is asked for as an `Effect` and comes back as an `Action`.
+
+pub mod catalog_tab;
+pub mod changes;
+pub mod clipboard;
+pub mod compare;
+pub mod contract;
+pub mod editor;
+mod effect;
+pub mod finder;
+mod input;
+mod jobs;
+pub mod launch;
+pub mod layout;
+pub mod list;
+pub mod live;
+mod mouse;
+mod navigate;
+mod opener;
+pub mod overlay;
+pub mod preview;
+pub mod report;
+pub mod runs_tab;
+pub mod screen;
+mod selection;
+mod targets;
+#[cfg(test)]
+mod test_support;
+pub mod tests_tab;
+pub mod watch;
+
+use super::action::{Action, Command};
+use super::keymap::{Key, Keymap, Resolved, Resolver};
+use crossterm::event::{KeyEvent, MouseEventKind};
+use layout::Areas;
+use screen::Keyed;
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use testdeck_core::workspace::Workspace;
+
+pub use catalog_tab::{CatRow, CatalogTab};
+pub use effect::Effect;
+pub use finder::{Candidate, Finder};
+pub use launch::runner_output::is_output;
+pub use list::ListState;
+pub use live::{Live, RunRef, is_failure};
+pub use overlay::{InputTarget, Overlay, Prompt};
+pub use preview::PreviewTarget;
+pub use runs_tab::{RunRow, RunsTab, record_run_data};
+pub use screen::Screen;
+pub use testdeck_core::workspace::cases::{CaseRef, CaseRow, NodeKind, TreeNode};
+pub use tests_tab::TestsTab;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tab {
+    Tests,
+    Catalog,
+    Runs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pane {
+    Tree,
+    Details,
+    Live,
+    Artifacts,
+}
+
+pub const PANES: [Pane; 4] = [Pane::Tree, Pane::Details, Pane::Live, Pane::Artifacts];
+
+/// Options the shell passes in.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Shown in the status bar (the root folder's name).
+    pub label: String,
+    pub root: PathBuf,
+    pub host: String,
+    /// Read HOST and switches from the process environment (off in tests, so frames
+    /// never depend on the machine).
+    pub use_env: bool,
+}
+
+pub struct App {
+    pub opts: Options,
+    pub keymap: Keymap,
+    /// Where the person's own openers and remembered trust are (none in tests
+    /// that do not set them: built-in openers, nothing remembered).
+    pub opener_places: testdeck_core::workspace::openers::Places,
+    resolver: Resolver,
+    pub ws: Option<Workspace>,
+    pub load_error: Option<String>,
+    /// Animation frame of the indexing spinner.
+    pub spinner: usize,
+    /// The tree is shown but run history is still being indexed.
+    pub indexing: bool,
+    /// Runs of the history read so far and in all, while it streams in.
+    pub history_progress: Option<(usize, usize)>,
+    /// The whole `meta.json` of the run the details show (path, meta), read when
+    /// it is selected: the index keeps only a summary per run.
+    run_meta: Option<(String, Option<testdeck_core::workspace::logs::Meta>)>,
+    pub size: (u16, u16),
+    pub tab: Tab,
+    pub focus: Pane,
+    pub tests: TestsTab,
+    pub catalog: CatalogTab,
+    pub runs: RunsTab,
+    pub live: Live,
+    /// Scroll of the details pane (reset when the selection changes).
+    pub details: ListState,
+    /// The details' last scroll row at the last frame (`None` before one).
+    details_max: Option<usize>,
+    /// What the details showed at the last update.
+    details_subject: Subject,
+    /// Marked cases of both sources.
+    pub marks: BTreeSet<CaseRef>,
+    /// Zoom and the tree's width, as the person set them.
+    pub sizing: layout::Sizing,
+    /// What the finder matches.
+    pub candidates: Vec<Candidate>,
+    pub overlay: Option<Overlay>,
+    /// A full screen over the panes (compare, report, screenshot).
+    pub screen: Option<Screen>,
+    pub input: Option<InputTarget>,
+    /// Number of runs in flight (launching).
+    pub running: usize,
+    /// The session's max risk (from the catalog's default; `m` cycles it).
+    pub max_risk: Option<testdeck_exec::Risk>,
+    /// Authorizations given in this session (prompts), shown in the status bar.
+    pub grants: testdeck_exec::Grants,
+    /// Launches started (the next launch's number).
+    pub launches: usize,
+    /// The run the selection asked for last (the live pane follows its changes).
+    last_want: Option<RunRef>,
+    /// Person-judged cases waiting for their verdict.
+    pub judge_queue: std::collections::VecDeque<launch::Judging>,
+    /// Verdict prompts shown in a row so far ("verdict 2 of 3"); 0 when none waits.
+    pub verdicts_asked: usize,
+    /// What the runner of the launch under way said (for when it writes no run).
+    runner: launch::runner_output::RunnerOutput,
+    /// One-line messages for the status bar (config errors, notices).
+    pub notice: Option<String>,
+    pub watch: watch::Watch,
+    pub compare: compare::Compare,
+    pub previews: preview::Previews,
+    pub contract: contract::Contract,
+    /// The terminal's picture protocol and the screenshot encoded for it.
+    pub graphics: super::graphics::Graphics,
+    pub quit: bool,
+    pub dirty: bool,
+    /// What the workspace watch made of runs (external ones, the one to read again).
+    pub changes: changes::Changes,
+}
+
+/// What a drawn frame measured: how far wrapped text can scroll.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Measured {
+    /// The details pane's last scroll row (its wrapped rows less the rows shown).
+    pub details_max: usize,
+}
+
+/// What the details pane shows: its scroll starts again when this changes.
+type Subject = (Tab, usize, Option<String>);
+
+const SPINNER: [&str; 8] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧"];
+
+impl App {
+    pub fn new(opts: Options, keymap: Keymap) -> App {
+        App {
+            opener_places: if opts.use_env {
+                testdeck_core::workspace::openers::Places::from_env()
+            } else {
+                testdeck_core::workspace::openers::Places::default()
+            },
+            opts,
+            keymap,
+            resolver: Resolver::default(),
+            ws: None,
+            load_error: None,
+            spinner: 0,
+            indexing: false,
+            history_progress: None,
+            run_meta: None,
+            size: (80, 24),
+            tab: Tab::Tests,
+            focus: Pane::Tree,
+            tests: TestsTab::default(),
+            catalog: CatalogTab::default(),
+            runs: RunsTab::default(),
+            live: Live::new(),
+            details: ListState::default(),
+            details_max: None,
+            details_subject: (Tab::Tests, 0, None),
+            marks: BTreeSet::new(),
+            sizing: layout::Sizing::default(),
+            candidates: Vec::new(),
+            overlay: None,
+            screen: None,
+            input: None,
+            running: 0,
+            max_risk: None,
+            grants: testdeck_exec::Grants::default(),
+            launches: 0,
+            last_want: None,
+            judge_queue: std::collections::VecDeque::new(),
+            verdicts_asked: 0,
+            runner: launch::runner_output::RunnerOutput::default(),
+            notice: None,
+            watch: watch::Watch::default(),
+            compare: compare::Compare::default(),
+            previews: preview::Previews::default(),
+            contract: contract::Contract::default(),
+            graphics: super::graphics::Graphics::default(),
+            quit: false,
+            dirty: true,
+            changes: changes::Changes::default(),
+        }
+    }
+
+    pub fn spinner(&self) -> &'static str {
+        SPINNER[self.spinner % SPINNER.len()]
+    }
+
+    pub fn loading(&self) -> bool {
+        self.ws.is_none() && self.load_error.is_none()
+    }
+
+    /// The keymap mode the next key is resolved in.
+    pub fn mode(&self) -> &'static str {
+        match &self.overlay {
+            Some(Overlay::Finder(_)) => "finder",
+            Some(Overlay::Prompt(Prompt::Authorize(a))) if a.typed() => "input",
+            Some(Overlay::Prompt(Prompt::Judge(j))) if j.editing_note => "input",
+            Some(Overlay::Prompt(Prompt::Judge(_))) => "judge",
+            Some(Overlay::Prompt(Prompt::Preview(_))) => "preview",
+            Some(Overlay::Prompt(_)) => "prompt",
+            Some(Overlay::Help { .. } | Overlay::Data { .. }) => "overlay",
+            None if self.screen.is_some() => "overlay",
+            None if self.input.is_some() => "input",
+            None => "normal",
+        }
+    }
+
+    fn subject(&self) -> Subject {
+        match self.tab {
+            Tab::Tests => (self.tab, 0, self.selected_node().map(|n| n.key.clone())),
+            Tab::Catalog => (self.tab, self.catalog.list.cursor, None),
+            Tab::Runs => (self.tab, self.runs.list.cursor, None),
+        }
+    }
+
+    /// Keep scrolls of wrapped text inside what the last frame measured.
+    pub fn fit_scroll(&mut self, m: &Measured) {
+        self.details_max = Some(m.details_max);
+        self.details.cursor = self.details.cursor.min(m.details_max);
+    }
+
+    /// The keys of an unfinished sequence.
+    pub fn pending_keys(&self) -> String {
+        self.resolver.pending()
+    }
+
+    pub fn areas(&self) -> Areas {
+        layout::areas(self.size.0, self.size.1, self)
+    }
+
+    /// The tree node under the cursor.
+    pub fn selected_node(&self) -> Option<&TreeNode> {
+        self.tests.selected_node()
+    }
+
+    pub fn selected_case(&self) -> Option<&CaseRow> {
+        self.tests.selected_case()
+    }
+
+    /// The run selected in the Runs tab.
+    pub fn selected_run(&self) -> Option<&testdeck_core::workspace::logs::RawRun> {
+        self.runs.selected_run(self.ws.as_ref()?)
+    }
+
+    /// The catalog run record selected in the Runs tab: its path and the record.
+    pub fn selected_record(
+        &self,
+    ) -> Option<(&str, &Result<testdeck_exec::record::RunRecord, String>)> {
+        self.runs.selected_record()
+    }
+
+    /// The catalog case under the Catalog tab's cursor.
+    pub fn selected_catalog_case(&self) -> Option<&testdeck_core::workspace::catalog::Case> {
+        self.catalog
+            .selected_case(self.ws.as_ref()?.catalog.as_ref()?)
+    }
+
+    /// The session's max risk.
+    fn risk(&self) -> Option<testdeck_exec::Risk> {
+        self.max_risk
+    }
+
+    /// The selected artifact as something to preview.
+    pub fn preview_target(&self) -> PreviewTarget {
+        preview::target(&self.live, &self.opts.root)
+    }
+
+    /// Turn a key press into actions through the keymap of the current mode.
+    pub fn on_key(&mut self, e: KeyEvent) -> Vec<Effect> {
+        let mode = self.mode();
+        match self.resolver.feed(&self.keymap, mode, Key::from_event(&e)) {
+            Resolved::Cmd(c) => self.update(Action::Cmd(c)),
+            Resolved::Pending => {
+                self.dirty = true;
+                Vec::new()
+            }
+            Resolved::Unbound => self.update(Action::Key(e)),
+        }
+    }
+
+    pub fn update(&mut self, action: Action) -> Vec<Effect> {
+        // motion without a button (any-motion reporting) changes nothing: no frame,
+        // and no feature job is looked for
+        if matches!(&action, Action::Mouse(m) if m.kind == MouseEventKind::Moved) {
+            return Vec::new();
+        }
+        let reloaded = matches!(action, Action::Loaded(_) | Action::HistoryDone);
+        // a mouse event draws a frame only when what is shown moved (compared before
+        // and after, as yazi's `render!` does)
+        let before =
+            matches!(action, Action::Mouse(_)).then(|| (self.dirty, mouse::ViewKey::of(self)));
+        let mut fx = self.update_inner(action);
+        if let Some((was_dirty, key)) = before {
+            self.dirty = was_dirty || !fx.is_empty() || key != mouse::ViewKey::of(self);
+        }
+        if reloaded {
+            self.contract.reset();
+        }
+        // a new subject (tab, selection, a finder jump, a click) shows its details
+        // from the top
+        let subject = self.subject();
+        if subject != self.details_subject {
+            self.details.reset();
+            self.details_subject = subject;
+        }
+        self.sync_run_meta();
+        if let Some(ws) = self
+            .ws
+            .as_ref()
+            .filter(|w| !self.indexing && !w.logs.runs.is_empty())
+        {
+            let h = self.areas().panes.tree.height as usize;
+            fx.extend(self.contract.job(ws, self.tab, &self.tests, &self.runs, h));
+        }
+        fx.extend(self.previews.job(self.preview_target()));
+        self.sync_graphics();
+        self.ask_next_verdict();
+        fx
+    }
+
+    fn update_inner(&mut self, action: Action) -> Vec<Effect> {
+        let was_dirty = self.dirty;
+        self.dirty = true;
+        match action {
+            Action::Cmd(c) => self.command(c),
+            Action::Key(k) => {
+                self.text_key(k);
+                Vec::new()
+            }
+            Action::Mouse(m) => self.mouse(m),
+            Action::Resize(w, h) => {
+                self.size = (w, h);
+                self.clamp();
+                Vec::new()
+            }
+            Action::Tick => {
+                // a tick only animates the spinner; it must not cancel a pending frame
+                self.dirty = was_dirty || self.loading() || self.indexing;
+                self.spinner = self.spinner.wrapping_add(1);
+                Vec::new()
+            }
+            Action::TreeLoaded(ws) => {
+                // the full workspace may already be here (a fast disk): keep it
+                if self.ws.is_none() {
+                    self.set_workspace(*ws);
+                    self.indexing = true;
+                }
+                Vec::new()
+            }
+            Action::HistoryStarted { total, problems } => {
+                self.history_started(total, problems);
+                Vec::new()
+            }
+            Action::HistoryChunk(chunk) => {
+                self.history_chunk(*chunk);
+                Vec::new()
+            }
+            Action::HistoryDone => {
+                self.indexing = false;
+                self.history_progress = None;
+                self.selection_changed()
+            }
+            Action::Loaded(ws) => {
+                self.indexing = false;
+                self.history_progress = None;
+                self.set_workspace(*ws);
+                let mut fx = self.selection_changed();
+                fx.extend(self.changes_after_load());
+                fx
+            }
+            Action::Changed(updates) => {
+                self.dirty = was_dirty;
+                self.workspace_changed(updates)
+            }
+            Action::LoadFailed(e) => {
+                self.load_error = Some(e);
+                Vec::new()
+            }
+            Action::RunLoaded(data) => self.live.loaded(*data),
+            Action::TimelineAppend {
+                path,
+                reset,
+                events,
+                problems,
+                finished,
+            } => {
+                if finished {
+                    // its artifacts and details are read again once the index has it
+                    self.changes.reread = Some(path.clone());
+                }
+                self.live.append(&path, reset, events, problems, finished)
+            }
+            Action::FollowQueued(path, queue) => {
+                let t = queue.take();
+                if t.update.finished {
+                    // as for TimelineAppend: read again once the index has it
+                    self.changes.reread = Some(path.clone());
+                }
+                self.live.append_queued(&path, t)
+            }
+            Action::Notice(n) => {
+                self.notice = Some(n);
+                Vec::new()
+            }
+            Action::Exec(index, ev) => self.exec_event(index, *ev),
+            Action::ExecQueued(index, queue) => {
+                let (evs, more) = queue.take();
+                let mut fx = self.exec_events(index, evs);
+                if more {
+                    fx.push(Effect::Requeue(Box::new(Action::ExecQueued(index, queue))));
+                }
+                fx
+            }
+            Action::Done(d) => self.done(*d),
+            Action::ShowText { title, text } => {
+                self.overlay = Some(overlay::text(&title, &text));
+                Vec::new()
+            }
+            Action::Records(r) => {
+                self.runs.set_records(r);
+                self.records_changed();
+                Vec::new()
+            }
+            Action::Terminate => {
+                self.quit = true;
+                vec![Effect::Quit]
+            }
+        }
+    }
+
+    // ---- commands -------------------------------------------------------------
+
+    fn command(&mut self, c: Command) -> Vec<Effect> {
+        // before the overlay takes the key: `E` on the problems list opens the problem
+        if c == Command::Edit {
+            return self.edit();
+        }
+        if let Some(what) = clipboard::Copy::of(c).filter(|_| self.overlay.is_none()) {
+            return self.copy(what);
+        }
+        match self.overlay.take() {
+            Some(Overlay::Finder(f)) => return self.finder_command(f, c),
+            Some(o @ (Overlay::Help { .. } | Overlay::Data { .. })) => {
+                self.overlay = o.scrolled(c, self.help_len(), self.size);
+                return Vec::new();
+            }
+            Some(Overlay::Prompt(p)) => return self.prompt_command(p, c),
+            None => {}
+        }
+        if let Some(screen) = self.screen.as_mut() {
+            match screen.command(c, (self.size.1 / 2).max(1) as isize) {
+                Keyed::Close => self.screen = None,
+                Keyed::Say(m) => self.notice = Some(m.into()),
+                Keyed::Stay => {}
+            }
+            return Vec::new();
+        }
+        if let Some(target) = self.input {
+            match c {
+                Command::Close => {
+                    self.input = None;
+                    self.filter_mut(target).clear();
+                    self.refilter_target(target);
+                }
+                Command::Confirm => self.input = None,
+                Command::ClearInput => {
+                    self.filter_mut(target).clear();
+                    self.refilter_target(target);
+                }
+                _ => {}
+            }
+            return self.selection_changed();
+        }
+        self.notice = None;
+        let page = (self.size.1 / 2).max(1) as isize;
+        match c {
+            Command::Quit => {
+                if self.running > 0 || self.watch.reruns > 0 {
+                    self.overlay = Some(Overlay::Prompt(Prompt::QuitLive));
+                    return Vec::new();
+                }
+                self.quit = true;
+                return vec![Effect::Quit];
+            }
+            Command::MoveDown => self.move_by(1),
+            Command::MoveUp => self.move_by(-1),
+            Command::PageDown => self.move_by(page),
+            Command::PageUp => self.move_by(-page),
+            Command::GoTop => self.move_by(isize::MIN / 2),
+            Command::GoBottom => self.move_by(isize::MAX / 2),
+            Command::Collapse => self.collapse(),
+            Command::Expand => self.expand(),
+            Command::Open => return self.open(),
+            Command::NextPane | Command::PrevPane => {
+                let panes = self.panes();
+                let i = panes.iter().position(|p| *p == self.focus).unwrap_or(0);
+                let n = panes.len();
+                let j = if c == Command::NextPane {
+                    (i + 1) % n
+                } else {
+                    (i + n - 1) % n
+                };
+                self.focus = panes[j];
+            }
+            Command::TabTests => self.set_tab(Tab::Tests),
+            Command::TabCatalog => self.set_tab(Tab::Catalog),
+            Command::TabRuns => self.set_tab(Tab::Runs),
+            Command::Find => {
+                let mut f = Finder::default();
+                f.refind(&self.candidates);
+                self.overlay = Some(Overlay::Finder(f));
+            }
+            Command::Filter => {
+                if self.tab == Tab::Runs && self.focus == Pane::Tree {
+                    self.input = Some(InputTarget::RunsFilter);
+                } else {
+                    self.live.show_events = true;
+                    self.input = Some(InputTarget::EventsFilter);
+                    self.focus = Pane::Live;
+                    self.live.refilter();
+                }
+            }
+            Command::Mark => self.mark_selected(),
+            Command::Follow
+            | Command::FailuresOnly
+            | Command::CycleType
+            | Command::ToggleEvents
+            | Command::ToggleOutput => self.live.command(c),
+            Command::NextFailure | Command::PrevFailure => {
+                match self.live.jump_failure(c == Command::NextFailure) {
+                    Some(true) => {
+                        self.focus = Pane::Live;
+                        self.clamp();
+                    }
+                    Some(false) => self.notice = Some("no more failures".into()),
+                    None => {}
+                }
+            }
+            Command::OpenArtifact => return self.open_artifact(),
+            Command::PreviewImage => return self.preview_open(),
+            Command::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
+            Command::Problems => {
+                self.overlay = Some(overlay::problems(self.ws.as_ref(), self.live.run.as_ref()));
+            }
+            Command::Close => {
+                self.marks.clear();
+                self.live.failures_only = false;
+                self.live.type_filter = None;
+                self.live.refilter();
+            }
+            Command::Run => return self.start_launch(),
+            Command::Cancel => {
+                if self.running == 0 {
+                    self.notice = Some("nothing is running".into());
+                    return Vec::new();
+                }
+                self.notice = Some("cancelling: SIGTERM, then SIGKILL after 3 s".into());
+                return vec![Effect::Cancel];
+            }
+            Command::MaxRisk => {
+                let before = self.max_risk;
+                let now = before.map_or(testdeck_exec::Risk::Readonly, testdeck_exec::Risk::cycled);
+                self.max_risk = Some(now);
+                // raising the ceiling lets riskier cases run: it is said, not only shown
+                let how = match before {
+                    Some(b) if now > b => "raised",
+                    Some(b) if now < b => "lowered",
+                    _ => "set",
+                };
+                self.notice = Some(format!("max risk {how} to {}", now.as_str()));
+            }
+            Command::Watch | Command::RerunFailed | Command::Compare | Command::Report => {
+                return self.feature_command(c);
+            }
+            Command::Reload => {
+                self.notice = Some("reading the workspace again…".into());
+                return vec![Effect::Reload];
+            }
+            Command::Zoom => {
+                self.sizing.zoom = !self.sizing.zoom;
+                self.clamp();
+            }
+            Command::WiderTree | Command::NarrowerTree => {
+                let step = if c == Command::WiderTree { 5 } else { -5 };
+                self.sizing.widen(step, self.size);
+                self.clamp();
+            }
+            // handled before the overlays (`command`'s first lines)
+            Command::Edit
+            | Command::CopyCaseId
+            | Command::CopyPath
+            | Command::CopyRunId
+            | Command::CopyCommand
+            | Command::Confirm
+            | Command::ClearInput
+            | Command::ToggleStep
+            | Command::IncludeTemp
+            | Command::Noop => {}
+        }
+        self.selection_changed()
+    }
+
+    /// Lines of the help overlay: the legend, then each mode's title and rows,
+    /// a blank line between modes (as `view::help::lines` draws them).
+    pub fn help_len(&self) -> usize {
+        let rows = self.keymap.help_rows();
+        let mut modes: Vec<&str> = rows.iter().map(|r| r.0).collect();
+        modes.dedup();
+        overlay::LEGEND.len() + 2 + rows.len() + (modes.len() * 2).saturating_sub(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_support::{app, step};
+    use super::*;
+    use crate::action::RunData;
+    use crossterm::event::{KeyCode, KeyModifiers, MouseButton};
+
+    #[test]
+    fn a_tick_never_cancels_a_pending_frame() {
+        let mut a = app();
+        a.update(Action::LoadFailed("x".into()));
+        assert!(a.dirty);
+        a.update(Action::Tick);
+        assert!(a.dirty, "the frame of the load result was dropped");
+        a.dirty = false;
+        a.update(Action::Tick);
+        assert!(!a.dirty, "an idle tick must not redraw");
+    }
+
+    fn append(a: &mut App, reset: bool, names: &[&str]) -> Vec<Effect> {
+        a.update(Action::TimelineAppend {
+            path: "run".into(),
+            reset,
+            events: names.iter().map(|n| step(n)).collect(),
+            problems: Vec::new(),
+            finished: false,
+        })
+    }
+
+    #[test]
+    fn timeline_appends_keep_the_cap_reset_and_the_person_s_place() {
+        let mut a = app();
+        a.live.cap = 4;
+        a.live.wanted = Some(RunRef::Folder("run".into()));
+        a.update(Action::RunLoaded(Box::new(RunData {
+            path: "run".into(),
+            in_progress: true,
+            ..RunData::default()
+        })));
+        append(&mut a, false, &["a", "b", "c"]);
+        // paused on "b"
+        a.live.follow = false;
+        a.live.list.cursor = 1;
+        append(&mut a, false, &["d", "e"]);
+        let run = a.live.run.as_ref().expect("run");
+        let shown: Vec<&str> = run.events.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(shown, ["b", "c", "d", "e"]);
+        assert_eq!(run.skipped, 1);
+        let row = a.live.row(a.live.list.cursor).expect("a row");
+        assert_eq!(run.events[row].name, "b");
+        // another run's lines are not ours
+        a.update(Action::TimelineAppend {
+            path: "other".into(),
+            reset: true,
+            events: vec![step("x")],
+            problems: vec!["line 1: x".into()],
+            finished: true,
+        });
+        assert_eq!(a.live.run.as_ref().expect("run").events.len(), 4);
+        // the file was replaced: only the new lines are shown, the count starts again
+        append(&mut a, true, &["n1"]);
+        let run = a.live.run.as_ref().expect("run");
+        assert_eq!(run.events.len(), 1);
+        assert_eq!(run.skipped, 0);
+        assert_eq!(a.live.list.cursor, 0);
+    }
+
+    fn mouse(kind: MouseEventKind, column: u16, row: u16) -> Action {
+        Action::Mouse(crossterm::event::MouseEvent {
+            kind,
+            column,
+            row,
+            modifiers: KeyModifiers::NONE,
+        })
+    }
+
+    /// Any-motion reporting sends a motion event for every cell the pointer crosses:
+    /// none of them may draw a frame or ask for work; a click that moves nothing
+    /// draws none either, one that selects a row does.
+    #[test]
+    fn mouse_motion_changes_nothing_and_draws_no_frame() {
+        let mut a = app();
+        a.update(Action::Resize(120, 40));
+        a.live.run = Some(RunData {
+            path: "run".into(),
+            events: (0..5).map(|i| step(&format!("s{i}"))).collect(),
+            ..RunData::default()
+        });
+        a.live.refilter();
+        a.dirty = false;
+        for col in 0..120 {
+            let fx = a.update(mouse(MouseEventKind::Moved, col, 10));
+            assert!(fx.is_empty(), "{fx:?}");
+            assert!(!a.dirty, "a motion at column {col} asked for a frame");
+        }
+        let live = a.areas().panes.live.expect("the live pane");
+        let focus_live = mouse(
+            MouseEventKind::Down(MouseButton::Left),
+            live.x + 2,
+            live.y + 3,
+        );
+        a.update(focus_live);
+        assert!(a.dirty, "a click that focuses a pane draws");
+        assert_eq!(a.focus, Pane::Live);
+        a.dirty = false;
+        // the same row again: nothing moves
+        a.update(mouse(
+            MouseEventKind::Down(MouseButton::Left),
+            live.x + 2,
+            live.y + 3,
+        ));
+        assert!(!a.dirty, "a click that changes nothing drew a frame");
+        a.update(mouse(
+            MouseEventKind::Up(MouseButton::Left),
+            live.x + 2,
+            live.y + 3,
+        ));
+        assert!(!a.dirty, "a button release drew a frame");
+        a.update(mouse(
+            MouseEventKind::Down(MouseButton::Left),
+            live.x + 2,
+            live.y + 4,
+        ));
+        assert!(a.dirty, "selecting another row must draw");
+        assert_eq!(a.live.list.cursor, 2);
+    }
+
+    #[test]
+    fn key_sequences_go_through_the_keymap() {
+        let mut a = app();
+        a.on_key(KeyEvent::new(KeyCode::Char('?'), KeyModifiers::NONE));
+        assert!(matches!(a.overlay, Some(Overlay::Help { .. })));
+        a.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
+        assert!(a.overlay.is_none());
+        a.on_key(KeyEvent::new(KeyCode::Char('g'), KeyModifiers::NONE));
+        assert_eq!(a.pending_keys(), "g");
+        a.on_key(KeyEvent::new(KeyCode::Char('3'), KeyModifiers::NONE));
+        assert_eq!(
+            a.tab,
+            Tab::Runs,
+            "a broken sequence still runs its last key"
+        );
+    }
+}

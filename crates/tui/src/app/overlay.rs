@@ -1,0 +1,209 @@
+//! Overlays over the panes — help, the finder, a data or problems view, the prompts —
+//! and how their keys scroll them.
+
+use super::super::action::{Command, RunData};
+use super::finder::Finder;
+use testdeck_core::sanitize::escape;
+use testdeck_core::workspace::Workspace;
+
+#[derive(Debug, Clone)]
+pub enum Prompt {
+    /// Quit while runs are live.
+    QuitLive,
+    /// An authorization question before a launch.
+    Authorize(Box<super::launch::Asking>),
+    /// A person's verdict for a case no process can judge.
+    Judge(Box<super::launch::Judging>),
+    /// What a launch of several cases will do, before it starts.
+    Preview(Box<super::launch::Preview>),
+    /// Trust the workspace's own opener (shown exactly) before it runs.
+    TrustOpener(Box<TrustOpener>),
+}
+
+/// The question before a workspace opener runs for the first time.
+#[derive(Debug, Clone)]
+pub struct TrustOpener {
+    pub slot: testdeck_core::workspace::openers::Slot,
+    /// The opener as `testdeck.toml` names it.
+    pub argv: Vec<String>,
+    /// The workspace file that names it.
+    pub file: std::path::PathBuf,
+    /// The artifact to open (absolute) and as shown (run-relative).
+    pub target: String,
+    pub shown: String,
+}
+
+#[derive(Debug, Clone)]
+pub enum Overlay {
+    Help {
+        scroll: usize,
+    },
+    Finder(Finder),
+    /// Pretty-printed event data.
+    Data {
+        title: String,
+        lines: Vec<String>,
+        scroll: usize,
+    },
+    Prompt(Prompt),
+}
+
+/// What a text input line edits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InputTarget {
+    RunsFilter,
+    EventsFilter,
+}
+
+/// The marks and badges of the tree and the lists, what each means, and its theme
+/// style: the legend of `?` (the tree's header line names the columns).
+pub const LEGEND: [(&str, &str, &str); 14] = [
+    (
+        "✓ ✗ … ·",
+        "passed",
+        "latest run passed / failed / running / never run",
+    ),
+    (
+        "✗3",
+        "failed",
+        "cases under the folder whose latest run failed",
+    ),
+    (
+        "~2 ~flaky",
+        "warning",
+        "cases that both passed and failed in their runs",
+    ),
+    ("5×", "badge", "runs of the case on record"),
+    (
+        "88.9%",
+        "passed",
+        "pass rate over every run on record (folders and cases)",
+    ),
+    ("⚠unreg", "warning", "not registered in the test plan"),
+    ("orphan", "muted", "run logs whose test file is gone"),
+    (
+        "TEMP",
+        "badge_temp",
+        "a temporary case: counts in no statistic",
+    ),
+    ("LIVE", "badge_live", "a live case: asks before it runs"),
+    ("watch", "running", "watched: reruns when its files change"),
+    ("⚠2", "warning", "contract warnings of the latest run"),
+    ("●", "marked", "marked: r runs every marked case"),
+    (
+        "◆",
+        "artifact_ref",
+        "a timeline event an artifact refers to",
+    ),
+    (
+        "out err",
+        "muted",
+        "a line the runner wrote (stdout / stderr); O hides them",
+    ),
+];
+
+/// The help box's size on a terminal of `size`.
+pub fn help_box(size: (u16, u16)) -> (u16, u16) {
+    (72.min(size.0), size.1.saturating_sub(2))
+}
+
+/// The data overlay's size on a terminal of `size`.
+pub fn data_box(size: (u16, u16)) -> (u16, u16) {
+    (
+        (size.0 * 4 / 5).max(40).min(size.0),
+        size.1.saturating_sub(4).max(6).min(size.1),
+    )
+}
+
+/// The last scroll row of `rows` rows in a bordered box `height` rows tall: the
+/// last row at the bottom, never a blank box.
+fn last_row(rows: usize, height: u16) -> usize {
+    rows.saturating_sub(usize::from(height.saturating_sub(2)))
+}
+
+impl Overlay {
+    /// A key on a scrolled overlay (help, data) on a terminal of `size`: scrolled,
+    /// or `None` when it closes. `help_len` is the help's line count.
+    pub fn scrolled(self, c: Command, help_len: usize, size: (u16, u16)) -> Option<Overlay> {
+        match self {
+            Overlay::Help { scroll } => {
+                let max = last_row(help_len, help_box(size).1);
+                scroll_overlay(c, scroll, max).map(|s| Overlay::Help { scroll: s })
+            }
+            Overlay::Data {
+                title,
+                lines,
+                scroll,
+            } => {
+                let (w, h) = data_box(size);
+                let text: Vec<ratatui::text::Line> = lines
+                    .iter()
+                    // the SGR sequences kept in a line take no column
+                    .map(|l| ratatui::text::Line::raw(testdeck_core::sanitize::strip_sgr(l)))
+                    .collect();
+                let rows = ratatui::widgets::Paragraph::new(text)
+                    .wrap(ratatui::widgets::Wrap { trim: false })
+                    .line_count(w.saturating_sub(2).max(1));
+                scroll_overlay(c, scroll, last_row(rows, h)).map(|s| Overlay::Data {
+                    title,
+                    lines,
+                    scroll: s,
+                })
+            }
+            other => Some(other),
+        }
+    }
+}
+
+/// Text to read in an overlay, escaped line by line.
+pub fn text(title: &str, text: &str) -> Overlay {
+    let lines = testdeck_core::sanitize::escape_keep_newlines(text)
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    Overlay::Data {
+        title: escape(title).into_owned(),
+        lines,
+        scroll: 0,
+    }
+}
+
+/// The problems met while loading (and reading the shown run), located.
+/// The title of the problems overlay (before its count): `E` there edits the top problem.
+pub const PROBLEMS_TITLE: &str = "Problems";
+
+pub fn problems(ws: Option<&Workspace>, run: Option<&RunData>) -> Overlay {
+    let mut lines: Vec<String> = ws
+        .map(|w| {
+            w.problems
+                .iter()
+                .map(|p| escape(&p.to_string()).into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    if let Some(run) = run {
+        lines.extend(run.problem_lines().iter().map(|p| escape(p).into_owned()));
+    }
+    let title = format!("{PROBLEMS_TITLE} · {}", lines.len());
+    if lines.is_empty() {
+        lines.push("No problems: every file read cleanly.".into());
+    }
+    Overlay::Data {
+        title,
+        lines,
+        scroll: 0,
+    }
+}
+
+fn scroll_overlay(c: Command, scroll: usize, max: usize) -> Option<usize> {
+    match c {
+        Command::Close | Command::Quit | Command::Help => None,
+        Command::MoveDown => Some((scroll + 1).min(max)),
+        Command::MoveUp => Some(scroll.saturating_sub(1)),
+        Command::PageDown => Some((scroll + 10).min(max)),
+        Command::PageUp => Some(scroll.saturating_sub(10)),
+        Command::GoTop => Some(0),
+        Command::GoBottom => Some(max),
+        _ => Some(scroll),
+    }
+}

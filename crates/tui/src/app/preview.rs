@@ -1,0 +1,69 @@
+//! Screenshot previews: which artifact can be previewed, the decoded images by file,
+//! and the decode each new screenshot needs (once per file).
+
+use super::super::image;
+use super::super::job::Job;
+use super::Effect;
+use super::live::Live;
+use std::path::{Path, PathBuf};
+use testdeck_core::sanitize::escape;
+
+/// Rows the artifacts pane must have free under its list to show a preview there.
+pub const PREVIEW_ROWS: u16 = 6;
+
+/// What the artifacts pane can preview for the selected artifact.
+#[derive(Debug, Clone)]
+pub enum PreviewTarget {
+    /// Not an image: nothing to preview.
+    None,
+    /// An image that is never read, and why.
+    Refused(String),
+    /// An image inside its run folder: the file and its run-relative path.
+    File(PathBuf, String),
+}
+
+/// The previews decoded (or being decoded), by file.
+#[derive(Debug, Default)]
+pub struct Previews {
+    pub cache: image::Cache,
+    /// The theme's background: transparency is drawn over it.
+    pub background: [u8; 3],
+}
+
+/// The selected artifact of the live pane's run as something to preview.
+pub fn target(live: &Live, root: &Path) -> PreviewTarget {
+    let Some(run) = &live.run else {
+        return PreviewTarget::None;
+    };
+    let Some(a) = run.artifacts.get(live.artifacts.cursor) else {
+        return PreviewTarget::None;
+    };
+    if !image::is_image(a) {
+        return PreviewTarget::None;
+    }
+    // `file()` is the one way to a path: it gives none that leaves the run folder
+    let Some(file) = a.file(&root.join(&run.path)) else {
+        return PreviewTarget::Refused(format!(
+            "refused: {} leaves the run folder",
+            escape(&a.path)
+        ));
+    };
+    if !a.exists {
+        return PreviewTarget::Refused(format!("missing: {}", escape(&a.path)));
+    }
+    PreviewTarget::File(file, a.path.clone())
+}
+
+impl Previews {
+    /// The decode `t` needs, once per file.
+    pub fn job(&mut self, t: PreviewTarget) -> Option<Effect> {
+        let PreviewTarget::File(file, label) = t else {
+            return None;
+        };
+        self.cache.want(&file).then_some(Effect::Job(Job::Preview {
+            file,
+            label,
+            background: self.background,
+        }))
+    }
+}

@@ -1,0 +1,191 @@
+//! The Tests tab: the case rows and their tree, which folders are open, the rows
+//! shown and the cursor over them, and each node's statistics.
+
+use super::list::ListState;
+use std::collections::{BTreeSet, HashMap};
+use testdeck_core::workspace::Workspace;
+use testdeck_core::workspace::cases::{self, CaseRow, NodeKind, TreeNode};
+use testdeck_core::workspace::stats::{self, NodeStats, Window};
+
+#[derive(Debug, Default)]
+pub struct TestsTab {
+    pub cases: Vec<CaseRow>,
+    pub nodes: Vec<TreeNode>,
+    pub expanded: BTreeSet<String>,
+    /// Indices into `nodes` shown, in order.
+    pub visible: Vec<usize>,
+    pub list: ListState,
+    pub stats: HashMap<String, NodeStats>,
+}
+
+/// What `l` / Enter did on the tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expand {
+    /// A folder opened or closed: the rows changed.
+    Rebuilt,
+    /// A folder already open: go down into it.
+    Down,
+    /// A case: its run is in the live pane.
+    Case,
+    Nothing,
+}
+
+impl TestsTab {
+    /// Install a workspace's cases; a reload keeps the open folders and the selection.
+    pub fn install(&mut self, ws: &Workspace, reload: bool) {
+        let keep_key = self.selected_node().map(|n| n.key.clone());
+        let keep_expanded = std::mem::take(&mut self.expanded);
+        self.cases = cases::case_rows(ws);
+        self.nodes = cases::build_tree(&self.cases);
+        cases::count_failing(&mut self.nodes, &self.cases);
+        self.stats = stats::compute(&ws.tests, &ws.logs, &Window::default())
+            .into_iter()
+            .map(|n| (n.path.clone(), n))
+            .collect();
+        if reload {
+            self.expanded = keep_expanded;
+            self.list.cursor = 0;
+            self.rebuild_visible();
+            if let Some(k) = keep_key {
+                if let Some(p) = self.position(&k) {
+                    self.list.cursor = p;
+                }
+            }
+        } else {
+            // open the first two levels so the first frame shows structure
+            self.expanded = self
+                .nodes
+                .iter()
+                .filter(|n| n.kind == NodeKind::Folder && n.depth < 2)
+                .map(|n| n.key.clone())
+                .collect();
+            self.rebuild_visible();
+            self.list.cursor = 0;
+        }
+    }
+
+    fn position(&self, key: &str) -> Option<usize> {
+        self.visible.iter().position(|&i| self.nodes[i].key == key)
+    }
+
+    /// The rows shown: every node whose folders are all open (the selection kept).
+    pub fn rebuild_visible(&mut self) {
+        let keep = self.selected_node().map(|n| n.key.clone());
+        self.visible.clear();
+        let mut skip_below: Option<usize> = None;
+        for (i, n) in self.nodes.iter().enumerate() {
+            if let Some(d) = skip_below {
+                if n.depth > d {
+                    continue;
+                }
+                skip_below = None;
+            }
+            self.visible.push(i);
+            if n.kind == NodeKind::Folder && !self.expanded.contains(&n.key) {
+                skip_below = Some(n.depth);
+            }
+        }
+        if let Some(p) = keep.and_then(|k| self.position(&k)) {
+            self.list.cursor = p;
+        }
+        self.list.clamp_to(self.visible.len());
+    }
+
+    /// The tree node under the cursor.
+    pub fn selected_node(&self) -> Option<&TreeNode> {
+        self.visible
+            .get(self.list.cursor)
+            .and_then(|&i| self.nodes.get(i))
+    }
+
+    pub fn selected_case(&self) -> Option<&CaseRow> {
+        match self.selected_node()?.kind {
+            NodeKind::Case(c) => self.cases.get(c),
+            NodeKind::Folder => None,
+        }
+    }
+
+    /// `h`: close the folder, or go to the parent.
+    pub fn collapse(&mut self) {
+        let Some(n) = self.selected_node().cloned() else {
+            return;
+        };
+        if n.kind == NodeKind::Folder && self.expanded.remove(&n.key) {
+            self.rebuild_visible();
+        } else if let Some(p) = n.parent {
+            if let Some(pos) = self.visible.iter().position(|&i| i == p) {
+                self.list.cursor = pos;
+            }
+        }
+    }
+
+    /// `l`: open the folder (or go into an open one).
+    pub fn expand(&mut self) -> Expand {
+        let Some(n) = self.selected_node().cloned() else {
+            return Expand::Nothing;
+        };
+        if n.kind != NodeKind::Folder {
+            return Expand::Case;
+        }
+        if self.expanded.insert(n.key) {
+            self.rebuild_visible();
+            Expand::Rebuilt
+        } else {
+            Expand::Down
+        }
+    }
+
+    /// Enter: open or close the folder; on a case, nothing changes here.
+    pub fn toggle(&mut self) -> Expand {
+        let Some(n) = self.selected_node().cloned() else {
+            return Expand::Nothing;
+        };
+        if n.kind != NodeKind::Folder {
+            return Expand::Case;
+        }
+        if !self.expanded.remove(&n.key) {
+            self.expanded.insert(n.key);
+        }
+        self.rebuild_visible();
+        Expand::Rebuilt
+    }
+
+    /// The cases under node `ni` (itself for a case), keeping orphans when `orphans`.
+    pub fn cases_under(&self, ni: usize, orphans: bool) -> Vec<&CaseRow> {
+        let n = &self.nodes[ni];
+        let keep = |c: usize| Some(&self.cases[c]).filter(|c| orphans || !c.orphan());
+        if let NodeKind::Case(c) = n.kind {
+            return keep(c).into_iter().collect();
+        }
+        self.nodes[ni + 1..]
+            .iter()
+            .take_while(|m| m.depth > n.depth)
+            .filter_map(|m| match m.kind {
+                NodeKind::Case(c) => keep(c),
+                NodeKind::Folder => None,
+            })
+            .collect()
+    }
+
+    /// Put the cursor on the node `key`, opening its folders.
+    pub fn jump_to(&mut self, key: &str) -> bool {
+        let Some(i) = self.nodes.iter().position(|n| n.key == key) else {
+            return false;
+        };
+        let mut p = self.nodes[i].parent;
+        while let Some(j) = p {
+            self.expanded.insert(self.nodes[j].key.clone());
+            p = self.nodes[j].parent;
+        }
+        self.rebuild_visible();
+        if let Some(pos) = self.visible.iter().position(|&v| v == i) {
+            self.list.cursor = pos;
+        }
+        true
+    }
+
+    /// The case row of a tests key `scope/caseId`.
+    pub fn case(&self, key: &str) -> Option<&CaseRow> {
+        self.cases.iter().find(|c| c.key == key)
+    }
+}

@@ -1,0 +1,200 @@
+//! Watch mode (`w`): the watched cases, whether the watch is armed, its reruns in
+//! flight and its generation (events of an older watch are dropped), and the cases a
+//! `w` is asking authorization for.
+
+use super::super::job::Job;
+use super::Effect;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use testdeck_core::sanitize::escape;
+use testdeck_core::workspace::Workspace;
+use testdeck_core::workspace::cases::CaseRef;
+use testdeck_exec::watch::{WatchEvent, WatchNote, WatchOptions, Watched};
+use testdeck_exec::{ExecEvent, Grants, Risk};
+
+/// The launch number watch reruns report under (they have no handle of the app's).
+pub const WATCH_LAUNCH: usize = usize::MAX;
+
+#[derive(Debug, Default)]
+pub struct Watch {
+    /// Watched cases of both sources.
+    pub watched: BTreeSet<CaseRef>,
+    /// The watch is armed (its folders are being watched).
+    pub armed: bool,
+    /// Reruns of the watch in flight.
+    pub reruns: usize,
+    /// The generation of the current watch (events of older ones are dropped).
+    pub generation: u64,
+    /// The cases a `w` is asking authorization for (prompts on screen).
+    pub asking: Option<Vec<CaseRef>>,
+}
+
+/// What a watch event asks of the app.
+#[derive(Debug)]
+pub enum Step {
+    Say(String),
+    /// A rerun is done: say so and index again.
+    Reload(String),
+    /// A rerun's launch event, shown as a launch's.
+    Exec(ExecEvent),
+}
+
+fn options(grants: Grants, targets: Vec<String>, max_risk: Option<Risk>) -> WatchOptions {
+    WatchOptions {
+        targets,
+        grants,
+        max_risk,
+        label: "tui-watch".into(),
+        runs: None,
+        quiet: None,
+    }
+}
+
+/// The verdict counts of a launch summary: `2 fail, 3 pass`.
+pub fn counts(results: &[testdeck_exec::ResultLine]) -> String {
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for r in results {
+        *counts.entry(r.verdict.as_str()).or_default() += 1;
+    }
+    let text: Vec<String> = counts.iter().map(|(k, v)| format!("{v} {k}")).collect();
+    text.join(", ")
+}
+
+impl Watch {
+    /// When every one of `keys` is watched already: unwatch them and say so.
+    pub fn unwatch(&mut self, keys: &[CaseRef]) -> Option<String> {
+        if !keys.iter().all(|k| self.watched.contains(k)) {
+            return None;
+        }
+        for k in keys {
+            self.watched.remove(k);
+        }
+        Some(format!(
+            "unwatched {}; watching {}",
+            keys.len(),
+            self.watched.len()
+        ))
+    }
+
+    /// The prompts of a `w` are answered (with `grants`): watch what the watch's own
+    /// policy would rerun, and say what it would not. `None`: the prompts were a launch's.
+    pub fn ready(
+        &mut self,
+        ws: &Workspace,
+        grants: &Grants,
+        max_risk: Option<Risk>,
+    ) -> Option<String> {
+        let keys = self.asking.take()?;
+        let asked = Watched {
+            tests: keys
+                .iter()
+                .filter(|k| k.catalog_id().is_none())
+                .map(CaseRef::target)
+                .collect(),
+            catalog: keys
+                .iter()
+                .filter_map(|k| k.catalog_id().map(str::to_owned))
+                .collect(),
+        };
+        // the watch decides each rerun by this very policy with these grants: what
+        // it would skip is not watched at all
+        let opts = options(grants.clone(), Vec::new(), max_risk);
+        let (_, skipped) = testdeck_exec::watch::plan_for(ws, &opts, &asked);
+        let refused: HashMap<&str, &str> = skipped
+            .iter()
+            .map(|s| (s.id.as_str(), s.reason.as_str()))
+            .collect();
+        let mut not = Vec::new();
+        let mut added = 0;
+        for k in &keys {
+            let id = k.target();
+            match refused.get(id.as_str()) {
+                Some(r) => not.push(format!("{id} ({r})")),
+                None => {
+                    added += usize::from(self.watched.insert(k.clone()));
+                }
+            }
+        }
+        let mut msg = format!(
+            "watching {} (+{added}): a change to their files reruns them",
+            self.watched.len()
+        );
+        if !not.is_empty() {
+            msg = format!("{msg}; not watched, not authorized: {}", not.join(", "));
+        }
+        Some(escape(&msg).into_owned())
+    }
+
+    /// Restart the watch on the watched set (or stop it when the set is empty).
+    pub fn job(&mut self, grants: &Grants, max_risk: Option<Risk>) -> Effect {
+        self.generation += 1;
+        self.reruns = 0;
+        self.armed = false;
+        let targets: Vec<String> = self.watched.iter().map(CaseRef::target).collect();
+        // an empty target list would mean "everything" to the watch: stop instead
+        let opts =
+            (!targets.is_empty()).then(|| Box::new(options(grants.clone(), targets, max_risk)));
+        Effect::Job(Job::Watch(self.generation, opts))
+    }
+
+    /// The watch of `generation` ended; what to say when it failed.
+    pub fn ended(&mut self, generation: u64, error: Option<String>) -> Option<String> {
+        if generation != self.generation {
+            return None;
+        }
+        self.armed = false;
+        self.reruns = 0;
+        // nothing is watched any more: no badge may say otherwise
+        let e = error?;
+        self.watched.clear();
+        Some(format!("watch stopped: {}", escape(&e)))
+    }
+
+    /// An event of the watch of `generation` (`None`: an older watch's, dropped).
+    pub fn event(&mut self, generation: u64, ev: WatchEvent) -> Option<Step> {
+        if generation != self.generation {
+            return None;
+        }
+        let list = |v: &[String]| escape(&v.join(", ")).into_owned();
+        Some(match ev {
+            WatchEvent::Note(WatchNote::WatchStart { tests, catalog, .. }) => {
+                self.armed = true;
+                let n = tests.len() + catalog.len();
+                Step::Say(format!(
+                    "watching {n} {}: a change to their files reruns them",
+                    if n == 1 { "case" } else { "cases" }
+                ))
+            }
+            WatchEvent::Note(WatchNote::WatchTrigger {
+                paths,
+                cases,
+                skipped,
+            }) => {
+                if cases.len() > skipped.len() {
+                    self.reruns += 1;
+                }
+                let more = if paths.len() > 1 {
+                    format!(" (+{})", paths.len() - 1)
+                } else {
+                    String::new()
+                };
+                Step::Say(format!(
+                    "changed {}{more}: rerunning {}",
+                    list(&paths[..paths.len().min(1)]),
+                    list(&cases)
+                ))
+            }
+            WatchEvent::Note(WatchNote::WatchCancel { cases }) => {
+                self.reruns = self.reruns.saturating_sub(1);
+                Step::Say(format!("rerun cancelled, restarting: {}", list(&cases)))
+            }
+            WatchEvent::Note(WatchNote::WatchError { message }) => {
+                Step::Say(format!("watch: {}", escape(&message)))
+            }
+            WatchEvent::Exec(ExecEvent::Summary(s)) => {
+                self.reruns = self.reruns.saturating_sub(1);
+                Step::Reload(format!("watch rerun done: {}", counts(&s.results)))
+            }
+            WatchEvent::Exec(e) => Step::Exec(e),
+        })
+    }
+}

@@ -1,0 +1,372 @@
+//! Terminal graphics for the full-screen screenshot (`i`): the protocol — kitty, sixel,
+//! iTerm2, or the half blocks of `tui::image` — forced by `TESTDECK_IMAGES` or found by a
+//! bounded query at startup, and the picture on screen encoded for it (by ratatui-image,
+//! from the bounded decode's copy).
+
+use super::image::Rgb;
+use ratatui::layout::{Rect, Size};
+use ratatui_image::picker::{Picker, ProtocolType};
+use ratatui_image::protocol::Protocol;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// How long the startup query waits for the terminal's answers (every terminal answers
+/// the device-attributes query at its end at once; one that does not costs this, once).
+pub const QUERY_TIMEOUT: Duration = Duration::from_secs(1);
+/// The variable that forces a protocol.
+pub const ENV: &str = "TESTDECK_IMAGES";
+
+/// A way to draw pictures in a terminal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Halfblocks,
+    Kitty,
+    Sixel,
+    Iterm2,
+}
+
+/// What `TESTDECK_IMAGES` asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Choice {
+    Auto,
+    Forced(Kind),
+}
+
+/// `TESTDECK_IMAGES`: `auto` (or unset, or empty), `kitty`, `sixel`, `iterm2`, `halfblocks`.
+pub fn choice(v: Option<&str>) -> Result<Choice, String> {
+    Ok(match v.map(str::trim).unwrap_or_default() {
+        "" | "auto" => Choice::Auto,
+        "kitty" => Choice::Forced(Kind::Kitty),
+        "sixel" => Choice::Forced(Kind::Sixel),
+        "iterm2" => Choice::Forced(Kind::Iterm2),
+        "halfblocks" => Choice::Forced(Kind::Halfblocks),
+        other => {
+            return Err(format!(
+                "{ENV}={:?}: not one of auto, kitty, sixel, iterm2, halfblocks (half blocks used)",
+                testdeck_core::sanitize::escape(other)
+            ));
+        }
+    })
+}
+
+/// The queries written at startup: kitty graphics support, the cell size in pixels, and
+/// the primary device attributes (the answer that ends the wait; `4` in it is sixel).
+pub const QUERIES: &str = "\x1b_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\x1b\\\x1b[16t\x1b[c";
+
+/// What the terminal's answers to [`QUERIES`] (and its name in the environment) say: the
+/// protocol, and the cell size in pixels when it told it.
+pub fn from_answers(bytes: &[u8], iterm2_env: bool) -> (Kind, Option<(u16, u16)>) {
+    let text = String::from_utf8_lossy(bytes);
+    let kitty = text.contains("\x1b_Gi=31;OK");
+    let da1 = text.find("\x1b[?").and_then(|i| {
+        let rest = &text[i + 3..];
+        let end = rest.find('c')?;
+        Some(rest[..end].to_owned())
+    });
+    let sixel = da1.is_some_and(|p| p.split(';').any(|x| x == "4"));
+    // `ESC [ 6 ; height ; width t`
+    let cell = text.find("\x1b[6;").and_then(|i| {
+        let rest = &text[i + 4..];
+        let end = rest.find('t')?;
+        let mut it = rest[..end].split(';').map(|n| n.parse::<u16>().ok());
+        let (h, w) = (it.next()??, it.next()??);
+        (w > 0 && h > 0).then_some((w, h))
+    });
+    // iTerm2 and WezTerm draw iTerm2 images best; their kitty support is partial
+    let kind = if iterm2_env {
+        Kind::Iterm2
+    } else if kitty {
+        Kind::Kitty
+    } else if sixel {
+        Kind::Sixel
+    } else {
+        Kind::Halfblocks
+    };
+    (kind, cell)
+}
+
+/// iTerm2 or WezTerm by their own variables (they answer no query for it).
+pub fn iterm2_env(var: impl Fn(&str) -> Option<String>) -> bool {
+    matches!(
+        var("TERM_PROGRAM").as_deref(),
+        Some("iTerm.app" | "WezTerm")
+    ) || var("LC_TERMINAL").as_deref() == Some("iTerm2")
+}
+
+/// Write [`QUERIES`] and read the answers until the device attributes come or the
+/// deadline passes. The terminal is in raw mode and nothing else reads it yet.
+#[cfg(unix)]
+fn query(timeout: Duration) -> Vec<u8> {
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
+    use std::io::Write as _;
+    let mut out = std::io::stdout();
+    if out
+        .write_all(QUERIES.as_bytes())
+        .and_then(|()| out.flush())
+        .is_err()
+    {
+        return Vec::new();
+    }
+    let stdin = std::io::stdin();
+    let deadline = Instant::now() + timeout;
+    let mut got = Vec::new();
+    let mut buf = [0u8; 1024];
+    while !da1_answered(&got) {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() || got.len() > 64 * 1024 {
+            break;
+        }
+        let ts = Timespec {
+            tv_sec: left.as_secs() as _,
+            tv_nsec: left.subsec_nanos().into(),
+        };
+        let mut fds = [PollFd::new(&stdin, PollFlags::IN)];
+        match poll(&mut fds, Some(&ts)) {
+            Ok(0) => break,
+            Ok(_) => match rustix::io::read(&stdin, &mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => got.extend_from_slice(&buf[..n]),
+            },
+            Err(rustix::io::Errno::INTR) => {}
+            Err(_) => break,
+        }
+    }
+    got
+}
+
+#[cfg(not(unix))]
+fn query(_: Duration) -> Vec<u8> {
+    Vec::new()
+}
+
+/// The device-attributes answer `ESC [ ? … c` has come.
+fn da1_answered(b: &[u8]) -> bool {
+    let t = String::from_utf8_lossy(b);
+    t.find("\x1b[?").is_some_and(|i| {
+        t[i + 3..].find('c').is_some_and(|e| {
+            t[i + 3..i + 3 + e]
+                .bytes()
+                .all(|c| c.is_ascii_digit() || c == b';')
+        })
+    })
+}
+
+/// The graphics of this terminal, decided once at startup: `TESTDECK_IMAGES`, else (stdin
+/// a terminal) the answers to a query bounded by [`QUERY_TIMEOUT`]. Call it in raw mode,
+/// before terminal input is read. The error is a notice (an unknown value).
+pub fn detect() -> (Graphics, Option<String>) {
+    use std::io::IsTerminal as _;
+    let var = |n: &str| std::env::var(n).ok();
+    let cell = window_cell();
+    match choice(var(ENV).as_deref()) {
+        Err(e) => (Graphics::default(), Some(e)),
+        Ok(Choice::Forced(k)) => (Graphics::new(k, cell), None),
+        Ok(Choice::Auto) if !std::io::stdin().is_terminal() => (Graphics::default(), None),
+        Ok(Choice::Auto) if var("TERM").as_deref() == Some("dumb") => (Graphics::default(), None),
+        Ok(Choice::Auto) => {
+            let answers = query(QUERY_TIMEOUT);
+            let (k, told) = from_answers(&answers, iterm2_env(var));
+            (Graphics::new(k, cell.or(told)), None)
+        }
+    }
+}
+
+/// The cell size in pixels the kernel knows for the terminal (often 0 = unknown).
+fn window_cell() -> Option<(u16, u16)> {
+    let w = crossterm::terminal::window_size().ok()?;
+    (w.width > 0 && w.height > 0 && w.columns > 0 && w.rows > 0)
+        .then(|| (w.width / w.columns, w.height / w.rows))
+        .filter(|(x, y)| *x > 0 && *y > 0)
+}
+
+/// The picture on screen, encoded for one area.
+struct Shown {
+    file: PathBuf,
+    area: Rect,
+    protocol: Result<Protocol, String>,
+}
+
+/// The terminal's protocol and the picture encoded for it.
+#[derive(Default)]
+pub struct Graphics {
+    /// `None`: half blocks.
+    picker: Option<Picker>,
+    shown: Option<Shown>,
+}
+
+impl Graphics {
+    /// `kind` with the cell size in pixels (`None`: a common 10×20 guess).
+    pub fn new(kind: Kind, cell: Option<(u16, u16)>) -> Graphics {
+        let protocol = match kind {
+            Kind::Halfblocks => return Graphics::default(),
+            Kind::Kitty => ProtocolType::Kitty,
+            Kind::Sixel => ProtocolType::Sixel,
+            Kind::Iterm2 => ProtocolType::Iterm2,
+        };
+        let (w, h) = cell.unwrap_or((10, 20));
+        // the font size is ours (measured or guessed); the query-based constructor is
+        // not used because its reader thread outlives its timeout
+        #[allow(deprecated)]
+        let mut picker = Picker::from_fontsize(ratatui_image::FontSize::new(w, h));
+        picker.set_protocol_type(protocol);
+        Graphics {
+            picker: Some(picker),
+            shown: None,
+        }
+    }
+
+    pub fn kind(&self) -> Kind {
+        match self.picker.as_ref().map(Picker::protocol_type) {
+            None | Some(ProtocolType::Halfblocks) => Kind::Halfblocks,
+            Some(ProtocolType::Kitty) => Kind::Kitty,
+            Some(ProtocolType::Sixel) => Kind::Sixel,
+            Some(ProtocolType::Iterm2) => Kind::Iterm2,
+        }
+    }
+
+    /// Keep the encoded picture in step with what is on screen: `want` is the file, its
+    /// decoded copy and the area it fills, or `None` when no picture is shown.
+    pub fn sync(&mut self, want: Option<(&Path, &Rgb, Rect)>) {
+        let Some(picker) = &self.picker else {
+            return;
+        };
+        let Some((file, rgb, area)) = want else {
+            self.shown = None;
+            return;
+        };
+        if self
+            .shown
+            .as_ref()
+            .is_some_and(|s| s.file == file && s.area == area)
+        {
+            return;
+        }
+        let protocol = to_image(rgb)
+            .ok_or_else(|| "the decoded copy has no pixels".to_owned())
+            .and_then(|img| {
+                picker
+                    .new_protocol(
+                        img,
+                        Size::new(area.width, area.height),
+                        ratatui_image::Resize::Scale(None),
+                    )
+                    .map_err(|e| e.to_string())
+            });
+        self.shown = Some(Shown {
+            file: file.to_path_buf(),
+            area,
+            protocol,
+        });
+    }
+
+    /// The picture encoded for `file` in `area`, when the terminal takes a protocol.
+    pub fn protocol(&self, file: &Path, area: Rect) -> Option<&Protocol> {
+        let s = self.shown.as_ref()?;
+        (s.file == file && s.area == area)
+            .then_some(s.protocol.as_ref().ok())
+            .flatten()
+    }
+
+    /// A protocol picture is on screen (closing it needs a whole redraw: its pixels are
+    /// not cells the next frame's diff knows).
+    pub fn on_screen(&self) -> bool {
+        self.shown.as_ref().is_some_and(|s| s.protocol.is_ok())
+    }
+}
+
+impl super::app::App {
+    /// Encode the full-screen screenshot for the terminal's protocol when it is shown
+    /// (once per file and size), and forget it when it closes.
+    pub fn sync_graphics(&mut self) {
+        use super::app::Screen;
+        use super::image::State;
+        let want = match &self.screen {
+            Some(Screen::Image { file, .. }) => match self.previews.cache.get(file) {
+                Some(State::Ready(p)) => Some((file.as_path(), &p.image)),
+                _ => None,
+            },
+            _ => None,
+        };
+        let area = screen_body(self.size.0, self.size.1);
+        self.graphics.sync(want.map(|(f, i)| (f, i, area)));
+    }
+}
+
+fn to_image(rgb: &Rgb) -> Option<image::DynamicImage> {
+    let flat: Vec<u8> = rgb.px.iter().flatten().copied().collect();
+    image::RgbImage::from_raw(rgb.width, rgb.height, flat).map(image::DynamicImage::ImageRgb8)
+}
+
+/// The area the full-screen preview's picture fills on a `w`×`h` terminal: inside the
+/// frame, under the caption row (as `view::artifacts::screen` draws it).
+pub fn screen_body(w: u16, h: u16) -> Rect {
+    Rect::new(1, 2, w.saturating_sub(2), h.saturating_sub(3))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_variable_forces_a_protocol_or_says_what_it_takes() {
+        assert_eq!(choice(None), Ok(Choice::Auto));
+        assert_eq!(choice(Some("")), Ok(Choice::Auto));
+        assert_eq!(choice(Some("kitty")), Ok(Choice::Forced(Kind::Kitty)));
+        assert_eq!(choice(Some("iterm2")), Ok(Choice::Forced(Kind::Iterm2)));
+        assert_eq!(
+            choice(Some("halfblocks")),
+            Ok(Choice::Forced(Kind::Halfblocks))
+        );
+        assert!(
+            choice(Some("png"))
+                .expect_err("unknown")
+                .contains("auto, kitty")
+        );
+    }
+
+    #[test]
+    fn the_answers_name_the_protocol_and_the_cell_size() {
+        // kitty: its graphics answer, then DA1
+        let kitty = b"\x1b_Gi=31;OK\x1b\\\x1b[6;20;9t\x1b[?62;22c";
+        assert_eq!(from_answers(kitty, false), (Kind::Kitty, Some((9, 20))));
+        assert!(da1_answered(kitty));
+        // a sixel terminal (xterm -ti vt340, foot): 4 among the attributes
+        assert_eq!(
+            from_answers(b"\x1b[?63;1;2;4;6;9c", false),
+            (Kind::Sixel, None)
+        );
+        // plain xterm: no graphics
+        assert_eq!(from_answers(b"\x1b[?1;2c", false), (Kind::Halfblocks, None));
+        assert_eq!(from_answers(b"", true), (Kind::Iterm2, None));
+        assert!(!da1_answered(b"\x1b_Gi=31;OK\x1b\\"));
+        assert!(iterm2_env(
+            |n| (n == "TERM_PROGRAM").then(|| "iTerm.app".into())
+        ));
+        assert!(!iterm2_env(|_| None));
+    }
+
+    #[test]
+    fn a_forced_protocol_encodes_the_picture_once_per_area() {
+        let rgb = Rgb {
+            width: 4,
+            height: 2,
+            px: vec![[255, 0, 0]; 8],
+        };
+        let mut g = Graphics::new(Kind::Iterm2, Some((8, 16)));
+        assert_eq!(g.kind(), Kind::Iterm2);
+        let area = Rect::new(1, 2, 20, 10);
+        g.sync(Some((Path::new("a.png"), &rgb, area)));
+        assert!(g.on_screen());
+        assert!(g.protocol(Path::new("a.png"), area).is_some());
+        assert!(
+            g.protocol(Path::new("a.png"), Rect::new(1, 2, 30, 10))
+                .is_none()
+        );
+        g.sync(None);
+        assert!(!g.on_screen());
+        let mut h = Graphics::default();
+        h.sync(Some((Path::new("a.png"), &rgb, area)));
+        assert_eq!(h.kind(), Kind::Halfblocks);
+        assert!(!h.on_screen(), "half blocks are cells: nothing encoded");
+    }
+}

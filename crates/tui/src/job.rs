@@ -1,0 +1,55 @@
+//! Background work of the cockpit's features (watch, compare, report, contract badges,
+//! screenshot previews): what the app asks for (`Job`) and what comes back (`Done`).
+//! Plain data over core types, so the app, the actions and the runtime share it
+//! without importing one another.
+
+use std::path::PathBuf;
+use testdeck_core::workspace::diff::RunDiff;
+use testdeck_core::workspace::logs::RawRun;
+use testdeck_exec::watch::{WatchEvent, WatchOptions};
+
+/// Work for the features, done off the UI thread (`tui::runtime`).
+#[derive(Debug, Clone)]
+pub enum Job {
+    /// (Re)start watching with these options (generation `.0`); `None`: stop watching.
+    Watch(u64, Option<Box<WatchOptions>>),
+    /// Compare two run folders (relative to the root).
+    Compare { a: String, b: String },
+    /// Read `tests/report/<domain>/report.md`.
+    Report { domain: String },
+    /// The contract checks of these runs.
+    Contract(Vec<RawRun>),
+    /// Decode a screenshot (`file`: inside its run folder; `label`: its run-relative path).
+    Preview {
+        file: PathBuf,
+        label: String,
+        background: [u8; 3],
+    },
+}
+
+/// What a `Job` gives back.
+#[derive(Debug)]
+pub enum Done {
+    /// An event of the watch of generation `generation`.
+    Watch {
+        generation: u64,
+        event: Box<WatchEvent>,
+    },
+    /// The watch of generation `generation` ended (with the reason when it failed).
+    WatchEnded {
+        generation: u64,
+        error: Option<String>,
+    },
+    Compare(Result<Box<RunDiff>, String>),
+    Report {
+        domain: String,
+        file: String,
+        text: Result<String, String>,
+    },
+    /// (run folder, number of contract warnings).
+    Contract(Vec<(String, usize)>),
+    Preview {
+        file: PathBuf,
+        preview: Result<super::image::Preview, String>,
+    },
+}

@@ -1,0 +1,800 @@
+//! Effects turned into tasks: indexing, reading and following a run, launches, the
+//! features' jobs (a watch thread, one thread per job that ends by itself), openers.
+//! Every result comes back to the app as an `Action` through one sink.
+
+use super::action::Action;
+use super::app::Effect;
+use super::job::{Done, Job};
+use super::shared_queue::Shared;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+use testdeck_core::tail;
+use testdeck_core::tail::run::{RunUpdate, follow, load_run};
+use testdeck_core::workspace::Workspace;
+use testdeck_exec::process::Cancel;
+
+/// Sends an action to the app's loop.
+pub type ActionSink = Arc<dyn Fn(Action) + Send + Sync>;
+
+/// What the follow of a run read, as the app takes it.
+pub fn timeline_append(path: &str, u: RunUpdate) -> Action {
+    Action::TimelineAppend {
+        path: path.to_owned(),
+        reset: u.reset,
+        events: u.events,
+        problems: u.problems,
+        finished: u.finished,
+    }
+}
+
+/// The tasks of one app: what it asked for runs here until it quits.
+pub struct Runtime {
+    root: PathBuf,
+    send: ActionSink,
+    /// The follow task of the in-progress run shown, if any.
+    following: Option<Following>,
+    /// Launches in flight or done (kept for verdicts); dropping one cancels it and
+    /// waits for its processes, so none outlives the app.
+    launches: Vec<Option<testdeck_exec::LaunchHandle>>,
+    /// The watch thread and the features' jobs; dropping it stops the watch.
+    jobs: Jobs,
+    /// The workspace watch (live runs, test files, catalog edits).
+    workspace_watch: Option<super::workspace_watch::WorkspaceWatch>,
+}
+
+impl Runtime {
+    pub fn new(root: PathBuf, send: ActionSink) -> Runtime {
+        Runtime {
+            root,
+            send,
+            following: None,
+            launches: Vec::new(),
+            jobs: Jobs::default(),
+            workspace_watch: None,
+        }
+    }
+
+    /// Watch the workspace on a thread of its own: what changes comes back as
+    /// `Action::Changed`.
+    pub fn start_watching(&mut self) {
+        self.workspace_watch = Some(super::workspace_watch::start(&self.root, self.send.clone()));
+    }
+
+    /// Index the workspace on a blocking task in stages ([`index_staged`]), with a
+    /// spinner tick while it lasts. Needs a tokio runtime.
+    pub fn start_indexing(&self) {
+        let done = Arc::new(AtomicBool::new(false));
+        {
+            let send = self.send.clone();
+            let root = self.root.clone();
+            let done = done.clone();
+            // one task: the tree first, then the history (they no longer race for the cores)
+            tokio::task::spawn_blocking(move || {
+                let sink = |a: Action| send(a);
+                if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    index_staged(&root, &sink, &|| {});
+                }))
+                .is_err()
+                {
+                    send(Action::LoadFailed(
+                        "internal error while indexing (a bug: please report it)".into(),
+                    ));
+                }
+                done.store(true, Ordering::Relaxed);
+            });
+        }
+        let tsend = self.send.clone();
+        tokio::spawn(async move {
+            let mut iv = tokio::time::interval(Duration::from_millis(100));
+            // ticks animate the spinner until the history is indexed
+            while !done.load(Ordering::Relaxed) {
+                iv.tick().await;
+                tsend(Action::Tick);
+            }
+        });
+    }
+
+    /// Start the work of an effect; `false` when the app is to end now.
+    pub fn apply(&mut self, fx: Effect) -> bool {
+        match fx {
+            Effect::Quit => {
+                for h in self.launches.iter().flatten() {
+                    h.cancel();
+                }
+                self.jobs.stop();
+                self.workspace_watch = None;
+                return false;
+            }
+            Effect::LoadRun(rel) => {
+                let send = self.send.clone();
+                let root = self.root.clone();
+                tokio::task::spawn_blocking(move || {
+                    let data = load_run(&root, &rel);
+                    send(Action::RunLoaded(Box::new(data)));
+                });
+            }
+            Effect::Reload => {
+                let send = self.send.clone();
+                let root = self.root.clone();
+                tokio::task::spawn_blocking(move || {
+                    if let Ok(Ok(ws)) = std::panic::catch_unwind(|| Workspace::load(&root)) {
+                        send(Action::Loaded(Box::new(ws)));
+                    }
+                    send(Action::Records(read_records(&root)));
+                });
+            }
+            Effect::ReadRecords => {
+                let send = self.send.clone();
+                let root = self.root.clone();
+                tokio::task::spawn_blocking(move || {
+                    send(Action::Records(read_records(&root)));
+                });
+            }
+            Effect::StopFollow => self.following = None,
+            Effect::Follow { path, follower } => {
+                // the previous task (another run) ends here
+                drop(self.following.take());
+                let stop = Arc::new(AtomicBool::new(false));
+                self.following = Some(Following {
+                    stop: stop.clone(),
+                    wake: follower.interrupt_handle(),
+                });
+                let send = self.send.clone();
+                let dir = self.root.join(&path);
+                tokio::task::spawn_blocking(move || {
+                    follow_queued(*follower, &dir, &stop, &path, &*send);
+                });
+            }
+            Effect::Launch { index, plan, ctx } => {
+                let send = self.send.clone();
+                let queue = Shared::<super::launch_queue::LaunchQueue>::default();
+                let sink: testdeck_exec::Sink = Arc::new(move |ev| {
+                    if queue.push(ev) {
+                        send(Action::ExecQueued(index, queue.clone()));
+                    }
+                });
+                let h = testdeck_exec::launch(*ctx, *plan, sink);
+                if self.launches.len() <= index {
+                    self.launches.resize_with(index + 1, || None);
+                }
+                self.launches[index] = Some(h);
+            }
+            Effect::Job(job) => self.jobs.run(job, &self.root, self.send.clone()),
+            Effect::Requeue(action) => (self.send)(*action),
+            // the loop does these itself: they need the terminal
+            Effect::Edit(_) | Effect::Copy(_) => {}
+            Effect::Cancel => {
+                for h in self.launches.iter().flatten() {
+                    h.cancel();
+                }
+            }
+            Effect::Judge {
+                index,
+                case_id,
+                verdict,
+                note,
+            } => {
+                let msg = match self.launches.get(index).and_then(Option::as_ref) {
+                    Some(h) => match h.judge(&case_id, verdict, note) {
+                        Ok(true) => {
+                            format!("{case_id}: {} recorded in the run record", verdict.as_str())
+                        }
+                        Ok(false) => format!("{case_id}: not in the run record"),
+                        Err(e) => format!("{case_id}: cannot save the run record: {e}"),
+                    },
+                    None => format!("{case_id}: its launch is gone"),
+                };
+                (self.send)(Action::Notice(msg));
+                // the record on disk is the truth: read it again (the app already
+                // shows the verdict it sent)
+                let send = self.send.clone();
+                let root = self.root.clone();
+                tokio::task::spawn_blocking(move || send(Action::Records(read_records(&root))));
+            }
+            Effect::Spawn(argv) => {
+                let send = self.send.clone();
+                let root = self.root.clone();
+                // the opener runs in the workspace root; its failure says why (the core's words)
+                std::thread::spawn(move || {
+                    if let Err(why) = testdeck_core::workspace::openers::run(&root, &argv) {
+                        send(Action::Notice(why));
+                    }
+                });
+            }
+        }
+        true
+    }
+
+    /// Stop following and watching (the launches end when the runtime is dropped).
+    pub fn stop(&mut self) {
+        self.following = None;
+        self.jobs.stop();
+        self.workspace_watch = None;
+    }
+}
+
+/// Follow the run at `path` (its folder `dir`) as [`follow`] does, through a
+/// follow queue: one `Action::FollowQueued` pending at a time and at most the
+/// pane's window waiting, however fast the timeline grows (the reader never
+/// waits for the app, and the app takes a frame's worth at once).
+pub fn follow_queued(
+    follower: tail::Follower,
+    dir: &Path,
+    stop: &AtomicBool,
+    path: &str,
+    send: &(dyn Fn(Action) + Send + Sync),
+) {
+    let queue = Shared::<super::follow_queue::FollowQueue>::default();
+    let to_app = |u: RunUpdate| {
+        if queue.push(u, testdeck_core::tail::run::MAX_TIMELINE_EVENTS) {
+            send(Action::FollowQueued(path.to_owned(), queue.clone()));
+        }
+        true
+    };
+    follow(follower, dir, stop, &to_app);
+}
+
+/// A follow task in flight; dropping it stops the task at once (on every way
+/// out of the loop, an error included).
+pub struct Following {
+    pub stop: Arc<AtomicBool>,
+    pub wake: tail::Interrupt,
+}
+
+impl Drop for Following {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        // the follower may be asleep on the file: wake it to see the flag now
+        self.wake.interrupt();
+    }
+}
+
+/// How often the streamed history is handed to the app at most (after its first domain).
+const CHUNK_EVERY: Duration = Duration::from_millis(250);
+
+/// Index the workspace at `root` in stages, each said as an action: the tests
+/// tree and the catalog (`TreeLoaded`, before any history work), the history's
+/// total from the directory entries (`HistoryStarted`), each domain's runs
+/// (`HistoryChunk`; domains read within [`CHUNK_EVERY`] of the last one handed
+/// on go together), the end (`HistoryDone`), then the catalog's run records.
+/// `gate` is called before each stage of the history (the walk, each domain): a
+/// test holds the history there while it looks at the first frames.
+pub fn index_staged(root: &Path, send: &dyn Fn(Action), gate: &dyn Fn()) {
+    let ws = match Workspace::load_tree(root) {
+        Ok(ws) => ws,
+        Err(e) => {
+            send(Action::LoadFailed(e.to_string()));
+            return;
+        }
+    };
+    let runs = ws.config.runs.clone();
+    send(Action::TreeLoaded(Box::new(ws)));
+    gate();
+    let mut history = testdeck_core::workspace::HistoryLoader::new(root, &runs);
+    send(Action::HistoryStarted {
+        total: history.total(),
+        problems: history.take_problems(),
+    });
+    // every chunk the app takes rebuilds its tree, statistics and finder: the
+    // first domain goes at once, the next ones together at most every
+    // CHUNK_EVERY (a history of many small domains would rebuild them per domain)
+    let mut held: Option<testdeck_core::workspace::logs::Chunk> = None;
+    let mut sent: Option<std::time::Instant> = None;
+    loop {
+        gate();
+        let Some(chunk) = history.next() else { break };
+        let chunk = match held.take() {
+            Some(mut h) => {
+                h.merge(chunk);
+                h
+            }
+            None => chunk,
+        };
+        if sent.is_some_and(|t| t.elapsed() < CHUNK_EVERY) {
+            held = Some(chunk);
+        } else {
+            send(Action::HistoryChunk(Box::new(chunk)));
+            sent = Some(std::time::Instant::now());
+        }
+    }
+    if let Some(h) = held {
+        send(Action::HistoryChunk(Box::new(h)));
+    }
+    send(Action::HistoryDone);
+    send(Action::Records(read_records(root)));
+}
+
+/// The workspace with its tests tree and plan only (no logs, no catalog): the first
+/// frame's tree while the full index is built.
+pub fn tree_only(root: &Path) -> Option<Workspace> {
+    use testdeck_core::workspace::{config, logs, plan, tree};
+    if !root.is_dir() {
+        return None;
+    }
+    let mut problems = Vec::new();
+    let config = config::Config::load(root, &mut problems);
+    let plan = plan::TestPlan::load(root, &mut problems);
+    let patterns = tree::CasePatterns::new(&config.tests.patterns, &mut problems);
+    let tests = tree::scan(root, &plan, &patterns, &mut problems);
+    Some(Workspace {
+        root: root.to_path_buf(),
+        config,
+        tests,
+        logs: logs::Logs::default(),
+        plan,
+        catalog: None,
+        problems: Vec::new(),
+    })
+}
+
+/// The catalog's run records, each relative to the root, or why it cannot be read.
+pub fn read_records(
+    root: &Path,
+) -> Vec<(String, Result<testdeck_exec::record::RunRecord, String>)> {
+    testdeck_exec::record::list_records(root)
+        .into_iter()
+        .map(|(p, r)| {
+            (
+                testdeck_core::workspace::rel(root, &p),
+                r.map_err(|e| e.to_string()),
+            )
+        })
+        .collect()
+}
+
+/// Do a job that ends by itself (all but `Watch`) and give its result.
+pub fn run_now(job: Job, root: &Path) -> Option<Done> {
+    match job {
+        Job::Watch(..) => None,
+        Job::Compare { a, b } => Some(Done::Compare(
+            testdeck_core::workspace::diff::diff_runs(root, &root.join(&a), &root.join(&b))
+                .map(Box::new),
+        )),
+        Job::Report { domain } => {
+            let file = format!("tests/report/{domain}/report.md");
+            Some(Done::Report {
+                text: read_report(root, &file),
+                domain,
+                file,
+            })
+        }
+        Job::Contract(runs) => Some(Done::Contract(
+            runs.iter()
+                .map(|r| {
+                    (
+                        r.path.clone(),
+                        testdeck_core::workspace::contract::check_run(root, r).len(),
+                    )
+                })
+                .collect(),
+        )),
+        Job::Preview {
+            file,
+            label,
+            background,
+        } => Some(Done::Preview {
+            preview: super::image::load_over(&file, &label, background),
+            file,
+        }),
+    }
+}
+
+fn read_report(root: &Path, file: &str) -> Result<String, String> {
+    use testdeck_core::workspace::read;
+    let p = root.join(file);
+    // the report stays in its domain's folder under tests/report (no link out)
+    let within = p.parent().and_then(Path::parent).unwrap_or(root);
+    match read::read_lossy(&p, Some(within), read::Kind::Markdown) {
+        Ok(text) => Ok(text),
+        Err(e) if e.is_missing() => Err(format!("{file}: no report for this domain")),
+        Err(e) => Err(format!("{file}: {e}")),
+    }
+}
+
+/// The watch thread, and threads for jobs.
+#[derive(Default)]
+pub struct Jobs {
+    watch: Option<(Cancel, std::thread::JoinHandle<()>)>,
+    /// Watches being stopped (joined before the app ends, so no rerun outlives it).
+    stopping: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl Jobs {
+    pub fn run(&mut self, job: Job, root: &Path, send: ActionSink) {
+        match job {
+            Job::Watch(generation, opts) => {
+                if let Some((c, h)) = self.watch.take() {
+                    c.cancel();
+                    self.stopping.push(h);
+                }
+                let Some(opts) = opts else { return };
+                let cancel = Cancel::default();
+                let stop = cancel.clone();
+                let root = root.to_path_buf();
+                let h = std::thread::spawn(move || {
+                    let s = send.clone();
+                    let sink: testdeck_exec::watch::WatchSink = Arc::new(move |ev| {
+                        s(Action::Done(Box::new(Done::Watch {
+                            generation,
+                            event: Box::new(ev),
+                        })));
+                    });
+                    let r = testdeck_exec::watch::watch(&root, &opts, &sink, &stop);
+                    send(Action::Done(Box::new(Done::WatchEnded {
+                        generation,
+                        error: r.err(),
+                    })));
+                });
+                self.watch = Some((cancel, h));
+            }
+            other => {
+                let root = root.to_path_buf();
+                std::thread::spawn(move || {
+                    if let Some(d) = run_now(other, &root) {
+                        send(Action::Done(Box::new(d)));
+                    }
+                });
+            }
+        }
+    }
+
+    /// Stop the watch and wait for its rerun's processes to be gone.
+    pub fn stop(&mut self) {
+        if let Some((c, h)) = self.watch.take() {
+            c.cancel();
+            self.stopping.push(h);
+        }
+        for h in self.stopping.drain(..) {
+            let _ = h.join();
+        }
+    }
+}
+
+impl Drop for Jobs {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::App;
+    use crate::keymap::Keymap;
+    use std::collections::VecDeque;
+    use std::io::Write as _;
+    use std::sync::mpsc;
+    use testdeck_core::tail::Follower;
+    use testdeck_core::tail::run::load_run_capped;
+    use testdeck_core::workspace::timeline;
+
+    const REL: &str = "tests/logs/kb/backend/search/basic/kb-search-empty/20260310-120000-000";
+    const META: &str = r#"{"schemaVersion":4,"runId":"20260310-120000-000","status":"passed"}"#;
+
+    fn line(name: &str) -> String {
+        format!("{{\"type\":\"step\",\"name\":\"{name}\",\"status\":\"ok\",\"message\":\"\"}}\n")
+    }
+
+    fn lines(prefix: &str, range: std::ops::RangeInclusive<u32>) -> String {
+        range.map(|i| line(&format!("{prefix}{i}"))).collect()
+    }
+
+    /// A workspace with one run folder holding `timeline`; the run folder's path.
+    fn run_with(timeline: &str) -> (tempfile::TempDir, PathBuf) {
+        let ws = tempfile::tempdir().expect("tmp");
+        let dir = ws.path().join(REL);
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        std::fs::write(dir.join(testdeck_core::workspace::run::TIMELINE), timeline).expect("write");
+        (ws, dir)
+    }
+
+    fn append(dir: &Path, text: &str) {
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(dir.join(testdeck_core::workspace::run::TIMELINE))
+            .expect("open");
+        f.write_all(text.as_bytes()).expect("append");
+    }
+
+    fn names(evs: &VecDeque<timeline::TimelineEvent>) -> Vec<String> {
+        evs.iter().map(|e| e.name.clone()).collect()
+    }
+
+    /// An app showing the run: `RunLoaded` from `load_run`, and the follower its
+    /// `Effect::Follow` hands on.
+    fn app_showing(root: &Path) -> (App, Option<Box<Follower>>) {
+        let mut app = App::new(
+            crate::app::Options::default(),
+            Keymap::builtin("default").unwrap_or_default(),
+        );
+        app.live.wanted = Some(crate::app::RunRef::Folder(REL.into()));
+        let fx = app.update(Action::RunLoaded(Box::new(load_run(root, REL))));
+        let follower = fx.into_iter().find_map(|e| match e {
+            Effect::Follow { path, follower } if path == REL => Some(follower),
+            _ => None,
+        });
+        (app, follower)
+    }
+
+    /// Run `follow` on its own thread, as the runtime does; its actions come on the channel.
+    fn follow_on_thread(
+        follower: Box<Follower>,
+        dir: &Path,
+    ) -> (
+        mpsc::Receiver<Action>,
+        Arc<AtomicBool>,
+        std::thread::JoinHandle<()>,
+    ) {
+        let (tx, rx) = mpsc::channel();
+        let stop = Arc::new(AtomicBool::new(false));
+        let (dir, s) = (dir.to_path_buf(), stop.clone());
+        let t = std::thread::spawn(move || {
+            let send = |u| tx.send(timeline_append(REL, u)).is_ok();
+            follow(*follower, &dir, &s, &send);
+        });
+        (rx, stop, t)
+    }
+
+    /// Apply the follow task's actions to the app until the finished one; each
+    /// append as `(reset, names, finished)`.
+    fn drain_until_finished(
+        app: &mut App,
+        rx: &mpsc::Receiver<Action>,
+    ) -> Vec<(bool, Vec<String>, bool)> {
+        let mut seen = Vec::new();
+        loop {
+            let a = rx
+                .recv_timeout(Duration::from_secs(30))
+                .expect("the follow task went silent before the run finished");
+            let Action::TimelineAppend {
+                reset,
+                events,
+                finished,
+                ..
+            } = &a
+            else {
+                panic!("unexpected action {a:?}");
+            };
+            seen.push((
+                *reset,
+                events.iter().map(|e| e.name.clone()).collect(),
+                *finished,
+            ));
+            let fx = app.update(a);
+            if seen.last().is_some_and(|s| s.2) {
+                assert!(matches!(fx.as_slice(), [Effect::Reload]), "{fx:?}");
+                return seen;
+            }
+        }
+    }
+
+    fn shown(app: &App) -> Vec<String> {
+        names(&app.live.run.as_ref().expect("a run").events)
+    }
+
+    #[test]
+    fn a_finished_run_is_read_to_its_unterminated_last_line() {
+        let text =
+            lines("s", 1..=2) + "{\"type\":\"step\",\"name\":\"last\"}\n{\"name\":\"no-newline\"}";
+        let (ws, dir) = run_with(&text);
+        std::fs::write(dir.join(testdeck_core::workspace::run::META), META).expect("meta");
+        let data = load_run(ws.path(), REL);
+        assert!(!data.in_progress);
+        assert!(data.follower.is_none(), "a finished run is not followed");
+        assert_eq!(names(&data.events), ["s1", "s2", "last", "no-newline"]);
+    }
+
+    /// Opening a run whose `meta.json` is still being written: in progress and
+    /// followed (it was taken as finished once the file merely existed).
+    #[test]
+    fn a_run_opened_with_a_half_written_meta_json_is_in_progress() {
+        let (ws, dir) = run_with(&lines("s", 1..=2));
+        std::fs::write(dir.join(testdeck_core::workspace::run::META), &META[..20]).expect("meta");
+        let data = load_run(ws.path(), REL);
+        assert!(data.in_progress, "a half-written meta.json is not the end");
+        assert!(
+            data.follower.is_some(),
+            "it is followed until meta.json reads"
+        );
+        assert_eq!(names(&data.events), ["s1", "s2"]);
+    }
+
+    #[test]
+    fn broken_lines_are_problems_with_their_line_number() {
+        let text = line("a") + "\nnot json\n" + &line("b");
+        let (ws, _dir) = run_with(&text);
+        let data = load_run(ws.path(), REL);
+        // the blank line 2 counts; the broken line is shown as its raw text
+        assert_eq!(data.events.len(), 3);
+        assert_eq!(data.problems.len(), 1, "{:?}", data.problems);
+        assert!(
+            data.problems[0].starts_with("line 3: "),
+            "{:?}",
+            data.problems
+        );
+    }
+
+    #[test]
+    fn an_in_progress_run_hides_its_partial_line_until_it_is_completed() {
+        let (ws, dir) = run_with(&(lines("s", 1..=3) + "{\"type\":\"step\",\"na"));
+        let (mut app, follower) = app_showing(ws.path());
+        assert_eq!(shown(&app), ["s1", "s2", "s3"]);
+        let follower = follower.expect("an in-progress run is followed");
+        let (rx, _stop, t) = follow_on_thread(follower, &dir);
+        // a writer finishes the line, appends more, then ends the run
+        let wdir = dir.clone();
+        let writer = std::thread::spawn(move || {
+            append(&wdir, "me\":\"s4\",\"status\":\"ok\"}\n");
+            for i in 5..=40 {
+                append(&wdir, &line(&format!("s{i}")));
+                if i % 8 == 0 {
+                    std::thread::sleep(Duration::from_millis(30));
+                }
+            }
+            // the last line never gets its newline: it shows when the run ends
+            append(&wdir, "{\"type\":\"run\",\"name\":\"end\"}");
+            std::thread::sleep(Duration::from_millis(50));
+            std::fs::write(wdir.join(testdeck_core::workspace::run::META), META).expect("meta");
+        });
+        let seen = drain_until_finished(&mut app, &rx);
+        writer.join().expect("writer");
+        joined(t);
+        assert!(seen.iter().all(|s| !s.0), "no reset: {seen:?}");
+        let mut want: Vec<String> = (1..=40).map(|i| format!("s{i}")).collect();
+        want.push("end".into());
+        // exactly once and in order, across load and follow
+        assert_eq!(shown(&app), want);
+        let last = seen.last().expect("appends");
+        assert!(last.1.contains(&"end".to_owned()), "{seen:?}");
+        assert!(!app.live.run.as_ref().expect("run").in_progress);
+    }
+
+    /// meta.json is seen the moment it is created, before its content: the run
+    /// ends only once it reads as JSON (then the index finds its status), or when
+    /// it stays broken for `META_SETTLE`.
+    #[test]
+    fn the_run_ends_when_meta_json_reads_not_when_it_appears() {
+        let (ws, dir) = run_with(&lines("s", 1..=2));
+        let (mut app, follower) = app_showing(ws.path());
+        let (rx, _stop, t) = follow_on_thread(follower.expect("followed"), &dir);
+        // half a meta.json, then a line: the line comes in a batch that does
+        // not end the run
+        std::fs::write(dir.join(testdeck_core::workspace::run::META), &META[..20]).expect("meta");
+        append(&dir, &line("after-half-meta"));
+        loop {
+            let a = rx
+                .recv_timeout(Duration::from_secs(30))
+                .expect("the line after the half meta.json");
+            let Action::TimelineAppend {
+                events, finished, ..
+            } = &a
+            else {
+                panic!("unexpected action {a:?}");
+            };
+            assert!(!finished, "ended on a meta.json still being written");
+            let got = events.iter().any(|e| e.name == "after-half-meta");
+            app.update(a);
+            if got {
+                break;
+            }
+        }
+        std::fs::write(dir.join(testdeck_core::workspace::run::META), META).expect("meta");
+        let seen = drain_until_finished(&mut app, &rx);
+        joined(t);
+        assert!(seen.last().is_some_and(|s| s.2));
+        assert_eq!(shown(&app), ["s1", "s2", "after-half-meta"]);
+
+        // a meta.json left broken still ends the run, after a moment
+        let (ws, dir) = run_with(&lines("b", 1..=1));
+        let (mut app, follower) = app_showing(ws.path());
+        let (rx, _stop, t) = follow_on_thread(follower.expect("followed"), &dir);
+        std::fs::write(dir.join(testdeck_core::workspace::run::META), "{broken").expect("meta");
+        drain_until_finished(&mut app, &rx);
+        joined(t);
+        assert!(!app.live.run.as_ref().expect("run").in_progress);
+    }
+
+    /// Apply the follow task's actions to the app until it shows `want`.
+    fn wait_shown(app: &mut App, rx: &mpsc::Receiver<Action>, want: &[&str]) -> Vec<bool> {
+        let mut resets = Vec::new();
+        while shown(app) != want {
+            let a = rx
+                .recv_timeout(Duration::from_secs(30))
+                .unwrap_or_else(|_| panic!("never shown {want:?}; shown {:?}", shown(app)));
+            if let Action::TimelineAppend { reset, .. } = &a {
+                resets.push(*reset);
+            }
+            app.update(a);
+        }
+        resets
+    }
+
+    /// Wait for the thread to end, failing (not hanging) when it does not.
+    fn joined(t: std::thread::JoinHandle<()>) {
+        let start = std::time::Instant::now();
+        while !t.is_finished() {
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "the follow task did not stop"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        t.join().expect("follow task");
+    }
+
+    #[test]
+    fn a_replacement_by_rename_shows_the_new_file_only() {
+        let (ws, dir) = run_with(&lines("old", 1..=3));
+        let (mut app, follower) = app_showing(ws.path());
+        let (rx, _stop, t) = follow_on_thread(follower.expect("followed"), &dir);
+        // this thread writes while the follow task reads on its own
+        append(&dir, &lines("old", 4..=5));
+        let resets = wait_shown(&mut app, &rx, &["old1", "old2", "old3", "old4", "old5"]);
+        assert!(resets.iter().all(|r| !r), "{resets:?}");
+        // the atomic-write pattern: a new file renamed over the timeline
+        let tmp = dir.join("timeline.jsonl.tmp");
+        std::fs::write(&tmp, lines("new", 1..=3)).expect("tmp");
+        std::fs::rename(&tmp, dir.join(testdeck_core::workspace::run::TIMELINE)).expect("rename");
+        let resets = wait_shown(&mut app, &rx, &["new1", "new2", "new3"]);
+        assert_eq!(resets.first(), Some(&true), "{resets:?}");
+        append(&dir, &line("new4"));
+        wait_shown(&mut app, &rx, &["new1", "new2", "new3", "new4"]);
+        // rewritten in place at the same size: only the first line tells
+        std::fs::write(
+            dir.join(testdeck_core::workspace::run::TIMELINE),
+            lines("neW", 1..=4),
+        )
+        .expect("rewrite");
+        let resets = wait_shown(&mut app, &rx, &["neW1", "neW2", "neW3", "neW4"]);
+        assert_eq!(resets.first(), Some(&true), "{resets:?}");
+        append(&dir, &line("neW5"));
+        std::fs::write(dir.join(testdeck_core::workspace::run::META), META).expect("meta");
+        let seen = drain_until_finished(&mut app, &rx);
+        joined(t);
+        assert!(seen.iter().all(|s| !s.0), "{seen:?}");
+        assert_eq!(shown(&app), ["neW1", "neW2", "neW3", "neW4", "neW5"]);
+    }
+
+    #[test]
+    fn stop_ends_the_follow_task_and_it_sends_nothing_more() {
+        let (ws, dir) = run_with(&lines("s", 1..=2));
+        let (_app, follower) = app_showing(ws.path());
+        let follower = follower.expect("followed");
+        let wake = follower.interrupt_handle();
+        let (rx, stop, t) = follow_on_thread(follower, &dir);
+        drop(Following { stop, wake });
+        joined(t);
+        append(&dir, &line("late"));
+        assert!(rx.try_recv().is_err(), "an action after the stop");
+    }
+
+    #[test]
+    fn a_huge_timeline_keeps_its_last_events_and_says_how_many_were_not_loaded() {
+        let (ws, dir) = run_with(&lines("e", 1..=250));
+        std::fs::write(dir.join(testdeck_core::workspace::run::META), META).expect("meta");
+        let data = load_run_capped(ws.path(), REL, 100);
+        assert_eq!(data.events.len(), 100);
+        assert_eq!(data.events.front().map(|e| e.name.as_str()), Some("e151"));
+        assert_eq!(data.events.back().map(|e| e.name.as_str()), Some("e250"));
+        assert_eq!(data.skipped, 150);
+        let notes = data.problem_lines();
+        assert!(
+            notes[0].contains("150 earlier lines not loaded"),
+            "{notes:?}"
+        );
+        // the live pane keeps the same bound while it follows
+        let (ws, dir) = run_with(&lines("e", 1..=5));
+        let (mut app, follower) = app_showing(ws.path());
+        app.live.cap = 8;
+        let (rx, _stop, t) = follow_on_thread(follower.expect("followed"), &dir);
+        append(&dir, &lines("e", 6..=20));
+        std::fs::write(dir.join(testdeck_core::workspace::run::META), META).expect("meta");
+        drain_until_finished(&mut app, &rx);
+        joined(t);
+        let want: Vec<String> = (13..=20).map(|i| format!("e{i}")).collect();
+        assert_eq!(shown(&app), want);
+        assert_eq!(app.live.run.as_ref().expect("run").skipped, 12);
+    }
+}

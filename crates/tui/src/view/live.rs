@@ -1,0 +1,186 @@
+//! The live pane: the timeline (or runtime events) of the selected or running run.
+
+use super::super::app::{App, InputTarget, Pane, is_failure, is_output};
+use super::super::theme::Theme;
+use super::{empty_state, focused, pane, time_of};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use std::collections::HashSet;
+use testdeck_core::sanitize::escape;
+
+fn status_style(status: &str, theme: &Theme) -> Style {
+    match status {
+        "ok" => theme.get("passed"),
+        "failed" => theme.get("failed"),
+        "skipped" => theme.get("skipped"),
+        "info" => theme.get("info"),
+        _ => theme.get("warning"),
+    }
+}
+
+#[allow(clippy::many_single_char_names)] // r, f, w, h, l, s: the usual drawing names
+pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
+    let live = &app.live;
+    let mut title = vec![Span::raw(if live.show_events {
+        " Runtime events "
+    } else {
+        " Timeline "
+    })];
+    if let Some(run) = &live.run {
+        let id = live.title_id();
+        title.push(Span::styled(
+            format!("{} ", escape(&id)),
+            theme.get("muted"),
+        ));
+        if run.in_progress {
+            title.push(Span::styled("● live ", theme.get("running")));
+        } else if let Some(s) = super::super::app::changes::ended_without_meta(app, &run.path) {
+            title.push(Span::styled(format!("ended · {s} "), theme.get("muted")));
+        }
+        if app.changes.is_external(&run.path) {
+            title.push(Span::styled("external ", theme.get("warning")));
+        }
+        if run.skipped > 0 && !live.show_events {
+            // the cap on kept events: say the top is not the file's first line
+            title.push(Span::styled(
+                format!("+{} earlier not loaded ", run.skipped),
+                theme.get("warning"),
+            ));
+        }
+    }
+    if live.follow {
+        title.push(Span::styled("[follow] ", theme.get("accent")));
+    } else {
+        title.push(Span::styled("[paused] ", theme.get("warning")));
+    }
+    if live.failures_only && !live.show_events {
+        title.push(Span::styled("[failures] ", theme.get("failed")));
+    }
+    if let Some(t) = live.type_filter.filter(|_| !live.show_events) {
+        title.push(Span::styled(format!("[type {t}] "), theme.get("accent")));
+    }
+    let editing = app.input == Some(InputTarget::EventsFilter);
+    if live.show_events && (editing || !live.events_filter.is_empty()) {
+        title.push(Span::styled(
+            format!(
+                "s: {}{} ",
+                escape(&live.events_filter),
+                if editing { "▏" } else { "" }
+            ),
+            theme.get("input"),
+        ));
+    }
+    let block = pane(Line::from(title), focused(app, Pane::Live), theme);
+    let inner = block.inner(r);
+    f.render_widget(block, r);
+    let Some(run) = &live.run else {
+        let msg = if live.wanted.is_some() {
+            "reading the run…"
+        } else if app.selected_case().is_some() {
+            "No runs of this case yet — r runs it"
+        } else {
+            "Select a case or a run to see its timeline"
+        };
+        empty_state(vec![Line::raw(msg)], theme, f, inner);
+        return;
+    };
+    if live.visible_len() == 0 {
+        let msg = if live.show_events && run.runtime_events.is_empty() {
+            "No runtime-events.jsonl in this run".to_owned()
+        } else if run.events.is_empty() && !live.show_events {
+            if run.in_progress {
+                "Waiting for the first event…".to_owned()
+            } else {
+                "The timeline is empty".to_owned()
+            }
+        } else if let Some(t) = live.type_filter.filter(|_| !live.show_events) {
+            // say which type is empty and how to get out of it
+            format!(
+                "No {} event matches — t shows the next type, Esc clears the filters",
+                escape(t)
+            )
+        } else {
+            "No event matches the filters (Esc clears them)".to_owned()
+        };
+        empty_state(vec![Line::raw(msg)], theme, f, inner);
+        return;
+    }
+    let h = inner.height as usize;
+    let has_focus = focused(app, Pane::Live);
+    let mut lines = Vec::with_capacity(h);
+    if live.show_events {
+        for (pos, i) in live.list.visible(live.rows(), h) {
+            let mut l = Line::styled(
+                escape(&run.runtime_events[i]).into_owned(),
+                theme.get("text"),
+            );
+            if pos == live.list.cursor && has_focus {
+                l = l.style(theme.get("selection"));
+            }
+            lines.push(l);
+        }
+        f.render_widget(Paragraph::new(lines), inner);
+        return;
+    }
+    // the steps and assertions an artifact refers to are marked
+    let refs: HashSet<&str> = run
+        .artifacts
+        .iter()
+        .flat_map(|a| [a.step_id.as_deref(), a.assertion_id.as_deref()])
+        .flatten()
+        .collect();
+    lines.push(Line::styled(
+        format!(
+            "{:<12} {:<9} {:<7} {}",
+            "time", "type", "status", "name · message"
+        ),
+        theme.get("muted"),
+    ));
+    let rows = h.saturating_sub(1);
+    let offset = if live.list.cursor >= live.list.offset + rows {
+        live.list.cursor + 1 - rows.max(1)
+    } else {
+        live.list.offset
+    };
+    for (pos, i) in live.rows().enumerate().skip(offset).take(rows) {
+        let e = &run.events[i];
+        // the runner's own lines: dimmed, tagged out / err in the type column
+        let output = is_output(e);
+        let st = status_style(&e.status, theme);
+        let marked = e.id.as_deref().is_some_and(|id| refs.contains(id));
+        let mut spans = vec![
+            Span::styled(
+                format!("{:<12} ", escape(&time_of(e.ts.as_deref().unwrap_or("")))),
+                theme.get("muted"),
+            ),
+            Span::styled(
+                format!("{:<9} ", escape(&e.kind)),
+                theme.get(if output { "muted" } else { "accent" }),
+            ),
+            Span::styled(format!("{:<7} ", escape(&e.status)), st),
+            Span::styled(if marked { "◆ " } else { "" }, theme.get("artifact_ref")),
+            Span::styled(
+                escape(&e.name).into_owned(),
+                if is_failure(e) {
+                    theme.get("failed")
+                } else {
+                    theme.get("text")
+                },
+            ),
+        ];
+        if !e.message.is_empty() {
+            // a runner's colours (Playwright's, vitest's) are drawn, not escaped
+            spans.push(Span::styled(" · ", theme.get("muted")));
+            spans.extend(super::sgr_line_spans(&e.message, theme.get("muted"), theme));
+        }
+        let mut l = Line::from(spans);
+        if pos == live.list.cursor && has_focus {
+            l = l.style(theme.get("selection"));
+        }
+        lines.push(l);
+    }
+    f.render_widget(Paragraph::new(lines), inner);
+}

@@ -1,0 +1,251 @@
+//! Small overlays: an event's data pretty-printed, and modal prompts.
+
+use super::super::app::{App, Prompt};
+use super::super::theme::Theme;
+use super::{centered, pane};
+use ratatui::Frame;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+/// `lines` are already sanitized but for their SGR sequences, drawn here as styles;
+/// long ones wrap, the scroll stops at the end.
+pub fn data(title: &str, lines: &[String], scroll: usize, theme: &Theme, f: &mut Frame) {
+    let area = f.area();
+    let (w, h) = super::super::app::overlay::data_box((area.width, area.height));
+    let r = centered(area, w, h);
+    super::clear_box(f, r);
+    let text: Vec<Line> = lines
+        .iter()
+        .map(|l| Line::from(super::sgr_line_spans(l, theme.get("text"), theme)))
+        .collect();
+    let block = pane(format!(" {title} · Esc closes "), true, theme);
+    super::scrolled_text(f, block, (text, true), scroll, r, theme);
+}
+
+/// The answer line of a yes/no prompt: `y` in the style of what yes does, `N`
+/// (no) the default.
+fn yes_no(yes_style: &str, yes: &'static str, no: &'static str, theme: &Theme) -> Line<'static> {
+    Line::from(vec![
+        Span::styled(" y ", theme.get(yes_style)),
+        Span::raw(yes),
+        Span::styled(" N ", theme.get("tab_active")),
+        Span::raw(no),
+    ])
+}
+
+/// The body of a prompt whose yes cannot be undone: what it is about, the
+/// question, and the answer line with no (Enter) the default.
+fn confirm_destructive(
+    mut about: Vec<Line<'static>>,
+    question: &'static str,
+    yes: &'static str,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    about.extend([
+        Line::raw(question),
+        Line::raw(""),
+        yes_no("risk_destructive", yes, " no (Enter)", theme),
+    ]);
+    about
+}
+
+pub fn prompt(app: &App, p: &Prompt, theme: &Theme, f: &mut Frame) {
+    let area = f.area();
+    let (title, body): (String, Vec<Line>) = match p {
+        Prompt::Authorize(a) => {
+            let (title, lines) = super::super::app::launch::prompt_text(&a.prompt);
+            let mut body: Vec<Line> = lines
+                .into_iter()
+                .map(|l| Line::raw(testdeck_core::sanitize::escape(&l).into_owned()))
+                .collect();
+            body.push(Line::raw(""));
+            if a.typed() {
+                body.push(Line::from(vec![
+                    Span::styled("❯ ", theme.get("accent")),
+                    Span::styled(
+                        testdeck_core::sanitize::escape(&a.typed).into_owned(),
+                        theme.get("input"),
+                    ),
+                    Span::styled("▏", theme.get("accent")),
+                ]));
+                body.push(Line::styled("Enter confirms · Esc: no", theme.get("muted")));
+            } else {
+                body.push(yes_no(
+                    "risk_mutating",
+                    " yes    ",
+                    " no (Enter, Esc)",
+                    theme,
+                ));
+            }
+            if !a.skipped.is_empty() {
+                body.push(Line::styled(
+                    format!(
+                        "{} will be skipped",
+                        super::plural(a.skipped.len(), "case", "cases")
+                    ),
+                    theme.get("muted"),
+                ));
+            }
+            (
+                format!(" {} ", testdeck_core::sanitize::escape(&title)),
+                body,
+            )
+        }
+        Prompt::Judge(j) => {
+            let mut body = vec![Line::styled(
+                testdeck_core::sanitize::escape(&format!("{} {}", j.case_id, j.title)).into_owned(),
+                theme.get("title"),
+            )];
+            for (i, s) in j.steps.iter().enumerate() {
+                let ticked = j.ticked.get(i).copied().unwrap_or(false);
+                let line = Line::raw(format!(
+                    "  {} {}. {}",
+                    if ticked { "☑" } else { "☐" },
+                    i + 1,
+                    testdeck_core::sanitize::escape(s)
+                ));
+                body.push(if i == j.cursor {
+                    line.style(theme.get("selection"))
+                } else {
+                    line
+                });
+            }
+            body.push(Line::raw(""));
+            for (i, v) in super::super::app::launch::VERDICTS.iter().enumerate() {
+                let st = if i == j.choice {
+                    theme.get("selection")
+                } else {
+                    theme.get("text")
+                };
+                body.push(Line::styled(
+                    format!("  {} {}", if i == j.choice { "▸" } else { " " }, v.as_str()),
+                    st,
+                ));
+            }
+            body.push(Line::from(vec![
+                Span::styled("note ", theme.get("muted")),
+                Span::styled(
+                    testdeck_core::sanitize::escape(&j.note).into_owned(),
+                    theme.get("input"),
+                ),
+                Span::styled(if j.editing_note { "▏" } else { "" }, theme.get("accent")),
+            ]));
+            body.push(Line::styled(
+                if j.steps.is_empty() {
+                    "j/k choose · i note · Enter records · Esc leaves it not-run"
+                } else {
+                    "j/k move · Space ticks · i note · Enter records · Esc: not-run"
+                },
+                theme.get("muted"),
+            ));
+            // several cases wait for a person: say which one this is
+            let total = j.nth + app.judge_queue.len();
+            let title = if total > 1 {
+                format!(" Your verdict · {} of {total} ", j.nth)
+            } else {
+                " Your verdict ".to_owned()
+            };
+            (title, body)
+        }
+        Prompt::TrustOpener(t) => {
+            let esc = |x: &str| testdeck_core::sanitize::escape(x).into_owned();
+            let file = t.file.to_string_lossy();
+            let command = t
+                .argv
+                .iter()
+                .map(|a| esc(a))
+                .chain(std::iter::once(esc(&t.target)))
+                .collect::<Vec<_>>()
+                .join(" ");
+            (
+                " Run the workspace's opener? ".to_owned(),
+                confirm_destructive(
+                    vec![
+                        Line::raw(format!("{} names this opener:", esc(&file))),
+                        Line::styled(command, theme.get("risk_destructive")),
+                    ],
+                    "Trust it (remembered until the file changes)?",
+                    " yes, trust and run    ",
+                    theme,
+                ),
+            )
+        }
+        Prompt::Preview(p) => {
+            let mut choices = vec![
+                Span::styled(" Enter ", theme.get("risk_mutating")),
+                Span::raw(" go    "),
+                Span::styled(" Esc ", theme.get("selection")),
+                Span::raw(" cancel"),
+            ];
+            if !p.temp.is_empty() {
+                choices.push(Span::raw(if p.with_temp {
+                    "    t  leave temp out"
+                } else {
+                    "    t  bring temp in"
+                }));
+            }
+            (
+                if p.rerun {
+                    " Rerun failed? ".to_owned()
+                } else {
+                    " Launch? ".to_owned()
+                },
+                vec![
+                    Line::raw(p.line.clone()),
+                    Line::raw(""),
+                    Line::from(choices),
+                ],
+            )
+        }
+        Prompt::QuitLive => (
+            " Quit? ".to_owned(),
+            confirm_destructive(
+                // a watch rerun in flight is live too (it is why this asks)
+                vec![Line::raw(match app.running + app.watch.reruns {
+                    1 => "1 run is live.".to_owned(),
+                    n => format!("{n} runs are live."),
+                })],
+                "Quit and end them?",
+                " yes, end them    ",
+                theme,
+            ),
+        ),
+    };
+    let r = centered(area, PROMPT_WIDTH, prompt_height(&body, area, PROMPT_WIDTH));
+    super::clear_box(f, r);
+    f.render_widget(
+        Paragraph::new(body)
+            .style(theme.get("prompt"))
+            .wrap(Wrap { trim: false })
+            .block(pane(title, true, theme)),
+        r,
+    );
+}
+
+/// The prompt box's width when the terminal has room.
+const PROMPT_WIDTH: u16 = 64;
+
+/// Rows a prompt box needs for `body` wrapped inside `width` columns (borders
+/// included): counted by the same word wrapping that draws it, by display width
+/// (double-width characters count two), so its choices line is never cut off.
+fn prompt_height(body: &[Line], area: ratatui::layout::Rect, width: u16) -> u16 {
+    let inner = width.min(area.width).saturating_sub(2).max(1);
+    u16::try_from(super::wrapped_rows(body, inner) + 2).unwrap_or(u16::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Wide characters take two columns: a line of 40 of them needs 2 rows of 62.
+    #[test]
+    fn prompt_height_counts_display_width_and_word_wrap() {
+        let area = ratatui::layout::Rect::new(0, 0, 140, 40);
+        let wide = Line::raw("測".repeat(40));
+        assert_eq!(prompt_height(&[wide], area, 64), 2 + 2);
+        let words = Line::raw("word ".repeat(30));
+        assert_eq!(prompt_height(std::slice::from_ref(&words), area, 64), 3 + 2);
+        let narrow = ratatui::layout::Rect::new(0, 0, 30, 40);
+        assert_eq!(prompt_height(&[words], narrow, 64), 6 + 2);
+    }
+}

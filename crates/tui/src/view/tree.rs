@@ -1,0 +1,187 @@
+//! The Tests tab: the tests tree with per-node badges.
+
+use super::super::app::{App, NodeKind, Pane};
+use super::super::theme::Theme;
+use super::{empty_state, focused, headed, pane, spread, status_icon};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::Span;
+use ratatui::widgets::Paragraph;
+use testdeck_core::workspace::logs::RunStatus;
+use testdeck_core::workspace::stats::fmt_rate;
+
+#[allow(clippy::many_single_char_names)] // r, f, w, h, l, s: the usual drawing names
+pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
+    let title = if app.loading() {
+        " Tests ".to_owned()
+    } else {
+        format!(" Tests · {} ", app.tests.cases.len())
+    };
+    let mut block = pane(title, focused(app, Pane::Tree), theme);
+    let rows = r.height.saturating_sub(3) as usize;
+    let list = &app.tests.list;
+    block = super::with_more(
+        block,
+        list.offset,
+        list.below(app.tests.visible.len(), rows),
+        theme,
+    );
+    let inner = block.inner(r);
+    f.render_widget(block, r);
+    if let Some(e) = &app.load_error {
+        let e = testdeck_core::sanitize::escape(e).into_owned();
+        let lines = headed("Cannot open the workspace", theme.get("failed"), [e]);
+        empty_state(lines, theme, f, inner);
+        return;
+    }
+    if app.loading() {
+        let head = format!("{} indexing workspace…", app.spinner());
+        let what = ["tests tree, logs, test plan, catalog"];
+        empty_state(headed(head, theme.get("running"), what), theme, f, inner);
+        return;
+    }
+    if app.tests.nodes.is_empty() {
+        let hint = [
+            "A case is tests/<domain>/<layer>/<suite>/…/<name>.test.ts",
+            "Run logs appear under tests/logs/",
+        ];
+        let lines = headed("No test cases here", theme.get("text"), hint);
+        empty_state(lines, theme, f, inner);
+        return;
+    }
+    let w = inner.width as usize;
+    // the header names the columns; `?` has the full legend
+    let h = (inner.height as usize).saturating_sub(1);
+    let mut lines = Vec::with_capacity(h + 1);
+    lines.push(spread(
+        vec![Span::styled(
+            " ✗ failing ~ flaky N× runs",
+            theme.get("muted"),
+        )],
+        vec![Span::styled("% runs passed", theme.get("muted"))],
+        w,
+    ));
+    for (pos, &ni) in app.tests.list.visible(&app.tests.visible, h) {
+        let n = &app.tests.nodes[ni];
+        let indent = "  ".repeat(n.depth);
+        let mut left: Vec<Span> = Vec::new();
+        let mut right: Vec<Span> = Vec::new();
+        let stats = app.tests.stats.get(&n.key);
+        match n.kind {
+            NodeKind::Folder => {
+                let open = app.tests.expanded.contains(&n.key);
+                let marked_all = n.count > 0 && {
+                    let keys = &app.marks;
+                    app.tests.nodes[ni + 1..]
+                        .iter()
+                        .take_while(|m| m.depth > n.depth)
+                        .filter_map(|m| match m.kind {
+                            NodeKind::Case(c) => Some(app.tests.cases[c].case_ref()),
+                            NodeKind::Folder => None,
+                        })
+                        .all(|k| keys.contains(&k))
+                };
+                left.push(mark_span(marked_all, theme));
+                left.push(Span::raw(indent));
+                left.push(Span::styled(
+                    if open { "▾ " } else { "▸ " },
+                    theme.get("folder"),
+                ));
+                left.push(Span::styled(n.label.clone(), theme.get("folder")));
+                left.push(Span::styled(format!(" {}", n.count), theme.get("muted")));
+                right.extend(super::badges::folder(app, ni, theme));
+                if n.failing > 0 {
+                    right.push(Span::styled(
+                        format!("✗{} ", n.failing),
+                        theme.get("failed"),
+                    ));
+                }
+                if let Some(s) = stats {
+                    if s.flaky_cases > 0 {
+                        right.push(Span::styled(
+                            format!("~{} ", s.flaky_cases),
+                            theme.get("warning"),
+                        ));
+                    }
+                    // the same column as a case's: passed runs of all on record
+                    right.push(rate_span(s.historical.historical_success_rate, theme));
+                }
+            }
+            NodeKind::Case(ci) => {
+                let c = &app.tests.cases[ci];
+                left.push(mark_span(app.marks.contains(&c.case_ref()), theme));
+                left.push(Span::raw(indent));
+                left.push(status_icon(c.latest, theme));
+                left.push(Span::raw(" "));
+                let name_style = if c.orphan() {
+                    theme.get("muted")
+                } else {
+                    theme.get("text")
+                };
+                left.push(Span::styled(n.label.clone(), name_style));
+                if c.live {
+                    right.push(Span::styled("LIVE ", theme.get("badge_live")));
+                }
+                if c.temp {
+                    right.push(Span::styled("TEMP ", theme.get("badge_temp")));
+                }
+                if !c.registered {
+                    right.push(Span::styled("⚠unreg ", theme.get("warning")));
+                }
+                if c.orphan() {
+                    right.push(Span::styled("orphan ", theme.get("muted")));
+                }
+                if stats.is_some_and(|s| s.flaky_cases > 0) {
+                    right.push(Span::styled("~flaky ", theme.get("warning")));
+                }
+                match c.latest {
+                    Some(RunStatus::InProgress) => {
+                        right.push(Span::styled("running ", theme.get("running")));
+                    }
+                    Some(RunStatus::Cancelled) => {
+                        right.push(Span::styled("cancelled ", theme.get("muted")));
+                    }
+                    Some(RunStatus::Abandoned) => {
+                        right.push(Span::styled("abandoned ", theme.get("warning")));
+                    }
+                    _ => {}
+                }
+                if c.runs > 0 {
+                    right.push(Span::styled(format!("{}× ", c.runs), theme.get("badge")));
+                }
+                right.push(rate_span(
+                    stats.and_then(|s| s.historical.historical_success_rate),
+                    theme,
+                ));
+                let used: usize = left.iter().chain(&right).map(Span::width).sum::<usize>() + 1;
+                let badges = super::badges::case(app, c, theme, w.saturating_sub(used));
+                right.splice(0..0, badges);
+            }
+        }
+        let mut line = spread(left, right, w);
+        if pos == app.tests.list.cursor {
+            line = line.style(theme.get("selection"));
+        }
+        lines.push(line);
+    }
+    f.render_widget(Paragraph::new(lines), inner);
+}
+
+fn mark_span(marked: bool, theme: &Theme) -> Span<'static> {
+    if marked {
+        Span::styled("●", theme.get("marked"))
+    } else {
+        Span::raw(" ")
+    }
+}
+
+/// A pass rate coloured by how good it is.
+pub fn rate_span(r: Option<f64>, theme: &Theme) -> Span<'static> {
+    let st = match r {
+        None => theme.get("muted"),
+        Some(x) if x >= 100.0 => theme.get("passed"),
+        Some(x) if x >= 80.0 => theme.get("warning"),
+        Some(_) => theme.get("failed"),
+    };
+    Span::styled(format!("{:>6}", fmt_rate(r)), st)
+}

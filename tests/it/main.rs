@@ -1,0 +1,64 @@
+//! The integration tests: one binary, one module per area (`cargo test` builds and
+//! links it once). `supervisor_reap` stays a binary of its own: it counts every child
+//! of its process, so no other test may run beside it.
+
+mod common;
+#[allow(dead_code)] // the generator's binary uses every part; the tests a few
+#[path = "../../examples/gen-workspace.rs"]
+mod gen_workspace;
+
+mod catalog_commands;
+mod catalog_robust;
+mod cli_pipe;
+mod cli_shell;
+mod contract_checks;
+mod demo_catalog;
+mod demo_commands;
+mod demo_gen;
+mod demo_runner;
+mod demo_workspace;
+mod diff_cli;
+mod exec_catalog;
+mod exec_tests_tree;
+mod failed_run;
+mod faults_kill;
+mod faults_tui;
+mod finder_filter;
+mod hostile_escape;
+mod hostile_reads;
+mod hostile_workspace;
+mod hostile_yaml;
+mod junit;
+mod line_limit;
+mod live_pane;
+mod live_workspace;
+mod one_pass;
+mod packaging;
+mod readme_capture;
+mod realworld;
+mod realworld_shot;
+mod realworld_views;
+mod regressions;
+mod run_states;
+mod supervisor;
+mod tail_cli;
+mod tail_torture;
+mod theme_contrast;
+mod trust_boundary;
+mod trust_tui;
+mod tui_editor_clip;
+mod tui_extras;
+mod tui_extras_pty;
+mod tui_graphics_pty;
+mod tui_image;
+mod tui_model;
+mod tui_model_pty;
+mod tui_pty;
+mod tui_snapshots;
+mod tui_staged;
+mod tui_view;
+mod tui_view_pty;
+mod validate_bad;
+mod verdict_cli;
+mod watch_cli;
+mod watch_core;

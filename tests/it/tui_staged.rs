@@ -1,0 +1,175 @@
+//! The staged index (issue 17): the tests tree reaches the first frame before any
+//! history is read, then the history streams in by domain with its count shown.
+
+use std::path::Path;
+use std::sync::mpsc;
+use std::time::Duration;
+use testdeck_core::workspace::Workspace;
+use testdeck_tui::action::Action;
+use testdeck_tui::app::App;
+
+use crate::common;
+use common::app::{Deck, Runs, draw, options, text};
+use common::fixtures as testkit;
+
+/// Generous: a loaded 2-core machine may be slow, never this slow.
+const WAIT: Duration = Duration::from_secs(120);
+
+/// The App at 110×30, nothing loaded: the test hands it the index's stages itself.
+fn new_app(root: &Path) -> Deck {
+    Deck::new(options(root, "staged"), Runs::NOTHING).sized(110, 30)
+}
+
+fn screen(app: &App) -> String {
+    text(&draw(app))
+}
+
+fn next(rx: &mpsc::Receiver<Action>) -> Action {
+    rx.recv_timeout(WAIT).expect("the index said nothing")
+}
+
+/// Cases of `domain` whose latest run is known (the tree's status badge).
+fn with_badge(app: &App, domain: &str) -> usize {
+    app.tests
+        .cases
+        .iter()
+        .filter(|c| c.scope.starts_with(&format!("{domain}/")) && c.latest.is_some())
+        .count()
+}
+
+#[test]
+fn first_frame_carries_the_tree_before_the_history() {
+    let d = tempfile::tempdir().expect("tmp");
+    // 2 domains x 5 suites x 4 groups x 1 case, 2 runs each
+    testkit::generate(d.path(), 2, 1, 2);
+    let root = d.path().to_path_buf();
+    let (atx, arx) = mpsc::channel::<Action>();
+    let (gtx, grx) = mpsc::channel::<()>();
+    let indexer = std::thread::spawn(move || {
+        let send = |a: Action| {
+            let _ = atx.send(a);
+        };
+        // each stage of the history waits for the test's word (or its hang-up)
+        testdeck_tui::runtime::index_staged(&root, &send, &|| {
+            let _ = grx.recv();
+        });
+    });
+
+    let mut app = new_app(d.path());
+    let Action::TreeLoaded(ws) = next(&arx) else {
+        panic!("the tree comes first");
+    };
+    assert!(ws.logs.runs.is_empty(), "no run is read before the tree");
+    app.update(Action::TreeLoaded(ws));
+    let s = screen(&app);
+    assert!(s.contains("domain-0") && s.contains("domain-1"), "{s}");
+    assert!(s.contains("40 cases"), "{s}");
+    assert!(s.contains("indexing history"), "{s}");
+    assert_eq!(
+        with_badge(&app, "domain-0") + with_badge(&app, "domain-1"),
+        0
+    );
+    // the history is held at its gate: nothing else arrives
+    assert!(matches!(
+        arx.recv_timeout(Duration::from_millis(300)),
+        Err(mpsc::RecvTimeoutError::Timeout)
+    ));
+
+    // the walk: the total, from the directory entries
+    gtx.send(()).expect("gate");
+    let Action::HistoryStarted { total, problems } = next(&arx) else {
+        panic!("the walk's total comes next");
+    };
+    assert_eq!(total, 80);
+    app.update(Action::HistoryStarted { total, problems });
+    let s = screen(&app);
+    assert!(s.contains("indexing 0 / 80 runs"), "{s}");
+
+    // the first domain
+    gtx.send(()).expect("gate");
+    let Action::HistoryChunk(chunk) = next(&arx) else {
+        panic!("a domain's runs");
+    };
+    assert_eq!(chunk.domain, "domain-0");
+    assert_eq!(chunk.runs.len(), 40);
+    app.update(Action::HistoryChunk(chunk));
+    let s = screen(&app);
+    assert!(s.contains("indexing 40 / 80 runs"), "{s}");
+    assert_eq!(with_badge(&app, "domain-0"), 20);
+    assert_eq!(with_badge(&app, "domain-1"), 0);
+    assert!(app.indexing);
+
+    // the rest, let go
+    drop(gtx);
+    loop {
+        let a = next(&arx);
+        let done = matches!(a, Action::Records(_));
+        app.update(a);
+        if done {
+            break;
+        }
+    }
+    indexer.join().expect("indexer");
+    let s = screen(&app);
+    assert!(!app.indexing);
+    assert!(s.contains("40 cases · 80 runs"), "{s}");
+    assert!(!s.contains("indexing"), "{s}");
+    assert_eq!(
+        with_badge(&app, "domain-0") + with_badge(&app, "domain-1"),
+        40
+    );
+}
+
+#[test]
+fn the_streaming_count_is_grouped() {
+    let d = tempfile::tempdir().expect("tmp");
+    testkit::generate(d.path(), 1, 1, 1);
+    let mut app = new_app(d.path());
+    app.update(Action::TreeLoaded(Box::new(
+        Workspace::load_tree(d.path()).expect("tree"),
+    )));
+    app.update(Action::HistoryStarted {
+        total: 50_000,
+        problems: Vec::new(),
+    });
+    let mut h = Workspace::load_tree(d.path()).expect("tree").history();
+    let chunk = h.next().expect("a domain");
+    app.update(Action::HistoryChunk(Box::new(chunk)));
+    let s = screen(&app);
+    assert!(s.contains("indexing 20 / 50,000 runs"), "{s}");
+}
+
+/// The staged history, collected, is the history a headless command loads at once.
+#[test]
+fn staged_history_is_the_full_load() {
+    let d = tempfile::tempdir().expect("tmp");
+    testkit::generate(d.path(), 3, 1, 2);
+    testkit::write_fixture(d.path(), true);
+    // domains sort "a" < "a-b", their scopes "a-b/…" < "a/…": the merge sorts again
+    for scope in ["a/x/s", "a-b/x/s"] {
+        let id = testkit::run_id(2, 1);
+        testkit::write_run(d.path(), scope, "c", &id, Some("passed"), 5, &[], &[]);
+    }
+    let full = Workspace::load(d.path()).expect("load");
+    let mut staged = Workspace::load_tree(d.path()).expect("tree");
+    let mut h = staged.history();
+    assert_eq!(h.total(), full.logs.runs.len());
+    let mut walk = h.take_problems();
+    staged.problems.append(&mut walk);
+    for chunk in h {
+        staged.add_history(chunk);
+    }
+    let ids = |ws: &Workspace| {
+        ws.logs
+            .runs
+            .iter()
+            .map(|r| (r.path.clone(), r.status))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(ids(&staged), ids(&full));
+    let mut a: Vec<String> = staged.problems.iter().map(|p| format!("{p:?}")).collect();
+    let mut b: Vec<String> = full.problems.iter().map(|p| format!("{p:?}")).collect();
+    a.sort();
+    b.sort();
+    assert_eq!(a, b);
+}
