@@ -432,7 +432,7 @@ fn every_problem_of_the_bad_fixtures_takes_its_severity_from_the_table() {
     let mut seen = std::collections::BTreeSet::new();
     for dir in ["bad", "bad-catalog", "broken-catalog", "good"] {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures/catalog")
+            .join("../../tests/fixtures/catalog")
             .join(dir);
         let mut loading = Vec::new();
         let Some(cat) = super::super::load(&root, &mut loading) else {
