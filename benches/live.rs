@@ -81,7 +81,7 @@ fn main() {
         .collect();
     app.update(Action::Loaded(Box::new(ws)));
     let (tx, rx) = mpsc::channel();
-    let send: testdeck_tui::runtime::ActionSink = Arc::new(move |a| {
+    let send: testdeck_tui::action::ActionSink = Arc::new(move |a| {
         let _ = tx.send(a);
     });
     let t_watch = Instant::now();
@@ -129,7 +129,7 @@ fn main() {
                 for fx in app.update(a) {
                     if let Effect::LoadRun(p) = fx {
                         queue.push(Action::RunLoaded(Box::new(
-                            testdeck_core::tail::run::load_run(&root, &p),
+                            testdeck_core::tail::live_run::load_run(&root, &p),
                         )));
                     }
                 }

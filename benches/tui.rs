@@ -166,7 +166,7 @@ fn huge_timeline() {
             std::fs::write(dir.join("meta.json"), "{}").expect("meta");
         }
         let t = Instant::now();
-        let data = testdeck_core::tail::run::load_run(d.path(), rel);
+        let data = testdeck_core::tail::live_run::load_run(d.path(), rel);
         println!(
             "open a {mb} MB timeline ({n} lines, {}): {:.0} ms, {} events kept, {} earlier lines not loaded",
             if finished { "finished" } else { "in progress" },

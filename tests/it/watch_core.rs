@@ -9,7 +9,9 @@ use std::path::PathBuf;
 use testdeck_core::Workspace;
 use testdeck_exec::Decision;
 use testdeck_exec::policy::Prompt;
-use testdeck_exec::watch::{WatchOptions, Watched, affected, decisions_for, plan_for, resolve};
+use testdeck_exec::watch_mode::{
+    WatchOptions, Watched, affected, decisions_for, plan_for, resolve,
+};
 
 fn case(id: &str, risk: &str) -> String {
     let tag = if risk == "readonly" { "smoke" } else { "full" };

@@ -1,5 +1,5 @@
 //! `testdeck watch`: rerun cases when their files change, streaming as `run`
-//! does (a thin adapter over [`testdeck_exec::watch`]).
+//! does (a thin adapter over [`testdeck_exec::watch_mode`]).
 
 use super::usage;
 use std::fmt::Write as _;
@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use testdeck_core::sanitize::escape;
 use testdeck_exec::process::Cancel;
-use testdeck_exec::watch::{self, WatchEvent, WatchNote, WatchOptions, WatchSink};
+use testdeck_exec::watch_mode::{self, WatchEvent, WatchNote, WatchOptions, WatchSink};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -52,7 +52,7 @@ pub fn run(args: &Args, ws: &testdeck_core::workspace::Workspace) -> ExitCode {
     // process groups are gone before testdeck exits
     let on_signal = stop.clone();
     super::run::on_termination_signal(move || on_signal.cancel());
-    match watch::watch(&ws.root, &opts, &sink, &stop) {
+    match watch_mode::watch(&ws.root, &opts, &sink, &stop) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => usage(&format!("watch: {e}")),
     }

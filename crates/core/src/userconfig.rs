@@ -30,7 +30,7 @@ const OPEN_KEYS: [&str; 3] = ["trace", "html", "default"];
 /// The folder of the person's files: `$XDG_CONFIG_HOME/testdeck`, else
 /// `~/.config/testdeck`.
 pub fn dir() -> Option<PathBuf> {
-    crate::workspace::openers::Places::from_env().config_dir
+    crate::workspace::openers::UserDirs::from_env().config_dir
 }
 
 /// Read `dir/config.toml`: the settings and one message a problem (a missing

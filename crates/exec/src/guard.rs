@@ -83,7 +83,7 @@ impl Guardian {
             .stderr(Stdio::null());
         // no terminal: a Ctrl-C or hangup meant for testdeck must not reach it
         super::sys::new_session(&mut cmd);
-        let mut child = super::sweep::spawn_own(&mut cmd).ok()?;
+        let mut child = super::own_children::spawn_own(&mut cmd).ok()?;
         let pipe = child.stdin.take();
         Some(Self { child, pipe })
     }

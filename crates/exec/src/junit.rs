@@ -72,9 +72,13 @@ pub fn tests_case(r: &RawRun) -> Case {
         duration_ms: r.duration_ms(),
         run_id: Some(r.run_id.clone()),
         path: Some(r.path.clone()),
-        log: r
-            .has_timeline
-            .then(|| format!("{}/{}", r.path, testdeck_core::workspace::run::TIMELINE)),
+        log: r.has_timeline.then(|| {
+            format!(
+                "{}/{}",
+                r.path,
+                testdeck_core::workspace::run_folder::TIMELINE
+            )
+        }),
         started_at: r.started_at().map(str::to_owned),
     }
 }

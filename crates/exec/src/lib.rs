@@ -7,13 +7,14 @@ pub mod failed;
 pub mod guard;
 pub mod http;
 pub mod junit;
+pub mod own_children;
 pub mod policy;
 pub mod process;
 pub mod record;
 pub mod sweep;
 pub mod sys;
 pub mod tests_run;
-pub mod watch;
+pub mod watch_mode;
 
 use process::{Cancel, Stream};
 use record::Verdict;

@@ -3,6 +3,7 @@
 //! floods, cancel, and make sure no descendant outlives it, wherever it moved
 //! (found through /proc, see [`super::sweep`]; SIGTERM, then SIGKILL after 3 s).
 
+use super::own_children;
 use super::sweep;
 use super::sys;
 use serde::Serialize;
@@ -281,7 +282,7 @@ pub fn run(spec: &Spec, cancel: &Cancel, on_line: &mut dyn FnMut(Stream, &str)) 
         .stderr(Stdio::piped());
     // a session of its own: no controlling terminal, its own group
     sys::case_session(&mut cmd);
-    let mut child = match sweep::spawn_own(&mut cmd) {
+    let mut child = match own_children::spawn_own(&mut cmd) {
         Ok(c) => c,
         Err(e) => {
             outcome.spawn_error = Some(e.to_string());
@@ -317,7 +318,7 @@ pub fn run(spec: &Spec, cancel: &Cancel, on_line: &mut dyn FnMut(Stream, &str)) 
         if status.is_none() {
             status = child.try_wait().ok().flatten();
             if status.is_some() {
-                sweep::forget_own(child.id());
+                own_children::forget_own(child.id());
             }
         }
         let now = Instant::now();

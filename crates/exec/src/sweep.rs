@@ -2,7 +2,7 @@
 //! process group it moved to: by the case's random token in its environment, by
 //! ancestry, by session and group; and ending the strays no running case owns.
 
-use super::sys;
+use super::{own_children, sys};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Mutex;
 
@@ -22,59 +22,27 @@ static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
     strays: BTreeMap::new(),
 });
 
-/// Children the standard library waits for that were started in a session of
-/// their own (case leaders, the guardian): never reaped here.
-static OWN: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
-
-/// Spawn `cmd` (started in a new session) as a child the standard library will
-/// wait for: registered before any look at /proc can see it exit.
-pub fn spawn_own(cmd: &mut std::process::Command) -> std::io::Result<std::process::Child> {
-    let mut own = OWN
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let child = cmd.spawn()?;
-    if let Ok(pid) = i32::try_from(child.id()) {
-        own.insert(pid);
-    }
-    Ok(child)
-}
-
-/// `pid` is a child of this process that something other than this library
-/// started in a session of its own (a pseudo-terminal's shell, say): the sweep
-/// leaves it to whoever waits for it. Register it as soon as it is spawned, and
-/// call [`forget_own`] once it was waited for. A program that only launches
-/// through this library never needs it.
-pub fn keep_own(pid: u32) {
-    if let (Ok(mut own), Ok(pid)) = (OWN.lock(), i32::try_from(pid)) {
-        own.insert(pid);
-    }
-}
-
-/// `pid`, spawned by [`spawn_own`] or kept by [`keep_own`], was waited for.
-pub fn forget_own(pid: u32) {
-    if let (Ok(mut own), Ok(pid)) = (OWN.lock(), i32::try_from(pid)) {
-        own.remove(&pid);
-    }
-}
-
 /// Reap the dead children handed to us from other sessions: orphans of cases
 /// (every case and its descendants live outside our session) that ended before
 /// any look saw them. Children the standard library waits for share our session,
-/// or were started by [`spawn_own`], and are left alone.
+/// or were started by [`own_children::spawn_own`], and are left alone.
 fn reap_orphans(procs: &[(i32, Stat)]) {
     let me = std::process::id() as i32;
     let Some(mine) = stat(me) else { return };
-    let Ok(own) = OWN.lock() else { return };
-    for (pid, st) in procs {
-        if st.zombie
-            && st.ppid == me
-            && st.sid != mine.sid
-            && st.pgrp != mine.pgrp
-            && !own.contains(pid)
-        {
-            sys::reap_pid(*pid);
+    // the registry stays locked while reaping: a child spawned meanwhile is
+    // registered before it can be seen here
+    own_children::while_locked(|own| {
+        for (pid, st) in procs {
+            if st.zombie
+                && st.ppid == me
+                && st.sid != mine.sid
+                && st.pgrp != mine.pgrp
+                && !own.contains(pid)
+            {
+                sys::reap_pid(*pid);
+            }
         }
-    }
+    });
 }
 
 /// What /proc says of one process.

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use testdeck_core::tail::{Follower, Start, TailEvent, Watch};
 use testdeck_core::workspace::logs::read_meta;
-use testdeck_core::workspace::run;
+use testdeck_core::workspace::run_folder;
 
 /// How often `tests/logs/` is looked at while the runner works.
 pub const POLL: Duration = Duration::from_millis(100);
@@ -120,7 +120,7 @@ pub fn merge_targets(targets: Vec<TestsTarget>) -> Vec<TestsTarget> {
     out
 }
 
-pub use testdeck_core::workspace::run::run_folders;
+pub use testdeck_core::workspace::run_folder::run_folders;
 
 /// One run folder being followed.
 struct Followed {
@@ -280,7 +280,7 @@ fn run_one(
         // finds it, so they never look like running again
         let open: Vec<String> = followed
             .values()
-            .filter(|f| !f.ended && !run::state(&f.dir).ended())
+            .filter(|f| !f.ended && !run_folder::state(&f.dir).ended())
             .map(|f| f.rel.clone())
             .collect();
         let recorded = match cancelled {
@@ -387,7 +387,7 @@ fn start_following(root: &Path, logs: &Path, dir: &Path, sink: &Sink) -> Followe
         dir: dir.to_path_buf(),
         // the timeline stays in its run folder (a link out is refused)
         timeline: Follower::within(
-            dir.join(run::TIMELINE),
+            dir.join(run_folder::TIMELINE),
             Start::Beginning,
             Watch::Off,
             Some(dir.to_path_buf()),
@@ -433,10 +433,10 @@ fn drain(f: &mut Followed, sink: &Sink, cancel: &Cancel) {
 fn step(root: &Path, f: &mut Followed, sink: &Sink, cancel: &Cancel) -> Option<ResultLine> {
     drain(f, sink, cancel);
     // the one decision: a meta.json still being written is not the end yet
-    if !run::state(&f.dir).ended() {
+    if !run_folder::state(&f.dir).ended() {
         return None;
     }
-    let meta_file = f.dir.join(run::META);
+    let meta_file = f.dir.join(run_folder::META);
     // a meta.json being written may not parse yet: try again next time
     let (meta, _) = read_meta(root, &meta_file).ok()?;
     // the writer is done: the last line counts even without its newline

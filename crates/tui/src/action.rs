@@ -5,6 +5,9 @@ use crossterm::event::{KeyEvent, MouseEvent};
 use testdeck_core::workspace::Workspace;
 use testdeck_core::workspace::timeline::TimelineEvent;
 
+/// Sends an action to the app's loop (from any thread).
+pub type ActionSink = std::sync::Arc<dyn Fn(Action) + Send + Sync>;
+
 /// A command a key can be bound to. `name()` is its keymap spelling.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Command {
@@ -134,7 +137,9 @@ impl Command {
     }
 }
 
-pub use testdeck_core::tail::run::{MAX_RUN_PROBLEMS, MAX_TIMELINE_EVENTS, RunData, skipped_note};
+pub use testdeck_core::tail::live_run::{
+    MAX_RUN_PROBLEMS, MAX_TIMELINE_EVENTS, RunData, skipped_note,
+};
 
 /// Everything that reaches `App::update`.
 #[derive(Debug)]

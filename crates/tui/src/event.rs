@@ -66,7 +66,7 @@ pub async fn run(
         }
     }
     let send_tx = tx.clone();
-    let send: super::runtime::ActionSink = Arc::new(move |a| {
+    let send: super::action::ActionSink = Arc::new(move |a| {
         let _ = send_tx.send(Msg::Act(a));
     });
     let mut runtime = Runtime::new(root.clone(), send);

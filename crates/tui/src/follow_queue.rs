@@ -5,7 +5,7 @@
 
 use super::shared_queue::Shared;
 use std::collections::VecDeque;
-use testdeck_core::tail::run::RunUpdate;
+use testdeck_core::tail::live_run::RunUpdate;
 use testdeck_core::workspace::timeline::TimelineEvent;
 
 /// What the follow task read and the app has not taken yet.
@@ -44,7 +44,8 @@ impl FollowQueue {
             self.events.drain(..over);
             self.dropped += over as u64;
         }
-        let room = testdeck_core::tail::run::MAX_RUN_PROBLEMS.saturating_sub(self.problems.len());
+        let room =
+            testdeck_core::tail::live_run::MAX_RUN_PROBLEMS.saturating_sub(self.problems.len());
         self.problems.extend(u.problems.into_iter().take(room));
         self.finished |= u.finished;
         !std::mem::replace(&mut self.scheduled, true)

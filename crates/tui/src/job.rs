@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use testdeck_core::workspace::diff::RunDiff;
 use testdeck_core::workspace::logs::RawRun;
-use testdeck_exec::watch::{WatchEvent, WatchOptions};
+use testdeck_exec::watch_mode::{WatchEvent, WatchOptions};
 
 /// Work for the features, done off the UI thread (`tui::runtime`).
 #[derive(Debug, Clone)]

@@ -2,7 +2,7 @@
 //! features' jobs (a watch thread, one thread per job that ends by itself), openers.
 //! Every result comes back to the app as an `Action` through one sink.
 
-use super::action::Action;
+use super::action::{Action, ActionSink};
 use super::app::Effect;
 use super::job::{Done, Job};
 use super::shared_queue::Shared;
@@ -11,12 +11,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use testdeck_core::tail;
-use testdeck_core::tail::run::{RunUpdate, follow, load_run};
+use testdeck_core::tail::live_run::{RunUpdate, follow, load_run};
 use testdeck_core::workspace::Workspace;
 use testdeck_exec::process::Cancel;
-
-/// Sends an action to the app's loop.
-pub type ActionSink = Arc<dyn Fn(Action) + Send + Sync>;
 
 /// What the follow of a run read, as the app takes it.
 pub fn timeline_append(path: &str, u: RunUpdate) -> Action {
@@ -228,7 +225,7 @@ pub fn follow_queued(
 ) {
     let queue = Shared::<super::follow_queue::FollowQueue>::default();
     let to_app = |u: RunUpdate| {
-        if queue.push(u, testdeck_core::tail::run::MAX_TIMELINE_EVENTS) {
+        if queue.push(u, testdeck_core::tail::live_run::MAX_TIMELINE_EVENTS) {
             send(Action::FollowQueued(path.to_owned(), queue.clone()));
         }
         true
@@ -415,13 +412,13 @@ impl Jobs {
                 let root = root.to_path_buf();
                 let h = std::thread::spawn(move || {
                     let s = send.clone();
-                    let sink: testdeck_exec::watch::WatchSink = Arc::new(move |ev| {
+                    let sink: testdeck_exec::watch_mode::WatchSink = Arc::new(move |ev| {
                         s(Action::Done(Box::new(Done::Watch {
                             generation,
                             event: Box::new(ev),
                         })));
                     });
-                    let r = testdeck_exec::watch::watch(&root, &opts, &sink, &stop);
+                    let r = testdeck_exec::watch_mode::watch(&root, &opts, &sink, &stop);
                     send(Action::Done(Box::new(Done::WatchEnded {
                         generation,
                         error: r.err(),
@@ -467,7 +464,7 @@ mod tests {
     use std::io::Write as _;
     use std::sync::mpsc;
     use testdeck_core::tail::Follower;
-    use testdeck_core::tail::run::load_run_capped;
+    use testdeck_core::tail::live_run::load_run_capped;
     use testdeck_core::workspace::timeline;
 
     const REL: &str = "tests/logs/kb/backend/search/basic/kb-search-empty/20260310-120000-000";
@@ -486,14 +483,18 @@ mod tests {
         let ws = tempfile::tempdir().expect("tmp");
         let dir = ws.path().join(REL);
         std::fs::create_dir_all(&dir).expect("mkdir");
-        std::fs::write(dir.join(testdeck_core::workspace::run::TIMELINE), timeline).expect("write");
+        std::fs::write(
+            dir.join(testdeck_core::workspace::run_folder::TIMELINE),
+            timeline,
+        )
+        .expect("write");
         (ws, dir)
     }
 
     fn append(dir: &Path, text: &str) {
         let mut f = std::fs::OpenOptions::new()
             .append(true)
-            .open(dir.join(testdeck_core::workspace::run::TIMELINE))
+            .open(dir.join(testdeck_core::workspace::run_folder::TIMELINE))
             .expect("open");
         f.write_all(text.as_bytes()).expect("append");
     }
@@ -579,7 +580,7 @@ mod tests {
         let text =
             lines("s", 1..=2) + "{\"type\":\"step\",\"name\":\"last\"}\n{\"name\":\"no-newline\"}";
         let (ws, dir) = run_with(&text);
-        std::fs::write(dir.join(testdeck_core::workspace::run::META), META).expect("meta");
+        std::fs::write(dir.join(testdeck_core::workspace::run_folder::META), META).expect("meta");
         let data = load_run(ws.path(), REL);
         assert!(!data.in_progress);
         assert!(data.follower.is_none(), "a finished run is not followed");
@@ -591,7 +592,11 @@ mod tests {
     #[test]
     fn a_run_opened_with_a_half_written_meta_json_is_in_progress() {
         let (ws, dir) = run_with(&lines("s", 1..=2));
-        std::fs::write(dir.join(testdeck_core::workspace::run::META), &META[..20]).expect("meta");
+        std::fs::write(
+            dir.join(testdeck_core::workspace::run_folder::META),
+            &META[..20],
+        )
+        .expect("meta");
         let data = load_run(ws.path(), REL);
         assert!(data.in_progress, "a half-written meta.json is not the end");
         assert!(
@@ -636,7 +641,8 @@ mod tests {
             // the last line never gets its newline: it shows when the run ends
             append(&wdir, "{\"type\":\"run\",\"name\":\"end\"}");
             std::thread::sleep(Duration::from_millis(50));
-            std::fs::write(wdir.join(testdeck_core::workspace::run::META), META).expect("meta");
+            std::fs::write(wdir.join(testdeck_core::workspace::run_folder::META), META)
+                .expect("meta");
         });
         let seen = drain_until_finished(&mut app, &rx);
         writer.join().expect("writer");
@@ -661,7 +667,11 @@ mod tests {
         let (rx, _stop, t) = follow_on_thread(follower.expect("followed"), &dir);
         // half a meta.json, then a line: the line comes in a batch that does
         // not end the run
-        std::fs::write(dir.join(testdeck_core::workspace::run::META), &META[..20]).expect("meta");
+        std::fs::write(
+            dir.join(testdeck_core::workspace::run_folder::META),
+            &META[..20],
+        )
+        .expect("meta");
         append(&dir, &line("after-half-meta"));
         loop {
             let a = rx
@@ -680,7 +690,7 @@ mod tests {
                 break;
             }
         }
-        std::fs::write(dir.join(testdeck_core::workspace::run::META), META).expect("meta");
+        std::fs::write(dir.join(testdeck_core::workspace::run_folder::META), META).expect("meta");
         let seen = drain_until_finished(&mut app, &rx);
         joined(t);
         assert!(seen.last().is_some_and(|s| s.2));
@@ -690,7 +700,11 @@ mod tests {
         let (ws, dir) = run_with(&lines("b", 1..=1));
         let (mut app, follower) = app_showing(ws.path());
         let (rx, _stop, t) = follow_on_thread(follower.expect("followed"), &dir);
-        std::fs::write(dir.join(testdeck_core::workspace::run::META), "{broken").expect("meta");
+        std::fs::write(
+            dir.join(testdeck_core::workspace::run_folder::META),
+            "{broken",
+        )
+        .expect("meta");
         drain_until_finished(&mut app, &rx);
         joined(t);
         assert!(!app.live.run.as_ref().expect("run").in_progress);
@@ -736,21 +750,25 @@ mod tests {
         // the atomic-write pattern: a new file renamed over the timeline
         let tmp = dir.join("timeline.jsonl.tmp");
         std::fs::write(&tmp, lines("new", 1..=3)).expect("tmp");
-        std::fs::rename(&tmp, dir.join(testdeck_core::workspace::run::TIMELINE)).expect("rename");
+        std::fs::rename(
+            &tmp,
+            dir.join(testdeck_core::workspace::run_folder::TIMELINE),
+        )
+        .expect("rename");
         let resets = wait_shown(&mut app, &rx, &["new1", "new2", "new3"]);
         assert_eq!(resets.first(), Some(&true), "{resets:?}");
         append(&dir, &line("new4"));
         wait_shown(&mut app, &rx, &["new1", "new2", "new3", "new4"]);
         // rewritten in place at the same size: only the first line tells
         std::fs::write(
-            dir.join(testdeck_core::workspace::run::TIMELINE),
+            dir.join(testdeck_core::workspace::run_folder::TIMELINE),
             lines("neW", 1..=4),
         )
         .expect("rewrite");
         let resets = wait_shown(&mut app, &rx, &["neW1", "neW2", "neW3", "neW4"]);
         assert_eq!(resets.first(), Some(&true), "{resets:?}");
         append(&dir, &line("neW5"));
-        std::fs::write(dir.join(testdeck_core::workspace::run::META), META).expect("meta");
+        std::fs::write(dir.join(testdeck_core::workspace::run_folder::META), META).expect("meta");
         let seen = drain_until_finished(&mut app, &rx);
         joined(t);
         assert!(seen.iter().all(|s| !s.0), "{seen:?}");
@@ -773,7 +791,7 @@ mod tests {
     #[test]
     fn a_huge_timeline_keeps_its_last_events_and_says_how_many_were_not_loaded() {
         let (ws, dir) = run_with(&lines("e", 1..=250));
-        std::fs::write(dir.join(testdeck_core::workspace::run::META), META).expect("meta");
+        std::fs::write(dir.join(testdeck_core::workspace::run_folder::META), META).expect("meta");
         let data = load_run_capped(ws.path(), REL, 100);
         assert_eq!(data.events.len(), 100);
         assert_eq!(data.events.front().map(|e| e.name.as_str()), Some("e151"));
@@ -790,7 +808,7 @@ mod tests {
         app.live.cap = 8;
         let (rx, _stop, t) = follow_on_thread(follower.expect("followed"), &dir);
         append(&dir, &lines("e", 6..=20));
-        std::fs::write(dir.join(testdeck_core::workspace::run::META), META).expect("meta");
+        std::fs::write(dir.join(testdeck_core::workspace::run_folder::META), META).expect("meta");
         drain_until_finished(&mut app, &rx);
         joined(t);
         let want: Vec<String> = (13..=20).map(|i| format!("e{i}")).collect();

@@ -2,8 +2,7 @@
 //! `.pouch/tester/` and `testdeck.toml`, debounced, read on its own thread into
 //! `workspace::changes` updates sent to the app.
 
-use super::action::Action;
-use super::runtime::ActionSink;
+use super::action::{Action, ActionSink};
 use notify::{RecursiveMode, Watcher};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -12,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 use testdeck_core::workspace::changes::{Change, Reader, classify};
-use testdeck_exec::watch::Debouncer;
+use testdeck_exec::watch_mode::Debouncer;
 
 /// A burst of writes is read this long after its last change: a new run is on
 /// screen well within a second.

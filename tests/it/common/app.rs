@@ -5,7 +5,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::ops::{Deref, DerefMut};
 use std::path::{Path, PathBuf};
-use testdeck_core::tail::run::load_run;
+use testdeck_core::tail::live_run::load_run;
 use testdeck_core::workspace::Workspace;
 use testdeck_tui::action::{Action, Command};
 use testdeck_tui::app::{App, Effect, Options};

@@ -215,6 +215,6 @@ impl Session {
 /// other sessions it does not know: tell it this one is ours to wait for.
 pub fn keep_child(child: &(dyn portable_pty::Child + Send + Sync)) {
     if let Some(pid) = child.process_id() {
-        testdeck_exec::sweep::keep_own(pid);
+        testdeck_exec::own_children::keep_own(pid);
     }
 }

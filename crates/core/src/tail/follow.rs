@@ -1,11 +1,11 @@
 //! The follower: reads a growing file line by line, exactly once and in order,
 //! across partial writes, truncation, replacement, deletion and late creation.
 
+use super::dir_watch::{DirWatch, Signal, Woke};
 use super::lines::{
     CHUNK, FileId, Splitter, count_newlines, file_id, locate_last_lines, make_line, read_at,
     read_full_at,
 };
-use super::watch::{DirWatch, Signal, Woke};
 use super::{Start, TailEvent, Watch};
 use std::fs::File;
 use std::io;
@@ -634,7 +634,7 @@ mod tests {
     #[test]
     fn starts_where_asked() {
         let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join(crate::workspace::run::TIMELINE);
+        let p = dir.path().join(crate::workspace::run_folder::TIMELINE);
         let mut text = String::new();
         for i in 1..=5 {
             text.push_str(&ev(&format!("e{i}")));
@@ -654,7 +654,7 @@ mod tests {
     #[test]
     fn empty_only_when_caught_up() {
         let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join(crate::workspace::run::TIMELINE);
+        let p = dir.path().join(crate::workspace::run_folder::TIMELINE);
         // more blank bytes than one batch reads, then an event
         let blank = " ".repeat(1000) + "\n";
         let mut text = blank.repeat((MAX_BATCH_BYTES as usize) / blank.len() + 10);
@@ -669,7 +669,7 @@ mod tests {
     #[test]
     fn truncation_and_rewrite_in_place() {
         let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join(crate::workspace::run::TIMELINE);
+        let p = dir.path().join(crate::workspace::run_folder::TIMELINE);
         std::fs::write(&p, ev("a") + &ev("b")).unwrap();
         let mut f = Follower::with_watch(&p, Start::Beginning, Watch::Off);
         assert_eq!(names(&f.read_available()), ["1:a", "2:b"]);
@@ -685,10 +685,10 @@ mod tests {
     #[test]
     fn a_watched_sibling_ends_the_wait() {
         let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join(crate::workspace::run::TIMELINE);
+        let p = dir.path().join(crate::workspace::run_folder::TIMELINE);
         std::fs::write(&p, ev("a")).unwrap();
         let mut f = Follower::open(&p, Start::End);
-        f.wake_on_sibling(crate::workspace::run::META);
+        f.wake_on_sibling(crate::workspace::run_folder::META);
         if !f.is_event_driven() {
             // no inotify here: the caller looks on a timer instead
             return;
@@ -705,7 +705,7 @@ mod tests {
                 }
             }
         });
-        std::fs::write(dir.path().join(crate::workspace::run::META), "{}").unwrap();
+        std::fs::write(dir.path().join(crate::workspace::run_folder::META), "{}").unwrap();
         let patience = Duration::from_secs(10);
         assert_eq!(rx.recv_timeout(patience).unwrap(), Vec::<String>::new());
         std::fs::OpenOptions::new()

@@ -15,12 +15,12 @@
 //!   `testdeck tail` and `testdeck run` print.
 
 mod compact;
+mod dir_watch;
 mod follow;
 mod index;
 mod lines;
+pub mod live_run;
 mod pretty;
-pub mod run;
-mod watch;
 
 pub use follow::{Follower, Interrupt, TailHandle, spawn};
 pub use index::{LineIndex, Refresh};

@@ -12,7 +12,7 @@ pub const DIR: &str = "cancelled";
 /// The file that holds the cancelled runs of the workspace at `root`, when
 /// there is a state folder (`XDG_STATE_HOME` or `HOME`).
 pub fn file(root: &Path) -> Option<PathBuf> {
-    let state = super::openers::Places::from_env().state_dir?;
+    let state = super::openers::UserDirs::from_env().state_dir?;
     Some(file_in(&state, root))
 }
 
@@ -67,7 +67,7 @@ pub fn record(f: &Path, root: &Path, runs: &[String]) -> std::io::Result<()> {
     let mut all = read_file(f);
     all.retain(|rel| {
         let dir = root.join(rel);
-        dir.is_dir() && !dir.join(super::run::META).exists()
+        dir.is_dir() && !dir.join(super::run_folder::META).exists()
     });
     all.extend(runs.iter().cloned());
     let at = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true);

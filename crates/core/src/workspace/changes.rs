@@ -2,7 +2,7 @@
 //! thread) into updates, and the updates applied to a loaded workspace without
 //! indexing the rest again.
 
-use super::{Workspace, catalog, config, logs, plan, run, tree};
+use super::{Workspace, catalog, config, logs, plan, run_folder, tree};
 use crate::problem::Problem;
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -76,7 +76,10 @@ fn run_folder_of(full: &str, rest: &str) -> String {
     let run_file = |n: &str| {
         matches!(
             n,
-            run::META | run::TIMELINE | run::RUNTIME_EVENTS | run::ARTIFACTS
+            run_folder::META
+                | run_folder::TIMELINE
+                | run_folder::RUNTIME_EVENTS
+                | run_folder::ARTIFACTS
         ) || n.starts_with("meta.json.")
             || n.starts_with("artifacts.json.")
     };
@@ -169,7 +172,7 @@ impl Reader {
             match c {
                 Change::Config => return vec![Update::Reread(Reread::All)],
                 Change::Logs(rel) => {
-                    let judge = judge.get_or_insert_with(|| run::Judge::load(root, &self.runs));
+                    let judge = judge.get_or_insert_with(|| logs::Judge::load(root, &self.runs));
                     self.read_logs(rel, judge, &mut out);
                 }
                 Change::Tests(rel) => self.read_tests(rel, &mut out),
@@ -189,7 +192,7 @@ impl Reader {
         out
     }
 
-    fn read_logs(&self, rel: &str, judge: &run::Judge, out: &mut Vec<Update>) {
+    fn read_logs(&self, rel: &str, judge: &logs::Judge, out: &mut Vec<Update>) {
         let root = &self.root;
         let abs = root.join(rel);
         let read = |dir: &Path, out: &mut Vec<Update>| {
@@ -202,7 +205,7 @@ impl Reader {
                 None => out.push(Update::RemoveRuns(super::rel(root, dir))),
             }
         };
-        if run::is_run_folder(&abs) {
+        if run_folder::is_run_folder(&abs) {
             read(&abs, out);
             return;
         }
@@ -210,7 +213,7 @@ impl Reader {
         // goes, and the run folders now below it come in
         out.push(Update::RemoveRuns(rel.to_owned()));
         if abs.is_dir() {
-            for dir in run::run_folders(&abs, &BTreeSet::new()) {
+            for dir in run_folder::run_folders(&abs, &BTreeSet::new()) {
                 read(&dir, out);
             }
         }

@@ -2,7 +2,8 @@
 //! from the fixed contract. Every check is a located warning with a stable rule name.
 
 use super::Workspace;
-use super::logs::{self, META_FIELDS, Meta, Names, RawRun, RunStatus, is_run_id, locate_key};
+use super::logs::{self, META_FIELDS, Meta, RawRun, RunStatus, is_run_id, locate_key};
+use super::run_folder::Names;
 use super::timeline::{EVENT_STATUSES, EVENT_TYPES};
 use super::walk::Folder;
 use crate::problem::{Problem, Severity};
@@ -52,7 +53,7 @@ pub fn check_run(root: &Path, run: &RawRun) -> Vec<Problem> {
     // read through the bounded reader (a link out or a FIFO was reported on load)
     let meta_text = super::read::read_beneath(
         folder.fd(),
-        Path::new(super::run::META),
+        Path::new(super::run_folder::META),
         super::read::Links::Inside,
         super::read::Kind::RunJson,
     )
@@ -260,7 +261,7 @@ pub fn check_in(run: &RunView<'_>, folder: &Folder) -> Vec<Problem> {
 /// endless line) costs at most one line of [`MAX_TIMELINE_LINE`] in memory.
 fn check_timeline(run: &RunView<'_>, folder: &Folder) -> Vec<Problem> {
     use std::io::{BufRead, Read};
-    let rel = format!("{}/{}", run.path, super::run::TIMELINE);
+    let rel = format!("{}/{}", run.path, super::run_folder::TIMELINE);
     let unreadable = || {
         vec![Problem::error(
             &rel,
@@ -271,7 +272,7 @@ fn check_timeline(run: &RunView<'_>, folder: &Folder) -> Vec<Problem> {
     // streamed, so no size cap; but never a FIFO, a device or a link out
     let f = match super::read::open_beneath(
         folder.fd(),
-        Path::new(super::run::TIMELINE),
+        Path::new(super::run_folder::TIMELINE),
         super::read::Links::Inside,
     ) {
         Ok((f, _)) => f,
@@ -362,12 +363,12 @@ fn check_artifacts(
     folder: &Folder,
     listed: Option<&[(std::ffi::OsString, super::walk::Kind)]>,
 ) -> Vec<Problem> {
-    let file = format!("{}/{}", run.path, super::run::ARTIFACTS);
+    let file = format!("{}/{}", run.path, super::run_folder::ARTIFACTS);
     // read once: the items and the text that locates them
     let (text, (items, mut out)) = match logs::read_json_beneath(
         &file,
         folder,
-        super::run::ARTIFACTS,
+        super::run_folder::ARTIFACTS,
         "artifacts",
         super::read::Links::Inside,
     ) {

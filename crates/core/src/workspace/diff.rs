@@ -45,8 +45,8 @@ impl RunSide {
 /// problems beside what could be read; a folder with neither `meta.json` nor
 /// `timeline.jsonl` is an error.
 pub fn load_side(root: &Path, dir: &Path) -> Result<(RunSide, Vec<Problem>), String> {
-    let meta_file = dir.join(super::run::META);
-    let timeline_file = dir.join(super::run::TIMELINE);
+    let meta_file = dir.join(super::run_folder::META);
+    let timeline_file = dir.join(super::run_folder::TIMELINE);
     let shown = rel(root, dir);
     // there as any kind of entry: a link out or a FIFO is read, and refused, as a problem
     let present = |p: &Path| std::fs::symlink_metadata(p).is_ok();
@@ -79,7 +79,7 @@ pub fn load_side(root: &Path, dir: &Path) -> Result<(RunSide, Vec<Problem>), Str
     } else {
         Vec::new()
     };
-    let artifacts = if present(&dir.join(super::run::ARTIFACTS)) {
+    let artifacts = if present(&dir.join(super::run_folder::ARTIFACTS)) {
         let (a, mut p) = read_artifacts(root, dir);
         problems.append(&mut p);
         a
@@ -154,7 +154,7 @@ impl std::fmt::Display for ResolveError {
 pub fn resolve_run(ws: &Workspace, arg: &str) -> Result<PathBuf, ResolveError> {
     let p = Path::new(arg);
     let under_root = ws.root.join(p);
-    let is_run = |d: &Path| super::run::is_run_folder(d);
+    let is_run = |d: &Path| super::run_folder::is_run_folder(d);
     if is_run(&under_root) {
         return Ok(under_root);
     }

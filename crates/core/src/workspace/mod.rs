@@ -20,7 +20,7 @@ pub mod plan;
 pub mod read;
 pub mod report;
 pub mod risk;
-pub mod run;
+pub mod run_folder;
 pub mod select;
 pub mod stats;
 pub mod timeline;
@@ -119,7 +119,7 @@ impl Workspace {
                 (logs::scan_with(&root, &mut p, contract), p)
             },
         );
-        logs.judge(&root, &run::Judge::load(&root, &config.runs));
+        logs.judge(&root, &logs::Judge::load(&root, &config.runs));
         Ok(Workspace::assemble(
             root,
             config,
@@ -193,7 +193,7 @@ impl Workspace {
 #[derive(Debug)]
 pub struct HistoryLoader {
     history: logs::History,
-    judge: run::Judge,
+    judge: logs::Judge,
     root: PathBuf,
 }
 
@@ -203,7 +203,7 @@ impl HistoryLoader {
     pub fn new(root: &Path, runs: &config::Runs) -> HistoryLoader {
         HistoryLoader {
             history: logs::History::walk(root),
-            judge: run::Judge::load(root, runs),
+            judge: logs::Judge::load(root, runs),
             root: root.to_path_buf(),
         }
     }

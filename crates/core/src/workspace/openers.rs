@@ -11,60 +11,61 @@
 use super::read::{self, Kind};
 use std::path::{Path, PathBuf};
 
-/// The three opener slots of an `[open]` table.
+/// Which opener an artifact gets: the three keys of an `[open]` table (its slots).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Slot {
+pub enum OpenerKind {
     Trace,
     Html,
     Default,
 }
 
-impl Slot {
+impl OpenerKind {
     /// The slot for an artifact of `kind` at `path`.
-    pub fn of(kind: &str, path: &str) -> Slot {
+    pub fn of(kind: &str, path: &str) -> OpenerKind {
         match kind {
-            "trace" => Slot::Trace,
-            "playwright-report" => Slot::Html,
+            "trace" => OpenerKind::Trace,
+            "playwright-report" => OpenerKind::Html,
             _ if Path::new(path)
                 .extension()
                 .is_some_and(|e| e.eq_ignore_ascii_case("html")) =>
             {
-                Slot::Html
+                OpenerKind::Html
             }
-            _ => Slot::Default,
+            _ => OpenerKind::Default,
         }
     }
 
     fn key(self) -> &'static str {
         match self {
-            Slot::Trace => "trace",
-            Slot::Html => "html",
-            Slot::Default => "default",
+            OpenerKind::Trace => "trace",
+            OpenerKind::Html => "html",
+            OpenerKind::Default => "default",
         }
     }
 }
 
 /// The built-in opener of a slot. `npx --no` never installs a package unseen.
-pub fn builtin(slot: Slot) -> Vec<String> {
+pub fn builtin(slot: OpenerKind) -> Vec<String> {
     let argv: &[&str] = match slot {
-        Slot::Trace => &["npx", "--no", "playwright", "show-trace"],
-        Slot::Html | Slot::Default => &["xdg-open"],
+        OpenerKind::Trace => &["npx", "--no", "playwright", "show-trace"],
+        OpenerKind::Html | OpenerKind::Default => &["xdg-open"],
     };
     argv.iter().map(|s| (*s).to_owned()).collect()
 }
 
-/// Where the person's own files are: `config.toml` (with `[open]`) and the
-/// remembered trust (`trusted-openers.toml`).
+/// The person's own testdeck folders: configuration (`config.toml`, with
+/// `[open]`) and state (the remembered trust `trusted-openers.toml`, the
+/// cancelled runs).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Places {
+pub struct UserDirs {
     pub config_dir: Option<PathBuf>,
     pub state_dir: Option<PathBuf>,
 }
 
-impl Places {
+impl UserDirs {
     /// `$XDG_CONFIG_HOME/testdeck` (default `~/.config/testdeck`) and
     /// `$XDG_STATE_HOME/testdeck` (default `~/.local/state/testdeck`).
-    pub fn from_env() -> Places {
+    pub fn from_env() -> UserDirs {
         let xdg = |var: &str, default: &str| {
             std::env::var_os(var)
                 .filter(|v| !v.is_empty())
@@ -72,7 +73,7 @@ impl Places {
                 .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(default)))
                 .map(|d| d.join("testdeck"))
         };
-        Places {
+        UserDirs {
             config_dir: xdg("XDG_CONFIG_HOME", ".config"),
             state_dir: xdg("XDG_STATE_HOME", ".local/state"),
         }
@@ -99,7 +100,7 @@ pub enum Decision {
 }
 
 /// The `[open]` slot of a TOML text, when it names one.
-fn slot_of(table: &toml::Table, slot: Slot) -> Option<Vec<String>> {
+fn slot_of(table: &toml::Table, slot: OpenerKind) -> Option<Vec<String>> {
     let v = table.get("open")?.as_table()?.get(slot.key())?.as_array()?;
     v.iter().map(|x| x.as_str().map(str::to_owned)).collect()
 }
@@ -123,7 +124,7 @@ fn hash(bytes: &[u8]) -> String {
 }
 
 /// The remembered entry for a workspace file: its path, hash and the opener.
-fn entry(file: &Path, bytes: &[u8], slot: Slot, argv: &[String]) -> toml::Table {
+fn entry(file: &Path, bytes: &[u8], slot: OpenerKind, argv: &[String]) -> toml::Table {
     let mut t = toml::Table::new();
     t.insert("path".into(), file.to_string_lossy().into_owned().into());
     t.insert("hash".into(), hash(bytes).into());
@@ -135,8 +136,8 @@ fn entry(file: &Path, bytes: &[u8], slot: Slot, argv: &[String]) -> toml::Table 
     t
 }
 
-fn trusted_entries(places: &Places) -> Vec<toml::Table> {
-    let Some(file) = places.trust_file() else {
+fn trusted_entries(dirs: &UserDirs) -> Vec<toml::Table> {
+    let Some(file) = dirs.trust_file() else {
         return Vec::new();
     };
     read_table(&file, None)
@@ -154,12 +155,12 @@ fn workspace_file(root: &Path) -> PathBuf {
 }
 
 /// Decide which opener runs for `slot` in the workspace at `root`.
-pub fn decide(root: &Path, places: &Places, slot: Slot) -> Decision {
+pub fn decide(root: &Path, dirs: &UserDirs, slot: OpenerKind) -> Decision {
     let ws_file = workspace_file(root);
     if let Some((bytes, table)) = read_table(&ws_file, Some(root)) {
         if let Some(argv) = slot_of(&table, slot) {
             let want = entry(&ws_file, &bytes, slot, &argv);
-            if trusted_entries(places).contains(&want) {
+            if trusted_entries(dirs).contains(&want) {
                 return if argv.is_empty() {
                     Decision::Nothing
                 } else {
@@ -176,7 +177,7 @@ pub fn decide(root: &Path, places: &Places, slot: Slot) -> Decision {
             };
         }
     }
-    let own = places
+    let own = dirs
         .config_dir
         .as_ref()
         .and_then(|d| read_table(&d.join("config.toml"), None))
@@ -190,8 +191,13 @@ pub fn decide(root: &Path, places: &Places, slot: Slot) -> Decision {
 
 /// Remember that the person trusts `argv` as the `slot` opener of the
 /// workspace's `testdeck.toml` as it is now.
-pub fn trust(root: &Path, places: &Places, slot: Slot, argv: &[String]) -> std::io::Result<()> {
-    let Some(file) = places.trust_file() else {
+pub fn trust(
+    root: &Path,
+    dirs: &UserDirs,
+    slot: OpenerKind,
+    argv: &[String],
+) -> std::io::Result<()> {
+    let Some(file) = dirs.trust_file() else {
         return Err(std::io::Error::other(
             "no state folder (set XDG_STATE_HOME or HOME)",
         ));
@@ -201,7 +207,7 @@ pub fn trust(root: &Path, places: &Places, slot: Slot, argv: &[String]) -> std::
         .map_err(|e| std::io::Error::other(e.to_string()))?;
     let new = entry(&ws_file, &bytes, slot, argv);
     // older trust of the same file and slot is replaced: only the newest holds
-    let mut all: Vec<toml::Table> = trusted_entries(places)
+    let mut all: Vec<toml::Table> = trusted_entries(dirs)
         .into_iter()
         .filter(|t| t.get("path") != new.get("path") || t.get("slot") != new.get("slot"))
         .collect();
@@ -288,11 +294,11 @@ mod tests {
     use super::*;
 
     /// A temp folder holding the workspace `ws/` and the person's `config/` and `state/`.
-    fn setup() -> (tempfile::TempDir, PathBuf, Places) {
+    fn setup() -> (tempfile::TempDir, PathBuf, UserDirs) {
         let d = tempfile::tempdir().expect("dir");
         let root = d.path().join("ws");
         std::fs::create_dir(&root).expect("mkdir");
-        let p = Places {
+        let p = UserDirs {
             config_dir: Some(d.path().join("config")),
             state_dir: Some(d.path().join("state")),
         };
@@ -303,7 +309,7 @@ mod tests {
     fn builtins_never_install() {
         let (_d, root, p) = setup();
         assert_eq!(
-            decide(&root, &p, Slot::Trace),
+            decide(&root, &p, OpenerKind::Trace),
             Decision::Run(vec![
                 "npx".into(),
                 "--no".into(),
@@ -311,8 +317,8 @@ mod tests {
                 "show-trace".into()
             ])
         );
-        assert_eq!(Slot::of("other", "a/report.HTML"), Slot::Html);
-        assert_eq!(Slot::of("trace", "t.zip"), Slot::Trace);
+        assert_eq!(OpenerKind::of("other", "a/report.HTML"), OpenerKind::Html);
+        assert_eq!(OpenerKind::of("trace", "t.zip"), OpenerKind::Trace);
     }
 
     #[test]
@@ -325,12 +331,12 @@ mod tests {
         )
         .expect("w");
         assert_eq!(
-            decide(&root, &p, Slot::Default),
+            decide(&root, &p, OpenerKind::Default),
             Decision::Run(vec!["my-viewer".into(), "--new".into()])
         );
         assert_eq!(
-            decide(&root, &p, Slot::Html),
-            Decision::Run(builtin(Slot::Html))
+            decide(&root, &p, OpenerKind::Html),
+            Decision::Run(builtin(OpenerKind::Html))
         );
     }
 
@@ -343,18 +349,18 @@ mod tests {
         )
         .expect("w");
         let argv = vec!["touch".to_owned(), "x".to_owned()];
-        let Decision::Ask { argv: asked, .. } = decide(&root, &p, Slot::Default) else {
+        let Decision::Ask { argv: asked, .. } = decide(&root, &p, OpenerKind::Default) else {
             panic!("must ask");
         };
         assert_eq!(asked, argv);
         // the other slots are not the workspace's: built-in, no question
         assert_eq!(
-            decide(&root, &p, Slot::Trace),
-            Decision::Run(builtin(Slot::Trace))
+            decide(&root, &p, OpenerKind::Trace),
+            Decision::Run(builtin(OpenerKind::Trace))
         );
-        trust(&root, &p, Slot::Default, &argv).expect("trust");
+        trust(&root, &p, OpenerKind::Default, &argv).expect("trust");
         assert_eq!(
-            decide(&root, &p, Slot::Default),
+            decide(&root, &p, OpenerKind::Default),
             Decision::Run(argv.clone())
         );
         // any change of the file asks again, even one that keeps the command
@@ -364,12 +370,12 @@ mod tests {
         )
         .expect("w");
         assert!(matches!(
-            decide(&root, &p, Slot::Default),
+            decide(&root, &p, OpenerKind::Default),
             Decision::Ask { .. }
         ));
         // without a state folder nothing can be remembered
-        let none = Places::default();
-        assert!(trust(&root, &none, Slot::Default, &argv).is_err());
+        let none = UserDirs::default();
+        assert!(trust(&root, &none, OpenerKind::Default, &argv).is_err());
     }
 
     #[test]
@@ -378,9 +384,9 @@ mod tests {
         let text = "[open]\ndefault = [\"touch\", \"x\"]\n";
         std::fs::write(root.join("testdeck.toml"), text).expect("w");
         // a remembered entry with the right path and hash but another command
-        trust(&root, &p, Slot::Default, &["other".to_owned()]).expect("trust");
+        trust(&root, &p, OpenerKind::Default, &["other".to_owned()]).expect("trust");
         assert!(matches!(
-            decide(&root, &p, Slot::Default),
+            decide(&root, &p, OpenerKind::Default),
             Decision::Ask { .. }
         ));
     }

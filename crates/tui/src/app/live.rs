@@ -554,13 +554,13 @@ mod tests {
         use std::fmt::Write as _;
         use std::io::Write as _;
         use std::sync::atomic::AtomicBool;
-        use testdeck_core::tail::run::{MAX_TIMELINE_EVENTS, load_run};
+        use testdeck_core::tail::live_run::{MAX_TIMELINE_EVENTS, load_run};
         const REL: &str = "tests/logs/kb/backend/search/basic/kb-search-empty/20260310-120000-000";
         const LINES: usize = 1_000_000;
         let ws = tempfile::tempdir().expect("tmp");
         let dir = ws.path().join(REL);
         std::fs::create_dir_all(&dir).expect("mkdir");
-        let timeline = dir.join(testdeck_core::workspace::run::TIMELINE);
+        let timeline = dir.join(testdeck_core::workspace::run_folder::TIMELINE);
         std::fs::write(&timeline, "{\"type\":\"step\",\"name\":\"s0\"}\n").expect("write");
         let mut a = app();
         a.live.wanted = Some(RunRef::Folder(REL.into()));
@@ -596,7 +596,7 @@ mod tests {
         }
         drop(f);
         std::fs::write(
-            dir.join(testdeck_core::workspace::run::META),
+            dir.join(testdeck_core::workspace::run_folder::META),
             r#"{"schemaVersion":4,"runId":"20260310-120000-000","status":"passed"}"#,
         )
         .expect("meta");

@@ -87,7 +87,7 @@ pub struct App {
     pub keymap: Keymap,
     /// Where the person's own openers and remembered trust are (none in tests
     /// that do not set them: built-in openers, nothing remembered).
-    pub opener_places: testdeck_core::workspace::openers::Places,
+    pub opener_places: testdeck_core::workspace::openers::UserDirs,
     resolver: Resolver,
     pub ws: Option<Workspace>,
     pub load_error: Option<String>,
@@ -169,9 +169,9 @@ impl App {
     pub fn new(opts: Options, keymap: Keymap) -> App {
         App {
             opener_places: if opts.use_env {
-                testdeck_core::workspace::openers::Places::from_env()
+                testdeck_core::workspace::openers::UserDirs::from_env()
             } else {
-                testdeck_core::workspace::openers::Places::default()
+                testdeck_core::workspace::openers::UserDirs::default()
             },
             opts,
             keymap,

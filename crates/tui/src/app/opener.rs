@@ -8,7 +8,7 @@ use testdeck_core::sanitize::escape;
 impl App {
     /// `o`: open the selected artifact with its opener.
     pub(super) fn open_artifact(&mut self) -> Vec<Effect> {
-        use testdeck_core::workspace::openers::{self, Decision, Slot};
+        use testdeck_core::workspace::openers::{self, Decision, OpenerKind};
         let (kind, shown, file) = match self.live.artifact_to_open(&self.opts.root) {
             Ok(a) => a,
             Err(why) => {
@@ -17,7 +17,7 @@ impl App {
             }
         };
         // which command runs is the core's decision; the TUI only asks
-        let slot = Slot::of(&kind, &shown);
+        let slot = OpenerKind::of(&kind, &shown);
         // absolute: the opener runs in the workspace root, not in testdeck's directory
         let file = std::path::absolute(&file).unwrap_or(file);
         let target = file.to_string_lossy().into_owned();

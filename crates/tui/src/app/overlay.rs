@@ -23,7 +23,7 @@ pub enum Prompt {
 /// The question before a workspace opener runs for the first time.
 #[derive(Debug, Clone)]
 pub struct TrustOpener {
-    pub slot: testdeck_core::workspace::openers::Slot,
+    pub slot: testdeck_core::workspace::openers::OpenerKind,
     /// The opener as `testdeck.toml` names it.
     pub argv: Vec<String>,
     /// The workspace file that names it.

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use testdeck_core::sanitize::escape;
 use testdeck_core::workspace::Workspace;
 use testdeck_core::workspace::cases::CaseRef;
-use testdeck_exec::watch::{WatchEvent, WatchNote, WatchOptions, Watched};
+use testdeck_exec::watch_mode::{WatchEvent, WatchNote, WatchOptions, Watched};
 use testdeck_exec::{ExecEvent, Grants, Risk};
 
 /// The launch number watch reruns report under (they have no handle of the app's).
@@ -98,7 +98,7 @@ impl Watch {
         // the watch decides each rerun by this very policy with these grants: what
         // it would skip is not watched at all
         let opts = options(grants.clone(), Vec::new(), max_risk);
-        let (_, skipped) = testdeck_exec::watch::plan_for(ws, &opts, &asked);
+        let (_, skipped) = testdeck_exec::watch_mode::plan_for(ws, &opts, &asked);
         let refused: HashMap<&str, &str> = skipped
             .iter()
             .map(|s| (s.id.as_str(), s.reason.as_str()))

@@ -3,7 +3,7 @@
 use super::files::{locate_key, locate_key_value, read_json_beneath, wrong_type};
 use crate::problem::Problem;
 use crate::workspace::walk::{Folder, Kind as EntryKind};
-use crate::workspace::{read, rel, run, timeline};
+use crate::workspace::{read, rel, run_folder, timeline};
 use serde::Serialize;
 use serde_json::Value;
 use std::path::{Component, Path, PathBuf};
@@ -103,12 +103,18 @@ pub fn stays_inside(base: &Path, rel: &str) -> bool {
 
 /// Read `artifacts.json` of a run folder.
 pub fn read_artifacts(root: &Path, run_dir: &Path) -> (Vec<Artifact>, Vec<Problem>) {
-    let rel = rel(root, &run_dir.join(run::ARTIFACTS));
+    let rel = rel(root, &run_dir.join(run_folder::ARTIFACTS));
     let read = Folder::open(run_dir)
         .map_err(|e| read::Error::Missing(e).problem(&rel, "artifacts"))
         .and_then(|f| {
-            read_json_beneath(&rel, &f, run::ARTIFACTS, "artifacts", read::Links::Inside)
-                .map(|(v, t)| (f, v, t))
+            read_json_beneath(
+                &rel,
+                &f,
+                run_folder::ARTIFACTS,
+                "artifacts",
+                read::Links::Inside,
+            )
+            .map(|(v, t)| (f, v, t))
         });
     match read {
         Ok((folder, value, text)) => artifacts_from(&rel, &folder, None, &value, &text),

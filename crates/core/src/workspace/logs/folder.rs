@@ -4,10 +4,10 @@ use super::files::read_json_beneath;
 use super::meta::{MetaSummary, meta_from_value};
 use super::{RawRun, RunStatus};
 use crate::problem::Problem;
-use crate::workspace::walk::{Folder, Kind as EntryKind};
-use crate::workspace::{contract, read, rel, run};
+use crate::workspace::run_folder::{self, Names};
+use crate::workspace::walk::Folder;
+use crate::workspace::{contract, read, rel};
 use serde::Serialize;
-use std::ffi::OsStr;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -28,32 +28,6 @@ pub fn read_folder(root: &Path, dir: &Path, problems: &mut Vec<Problem>) -> Opti
         return None;
     }
     Some(read_run(root, &logs, dir, &folder, names, problems, None))
-}
-
-/// The run files a run folder's listing shows (regular files and the `artifacts/` folder).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Names {
-    pub meta: bool,
-    pub timeline: bool,
-    pub runtime: bool,
-    pub artifacts_json: bool,
-    pub artifacts_dir: bool,
-}
-
-impl Names {
-    /// Note the entry `name` of the listing: a run file when it is a regular file,
-    /// the `artifacts/` folder when it is a folder (a link is neither).
-    pub(super) fn note(&mut self, name: &OsStr, kind: EntryKind) {
-        let file = kind == EntryKind::File;
-        match name.to_str() {
-            Some(run::META) if file => self.meta = true,
-            Some(run::TIMELINE) if file => self.timeline = true,
-            Some(run::RUNTIME_EVENTS) if file => self.runtime = true,
-            Some(run::ARTIFACTS) if file => self.artifacts_json = true,
-            Some("artifacts") if kind == EntryKind::Dir => self.artifacts_dir = true,
-            _ => {}
-        }
-    }
 }
 
 /// Who a run is, as its folder `LOGS/<scope…>/<caseId>/<runId>` says (in JSON
@@ -109,9 +83,9 @@ pub(super) fn read_run(
     let mut meta_broken = false;
     let mut meta_text = String::new();
     if names.meta {
-        let rel = format!("{path}/{}", run::META);
+        let rel = format!("{path}/{}", run_folder::META);
         // the listing saw a regular file: a link there now is refused
-        let parsed = read_json_beneath(&rel, folder, run::META, "meta", read::Links::Never)
+        let parsed = read_json_beneath(&rel, folder, run_folder::META, "meta", read::Links::Never)
             .and_then(|(value, text)| {
                 let m = meta_from_value(&rel, value, &text);
                 meta_text = text;
@@ -175,16 +149,17 @@ mod tests {
         let root = tmp.path();
         let dir = root.join("tests/logs/api/orders/create/20260315-101530-112");
         write(
-            &dir.join(run::META),
+            &dir.join(run_folder::META),
             r#"{"runId":"20260315-101530-112","status":"passed","stats":{"steps":3}}"#,
         );
-        write(&dir.join(run::TIMELINE), "{}\n");
+        write(&dir.join(run_folder::TIMELINE), "{}\n");
         write(&dir.join("artifacts/shot.png"), "png");
         // a link under a run file's name is not a run file; a FIFO is not read
-        std::os::unix::fs::symlink(dir.join(run::META), dir.join(run::ARTIFACTS)).expect("symlink");
+        std::os::unix::fs::symlink(dir.join(run_folder::META), dir.join(run_folder::ARTIFACTS))
+            .expect("symlink");
         rustix::fs::mknodat(
             rustix::fs::CWD,
-            dir.join(run::RUNTIME_EVENTS),
+            dir.join(run_folder::RUNTIME_EVENTS),
             rustix::fs::FileType::Fifo,
             rustix::fs::Mode::from_raw_mode(0o600),
             0,
@@ -235,7 +210,7 @@ mod tests {
         let tmp = tempfile::tempdir().expect("tempdir");
         let root = tmp.path();
         let domain = root.join("tests/logs/api");
-        write(&domain.join(run::META), "{}");
+        write(&domain.join(run_folder::META), "{}");
         let mut problems = Vec::new();
         assert!(read_folder(root, &domain, &mut problems).is_none());
         assert!(read_folder(root, &root.join("tests/logs"), &mut problems).is_none());

@@ -5,6 +5,7 @@ mod artifacts;
 mod files;
 mod folder;
 mod history;
+mod judge;
 mod meta;
 mod scan;
 
@@ -12,8 +13,9 @@ pub use artifacts::{ARTIFACT_KINDS, Artifact, artifacts_from, read_artifacts, st
 pub use files::{
     MAX_JSON_FILE, locate_key, locate_key_value, read_json_beneath, read_json_file, read_timeline,
 };
-pub use folder::{FolderIdent, Names, read_folder};
+pub use folder::{FolderIdent, read_folder};
 pub use history::{Chunk, History};
+pub use judge::Judge;
 pub use meta::{META_FIELDS, Meta, MetaRuntime, MetaStats, MetaSummary, parse_meta, read_meta};
 pub use scan::{scan, scan_with};
 
@@ -103,12 +105,12 @@ impl RawRun {
     /// summary): `None` when it is not there or does not read.
     pub fn details(&self, root: &Path) -> Option<Meta> {
         self.meta.as_ref()?;
-        let file = root.join(&self.path).join(super::run::META);
+        let file = root.join(&self.path).join(super::run_folder::META);
         read_meta(root, &file).ok().map(|(m, _)| m)
     }
-    /// Judge the run when it has no `meta.json` (see [`super::run::Judge`]); one
+    /// Judge the run when it has no `meta.json` (see [`Judge`]); one
     /// whose `meta.json` is there but broken stays in progress.
-    pub fn judge(&mut self, root: &Path, judge: &super::run::Judge) {
+    pub fn judge(&mut self, root: &Path, judge: &Judge) {
         if self.status == RunStatus::InProgress && self.meta.is_none() && !self.meta_broken {
             self.status = judge.unfinished(&self.path, &root.join(&self.path));
         }
@@ -149,9 +151,9 @@ pub struct Logs {
 }
 
 impl Logs {
-    /// Judge every run without `meta.json` (see [`super::run::Judge`]); a run
+    /// Judge every run without `meta.json` (see [`Judge`]); a run
     /// whose `meta.json` is there but broken stays in progress.
-    pub fn judge(&mut self, root: &Path, judge: &super::run::Judge) {
+    pub fn judge(&mut self, root: &Path, judge: &Judge) {
         judge_runs(&mut self.runs, root, judge);
     }
 
@@ -207,7 +209,7 @@ impl Logs {
 }
 
 /// [`Logs::judge`] on some runs (one domain's, as they arrive).
-pub fn judge_runs(runs: &mut [RawRun], root: &Path, judge: &super::run::Judge) {
+pub fn judge_runs(runs: &mut [RawRun], root: &Path, judge: &Judge) {
     for r in runs {
         r.judge(root, judge);
     }

@@ -1,10 +1,11 @@
 //! The walk of `tests/logs/`: run folders found, each read where found (and checked) or noted.
 
-use super::folder::{Names, read_run};
+use super::folder::read_run;
 use super::{Logs, RawRun, run_order};
 use crate::problem::Problem;
+use crate::workspace::rel;
+use crate::workspace::run_folder::{self, Names};
 use crate::workspace::walk::{self, Folder, Kind as EntryKind};
-use crate::workspace::{rel, run};
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -140,7 +141,12 @@ fn scan_dir(root: &Path, logs: &Path, dir: &Path, folder: &Folder, mode: Mode) -
     for (name, kind) in entries {
         let run_file = matches!(
             name.to_str(),
-            Some(run::META | run::TIMELINE | run::RUNTIME_EVENTS | run::ARTIFACTS)
+            Some(
+                run_folder::META
+                    | run_folder::TIMELINE
+                    | run_folder::RUNTIME_EVENTS
+                    | run_folder::ARTIFACTS
+            )
         );
         let passed_over = match kind {
             EntryKind::Link => Some((

@@ -1,11 +1,12 @@
 //! A run folder's files and its one state decision (SPEC §1.2): every reader asks
-//! here whether a run has ended, and what a run without `meta.json` is (in
-//! progress, cancelled by testdeck, abandoned), so none of them can disagree.
+//! here whether a run has ended, so none of them can disagree (what a run without
+//! `meta.json` is, in progress, cancelled or abandoned, [`super::logs::Judge`] says).
 
-use super::logs::RunStatus;
+use super::walk::Kind as EntryKind;
 use std::collections::BTreeSet;
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 /// The run's summary, written last by the runner: its end.
 pub const META: &str = "meta.json";
@@ -51,47 +52,28 @@ pub fn state(dir: &Path) -> RunState {
     }
 }
 
-/// What a run folder without a readable `meta.json` is, for the readers of the
-/// logs: cancelled when testdeck recorded that it cancelled it, abandoned when
-/// nothing in it was written for the configured time, in progress otherwise.
-#[derive(Debug, Clone, Default)]
-pub struct Judge {
-    /// Run folders testdeck cancelled, relative to the root (see [`super::cancelled`]).
-    cancelled: BTreeSet<String>,
-    /// `None`: a silent run is never judged abandoned.
-    abandoned_after: Option<Duration>,
-    now: Option<SystemTime>,
+/// The run files a run folder's listing shows (regular files and the `artifacts/` folder).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Names {
+    pub meta: bool,
+    pub timeline: bool,
+    pub runtime: bool,
+    pub artifacts_json: bool,
+    pub artifacts_dir: bool,
 }
 
-impl Judge {
-    /// The judge of the workspace at `root`: its cancelled-run record and its
-    /// `[runs] abandoned-after-minutes`.
-    pub fn load(root: &Path, runs: &super::config::Runs) -> Judge {
-        Judge::new(super::cancelled::load(root), runs.abandoned_after())
-    }
-
-    pub fn new(cancelled: BTreeSet<String>, abandoned_after: Option<Duration>) -> Judge {
-        Judge {
-            cancelled,
-            abandoned_after,
-            now: Some(SystemTime::now()),
-        }
-    }
-
-    /// The status of the run folder `dir` (`rel` to the root) that has no
-    /// readable `meta.json`.
-    pub fn unfinished(&self, rel: &str, dir: &Path) -> RunStatus {
-        if self.cancelled.contains(rel) {
-            return RunStatus::Cancelled;
-        }
-        let (Some(after), Some(now)) = (self.abandoned_after, self.now) else {
-            return RunStatus::InProgress;
-        };
-        match newest_write(dir) {
-            Some(t) if now.duration_since(t).is_ok_and(|quiet| quiet >= after) => {
-                RunStatus::Abandoned
-            }
-            _ => RunStatus::InProgress,
+impl Names {
+    /// Note the entry `name` of the listing: a run file when it is a regular file,
+    /// the `artifacts/` folder when it is a folder (a link is neither).
+    pub(crate) fn note(&mut self, name: &OsStr, kind: EntryKind) {
+        let file = kind == EntryKind::File;
+        match name.to_str() {
+            Some(META) if file => self.meta = true,
+            Some(TIMELINE) if file => self.timeline = true,
+            Some(RUNTIME_EVENTS) if file => self.runtime = true,
+            Some(ARTIFACTS) if file => self.artifacts_json = true,
+            Some("artifacts") if kind == EntryKind::Dir => self.artifacts_dir = true,
+            _ => {}
         }
     }
 }
@@ -176,45 +158,6 @@ mod tests {
         assert!(!state(d.path()).ended());
         std::fs::write(d.path().join(META), r#"{"status": "passed"}"#).expect("meta");
         assert_eq!(state(d.path()), RunState::Ended);
-    }
-
-    fn set_mtime(p: &Path, ago: Duration) {
-        let f = std::fs::File::options().write(true).open(p).ok();
-        let t = SystemTime::now() - ago;
-        match f {
-            Some(f) => f.set_modified(t).expect("mtime"),
-            None => std::fs::File::open(p)
-                .expect("dir")
-                .set_modified(t)
-                .expect("mtime"),
-        }
-    }
-
-    #[test]
-    fn a_silent_run_is_abandoned_a_recorded_one_cancelled_a_fresh_one_running() {
-        let d = tempfile::tempdir().expect("tmp");
-        let run = d.path().join("r");
-        std::fs::create_dir(&run).expect("mkdir");
-        std::fs::write(run.join(TIMELINE), "{}\n").expect("timeline");
-        let ten = Some(Duration::from_secs(600));
-        let judge = Judge::new(BTreeSet::new(), ten);
-        assert_eq!(judge.unfinished("r", &run), RunStatus::InProgress);
-        set_mtime(&run.join(TIMELINE), Duration::from_secs(3600));
-        set_mtime(&run, Duration::from_secs(3600));
-        assert_eq!(judge.unfinished("r", &run), RunStatus::Abandoned);
-        // `0` minutes: never judged abandoned
-        assert_eq!(
-            Judge::new(BTreeSet::new(), None).unfinished("r", &run),
-            RunStatus::InProgress
-        );
-        // one fresh file anywhere in it keeps it alive
-        std::fs::create_dir(run.join("artifacts")).expect("mkdir");
-        std::fs::write(run.join("artifacts/trace.zip"), "z").expect("w");
-        set_mtime(&run.join("artifacts"), Duration::from_secs(3600));
-        set_mtime(&run, Duration::from_secs(3600));
-        assert_eq!(judge.unfinished("r", &run), RunStatus::InProgress);
-        let cancelled = Judge::new(BTreeSet::from(["r".to_owned()]), ten);
-        assert_eq!(cancelled.unfinished("r", &run), RunStatus::Cancelled);
     }
 
     #[cfg(unix)]

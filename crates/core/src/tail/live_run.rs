@@ -4,7 +4,7 @@
 
 use super::{Follower, Start, TailEvent, Watch};
 use crate::workspace::logs::Artifact;
-use crate::workspace::run;
+use crate::workspace::run_folder;
 use crate::workspace::timeline::TimelineEvent;
 use std::collections::VecDeque;
 use std::path::Path;
@@ -142,25 +142,30 @@ pub fn load_run_capped(root: &Path, rel: &str, cap: usize) -> RunData {
     // the one decision: a meta.json still being written is in progress (followed
     // until it reads); one refused unread (a link out, a FIFO) ends the run and is
     // reported below, never waited on
-    let state = run::state(&dir);
+    let state = run_folder::state(&dir);
     // a run without meta.json that testdeck cancelled (or whose writer is long
     // gone) has ended too: never followed, never shown live (the core's judge)
     let in_progress = match state {
-        run::RunState::InProgress => {
+        run_folder::RunState::InProgress => {
             let mut ignored = Vec::new();
             let config = crate::workspace::config::Config::load(root, &mut ignored);
-            run::Judge::load(root, &config.runs).unfinished(rel, &dir)
+            crate::workspace::logs::Judge::load(root, &config.runs).unfinished(rel, &dir)
                 == crate::workspace::logs::RunStatus::InProgress
         }
-        run::RunState::MetaUnfinished => true,
-        run::RunState::Ended => false,
+        run_folder::RunState::MetaUnfinished => true,
+        run_folder::RunState::Ended => false,
     };
     // the follower of an in-progress run is handed to the follow task, which sleeps
     // on filesystem events: it watches from the start so no change is missed
     let watch = if in_progress { Watch::Auto } else { Watch::Off };
     let start = Start::LastN(cap as u64);
     // the timeline stays in its run folder: a link out is refused by the follower
-    let mut follower = Follower::within(dir.join(run::TIMELINE), start, watch, Some(dir.clone()));
+    let mut follower = Follower::within(
+        dir.join(run_folder::TIMELINE),
+        start,
+        watch,
+        Some(dir.clone()),
+    );
     let mut data = RunData {
         path: rel.to_owned(),
         in_progress,
@@ -186,21 +191,21 @@ pub fn load_run_capped(root: &Path, rel: &str, cap: usize) -> RunData {
         take(&mut data, Batch::of(follower.finish()));
     }
     let (artifacts, probs) = crate::workspace::logs::read_artifacts(root, &dir);
-    if std::fs::symlink_metadata(dir.join(run::ARTIFACTS)).is_ok() {
+    if std::fs::symlink_metadata(dir.join(run_folder::ARTIFACTS)).is_ok() {
         for p in &probs {
             data.push_problem(p.to_string());
         }
     }
     data.artifacts = artifacts;
-    if state != run::RunState::InProgress {
-        if let Err(e) = read::read(&dir.join(run::META), Some(&dir), read::Kind::RunJson) {
+    if state != run_folder::RunState::InProgress {
+        if let Err(e) = read::read(&dir.join(run_folder::META), Some(&dir), read::Kind::RunJson) {
             data.push_problem(
-                e.problem(&format!("{rel}/{}", run::META), "meta")
+                e.problem(&format!("{rel}/{}", run_folder::META), "meta")
                     .to_string(),
             );
         }
     }
-    let events_file = dir.join(run::RUNTIME_EVENTS);
+    let events_file = dir.join(run_folder::RUNTIME_EVENTS);
     match read::read_head(&events_file, Some(&dir), read::Kind::RuntimeEvents) {
         Ok((text, more)) => {
             if more {
@@ -289,18 +294,18 @@ pub fn follow(
     stop: &AtomicBool,
     send: &dyn Fn(RunUpdate) -> bool,
 ) {
-    follower.wake_on_sibling(run::META);
+    follower.wake_on_sibling(run_folder::META);
     // when meta.json was first seen not (yet) readable
     let mut unreadable_since: Option<std::time::Instant> = None;
     loop {
         // looked at before reading: whatever the writer put in the timeline before
         // it wrote meta.json is read below
-        let finished = match run::state(dir) {
-            run::RunState::InProgress => false,
-            run::RunState::Ended => true,
+        let finished = match run_folder::state(dir) {
+            run_folder::RunState::InProgress => false,
+            run_folder::RunState::Ended => true,
             // being written (its creation wakes us before its content is there),
             // or left broken: the writer has a moment to finish it
-            run::RunState::MetaUnfinished => {
+            run_folder::RunState::MetaUnfinished => {
                 unreadable_since
                     .get_or_insert_with(std::time::Instant::now)
                     .elapsed()
