@@ -169,8 +169,12 @@ impl Digest {
             path,
             ..Digest::default()
         };
-        let meta = read_meta(root, &run_dir.join(run::META)).ok().map(|(m, _)| m);
-        d.status = RunStatus::of_meta(meta.as_ref()).as_str().to_owned();
+        let meta = read_meta(root, &run_dir.join(run::META))
+            .ok()
+            .map(|(m, _)| m);
+        RunStatus::of_meta(meta.as_ref())
+            .as_str()
+            .clone_into(&mut d.status);
         let (events, problems) = read_timeline(root, &run_dir.join(run::TIMELINE));
         d.problems.extend(problems.iter().map(ToString::to_string));
         let (artifacts, problems) = if run_dir.join(run::ARTIFACTS).is_file() {
@@ -208,14 +212,18 @@ impl Digest {
         let f = first("assertion")
             .or_else(|| first("error"))
             .or_else(|| first("step"))?;
-        let line = f
-            .message
-            .lines()
-            .map(str::trim)
-            .find(|l| !l.is_empty())
-            .unwrap_or(f.name.as_str());
-        let line = line.strip_prefix("Error: ").unwrap_or(line);
-        let mut out: String = escape(line).chars().take(REASON_CHARS).collect();
+        let mut lines = f.message.lines().map(str::trim).filter(|l| !l.is_empty());
+        let first = lines.next().unwrap_or(f.name.as_str());
+        let first = first.strip_prefix("Error: ").unwrap_or(first);
+        // a custom expect message (Playwright's `expect(x, 'a1 order-confirmed')`)
+        // only names the check: the matcher's line after it says what failed
+        let line = match lines.next() {
+            Some(next) if !f.name.is_empty() && first.ends_with(f.name.as_str()) => {
+                format!("{first}: {}", next.strip_prefix("Error: ").unwrap_or(next))
+            }
+            _ => first.to_owned(),
+        };
+        let mut out: String = escape(&line).chars().take(REASON_CHARS).collect();
         if out.chars().count() == REASON_CHARS {
             out.push('…');
         }
@@ -264,10 +272,12 @@ impl Digest {
 }
 
 fn failure_text(o: &mut String, f: &Failure) {
-    let id = f.id.as_deref().map_or_else(String::new, |i| format!(" [{i}]"));
+    let id =
+        f.id.as_deref()
+            .map_or_else(String::new, |i| format!(" [{i}]"));
     let _ = writeln!(o, "\n✗ {} {}{id}", f.kind, f.name);
     for l in f.message.lines() {
-        let _ = writeln!(o, "    {l}");
+        indented(o, l);
     }
     if let Some(loc) = &f.location {
         let _ = writeln!(o, "  at {}:{}", loc.file, loc.line);
@@ -280,7 +290,7 @@ fn failure_text(o: &mut String, f: &Failure) {
     if let Some(diff) = &f.diff {
         let _ = writeln!(o, "  diff:");
         for l in diff.lines() {
-            let _ = writeln!(o, "    {l}");
+            indented(o, l);
         }
     }
     let mut snippet_shown = false;
@@ -311,6 +321,16 @@ fn failure_text(o: &mut String, f: &Failure) {
     if !f.artifacts.is_empty() {
         let _ = writeln!(o, "  artifacts: {}", f.artifacts.join(", "));
     }
+}
+
+/// One line of a message or diff, indented, without trailing blanks.
+fn indented(o: &mut String, line: &str) {
+    let line = line.trim_end();
+    if !line.is_empty() {
+        o.push_str("    ");
+        o.push_str(line);
+    }
+    o.push('\n');
 }
 
 /// A multi-line value with its later lines under its first.
@@ -377,9 +397,19 @@ fn failure_of(ev: &TimelineEvent, artifacts: &[Artifact], sources: &mut Sources)
     for fr in &mut frames {
         (fr.file, fr.in_workspace) = sources.place(&fr.file);
     }
-    // the workspace's own frames first: the test's line is what a person fixes
-    frames.sort_by_key(|f| !f.in_workspace);
-    for fr in frames.iter_mut().filter(|f| f.in_workspace).take(MAX_SNIPPETS) {
+    // the frame the runner names first, then the workspace's own: the test's
+    // line is what a person fixes (a harness's frame may come before it)
+    let named = |f: &Frame| {
+        location
+            .as_ref()
+            .is_some_and(|l| l.file == f.file && l.line == f.line)
+    };
+    frames.sort_by_key(|f| (!named(f), !f.in_workspace));
+    for fr in frames
+        .iter_mut()
+        .filter(|f| f.in_workspace)
+        .take(MAX_SNIPPETS)
+    {
         fr.snippet = sources.snippet(&fr.file, fr.line);
     }
     let bound = artifacts
@@ -432,8 +462,8 @@ pub fn expected_received(message: &str) -> (Option<String>, Option<String>) {
         let rest = line.trim().strip_prefix(word)?;
         let (label, value) = rest.split_once(':')?;
         // `Expected:`, `Expected string:`, `Expected pattern:` — not prose
-        let label_ok = label.is_empty()
-            || label.starts_with(' ') && label.split_whitespace().count() <= 2;
+        let label_ok =
+            label.is_empty() || label.starts_with(' ') && label.split_whitespace().count() <= 2;
         (label_ok && !value.trim().is_empty()).then(|| value.trim().to_owned())
     };
     let expected = text.lines().find_map(|l| value(l, "Expected"));
@@ -449,7 +479,12 @@ pub fn expected_received(message: &str) -> (Option<String>, Option<String>) {
         else {
             continue;
         };
-        for verb in [" to deeply equal ", " to strictly equal ", " to equal ", " to be "] {
+        for verb in [
+            " to deeply equal ",
+            " to strictly equal ",
+            " to equal ",
+            " to be ",
+        ] {
             if let Some((got, want)) = rest.split_once(verb) {
                 return (Some(want.trim().to_owned()), Some(got.trim().to_owned()));
             }
@@ -462,7 +497,9 @@ pub fn expected_received(message: &str) -> (Option<String>, Option<String>) {
 fn diff_block(message: &str) -> Option<String> {
     let text = strip_sgr(message);
     let lines: Vec<&str> = text.lines().collect();
-    let start = lines.iter().position(|l| l.trim_start().starts_with("- Expected"))?;
+    let start = lines
+        .iter()
+        .position(|l| l.trim_start().starts_with("- Expected"))?;
     lines
         .get(start + 1)
         .is_some_and(|l| l.trim_start().starts_with("+ Received"))
@@ -489,9 +526,7 @@ fn frame_of(line: &str) -> Option<Frame> {
     let (head, last) = place.rsplit_once(':')?;
     let last: u32 = last.parse().ok()?;
     let (file, line, column) = match head.rsplit_once(':') {
-        Some((file, line)) if line.parse::<u32>().is_ok() => {
-            (file, line.parse().ok()?, Some(last))
-        }
+        Some((file, line)) if line.parse::<u32>().is_ok() => (file, line.parse().ok()?, Some(last)),
         _ => (head, last, None),
     };
     let file = file.strip_prefix("async ").unwrap_or(file);
@@ -532,7 +567,10 @@ impl Sources {
             return (file.to_owned(), false);
         }
         let path = if file.starts_with("file://") {
-            match url::Url::parse(file).ok().and_then(|u| u.to_file_path().ok()) {
+            match url::Url::parse(file)
+                .ok()
+                .and_then(|u| u.to_file_path().ok())
+            {
                 Some(p) => p,
                 None => return (file.to_owned(), false),
             }
@@ -654,7 +692,12 @@ mod tests {
         assert_eq!(
             got,
             [
-                (Some("Module.oracle"), "/w/tests/harness/oracle.ts", 18, Some(18)),
+                (
+                    Some("Module.oracle"),
+                    "/w/tests/harness/oracle.ts",
+                    18,
+                    Some(18)
+                ),
                 (
                     Some("processTicksAndRejections"),
                     "node:internal/process/task_queues",
@@ -698,7 +741,10 @@ mod tests {
     #[test]
     fn frames_are_placed_in_the_workspace_or_not() {
         let s = Sources::new(Path::new("/w"));
-        assert_eq!(s.place("/w/tests/a.test.ts"), ("tests/a.test.ts".into(), true));
+        assert_eq!(
+            s.place("/w/tests/a.test.ts"),
+            ("tests/a.test.ts".into(), true)
+        );
         assert_eq!(
             s.place("file:///w/tests/my%20case.test.ts"),
             ("tests/my case.test.ts".into(), true)
@@ -711,7 +757,10 @@ mod tests {
             s.place("node:internal/process/task_queues"),
             ("node:internal/process/task_queues".into(), false)
         );
-        assert_eq!(s.place("/elsewhere/x.ts"), ("/elsewhere/x.ts".into(), false));
+        assert_eq!(
+            s.place("/elsewhere/x.ts"),
+            ("/elsewhere/x.ts".into(), false)
+        );
         assert_eq!(s.place("../x.ts"), ("../x.ts".into(), false));
         assert_eq!(s.place("tests/b.spec.ts"), ("tests/b.spec.ts".into(), true));
     }
@@ -726,7 +775,8 @@ mod tests {
                 Some("\"Checkout\"".into())
             )
         );
-        let jest = "expect(received).toBe(expected) // Object.is equality\n\nExpected: 0\nReceived: 1";
+        let jest =
+            "expect(received).toBe(expected) // Object.is equality\n\nExpected: 0\nReceived: 1";
         assert_eq!(
             expected_received(jest),
             (Some("0".into()), Some("1".into()))
@@ -766,7 +816,10 @@ mod tests {
         assert_eq!(f.message, "expected 1 to deeply equal +0");
         assert_eq!(f.expected.as_deref(), Some("0"));
         assert_eq!(f.received.as_deref(), Some("1"));
-        assert_eq!(f.diff.as_deref(), Some("- Expected\n+ Received\n\n- 0\n+ 1"));
+        assert_eq!(
+            f.diff.as_deref(),
+            Some("- Expected\n+ Received\n\n- 0\n+ 1")
+        );
         assert_eq!(
             f.location,
             Some(Location {
@@ -777,5 +830,51 @@ mod tests {
         assert_eq!(f.frames.len(), 1);
         assert!(!f.frames[0].in_workspace);
         assert_eq!(f.frames[0].snippet, None);
+    }
+
+    #[test]
+    fn the_reason_is_one_line_of_the_first_failed_assertion() {
+        let failure = |kind: &str, name: &str, message: &str| Failure {
+            kind: kind.into(),
+            name: name.into(),
+            message: message.into(),
+            ..Failure::default()
+        };
+        let mut d = Digest {
+            failures: vec![
+                failure("step", "check out", "step check out failed"),
+                failure("error", "runner/error", "Error: boom\n    at x.js:1:1"),
+            ],
+            ..Digest::default()
+        };
+        assert_eq!(d.reason().as_deref(), Some("boom"));
+        // Playwright's custom expect message names the check; the matcher's line follows
+        d.failures.push(failure(
+            "assertion",
+            "order-confirmed",
+            "Error: a1 order-confirmed\n\nexpect(locator).toHaveText(expected) failed\n\nLocator: x",
+        ));
+        assert_eq!(
+            d.reason().as_deref(),
+            Some("a1 order-confirmed: expect(locator).toHaveText(expected) failed")
+        );
+        assert_eq!(Digest::default().reason(), None);
+    }
+
+    #[test]
+    fn the_frame_data_location_names_comes_first() {
+        let (ev, _) = crate::workspace::timeline::parse_line(
+            br#"{"type":"assertion","name":"a","status":"failed","data":{"error":{"message":"m","stack":"E\n    at oracle (/w/tests/harness/oracle.ts:19:20)\n    at /w/node_modules/x.js:1:1\n    at /w/tests/a.test.ts:8:9"},"location":{"file":"/w/tests/a.test.ts","line":8}}}"#,
+        );
+        let f = failure_of(&ev, &[], &mut Sources::new(Path::new("/w")));
+        let files: Vec<&str> = f.frames.iter().map(|f| f.file.as_str()).collect();
+        assert_eq!(
+            files,
+            [
+                "tests/a.test.ts",
+                "tests/harness/oracle.ts",
+                "node_modules/x.js"
+            ]
+        );
     }
 }
