@@ -150,6 +150,43 @@ fn run_gives_the_assertions_message_as_reason_in_text_and_junit_and_no_escape_te
 }
 
 #[test]
+fn run_in_a_terminal_draws_the_runners_colours_and_never_shows_escape_text() {
+    let ws = workspace();
+    let cfg = tempfile::tempdir().expect("cfg");
+    let mut cmd = common::Session::command(ws.path(), cfg.path());
+    cmd.args(["run", "cart-merge"]);
+    let s = common::Session::spawn(cmd, common::ROWS, common::COLS);
+    s.wait_for("the summary", |sc| sc.contents().contains("summary:"));
+    let parser = s.screen();
+    let screen = parser.screen();
+    let contents = screen.contents();
+    assert!(!contents.contains("\\e["), "{contents}");
+    assert!(
+        contents.contains(&format!("fail ({MESSAGE})")),
+        "{contents}"
+    );
+    // vitest's ` RUN ` badge keeps its style: bold on a cyan background
+    let rows: Vec<String> = screen.rows(0, common::COLS).collect();
+    let (row, col) = rows
+        .iter()
+        .enumerate()
+        .find_map(|(r, text)| {
+            let at = text.find(" RUN ")?;
+            Some((r, text[..at].chars().count() + 1))
+        })
+        .unwrap_or_else(|| panic!("no RUN badge:\n{contents}"));
+    let cell = screen
+        .cell(
+            u16::try_from(row).expect("row"),
+            u16::try_from(col).expect("col"),
+        )
+        .expect("cell");
+    assert_eq!(cell.contents(), "R");
+    assert!(cell.bold(), "{cell:?}");
+    assert_eq!(cell.bgcolor(), vt100::Color::Idx(6), "{cell:?}");
+}
+
+#[test]
 fn explain_reads_the_failure_as_text_and_json() {
     let ws = workspace();
     let o = at(ws.path())
