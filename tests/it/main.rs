@@ -21,6 +21,7 @@ mod demo_workspace;
 mod diff_cli;
 mod exec_catalog;
 mod exec_tests_tree;
+mod explain;
 mod failed_run;
 mod faults_kill;
 mod faults_tui;

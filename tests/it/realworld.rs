@@ -150,8 +150,9 @@ fn a_backend_case_passes_and_a_failing_one_fails_with_the_runners_message() {
     let s = summary(&events);
     assert_eq!(code, Some(1), "{events:#?}");
     assert_eq!(s["results"][0]["verdict"], "fail", "{s:#}");
+    // the reason is the failed assertion's own message (issue 25)
     assert_eq!(
-        s["results"][0]["reason"], "meta.json status failed",
+        s["results"][0]["reason"], "expected 1 to deeply equal +0",
         "{s:#}"
     );
     let out = runner_output(&events);

@@ -3,6 +3,7 @@
 pub mod catalog;
 pub mod demo;
 pub mod diff;
+pub mod explain;
 pub mod list;
 pub mod run;
 pub mod runs;
@@ -139,6 +140,14 @@ Examples:
   testdeck diff --case login-ok        its last two runs
   testdeck diff RUN_A RUN_B --json")]
     Diff(diff::Args),
+    /// Why a run failed: failed events with message, expected/received, stack frames
+    /// with source snippets, the steps before, the artifacts bound to them.
+    #[command(after_help = "\
+Examples:
+  testdeck explain                       the newest failed run
+  testdeck explain cart-zero-quantity    the latest finished run of a case
+  testdeck explain tests/logs/shop/backend/cart/basic/cart-total/RUN --json")]
+    Explain(explain::Args),
     /// Rerun cases when their files change, streaming as run does (same authorization rules).
     #[command(after_help = "\
 Examples:
@@ -213,6 +222,7 @@ fn wants_json(command: Option<&Command>) -> bool {
         Some(Command::Stats(a)) => a.json,
         Some(Command::Tail(a)) => a.json,
         Some(Command::Diff(a)) => a.json,
+        Some(Command::Explain(a)) => a.json,
         Some(Command::Watch(a)) => a.json,
         Some(Command::Verdict(a)) => a.json,
         // the catalog utilities write files and JSON: never a progress line
@@ -305,6 +315,7 @@ pub fn dispatch(cli: Cli) -> Outcome {
                 | Command::Select(_)
                 | Command::Runs(_)
                 | Command::Stats(_)
+                | Command::Explain(_)
                 | Command::Catalog(_)
                 | Command::Completions { .. }
                 | Command::Man { .. }
@@ -334,6 +345,7 @@ pub fn dispatch(cli: Cli) -> Outcome {
             Err(code) => code,
         },
         Some(Command::Diff(a)) => with_workspace(&ctx, |ws| diff::run(&a, &ws)),
+        Some(Command::Explain(a)) => with_workspace(&ctx, |ws| explain::run(&a, &ws)),
         Some(Command::Watch(a)) => with_workspace(&ctx, |ws| watch::run(&a, &ws)),
         Some(Command::Verdict(a)) => verdict::run(&a, &ctx),
         Some(Command::Completions { shell }) => {

@@ -6,8 +6,9 @@ use std::fmt::Write as _;
 use std::io::Write;
 use std::process::ExitCode;
 use std::sync::Arc;
-use testdeck_core::sanitize::escape;
+use testdeck_core::sanitize::{escape, sgr_text};
 use testdeck_core::workspace::Workspace;
+use testdeck_core::workspace::failure::Digest;
 use testdeck_core::workspace::stats::under;
 use testdeck_exec::process::Stream;
 use testdeck_exec::record::Verdict;
@@ -354,6 +355,11 @@ fn junit_cases(
                 .as_ref()
                 .map(|p| format!("{p}/timeline.jsonl"))
                 .filter(|l| ws.root.join(l).is_file());
+            // a failed run's body is its digest: the message, the diff, the failing line
+            let detail = path
+                .as_ref()
+                .filter(|_| r.verdict == Verdict::Fail)
+                .map(|p| Digest::read(&ws.root, &ws.root.join(p)).text());
             Case {
                 suite: TESTS_SUITE.into(),
                 name: r.id.clone(),
@@ -368,6 +374,7 @@ fn junit_cases(
                 path,
                 log,
                 started_at: None,
+                detail,
             }
         })
         .collect()
@@ -451,7 +458,12 @@ pub fn human(ev: &ExecEvent) -> String {
             } else {
                 "│"
             };
-            format!("  {bar} {}: {}", escape(id), escape(line))
+            // the runner's colours: drawn when colour is on, dropped otherwise (never `\e[` text)
+            format!(
+                "  {bar} {}: {}",
+                escape(id),
+                sgr_text(line, testdeck_core::color::stdout())
+            )
         }
         ExecEvent::Timeline { id, event, .. } => format!(
             "  {}  {}",

@@ -29,6 +29,8 @@ pub struct Case {
     /// The full output (catalog) or the timeline (tests), relative to the workspace root.
     pub log: Option<String>,
     pub started_at: Option<String>,
+    /// The failure's body: a failed tests run's plain failure digest.
+    pub detail: Option<String>,
 }
 
 /// The suite name of a catalog run record.
@@ -80,6 +82,7 @@ pub fn tests_case(r: &RawRun) -> Case {
             )
         }),
         started_at: r.started_at().map(str::to_owned),
+        detail: None,
     }
 }
 
@@ -96,6 +99,7 @@ pub fn catalog_case(rec: &RunRecord, c: &CaseResult) -> Case {
         path: None,
         log: c.log.clone(),
         started_at: Some(c.started_at.clone()),
+        detail: None,
     }
 }
 
@@ -109,6 +113,9 @@ fn status(c: &Case) -> TestCaseStatus {
     if c.verdict != Verdict::Pass {
         s.set_type(c.verdict.as_str());
         s.set_message(c.reason.as_deref().unwrap_or(c.verdict.as_str()));
+        if let Some(d) = &c.detail {
+            s.set_description(d.as_str());
+        }
     }
     s
 }
@@ -188,6 +195,7 @@ mod tests {
             path: None,
             log: Some(format!("logs/{name}.log")),
             started_at: Some("2026-01-02T03:04:05.000Z".into()),
+            detail: None,
         }
     }
 

@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use testdeck_core::tail::{Follower, Start, TailEvent, Watch};
+use testdeck_core::workspace::failure::Digest;
 use testdeck_core::workspace::logs::read_meta;
 use testdeck_core::workspace::run_folder;
 
@@ -446,7 +447,15 @@ fn step(root: &Path, f: &mut Followed, sink: &Sink, cancel: &Cancel) -> Option<R
     let status = meta.status.clone().unwrap_or_default();
     let (verdict, reason) = match status.as_str() {
         "passed" => (Verdict::Pass, None),
-        "failed" => (Verdict::Fail, Some("meta.json status failed".to_owned())),
+        // the failed assertion's own message is the reason a person and a CI page need
+        "failed" => (
+            Verdict::Fail,
+            Some(
+                Digest::read(root, &f.dir)
+                    .reason()
+                    .unwrap_or_else(|| "meta.json status failed".to_owned()),
+            ),
+        ),
         other => (
             Verdict::Fail,
             Some(format!("meta.json status {other:?} is not passed")),

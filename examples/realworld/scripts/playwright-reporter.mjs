@@ -8,6 +8,16 @@ import { emit } from './lib/raw-log.mjs';
 
 const dir = process.env.RAW_LOG_DIR;
 
+/** A failed step's error with its stack, and where in the spec it failed. */
+function errorData(step) {
+  const e = step.error;
+  const at = e.location ?? step.location ?? null;
+  return {
+    error: { message: e.message ?? null, stack: e.stack ?? null },
+    location: at ? { file: at.file, line: at.line } : null,
+  };
+}
+
 export default class RawLogReporter {
   constructor() {
     this.steps = 0;
@@ -41,7 +51,7 @@ export default class RawLogReporter {
       const { id, name } = this.stepOf(step);
       const status = step.error ? 'failed' : 'ok';
       const data = { durationMs: step.duration };
-      if (step.error) data.error = { message: step.error.message ?? null };
+      if (step.error) Object.assign(data, errorData(step));
       emit(dir, 'step', name, status, `step ${name} ${step.error ? 'failed' : 'done'}`, data, id);
     } else if (step.category === 'expect') {
       // an Oracle assertion of the spec: expect(…, 'a1 name')
@@ -49,7 +59,7 @@ export default class RawLogReporter {
       if (!m) return;
       this.assertions += 1;
       const status = step.error ? 'failed' : 'ok';
-      const data = step.error ? { error: { message: step.error.message ?? null } } : null;
+      const data = step.error ? errorData(step) : null;
       emit(dir, 'assertion', m[2], status, `${m[2]} ${step.error ? 'did not hold' : 'held'}`, data, m[1]);
       if (step.error) this.failed = { assertionId: m[1], stepId: this.lastStep };
     }

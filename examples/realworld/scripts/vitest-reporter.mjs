@@ -14,7 +14,13 @@ function stepOf(name, n) {
 
 function errorData(e) {
   if (!e) return null;
-  return { message: e.message ?? String(e), diff: e.diff ?? null, stack: e.stack ?? null };
+  return {
+    message: e.message ?? String(e),
+    diff: e.diff ?? null,
+    expected: e.expected ?? null,
+    actual: e.actual ?? null,
+    stack: e.stack ?? null,
+  };
 }
 
 export default class RawLogReporter {
@@ -32,7 +38,9 @@ export default class RawLogReporter {
     }
     if (annotation.type === 'assertion') {
       const status = body.ok ? 'ok' : 'failed';
-      emit(dir, 'assertion', body.name, status, body.message, { expected: body.expected, actual: body.actual }, body.id);
+      const data = { expected: body.expected, actual: body.actual };
+      if (body.error) Object.assign(data, { error: body.error, location: body.location ?? null });
+      emit(dir, 'assertion', body.name, status, body.message, data, body.id);
     } else {
       emit(dir, 'signal', body.name ?? 'signal/console', 'info', body.message ?? '', body.data ?? null);
     }

@@ -12,6 +12,7 @@ pub mod contract;
 pub mod demo;
 pub mod diff;
 pub mod editor;
+pub mod failure;
 pub mod fuzzy;
 pub mod host;
 pub mod logs;

@@ -39,6 +39,8 @@ pub enum Kind {
     UserConfig,
     /// An image previewed in the terminal.
     Image,
+    /// A source file a stack frame points into, for its snippet (the start is enough).
+    Source,
 }
 
 /// One timeline line (an event) is at most this long, for `validate`, `tail` and
@@ -60,7 +62,7 @@ impl Kind {
             Kind::Timeline | Kind::RunRecord => 64 << 20,
             Kind::RuntimeEvents => 32 << 20,
             Kind::Markdown | Kind::Image => 16 << 20,
-            Kind::Config | Kind::UserConfig => 1 << 20,
+            Kind::Config | Kind::UserConfig | Kind::Source => 1 << 20,
         }
     }
 }

@@ -4,7 +4,9 @@ import { expect } from 'vitest';
 
 type Annotate = (message: string, type?: string) => Promise<unknown>;
 
-/** Check `actual` against `expected` as the Oracle assertion `id`. */
+/** Check `actual` against `expected` as the Oracle assertion `id`. A failed
+ * check carries vitest's own error (message, stack, expected, actual) and the
+ * test's line, as a runner that reports failures writes them. */
 export async function oracle(
   annotate: Annotate,
   id: string,
@@ -12,10 +14,36 @@ export async function oracle(
   actual: unknown,
   expected: unknown,
 ): Promise<void> {
-  const ok = JSON.stringify(actual) === JSON.stringify(expected);
+  let failure: unknown = null;
+  try {
+    expect(actual).toEqual(expected);
+  } catch (e) {
+    failure = e;
+  }
+  const ok = failure === null;
   const message = ok ? `${name} held` : `${name} did not hold`;
-  await annotate(JSON.stringify({ id, name, ok, expected, actual, message }), 'assertion');
-  expect(actual).toEqual(expected);
+  const body: Record<string, unknown> = { id, name, ok, expected, actual, message };
+  if (!ok) {
+    const err = failure as Error;
+    body.error = {
+      message: err.message,
+      stack: err.stack ?? null,
+      expected: JSON.stringify(expected, null, 2),
+      actual: JSON.stringify(actual, null, 2),
+    };
+    body.location = caller(err.stack ?? '');
+  }
+  await annotate(JSON.stringify(body), 'assertion');
+  if (failure !== null) throw failure;
+}
+
+/** The case file's own frame of a stack (`file`, `line`), past the harness. */
+function caller(stack: string): { file: string; line: number } | null {
+  for (const l of stack.split('\n')) {
+    const m = /\(?((?:file:\/\/)?[^()\s]+\.(?:test|spec)\.[cm]?[jt]sx?):(\d+):\d+\)?\s*$/.exec(l);
+    if (m) return { file: m[1], line: Number(m[2]) };
+  }
+  return null;
 }
 
 /** An externally observable signal (a console line, an event of the code under test). */

@@ -1,0 +1,880 @@
+//! The failure digest of one run (issue 25, "why it failed"): its failed events
+//! with their whole message, expected / received, stack frames and source
+//! snippets, the steps just before, the artifacts bound to them — colour-free.
+//!
+//! It reads the run as seed 000 §8 tells a reader to: the timeline first, then
+//! the runtime events and the key artifacts. Every file goes through the one
+//! bounded reader; a source snippet is read only inside the workspace.
+
+use super::logs::{Artifact, RunStatus, read_artifacts, read_meta, read_timeline};
+use super::read::{self, Kind};
+use super::timeline::TimelineEvent;
+use super::{rel, run};
+use crate::sanitize::{escape, strip_sgr};
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::path::{Component, Path, PathBuf};
+
+/// Lines shown on each side of a frame's line.
+const SNIPPET_CONTEXT: u32 = 2;
+/// Frames kept of one stack (a runaway recursion is not read whole).
+const MAX_FRAMES: usize = 40;
+/// In-workspace frames of one failure that get a snippet.
+const MAX_SNIPPETS: usize = 8;
+/// Passing steps and assertions shown before the first failure.
+const BEFORE: usize = 5;
+/// The longest one-line reason (`run`'s case end, JUnit's `failure message`).
+const REASON_CHARS: usize = 300;
+
+/// The digest of one run folder.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Digest {
+    /// The run folder's name.
+    pub run_id: String,
+    /// The case's folder name.
+    pub case_id: String,
+    /// The folders between `tests/logs/` and the caseId.
+    pub scope: String,
+    /// `passed`, `failed` or `in-progress` (no readable `meta.json`).
+    pub status: String,
+    /// The run folder, relative to the workspace root.
+    pub path: String,
+    /// Every failed assertion, step and error event, in timeline order.
+    pub failures: Vec<Failure>,
+    /// The steps and assertions just before the first failure (what happened before).
+    pub before: Vec<Before>,
+    /// The run's artifacts: those bound to a failed event first.
+    pub artifacts: Vec<BoundArtifact>,
+    /// Lines of `runtime-events.jsonl` (0 when it is not there).
+    pub runtime_events: usize,
+    /// What could not be read, as `file: message` (the digest shows the rest).
+    pub problems: Vec<String>,
+}
+
+/// One failed event.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Failure {
+    /// The event's `type`: `assertion`, `step` or `error`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The event's `name`.
+    pub name: String,
+    /// The event's `id`, which `artifacts.json` `refs` name.
+    pub id: Option<String>,
+    /// The whole message: `data.error.message`, else the event's `message`.
+    pub message: String,
+    /// What the check wanted, when the event says it.
+    pub expected: Option<String>,
+    /// What the check got, when the event says it.
+    pub received: Option<String>,
+    /// The runner's own diff (`data.error.diff`, or a `- Expected / + Received` block).
+    pub diff: Option<String>,
+    /// `data.location`: where the runner says it failed.
+    pub location: Option<Location>,
+    /// The stack, frames inside the workspace first.
+    pub frames: Vec<Frame>,
+    /// The ids of the artifacts `refs` bind to this event.
+    pub artifacts: Vec<String>,
+}
+
+/// A file and line (relative to the workspace root when inside it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Location {
+    /// The file.
+    pub file: String,
+    /// Its line, from 1.
+    pub line: u32,
+}
+
+/// One stack frame.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Frame {
+    /// The function, when the frame names one.
+    pub function: Option<String>,
+    /// The file: relative to the workspace root when inside it, else as written.
+    pub file: String,
+    /// The line, from 1.
+    pub line: u32,
+    /// The column, when the frame has one.
+    pub column: Option<u32>,
+    /// Inside the workspace and not under `node_modules` (not a `node:` internal).
+    pub in_workspace: bool,
+    /// The lines around `line`, when the file reads inside the workspace.
+    pub snippet: Option<Vec<SnippetLine>>,
+}
+
+/// One line of a source snippet.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SnippetLine {
+    /// Its number, from 1.
+    pub line: u32,
+    /// Its text (tabs and controls escaped).
+    pub text: String,
+    /// The frame's own line.
+    pub marked: bool,
+}
+
+/// An event before the first failure.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Before {
+    /// The event's `type`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The event's `name`.
+    pub name: String,
+    /// The event's `status`.
+    pub status: String,
+    /// The event's `message`.
+    pub message: String,
+}
+
+/// An artifact of the run, and the failed event it is bound to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BoundArtifact {
+    /// Its `id`.
+    pub id: String,
+    /// Its `kind` (`trace`, `screenshot`…).
+    pub kind: String,
+    /// As written, relative to the run folder.
+    pub path: String,
+    /// The file relative to the workspace root (only when it stays inside the run folder).
+    pub file: Option<String>,
+    /// The file is there.
+    pub exists: bool,
+    /// The id of the failed event its `refs` name, if any.
+    pub bound_to: Option<String>,
+}
+
+impl Digest {
+    /// The digest of the run folder `run_dir` of the workspace at `root`.
+    pub fn read(root: &Path, run_dir: &Path) -> Digest {
+        let path = rel(root, run_dir);
+        let mut parts: Vec<&str> = path
+            .strip_prefix("tests/logs/")
+            .unwrap_or(&path)
+            .split('/')
+            .collect();
+        let run_id = parts.pop().unwrap_or_default().to_owned();
+        let case_id = parts.pop().unwrap_or_default().to_owned();
+        let mut d = Digest {
+            run_id,
+            case_id,
+            scope: parts.join("/"),
+            path,
+            ..Digest::default()
+        };
+        let meta = read_meta(root, &run_dir.join(run::META))
+            .ok()
+            .map(|(m, _)| m);
+        RunStatus::of_meta(meta.as_ref())
+            .as_str()
+            .clone_into(&mut d.status);
+        let (events, problems) = read_timeline(root, &run_dir.join(run::TIMELINE));
+        d.problems.extend(problems.iter().map(ToString::to_string));
+        let (artifacts, problems) = if run_dir.join(run::ARTIFACTS).is_file() {
+            read_artifacts(root, run_dir)
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        d.problems.extend(problems.iter().map(ToString::to_string));
+        let mut sources = Sources::new(root);
+        let first_failure = events.iter().position(is_failure);
+        for ev in events.iter().filter(|e| is_failure(e)) {
+            d.failures.push(failure_of(ev, &artifacts, &mut sources));
+        }
+        let upto = first_failure.unwrap_or(events.len());
+        let before: Vec<Before> = events[..upto]
+            .iter()
+            .filter(|e| matches!(e.kind.as_str(), "step" | "assertion"))
+            .map(|e| Before {
+                kind: e.kind.clone(),
+                name: plain(&e.name),
+                status: e.status.clone(),
+                message: plain(&e.message),
+            })
+            .collect();
+        d.before = before[before.len().saturating_sub(BEFORE)..].to_vec();
+        d.artifacts = bound_artifacts(&d.path, &artifacts, &d.failures);
+        d.runtime_events = runtime_lines(run_dir);
+        d
+    }
+
+    /// Why the run failed, on one line: the first failed assertion's message,
+    /// else the first error's, else the first step's (`None`: no failed event).
+    pub fn reason(&self) -> Option<String> {
+        let first = |kind: &str| self.failures.iter().find(|f| f.kind == kind);
+        let f = first("assertion")
+            .or_else(|| first("error"))
+            .or_else(|| first("step"))?;
+        let mut lines = f.message.lines().map(str::trim).filter(|l| !l.is_empty());
+        let first = lines.next().unwrap_or(f.name.as_str());
+        let first = first.strip_prefix("Error: ").unwrap_or(first);
+        // a custom expect message (Playwright's `expect(x, 'a1 order-confirmed')`)
+        // only names the check: the matcher's line after it says what failed
+        let line = match lines.next() {
+            Some(next) if !f.name.is_empty() && first.ends_with(f.name.as_str()) => {
+                format!("{first}: {}", next.strip_prefix("Error: ").unwrap_or(next))
+            }
+            _ => first.to_owned(),
+        };
+        let mut out: String = escape(&line).chars().take(REASON_CHARS).collect();
+        if out.chars().count() == REASON_CHARS {
+            out.push('…');
+        }
+        Some(out)
+    }
+
+    /// The digest as plain text for a person (every piece escaped; no colour).
+    pub fn text(&self) -> String {
+        let mut o = String::new();
+        let _ = writeln!(
+            o,
+            "{}/{}  run {}  {}",
+            self.scope, self.case_id, self.run_id, self.status
+        );
+        let _ = writeln!(o, "  {}", self.path);
+        if self.failures.is_empty() {
+            let _ = writeln!(o, "\nno failed assertion, step or error in the timeline");
+        }
+        for f in &self.failures {
+            failure_text(&mut o, f);
+        }
+        if !self.before.is_empty() {
+            let _ = writeln!(o, "\nbefore the first failure:");
+            for b in &self.before {
+                let _ = writeln!(o, "  {} {} {}  {}", b.status, b.kind, b.name, b.message);
+            }
+        }
+        if !self.artifacts.is_empty() {
+            let _ = writeln!(o, "\nartifacts:");
+            for a in &self.artifacts {
+                let bound = a
+                    .bound_to
+                    .as_deref()
+                    .map_or_else(String::new, |id| format!("  (bound to {id})"));
+                let missing = if a.exists { "" } else { "  (missing)" };
+                let shown = a.file.as_deref().unwrap_or(&a.path);
+                let _ = writeln!(o, "  {} {} {shown}{bound}{missing}", a.kind, a.id);
+            }
+        }
+        let _ = writeln!(o, "\nruntime events: {}", self.runtime_events);
+        for p in &self.problems {
+            let _ = writeln!(o, "problem: {p}");
+        }
+        crate::sanitize::escape_keep_newlines(o.trim_end())
+    }
+}
+
+fn failure_text(o: &mut String, f: &Failure) {
+    let id =
+        f.id.as_deref()
+            .map_or_else(String::new, |i| format!(" [{i}]"));
+    let _ = writeln!(o, "\n✗ {} {}{id}", f.kind, f.name);
+    for l in f.message.lines() {
+        indented(o, l);
+    }
+    if let Some(loc) = &f.location {
+        let _ = writeln!(o, "  at {}:{}", loc.file, loc.line);
+    }
+    let (expected, received) = (f.expected.as_deref(), f.received.as_deref());
+    if expected.is_some() || received.is_some() {
+        let _ = writeln!(o, "  expected: {}", indent(expected.unwrap_or("(none)")));
+        let _ = writeln!(o, "  received: {}", indent(received.unwrap_or("(none)")));
+    }
+    if let Some(diff) = &f.diff {
+        let _ = writeln!(o, "  diff:");
+        for l in diff.lines() {
+            indented(o, l);
+        }
+    }
+    let mut snippet_shown = false;
+    let mut folded = 0;
+    for fr in &f.frames {
+        if !fr.in_workspace {
+            folded += 1;
+            continue;
+        }
+        let col = fr.column.map_or_else(String::new, |c| format!(":{c}"));
+        let func = fr
+            .function
+            .as_deref()
+            .map_or_else(String::new, |n| format!("{n} "));
+        let _ = writeln!(o, "  at {func}{}:{}{col}", fr.file, fr.line);
+        if let (false, Some(lines)) = (snippet_shown, &fr.snippet) {
+            snippet_shown = true;
+            let width = lines.last().map_or(1, |l| l.line.to_string().len());
+            for l in lines {
+                let mark = if l.marked { '>' } else { ' ' };
+                let _ = writeln!(o, "    {mark} {:>width$} | {}", l.line, l.text);
+            }
+        }
+    }
+    if folded > 0 {
+        let _ = writeln!(o, "  (+{folded} frames in node_modules or node internals)");
+    }
+    if !f.artifacts.is_empty() {
+        let _ = writeln!(o, "  artifacts: {}", f.artifacts.join(", "));
+    }
+}
+
+/// One line of a message or diff, indented, without trailing blanks.
+fn indented(o: &mut String, line: &str) {
+    let line = line.trim_end();
+    if !line.is_empty() {
+        o.push_str("    ");
+        o.push_str(line);
+    }
+    o.push('\n');
+}
+
+/// A multi-line value with its later lines under its first.
+fn indent(s: &str) -> String {
+    s.replace('\n', "\n            ")
+}
+
+/// A failed assertion, step or error.
+fn is_failure(e: &TimelineEvent) -> bool {
+    e.status == "failed" && matches!(e.kind.as_str(), "assertion" | "step" | "error")
+}
+
+/// Text from the run without its colour codes.
+fn plain(s: &str) -> String {
+    strip_sgr(s).into_owned()
+}
+
+/// A string field, or a non-string value as pretty JSON (`None`: absent or null).
+fn text_of(v: Option<&Value>) -> Option<String> {
+    match v? {
+        Value::Null => None,
+        Value::String(s) => Some(plain(s)),
+        other => serde_json::to_string_pretty(other).ok(),
+    }
+}
+
+fn failure_of(ev: &TimelineEvent, artifacts: &[Artifact], sources: &mut Sources) -> Failure {
+    let data = &ev.data;
+    let error = data.get("error").filter(|e| e.is_object());
+    let field = |k: &str| error.and_then(|e| e.get(k));
+    let message = [field("message"), data.get("message")]
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .find(|m| !m.trim().is_empty())
+        .map_or_else(|| plain(&ev.message), plain);
+    let (mut expected, mut received) = (text_of(field("expected")), text_of(field("actual")));
+    if expected.is_none() && received.is_none() {
+        // a harness's own assertion record: `data.expected` / `data.actual`
+        (expected, received) = (text_of(data.get("expected")), text_of(data.get("actual")));
+    }
+    if expected.is_none() && received.is_none() {
+        (expected, received) = expected_received(&message);
+    }
+    let diff = text_of(field("diff")).or_else(|| diff_block(&message));
+    let location = [data.get("location"), field("location")]
+        .into_iter()
+        .flatten()
+        .find_map(|l| location_of(l, sources));
+    let stack = text_of(field("stack")).or_else(|| text_of(data.get("stack")));
+    let mut frames = parse_stack(stack.as_deref().unwrap_or(&message));
+    if frames.is_empty() {
+        if let Some(loc) = &location {
+            frames.push(Frame {
+                function: None,
+                file: loc.file.clone(),
+                line: loc.line,
+                column: None,
+                in_workspace: false,
+                snippet: None,
+            });
+        }
+    }
+    for fr in &mut frames {
+        (fr.file, fr.in_workspace) = sources.place(&fr.file);
+    }
+    // the frame the runner names first, then the workspace's own: the test's
+    // line is what a person fixes (a harness's frame may come before it)
+    let named = |f: &Frame| {
+        location
+            .as_ref()
+            .is_some_and(|l| l.file == f.file && l.line == f.line)
+    };
+    frames.sort_by_key(|f| (!named(f), !f.in_workspace));
+    for fr in frames
+        .iter_mut()
+        .filter(|f| f.in_workspace)
+        .take(MAX_SNIPPETS)
+    {
+        fr.snippet = sources.snippet(&fr.file, fr.line);
+    }
+    let bound = artifacts
+        .iter()
+        .filter(|a| {
+            ev.id.is_some()
+                && (a.assertion_id == ev.id && ev.kind == "assertion"
+                    || a.step_id == ev.id && ev.kind != "assertion")
+        })
+        .map(|a| a.id.clone())
+        .collect();
+    Failure {
+        kind: ev.kind.clone(),
+        name: plain(&ev.name),
+        id: ev.id.clone(),
+        message,
+        expected,
+        received,
+        diff,
+        location,
+        frames,
+        artifacts: bound,
+    }
+}
+
+/// `{"file", "line"}` (or `"file:line"`), its file placed in the workspace.
+fn location_of(v: &Value, sources: &Sources) -> Option<Location> {
+    let (file, line) = match v {
+        Value::Object(m) => {
+            let line = m.get("line").and_then(Value::as_u64)?;
+            (m.get("file").and_then(Value::as_str)?.to_owned(), line)
+        }
+        Value::String(s) => {
+            let (f, l) = s.rsplit_once(':')?;
+            (f.to_owned(), l.parse().ok()?)
+        }
+        _ => return None,
+    };
+    Some(Location {
+        file: sources.place(&plain(&file)).0,
+        line: u32::try_from(line).ok()?,
+    })
+}
+
+/// The `Expected…:` / `Received…:` lines of a message (Playwright, Jest), else
+/// chai's `expected X to (deeply) equal Y` (vitest): what was wanted and got.
+pub fn expected_received(message: &str) -> (Option<String>, Option<String>) {
+    let text = strip_sgr(message);
+    let value = |line: &str, word: &str| -> Option<String> {
+        let rest = line.trim().strip_prefix(word)?;
+        let (label, value) = rest.split_once(':')?;
+        // `Expected:`, `Expected string:`, `Expected pattern:` — not prose
+        let label_ok =
+            label.is_empty() || label.starts_with(' ') && label.split_whitespace().count() <= 2;
+        (label_ok && !value.trim().is_empty()).then(|| value.trim().to_owned())
+    };
+    let expected = text.lines().find_map(|l| value(l, "Expected"));
+    let received = text.lines().find_map(|l| value(l, "Received"));
+    if expected.is_some() || received.is_some() {
+        return (expected, received);
+    }
+    for line in text.lines() {
+        let line = line.trim();
+        let Some(rest) = line
+            .strip_prefix("expected ")
+            .or_else(|| line.split_once(": expected ").map(|(_, r)| r))
+        else {
+            continue;
+        };
+        for verb in [
+            " to deeply equal ",
+            " to strictly equal ",
+            " to equal ",
+            " to be ",
+        ] {
+            if let Some((got, want)) = rest.split_once(verb) {
+                return (Some(want.trim().to_owned()), Some(got.trim().to_owned()));
+            }
+        }
+    }
+    (None, None)
+}
+
+/// A `- Expected` / `+ Received` block of a message, from its header on.
+fn diff_block(message: &str) -> Option<String> {
+    let text = strip_sgr(message);
+    let lines: Vec<&str> = text.lines().collect();
+    let start = lines
+        .iter()
+        .position(|l| l.trim_start().starts_with("- Expected"))?;
+    lines
+        .get(start + 1)
+        .is_some_and(|l| l.trim_start().starts_with("+ Received"))
+        .then(|| lines[start..].join("\n").trim_end().to_owned())
+}
+
+/// The frames of a V8 stack: `at fn (file:line:col)`, `at file:line:col`
+/// (`file://` URLs too); lines that are no frame are skipped.
+pub fn parse_stack(stack: &str) -> Vec<Frame> {
+    strip_sgr(stack)
+        .lines()
+        .filter_map(frame_of)
+        .take(MAX_FRAMES)
+        .collect()
+}
+
+fn frame_of(line: &str) -> Option<Frame> {
+    let rest = line.trim().strip_prefix("at ")?.trim();
+    let (function, place) = match rest.strip_suffix(')').and_then(|r| r.rsplit_once(" (")) {
+        Some((func, place)) => (Some(func.trim().to_owned()), place),
+        None => (None, rest),
+    };
+    // `file:line:col`, or `file:line`
+    let (head, last) = place.rsplit_once(':')?;
+    let last: u32 = last.parse().ok()?;
+    let (file, line, column) = match head.rsplit_once(':') {
+        Some((file, line)) if line.parse::<u32>().is_ok() => (file, line.parse().ok()?, Some(last)),
+        _ => (head, last, None),
+    };
+    let file = file.strip_prefix("async ").unwrap_or(file);
+    if file.is_empty() || line == 0 {
+        return None;
+    }
+    Some(Frame {
+        function: function.filter(|f| !f.is_empty()),
+        file: file.to_owned(),
+        line,
+        column,
+        in_workspace: false,
+        snippet: None,
+    })
+}
+
+/// The workspace's source files, read once each through the bounded reader.
+struct Sources {
+    root: PathBuf,
+    /// The root as the kernel spells it (stacks carry resolved paths).
+    real: Option<PathBuf>,
+    files: HashMap<String, Option<Vec<String>>>,
+}
+
+impl Sources {
+    fn new(root: &Path) -> Sources {
+        Sources {
+            root: root.to_path_buf(),
+            real: root.canonicalize().ok(),
+            files: HashMap::new(),
+        }
+    }
+
+    /// A frame's file as shown (relative to the root when inside it) and whether
+    /// it is the workspace's own code.
+    fn place(&self, file: &str) -> (String, bool) {
+        if file.starts_with("node:") || file.starts_with('<') {
+            return (file.to_owned(), false);
+        }
+        let path = if file.starts_with("file://") {
+            match url::Url::parse(file)
+                .ok()
+                .and_then(|u| u.to_file_path().ok())
+            {
+                Some(p) => p,
+                None => return (file.to_owned(), false),
+            }
+        } else {
+            PathBuf::from(file)
+        };
+        let inside = if path.is_absolute() {
+            [Some(&self.root), self.real.as_ref()]
+                .into_iter()
+                .flatten()
+                .filter(|r| r.is_absolute())
+                .find_map(|r| path.strip_prefix(r).ok())
+                .map(Path::to_path_buf)
+        } else {
+            Some(path.clone())
+        };
+        match inside.filter(|p| spelled_inside(p)) {
+            Some(r) => {
+                let shown = rel(Path::new(""), &r);
+                let own = !r.components().any(|c| c.as_os_str() == "node_modules");
+                (shown, own)
+            }
+            None => (path.to_string_lossy().into_owned(), false),
+        }
+    }
+
+    /// The lines around `line` of the workspace file `file` (relative).
+    fn snippet(&mut self, file: &str, line: u32) -> Option<Vec<SnippetLine>> {
+        let root = &self.root;
+        let lines = self
+            .files
+            .entry(file.to_owned())
+            .or_insert_with(|| {
+                let (bytes, _) =
+                    read::read_head(&root.join(file), Some(root), Kind::Source).ok()?;
+                Some(read::lossy(bytes).lines().map(str::to_owned).collect())
+            })
+            .as_ref()?;
+        let at = usize::try_from(line).ok()?;
+        if at == 0 || at > lines.len() {
+            return None;
+        }
+        let from = at.saturating_sub(SNIPPET_CONTEXT as usize).max(1);
+        let to = (at + SNIPPET_CONTEXT as usize).min(lines.len());
+        Some(
+            (from..=to)
+                .map(|n| SnippetLine {
+                    line: u32::try_from(n).unwrap_or(u32::MAX),
+                    text: escape(&lines[n - 1]).into_owned(),
+                    marked: n == at,
+                })
+                .collect(),
+        )
+    }
+}
+
+/// A relative path that never climbs out (no `..` above its start, not absolute).
+fn spelled_inside(p: &Path) -> bool {
+    let mut depth = 0i32;
+    for c in p.components() {
+        match c {
+            Component::Normal(_) => depth += 1,
+            Component::CurDir => {}
+            Component::ParentDir => {
+                depth -= 1;
+                if depth < 0 {
+                    return false;
+                }
+            }
+            Component::RootDir | Component::Prefix(_) => return false,
+        }
+    }
+    depth > 0
+}
+
+/// The run's artifacts, those bound to a failed event first.
+fn bound_artifacts(run_path: &str, items: &[Artifact], failures: &[Failure]) -> Vec<BoundArtifact> {
+    let mut out: Vec<BoundArtifact> = items
+        .iter()
+        .map(|a| BoundArtifact {
+            id: a.id.clone(),
+            kind: a.kind.clone(),
+            path: a.path.clone(),
+            file: a.inside.then(|| format!("{run_path}/{}", a.path)),
+            exists: a.exists,
+            bound_to: failures
+                .iter()
+                .find(|f| f.artifacts.contains(&a.id))
+                .and_then(|f| f.id.clone()),
+        })
+        .collect();
+    out.sort_by_key(|a| a.bound_to.is_none());
+    out
+}
+
+/// The lines of the run's `runtime-events.jsonl` (its readable start).
+fn runtime_lines(run_dir: &Path) -> usize {
+    let file = run_dir.join(run::RUNTIME_EVENTS);
+    read::read_head(&file, Some(run_dir), Kind::RuntimeEvents).map_or(0, |(b, _)| {
+        b.split(|&c| c == b'\n')
+            .filter(|l| !l.iter().all(u8::is_ascii_whitespace))
+            .count()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const VITEST_STACK: &str = "AssertionError: expected [ { sku: 'tea', priceCents: 450, qty: 2 } ] to deeply equal [ …(1) ]\n    at Module.oracle (/w/tests/harness/oracle.ts:18:18)\n    at processTicksAndRejections (node:internal/process/task_queues:105:5)\n    at /w/tests/shop/backend/cart/boundary/cart-line-merge.test.ts:9:3\n    at file:///w/node_modules/@vitest/runner/dist/chunk-hooks.js:155:11\n    at async runTest (file:///w/node_modules/@vitest/runner/dist/index.js:781:11)";
+
+    #[test]
+    fn v8_frames_of_a_vitest_stack() {
+        let frames = parse_stack(VITEST_STACK);
+        let got: Vec<(Option<&str>, &str, u32, Option<u32>)> = frames
+            .iter()
+            .map(|f| (f.function.as_deref(), f.file.as_str(), f.line, f.column))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    Some("Module.oracle"),
+                    "/w/tests/harness/oracle.ts",
+                    18,
+                    Some(18)
+                ),
+                (
+                    Some("processTicksAndRejections"),
+                    "node:internal/process/task_queues",
+                    105,
+                    Some(5)
+                ),
+                (
+                    None,
+                    "/w/tests/shop/backend/cart/boundary/cart-line-merge.test.ts",
+                    9,
+                    Some(3)
+                ),
+                (
+                    None,
+                    "file:///w/node_modules/@vitest/runner/dist/chunk-hooks.js",
+                    155,
+                    Some(11)
+                ),
+                (
+                    Some("async runTest"),
+                    "file:///w/node_modules/@vitest/runner/dist/index.js",
+                    781,
+                    Some(11)
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_playwright_stack_in_colour_and_lines_that_are_no_frame() {
+        let stack = "Error: \u{1b}[2mexpect(\u{1b}[22m\u{1b}[31mlocator\u{1b}[39m\u{1b}[2m).\u{1b}[22mtoHaveText\n\nCall log:\n  - Expect \"toHaveText\" with timeout 5000ms\n  - waiting at the door: 3\n\n    at /w/tests/shop/e2e/storefront/scenario/storefront-checkout.spec.ts:14:40\n    at <anonymous>";
+        let frames = parse_stack(stack);
+        assert_eq!(frames.len(), 1, "{frames:?}");
+        assert_eq!(
+            frames[0].file,
+            "/w/tests/shop/e2e/storefront/scenario/storefront-checkout.spec.ts"
+        );
+        assert_eq!((frames[0].line, frames[0].column), (14, Some(40)));
+    }
+
+    #[test]
+    fn frames_are_placed_in_the_workspace_or_not() {
+        let s = Sources::new(Path::new("/w"));
+        assert_eq!(
+            s.place("/w/tests/a.test.ts"),
+            ("tests/a.test.ts".into(), true)
+        );
+        assert_eq!(
+            s.place("file:///w/tests/my%20case.test.ts"),
+            ("tests/my case.test.ts".into(), true)
+        );
+        assert_eq!(
+            s.place("file:///w/node_modules/vitest/x.js"),
+            ("node_modules/vitest/x.js".into(), false)
+        );
+        assert_eq!(
+            s.place("node:internal/process/task_queues"),
+            ("node:internal/process/task_queues".into(), false)
+        );
+        assert_eq!(
+            s.place("/elsewhere/x.ts"),
+            ("/elsewhere/x.ts".into(), false)
+        );
+        assert_eq!(s.place("../x.ts"), ("../x.ts".into(), false));
+        assert_eq!(s.place("tests/b.spec.ts"), ("tests/b.spec.ts".into(), true));
+    }
+
+    #[test]
+    fn expected_and_received_of_playwright_jest_and_chai_messages() {
+        let pw = "Error: \u{1b}[2mexpect(\u{1b}[22m\u{1b}[31mlocator\u{1b}[39m\u{1b}[2m).\u{1b}[22mtoHaveText\u{1b}[2m(\u{1b}[22m\u{1b}[32mexpected\u{1b}[39m\u{1b}[2m)\u{1b}[22m failed\n\nLocator:  getByRole('heading')\nExpected string: \u{1b}[32m\"Order confirmed\"\u{1b}[39m\nReceived string: \u{1b}[31m\"Checkout\"\u{1b}[39m\nTimeout:  5000ms\n\nCall log:\n  - Expect \"toHaveText\" with timeout 5000ms";
+        assert_eq!(
+            expected_received(pw),
+            (
+                Some("\"Order confirmed\"".into()),
+                Some("\"Checkout\"".into())
+            )
+        );
+        let jest =
+            "expect(received).toBe(expected) // Object.is equality\n\nExpected: 0\nReceived: 1";
+        assert_eq!(
+            expected_received(jest),
+            (Some("0".into()), Some("1".into()))
+        );
+        assert_eq!(
+            expected_received("AssertionError: expected 1 to deeply equal +0"),
+            (Some("+0".into()), Some("1".into()))
+        );
+        assert_eq!(
+            expected_received("expected 'a' to be 'b'"),
+            (Some("'b'".into()), Some("'a'".into()))
+        );
+        // prose that merely mentions the words is no value
+        assert_eq!(
+            expected_received("the page Expected the user to log in: never"),
+            (None, None)
+        );
+        assert_eq!(expected_received("Timed out after 5000ms"), (None, None));
+    }
+
+    #[test]
+    fn a_diff_block_of_a_message() {
+        let m = "expected [ …(2) ] to deeply equal [ …(1) ]\n\n\u{1b}[32m- Expected\u{1b}[39m\n\u{1b}[31m+ Received\u{1b}[39m\n\n  [\n-   { \"qty\": 2 }\n+   { \"qty\": 1 },\n  ]";
+        let d = diff_block(m).expect("diff");
+        assert!(d.starts_with("- Expected\n+ Received\n"), "{d}");
+        assert!(d.ends_with("  ]"), "{d}");
+        assert_eq!(diff_block("- Expected nothing"), None);
+    }
+
+    #[test]
+    fn error_fields_win_over_the_message() {
+        let (ev, _) = crate::workspace::timeline::parse_line(
+            br#"{"type":"assertion","name":"a","status":"failed","id":"a1","message":"a did not hold","data":{"error":{"message":"\u001b[31mexpected 1 to deeply equal +0\u001b[39m","expected":"0","actual":"1","diff":"- Expected\n+ Received\n\n- 0\n+ 1","stack":"AssertionError: x\n    at /nowhere/t.test.ts:3:5"},"location":{"file":"/nowhere/t.test.ts","line":3}}}"#,
+        );
+        let mut s = Sources::new(Path::new("/w"));
+        let f = failure_of(&ev, &[], &mut s);
+        assert_eq!(f.message, "expected 1 to deeply equal +0");
+        assert_eq!(f.expected.as_deref(), Some("0"));
+        assert_eq!(f.received.as_deref(), Some("1"));
+        assert_eq!(
+            f.diff.as_deref(),
+            Some("- Expected\n+ Received\n\n- 0\n+ 1")
+        );
+        assert_eq!(
+            f.location,
+            Some(Location {
+                file: "/nowhere/t.test.ts".into(),
+                line: 3
+            })
+        );
+        assert_eq!(f.frames.len(), 1);
+        assert!(!f.frames[0].in_workspace);
+        assert_eq!(f.frames[0].snippet, None);
+    }
+
+    #[test]
+    fn the_reason_is_one_line_of_the_first_failed_assertion() {
+        let failure = |kind: &str, name: &str, message: &str| Failure {
+            kind: kind.into(),
+            name: name.into(),
+            message: message.into(),
+            ..Failure::default()
+        };
+        let mut d = Digest {
+            failures: vec![
+                failure("step", "check out", "step check out failed"),
+                failure("error", "runner/error", "Error: boom\n    at x.js:1:1"),
+            ],
+            ..Digest::default()
+        };
+        assert_eq!(d.reason().as_deref(), Some("boom"));
+        // Playwright's custom expect message names the check; the matcher's line follows
+        d.failures.push(failure(
+            "assertion",
+            "order-confirmed",
+            "Error: a1 order-confirmed\n\nexpect(locator).toHaveText(expected) failed\n\nLocator: x",
+        ));
+        assert_eq!(
+            d.reason().as_deref(),
+            Some("a1 order-confirmed: expect(locator).toHaveText(expected) failed")
+        );
+        assert_eq!(Digest::default().reason(), None);
+    }
+
+    #[test]
+    fn the_frame_data_location_names_comes_first() {
+        let (ev, _) = crate::workspace::timeline::parse_line(
+            br#"{"type":"assertion","name":"a","status":"failed","data":{"error":{"message":"m","stack":"E\n    at oracle (/w/tests/harness/oracle.ts:19:20)\n    at /w/node_modules/x.js:1:1\n    at /w/tests/a.test.ts:8:9"},"location":{"file":"/w/tests/a.test.ts","line":8}}}"#,
+        );
+        let f = failure_of(&ev, &[], &mut Sources::new(Path::new("/w")));
+        let files: Vec<&str> = f.frames.iter().map(|f| f.file.as_str()).collect();
+        assert_eq!(
+            files,
+            [
+                "tests/a.test.ts",
+                "tests/harness/oracle.ts",
+                "node_modules/x.js"
+            ]
+        );
+    }
+}
