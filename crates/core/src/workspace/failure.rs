@@ -9,7 +9,7 @@
 use super::logs::{Artifact, RunStatus, read_artifacts, read_meta, read_timeline};
 use super::read::{self, Kind};
 use super::timeline::TimelineEvent;
-use super::{rel, run};
+use super::{rel, run_folder};
 use crate::sanitize::{escape, strip_sgr};
 use serde::Serialize;
 use serde_json::Value;
@@ -169,15 +169,15 @@ impl Digest {
             path,
             ..Digest::default()
         };
-        let meta = read_meta(root, &run_dir.join(run::META))
+        let meta = read_meta(root, &run_dir.join(run_folder::META))
             .ok()
             .map(|(m, _)| m);
         RunStatus::of_meta(meta.as_ref())
             .as_str()
             .clone_into(&mut d.status);
-        let (events, problems) = read_timeline(root, &run_dir.join(run::TIMELINE));
+        let (events, problems) = read_timeline(root, &run_dir.join(run_folder::TIMELINE));
         d.problems.extend(problems.iter().map(ToString::to_string));
-        let (artifacts, problems) = if run_dir.join(run::ARTIFACTS).is_file() {
+        let (artifacts, problems) = if run_dir.join(run_folder::ARTIFACTS).is_file() {
             read_artifacts(root, run_dir)
         } else {
             (Vec::new(), Vec::new())
@@ -668,7 +668,7 @@ fn bound_artifacts(run_path: &str, items: &[Artifact], failures: &[Failure]) -> 
 
 /// The lines of the run's `runtime-events.jsonl` (its readable start).
 fn runtime_lines(run_dir: &Path) -> usize {
-    let file = run_dir.join(run::RUNTIME_EVENTS);
+    let file = run_dir.join(run_folder::RUNTIME_EVENTS);
     read::read_head(&file, Some(run_dir), Kind::RuntimeEvents).map_or(0, |(b, _)| {
         b.split(|&c| c == b'\n')
             .filter(|l| !l.iter().all(u8::is_ascii_whitespace))
