@@ -8,7 +8,7 @@ use super::app::{App, Effect};
 use super::runtime::Runtime;
 use super::theme::Theme;
 use crossterm::event::{Event, EventStream, KeyEventKind};
-use futures::StreamExt;
+use futures_util::StreamExt;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use std::path::PathBuf;

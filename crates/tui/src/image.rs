@@ -1,5 +1,11 @@
 //! Screenshot previews: a bounded PNG decode done off the UI thread, a per-file cache of
 //! the downscaled RGB, and the half-block cells (`▀`) that draw it in the terminal.
+//!
+//! The half blocks are not ratatui-image's: its encoder resizes with a triangle
+//! filter that bleeds neighbouring areas into each other (a red quadrant of 8×8
+//! quadrants shown in 2×1 cells came out 193,36,36, here 255,0,0) and took 20.7 ms
+//! per 200×60-cell frame against 3.2 ms here. ratatui-image draws the picture
+//! protocols (kitty, sixel, iTerm2: `graphics`).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
