@@ -11,7 +11,7 @@ use testdeck_core::workspace::Workspace;
 use testdeck_tui::action::Action;
 use testdeck_tui::app::Screen;
 use testdeck_tui::app::{CaseRef, Effect, Tab};
-use testdeck_tui::job::Job;
+use testdeck_tui::feature_work::FeatureWork;
 
 const MULTI_DOC: &str = "kb-search/backend/query/scenario/kb-search-multi-doc-ranking";
 const BASIC_COMMAND: &str = "ai/backend/tools/terminal/basic/terminal-basic-command";
@@ -162,7 +162,7 @@ fn watch_marks_badges_and_unwatches() {
     let fx = app.keys("w");
     // a readonly, not live case: no prompt, the watch starts on it alone
     assert!(app.overlay.is_none());
-    let Some(Effect::Job(Job::Watch(_, Some(opts)))) = fx.first() else {
+    let Some(Effect::Work(FeatureWork::Watch(_, Some(opts)))) = fx.first() else {
         panic!("no watch started: {fx:?}");
     };
     assert_eq!(opts.targets, [BASIC_COMMAND]);
@@ -178,7 +178,7 @@ fn watch_marks_badges_and_unwatches() {
     // w again: unwatched, the watch stops
     let fx = app.keys("w");
     assert!(
-        matches!(fx.first(), Some(Effect::Job(Job::Watch(_, None)))),
+        matches!(fx.first(), Some(Effect::Work(FeatureWork::Watch(_, None)))),
         "{fx:?}"
     );
     assert!(app.watch.watched.is_empty());
@@ -200,7 +200,7 @@ fn watching_a_live_case_asks_and_a_no_leaves_it_unwatched() {
     assert!(app.watch.watched.is_empty(), "{:?}", app.watch.watched);
     assert!(
         !fx.iter()
-            .any(|e| matches!(e, Effect::Job(Job::Watch(_, Some(_))))),
+            .any(|e| matches!(e, Effect::Work(FeatureWork::Watch(_, Some(_))))),
         "{fx:?}"
     );
     assert!(
@@ -213,7 +213,7 @@ fn watching_a_live_case_asks_and_a_no_leaves_it_unwatched() {
     // yes: watched, with the live grant passed to the watch
     app.keys("w");
     let fx = app.keys("y");
-    let Some(Effect::Job(Job::Watch(_, Some(opts)))) = fx.first() else {
+    let Some(Effect::Work(FeatureWork::Watch(_, Some(opts)))) = fx.first() else {
         panic!("no watch started: {fx:?}");
     };
     assert!(app.watch.watched.contains(&CaseRef::tests_key(LIVE_PLAN)));

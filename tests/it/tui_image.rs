@@ -17,8 +17,8 @@ use std::path::Path;
 use testdeck_tui::action::Command;
 use testdeck_tui::app::Screen;
 use testdeck_tui::app::{Effect, Pane};
+use testdeck_tui::feature_work::FeatureWork;
 use testdeck_tui::image::{self, Rgb, State};
-use testdeck_tui::job::Job;
 use testdeck_tui::theme::Theme;
 
 const PLAN_CARD_CASE: &str = "ai/e2e/workbench/basic/workbench-plan-artifact-smoke";
@@ -451,7 +451,7 @@ fn a_png_outside_the_run_folder_is_never_read() {
     assert_eq!(app.live.artifacts.cursor, 1);
     assert!(
         !fx.iter()
-            .any(|e| matches!(e, Effect::Job(Job::Preview { .. }))),
+            .any(|e| matches!(e, Effect::Work(FeatureWork::Preview { .. }))),
         "{fx:?}"
     );
     assert!(app.previews.cache.get(&run.join("../x.png")).is_none());

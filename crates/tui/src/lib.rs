@@ -4,14 +4,14 @@
 pub mod action;
 pub mod app;
 pub mod event;
+pub mod feature_work;
 pub mod follow_queue;
 pub mod graphics;
 pub mod image;
-pub mod job;
 pub mod keymap;
 pub mod launch_queue;
+pub mod queue_handle;
 pub mod runtime;
-pub mod shared_queue;
 pub mod suspend;
 pub mod theme;
 pub mod view;

@@ -4,8 +4,8 @@
 
 use super::action::Action;
 use super::app::Effect;
-use super::job::{Done, Job};
-use super::shared_queue::Shared;
+use super::feature_work::{FeatureResult, FeatureWork};
+use super::queue_handle::QueueHandle;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -149,7 +149,7 @@ impl Runtime {
             }
             Effect::Launch { index, plan, ctx } => {
                 let send = self.send.clone();
-                let queue = Shared::<super::launch_queue::LaunchQueue>::default();
+                let queue = QueueHandle::<super::launch_queue::LaunchQueue>::default();
                 let sink: testdeck_exec::Sink = Arc::new(move |ev| {
                     if queue.push(ev) {
                         send(Action::ExecQueued(index, queue.clone()));
@@ -161,7 +161,7 @@ impl Runtime {
                 }
                 self.launches[index] = Some(h);
             }
-            Effect::Job(job) => self.jobs.run(job, &self.root, self.send.clone()),
+            Effect::Work(job) => self.jobs.run(job, &self.root, self.send.clone()),
             Effect::Requeue(action) => (self.send)(*action),
             // the loop does these itself: they need the terminal
             Effect::Edit(_) | Effect::Copy(_) => {}
@@ -226,7 +226,7 @@ pub fn follow_queued(
     path: &str,
     send: &(dyn Fn(Action) + Send + Sync),
 ) {
-    let queue = Shared::<super::follow_queue::FollowQueue>::default();
+    let queue = QueueHandle::<super::follow_queue::FollowQueue>::default();
     let to_app = |u: RunUpdate| {
         if queue.push(u, testdeck_core::tail::run::MAX_TIMELINE_EVENTS) {
             send(Action::FollowQueued(path.to_owned(), queue.clone()));
@@ -345,22 +345,22 @@ pub fn read_records(
 }
 
 /// Do a job that ends by itself (all but `Watch`) and give its result.
-pub fn run_now(job: Job, root: &Path) -> Option<Done> {
+pub fn run_now(job: FeatureWork, root: &Path) -> Option<FeatureResult> {
     match job {
-        Job::Watch(..) => None,
-        Job::Compare { a, b } => Some(Done::Compare(
+        FeatureWork::Watch(..) => None,
+        FeatureWork::Compare { a, b } => Some(FeatureResult::Compare(
             testdeck_core::workspace::diff::diff_runs(root, &root.join(&a), &root.join(&b))
                 .map(Box::new),
         )),
-        Job::Report { domain } => {
+        FeatureWork::Report { domain } => {
             let file = format!("tests/report/{domain}/report.md");
-            Some(Done::Report {
+            Some(FeatureResult::Report {
                 text: read_report(root, &file),
                 domain,
                 file,
             })
         }
-        Job::Contract(runs) => Some(Done::Contract(
+        FeatureWork::Contract(runs) => Some(FeatureResult::Contract(
             runs.iter()
                 .map(|r| {
                     (
@@ -370,11 +370,11 @@ pub fn run_now(job: Job, root: &Path) -> Option<Done> {
                 })
                 .collect(),
         )),
-        Job::Preview {
+        FeatureWork::Preview {
             file,
             label,
             background,
-        } => Some(Done::Preview {
+        } => Some(FeatureResult::Preview {
             preview: super::image::load_over(&file, &label, background),
             file,
         }),
@@ -402,9 +402,9 @@ pub struct Jobs {
 }
 
 impl Jobs {
-    pub fn run(&mut self, job: Job, root: &Path, send: ActionSink) {
+    pub fn run(&mut self, job: FeatureWork, root: &Path, send: ActionSink) {
         match job {
-            Job::Watch(generation, opts) => {
+            FeatureWork::Watch(generation, opts) => {
                 if let Some((c, h)) = self.watch.take() {
                     c.cancel();
                     self.stopping.push(h);
@@ -416,13 +416,13 @@ impl Jobs {
                 let h = std::thread::spawn(move || {
                     let s = send.clone();
                     let sink: testdeck_exec::watch::WatchSink = Arc::new(move |ev| {
-                        s(Action::Done(Box::new(Done::Watch {
+                        s(Action::WorkDone(Box::new(FeatureResult::Watch {
                             generation,
                             event: Box::new(ev),
                         })));
                     });
                     let r = testdeck_exec::watch::watch(&root, &opts, &sink, &stop);
-                    send(Action::Done(Box::new(Done::WatchEnded {
+                    send(Action::WorkDone(Box::new(FeatureResult::WatchEnded {
                         generation,
                         error: r.err(),
                     })));
@@ -433,7 +433,7 @@ impl Jobs {
                 let root = root.to_path_buf();
                 std::thread::spawn(move || {
                     if let Some(d) = run_now(other, &root) {
-                        send(Action::Done(Box::new(d)));
+                        send(Action::WorkDone(Box::new(d)));
                     }
                 });
             }

@@ -9,7 +9,7 @@ use testdeck_core::tail::run::load_run;
 use testdeck_core::workspace::Workspace;
 use testdeck_tui::action::{Action, Command};
 use testdeck_tui::app::{App, Effect, Options};
-use testdeck_tui::job::Job;
+use testdeck_tui::feature_work::FeatureWork;
 use testdeck_tui::keymap::Keymap;
 use testdeck_tui::runtime::{read_records, run_now};
 use testdeck_tui::theme::Theme;
@@ -137,8 +137,8 @@ impl Deck {
                     let data = load_run(&self.root, &p);
                     self.app.update(Action::RunLoaded(Box::new(data)))
                 }
-                Effect::Job(job) if self.runs_job(&job) => match run_now(job, &self.root) {
-                    Some(d) => self.app.update(Action::Done(Box::new(d))),
+                Effect::Work(job) if self.runs_job(&job) => match run_now(job, &self.root) {
+                    Some(d) => self.app.update(Action::WorkDone(Box::new(d))),
                     None => Vec::new(),
                 },
                 Effect::Reload if self.runs.reload => {
@@ -159,11 +159,11 @@ impl Deck {
         left
     }
 
-    fn runs_job(&self, job: &Job) -> bool {
+    fn runs_job(&self, job: &FeatureWork) -> bool {
         match self.runs.jobs {
             Jobs::None => false,
-            Jobs::Compare => matches!(job, Job::Compare { .. }),
-            Jobs::Finite => !matches!(job, Job::Watch(..)),
+            Jobs::Compare => matches!(job, FeatureWork::Compare { .. }),
+            Jobs::Finite => !matches!(job, FeatureWork::Watch(..)),
         }
     }
 

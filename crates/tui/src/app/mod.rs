@@ -9,9 +9,9 @@ pub mod compare;
 pub mod contract;
 pub mod editor;
 mod effect;
+mod features;
 pub mod finder;
 mod input;
-mod jobs;
 pub mod launch;
 pub mod layout;
 pub mod list;
@@ -35,7 +35,7 @@ use super::action::{Action, Command};
 use super::keymap::{Key, Keymap, Resolved, Resolver};
 use crossterm::event::{KeyEvent, MouseEventKind};
 use layout::Areas;
-use screen::Keyed;
+use screen::ScreenOutcome;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use testdeck_core::workspace::Workspace;
@@ -448,7 +448,7 @@ impl App {
                 }
                 fx
             }
-            Action::Done(d) => self.done(*d),
+            Action::WorkDone(d) => self.done(*d),
             Action::ShowText { title, text } => {
                 self.overlay = Some(overlay::text(&title, &text));
                 Vec::new()
@@ -486,9 +486,9 @@ impl App {
         }
         if let Some(screen) = self.screen.as_mut() {
             match screen.command(c, (self.size.1 / 2).max(1) as isize) {
-                Keyed::Close => self.screen = None,
-                Keyed::Say(m) => self.notice = Some(m.into()),
-                Keyed::Stay => {}
+                ScreenOutcome::Close => self.screen = None,
+                ScreenOutcome::Say(m) => self.notice = Some(m.into()),
+                ScreenOutcome::Stay => {}
             }
             return Vec::new();
         }
@@ -644,6 +644,24 @@ impl App {
         let mut modes: Vec<&str> = rows.iter().map(|r| r.0).collect();
         modes.dedup();
         overlay::LEGEND.len() + 2 + rows.len() + (modes.len() * 2).saturating_sub(1)
+    }
+}
+
+impl App {
+    /// Encode the full-screen screenshot for the terminal's protocol when it is shown
+    /// (once per file and size), and forget it when it closes.
+    fn sync_graphics(&mut self) {
+        use super::image::State;
+        use screen::Screen;
+        let want = match &self.screen {
+            Some(Screen::Image { file, .. }) => match self.previews.cache.get(file) {
+                Some(State::Ready(p)) => Some((file.as_path(), &p.image)),
+                _ => None,
+            },
+            _ => None,
+        };
+        let area = super::graphics::screen_body(self.size.0, self.size.1);
+        self.graphics.sync(want.map(|(f, i)| (f, i, area)));
     }
 }
 

@@ -96,7 +96,7 @@ pub fn history(app: &App, c: &CaseRow, theme: &Theme) -> Option<Line<'static>> {
     let (s, e) = c.run_range;
     let runs = ws.logs.runs.get(s..e)?;
     let (mut warned, mut total) = (0, 0);
-    for r in runs.iter().rev().take(super::details::HISTORY) {
+    for r in runs.iter().rev().take(crate::app::contract::HISTORY) {
         if let Some(&n) = app.contract.counts.get(&r.path) {
             warned += usize::from(n > 0);
             total += n;

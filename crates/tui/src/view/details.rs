@@ -12,7 +12,7 @@ use testdeck_core::workspace::logs::{RawRun, RunStatus};
 use testdeck_core::workspace::stats::{NodeStats, fmt_rate};
 
 /// Runs shown in the history strip.
-pub use super::super::app::contract::HISTORY;
+use super::super::app::contract::HISTORY;
 const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
 
 fn field<'a>(name: &str, value: impl Into<String>, theme: &Theme) -> Line<'a> {

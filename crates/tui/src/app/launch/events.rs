@@ -2,9 +2,9 @@
 //! start, timeline and end in the live pane (a case left out says why there), the
 //! runner's lines (`runner_output`), and the closing summary.
 
-use super::super::live::note;
 use super::super::{App, Effect, watch};
 use super::runner_output;
+use super::runner_output::note;
 use std::fmt::Write as _;
 use testdeck_core::sanitize::escape;
 use testdeck_exec::record::Verdict;
