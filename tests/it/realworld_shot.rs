@@ -210,7 +210,7 @@ fn a_real_playwright_full_page_screenshot_is_previewed_downscaled() {
 
     // i: the same picture over the whole screen, the height used
     app.key(KeyCode::Char('i'));
-    assert!(matches!(app.screen, Some(Screen::Image { .. })));
+    assert!(matches!(app.layers().screen(), Some(Screen::Image { .. })));
     let t = render(&app, &theme);
     let s = t.backend().to_string();
     assert!(s.contains(&format!("{SHOT} · 3840×12900")), "{s}");

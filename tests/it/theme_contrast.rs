@@ -130,7 +130,7 @@ fn screens(root: &Path, theme: &Theme, out: &mut Vec<String>) {
     app.key(KeyCode::Esc);
     app.keys(" jm");
     low_contrast(theme, "a mark and the max risk", &app, out);
-    app.running = 1;
+    app.launch_mut().set_running(1);
     app.keys("q");
     low_contrast(theme, "the quit prompt", &app, out);
 }

@@ -31,7 +31,7 @@ fn compare_default_pair_scrolls_to_the_first_divergence() {
     let mut app = loaded(d.path(), 140, 36);
     app.jump(MULTI_DOC);
     app.keys("c");
-    let Some(Screen::Compare(v)) = &app.screen else {
+    let Some(Screen::Compare(v)) = app.layers().screen() else {
         panic!("no compare view: {:?}", app.notice);
     };
     let first = v.scroll;
@@ -43,11 +43,11 @@ fn compare_default_pair_scrolls_to_the_first_divergence() {
     insta::assert_snapshot!(t.backend());
     // n goes to the next differing row, Esc closes
     app.keys("n");
-    if let Some(Screen::Compare(v)) = &app.screen {
+    if let Some(Screen::Compare(v)) = app.layers().screen() {
         assert!(v.scroll > first, "n moved on");
     }
     app.key(KeyCode::Esc);
-    assert!(app.screen.is_none());
+    assert!(app.layers().screen().is_none());
     assert_eq!(app.mode(), "normal");
 }
 
@@ -67,7 +67,7 @@ fn compare_picks_a_then_b_in_the_runs_tab() {
     assert_eq!(app.compare.pick.as_deref(), Some(a.as_str()));
     assert!(text(&draw(&app)).contains("A "), "the pick shows");
     app.keys("jc");
-    let Some(Screen::Compare(v)) = &app.screen else {
+    let Some(Screen::Compare(v)) = app.layers().screen() else {
         panic!("no compare view: {:?}", app.notice);
     };
     assert!(v.head[0].iter().any(|(t, _)| a.contains(t.as_str())));
@@ -91,7 +91,7 @@ fn compare_without_a_failed_run_says_why() {
         .expect("a case without a pair");
     app.jump(&key);
     app.keys("c");
-    assert!(app.screen.is_none());
+    assert!(app.layers().screen().is_none());
     assert!(
         app.notice
             .as_deref()
@@ -112,7 +112,7 @@ fn report_with_a_stale_number() {
     let mut app = loaded(d.path(), 130, 30);
     app.jump("ai");
     app.keys("R");
-    let Some(Screen::Report(v)) = &app.screen else {
+    let Some(Screen::Report(v)) = app.layers().screen() else {
         panic!("no report view: {:?}", app.notice);
     };
     assert_eq!(v.stale, 1, "{:?}", v.notes);
@@ -126,7 +126,7 @@ fn report_with_a_stale_number() {
     insta::assert_snapshot!(t.backend());
     app.keys("q");
     assert!(
-        app.screen.is_none() && !app.quit,
+        app.layers().screen().is_none() && !app.quit,
         "q closes the report only"
     );
 }
@@ -137,14 +137,14 @@ fn clean_report_and_no_report() {
     let mut app = loaded(d.path(), 130, 30);
     app.jump("ai");
     app.keys("R");
-    let Some(Screen::Report(v)) = &app.screen else {
+    let Some(Screen::Report(v)) = app.layers().screen() else {
         panic!("no report view: {:?}", app.notice);
     };
     assert_eq!(v.stale, 0, "the demo's report is current: {:?}", v.notes);
     app.key(KeyCode::Esc);
     std::fs::remove_file(d.path().join("tests/report/ai/report.md")).expect("rm");
     app.keys("R");
-    assert!(app.screen.is_none());
+    assert!(app.layers().screen().is_none());
     assert!(
         app.notice
             .as_deref()
@@ -161,7 +161,7 @@ fn watch_marks_badges_and_unwatches() {
     app.jump(BASIC_COMMAND);
     let fx = app.keys("w");
     // a readonly, not live case: no prompt, the watch starts on it alone
-    assert!(app.overlay.is_none());
+    assert!(app.layers().overlay().is_none());
     let Some(Effect::Work(FeatureWork::Watch(_, Some(opts)))) = fx.first() else {
         panic!("no watch started: {fx:?}");
     };
@@ -238,7 +238,7 @@ fn rerun_failed_launches_exactly_the_failed_set() {
     // answer every prompt no: what is launched is the failed set minus what was refused
     let mut fx = app.keys("F");
     let mut guard = 0;
-    while app.overlay.is_some() && guard < 20 {
+    while app.layers().overlay().is_some() && guard < 20 {
         fx = app.key(KeyCode::Enter);
         guard += 1;
     }
@@ -372,7 +372,7 @@ fn compare_and_report_draw_in_a_tiny_terminal() {
     let mut app = loaded(d.path(), 120, 30);
     app.jump(MULTI_DOC);
     app.keys("c");
-    assert!(matches!(app.screen, Some(Screen::Compare(_))));
+    assert!(matches!(app.layers().screen(), Some(Screen::Compare(_))));
     for (w, h) in [(20, 5), (1, 1), (60, 8)] {
         app.update(Action::Resize(w, h));
         draw(&app);
@@ -382,7 +382,7 @@ fn compare_and_report_draw_in_a_tiny_terminal() {
     app.update(Action::Resize(120, 30));
     app.jump("ai/backend");
     app.keys("R");
-    assert!(matches!(app.screen, Some(Screen::Report(_))));
+    assert!(matches!(app.layers().screen(), Some(Screen::Report(_))));
     for (w, h) in [(20, 5), (1, 1), (60, 8)] {
         app.update(Action::Resize(w, h));
         draw(&app);

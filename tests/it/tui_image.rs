@@ -393,7 +393,7 @@ fn i_shows_the_screenshot_full_screen_and_esc_closes_it() {
     let d = demo();
     let mut app = on_plan_card(d.path(), 100, 40);
     app.key(KeyCode::Char('i'));
-    assert!(matches!(app.screen, Some(Screen::Image { .. })));
+    assert!(matches!(app.layers().screen(), Some(Screen::Image { .. })));
     assert_eq!(app.mode(), "overlay");
     let theme = Theme::builtin("dark", false).expect("dark");
     let t = render(&app, &theme);
@@ -407,7 +407,7 @@ fn i_shows_the_screenshot_full_screen_and_esc_closes_it() {
     assert_eq!(rows, 31);
     insta::assert_snapshot!(t.backend());
     app.key(KeyCode::Esc);
-    assert!(app.screen.is_none());
+    assert!(app.layers().screen().is_none());
     assert_eq!(app.mode(), "normal");
 }
 
@@ -465,7 +465,7 @@ fn a_png_outside_the_run_folder_is_never_read() {
     );
     // i refuses too
     app.key(KeyCode::Char('i'));
-    assert!(app.screen.is_none());
+    assert!(app.layers().screen().is_none());
     assert_eq!(
         app.notice.as_deref(),
         Some("refused: ../x.png leaves the run folder")

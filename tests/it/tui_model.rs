@@ -90,7 +90,7 @@ fn snapshots(app: &mut App, name: &str) {
 }
 
 fn preview(app: &App) -> &testdeck_tui::app::launch::Preview {
-    match &app.overlay {
+    match app.layers().overlay() {
         Some(Overlay::Prompt(Prompt::Preview(p))) => p,
         o => panic!("no preview: {o:?}"),
     }
@@ -116,7 +116,7 @@ fn r_on_a_category_previews_what_runs_and_what_is_excluded_and_why() {
     snapshots(&mut app, "preview_r_category");
     // Esc: nothing starts, and the status line says so
     let fx = app.key(KeyCode::Esc);
-    assert!(fx.is_empty() && app.overlay.is_none());
+    assert!(fx.is_empty() && app.layers().overlay().is_none());
     assert_eq!(app.notice.as_deref(), Some("not launched"));
     // Enter: the launch starts (no prompt: nothing needs one at max risk mutating
     // but TC-CLI-006, whose group partner is excluded, so it is excluded too)
@@ -125,10 +125,16 @@ fn r_on_a_category_previews_what_runs_and_what_is_excluded_and_why() {
     assert!(
         fx.iter().any(|e| matches!(e, Effect::Launch { .. })),
         "{fx:?} {:?}",
-        app.overlay
+        app.layers().overlay()
     );
     // one case: no preview
-    app.running = 0;
+    // the launch ends
+    app.update(Action::Exec(
+        0,
+        Box::new(testdeck_exec::ExecEvent::Summary(
+            testdeck_exec::Summary::default(),
+        )),
+    ));
     select_catalog(&mut app, "TC-CLI-001");
     let fx = app.keys("r");
     assert!(fx.iter().any(|e| matches!(e, Effect::Launch { .. })));
@@ -170,7 +176,7 @@ fn f_leaves_temp_cases_out_unless_t_and_names_the_failed_orphan() {
     };
     // Enter: launched without the temp case (answering no to every prompt)
     let mut fx = app.key(KeyCode::Enter);
-    while app.overlay.is_some() {
+    while app.layers().overlay().is_some() {
         fx = app.key(KeyCode::Esc);
     }
     let without = targets(&fx);
@@ -186,7 +192,13 @@ fn f_leaves_temp_cases_out_unless_t_and_names_the_failed_orphan() {
             .starts_with("rerun failed")
     );
     // t brings it in, and says so; t again leaves it out
-    app.running = 0;
+    // the launch ends
+    app.update(Action::Exec(
+        0,
+        Box::new(testdeck_exec::ExecEvent::Summary(
+            testdeck_exec::Summary::default(),
+        )),
+    ));
     app.keys("Ft");
     let p = preview(&app);
     assert!(p.with_temp && !p.line.contains("temp case"), "{}", p.line);
@@ -195,7 +207,7 @@ fn f_leaves_temp_cases_out_unless_t_and_names_the_failed_orphan() {
     assert!(!preview(&app).with_temp);
     app.keys("t");
     let mut fx = app.key(KeyCode::Enter);
-    while app.overlay.is_some() {
+    while app.layers().overlay().is_some() {
         fx = app.key(KeyCode::Esc);
     }
     assert!(
@@ -274,8 +286,12 @@ fn verdict_prompts_expand_vars_tick_steps_count_and_reach_every_row_at_once() {
     let fx = app.key(KeyCode::Enter);
     let handle = launch(&mut app, fx);
     // the first of two verdicts: its steps as the person must follow them
-    let Some(Overlay::Prompt(Prompt::Judge(j))) = &app.overlay else {
-        panic!("no verdict prompt: {:?} {:?}", app.overlay, app.notice);
+    let Some(Overlay::Prompt(Prompt::Judge(j))) = app.layers().overlay() else {
+        panic!(
+            "no verdict prompt: {:?} {:?}",
+            app.layers().overlay(),
+            app.notice
+        );
     };
     assert_eq!(j.case_id, "TC-APP-001");
     assert!(
@@ -293,7 +309,7 @@ fn verdict_prompts_expand_vars_tick_steps_count_and_reach_every_row_at_once() {
     app.keys("k ");
     app.keys("kx");
     snapshots(&mut app, "verdict_ticked");
-    let Some(Overlay::Prompt(Prompt::Judge(j))) = &app.overlay else {
+    let Some(Overlay::Prompt(Prompt::Judge(j))) = app.layers().overlay() else {
         panic!("the prompt closed");
     };
     assert_eq!(j.ticked, [false, true, true]);
@@ -331,7 +347,7 @@ fn verdict_prompts_expand_vars_tick_steps_count_and_reach_every_row_at_once() {
     );
     // the second: Esc leaves it not-run; the Runs row shows one pass
     app.key(KeyCode::Esc);
-    assert!(app.overlay.is_none());
+    assert!(app.layers().overlay().is_none());
     app.keys("3");
     let s = text(&app);
     let newest = s.lines().nth(2).unwrap_or_default();

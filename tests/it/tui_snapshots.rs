@@ -150,7 +150,7 @@ fn finder_with_results_and_jump() {
     );
     assert_eq!(app.marks.len(), 1);
     app.key(KeyCode::Enter);
-    assert!(app.overlay.is_none());
+    assert!(app.layers().overlay().is_none());
     let sel = app.selected_case().map(|c| c.case_id.clone());
     assert!(sel.is_some_and(|s| s.starts_with("terminal-")));
 }
@@ -167,13 +167,13 @@ fn help_overlay() {
 fn quit_prompt_when_runs_are_live() {
     let d = fixture(false);
     let mut app = loaded(d.path(), 100, 24);
-    app.running = 2;
+    app.launch_mut().set_running(2);
     app.keys("q");
     assert!(!app.quit);
     insta::assert_snapshot!(render(&app, &dark()).backend());
     // Enter is the safe answer: no
     app.key(KeyCode::Enter);
-    assert!(!app.quit && app.overlay.is_none());
+    assert!(!app.quit && app.layers().overlay().is_none());
     app.keys("qy");
     assert!(app.quit);
 }
@@ -431,7 +431,11 @@ fn authorization_prompts() {
         fx.iter().any(|e| matches!(e, Effect::Launch { .. })),
         "all answered: launch"
     );
-    assert!(app.grants.granted.len() == 2, "{:?}", app.grants);
+    assert!(
+        app.launch().grants().granted.len() == 2,
+        "{:?}",
+        app.launch().grants()
+    );
 }
 
 #[test]
@@ -444,8 +448,8 @@ fn verdict_prompt_for_a_person_judged_case() {
         .and_then(|w| w.catalog.as_ref())
         .and_then(|c| c.cases.iter().find(|x| !x.how.steps.is_empty()).cloned())
         .expect("a case with steps");
-    app.judge_queue
-        .push_back(testdeck_tui::app::launch::Judging::new(
+    app.launch_mut()
+        .queue_verdict(testdeck_tui::app::launch::Judging::new(
             case.id.clone(),
             case.title.clone(),
             case.how.steps.clone(),
@@ -480,9 +484,15 @@ fn rerun_failed_launches_the_failed_cases() {
         .map(testdeck_exec::TestsTarget::label)
         .collect();
     assert_eq!(labels, ["ai/e2e/chat/scenario/chat-send-message"]);
-    assert_eq!(app.running, 1);
+    assert_eq!(app.launch().running(), 1);
     // a live case asks first
-    app.running = 0;
+    // the launch ends
+    app.update(Action::Exec(
+        0,
+        Box::new(testdeck_exec::ExecEvent::Summary(
+            testdeck_exec::Summary::default(),
+        )),
+    ));
     app.jump("ai/backend/tools/terminal/live/terminal-live-model");
     let fx = app.on_key(KeyEvent::new(KeyCode::Char('r'), KeyModifiers::NONE));
     assert!(fx.is_empty());
@@ -518,7 +528,10 @@ fn compare_a_case_opens_its_default_pair() {
     app.keys("c");
     let t = render(&app, &dark());
     assert!(
-        matches!(app.screen, Some(testdeck_tui::app::Screen::Compare(_))),
+        matches!(
+            app.layers().screen(),
+            Some(testdeck_tui::app::Screen::Compare(_))
+        ),
         "{}",
         text(&t)
     );

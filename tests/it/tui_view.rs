@@ -7,7 +7,7 @@ use crossterm::event::KeyCode;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::path::Path;
-use testdeck_exec::{GrantSource, Grantable, Risk};
+use testdeck_exec::{Grantable, Risk};
 use testdeck_tui::app::App;
 use testdeck_tui::view;
 
@@ -221,9 +221,9 @@ fn the_status_bar_keeps_what_is_happening() {
             Grantable::Gate("payments".into()),
             Grantable::Live,
         ] {
-            app.grants.grant(g, GrantSource::Prompt);
+            app.launch_mut().grant(g);
         }
-        app.running = 1;
+        app.launch_mut().set_running(1);
         let t = frame(&mut app);
         let r = rows(&t);
         let bar = &r[r.len() - 1];
@@ -272,8 +272,8 @@ fn runtime_events_open_pretty_printed() {
     app.key(KeyCode::Tab);
     app.keys("gg");
     app.key(KeyCode::Enter);
-    let Some(testdeck_tui::app::Overlay::Data { lines, .. }) = &app.overlay else {
-        panic!("no data overlay: {:?}", app.overlay.is_some());
+    let Some(testdeck_tui::app::Overlay::Data { lines, .. }) = app.layers().overlay() else {
+        panic!("no data overlay: {:?}", app.layers().overlay().is_some());
     };
     assert!(lines.len() > 2, "one raw line: {lines:?}");
     assert_eq!(lines.first().map(String::as_str), Some("{"));

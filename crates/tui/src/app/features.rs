@@ -29,7 +29,8 @@ impl App {
             }
             FeatureResult::Compare(Ok(d)) => {
                 self.notice = None;
-                self.screen = Some(Screen::Compare(Box::new(compare::CompareScreen::new(&d))));
+                self.layers
+                    .show_screen(Screen::Compare(Box::new(compare::CompareScreen::new(&d))));
             }
             FeatureResult::Compare(Err(e)) => {
                 self.notice = Some(format!("compare: {}", escape(&e)))
@@ -48,9 +49,10 @@ impl App {
                     let problems = testdeck_core::workspace::report::check_report(
                         &file, &domain, &text, &by_path,
                     );
-                    self.screen = Some(Screen::Report(Box::new(report::ReportScreen::new(
-                        &file, &text, &problems,
-                    ))));
+                    self.layers
+                        .show_screen(Screen::Report(Box::new(report::ReportScreen::new(
+                            &file, &text, &problems,
+                        ))));
                 }
                 Err(e) => self.notice = Some(escape(&e).into_owned()),
             },
@@ -130,7 +132,7 @@ impl App {
             }
             PreviewTarget::Refused(why) => self.notice = Some(why),
             PreviewTarget::File(file, label) => {
-                self.screen = Some(Screen::Image { file, label });
+                self.layers.show_screen(Screen::Image { file, label });
             }
         }
         Vec::new()
@@ -146,7 +148,7 @@ impl App {
         }
         if let Some(msg) = self.watch.unwatch(&keys) {
             self.notice = Some(msg);
-            return vec![self.watch.job(&self.grants, self.risk())];
+            return vec![self.watch.job(self.launch.grants(), self.launch.max_risk())];
         }
         let tests: Vec<(String, Option<String>)> = keys
             .iter()

@@ -119,26 +119,12 @@ pub struct App {
     pub sizing: layout::Sizing,
     /// What the finder matches.
     pub candidates: Vec<Candidate>,
-    pub overlay: Option<Overlay>,
-    /// A full screen over the panes (compare, report, screenshot).
-    pub screen: Option<Screen>,
-    pub input: Option<InputTarget>,
-    /// Number of runs in flight (launching).
-    pub running: usize,
-    /// The session's max risk (from the catalog's default; `m` cycles it).
-    pub max_risk: Option<testdeck_exec::Risk>,
-    /// Authorizations given in this session (prompts), shown in the status bar.
-    pub grants: testdeck_exec::Grants,
-    /// Launches started (the next launch's number).
-    pub launches: usize,
+    /// The overlay stack: a full screen, an overlay over it, the filter line.
+    layers: overlay::Layers,
+    /// The launch component: authorizations, max risk, runs in flight, verdicts.
+    launch: launch::Launch,
     /// The run the selection asked for last (the live pane follows its changes).
     last_want: Option<RunRef>,
-    /// Person-judged cases waiting for their verdict.
-    pub judge_queue: std::collections::VecDeque<launch::Judging>,
-    /// Verdict prompts shown in a row so far ("verdict 2 of 3"); 0 when none waits.
-    pub verdicts_asked: usize,
-    /// What the runner of the launch under way said (for when it writes no run).
-    runner: launch::runner_output::RunnerOutput,
     /// One-line messages for the status bar (config errors, notices).
     pub notice: Option<String>,
     pub watch: watch::Watch,
@@ -195,17 +181,9 @@ impl App {
             marks: BTreeSet::new(),
             sizing: layout::Sizing::default(),
             candidates: Vec::new(),
-            overlay: None,
-            screen: None,
-            input: None,
-            running: 0,
-            max_risk: None,
-            grants: testdeck_exec::Grants::default(),
-            launches: 0,
+            layers: overlay::Layers::default(),
+            launch: launch::Launch::default(),
             last_want: None,
-            judge_queue: std::collections::VecDeque::new(),
-            verdicts_asked: 0,
-            runner: launch::runner_output::RunnerOutput::default(),
             notice: None,
             watch: watch::Watch::default(),
             compare: compare::Compare::default(),
@@ -228,18 +206,12 @@ impl App {
 
     /// The keymap mode the next key is resolved in.
     pub fn mode(&self) -> &'static str {
-        match &self.overlay {
-            Some(Overlay::Finder(_)) => "finder",
-            Some(Overlay::Prompt(Prompt::Authorize(a))) if a.typed() => "input",
-            Some(Overlay::Prompt(Prompt::Judge(j))) if j.editing_note => "input",
-            Some(Overlay::Prompt(Prompt::Judge(_))) => "judge",
-            Some(Overlay::Prompt(Prompt::Preview(_))) => "preview",
-            Some(Overlay::Prompt(_)) => "prompt",
-            Some(Overlay::Help { .. } | Overlay::Data { .. }) => "overlay",
-            None if self.screen.is_some() => "overlay",
-            None if self.input.is_some() => "input",
-            None => "normal",
-        }
+        self.layers.mode()
+    }
+
+    /// The overlay stack: a full screen, an overlay over it, the filter line.
+    pub fn layers(&self) -> &overlay::Layers {
+        &self.layers
     }
 
     fn subject(&self) -> Subject {
@@ -292,9 +264,15 @@ impl App {
             .selected_case(self.ws.as_ref()?.catalog.as_ref()?)
     }
 
-    /// The session's max risk.
-    fn risk(&self) -> Option<testdeck_exec::Risk> {
-        self.max_risk
+    /// The launch component: authorizations, max risk, runs in flight, verdicts.
+    pub fn launch(&self) -> &launch::Launch {
+        &self.launch
+    }
+
+    /// The launch component to seed (integration tests only).
+    #[cfg(feature = "test-support")]
+    pub fn launch_mut(&mut self) -> &mut launch::Launch {
+        &mut self.launch
     }
 
     /// The selected artifact as something to preview.
@@ -450,7 +428,7 @@ impl App {
             }
             Action::WorkDone(d) => self.done(*d),
             Action::ShowText { title, text } => {
-                self.overlay = Some(overlay::text(&title, &text));
+                self.layers.open(overlay::text(&title, &text));
                 Vec::new()
             }
             Action::Records(r) => {
@@ -472,34 +450,34 @@ impl App {
         if c == Command::Edit {
             return self.edit();
         }
-        if let Some(what) = clipboard::Copy::of(c).filter(|_| self.overlay.is_none()) {
+        if let Some(what) = clipboard::Copy::of(c).filter(|_| self.layers.overlay().is_none()) {
             return self.copy(what);
         }
-        match self.overlay.take() {
+        match self.layers.take() {
             Some(Overlay::Finder(f)) => return self.finder_command(f, c),
             Some(o @ (Overlay::Help { .. } | Overlay::Data { .. })) => {
-                self.overlay = o.scrolled(c, self.help_len(), self.size);
+                self.layers.put(o.scrolled(c, self.help_len(), self.size));
                 return Vec::new();
             }
             Some(Overlay::Prompt(p)) => return self.prompt_command(p, c),
             None => {}
         }
-        if let Some(screen) = self.screen.as_mut() {
+        if let Some(screen) = self.layers.screen_mut() {
             match screen.command(c, (self.size.1 / 2).max(1) as isize) {
-                ScreenOutcome::Close => self.screen = None,
+                ScreenOutcome::Close => self.layers.close_screen(),
                 ScreenOutcome::Say(m) => self.notice = Some(m.into()),
                 ScreenOutcome::Stay => {}
             }
             return Vec::new();
         }
-        if let Some(target) = self.input {
+        if let Some(target) = self.layers.input() {
             match c {
                 Command::Close => {
-                    self.input = None;
+                    self.layers.stop_editing();
                     self.filter_mut(target).clear();
                     self.refilter_target(target);
                 }
-                Command::Confirm => self.input = None,
+                Command::Confirm => self.layers.stop_editing(),
                 Command::ClearInput => {
                     self.filter_mut(target).clear();
                     self.refilter_target(target);
@@ -512,8 +490,8 @@ impl App {
         let page = (self.size.1 / 2).max(1) as isize;
         match c {
             Command::Quit => {
-                if self.running > 0 || self.watch.reruns > 0 {
-                    self.overlay = Some(Overlay::Prompt(Prompt::QuitLive));
+                if self.launch.running() > 0 || self.watch.reruns > 0 {
+                    self.layers.open(Overlay::Prompt(Prompt::QuitLive));
                     return Vec::new();
                 }
                 self.quit = true;
@@ -545,14 +523,14 @@ impl App {
             Command::Find => {
                 let mut f = Finder::default();
                 f.refind(&self.candidates);
-                self.overlay = Some(Overlay::Finder(f));
+                self.layers.open(Overlay::Finder(f));
             }
             Command::Filter => {
                 if self.tab == Tab::Runs && self.focus == Pane::Tree {
-                    self.input = Some(InputTarget::RunsFilter);
+                    self.layers.edit(InputTarget::RunsFilter);
                 } else {
                     self.live.show_events = true;
-                    self.input = Some(InputTarget::EventsFilter);
+                    self.layers.edit(InputTarget::EventsFilter);
                     self.focus = Pane::Live;
                     self.live.refilter();
                 }
@@ -575,9 +553,10 @@ impl App {
             }
             Command::OpenArtifact => return self.open_artifact(),
             Command::PreviewImage => return self.preview_open(),
-            Command::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
+            Command::Help => self.layers.open(Overlay::Help { scroll: 0 }),
             Command::Problems => {
-                self.overlay = Some(overlay::problems(self.ws.as_ref(), self.live.run.as_ref()));
+                self.layers
+                    .open(overlay::problems(self.ws.as_ref(), self.live.run.as_ref()));
             }
             Command::Close => {
                 self.marks.clear();
@@ -587,7 +566,7 @@ impl App {
             }
             Command::Run => return self.start_launch(),
             Command::Cancel => {
-                if self.running == 0 {
+                if self.launch.running() == 0 {
                     self.notice = Some("nothing is running".into());
                     return Vec::new();
                 }
@@ -595,16 +574,7 @@ impl App {
                 return vec![Effect::Cancel];
             }
             Command::MaxRisk => {
-                let before = self.max_risk;
-                let now = before.map_or(testdeck_exec::Risk::Readonly, testdeck_exec::Risk::cycled);
-                self.max_risk = Some(now);
-                // raising the ceiling lets riskier cases run: it is said, not only shown
-                let how = match before {
-                    Some(b) if now > b => "raised",
-                    Some(b) if now < b => "lowered",
-                    _ => "set",
-                };
-                self.notice = Some(format!("max risk {how} to {}", now.as_str()));
+                self.notice = Some(self.launch.cycle_risk());
             }
             Command::Watch | Command::RerunFailed | Command::Compare | Command::Report => {
                 return self.feature_command(c);
@@ -653,7 +623,7 @@ impl App {
     fn sync_graphics(&mut self) {
         use super::image::State;
         use screen::Screen;
-        let want = match &self.screen {
+        let want = match self.layers.screen() {
             Some(Screen::Image { file, .. }) => match self.previews.cache.get(file) {
                 Some(State::Ready(p)) => Some((file.as_path(), &p.image)),
                 _ => None,
@@ -796,9 +766,9 @@ mod tests {
     fn key_sequences_go_through_the_keymap() {
         let mut a = app();
         a.on_key(KeyEvent::new(KeyCode::Char('?'), KeyModifiers::NONE));
-        assert!(matches!(a.overlay, Some(Overlay::Help { .. })));
+        assert!(matches!(a.layers.overlay(), Some(Overlay::Help { .. })));
         a.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
-        assert!(a.overlay.is_none());
+        assert!(a.layers.overlay().is_none());
         a.on_key(KeyEvent::new(KeyCode::Char('g'), KeyModifiers::NONE));
         assert_eq!(a.pending_keys(), "g");
         a.on_key(KeyEvent::new(KeyCode::Char('3'), KeyModifiers::NONE));

@@ -107,9 +107,9 @@ pub fn status(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         )],
     )];
     let mut doing = Vec::new();
-    if app.running > 0 {
+    if app.launch().running() > 0 {
         doing.push(Span::styled(
-            format!("▶ {} running", app.running),
+            format!("▶ {} running", app.launch().running()),
             theme.get("running"),
         ));
     }
@@ -169,7 +169,7 @@ pub fn status(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
             ));
         }
     }
-    parts.push(match app.max_risk {
+    parts.push(match app.launch().max_risk() {
         Some(risk) => Part::new(
             RANK_RISK,
             vec![
@@ -187,9 +187,10 @@ pub fn status(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
             vec![Span::styled("≤—", bar)],
         ),
     });
-    if !app.grants.granted.is_empty() {
+    if !app.launch().grants().granted.is_empty() {
         let g: Vec<String> = app
-            .grants
+            .launch()
+            .grants()
             .granted
             .keys()
             .map(testdeck_exec::Grantable::label)

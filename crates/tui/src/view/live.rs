@@ -62,7 +62,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
     if let Some(t) = live.type_filter.filter(|_| !live.show_events) {
         title.push(Span::styled(format!("[type {t}] "), theme.get("accent")));
     }
-    let editing = app.input == Some(InputTarget::EventsFilter);
+    let editing = app.layers().input() == Some(InputTarget::EventsFilter);
     if live.show_events && (editing || !live.events_filter.is_empty()) {
         title.push(Span::styled(
             format!(

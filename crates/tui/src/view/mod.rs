@@ -48,7 +48,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame) {
         artifacts::draw(app, theme, f, r);
     }
     bars::status(app, theme, f, a.status);
-    match &app.screen {
+    match app.layers().screen() {
         Some(super::app::Screen::Compare(v)) => compare::draw(app, v, theme, f),
         Some(super::app::Screen::Report(v)) => report::draw(app, v, theme, f),
         Some(super::app::Screen::Image { file, label }) => {
@@ -56,7 +56,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame) {
         }
         None => {}
     }
-    match &app.overlay {
+    match app.layers().overlay() {
         Some(Overlay::Help { scroll }) => help::draw(app, theme, f, *scroll),
         Some(Overlay::Finder(fi)) => finder::draw(app, fi, theme, f),
         Some(Overlay::Data {
@@ -155,7 +155,7 @@ pub fn plural_grouped(n: usize, one: &str, many: &str) -> String {
 }
 
 pub fn focused(app: &App, p: Pane) -> bool {
-    app.focus == p && app.overlay.is_none()
+    app.focus == p && app.layers().overlay().is_none()
 }
 
 /// The icon and style of a run status (`None`: never run).

@@ -139,7 +139,7 @@ pub fn prompt(app: &App, p: &Prompt, theme: &Theme, f: &mut Frame) {
                 theme.get("muted"),
             ));
             // several cases wait for a person: say which one this is
-            let total = j.nth + app.judge_queue.len();
+            let total = j.nth + app.launch().verdicts_waiting();
             let title = if total > 1 {
                 format!(" Your verdict · {} of {total} ", j.nth)
             } else {
@@ -201,7 +201,7 @@ pub fn prompt(app: &App, p: &Prompt, theme: &Theme, f: &mut Frame) {
             " Quit? ".to_owned(),
             confirm_destructive(
                 // a watch rerun in flight is live too (it is why this asks)
-                vec![Line::raw(match app.running + app.watch.reruns {
+                vec![Line::raw(match app.launch().running() + app.watch.reruns {
                     1 => "1 run is live.".to_owned(),
                     n => format!("{n} runs are live."),
                 })],

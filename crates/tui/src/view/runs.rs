@@ -15,7 +15,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         " Runs · {}/{total} ",
         app.runs.visible.len()
     ))];
-    let editing = app.input == Some(InputTarget::RunsFilter);
+    let editing = app.layers().input() == Some(InputTarget::RunsFilter);
     if editing || !app.runs.filter.is_empty() {
         title.push(Span::styled(
             format!(
