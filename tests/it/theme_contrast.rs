@@ -75,7 +75,7 @@ fn screens(root: &Path, theme: &Theme, out: &mut Vec<String>) {
     let mut app = loaded(root);
     low_contrast(theme, "tests tab, a folder selected", &app, out);
     let failed = app
-        .tests
+        .tests()
         .cases
         .iter()
         .find(|c| c.latest == Some(testdeck_core::workspace::logs::RunStatus::Failed))
@@ -87,7 +87,7 @@ fn screens(root: &Path, theme: &Theme, out: &mut Vec<String>) {
     // a temp, an orphan and a live case carry their badges when selected
     for pick in ["TEMP", "orphan", "LIVE"] {
         let key = app
-            .tests
+            .tests()
             .cases
             .iter()
             .find(|c| match pick {

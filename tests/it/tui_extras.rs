@@ -32,7 +32,7 @@ fn compare_default_pair_scrolls_to_the_first_divergence() {
     app.jump(MULTI_DOC);
     app.keys("c");
     let Some(Screen::Compare(v)) = app.layers().screen() else {
-        panic!("no compare view: {:?}", app.notice);
+        panic!("no compare view: {:?}", app.notice());
     };
     let first = v.scroll;
     assert_eq!(app.mode(), "overlay");
@@ -56,7 +56,7 @@ fn compare_picks_a_then_b_in_the_runs_tab() {
     let d = demo();
     let mut app = loaded(d.path(), 120, 30);
     app.keys("3");
-    let s = app.runs.filter.clone();
+    let s = app.runs().filter.clone();
     assert!(s.is_empty());
     // filter the runs of one case, pick the newest and the next one
     app.keys("s");
@@ -64,14 +64,14 @@ fn compare_picks_a_then_b_in_the_runs_tab() {
     app.key(KeyCode::Enter);
     let a = app.selected_run().map(|r| r.path.clone()).expect("a run");
     app.keys("c");
-    assert_eq!(app.compare.pick.as_deref(), Some(a.as_str()));
+    assert_eq!(app.compare().pick.as_deref(), Some(a.as_str()));
     assert!(text(&draw(&app)).contains("A "), "the pick shows");
     app.keys("jc");
     let Some(Screen::Compare(v)) = app.layers().screen() else {
-        panic!("no compare view: {:?}", app.notice);
+        panic!("no compare view: {:?}", app.notice());
     };
     assert!(v.head[0].iter().any(|(t, _)| a.contains(t.as_str())));
-    assert!(app.compare.pick.is_none());
+    assert!(app.compare().pick.is_none());
 }
 
 #[test]
@@ -80,11 +80,11 @@ fn compare_without_a_failed_run_says_why() {
     let mut app = loaded(d.path(), 120, 30);
     // a case that only ever passed (or never ran) has no default pair
     let key = app
-        .tests
+        .tests()
         .cases
         .iter()
         .find(|c| {
-            let ws = app.ws.as_ref().expect("ws");
+            let ws = app.ws().as_ref().expect("ws");
             testdeck_core::workspace::diff::default_pair(ws, &c.key).is_err()
         })
         .map(|c| c.key.clone())
@@ -93,11 +93,11 @@ fn compare_without_a_failed_run_says_why() {
     app.keys("c");
     assert!(app.layers().screen().is_none());
     assert!(
-        app.notice
+        app.notice()
             .as_deref()
             .is_some_and(|n| n.starts_with("compare:")),
         "{:?}",
-        app.notice
+        app.notice()
     );
 }
 
@@ -113,7 +113,7 @@ fn report_with_a_stale_number() {
     app.jump("ai");
     app.keys("R");
     let Some(Screen::Report(v)) = app.layers().screen() else {
-        panic!("no report view: {:?}", app.notice);
+        panic!("no report view: {:?}", app.notice());
     };
     assert_eq!(v.stale, 1, "{:?}", v.notes);
     let t = draw(&app);
@@ -126,7 +126,7 @@ fn report_with_a_stale_number() {
     insta::assert_snapshot!(t.backend());
     app.keys("q");
     assert!(
-        app.layers().screen().is_none() && !app.quit,
+        app.layers().screen().is_none() && !app.quit(),
         "q closes the report only"
     );
 }
@@ -138,7 +138,7 @@ fn clean_report_and_no_report() {
     app.jump("ai");
     app.keys("R");
     let Some(Screen::Report(v)) = app.layers().screen() else {
-        panic!("no report view: {:?}", app.notice);
+        panic!("no report view: {:?}", app.notice());
     };
     assert_eq!(v.stale, 0, "the demo's report is current: {:?}", v.notes);
     app.key(KeyCode::Esc);
@@ -146,11 +146,11 @@ fn clean_report_and_no_report() {
     app.keys("R");
     assert!(app.layers().screen().is_none());
     assert!(
-        app.notice
+        app.notice()
             .as_deref()
             .is_some_and(|n| n.contains("no report")),
         "{:?}",
-        app.notice
+        app.notice()
     );
 }
 
@@ -167,7 +167,7 @@ fn watch_marks_badges_and_unwatches() {
     };
     assert_eq!(opts.targets, [BASIC_COMMAND]);
     assert!(
-        app.watch
+        app.watch()
             .watched
             .contains(&CaseRef::tests_key(BASIC_COMMAND))
     );
@@ -181,7 +181,7 @@ fn watch_marks_badges_and_unwatches() {
         matches!(fx.first(), Some(Effect::Work(FeatureWork::Watch(_, None)))),
         "{fx:?}"
     );
-    assert!(app.watch.watched.is_empty());
+    assert!(app.watch().watched.is_empty());
 }
 
 #[test]
@@ -197,18 +197,18 @@ fn watching_a_live_case_asks_and_a_no_leaves_it_unwatched() {
     assert!(text(&draw(&app)).contains("Run a live case?"));
     // Enter is the safe answer
     let fx = app.key(KeyCode::Enter);
-    assert!(app.watch.watched.is_empty(), "{:?}", app.watch.watched);
+    assert!(app.watch().watched.is_empty(), "{:?}", app.watch().watched);
     assert!(
         !fx.iter()
             .any(|e| matches!(e, Effect::Work(FeatureWork::Watch(_, Some(_))))),
         "{fx:?}"
     );
     assert!(
-        app.notice
+        app.notice()
             .as_deref()
             .is_some_and(|n| n.contains("not authorized")),
         "{:?}",
-        app.notice
+        app.notice()
     );
     // yes: watched, with the live grant passed to the watch
     app.keys("w");
@@ -216,7 +216,7 @@ fn watching_a_live_case_asks_and_a_no_leaves_it_unwatched() {
     let Some(Effect::Work(FeatureWork::Watch(_, Some(opts)))) = fx.first() else {
         panic!("no watch started: {fx:?}");
     };
-    assert!(app.watch.watched.contains(&CaseRef::tests_key(LIVE_PLAN)));
+    assert!(app.watch().watched.contains(&CaseRef::tests_key(LIVE_PLAN)));
     assert!(opts.grants.get(&testdeck_exec::Grantable::Live).is_some());
 }
 
@@ -224,7 +224,7 @@ fn watching_a_live_case_asks_and_a_no_leaves_it_unwatched() {
 fn rerun_failed_launches_exactly_the_failed_set() {
     let d = demo();
     let mut app = loaded(d.path(), 130, 30);
-    let ws = app.ws.as_ref().expect("ws");
+    let ws = app.ws().as_ref().expect("ws");
     let set = testdeck_exec::failed::failed_set(ws);
     assert!(!set.is_empty(), "the demo has failures");
     // temp cases are left out unless asked (issue 15): `t` in the preview
@@ -244,7 +244,7 @@ fn rerun_failed_launches_exactly_the_failed_set() {
     }
     let Some(Effect::Launch { plan, .. }) = fx.iter().find(|e| matches!(e, Effect::Launch { .. }))
     else {
-        panic!("no launch: {fx:?} {:?}", app.notice);
+        panic!("no launch: {fx:?} {:?}", app.notice());
     };
     let mut got: Vec<String> = plan
         .tests
@@ -270,9 +270,9 @@ fn rerun_failed_in_a_filtered_runs_tab() {
     app.keys("3s");
     app.keys("kb-search-multi-doc-ranking");
     app.key(KeyCode::Enter);
-    assert_eq!(app.tab, Tab::Runs);
+    assert_eq!(app.tab(), Tab::Runs);
     let failed = {
-        let ws = app.ws.as_ref().expect("ws");
+        let ws = app.ws().as_ref().expect("ws");
         testdeck_exec::failed::failed_set(ws)
             .tests
             .iter()
@@ -289,7 +289,7 @@ fn rerun_failed_in_a_filtered_runs_tab() {
         assert!(plan.catalog.ids.is_empty());
     } else {
         assert!(launch.is_none());
-        assert_eq!(app.notice.as_deref(), Some("no failed case to rerun"));
+        assert_eq!(app.notice().as_deref(), Some("no failed case to rerun"));
     }
 }
 
@@ -299,12 +299,12 @@ fn contract_badges_for_the_runs_on_screen() {
     let mut app = loaded(d.path(), 130, 30);
     app.keys("3");
     // the rows on screen were checked; no more than a screenful
-    let checked = app.contract.counts.len();
+    let checked = app.contract().counts.len();
     assert!(checked > 0 && checked <= 30, "{checked}");
     // break one run's contract: its runtime-events.jsonl goes
     let run = {
-        let ws = app.ws.as_ref().expect("ws");
-        app.runs
+        let ws = app.ws().as_ref().expect("ws");
+        app.runs()
             .visible
             .iter()
             .take(10)
@@ -315,13 +315,13 @@ fn contract_badges_for_the_runs_on_screen() {
             .find(|r| r.status.is_finished() && r.has_runtime_events)
             .expect("a finished run on screen")
     };
-    let before = app.contract.counts.get(&run.path).copied().unwrap_or(0);
+    let before = app.contract().counts.get(&run.path).copied().unwrap_or(0);
     let _ = std::fs::remove_file(d.path().join(&run.path).join("runtime-events.jsonl"));
     let fx = app.update(Action::Loaded(Box::new(
         Workspace::load(d.path()).expect("load"),
     )));
     app.settle(fx);
-    let n = app.contract.counts.get(&run.path).copied().unwrap_or(0);
+    let n = app.contract().counts.get(&run.path).copied().unwrap_or(0);
     assert!(
         n > before,
         "the broken run has one more warning ({before} → {n})"

@@ -509,7 +509,7 @@ mod tests {
             crate::app::Options::default(),
             Keymap::builtin("default").unwrap_or_default(),
         );
-        app.live.wanted = Some(crate::app::RunRef::Folder(REL.into()));
+        app.live_mut().wanted = Some(crate::app::RunRef::Folder(REL.into()));
         let fx = app.update(Action::RunLoaded(Box::new(load_run(root, REL))));
         let follower = fx.into_iter().find_map(|e| match e {
             Effect::Follow { path, follower } if path == REL => Some(follower),
@@ -571,7 +571,7 @@ mod tests {
     }
 
     fn shown(app: &App) -> Vec<String> {
-        names(&app.live.run.as_ref().expect("a run").events)
+        names(&app.live().run.as_ref().expect("a run").events)
     }
 
     #[test]
@@ -648,7 +648,7 @@ mod tests {
         assert_eq!(shown(&app), want);
         let last = seen.last().expect("appends");
         assert!(last.1.contains(&"end".to_owned()), "{seen:?}");
-        assert!(!app.live.run.as_ref().expect("run").in_progress);
+        assert!(!app.live().run.as_ref().expect("run").in_progress);
     }
 
     /// meta.json is seen the moment it is created, before its content: the run
@@ -693,7 +693,7 @@ mod tests {
         std::fs::write(dir.join(testdeck_core::workspace::run::META), "{broken").expect("meta");
         drain_until_finished(&mut app, &rx);
         joined(t);
-        assert!(!app.live.run.as_ref().expect("run").in_progress);
+        assert!(!app.live().run.as_ref().expect("run").in_progress);
     }
 
     /// Apply the follow task's actions to the app until it shows `want`.
@@ -787,7 +787,7 @@ mod tests {
         // the live pane keeps the same bound while it follows
         let (ws, dir) = run_with(&lines("e", 1..=5));
         let (mut app, follower) = app_showing(ws.path());
-        app.live.cap = 8;
+        app.live_mut().cap = 8;
         let (rx, _stop, t) = follow_on_thread(follower.expect("followed"), &dir);
         append(&dir, &lines("e", 6..=20));
         std::fs::write(dir.join(testdeck_core::workspace::run::META), META).expect("meta");
@@ -795,6 +795,6 @@ mod tests {
         joined(t);
         let want: Vec<String> = (13..=20).map(|i| format!("e{i}")).collect();
         assert_eq!(shown(&app), want);
-        assert_eq!(app.live.run.as_ref().expect("run").skipped, 12);
+        assert_eq!(app.live().run.as_ref().expect("run").skipped, 12);
     }
 }

@@ -33,7 +33,7 @@ impl App {
                     .show_screen(Screen::Compare(Box::new(compare::CompareScreen::new(&d))));
             }
             FeatureResult::Compare(Err(e)) => {
-                self.notice = Some(format!("compare: {}", escape(&e)))
+                self.notice = Some(format!("compare: {}", escape(&e)));
             }
             FeatureResult::Report { domain, file, text } => match text {
                 Ok(text) => {

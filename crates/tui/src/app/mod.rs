@@ -83,42 +83,42 @@ pub struct Options {
 }
 
 pub struct App {
-    pub opts: Options,
-    pub keymap: Keymap,
+    opts: Options,
+    keymap: Keymap,
     /// Where the person's own openers and remembered trust are (none in tests
     /// that do not set them: built-in openers, nothing remembered).
-    pub opener_places: testdeck_core::workspace::openers::Places,
+    opener_places: testdeck_core::workspace::openers::Places,
     resolver: Resolver,
-    pub ws: Option<Workspace>,
-    pub load_error: Option<String>,
+    ws: Option<Workspace>,
+    load_error: Option<String>,
     /// Animation frame of the indexing spinner.
-    pub spinner: usize,
+    spinner: usize,
     /// The tree is shown but run history is still being indexed.
-    pub indexing: bool,
+    indexing: bool,
     /// Runs of the history read so far and in all, while it streams in.
-    pub history_progress: Option<(usize, usize)>,
+    history_progress: Option<(usize, usize)>,
     /// The whole `meta.json` of the run the details show (path, meta), read when
     /// it is selected: the index keeps only a summary per run.
     run_meta: Option<(String, Option<testdeck_core::workspace::logs::Meta>)>,
-    pub size: (u16, u16),
-    pub tab: Tab,
-    pub focus: Pane,
-    pub tests: TestsTab,
-    pub catalog: CatalogTab,
-    pub runs: RunsTab,
-    pub live: Live,
+    size: (u16, u16),
+    tab: Tab,
+    focus: Pane,
+    tests: TestsTab,
+    catalog: CatalogTab,
+    runs: RunsTab,
+    live: Live,
     /// Scroll of the details pane (reset when the selection changes).
-    pub details: ListState,
+    details: ListState,
     /// The details' last scroll row at the last frame (`None` before one).
     details_max: Option<usize>,
     /// What the details showed at the last update.
     details_subject: Subject,
     /// Marked cases of both sources.
-    pub marks: BTreeSet<CaseRef>,
+    marks: BTreeSet<CaseRef>,
     /// Zoom and the tree's width, as the person set them.
-    pub sizing: layout::Sizing,
+    sizing: layout::Sizing,
     /// What the finder matches.
-    pub candidates: Vec<Candidate>,
+    candidates: Vec<Candidate>,
     /// The overlay stack: a full screen, an overlay over it, the filter line.
     layers: overlay::Layers,
     /// The launch component: authorizations, max risk, runs in flight, verdicts.
@@ -126,17 +126,17 @@ pub struct App {
     /// The run the selection asked for last (the live pane follows its changes).
     last_want: Option<RunRef>,
     /// One-line messages for the status bar (config errors, notices).
-    pub notice: Option<String>,
-    pub watch: watch::Watch,
-    pub compare: compare::Compare,
-    pub previews: preview::Previews,
-    pub contract: contract::Contract,
+    notice: Option<String>,
+    watch: watch::Watch,
+    compare: compare::Compare,
+    previews: preview::Previews,
+    contract: contract::Contract,
     /// The terminal's picture protocol and the screenshot encoded for it.
-    pub graphics: super::graphics::Graphics,
-    pub quit: bool,
-    pub dirty: bool,
+    graphics: super::graphics::Graphics,
+    quit: bool,
+    dirty: bool,
     /// What the workspace watch made of runs (external ones, the one to read again).
-    pub changes: changes::Changes,
+    changes: changes::Changes,
 }
 
 /// What a drawn frame measured: how far wrapped text can scroll.
@@ -566,16 +566,11 @@ impl App {
             }
             Command::Run => return self.start_launch(),
             Command::Cancel => {
-                if self.launch.running() == 0 {
-                    self.notice = Some("nothing is running".into());
-                    return Vec::new();
-                }
-                self.notice = Some("cancelling: SIGTERM, then SIGKILL after 3 s".into());
-                return vec![Effect::Cancel];
+                let (notice, fx) = self.launch.handle(c);
+                self.notice = notice;
+                return fx;
             }
-            Command::MaxRisk => {
-                self.notice = Some(self.launch.cycle_risk());
-            }
+            Command::MaxRisk => self.notice = self.launch.handle(c).0,
             Command::Watch | Command::RerunFailed | Command::Compare | Command::Report => {
                 return self.feature_command(c);
             }
@@ -632,6 +627,170 @@ impl App {
         };
         let area = super::graphics::screen_body(self.size.0, self.size.1);
         self.graphics.sync(want.map(|(f, i)| (f, i, area)));
+    }
+}
+
+/// Read access for the shell, the views and the tests: the state itself is private.
+impl App {
+    /// The options the shell passed in.
+    pub fn opts(&self) -> &Options {
+        &self.opts
+    }
+
+    /// The keymap keys are resolved in.
+    pub fn keymap(&self) -> &Keymap {
+        &self.keymap
+    }
+
+    /// Where the person's own openers and remembered trust are.
+    pub fn opener_places(&self) -> &testdeck_core::workspace::openers::Places {
+        &self.opener_places
+    }
+
+    /// The loaded workspace (`None` while loading or when it failed).
+    pub fn ws(&self) -> &Option<Workspace> {
+        &self.ws
+    }
+
+    /// Why the workspace could not be loaded.
+    pub fn load_error(&self) -> &Option<String> {
+        &self.load_error
+    }
+
+    /// The tree is shown but run history is still being indexed.
+    pub fn indexing(&self) -> bool {
+        self.indexing
+    }
+
+    /// Runs of the history read so far and in all, while it streams in.
+    pub fn history_progress(&self) -> Option<(usize, usize)> {
+        self.history_progress
+    }
+
+    /// The terminal size (columns, rows).
+    pub fn size(&self) -> (u16, u16) {
+        self.size
+    }
+
+    /// The tab shown.
+    pub fn tab(&self) -> Tab {
+        self.tab
+    }
+
+    /// The pane the keys go to.
+    pub fn focus(&self) -> Pane {
+        self.focus
+    }
+
+    /// The Tests tab.
+    pub fn tests(&self) -> &TestsTab {
+        &self.tests
+    }
+
+    /// The Catalog tab.
+    pub fn catalog(&self) -> &CatalogTab {
+        &self.catalog
+    }
+
+    /// The Runs tab.
+    pub fn runs(&self) -> &RunsTab {
+        &self.runs
+    }
+
+    /// The live pane.
+    pub fn live(&self) -> &Live {
+        &self.live
+    }
+
+    /// The details pane's scroll.
+    pub fn details(&self) -> &ListState {
+        &self.details
+    }
+
+    /// Marked cases of both sources.
+    pub fn marks(&self) -> &BTreeSet<CaseRef> {
+        &self.marks
+    }
+
+    /// Zoom and the tree's width.
+    pub fn sizing(&self) -> &layout::Sizing {
+        &self.sizing
+    }
+
+    /// What the finder matches.
+    pub fn candidates(&self) -> &Vec<Candidate> {
+        &self.candidates
+    }
+
+    /// The status bar's one-line message.
+    pub fn notice(&self) -> &Option<String> {
+        &self.notice
+    }
+
+    /// Watch mode.
+    pub fn watch(&self) -> &watch::Watch {
+        &self.watch
+    }
+
+    /// The compare feature.
+    pub fn compare(&self) -> &compare::Compare {
+        &self.compare
+    }
+
+    /// Screenshot previews.
+    pub fn previews(&self) -> &preview::Previews {
+        &self.previews
+    }
+
+    /// The contract badges' checks.
+    pub fn contract(&self) -> &contract::Contract {
+        &self.contract
+    }
+
+    /// The terminal's picture protocol and the screenshot encoded for it.
+    pub fn graphics(&self) -> &super::graphics::Graphics {
+        &self.graphics
+    }
+
+    /// The person asked to quit.
+    pub fn quit(&self) -> bool {
+        self.quit
+    }
+
+    /// Something changed since the last frame: draw one.
+    pub fn dirty(&self) -> bool {
+        self.dirty
+    }
+
+    /// What the workspace watch made of runs.
+    pub fn changes(&self) -> &changes::Changes {
+        &self.changes
+    }
+
+    /// A frame was drawn: nothing waits to be shown.
+    pub fn drawn(&mut self) {
+        self.dirty = false;
+    }
+
+    /// Say `n` on the status bar.
+    pub fn say(&mut self, n: String) {
+        self.notice = Some(n);
+    }
+
+    /// The terminal's picture protocol, found when the terminal was taken.
+    pub fn set_graphics(&mut self, g: super::graphics::Graphics) {
+        self.graphics = g;
+    }
+
+    /// The theme's background, which screenshot previews are blended on.
+    pub fn set_picture_background(&mut self, rgb: [u8; 3]) {
+        self.previews.background = rgb;
+    }
+
+    /// The live pane, for the runtime's unit tests that set its cap and run.
+    #[cfg(test)]
+    pub(crate) fn live_mut(&mut self) -> &mut Live {
+        &mut self.live
     }
 }
 

@@ -95,8 +95,22 @@ impl Launch {
         self.max_risk.get_or_insert(risk);
     }
 
+    /// The launch's own keys: `m` cycles the max risk, `Cancel` ends the runs in
+    /// flight. Returns the notice to show and the effects to run.
+    pub(in crate::app) fn handle(&mut self, c: Command) -> (Option<String>, Vec<Effect>) {
+        match c {
+            Command::MaxRisk => (Some(self.cycle_risk()), Vec::new()),
+            Command::Cancel if self.running == 0 => (Some("nothing is running".into()), Vec::new()),
+            Command::Cancel => (
+                Some("cancelling: SIGTERM, then SIGKILL after 3 s".into()),
+                vec![Effect::Cancel],
+            ),
+            _ => (None, Vec::new()),
+        }
+    }
+
     /// `m`: the next max risk, and the notice saying whether it was raised.
-    pub(in crate::app) fn cycle_risk(&mut self) -> String {
+    fn cycle_risk(&mut self) -> String {
         let before = self.max_risk;
         let now = before.map_or(Risk::Readonly, Risk::cycled);
         self.max_risk = Some(now);
