@@ -134,8 +134,7 @@ fn main() {
                     }
                 }
             }
-            term.draw(|f| testdeck_tui::view::draw(&app, &theme, f))
-                .expect("draw");
+            term.draw(|f| app.draw(&theme, f)).expect("draw");
             shown = shows(&term, &marker);
         }
         figures.push(t0.elapsed());

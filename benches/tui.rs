@@ -80,16 +80,16 @@ fn main() {
         }
     }
     let _ = indexer.join();
-    let runs = app.ws.as_ref().map_or(0, |w| w.logs.runs.len());
+    let runs = app.ws().as_ref().map_or(0, |w| w.logs.runs.len());
     println!(
         "first frame with the tree: {:.1} ms ({} cases)",
         tree_ms.unwrap_or(f64::NAN),
-        app.tests.cases.len()
+        app.tests().cases.len()
     );
     println!(
         "history indexed (streamed by domain, drawn as it came): {:.0} ms ({runs} runs, {domains} domains, {} candidates)",
         ms(t1.elapsed()),
-        app.candidates.len()
+        app.candidates().len()
     );
     println!(
         "peak RSS after indexing: {:.1} MB",
@@ -119,7 +119,7 @@ fn main() {
     times.sort();
     println!(
         "finder keystroke → frame over {} candidates: median {:.2} ms, max {:.2} ms",
-        app.candidates.len(),
+        app.candidates().len(),
         ms(times[times.len() / 2]),
         ms(times[times.len() - 1])
     );

@@ -35,8 +35,7 @@ pub fn meta_floor(root: &Path) -> Command {
 }
 
 pub fn frame(app: &App, theme: &Theme, term: &mut Terminal<TestBackend>) {
-    term.draw(|f| testdeck_tui::view::draw(app, theme, f))
-        .expect("draw");
+    term.draw(|f| app.draw(theme, f)).expect("draw");
 }
 
 /// Peak RSS (VmHWM) in kB of a process (`None`: this one).
@@ -130,8 +129,8 @@ pub fn measure_tui(root: &Path) -> TuiFigures {
     let indexed = t.elapsed();
     let _ = indexer.join();
     let tree = tree.unwrap_or(indexed);
-    let cases = app.tests.cases.len();
-    let runs = app.ws.as_ref().map_or(0, |w| w.logs.runs.len());
+    let cases = app.tests().cases.len();
+    let runs = app.ws().as_ref().map_or(0, |w| w.logs.runs.len());
     app.on_key(KeyEvent::new(KeyCode::Char('/'), KeyModifiers::NONE));
     let mut keys = Vec::new();
     for c in QUERY.chars() {
@@ -146,7 +145,7 @@ pub fn measure_tui(root: &Path) -> TuiFigures {
         runs,
         tree,
         indexed,
-        candidates: app.candidates.len(),
+        candidates: app.candidates().len(),
         key_median: keys[keys.len() / 2],
         key_max: keys[keys.len() - 1],
         app,
@@ -157,7 +156,7 @@ pub fn measure_tui(root: &Path) -> TuiFigures {
 /// included; `None` when fzf is not installed.
 pub fn fzf(app: &App, query: &str) -> Option<Duration> {
     let mut input = String::new();
-    for c in &app.candidates {
+    for c in app.candidates() {
         input.push_str(&c.text);
         input.push('\n');
     }

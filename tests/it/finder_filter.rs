@@ -16,10 +16,10 @@ fn finder(app: &App, q: &str) -> Vec<CaseRef> {
         query: q.to_owned(),
         ..Finder::default()
     };
-    f.refind(&app.candidates);
+    f.refind(app.candidates());
     f.results
         .iter()
-        .map(|(i, _)| app.candidates[*i].key.clone())
+        .map(|(i, _)| app.candidates()[*i].key.clone())
         .collect()
 }
 
@@ -57,7 +57,7 @@ fn the_finder_and_list_filter_agree_on_the_demo() {
     let d = common::fs::demo_copy();
     // no size and no effect run: the finder's candidates are all it reads
     let app = Deck::new(options(d.path(), "demo"), Runs::NOTHING).loaded();
-    assert!(!app.candidates.is_empty());
+    assert!(!app.candidates().is_empty());
     let queries = [
         "CLI$",
         "term !live",

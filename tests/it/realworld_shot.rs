@@ -153,16 +153,16 @@ fn a_real_playwright_full_page_screenshot_is_previewed_downscaled() {
         .loaded();
     assert!(app.jump_to(CASE), "no node {CASE}");
     app.cmd(Command::Open);
-    let loaded = app.live.run.as_ref().expect("a run loaded");
+    let loaded = app.live().run.as_ref().expect("a run loaded");
     assert!(loaded.path.ends_with(RUN_ID), "{:?}", loaded.path);
-    app.focus = Pane::Artifacts;
+    app.focus_on(Pane::Artifacts);
     app.key(KeyCode::Char('j'));
-    assert_eq!(app.live.artifacts.cursor, 1, "the screenshot is selected");
+    assert_eq!(app.live().artifacts.cursor, 1, "the screenshot is selected");
 
     // decoded in the cockpit's own job: the real size kept, the copy downscaled
     let file = run.join(SHOT);
-    let Some(State::Ready(pv)) = app.previews.cache.get(&file) else {
-        panic!("not previewed: {:?}", app.previews.cache.get(&file));
+    let Some(State::Ready(pv)) = app.previews().cache.get(&file) else {
+        panic!("not previewed: {:?}", app.previews().cache.get(&file));
     };
     assert_eq!((pv.width, pv.height), (3840, 12900));
     let img = &pv.image;
@@ -210,7 +210,7 @@ fn a_real_playwright_full_page_screenshot_is_previewed_downscaled() {
 
     // i: the same picture over the whole screen, the height used
     app.key(KeyCode::Char('i'));
-    assert!(matches!(app.screen, Some(Screen::Image { .. })));
+    assert!(matches!(app.layers().screen(), Some(Screen::Image { .. })));
     let t = render(&app, &theme);
     let s = t.backend().to_string();
     assert!(s.contains(&format!("{SHOT} · 3840×12900")), "{s}");

@@ -75,7 +75,7 @@ fn screens(root: &Path, theme: &Theme, out: &mut Vec<String>) {
     let mut app = loaded(root);
     low_contrast(theme, "tests tab, a folder selected", &app, out);
     let failed = app
-        .tests
+        .tests()
         .cases
         .iter()
         .find(|c| c.latest == Some(testdeck_core::workspace::logs::RunStatus::Failed))
@@ -87,7 +87,7 @@ fn screens(root: &Path, theme: &Theme, out: &mut Vec<String>) {
     // a temp, an orphan and a live case carry their badges when selected
     for pick in ["TEMP", "orphan", "LIVE"] {
         let key = app
-            .tests
+            .tests()
             .cases
             .iter()
             .find(|c| match pick {
@@ -130,7 +130,7 @@ fn screens(root: &Path, theme: &Theme, out: &mut Vec<String>) {
     app.key(KeyCode::Esc);
     app.keys(" jm");
     low_contrast(theme, "a mark and the max risk", &app, out);
-    app.running = 1;
+    app.launch_mut().set_running(1);
     app.keys("q");
     low_contrast(theme, "the quit prompt", &app, out);
 }

@@ -11,8 +11,8 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use testdeck_core::workspace::Workspace;
 use testdeck_exec::{
-    self as exec, ExecEvent, GrantSource, Grantable, Grants, LaunchContext, LaunchPlan, Prompt,
-    Risk, TestsTarget,
+    self as exec, ExecEvent, GrantSource, Grantable, LaunchContext, LaunchPlan, Prompt, Risk,
+    TestsTarget,
 };
 use testdeck_tui::action::{Action, Command};
 use testdeck_tui::app::{self, App, Effect, Overlay};
@@ -99,7 +99,7 @@ fn press(app: &mut App, code: KeyCode) -> Vec<Effect> {
 
 /// The prompt on screen, if any.
 fn prompt(app: &App) -> Option<Prompt> {
-    match &app.overlay {
+    match app.layers().overlay() {
         Some(Overlay::Prompt(app::Prompt::Authorize(a))) => Some(a.prompt.clone()),
         _ => None,
     }
@@ -120,29 +120,39 @@ fn answer(app: &mut App, p: &Prompt, yes: bool) -> Vec<Effect> {
     press(app, KeyCode::Char('y'))
 }
 
+/// Mark `case` as a person does: the cursor on it, then the mark key.
+fn mark(app: &mut App, case: &testdeck_tui::app::CaseRef) {
+    assert!(app.jump_to_case(case), "no case {case:?}");
+    app.update(Action::Cmd(Command::Mark));
+}
+
 /// Mark `keys` and press `r`; answer every prompt with `yes(prompt)`. Returns the
 /// prompts asked, in order, and the launch (plan and context) the App made.
 fn launch_in_tui(
-    app: &mut App,
+    root: &Path,
     keys: &[&str],
     max_risk: Risk,
     yes: &dyn Fn(&Prompt) -> bool,
 ) -> (Vec<Prompt>, Option<(LaunchPlan, LaunchContext)>) {
-    app.grants = Grants::default();
-    // keys as the tests write them: `catalog:ID` or a tests case's `scope/caseId`
-    app.marks = keys
-        .iter()
-        .map(|k| match k.strip_prefix("catalog:") {
+    // a new session: no authorization given yet
+    let mut app = app_for(root);
+    let app = &mut app;
+    for k in keys {
+        // keys as the tests write them: `catalog:ID` or a tests case's `scope/caseId`
+        let case = match k.strip_prefix("catalog:") {
             Some(id) => testdeck_tui::app::CaseRef::Catalog(id.to_owned()),
             None => testdeck_tui::app::CaseRef::tests_key(k),
-        })
-        .collect();
-    app.max_risk = Some(max_risk);
-    app.overlay = None;
+        };
+        mark(app, &case);
+    }
+    // `m` cycles the session's max risk: readonly, mutating, destructive
+    while app.launch().max_risk() != Some(max_risk) {
+        app.update(Action::Cmd(Command::MaxRisk));
+    }
     let mut fx = app.update(Action::Cmd(Command::Run));
     // several cases: their one-line preview comes first (issue 15); Enter goes on
     if matches!(
-        app.overlay,
+        app.layers().overlay(),
         Some(testdeck_tui::app::Overlay::Prompt(
             testdeck_tui::app::Prompt::Preview(_)
         ))
@@ -297,7 +307,6 @@ fn headless_and_tui_start_the_same_cases() {
 
 /// Every set of grants for one workspace and max risk; returns the rows checked.
 fn table_rows(root: &Path, remote: bool, switches_in_local: bool, max: Risk) -> usize {
-    let mut app = app_for(root);
     let keys = all_keys();
     let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
     let mut rows = 0;
@@ -312,8 +321,7 @@ fn table_rows(root: &Path, remote: bool, switches_in_local: bool, max: Risk) -> 
             "remote={remote} local_switch={switches_in_local} max={max} granted={granted:?}"
         );
         let headless = started_headless(root, max, &granted);
-        let (asked, launch) =
-            launch_in_tui(&mut app, &keys, max, &|p| granted.contains(&p.grants()));
+        let (asked, launch) = launch_in_tui(root, &keys, max, &|p| granted.contains(&p.grants()));
         let tui = launch.map_or_else(BTreeSet::new, |(plan, c)| started(c, plan));
         assert_eq!(headless, tui, "{ctx}: asked {asked:?}");
         // what holds whatever the path
@@ -364,10 +372,9 @@ fn table_rows(root: &Path, remote: bool, switches_in_local: bool, max: Risk) -> 
 fn the_tui_asks_about_a_remote_host_before_any_case() {
     let ws = workspace("", &format!("HOST: \"{REMOTE_HOST}\"\n"));
     let root = ws.path();
-    let mut app = app_for(root);
     // a readonly catalog case and a plain tests-tree case: nothing else to ask
     let keys = ["catalog:TC-OPS-001", PLAIN];
-    let (asked, launch) = launch_in_tui(&mut app, &keys, Risk::Readonly, &|_| false);
+    let (asked, launch) = launch_in_tui(root, &keys, Risk::Readonly, &|_| false);
     assert_eq!(
         asked,
         [Prompt::Remote {
@@ -376,7 +383,7 @@ fn the_tui_asks_about_a_remote_host_before_any_case() {
     );
     let (plan, ctx) = launch.expect("a launch (of nothing)");
     assert!(started(ctx, plan).is_empty());
-    let (asked, launch) = launch_in_tui(&mut app, &keys, Risk::Readonly, &|_| true);
+    let (asked, launch) = launch_in_tui(root, &keys, Risk::Readonly, &|_| true);
     assert_eq!(asked.len(), 1);
     let (plan, ctx) = launch.expect("a launch");
     assert_eq!(
@@ -396,9 +403,8 @@ fn catalog_vars_switches_do_not_spare_the_prompts() {
         "  TD_ALLOW_DESTRUCTIVE: \"true\"\n  TD_ALLOW_WIPE: \"true\"\n",
         "",
     );
-    let mut app = app_for(ws.path());
     let (asked, launch) = launch_in_tui(
-        &mut app,
+        ws.path(),
         &["catalog:TC-OPS-005"],
         Risk::Destructive,
         &|_| false,
@@ -414,13 +420,12 @@ fn catalog_vars_switches_do_not_spare_the_prompts() {
 #[test]
 fn no_to_one_prompt_of_a_group_runs_none_of_it() {
     let ws = workspace("", "");
-    let mut app = app_for(ws.path());
+    let root = ws.path();
     // yes to destructive (typed), no to mutating: the destructive member must
     // not run without its partner
-    let (asked, launch) =
-        launch_in_tui(&mut app, &["catalog:TC-OPS-007"], Risk::Destructive, &|p| {
-            matches!(p, Prompt::Destructive { .. })
-        });
+    let (asked, launch) = launch_in_tui(root, &["catalog:TC-OPS-007"], Risk::Destructive, &|p| {
+        matches!(p, Prompt::Destructive { .. })
+    });
     assert_eq!(asked.len(), 2, "{asked:?}");
     assert!(
         matches!(asked[0], Prompt::Destructive { .. }),
@@ -430,12 +435,7 @@ fn no_to_one_prompt_of_a_group_runs_none_of_it() {
     let (plan, ctx) = launch.expect("a launch");
     assert!(started(ctx, plan).is_empty());
     // yes to both: both run
-    let (_, launch) = launch_in_tui(
-        &mut app,
-        &["catalog:TC-OPS-007"],
-        Risk::Destructive,
-        &|_| true,
-    );
+    let (_, launch) = launch_in_tui(root, &["catalog:TC-OPS-007"], Risk::Destructive, &|_| true);
     let (plan, ctx) = launch.expect("a launch");
     let s = started(ctx, plan);
     assert!(

@@ -11,7 +11,7 @@ use testdeck_core::workspace::Workspace;
 use testdeck_tui::action::Action;
 use testdeck_tui::app::Screen;
 use testdeck_tui::app::{CaseRef, Effect, Tab};
-use testdeck_tui::job::Job;
+use testdeck_tui::feature_work::FeatureWork;
 
 const MULTI_DOC: &str = "kb-search/backend/query/scenario/kb-search-multi-doc-ranking";
 const BASIC_COMMAND: &str = "ai/backend/tools/terminal/basic/terminal-basic-command";
@@ -31,8 +31,8 @@ fn compare_default_pair_scrolls_to_the_first_divergence() {
     let mut app = loaded(d.path(), 140, 36);
     app.jump(MULTI_DOC);
     app.keys("c");
-    let Some(Screen::Compare(v)) = &app.screen else {
-        panic!("no compare view: {:?}", app.notice);
+    let Some(Screen::Compare(v)) = app.layers().screen() else {
+        panic!("no compare view: {:?}", app.notice());
     };
     let first = v.scroll;
     assert_eq!(app.mode(), "overlay");
@@ -43,11 +43,11 @@ fn compare_default_pair_scrolls_to_the_first_divergence() {
     insta::assert_snapshot!(t.backend());
     // n goes to the next differing row, Esc closes
     app.keys("n");
-    if let Some(Screen::Compare(v)) = &app.screen {
+    if let Some(Screen::Compare(v)) = app.layers().screen() {
         assert!(v.scroll > first, "n moved on");
     }
     app.key(KeyCode::Esc);
-    assert!(app.screen.is_none());
+    assert!(app.layers().screen().is_none());
     assert_eq!(app.mode(), "normal");
 }
 
@@ -56,7 +56,7 @@ fn compare_picks_a_then_b_in_the_runs_tab() {
     let d = demo();
     let mut app = loaded(d.path(), 120, 30);
     app.keys("3");
-    let s = app.runs.filter.clone();
+    let s = app.runs().filter.clone();
     assert!(s.is_empty());
     // filter the runs of one case, pick the newest and the next one
     app.keys("s");
@@ -64,14 +64,14 @@ fn compare_picks_a_then_b_in_the_runs_tab() {
     app.key(KeyCode::Enter);
     let a = app.selected_run().map(|r| r.path.clone()).expect("a run");
     app.keys("c");
-    assert_eq!(app.compare.pick.as_deref(), Some(a.as_str()));
+    assert_eq!(app.compare().pick.as_deref(), Some(a.as_str()));
     assert!(text(&draw(&app)).contains("A "), "the pick shows");
     app.keys("jc");
-    let Some(Screen::Compare(v)) = &app.screen else {
-        panic!("no compare view: {:?}", app.notice);
+    let Some(Screen::Compare(v)) = app.layers().screen() else {
+        panic!("no compare view: {:?}", app.notice());
     };
     assert!(v.head[0].iter().any(|(t, _)| a.contains(t.as_str())));
-    assert!(app.compare.pick.is_none());
+    assert!(app.compare().pick.is_none());
 }
 
 #[test]
@@ -80,24 +80,24 @@ fn compare_without_a_failed_run_says_why() {
     let mut app = loaded(d.path(), 120, 30);
     // a case that only ever passed (or never ran) has no default pair
     let key = app
-        .tests
+        .tests()
         .cases
         .iter()
         .find(|c| {
-            let ws = app.ws.as_ref().expect("ws");
+            let ws = app.ws().as_ref().expect("ws");
             testdeck_core::workspace::diff::default_pair(ws, &c.key).is_err()
         })
         .map(|c| c.key.clone())
         .expect("a case without a pair");
     app.jump(&key);
     app.keys("c");
-    assert!(app.screen.is_none());
+    assert!(app.layers().screen().is_none());
     assert!(
-        app.notice
+        app.notice()
             .as_deref()
             .is_some_and(|n| n.starts_with("compare:")),
         "{:?}",
-        app.notice
+        app.notice()
     );
 }
 
@@ -112,8 +112,8 @@ fn report_with_a_stale_number() {
     let mut app = loaded(d.path(), 130, 30);
     app.jump("ai");
     app.keys("R");
-    let Some(Screen::Report(v)) = &app.screen else {
-        panic!("no report view: {:?}", app.notice);
+    let Some(Screen::Report(v)) = app.layers().screen() else {
+        panic!("no report view: {:?}", app.notice());
     };
     assert_eq!(v.stale, 1, "{:?}", v.notes);
     let t = draw(&app);
@@ -126,7 +126,7 @@ fn report_with_a_stale_number() {
     insta::assert_snapshot!(t.backend());
     app.keys("q");
     assert!(
-        app.screen.is_none() && !app.quit,
+        app.layers().screen().is_none() && !app.quit(),
         "q closes the report only"
     );
 }
@@ -137,20 +137,20 @@ fn clean_report_and_no_report() {
     let mut app = loaded(d.path(), 130, 30);
     app.jump("ai");
     app.keys("R");
-    let Some(Screen::Report(v)) = &app.screen else {
-        panic!("no report view: {:?}", app.notice);
+    let Some(Screen::Report(v)) = app.layers().screen() else {
+        panic!("no report view: {:?}", app.notice());
     };
     assert_eq!(v.stale, 0, "the demo's report is current: {:?}", v.notes);
     app.key(KeyCode::Esc);
     std::fs::remove_file(d.path().join("tests/report/ai/report.md")).expect("rm");
     app.keys("R");
-    assert!(app.screen.is_none());
+    assert!(app.layers().screen().is_none());
     assert!(
-        app.notice
+        app.notice()
             .as_deref()
             .is_some_and(|n| n.contains("no report")),
         "{:?}",
-        app.notice
+        app.notice()
     );
 }
 
@@ -161,13 +161,13 @@ fn watch_marks_badges_and_unwatches() {
     app.jump(BASIC_COMMAND);
     let fx = app.keys("w");
     // a readonly, not live case: no prompt, the watch starts on it alone
-    assert!(app.overlay.is_none());
-    let Some(Effect::Job(Job::Watch(_, Some(opts)))) = fx.first() else {
+    assert!(app.layers().overlay().is_none());
+    let Some(Effect::Work(FeatureWork::Watch(_, Some(opts)))) = fx.first() else {
         panic!("no watch started: {fx:?}");
     };
     assert_eq!(opts.targets, [BASIC_COMMAND]);
     assert!(
-        app.watch
+        app.watch()
             .watched
             .contains(&CaseRef::tests_key(BASIC_COMMAND))
     );
@@ -178,10 +178,10 @@ fn watch_marks_badges_and_unwatches() {
     // w again: unwatched, the watch stops
     let fx = app.keys("w");
     assert!(
-        matches!(fx.first(), Some(Effect::Job(Job::Watch(_, None)))),
+        matches!(fx.first(), Some(Effect::Work(FeatureWork::Watch(_, None)))),
         "{fx:?}"
     );
-    assert!(app.watch.watched.is_empty());
+    assert!(app.watch().watched.is_empty());
 }
 
 #[test]
@@ -197,26 +197,26 @@ fn watching_a_live_case_asks_and_a_no_leaves_it_unwatched() {
     assert!(text(&draw(&app)).contains("Run a live case?"));
     // Enter is the safe answer
     let fx = app.key(KeyCode::Enter);
-    assert!(app.watch.watched.is_empty(), "{:?}", app.watch.watched);
+    assert!(app.watch().watched.is_empty(), "{:?}", app.watch().watched);
     assert!(
         !fx.iter()
-            .any(|e| matches!(e, Effect::Job(Job::Watch(_, Some(_))))),
+            .any(|e| matches!(e, Effect::Work(FeatureWork::Watch(_, Some(_))))),
         "{fx:?}"
     );
     assert!(
-        app.notice
+        app.notice()
             .as_deref()
             .is_some_and(|n| n.contains("not authorized")),
         "{:?}",
-        app.notice
+        app.notice()
     );
     // yes: watched, with the live grant passed to the watch
     app.keys("w");
     let fx = app.keys("y");
-    let Some(Effect::Job(Job::Watch(_, Some(opts)))) = fx.first() else {
+    let Some(Effect::Work(FeatureWork::Watch(_, Some(opts)))) = fx.first() else {
         panic!("no watch started: {fx:?}");
     };
-    assert!(app.watch.watched.contains(&CaseRef::tests_key(LIVE_PLAN)));
+    assert!(app.watch().watched.contains(&CaseRef::tests_key(LIVE_PLAN)));
     assert!(opts.grants.get(&testdeck_exec::Grantable::Live).is_some());
 }
 
@@ -224,7 +224,7 @@ fn watching_a_live_case_asks_and_a_no_leaves_it_unwatched() {
 fn rerun_failed_launches_exactly_the_failed_set() {
     let d = demo();
     let mut app = loaded(d.path(), 130, 30);
-    let ws = app.ws.as_ref().expect("ws");
+    let ws = app.ws().as_ref().expect("ws");
     let set = testdeck_exec::failed::failed_set(ws);
     assert!(!set.is_empty(), "the demo has failures");
     // temp cases are left out unless asked (issue 15): `t` in the preview
@@ -238,13 +238,13 @@ fn rerun_failed_launches_exactly_the_failed_set() {
     // answer every prompt no: what is launched is the failed set minus what was refused
     let mut fx = app.keys("F");
     let mut guard = 0;
-    while app.overlay.is_some() && guard < 20 {
+    while app.layers().overlay().is_some() && guard < 20 {
         fx = app.key(KeyCode::Enter);
         guard += 1;
     }
     let Some(Effect::Launch { plan, .. }) = fx.iter().find(|e| matches!(e, Effect::Launch { .. }))
     else {
-        panic!("no launch: {fx:?} {:?}", app.notice);
+        panic!("no launch: {fx:?} {:?}", app.notice());
     };
     let mut got: Vec<String> = plan
         .tests
@@ -270,9 +270,9 @@ fn rerun_failed_in_a_filtered_runs_tab() {
     app.keys("3s");
     app.keys("kb-search-multi-doc-ranking");
     app.key(KeyCode::Enter);
-    assert_eq!(app.tab, Tab::Runs);
+    assert_eq!(app.tab(), Tab::Runs);
     let failed = {
-        let ws = app.ws.as_ref().expect("ws");
+        let ws = app.ws().as_ref().expect("ws");
         testdeck_exec::failed::failed_set(ws)
             .tests
             .iter()
@@ -289,7 +289,7 @@ fn rerun_failed_in_a_filtered_runs_tab() {
         assert!(plan.catalog.ids.is_empty());
     } else {
         assert!(launch.is_none());
-        assert_eq!(app.notice.as_deref(), Some("no failed case to rerun"));
+        assert_eq!(app.notice().as_deref(), Some("no failed case to rerun"));
     }
 }
 
@@ -299,12 +299,12 @@ fn contract_badges_for_the_runs_on_screen() {
     let mut app = loaded(d.path(), 130, 30);
     app.keys("3");
     // the rows on screen were checked; no more than a screenful
-    let checked = app.contract.counts.len();
+    let checked = app.contract().counts.len();
     assert!(checked > 0 && checked <= 30, "{checked}");
     // break one run's contract: its runtime-events.jsonl goes
     let run = {
-        let ws = app.ws.as_ref().expect("ws");
-        app.runs
+        let ws = app.ws().as_ref().expect("ws");
+        app.runs()
             .visible
             .iter()
             .take(10)
@@ -315,13 +315,13 @@ fn contract_badges_for_the_runs_on_screen() {
             .find(|r| r.status.is_finished() && r.has_runtime_events)
             .expect("a finished run on screen")
     };
-    let before = app.contract.counts.get(&run.path).copied().unwrap_or(0);
+    let before = app.contract().counts.get(&run.path).copied().unwrap_or(0);
     let _ = std::fs::remove_file(d.path().join(&run.path).join("runtime-events.jsonl"));
     let fx = app.update(Action::Loaded(Box::new(
         Workspace::load(d.path()).expect("load"),
     )));
     app.settle(fx);
-    let n = app.contract.counts.get(&run.path).copied().unwrap_or(0);
+    let n = app.contract().counts.get(&run.path).copied().unwrap_or(0);
     assert!(
         n > before,
         "the broken run has one more warning ({before} → {n})"
@@ -372,7 +372,7 @@ fn compare_and_report_draw_in_a_tiny_terminal() {
     let mut app = loaded(d.path(), 120, 30);
     app.jump(MULTI_DOC);
     app.keys("c");
-    assert!(matches!(app.screen, Some(Screen::Compare(_))));
+    assert!(matches!(app.layers().screen(), Some(Screen::Compare(_))));
     for (w, h) in [(20, 5), (1, 1), (60, 8)] {
         app.update(Action::Resize(w, h));
         draw(&app);
@@ -382,7 +382,7 @@ fn compare_and_report_draw_in_a_tiny_terminal() {
     app.update(Action::Resize(120, 30));
     app.jump("ai/backend");
     app.keys("R");
-    assert!(matches!(app.screen, Some(Screen::Report(_))));
+    assert!(matches!(app.layers().screen(), Some(Screen::Report(_))));
     for (w, h) in [(20, 5), (1, 1), (60, 8)] {
         app.update(Action::Resize(w, h));
         draw(&app);

@@ -17,8 +17,8 @@ use std::path::Path;
 use testdeck_tui::action::Command;
 use testdeck_tui::app::Screen;
 use testdeck_tui::app::{Effect, Pane};
+use testdeck_tui::feature_work::FeatureWork;
 use testdeck_tui::image::{self, Rgb, State};
-use testdeck_tui::job::Job;
 use testdeck_tui::theme::Theme;
 
 const PLAN_CARD_CASE: &str = "ai/e2e/workbench/basic/workbench-plan-artifact-smoke";
@@ -315,11 +315,11 @@ fn on_plan_card(root: &Path, w: u16, h: u16) -> Deck {
     let mut app = loaded(root, w, h);
     app.jump(PLAN_CARD_CASE);
     app.cmd(Command::Open);
-    let run = app.live.run.as_ref().expect("a run loaded");
+    let run = app.live().run.as_ref().expect("a run loaded");
     assert_eq!(run.path, PLAN_CARD_RUN);
-    app.focus = Pane::Artifacts;
+    app.focus_on(Pane::Artifacts);
     app.key(KeyCode::Char('j'));
-    assert_eq!(app.live.artifacts.cursor, 1, "the screenshot is selected");
+    assert_eq!(app.live().artifacts.cursor, 1, "the screenshot is selected");
     app
 }
 
@@ -343,8 +343,8 @@ fn the_artifacts_pane_previews_the_plan_card() {
     let d = demo();
     let app = on_plan_card(d.path(), 140, 60);
     let file = d.path().join(PLAN_CARD_RUN).join("artifacts/plan-card.png");
-    let Some(State::Ready(p)) = app.previews.cache.get(&file) else {
-        panic!("no preview: {:?}", app.previews.cache.get(&file));
+    let Some(State::Ready(p)) = app.previews().cache.get(&file) else {
+        panic!("no preview: {:?}", app.previews().cache.get(&file));
     };
     assert_eq!((p.width, p.height), (320, 200));
     let theme = Theme::builtin("dark", false).expect("dark");
@@ -402,7 +402,7 @@ fn i_shows_the_screenshot_full_screen_and_esc_closes_it() {
     let d = demo();
     let mut app = on_plan_card(d.path(), 100, 40);
     app.key(KeyCode::Char('i'));
-    assert!(matches!(app.screen, Some(Screen::Image { .. })));
+    assert!(matches!(app.layers().screen(), Some(Screen::Image { .. })));
     assert_eq!(app.mode(), "overlay");
     let theme = Theme::builtin("dark", false).expect("dark");
     let t = render(&app, &theme);
@@ -416,7 +416,7 @@ fn i_shows_the_screenshot_full_screen_and_esc_closes_it() {
     assert_eq!(rows, 31);
     insta::assert_snapshot!(t.backend());
     app.key(KeyCode::Esc);
-    assert!(app.screen.is_none());
+    assert!(app.layers().screen().is_none());
     assert_eq!(app.mode(), "normal");
 }
 
@@ -454,16 +454,16 @@ fn a_png_outside_the_run_folder_is_never_read() {
     let mut app = loaded(d.path(), 140, 60);
     assert!(app.jump_to(PLAN_CARD_CASE));
     app.cmd(Command::Open);
-    app.focus = Pane::Artifacts;
+    app.focus_on(Pane::Artifacts);
     // every effect of selecting it: no decode job may be asked for
     let fx = app.on_key(KeyEvent::new(KeyCode::Char('j'), KeyModifiers::NONE));
-    assert_eq!(app.live.artifacts.cursor, 1);
+    assert_eq!(app.live().artifacts.cursor, 1);
     assert!(
         !fx.iter()
-            .any(|e| matches!(e, Effect::Job(Job::Preview { .. }))),
+            .any(|e| matches!(e, Effect::Work(FeatureWork::Preview { .. }))),
         "{fx:?}"
     );
-    assert!(app.previews.cache.get(&run.join("../x.png")).is_none());
+    assert!(app.previews().cache.get(&run.join("../x.png")).is_none());
     let theme = Theme::builtin("dark", false).expect("dark");
     let t = render(&app, &theme);
     assert!(blocks(&t).is_empty());
@@ -474,9 +474,9 @@ fn a_png_outside_the_run_folder_is_never_read() {
     );
     // i refuses too
     app.key(KeyCode::Char('i'));
-    assert!(app.screen.is_none());
+    assert!(app.layers().screen().is_none());
     assert_eq!(
-        app.notice.as_deref(),
+        app.notice().as_deref(),
         Some("refused: ../x.png leaves the run folder")
     );
 }
@@ -488,8 +488,8 @@ fn a_broken_screenshot_shows_a_located_message() {
     let bytes = std::fs::read(&file).expect("card");
     std::fs::write(&file, &bytes[..bytes.len() / 2]).expect("truncate");
     let app = on_plan_card(d.path(), 140, 60);
-    let Some(State::Failed(e)) = app.previews.cache.get(&file) else {
-        panic!("no failure: {:?}", app.previews.cache.get(&file));
+    let Some(State::Failed(e)) = app.previews().cache.get(&file) else {
+        panic!("no failure: {:?}", app.previews().cache.get(&file));
     };
     assert!(e.starts_with("artifacts/plan-card.png: broken PNG"), "{e}");
     let theme = Theme::builtin("dark", false).expect("dark");

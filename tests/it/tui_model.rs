@@ -15,7 +15,7 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use testdeck_exec::{ExecEvent, LaunchHandle};
-use testdeck_tui::action::Action;
+use testdeck_tui::action::{Action, Command};
 use testdeck_tui::app::{App, CaseRef, Effect, Overlay, Prompt};
 
 const SIZES: [(u16, u16); 3] = [(140, 40), (100, 30), (60, 15)];
@@ -47,7 +47,7 @@ fn launch(app: &mut Deck, fx: Vec<Effect>) -> LaunchHandle {
     let Some(Effect::Launch { index, plan, ctx }) =
         fx.into_iter().find(|e| matches!(e, Effect::Launch { .. }))
     else {
-        panic!("no launch; notice {:?}", app.notice);
+        panic!("no launch; notice {:?}", app.notice());
     };
     let events: Arc<Mutex<Vec<ExecEvent>>> = Arc::default();
     let sink_events = events.clone();
@@ -90,7 +90,7 @@ fn snapshots(app: &mut App, name: &str) {
 }
 
 fn preview(app: &App) -> &testdeck_tui::app::launch::Preview {
-    match &app.overlay {
+    match app.layers().overlay() {
         Some(Overlay::Prompt(Prompt::Preview(p))) => p,
         o => panic!("no preview: {o:?}"),
     }
@@ -116,8 +116,8 @@ fn r_on_a_category_previews_what_runs_and_what_is_excluded_and_why() {
     snapshots(&mut app, "preview_r_category");
     // Esc: nothing starts, and the status line says so
     let fx = app.key(KeyCode::Esc);
-    assert!(fx.is_empty() && app.overlay.is_none());
-    assert_eq!(app.notice.as_deref(), Some("not launched"));
+    assert!(fx.is_empty() && app.layers().overlay().is_none());
+    assert_eq!(app.notice().as_deref(), Some("not launched"));
     // Enter: the launch starts (no prompt: nothing needs one at max risk mutating
     // but TC-CLI-006, whose group partner is excluded, so it is excluded too)
     app.keys("r");
@@ -125,10 +125,16 @@ fn r_on_a_category_previews_what_runs_and_what_is_excluded_and_why() {
     assert!(
         fx.iter().any(|e| matches!(e, Effect::Launch { .. })),
         "{fx:?} {:?}",
-        app.overlay
+        app.layers().overlay()
     );
     // one case: no preview
-    app.running = 0;
+    // the launch ends
+    app.update(Action::Exec(
+        0,
+        Box::new(testdeck_exec::ExecEvent::Summary(
+            testdeck_exec::Summary::default(),
+        )),
+    ));
     select_catalog(&mut app, "TC-CLI-001");
     let fx = app.keys("r");
     assert!(fx.iter().any(|e| matches!(e, Effect::Launch { .. })));
@@ -170,23 +176,29 @@ fn f_leaves_temp_cases_out_unless_t_and_names_the_failed_orphan() {
     };
     // Enter: launched without the temp case (answering no to every prompt)
     let mut fx = app.key(KeyCode::Enter);
-    while app.overlay.is_some() {
+    while app.layers().overlay().is_some() {
         fx = app.key(KeyCode::Esc);
     }
     let without = targets(&fx);
-    assert!(!without.is_empty(), "{:?}", app.notice);
+    assert!(!without.is_empty(), "{:?}", app.notice());
     assert!(
         without.iter().all(|t| !t.starts_with("temp")),
         "{without:?}"
     );
     assert!(
-        app.notice
+        app.notice()
             .as_deref()
             .unwrap_or("")
             .starts_with("rerun failed")
     );
     // t brings it in, and says so; t again leaves it out
-    app.running = 0;
+    // the launch ends
+    app.update(Action::Exec(
+        0,
+        Box::new(testdeck_exec::ExecEvent::Summary(
+            testdeck_exec::Summary::default(),
+        )),
+    ));
     app.keys("Ft");
     let p = preview(&app);
     assert!(p.with_temp && !p.line.contains("temp case"), "{}", p.line);
@@ -195,7 +207,7 @@ fn f_leaves_temp_cases_out_unless_t_and_names_the_failed_orphan() {
     assert!(!preview(&app).with_temp);
     app.keys("t");
     let mut fx = app.key(KeyCode::Enter);
-    while app.overlay.is_some() {
+    while app.layers().overlay().is_some() {
         fx = app.key(KeyCode::Esc);
     }
     assert!(
@@ -215,7 +227,7 @@ fn a_run_together_member_that_cannot_run_says_why_in_the_live_pane_and_the_statu
     // partner TC-CLI-006 not without it
     let fx = app.keys("r");
     let _h = launch(&mut app, fx);
-    let notice = app.notice.clone().unwrap_or_default();
+    let notice = app.notice().clone().unwrap_or_default();
     assert!(notice.starts_with("launch done: 2 skipped"), "{notice}");
     assert!(
         notice.contains("TC-CLI-006: run_together group 0: TC-CLI-007 is above max-risk mutating"),
@@ -263,8 +275,12 @@ fn verdict_prompts_expand_vars_tick_steps_count_and_reach_every_row_at_once() {
     let d = demo_without_app_probe();
     let mut app = loaded(d.path());
     app.keys("2");
-    app.marks.insert(CaseRef::Catalog("TC-APP-001".into()));
-    app.marks.insert(CaseRef::Catalog("TC-APP-002".into()));
+    for id in ["TC-APP-001", "TC-APP-002"] {
+        assert!(app.jump_to_case(&CaseRef::Catalog(id.into())));
+        app.cmd(Command::Mark);
+    }
+    // back on the tab's first row, where `2` put the cursor
+    app.cmd(Command::GoTop);
     app.keys("r");
     assert!(
         preview(&app).line.starts_with("2 cases"),
@@ -274,8 +290,12 @@ fn verdict_prompts_expand_vars_tick_steps_count_and_reach_every_row_at_once() {
     let fx = app.key(KeyCode::Enter);
     let handle = launch(&mut app, fx);
     // the first of two verdicts: its steps as the person must follow them
-    let Some(Overlay::Prompt(Prompt::Judge(j))) = &app.overlay else {
-        panic!("no verdict prompt: {:?} {:?}", app.overlay, app.notice);
+    let Some(Overlay::Prompt(Prompt::Judge(j))) = app.layers().overlay() else {
+        panic!(
+            "no verdict prompt: {:?} {:?}",
+            app.layers().overlay(),
+            app.notice()
+        );
     };
     assert_eq!(j.case_id, "TC-APP-001");
     assert!(
@@ -293,7 +313,7 @@ fn verdict_prompts_expand_vars_tick_steps_count_and_reach_every_row_at_once() {
     app.keys("k ");
     app.keys("kx");
     snapshots(&mut app, "verdict_ticked");
-    let Some(Overlay::Prompt(Prompt::Judge(j))) = &app.overlay else {
+    let Some(Overlay::Prompt(Prompt::Judge(j))) = app.layers().overlay() else {
         panic!("the prompt closed");
     };
     assert_eq!(j.ticked, [false, true, true]);
@@ -331,7 +351,7 @@ fn verdict_prompts_expand_vars_tick_steps_count_and_reach_every_row_at_once() {
     );
     // the second: Esc leaves it not-run; the Runs row shows one pass
     app.key(KeyCode::Esc);
-    assert!(app.overlay.is_none());
+    assert!(app.layers().overlay().is_none());
     app.keys("3");
     let s = text(&app);
     let newest = s.lines().nth(2).unwrap_or_default();
@@ -342,7 +362,7 @@ fn verdict_prompts_expand_vars_tick_steps_count_and_reach_every_row_at_once() {
     // catalog details: the case's last verdicts, this one by a person
     app.keys("2");
     select_catalog(&mut app, "TC-APP-001");
-    let v = testdeck_exec::record::last_verdicts(app.runs.readable(), "TC-APP-001", 5);
+    let v = testdeck_exec::record::last_verdicts(app.runs().readable(), "TC-APP-001", 5);
     assert_eq!(
         v.first().map(|p| (p.verdict, p.by_person)),
         Some((*verdict, true))

@@ -148,9 +148,9 @@ fn finder_with_results_and_jump() {
             .iter()
             .any(|c| c.fg == hl && c.symbol() == "t")
     );
-    assert_eq!(app.marks.len(), 1);
+    assert_eq!(app.marks().len(), 1);
     app.key(KeyCode::Enter);
-    assert!(app.overlay.is_none());
+    assert!(app.layers().overlay().is_none());
     let sel = app.selected_case().map(|c| c.case_id.clone());
     assert!(sel.is_some_and(|s| s.starts_with("terminal-")));
 }
@@ -167,15 +167,15 @@ fn help_overlay() {
 fn quit_prompt_when_runs_are_live() {
     let d = fixture(false);
     let mut app = loaded(d.path(), 100, 24);
-    app.running = 2;
+    app.launch_mut().set_running(2);
     app.keys("q");
-    assert!(!app.quit);
+    assert!(!app.quit());
     insta::assert_snapshot!(render(&app, &dark()).backend());
     // Enter is the safe answer: no
     app.key(KeyCode::Enter);
-    assert!(!app.quit && app.overlay.is_none());
+    assert!(!app.quit() && app.layers().overlay().is_none());
     app.keys("qy");
-    assert!(app.quit);
+    assert!(app.quit());
 }
 
 #[test]
@@ -250,7 +250,7 @@ fn hostile_bytes_are_escaped() {
     let d = fixture(true);
     let mut app = loaded(d.path(), 140, 36);
     let k = app
-        .tests
+        .tests()
         .cases
         .iter()
         .find(|c| c.case_id.starts_with("evil"))
@@ -320,7 +320,7 @@ fn demo_catalog_tab_and_case_details() {
     insta::assert_snapshot!(t.backend());
     // a case with steps, expectations and a gate
     let id = app
-        .ws
+        .ws()
         .as_ref()
         .and_then(|w| w.catalog.as_ref())
         .and_then(|c| {
@@ -362,12 +362,12 @@ fn tree_while_history_indexes() {
         Workspace::load(d.path()).expect("load"),
     )));
     app.settle(fx);
-    assert!(!app.indexing);
+    assert!(!app.indexing());
     assert_eq!(app.selected_node().map(|n| n.key.clone()), before);
     app.update(Action::Tick);
-    app.dirty = false;
+    app.drawn();
     app.update(Action::Tick);
-    assert!(!app.dirty, "idle ticks must not redraw");
+    assert!(!app.dirty(), "idle ticks must not redraw");
 }
 
 /// The screen shown in the README: the demo with a failed e2e case open (its timeline,
@@ -377,7 +377,7 @@ fn demo_readme_capture() {
     let d = demo();
     let mut app = loaded(d.path(), 120, 34);
     let k = app
-        .tests
+        .tests()
         .cases
         .iter()
         .find(|c| {
@@ -431,7 +431,11 @@ fn authorization_prompts() {
         fx.iter().any(|e| matches!(e, Effect::Launch { .. })),
         "all answered: launch"
     );
-    assert!(app.grants.granted.len() == 2, "{:?}", app.grants);
+    assert!(
+        app.launch().grants().granted.len() == 2,
+        "{:?}",
+        app.launch().grants()
+    );
 }
 
 #[test]
@@ -439,13 +443,13 @@ fn verdict_prompt_for_a_person_judged_case() {
     let d = demo();
     let mut app = loaded(d.path(), 110, 30);
     let case = app
-        .ws
+        .ws()
         .as_ref()
         .and_then(|w| w.catalog.as_ref())
         .and_then(|c| c.cases.iter().find(|x| !x.how.steps.is_empty()).cloned())
         .expect("a case with steps");
-    app.judge_queue
-        .push_back(testdeck_tui::app::launch::Judging::new(
+    app.launch_mut()
+        .queue_verdict(testdeck_tui::app::launch::Judging::new(
             case.id.clone(),
             case.title.clone(),
             case.how.steps.clone(),
@@ -480,9 +484,15 @@ fn rerun_failed_launches_the_failed_cases() {
         .map(testdeck_exec::TestsTarget::label)
         .collect();
     assert_eq!(labels, ["ai/e2e/chat/scenario/chat-send-message"]);
-    assert_eq!(app.running, 1);
+    assert_eq!(app.launch().running(), 1);
     // a live case asks first
-    app.running = 0;
+    // the launch ends
+    app.update(Action::Exec(
+        0,
+        Box::new(testdeck_exec::ExecEvent::Summary(
+            testdeck_exec::Summary::default(),
+        )),
+    ));
     app.jump("ai/backend/tools/terminal/live/terminal-live-model");
     let fx = app.on_key(KeyEvent::new(KeyCode::Char('r'), KeyModifiers::NONE));
     assert!(fx.is_empty());
@@ -495,7 +505,10 @@ fn rerun_failed_launches_the_failed_cases() {
 fn demo_runs_tab_with_a_catalog_run_record() {
     let d = demo();
     let mut app = loaded(d.path(), 130, 34);
-    assert!(!app.runs.records.is_empty(), "the demo ships a run record");
+    assert!(
+        !app.runs().records.is_empty(),
+        "the demo ships a run record"
+    );
     app.keys("3s");
     app.keys("catalog");
     app.key(KeyCode::Enter);
@@ -518,7 +531,10 @@ fn compare_a_case_opens_its_default_pair() {
     app.keys("c");
     let t = render(&app, &dark());
     assert!(
-        matches!(app.screen, Some(testdeck_tui::app::Screen::Compare(_))),
+        matches!(
+            app.layers().screen(),
+            Some(testdeck_tui::app::Screen::Compare(_))
+        ),
         "{}",
         text(&t)
     );

@@ -30,7 +30,7 @@ fn next(rx: &mpsc::Receiver<Action>) -> Action {
 
 /// Cases of `domain` whose latest run is known (the tree's status badge).
 fn with_badge(app: &App, domain: &str) -> usize {
-    app.tests
+    app.tests()
         .cases
         .iter()
         .filter(|c| c.scope.starts_with(&format!("{domain}/")) && c.latest.is_some())
@@ -97,7 +97,7 @@ fn first_frame_carries_the_tree_before_the_history() {
     assert!(s.contains("indexing 40 / 80 runs"), "{s}");
     assert_eq!(with_badge(&app, "domain-0"), 20);
     assert_eq!(with_badge(&app, "domain-1"), 0);
-    assert!(app.indexing);
+    assert!(app.indexing());
 
     // the rest, let go
     drop(gtx);
@@ -111,7 +111,7 @@ fn first_frame_carries_the_tree_before_the_history() {
     }
     indexer.join().expect("indexer");
     let s = screen(&app);
-    assert!(!app.indexing);
+    assert!(!app.indexing());
     assert!(s.contains("40 cases · 80 runs"), "{s}");
     assert!(!s.contains("indexing"), "{s}");
     assert_eq!(

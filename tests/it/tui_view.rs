@@ -7,9 +7,8 @@ use crossterm::event::KeyCode;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::path::Path;
-use testdeck_exec::{GrantSource, Grantable, Risk};
+use testdeck_exec::{Grantable, Risk};
 use testdeck_tui::app::App;
-use testdeck_tui::view;
 
 use crate::common;
 use common::app::{Deck, Runs, dark, options, render, rows};
@@ -28,7 +27,7 @@ fn loaded(root: &Path, w: u16, h: u16) -> Deck {
 fn frame(app: &mut App) -> Terminal<TestBackend> {
     let theme = dark();
     let t = render(app, &theme);
-    app.fit_scroll(&view::measure(app, &theme));
+    app.fit_scroll(&app.measure(&theme));
     t
 }
 
@@ -61,7 +60,7 @@ fn tree_header_and_help_legend_at_three_sizes() {
         let t = frame(&mut app);
         let r = rows(&t);
         let last = app
-            .keymap
+            .keymap()
             .help_rows()
             .last()
             .map(|(_, _, desc)| desc.clone())
@@ -98,13 +97,13 @@ fn details_scroll_stops_at_its_end_and_starts_again_for_a_new_subject() {
             app.keys("j");
             frame(&mut app);
         }
-        let measured = app.details.cursor;
+        let measured = app.details().cursor;
         app.keys("G");
         let t = frame(&mut app);
         assert!(
-            measured <= app.details.cursor,
+            measured <= app.details().cursor,
             "{size:?}: j ran past G's end ({measured} > {})",
-            app.details.cursor
+            app.details().cursor
         );
         let r = rows(&t);
         let details = r
@@ -136,22 +135,23 @@ fn details_scroll_stops_at_its_end_and_starts_again_for_a_new_subject() {
         );
         insta::assert_snapshot!(name("details_end", size), t.backend());
         // one k moves at once: the scroll was kept at the end, not at 40
-        let end = app.details.cursor;
+        let end = app.details().cursor;
         assert!(
             end > 0 && end < 10_000,
             "{size:?}: the end is measured ({end})"
         );
         app.keys("k");
-        assert_eq!(app.details.cursor + 1, end.max(1));
+        assert_eq!(app.details().cursor + 1, end.max(1));
         // a new subject starts from the top
         app.keys("j3");
         assert_eq!(
-            app.details.cursor, 0,
+            app.details().cursor,
+            0,
             "{size:?}: a tab switch kept the scroll"
         );
         app.keys("1");
         app.jump(LIVE_PLAN);
-        assert_eq!(app.details.cursor, 0, "{size:?}: a jump kept the scroll");
+        assert_eq!(app.details().cursor, 0, "{size:?}: a jump kept the scroll");
     }
 }
 
@@ -221,9 +221,9 @@ fn the_status_bar_keeps_what_is_happening() {
             Grantable::Gate("payments".into()),
             Grantable::Live,
         ] {
-            app.grants.grant(g, GrantSource::Prompt);
+            app.launch_mut().grant(g);
         }
-        app.running = 1;
+        app.launch_mut().set_running(1);
         let t = frame(&mut app);
         let r = rows(&t);
         let bar = &r[r.len() - 1];
@@ -272,8 +272,8 @@ fn runtime_events_open_pretty_printed() {
     app.key(KeyCode::Tab);
     app.keys("gg");
     app.key(KeyCode::Enter);
-    let Some(testdeck_tui::app::Overlay::Data { lines, .. }) = &app.overlay else {
-        panic!("no data overlay: {:?}", app.overlay.is_some());
+    let Some(testdeck_tui::app::Overlay::Data { lines, .. }) = app.layers().overlay() else {
+        panic!("no data overlay: {:?}", app.layers().overlay().is_some());
     };
     assert!(lines.len() > 2, "one raw line: {lines:?}");
     assert_eq!(lines.first().map(String::as_str), Some("{"));
@@ -291,7 +291,7 @@ fn an_empty_type_filter_says_so() {
     for _ in 0..12 {
         app.keys("t");
         let s = frame(&mut app).backend().to_string();
-        if app.live.visible_len() == 0 {
+        if app.live().visible_len() == 0 {
             hint = Some(s);
             break;
         }

@@ -1,6 +1,6 @@
 //! The Action vocabulary: what a key, a mouse event, a timer or a background result asks the app to do.
 
-use super::shared_queue::Shared;
+use super::queue_handle::QueueHandle;
 use crossterm::event::{KeyEvent, MouseEvent};
 use testdeck_core::workspace::Workspace;
 use testdeck_core::workspace::timeline::TimelineEvent;
@@ -185,7 +185,7 @@ pub enum Action {
     },
     /// What the follow of run `.0` read waits in its queue (one such action is
     /// pending at a time, however fast the timeline grows).
-    FollowQueued(String, Shared<super::follow_queue::FollowQueue>),
+    FollowQueued(String, QueueHandle<super::follow_queue::FollowQueue>),
     /// A message for the status bar (e.g. an opener failed).
     Notice(String),
     /// Text to show in an overlay (a run comparison).
@@ -197,11 +197,11 @@ pub enum Action {
     Exec(usize, Box<testdeck_exec::ExecEvent>),
     /// Events of launch `.0` wait in its queue (one such action is pending at a
     /// time, however much the launch sends).
-    ExecQueued(usize, Shared<super::launch_queue::LaunchQueue>),
+    ExecQueued(usize, QueueHandle<super::launch_queue::LaunchQueue>),
     /// SIGTERM / SIGHUP / SIGINT: end now.
     Terminate,
     /// A result of a feature's background work (`tui::job`).
-    Done(Box<super::job::Done>),
+    WorkDone(Box<super::feature_work::FeatureResult>),
     /// The workspace watch read what changed on disk (see `workspace::changes`).
     Changed(Vec<testdeck_core::workspace::changes::Update>),
 }

@@ -74,12 +74,12 @@ pub async fn run(
     runtime.start_watching();
     let size = terminal.size()?;
     app.update(Action::Resize(size.width, size.height));
-    terminal.draw(|f| super::view::draw(&app, &theme, f))?;
-    app.dirty = false;
+    terminal.draw(|f| app.draw(&theme, f))?;
+    app.drawn();
     let mut last_draw = Instant::now();
     let mut pictured = false;
     loop {
-        let msg = if app.dirty {
+        let msg = if app.dirty() {
             // in this order: keys and signals, a frame when one is due, then the rest
             tokio::select! {
                 biased;
@@ -87,15 +87,15 @@ pub async fn run(
                 () = tokio::time::sleep_until(last_draw + FRAME) => {
                     // a protocol picture's pixels are no cells the diff knows: when it
                     // leaves, the whole screen is cleared and drawn again
-                    if pictured && !app.graphics.on_screen() {
+                    if pictured && !app.graphics().on_screen() {
                         super::suspend::invalidate(terminal)?;
                     }
-                    pictured = app.graphics.on_screen();
-                    terminal.draw(|f| super::view::draw(&app, &theme, f))?;
+                    pictured = app.graphics().on_screen();
+                    terminal.draw(|f| app.draw(&theme, f))?;
                     trace(|| "draw".into());
                     // what was drawn bounds the scroll of wrapped text (details)
-                    app.fit_scroll(&super::view::measure(&app, &theme));
-                    app.dirty = false;
+                    app.fit_scroll(&app.measure(&theme));
+                    app.drawn();
                     last_draw = Instant::now();
                     continue;
                 }
@@ -149,7 +149,7 @@ pub async fn run(
                 }
             }
         }
-        if app.quit {
+        if app.quit() {
             break;
         }
     }

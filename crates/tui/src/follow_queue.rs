@@ -3,7 +3,7 @@
 //! the timeline grows) and bounded to the live pane's window, so a flooding writer
 //! neither grows memory nor delays keys.
 
-use super::shared_queue::Shared;
+use super::queue_handle::QueueHandle;
 use std::collections::VecDeque;
 use testdeck_core::tail::live_run::RunUpdate;
 use testdeck_core::workspace::timeline::TimelineEvent;
@@ -71,7 +71,7 @@ impl FollowQueue {
     }
 }
 
-impl Shared<FollowQueue> {
+impl QueueHandle<FollowQueue> {
     /// Queue `u`; true when the app must be woken.
     pub fn push(&self, u: RunUpdate, cap: usize) -> bool {
         self.with(false, |q| q.push(u, cap))

@@ -274,24 +274,6 @@ impl Graphics {
     }
 }
 
-impl super::app::App {
-    /// Encode the full-screen screenshot for the terminal's protocol when it is shown
-    /// (once per file and size), and forget it when it closes.
-    pub fn sync_graphics(&mut self) {
-        use super::app::Screen;
-        use super::image::State;
-        let want = match &self.screen {
-            Some(Screen::Image { file, .. }) => match self.previews.cache.get(file) {
-                Some(State::Ready(p)) => Some((file.as_path(), &p.image)),
-                _ => None,
-            },
-            _ => None,
-        };
-        let area = screen_body(self.size.0, self.size.1);
-        self.graphics.sync(want.map(|(f, i)| (f, i, area)));
-    }
-}
-
 fn to_image(rgb: &Rgb) -> Option<image::DynamicImage> {
     let flat: Vec<u8> = rgb.px.iter().flatten().copied().collect();
     image::RgbImage::from_raw(rgb.width, rgb.height, flat).map(image::DynamicImage::ImageRgb8)

@@ -3,7 +3,7 @@
 //! a child or a run writes) and a burst is bounded, so a flood neither grows memory
 //! nor delays keys.
 
-use super::shared_queue::Shared;
+use super::queue_handle::QueueHandle;
 
 /// Output lines and timeline events of one burst a launch queue keeps for the
 /// app; older ones are dropped (counted: a line says how many output lines, the
@@ -150,7 +150,7 @@ impl LaunchQueue {
     }
 }
 
-impl Shared<LaunchQueue> {
+impl QueueHandle<LaunchQueue> {
     /// Queue `ev`; true when the app must be woken.
     pub fn push(&self, ev: testdeck_exec::ExecEvent) -> bool {
         self.with(false, |q| q.push(ev))

@@ -4,14 +4,14 @@
 pub mod action;
 pub mod app;
 pub mod event;
+pub mod feature_work;
 pub mod follow_queue;
 pub mod graphics;
 pub mod image;
-pub mod job;
 pub mod keymap;
 pub mod launch_queue;
+pub mod queue_handle;
 pub mod runtime;
-pub mod shared_queue;
 pub mod suspend;
 pub mod theme;
 pub mod view;
@@ -102,10 +102,10 @@ pub fn prepare(root: &Path, theme: Option<&str>, keymap: Option<&str>) -> (App, 
         },
         km,
     );
-    app.previews.background = th.background_rgb();
+    app.set_picture_background(th.background_rgb());
     if !errors.is_empty() {
         let e: Vec<String> = errors.iter().map(ToString::to_string).collect();
-        app.notice = Some(format!("{} (defaults used)", e.join("; ")));
+        app.say(format!("{} (defaults used)", e.join("; ")));
     }
     (app, th)
 }
@@ -181,9 +181,9 @@ pub fn open(root: &Path, theme: Option<&str>, keymap: Option<&str>) -> Result<()
             .and_then(|mut term| {
                 // before anything reads the terminal: the query's answers come on stdin
                 let (graphics, notice) = graphics::detect();
-                app.graphics = graphics;
-                if notice.is_some() {
-                    app.notice = notice;
+                app.set_graphics(graphics);
+                if let Some(n) = notice {
+                    app.say(n);
                 }
                 rt.block_on(event::run(app, th, &mut term, root.to_path_buf()))
             })

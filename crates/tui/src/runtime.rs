@@ -4,8 +4,8 @@
 
 use super::action::{Action, ActionSink};
 use super::app::Effect;
-use super::job::{Done, Job};
-use super::shared_queue::Shared;
+use super::feature_work::{FeatureResult, FeatureWork};
+use super::queue_handle::QueueHandle;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -146,7 +146,7 @@ impl Runtime {
             }
             Effect::Launch { index, plan, ctx } => {
                 let send = self.send.clone();
-                let queue = Shared::<super::launch_queue::LaunchQueue>::default();
+                let queue = QueueHandle::<super::launch_queue::LaunchQueue>::default();
                 let sink: testdeck_exec::Sink = Arc::new(move |ev| {
                     if queue.push(ev) {
                         send(Action::ExecQueued(index, queue.clone()));
@@ -158,7 +158,7 @@ impl Runtime {
                 }
                 self.launches[index] = Some(h);
             }
-            Effect::Job(job) => self.jobs.run(job, &self.root, self.send.clone()),
+            Effect::Work(job) => self.jobs.run(job, &self.root, self.send.clone()),
             Effect::Requeue(action) => (self.send)(*action),
             // the loop does these itself: they need the terminal
             Effect::Edit(_) | Effect::Copy(_) => {}
@@ -223,7 +223,7 @@ pub fn follow_queued(
     path: &str,
     send: &(dyn Fn(Action) + Send + Sync),
 ) {
-    let queue = Shared::<super::follow_queue::FollowQueue>::default();
+    let queue = QueueHandle::<super::follow_queue::FollowQueue>::default();
     let to_app = |u: RunUpdate| {
         if queue.push(u, testdeck_core::tail::live_run::MAX_TIMELINE_EVENTS) {
             send(Action::FollowQueued(path.to_owned(), queue.clone()));
@@ -342,22 +342,22 @@ pub fn read_records(
 }
 
 /// Do a job that ends by itself (all but `Watch`) and give its result.
-pub fn run_now(job: Job, root: &Path) -> Option<Done> {
+pub fn run_now(job: FeatureWork, root: &Path) -> Option<FeatureResult> {
     match job {
-        Job::Watch(..) => None,
-        Job::Compare { a, b } => Some(Done::Compare(
+        FeatureWork::Watch(..) => None,
+        FeatureWork::Compare { a, b } => Some(FeatureResult::Compare(
             testdeck_core::workspace::diff::diff_runs(root, &root.join(&a), &root.join(&b))
                 .map(Box::new),
         )),
-        Job::Report { domain } => {
+        FeatureWork::Report { domain } => {
             let file = format!("tests/report/{domain}/report.md");
-            Some(Done::Report {
+            Some(FeatureResult::Report {
                 text: read_report(root, &file),
                 domain,
                 file,
             })
         }
-        Job::Contract(runs) => Some(Done::Contract(
+        FeatureWork::Contract(runs) => Some(FeatureResult::Contract(
             runs.iter()
                 .map(|r| {
                     (
@@ -367,11 +367,11 @@ pub fn run_now(job: Job, root: &Path) -> Option<Done> {
                 })
                 .collect(),
         )),
-        Job::Preview {
+        FeatureWork::Preview {
             file,
             label,
             background,
-        } => Some(Done::Preview {
+        } => Some(FeatureResult::Preview {
             preview: super::image::load_over(&file, &label, background),
             file,
         }),
@@ -399,9 +399,9 @@ pub struct Jobs {
 }
 
 impl Jobs {
-    pub fn run(&mut self, job: Job, root: &Path, send: ActionSink) {
+    pub fn run(&mut self, job: FeatureWork, root: &Path, send: ActionSink) {
         match job {
-            Job::Watch(generation, opts) => {
+            FeatureWork::Watch(generation, opts) => {
                 if let Some((c, h)) = self.watch.take() {
                     c.cancel();
                     self.stopping.push(h);
@@ -413,13 +413,13 @@ impl Jobs {
                 let h = std::thread::spawn(move || {
                     let s = send.clone();
                     let sink: testdeck_exec::watch_mode::WatchSink = Arc::new(move |ev| {
-                        s(Action::Done(Box::new(Done::Watch {
+                        s(Action::WorkDone(Box::new(FeatureResult::Watch {
                             generation,
                             event: Box::new(ev),
                         })));
                     });
                     let r = testdeck_exec::watch_mode::watch(&root, &opts, &sink, &stop);
-                    send(Action::Done(Box::new(Done::WatchEnded {
+                    send(Action::WorkDone(Box::new(FeatureResult::WatchEnded {
                         generation,
                         error: r.err(),
                     })));
@@ -430,7 +430,7 @@ impl Jobs {
                 let root = root.to_path_buf();
                 std::thread::spawn(move || {
                     if let Some(d) = run_now(other, &root) {
-                        send(Action::Done(Box::new(d)));
+                        send(Action::WorkDone(Box::new(d)));
                     }
                 });
             }
@@ -510,7 +510,7 @@ mod tests {
             crate::app::Options::default(),
             Keymap::builtin("default").unwrap_or_default(),
         );
-        app.live.wanted = Some(crate::app::RunRef::Folder(REL.into()));
+        app.live_mut().wanted = Some(crate::app::RunRef::Folder(REL.into()));
         let fx = app.update(Action::RunLoaded(Box::new(load_run(root, REL))));
         let follower = fx.into_iter().find_map(|e| match e {
             Effect::Follow { path, follower } if path == REL => Some(follower),
@@ -572,7 +572,7 @@ mod tests {
     }
 
     fn shown(app: &App) -> Vec<String> {
-        names(&app.live.run.as_ref().expect("a run").events)
+        names(&app.live().run.as_ref().expect("a run").events)
     }
 
     #[test]
@@ -654,7 +654,7 @@ mod tests {
         assert_eq!(shown(&app), want);
         let last = seen.last().expect("appends");
         assert!(last.1.contains(&"end".to_owned()), "{seen:?}");
-        assert!(!app.live.run.as_ref().expect("run").in_progress);
+        assert!(!app.live().run.as_ref().expect("run").in_progress);
     }
 
     /// meta.json is seen the moment it is created, before its content: the run
@@ -707,7 +707,7 @@ mod tests {
         .expect("meta");
         drain_until_finished(&mut app, &rx);
         joined(t);
-        assert!(!app.live.run.as_ref().expect("run").in_progress);
+        assert!(!app.live().run.as_ref().expect("run").in_progress);
     }
 
     /// Apply the follow task's actions to the app until it shows `want`.
@@ -805,7 +805,7 @@ mod tests {
         // the live pane keeps the same bound while it follows
         let (ws, dir) = run_with(&lines("e", 1..=5));
         let (mut app, follower) = app_showing(ws.path());
-        app.live.cap = 8;
+        app.live_mut().cap = 8;
         let (rx, _stop, t) = follow_on_thread(follower.expect("followed"), &dir);
         append(&dir, &lines("e", 6..=20));
         std::fs::write(dir.join(testdeck_core::workspace::run_folder::META), META).expect("meta");
@@ -813,6 +813,6 @@ mod tests {
         joined(t);
         let want: Vec<String> = (13..=20).map(|i| format!("e{i}")).collect();
         assert_eq!(shown(&app), want);
-        assert_eq!(app.live.run.as_ref().expect("run").skipped, 12);
+        assert_eq!(app.live().run.as_ref().expect("run").skipped, 12);
     }
 }

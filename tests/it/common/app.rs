@@ -9,11 +9,10 @@ use testdeck_core::tail::live_run::load_run;
 use testdeck_core::workspace::Workspace;
 use testdeck_tui::action::{Action, Command};
 use testdeck_tui::app::{App, Effect, Options};
-use testdeck_tui::job::Job;
+use testdeck_tui::feature_work::FeatureWork;
 use testdeck_tui::keymap::Keymap;
 use testdeck_tui::runtime::{read_records, run_now};
 use testdeck_tui::theme::Theme;
-use testdeck_tui::view;
 
 /// Which background jobs `settle` runs itself (each test file chooses: a job's answer
 /// changes what is drawn, e.g. the contract badges, so a file whose snapshots leave
@@ -78,7 +77,7 @@ pub fn options(root: &Path, label: &str) -> Options {
 }
 
 /// An `App` on the default keymap with the root its effects are run against; it
-/// derefs to the `App`, so a test reads and sets the model as before.
+/// derefs to the `App`, whose state a test reads through its methods.
 pub struct Deck {
     pub app: App,
     pub root: PathBuf,
@@ -137,8 +136,8 @@ impl Deck {
                     let data = load_run(&self.root, &p);
                     self.app.update(Action::RunLoaded(Box::new(data)))
                 }
-                Effect::Job(job) if self.runs_job(&job) => match run_now(job, &self.root) {
-                    Some(d) => self.app.update(Action::Done(Box::new(d))),
+                Effect::Work(job) if self.runs_job(&job) => match run_now(job, &self.root) {
+                    Some(d) => self.app.update(Action::WorkDone(Box::new(d))),
                     None => Vec::new(),
                 },
                 Effect::Reload if self.runs.reload => {
@@ -159,11 +158,11 @@ impl Deck {
         left
     }
 
-    fn runs_job(&self, job: &Job) -> bool {
+    fn runs_job(&self, job: &FeatureWork) -> bool {
         match self.runs.jobs {
             Jobs::None => false,
-            Jobs::Compare => matches!(job, Job::Compare { .. }),
-            Jobs::Finite => !matches!(job, Job::Watch(..)),
+            Jobs::Compare => matches!(job, FeatureWork::Compare { .. }),
+            Jobs::Finite => !matches!(job, FeatureWork::Watch(..)),
         }
     }
 
@@ -193,6 +192,17 @@ impl Deck {
         self.settle(fx)
     }
 
+    /// The keys on pane `p`, moved there as a person does (Tab, pane after pane).
+    pub fn focus_on(&mut self, p: testdeck_tui::app::Pane) {
+        for _ in 0..testdeck_tui::app::PANES.len() {
+            if self.app.focus() == p {
+                return;
+            }
+            self.cmd(Command::NextPane);
+        }
+        assert_eq!(self.app.focus(), p, "pane {p:?} is not shown");
+    }
+
     /// The tree's cursor on node `key`, and what selecting it loads.
     pub fn jump(&mut self, key: &str) {
         assert!(self.app.jump_to(key), "no node {key}");
@@ -209,8 +219,8 @@ pub fn dark() -> Theme {
 pub fn render(app: &App, theme: &Theme) -> Terminal<TestBackend> {
     // drawn in UTC whatever zone the machine is in (the snapshots show times)
     testdeck_core::clock::set_zone(testdeck_core::clock::Zone::Utc);
-    let mut t = Terminal::new(TestBackend::new(app.size.0, app.size.1)).expect("terminal");
-    t.draw(|f| view::draw(app, theme, f)).expect("draw");
+    let mut t = Terminal::new(TestBackend::new(app.size().0, app.size().1)).expect("terminal");
+    t.draw(|f| app.draw(theme, f)).expect("draw");
     t
 }
 

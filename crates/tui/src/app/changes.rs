@@ -54,7 +54,7 @@ impl App {
             .extend(applied.new_runs.iter().cloned());
         // a launch shown keeps the live pane until it ends (its reload then
         // catches the selection up)
-        let launching = self.running > 0 || self.live.launch.is_some();
+        let launching = self.launch.running() > 0 || self.live.launch.is_some();
         let mut fx = if launching {
             Vec::new()
         } else {
@@ -67,7 +67,8 @@ impl App {
             .rev()
             .find(|p| !applied.ended_runs.contains(p));
         if let Some(p) = fresh {
-            let busy = self.running > 0 || self.live.run.as_ref().is_some_and(|r| r.in_progress);
+            let busy =
+                self.launch.running() > 0 || self.live.run.as_ref().is_some_and(|r| r.in_progress);
             let shown = matches!(&self.live.wanted, Some(RunRef::Folder(w)) if w == p);
             if !busy && !shown {
                 self.live.wanted = Some(RunRef::Folder(p.clone()));

@@ -1,7 +1,7 @@
 //! Contract badges: the contract warnings of the runs on screen, asked for once per
 //! run folder (again after a reload) and counted by folder.
 
-use super::super::job::Job;
+use super::super::feature_work::FeatureWork;
 use super::Effect;
 use super::Tab;
 use super::runs_tab::{RunRow, RunsTab};
@@ -75,6 +75,6 @@ impl Contract {
         for r in &runs {
             self.asked.insert(r.path.clone());
         }
-        Some(Effect::Job(Job::Contract(runs)))
+        Some(Effect::Work(FeatureWork::Contract(runs)))
     }
 }

@@ -26,7 +26,7 @@ impl App {
     /// What `E` opens for the current selection, or why nothing.
     pub fn edit_target(&self) -> Result<EditTarget, String> {
         let ws = self.ws.as_ref().ok_or("the workspace is still loading")?;
-        if let Some(Overlay::Data { title, scroll, .. }) = &self.overlay {
+        if let Some(Overlay::Data { title, scroll, .. }) = self.layers.overlay() {
             if !title.starts_with(PROBLEMS_TITLE) {
                 return Err("E opens a problem from the problems list (p)".into());
             }
@@ -40,7 +40,7 @@ impl App {
             }
             return Ok(EditTarget::at(&p.file, p.line));
         }
-        if self.overlay.is_some() {
+        if self.layers.overlay().is_some() {
             return Err("close this first (Esc), then E opens the selection".into());
         }
         match self.tab {
@@ -191,7 +191,7 @@ mod tests {
             ),
             _ => assert!(app.edit_target().is_err()),
         }
-        app.overlay = Some(Overlay::Help { scroll: 0 });
+        app.layers.open(Overlay::Help { scroll: 0 });
         assert!(app.edit_target().is_err(), "help is not a list of files");
     }
 }

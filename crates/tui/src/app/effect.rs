@@ -3,7 +3,7 @@
 
 use super::editor;
 use crate::action::Action;
-use crate::job::Job;
+use crate::feature_work::FeatureWork;
 
 /// Work the runtime does for the app; its result comes back as an `Action`.
 #[derive(Debug)]
@@ -40,8 +40,8 @@ pub enum Effect {
         verdict: testdeck_exec::record::Verdict,
         note: Option<String>,
     },
-    /// A feature's background work (`tui::job`) → `Action::Done`.
-    Job(Job),
+    /// A feature's background work (`tui::feature_work`) → `Action::WorkDone`.
+    Work(FeatureWork),
     /// Put `.0` back on the loop's channel, behind what waits there (the rest of
     /// a launch's queue, after the keys that came meanwhile).
     Requeue(Box<Action>),

@@ -31,7 +31,7 @@ impl App {
             }
             _ => {}
         }
-        self.overlay = Some(Overlay::Finder(f));
+        self.layers.open(Overlay::Finder(f));
         Vec::new()
     }
 
@@ -53,27 +53,27 @@ impl App {
                 s.pop();
             }
         };
-        match self.overlay.take() {
+        match self.layers.take() {
             Some(Overlay::Finder(mut f)) => {
                 edit(&mut f.query);
                 f.cursor = 0;
                 f.refind(&self.candidates);
-                self.overlay = Some(Overlay::Finder(f));
+                self.layers.open(Overlay::Finder(f));
                 return;
             }
             Some(Overlay::Prompt(Prompt::Authorize(mut a))) if a.typed() => {
                 edit(&mut a.typed);
-                self.overlay = Some(Overlay::Prompt(Prompt::Authorize(a)));
+                self.layers.open(Overlay::Prompt(Prompt::Authorize(a)));
                 return;
             }
             Some(Overlay::Prompt(Prompt::Judge(mut j))) if j.editing_note => {
                 edit(&mut j.note);
-                self.overlay = Some(Overlay::Prompt(Prompt::Judge(j)));
+                self.layers.open(Overlay::Prompt(Prompt::Judge(j)));
                 return;
             }
-            other => self.overlay = other,
+            other => self.layers.put(other),
         }
-        if let Some(t) = self.input {
+        if let Some(t) = self.layers.input() {
             edit(self.filter_mut(t));
             self.refilter_target(t);
         }

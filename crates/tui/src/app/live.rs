@@ -47,18 +47,6 @@ pub struct Live {
     pub cap: usize,
 }
 
-/// A row the cockpit writes into the pane itself (a launch's start and end, a
-/// case left out, the runner's lines).
-pub fn note(kind: &str, name: &str, status: &str, message: String) -> TimelineEvent {
-    TimelineEvent {
-        kind: kind.into(),
-        name: name.into(),
-        status: status.into(),
-        message,
-        ..TimelineEvent::default()
-    }
-}
-
 /// What the live pane shows: a run folder (relative to the root), a catalog run
 /// record (its file, relative to the root), or a launched case not yet in a folder.
 #[derive(Debug, Clone, PartialEq, Eq)]

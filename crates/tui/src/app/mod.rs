@@ -9,9 +9,9 @@ pub mod compare;
 pub mod contract;
 pub mod editor;
 mod effect;
+mod features;
 pub mod finder;
 mod input;
-mod jobs;
 pub mod launch;
 pub mod layout;
 pub mod list;
@@ -35,7 +35,7 @@ use super::action::{Action, Command};
 use super::keymap::{Key, Keymap, Resolved, Resolver};
 use crossterm::event::{KeyEvent, MouseEventKind};
 use layout::Areas;
-use screen::Keyed;
+use screen::ScreenOutcome;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use testdeck_core::workspace::Workspace;
@@ -83,74 +83,60 @@ pub struct Options {
 }
 
 pub struct App {
-    pub opts: Options,
-    pub keymap: Keymap,
+    opts: Options,
+    keymap: Keymap,
     /// Where the person's own openers and remembered trust are (none in tests
     /// that do not set them: built-in openers, nothing remembered).
-    pub opener_places: testdeck_core::workspace::openers::UserDirs,
+    opener_places: testdeck_core::workspace::openers::UserDirs,
     resolver: Resolver,
-    pub ws: Option<Workspace>,
-    pub load_error: Option<String>,
+    ws: Option<Workspace>,
+    load_error: Option<String>,
     /// Animation frame of the indexing spinner.
-    pub spinner: usize,
+    spinner: usize,
     /// The tree is shown but run history is still being indexed.
-    pub indexing: bool,
+    indexing: bool,
     /// Runs of the history read so far and in all, while it streams in.
-    pub history_progress: Option<(usize, usize)>,
+    history_progress: Option<(usize, usize)>,
     /// The whole `meta.json` of the run the details show (path, meta), read when
     /// it is selected: the index keeps only a summary per run.
     run_meta: Option<(String, Option<testdeck_core::workspace::logs::Meta>)>,
-    pub size: (u16, u16),
-    pub tab: Tab,
-    pub focus: Pane,
-    pub tests: TestsTab,
-    pub catalog: CatalogTab,
-    pub runs: RunsTab,
-    pub live: Live,
+    size: (u16, u16),
+    tab: Tab,
+    focus: Pane,
+    tests: TestsTab,
+    catalog: CatalogTab,
+    runs: RunsTab,
+    live: Live,
     /// Scroll of the details pane (reset when the selection changes).
-    pub details: ListState,
+    details: ListState,
     /// The details' last scroll row at the last frame (`None` before one).
     details_max: Option<usize>,
     /// What the details showed at the last update.
     details_subject: Subject,
     /// Marked cases of both sources.
-    pub marks: BTreeSet<CaseRef>,
+    marks: BTreeSet<CaseRef>,
     /// Zoom and the tree's width, as the person set them.
-    pub sizing: layout::Sizing,
+    sizing: layout::Sizing,
     /// What the finder matches.
-    pub candidates: Vec<Candidate>,
-    pub overlay: Option<Overlay>,
-    /// A full screen over the panes (compare, report, screenshot).
-    pub screen: Option<Screen>,
-    pub input: Option<InputTarget>,
-    /// Number of runs in flight (launching).
-    pub running: usize,
-    /// The session's max risk (from the catalog's default; `m` cycles it).
-    pub max_risk: Option<testdeck_exec::Risk>,
-    /// Authorizations given in this session (prompts), shown in the status bar.
-    pub grants: testdeck_exec::Grants,
-    /// Launches started (the next launch's number).
-    pub launches: usize,
+    candidates: Vec<Candidate>,
+    /// The overlay stack: a full screen, an overlay over it, the filter line.
+    layers: overlay::Layers,
+    /// The launch component: authorizations, max risk, runs in flight, verdicts.
+    launch: launch::Launch,
     /// The run the selection asked for last (the live pane follows its changes).
     last_want: Option<RunRef>,
-    /// Person-judged cases waiting for their verdict.
-    pub judge_queue: std::collections::VecDeque<launch::Judging>,
-    /// Verdict prompts shown in a row so far ("verdict 2 of 3"); 0 when none waits.
-    pub verdicts_asked: usize,
-    /// What the runner of the launch under way said (for when it writes no run).
-    runner: launch::runner_output::RunnerOutput,
     /// One-line messages for the status bar (config errors, notices).
-    pub notice: Option<String>,
-    pub watch: watch::Watch,
-    pub compare: compare::Compare,
-    pub previews: preview::Previews,
-    pub contract: contract::Contract,
+    notice: Option<String>,
+    watch: watch::Watch,
+    compare: compare::Compare,
+    previews: preview::Previews,
+    contract: contract::Contract,
     /// The terminal's picture protocol and the screenshot encoded for it.
-    pub graphics: super::graphics::Graphics,
-    pub quit: bool,
-    pub dirty: bool,
+    graphics: super::graphics::Graphics,
+    quit: bool,
+    dirty: bool,
     /// What the workspace watch made of runs (external ones, the one to read again).
-    pub changes: changes::Changes,
+    changes: changes::Changes,
 }
 
 /// What a drawn frame measured: how far wrapped text can scroll.
@@ -195,17 +181,9 @@ impl App {
             marks: BTreeSet::new(),
             sizing: layout::Sizing::default(),
             candidates: Vec::new(),
-            overlay: None,
-            screen: None,
-            input: None,
-            running: 0,
-            max_risk: None,
-            grants: testdeck_exec::Grants::default(),
-            launches: 0,
+            layers: overlay::Layers::default(),
+            launch: launch::Launch::default(),
             last_want: None,
-            judge_queue: std::collections::VecDeque::new(),
-            verdicts_asked: 0,
-            runner: launch::runner_output::RunnerOutput::default(),
             notice: None,
             watch: watch::Watch::default(),
             compare: compare::Compare::default(),
@@ -228,18 +206,12 @@ impl App {
 
     /// The keymap mode the next key is resolved in.
     pub fn mode(&self) -> &'static str {
-        match &self.overlay {
-            Some(Overlay::Finder(_)) => "finder",
-            Some(Overlay::Prompt(Prompt::Authorize(a))) if a.typed() => "input",
-            Some(Overlay::Prompt(Prompt::Judge(j))) if j.editing_note => "input",
-            Some(Overlay::Prompt(Prompt::Judge(_))) => "judge",
-            Some(Overlay::Prompt(Prompt::Preview(_))) => "preview",
-            Some(Overlay::Prompt(_)) => "prompt",
-            Some(Overlay::Help { .. } | Overlay::Data { .. }) => "overlay",
-            None if self.screen.is_some() => "overlay",
-            None if self.input.is_some() => "input",
-            None => "normal",
-        }
+        self.layers.mode()
+    }
+
+    /// The overlay stack: a full screen, an overlay over it, the filter line.
+    pub fn layers(&self) -> &overlay::Layers {
+        &self.layers
     }
 
     fn subject(&self) -> Subject {
@@ -292,9 +264,15 @@ impl App {
             .selected_case(self.ws.as_ref()?.catalog.as_ref()?)
     }
 
-    /// The session's max risk.
-    fn risk(&self) -> Option<testdeck_exec::Risk> {
-        self.max_risk
+    /// The launch component: authorizations, max risk, runs in flight, verdicts.
+    pub fn launch(&self) -> &launch::Launch {
+        &self.launch
+    }
+
+    /// The launch component to seed (integration tests only).
+    #[cfg(feature = "test-support")]
+    pub fn launch_mut(&mut self) -> &mut launch::Launch {
+        &mut self.launch
     }
 
     /// The selected artifact as something to preview.
@@ -448,9 +426,9 @@ impl App {
                 }
                 fx
             }
-            Action::Done(d) => self.done(*d),
+            Action::WorkDone(d) => self.done(*d),
             Action::ShowText { title, text } => {
-                self.overlay = Some(overlay::text(&title, &text));
+                self.layers.open(overlay::text(&title, &text));
                 Vec::new()
             }
             Action::Records(r) => {
@@ -472,34 +450,34 @@ impl App {
         if c == Command::Edit {
             return self.edit();
         }
-        if let Some(what) = clipboard::Copy::of(c).filter(|_| self.overlay.is_none()) {
+        if let Some(what) = clipboard::Copy::of(c).filter(|_| self.layers.overlay().is_none()) {
             return self.copy(what);
         }
-        match self.overlay.take() {
+        match self.layers.take() {
             Some(Overlay::Finder(f)) => return self.finder_command(f, c),
             Some(o @ (Overlay::Help { .. } | Overlay::Data { .. })) => {
-                self.overlay = o.scrolled(c, self.help_len(), self.size);
+                self.layers.put(o.scrolled(c, self.help_len(), self.size));
                 return Vec::new();
             }
             Some(Overlay::Prompt(p)) => return self.prompt_command(p, c),
             None => {}
         }
-        if let Some(screen) = self.screen.as_mut() {
+        if let Some(screen) = self.layers.screen_mut() {
             match screen.command(c, (self.size.1 / 2).max(1) as isize) {
-                Keyed::Close => self.screen = None,
-                Keyed::Say(m) => self.notice = Some(m.into()),
-                Keyed::Stay => {}
+                ScreenOutcome::Close => self.layers.close_screen(),
+                ScreenOutcome::Say(m) => self.notice = Some(m.into()),
+                ScreenOutcome::Stay => {}
             }
             return Vec::new();
         }
-        if let Some(target) = self.input {
+        if let Some(target) = self.layers.input() {
             match c {
                 Command::Close => {
-                    self.input = None;
+                    self.layers.stop_editing();
                     self.filter_mut(target).clear();
                     self.refilter_target(target);
                 }
-                Command::Confirm => self.input = None,
+                Command::Confirm => self.layers.stop_editing(),
                 Command::ClearInput => {
                     self.filter_mut(target).clear();
                     self.refilter_target(target);
@@ -512,8 +490,8 @@ impl App {
         let page = (self.size.1 / 2).max(1) as isize;
         match c {
             Command::Quit => {
-                if self.running > 0 || self.watch.reruns > 0 {
-                    self.overlay = Some(Overlay::Prompt(Prompt::QuitLive));
+                if self.launch.running() > 0 || self.watch.reruns > 0 {
+                    self.layers.open(Overlay::Prompt(Prompt::QuitLive));
                     return Vec::new();
                 }
                 self.quit = true;
@@ -545,14 +523,14 @@ impl App {
             Command::Find => {
                 let mut f = Finder::default();
                 f.refind(&self.candidates);
-                self.overlay = Some(Overlay::Finder(f));
+                self.layers.open(Overlay::Finder(f));
             }
             Command::Filter => {
                 if self.tab == Tab::Runs && self.focus == Pane::Tree {
-                    self.input = Some(InputTarget::RunsFilter);
+                    self.layers.edit(InputTarget::RunsFilter);
                 } else {
                     self.live.show_events = true;
-                    self.input = Some(InputTarget::EventsFilter);
+                    self.layers.edit(InputTarget::EventsFilter);
                     self.focus = Pane::Live;
                     self.live.refilter();
                 }
@@ -575,9 +553,10 @@ impl App {
             }
             Command::OpenArtifact => return self.open_artifact(),
             Command::PreviewImage => return self.preview_open(),
-            Command::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
+            Command::Help => self.layers.open(Overlay::Help { scroll: 0 }),
             Command::Problems => {
-                self.overlay = Some(overlay::problems(self.ws.as_ref(), self.live.run.as_ref()));
+                self.layers
+                    .open(overlay::problems(self.ws.as_ref(), self.live.run.as_ref()));
             }
             Command::Close => {
                 self.marks.clear();
@@ -587,25 +566,11 @@ impl App {
             }
             Command::Run => return self.start_launch(),
             Command::Cancel => {
-                if self.running == 0 {
-                    self.notice = Some("nothing is running".into());
-                    return Vec::new();
-                }
-                self.notice = Some("cancelling: SIGTERM, then SIGKILL after 3 s".into());
-                return vec![Effect::Cancel];
+                let (notice, fx) = self.launch.handle(c);
+                self.notice = notice;
+                return fx;
             }
-            Command::MaxRisk => {
-                let before = self.max_risk;
-                let now = before.map_or(testdeck_exec::Risk::Readonly, testdeck_exec::Risk::cycled);
-                self.max_risk = Some(now);
-                // raising the ceiling lets riskier cases run: it is said, not only shown
-                let how = match before {
-                    Some(b) if now > b => "raised",
-                    Some(b) if now < b => "lowered",
-                    _ => "set",
-                };
-                self.notice = Some(format!("max risk {how} to {}", now.as_str()));
-            }
+            Command::MaxRisk => self.notice = self.launch.handle(c).0,
             Command::Watch | Command::RerunFailed | Command::Compare | Command::Report => {
                 return self.feature_command(c);
             }
@@ -644,6 +609,188 @@ impl App {
         let mut modes: Vec<&str> = rows.iter().map(|r| r.0).collect();
         modes.dedup();
         overlay::LEGEND.len() + 2 + rows.len() + (modes.len() * 2).saturating_sub(1)
+    }
+}
+
+impl App {
+    /// Encode the full-screen screenshot for the terminal's protocol when it is shown
+    /// (once per file and size), and forget it when it closes.
+    fn sync_graphics(&mut self) {
+        use super::image::State;
+        use screen::Screen;
+        let want = match self.layers.screen() {
+            Some(Screen::Image { file, .. }) => match self.previews.cache.get(file) {
+                Some(State::Ready(p)) => Some((file.as_path(), &p.image)),
+                _ => None,
+            },
+            _ => None,
+        };
+        let area = super::graphics::screen_body(self.size.0, self.size.1);
+        self.graphics.sync(want.map(|(f, i)| (f, i, area)));
+    }
+}
+
+/// Read access for the shell, the views and the tests: the state itself is private.
+impl App {
+    /// The options the shell passed in.
+    pub fn opts(&self) -> &Options {
+        &self.opts
+    }
+
+    /// The keymap keys are resolved in.
+    pub fn keymap(&self) -> &Keymap {
+        &self.keymap
+    }
+
+    /// Where the person's own openers and remembered trust are.
+    pub fn opener_places(&self) -> &testdeck_core::workspace::openers::UserDirs {
+        &self.opener_places
+    }
+
+    /// The loaded workspace (`None` while loading or when it failed).
+    pub fn ws(&self) -> &Option<Workspace> {
+        &self.ws
+    }
+
+    /// Why the workspace could not be loaded.
+    pub fn load_error(&self) -> &Option<String> {
+        &self.load_error
+    }
+
+    /// The tree is shown but run history is still being indexed.
+    pub fn indexing(&self) -> bool {
+        self.indexing
+    }
+
+    /// Runs of the history read so far and in all, while it streams in.
+    pub fn history_progress(&self) -> Option<(usize, usize)> {
+        self.history_progress
+    }
+
+    /// The terminal size (columns, rows).
+    pub fn size(&self) -> (u16, u16) {
+        self.size
+    }
+
+    /// The tab shown.
+    pub fn tab(&self) -> Tab {
+        self.tab
+    }
+
+    /// The pane the keys go to.
+    pub fn focus(&self) -> Pane {
+        self.focus
+    }
+
+    /// The Tests tab.
+    pub fn tests(&self) -> &TestsTab {
+        &self.tests
+    }
+
+    /// The Catalog tab.
+    pub fn catalog(&self) -> &CatalogTab {
+        &self.catalog
+    }
+
+    /// The Runs tab.
+    pub fn runs(&self) -> &RunsTab {
+        &self.runs
+    }
+
+    /// The live pane.
+    pub fn live(&self) -> &Live {
+        &self.live
+    }
+
+    /// The details pane's scroll.
+    pub fn details(&self) -> &ListState {
+        &self.details
+    }
+
+    /// Marked cases of both sources.
+    pub fn marks(&self) -> &BTreeSet<CaseRef> {
+        &self.marks
+    }
+
+    /// Zoom and the tree's width.
+    pub fn sizing(&self) -> &layout::Sizing {
+        &self.sizing
+    }
+
+    /// What the finder matches.
+    pub fn candidates(&self) -> &Vec<Candidate> {
+        &self.candidates
+    }
+
+    /// The status bar's one-line message.
+    pub fn notice(&self) -> &Option<String> {
+        &self.notice
+    }
+
+    /// Watch mode.
+    pub fn watch(&self) -> &watch::Watch {
+        &self.watch
+    }
+
+    /// The compare feature.
+    pub fn compare(&self) -> &compare::Compare {
+        &self.compare
+    }
+
+    /// Screenshot previews.
+    pub fn previews(&self) -> &preview::Previews {
+        &self.previews
+    }
+
+    /// The contract badges' checks.
+    pub fn contract(&self) -> &contract::Contract {
+        &self.contract
+    }
+
+    /// The terminal's picture protocol and the screenshot encoded for it.
+    pub fn graphics(&self) -> &super::graphics::Graphics {
+        &self.graphics
+    }
+
+    /// The person asked to quit.
+    pub fn quit(&self) -> bool {
+        self.quit
+    }
+
+    /// Something changed since the last frame: draw one.
+    pub fn dirty(&self) -> bool {
+        self.dirty
+    }
+
+    /// What the workspace watch made of runs.
+    pub fn changes(&self) -> &changes::Changes {
+        &self.changes
+    }
+
+    /// A frame was drawn: nothing waits to be shown.
+    pub fn drawn(&mut self) {
+        self.dirty = false;
+    }
+
+    /// Say `n` on the status bar.
+    pub fn say(&mut self, n: String) {
+        self.notice = Some(n);
+    }
+
+    /// The terminal's picture protocol, found when the terminal was taken.
+    pub fn set_graphics(&mut self, g: super::graphics::Graphics) {
+        self.graphics = g;
+    }
+
+    /// The theme's background, which screenshot previews are blended on.
+    pub fn set_picture_background(&mut self, rgb: [u8; 3]) {
+        self.previews.background = rgb;
+    }
+
+    /// The live pane, for the runtime's unit tests that set its cap and run.
+    #[cfg(test)]
+    pub(crate) fn live_mut(&mut self) -> &mut Live {
+        &mut self.live
     }
 }
 
@@ -778,9 +925,9 @@ mod tests {
     fn key_sequences_go_through_the_keymap() {
         let mut a = app();
         a.on_key(KeyEvent::new(KeyCode::Char('?'), KeyModifiers::NONE));
-        assert!(matches!(a.overlay, Some(Overlay::Help { .. })));
+        assert!(matches!(a.layers.overlay(), Some(Overlay::Help { .. })));
         a.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
-        assert!(a.overlay.is_none());
+        assert!(a.layers.overlay().is_none());
         a.on_key(KeyEvent::new(KeyCode::Char('g'), KeyModifiers::NONE));
         assert_eq!(a.pending_keys(), "g");
         a.on_key(KeyEvent::new(KeyCode::Char('3'), KeyModifiers::NONE));

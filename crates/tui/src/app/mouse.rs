@@ -8,7 +8,7 @@ use ratatui::layout::Position;
 
 impl App {
     pub(super) fn mouse(&mut self, m: MouseEvent) -> Vec<Effect> {
-        if self.overlay.is_some() || self.screen.is_some() {
+        if self.layers.overlay().is_some() || self.layers.screen().is_some() {
             let c = match m.kind {
                 MouseEventKind::ScrollDown => Command::MoveDown,
                 MouseEventKind::ScrollUp => Command::MoveUp,
@@ -98,13 +98,13 @@ impl ViewKey {
     /// What a mouse event can move on screen: where the person is, every list
     /// position, the overlay's and the screen's scroll, the notice.
     pub(super) fn of(app: &App) -> ViewKey {
-        let overlay = match &app.overlay {
+        let overlay = match app.layers.overlay() {
             None => None,
             Some(Overlay::Help { scroll } | Overlay::Data { scroll, .. }) => Some((0, *scroll)),
             Some(Overlay::Finder(f)) => Some((1, f.cursor)),
             Some(Overlay::Prompt(_)) => Some((2, 0)),
         };
-        let screen = app.screen.as_ref().map(|s| match s {
+        let screen = app.layers.screen().map(|s| match s {
             Screen::Compare(v) => v.scroll,
             Screen::Report(v) => v.scroll,
             Screen::Image { .. } => 0,

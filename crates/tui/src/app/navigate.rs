@@ -95,7 +95,7 @@ impl App {
         match (self.tab, self.focus) {
             (_, Pane::Live) => {
                 if let Some((title, lines)) = self.live.data() {
-                    self.overlay = Some(Overlay::Data {
+                    self.layers.open(Overlay::Data {
                         title,
                         lines,
                         scroll: 0,

@@ -32,15 +32,16 @@ impl App {
                 vec![Effect::Spawn(argv)]
             }
             Decision::Ask { argv, file } => {
-                self.overlay = Some(Overlay::Prompt(Prompt::TrustOpener(Box::new(
-                    overlay::TrustOpener {
-                        slot,
-                        argv,
-                        file,
-                        target,
-                        shown,
-                    },
-                ))));
+                self.layers
+                    .open(Overlay::Prompt(Prompt::TrustOpener(Box::new(
+                        overlay::TrustOpener {
+                            slot,
+                            argv,
+                            file,
+                            target,
+                            shown,
+                        },
+                    ))));
                 Vec::new()
             }
         }

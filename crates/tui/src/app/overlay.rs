@@ -55,6 +55,85 @@ pub enum InputTarget {
     EventsFilter,
 }
 
+/// The overlay stack over the panes: a full screen (compare, report, screenshot),
+/// an overlay over it (help, finder, data, a prompt), and the filter line being
+/// edited. The topmost takes the keys; drawing goes bottom to top.
+#[derive(Debug, Default)]
+pub struct Layers {
+    overlay: Option<Overlay>,
+    screen: Option<super::screen::Screen>,
+    input: Option<InputTarget>,
+}
+
+impl Layers {
+    /// The overlay on top, if any.
+    pub fn overlay(&self) -> Option<&Overlay> {
+        self.overlay.as_ref()
+    }
+
+    /// The full screen over the panes, if any.
+    pub fn screen(&self) -> Option<&super::screen::Screen> {
+        self.screen.as_ref()
+    }
+
+    /// The filter line being edited, if any.
+    pub fn input(&self) -> Option<InputTarget> {
+        self.input
+    }
+
+    /// The keymap mode the next key is resolved in: the topmost layer's.
+    pub fn mode(&self) -> &'static str {
+        match &self.overlay {
+            Some(Overlay::Finder(_)) => "finder",
+            Some(Overlay::Prompt(Prompt::Authorize(a))) if a.typed() => "input",
+            Some(Overlay::Prompt(Prompt::Judge(j))) if j.editing_note => "input",
+            Some(Overlay::Prompt(Prompt::Judge(_))) => "judge",
+            Some(Overlay::Prompt(Prompt::Preview(_))) => "preview",
+            Some(Overlay::Prompt(_)) => "prompt",
+            Some(Overlay::Help { .. } | Overlay::Data { .. }) => "overlay",
+            None if self.screen.is_some() => "overlay",
+            None if self.input.is_some() => "input",
+            None => "normal",
+        }
+    }
+
+    /// Show `o` on top (in place of the overlay there).
+    pub(in crate::app) fn open(&mut self, o: Overlay) {
+        self.overlay = Some(o);
+    }
+
+    /// Put back what `take` took (or nothing: it closed).
+    pub(in crate::app) fn put(&mut self, o: Option<Overlay>) {
+        self.overlay = o;
+    }
+
+    /// Take the overlay off to hand it a key (put back with `open` or `put`).
+    pub(in crate::app) fn take(&mut self) -> Option<Overlay> {
+        self.overlay.take()
+    }
+
+    pub(in crate::app) fn screen_mut(&mut self) -> Option<&mut super::screen::Screen> {
+        self.screen.as_mut()
+    }
+
+    pub(in crate::app) fn show_screen(&mut self, s: super::screen::Screen) {
+        self.screen = Some(s);
+    }
+
+    pub(in crate::app) fn close_screen(&mut self) {
+        self.screen = None;
+    }
+
+    /// Start editing the filter line of `t`.
+    pub(in crate::app) fn edit(&mut self, t: InputTarget) {
+        self.input = Some(t);
+    }
+
+    pub(in crate::app) fn stop_editing(&mut self) {
+        self.input = None;
+    }
+}
+
 /// The marks and badges of the tree and the lists, what each means, and its theme
 /// style: the legend of `?` (the tree's header line names the columns).
 pub const LEGEND: [(&str, &str, &str); 14] = [

@@ -1,8 +1,8 @@
 //! Screenshot previews: which artifact can be previewed, the decoded images by file,
 //! and the decode each new screenshot needs (once per file).
 
+use super::super::feature_work::FeatureWork;
 use super::super::image;
-use super::super::job::Job;
 use super::Effect;
 use super::live::Live;
 use std::path::{Path, PathBuf};
@@ -60,10 +60,12 @@ impl Previews {
         let PreviewTarget::File(file, label) = t else {
             return None;
         };
-        self.cache.want(&file).then_some(Effect::Job(Job::Preview {
-            file,
-            label,
-            background: self.background,
-        }))
+        self.cache
+            .want(&file)
+            .then_some(Effect::Work(FeatureWork::Preview {
+                file,
+                label,
+                background: self.background,
+            }))
     }
 }

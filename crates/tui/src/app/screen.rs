@@ -20,7 +20,7 @@ pub enum Screen {
 
 /// What a key did to a screen.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Keyed {
+pub enum ScreenOutcome {
     Stay,
     Close,
     /// Stay, and say this.
@@ -29,7 +29,7 @@ pub enum Keyed {
 
 impl Screen {
     /// Key `c` on the screen; `page` is half the terminal's height.
-    pub fn command(&mut self, c: Command, page: isize) -> Keyed {
+    pub fn command(&mut self, c: Command, page: isize) -> ScreenOutcome {
         let (scroll, len, next): (&mut usize, usize, Option<usize>) = match self {
             Screen::Compare(v) => {
                 let next = v.next_difference();
@@ -41,16 +41,16 @@ impl Screen {
             }
             Screen::Image { .. } => {
                 return if matches!(c, Command::Close | Command::Quit | Command::Confirm) {
-                    Keyed::Close
+                    ScreenOutcome::Close
                 } else {
-                    Keyed::Stay
+                    ScreenOutcome::Stay
                 };
             }
         };
         let max = len.saturating_sub(1) as isize;
         let to = |s: usize, d: isize| (s as isize).saturating_add(d).clamp(0, max.max(0)) as usize;
         match c {
-            Command::Close | Command::Quit | Command::Confirm => return Keyed::Close,
+            Command::Close | Command::Quit | Command::Confirm => return ScreenOutcome::Close,
             Command::MoveDown => *scroll = to(*scroll, 1),
             Command::MoveUp => *scroll = to(*scroll, -1),
             Command::PageDown => *scroll = to(*scroll, page),
@@ -59,10 +59,10 @@ impl Screen {
             Command::GoBottom => *scroll = max.max(0) as usize,
             Command::NextFailure => match next {
                 Some(n) => *scroll = n,
-                None => return Keyed::Say("no more differences"),
+                None => return ScreenOutcome::Say("no more differences"),
             },
             _ => {}
         }
-        Keyed::Stay
+        ScreenOutcome::Stay
     }
 }

@@ -82,9 +82,7 @@ impl App {
             self.catalog.install(cat);
             let vars = self.vars_of(cat);
             vars.host().clone_into(&mut self.opts.host);
-            if self.max_risk.is_none() {
-                self.max_risk = Some(cat.max_risk());
-            }
+            self.launch.default_risk(cat.max_risk());
         }
         self.ws = Some(ws);
         self.catalog.list.clamp_to(self.catalog.rows.len());

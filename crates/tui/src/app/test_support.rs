@@ -14,5 +14,5 @@ pub fn app() -> App {
 
 /// A passed step named `name`.
 pub fn step(name: &str) -> TimelineEvent {
-    super::live::note("step", name, "ok", String::new())
+    super::launch::runner_output::note("step", name, "ok", String::new())
 }

@@ -2,7 +2,7 @@
 //! flight and its generation (events of an older watch are dropped), and the cases a
 //! `w` is asking authorization for.
 
-use super::super::job::Job;
+use super::super::feature_work::FeatureWork;
 use super::Effect;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use testdeck_core::sanitize::escape;
@@ -133,7 +133,7 @@ impl Watch {
         // an empty target list would mean "everything" to the watch: stop instead
         let opts =
             (!targets.is_empty()).then(|| Box::new(options(grants.clone(), targets, max_risk)));
-        Effect::Job(Job::Watch(self.generation, opts))
+        Effect::Work(FeatureWork::Watch(self.generation, opts))
     }
 
     /// The watch of `generation` ended; what to say when it failed.

@@ -1,11 +1,13 @@
 //! The artifacts pane: the run's `artifacts.json` items, opened with `o`, the selected
 //! screenshot previewed below them, and full screen with `i`.
 
+use super::super::app::Live;
 use super::super::app::preview::PreviewTarget;
-use super::super::app::{App, Pane};
+use super::super::app::preview::Previews;
+use super::super::graphics::Graphics;
 use super::super::image::{self, HalfBlocks, State};
 use super::super::theme::Theme;
-use super::{focused, pane, spread};
+use super::{pane, spread};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -15,21 +17,31 @@ use testdeck_core::sanitize::escape;
 
 pub use super::super::app::preview::PREVIEW_ROWS;
 
-pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
-    let arts = app
-        .live
+/// The screenshots decoded so far and the terminal's picture protocol.
+#[derive(Clone, Copy)]
+pub struct Pictures<'a> {
+    pub previews: &'a Previews,
+    pub graphics: &'a Graphics,
+}
+
+/// The artifacts pane of the run `live` shows; `target` is the selection to preview.
+pub fn draw(
+    live: &Live,
+    (target, pics): (&PreviewTarget, Pictures),
+    has_focus: bool,
+    theme: &Theme,
+    f: &mut Frame,
+    r: Rect,
+) {
+    let arts = live
         .run
         .as_ref()
         .map_or(&[][..], |r| r.artifacts.as_slice());
-    let block = pane(
-        format!(" Artifacts · {} ", arts.len()),
-        focused(app, Pane::Artifacts),
-        theme,
-    );
+    let block = pane(format!(" Artifacts · {} ", arts.len()), has_focus, theme);
     let inner = block.inner(r);
     f.render_widget(block, r);
     if arts.is_empty() {
-        let msg = if app.live.run.is_some() {
+        let msg = if live.run.is_some() {
             "no artifacts in this run"
         } else {
             "—"
@@ -41,14 +53,13 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
     let list_h = (arts.len() as u16).min(inner.height);
     let free = inner.height - list_h;
     let inner = if free >= PREVIEW_ROWS {
-        let target = app.preview_target();
         if !matches!(target, PreviewTarget::None) {
             let below = Rect {
                 y: inner.y + list_h,
                 height: free,
                 ..inner
             };
-            preview(app, &target, theme, f, below, false);
+            preview(pics, target, theme, f, below, false);
         }
         Rect {
             height: list_h,
@@ -58,9 +69,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         inner
     };
     let w = inner.width as usize;
-    let has_focus = focused(app, Pane::Artifacts);
-    let skip = app
-        .live
+    let skip = live
         .artifacts
         .cursor
         .saturating_sub(inner.height.saturating_sub(1) as usize);
@@ -105,7 +114,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
             right.push(Span::styled("missing ", theme.get("warning")));
         }
         let mut l = spread(left, right, w);
-        if i == app.live.artifacts.cursor && has_focus {
+        if i == live.artifacts.cursor && has_focus {
             l = l.style(theme.get("selection"));
         }
         lines.push(l);
@@ -114,7 +123,14 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
 }
 
 /// The preview of `target` in `r`: a caption row, then the picture (or why there is none).
-fn preview(app: &App, target: &PreviewTarget, theme: &Theme, f: &mut Frame, r: Rect, full: bool) {
+fn preview(
+    pics: Pictures,
+    target: &PreviewTarget,
+    theme: &Theme,
+    f: &mut Frame,
+    r: Rect,
+    full: bool,
+) {
     let (file, label) = match target {
         PreviewTarget::None => return,
         PreviewTarget::Refused(why) => {
@@ -134,7 +150,7 @@ fn preview(app: &App, target: &PreviewTarget, theme: &Theme, f: &mut Frame, r: R
         height: r.height.saturating_sub(1),
         ..r
     };
-    match app.previews.cache.get(file) {
+    match pics.previews.cache.get(file) {
         None | Some(State::Pending) => {
             f.render_widget(
                 caption(format!("{} · decoding…", escape(label)), "muted"),
@@ -154,7 +170,7 @@ fn preview(app: &App, target: &PreviewTarget, theme: &Theme, f: &mut Frame, r: R
             let hint = if full { "" } else { " · i full screen" };
             let size = format!("{}×{}", p.width, p.height);
             // full screen, a terminal with a picture protocol: the encoded picture
-            if let Some(proto) = app.graphics.protocol(file, body).filter(|_| full) {
+            if let Some(proto) = pics.graphics.protocol(file, body).filter(|_| full) {
                 f.render_widget(caption(format!("{} · {size}", escape(label)), "muted"), top);
                 f.render_widget(ratatui_image::Image::new(proto), body);
                 return;
@@ -181,7 +197,7 @@ fn preview(app: &App, target: &PreviewTarget, theme: &Theme, f: &mut Frame, r: R
 }
 
 /// `i`: the screenshot over the whole screen, closed with Esc or q.
-pub fn screen(app: &App, file: &Path, label: &str, theme: &Theme, f: &mut Frame) {
+pub fn screen(pics: Pictures, file: &Path, label: &str, theme: &Theme, f: &mut Frame) {
     let r = f.area();
     super::clear_box(f, r);
     let block = Block::bordered()
@@ -192,5 +208,5 @@ pub fn screen(app: &App, file: &Path, label: &str, theme: &Theme, f: &mut Frame)
     let inner = block.inner(r);
     f.render_widget(block, r);
     let target = PreviewTarget::File(file.to_path_buf(), label.to_string());
-    preview(app, &target, theme, f, inner, true);
+    preview(pics, &target, theme, f, inner, true);
 }

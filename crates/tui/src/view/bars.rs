@@ -1,7 +1,9 @@
 //! The tab bar, the non-loopback HOST banner and the status bar.
 
-use super::super::app::{App, Tab};
+use super::super::app::launch::Launch;
+use super::super::app::{App, Options, Tab};
 use super::super::theme::Theme;
+use super::badges::Badges;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Span;
@@ -9,14 +11,15 @@ use ratatui::widgets::Paragraph;
 use testdeck_core::sanitize::escape;
 use testdeck_core::workspace::host::is_loopback_host as is_loopback;
 
-pub fn tabs(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
+/// The tab row: `tab` shown, `marks` cases marked.
+pub fn tabs((tab, marks): (Tab, usize), theme: &Theme, f: &mut Frame, r: Rect) {
     let mut spans = Vec::new();
     for (t, label) in [
         (Tab::Tests, " 1 Tests "),
         (Tab::Catalog, " 2 Catalog "),
         (Tab::Runs, " 3 Runs "),
     ] {
-        let st = if app.tab == t {
+        let st = if tab == t {
             theme.get("tab_active")
         } else {
             theme.get("tab")
@@ -24,7 +27,6 @@ pub fn tabs(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         spans.push(Span::styled(label, st));
         spans.push(Span::raw(" "));
     }
-    let marks = app.marks.len();
     let right = if marks > 0 {
         vec![Span::styled(
             format!("● {marks} marked "),
@@ -39,12 +41,43 @@ pub fn tabs(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
     );
 }
 
-pub fn banner(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
+/// The warning that HOST `host` is not loopback.
+pub fn banner(host: &str, theme: &Theme, f: &mut Frame, r: Rect) {
     let text = format!(
         " ⚠ HOST is {} — not loopback: cases reach a remote service ",
-        escape(&app.opts.host)
+        escape(host)
     );
     f.render_widget(Paragraph::new(text).style(theme.get("banner")), r);
+}
+
+/// What the status bar says, read from the components when a frame is drawn.
+pub struct Status<'a> {
+    pub opts: &'a Options,
+    pub launch: &'a Launch,
+    pub badges: Badges<'a>,
+    pub notice: Option<&'a String>,
+    pub loading: bool,
+    pub indexing: bool,
+    pub spinner: &'static str,
+    pub history_progress: Option<(usize, usize)>,
+    pub pending_keys: String,
+}
+
+impl App {
+    /// What the status bar says.
+    pub fn status(&self) -> Status<'_> {
+        Status {
+            opts: self.opts(),
+            launch: self.launch(),
+            badges: self.badges(),
+            notice: self.notice().as_ref(),
+            loading: self.loading(),
+            indexing: self.indexing(),
+            spinner: self.spinner(),
+            history_progress: self.history_progress(),
+            pending_keys: self.pending_keys(),
+        }
+    }
 }
 
 const RANK_COUNTS: u8 = 0;
@@ -84,10 +117,10 @@ fn width(spans: &[Span]) -> usize {
 /// shorten in rank order (the counts to the cases, the problems to a number, the
 /// label, the max risk, at last the authorizations to a count); what is
 /// happening is never shortened.
-pub fn status(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
+pub fn status(st: &Status, theme: &Theme, f: &mut Frame, r: Rect) {
     let bar = theme.get("status_bar");
     let muted = bar.patch(theme.get("muted"));
-    let host_style = if is_loopback(&app.opts.host) {
+    let host_style = if is_loopback(&st.opts.host) {
         bar
     } else {
         theme.get("banner")
@@ -96,24 +129,24 @@ pub fn status(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         RANK_LABEL,
         vec![
             Span::styled(
-                format!(" {} ", escape(&app.opts.label)),
+                format!(" {} ", escape(&st.opts.label)),
                 theme.get("status_key"),
             ),
-            Span::styled(format!(" HOST {}", escape(&app.opts.host)), host_style),
+            Span::styled(format!(" HOST {}", escape(&st.opts.host)), host_style),
         ],
         vec![Span::styled(
-            format!(" {}", escape(&app.opts.host)),
+            format!(" {}", escape(&st.opts.host)),
             host_style,
         )],
     )];
     let mut doing = Vec::new();
-    if app.running > 0 {
+    if st.launch.running() > 0 {
         doing.push(Span::styled(
-            format!("▶ {} running", app.running),
+            format!("▶ {} running", st.launch.running()),
             theme.get("running"),
         ));
     }
-    for s in super::badges::status(app, theme) {
+    for s in super::badges::status(&st.badges, theme) {
         if !doing.is_empty() {
             doing.push(Span::raw(" "));
         }
@@ -124,20 +157,20 @@ pub fn status(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
     }
     parts.push(Part::same(doing));
     // a notice is news: it takes the place of the counts
-    if let Some(n) = &app.notice {
+    if let Some(n) = st.notice {
         parts.push(Part::same(vec![Span::styled(
             escape(n).into_owned(),
             theme.get("warning"),
         )]));
-    } else if app.loading() {
+    } else if st.loading {
         parts.push(Part::same(vec![Span::styled(
-            format!("{} indexing…", app.spinner()),
+            format!("{} indexing…", st.spinner),
             theme.get("running"),
         )]));
-    } else if let Some(ws) = &app.ws {
-        let cases = super::plural(app.tests.cases.len(), "case", "cases");
-        if app.indexing {
-            let what = match app.history_progress {
+    } else if let Some(ws) = st.badges.ws {
+        let cases = super::plural(st.badges.tests.cases.len(), "case", "cases");
+        if st.indexing {
+            let what = match st.history_progress {
                 Some((done, total)) => format!(
                     "indexing {} / {}",
                     testdeck_core::number::grouped(done as u64),
@@ -146,7 +179,7 @@ pub fn status(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
                 None => "indexing history…".to_owned(),
             };
             parts.push(Part::same(vec![Span::styled(
-                format!("{cases} · {} {what}", app.spinner()),
+                format!("{cases} · {} {what}", st.spinner),
                 theme.get("running"),
             )]));
         } else {
@@ -169,7 +202,7 @@ pub fn status(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
             ));
         }
     }
-    parts.push(match app.max_risk {
+    parts.push(match st.launch.max_risk() {
         Some(risk) => Part::new(
             RANK_RISK,
             vec![
@@ -187,9 +220,10 @@ pub fn status(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
             vec![Span::styled("≤—", bar)],
         ),
     });
-    if !app.grants.granted.is_empty() {
-        let g: Vec<String> = app
-            .grants
+    if !st.launch.grants().granted.is_empty() {
+        let g: Vec<String> = st
+            .launch
+            .grants()
             .granted
             .keys()
             .map(testdeck_exec::Grantable::label)
@@ -206,7 +240,7 @@ pub fn status(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
             )],
         ));
     }
-    let pending = app.pending_keys();
+    let pending = &st.pending_keys;
     let mut right = Vec::new();
     if !pending.is_empty() {
         right.push(Span::styled(format!("{pending} "), theme.get("input")));

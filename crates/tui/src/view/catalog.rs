@@ -1,9 +1,9 @@
 //! The Catalog tab: the tester catalog by category, in execution order, with each case's
 //! risk, tag, lifecycle (pending/retired greyed), gate, driver and automation.
 
-use super::super::app::{App, CatRow, Pane};
+use super::super::app::{CatRow, CatalogTab, RunsTab};
 use super::super::theme::Theme;
-use super::{empty_state, focused, headed, pane, risk_style, spread, spread_keeping};
+use super::{empty_state, headed, pane, risk_style, spread, spread_keeping};
 
 /// Columns of a catalog row's id and title kept before its badges give way.
 const TITLE_KEEP: usize = 40;
@@ -15,8 +15,15 @@ use testdeck_core::sanitize::escape;
 use testdeck_core::workspace::cases::CaseRef;
 use testdeck_core::workspace::catalog::{Automation, Lifecycle};
 
-pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
-    let cat = app.ws.as_ref().and_then(|w| w.catalog.as_ref());
+/// The Catalog tab: its rows, with each case's latest verdict from the run records.
+pub fn draw(
+    (catalog, runs): (&CatalogTab, &RunsTab),
+    cx: &super::TabCtx,
+    theme: &Theme,
+    f: &mut Frame,
+    r: Rect,
+) {
+    let cat = cx.ws.and_then(|w| w.catalog.as_ref());
     let title = cat.map_or_else(
         || " Catalog ".to_owned(),
         |c| {
@@ -27,20 +34,20 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
             )
         },
     );
-    let list = &app.catalog.list;
+    let list = &catalog.list;
     let rows = r.height.saturating_sub(2) as usize;
     let block = super::with_more(
-        pane(title, focused(app, Pane::Tree), theme),
+        pane(title, cx.focused, theme),
         list.offset,
-        list.below(app.catalog.rows.len(), rows),
+        list.below(catalog.rows.len(), rows),
         theme,
     );
     let inner = block.inner(r);
     f.render_widget(block, r);
     let Some(cat) = cat else {
-        let lines = if app.loading() {
+        let lines = if cx.loading {
             vec![Line::styled(
-                format!("{} indexing…", app.spinner()),
+                format!("{} indexing…", cx.spinner),
                 theme.get("running"),
             )]
         } else {
@@ -53,7 +60,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         empty_state(lines, theme, f, inner);
         return;
     };
-    if app.catalog.rows.is_empty() {
+    if catalog.rows.is_empty() {
         let hint = ["Add cases in .pouch/tester/cases/<category>.yaml"];
         let lines = headed("The catalog has no cases", theme.get("text"), hint);
         empty_state(lines, theme, f, inner);
@@ -68,11 +75,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         .max()
         .unwrap_or(1);
     let mut lines = Vec::new();
-    for (pos, row) in app
-        .catalog
-        .list
-        .visible(&app.catalog.rows, inner.height as usize)
-    {
+    for (pos, row) in catalog.list.visible(&catalog.rows, inner.height as usize) {
         let mut line = match *row {
             CatRow::Category(i) => {
                 let c = &cat.categories[i];
@@ -94,14 +97,14 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
             }
             CatRow::Case(i) => {
                 let c = &cat.cases[i];
-                let marked = app.marks.contains(&CaseRef::Catalog(c.id.clone()));
+                let marked = cx.marks.contains(&CaseRef::Catalog(c.id.clone()));
                 let inactive = matches!(c.lifecycle, Some(Lifecycle::Pending | Lifecycle::Retired));
                 let name = if inactive {
                     theme.get("muted")
                 } else {
                     theme.get("text")
                 };
-                let mut right = super::badges::catalog_case(app, &c.id, theme);
+                let mut right = super::badges::catalog_case(&cx.badges, &c.id, theme);
                 if let Some(l) = c.lifecycle.filter(|l| *l != Lifecycle::Active) {
                     right.push(Span::styled(format!("{l} "), theme.get("muted")));
                 }
@@ -132,7 +135,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
                     vec![
                         Span::styled(if marked { "●" } else { " " }, theme.get("marked")),
                         Span::raw(" "),
-                        verdict_mark(app.runs.latest.get(&c.id).copied(), theme),
+                        verdict_mark(runs.latest.get(&c.id).copied(), theme),
                         Span::raw(" "),
                         Span::styled(escape(&c.id).into_owned(), name),
                         Span::styled(format!("  {}", escape(&c.title)), theme.get("muted")),
@@ -143,7 +146,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
                 )
             }
         };
-        if pos == app.catalog.list.cursor {
+        if pos == catalog.list.cursor {
             line = line.style(theme.get("selection"));
         }
         lines.push(line);

@@ -1,7 +1,6 @@
 //! The compare screen (`c`): two runs of a case side by side, drawn from the rows
 //! `app::compare` built (first divergence highlighted, durations in columns).
 
-use super::super::app::App;
 use super::super::app::compare::{Cell, CompareScreen, Lead, Pieces, Row};
 use super::super::theme::Theme;
 use super::{fmt_ms, truncate};
@@ -56,8 +55,9 @@ fn columns(v: &CompareScreen, w: usize) -> (usize, usize, usize) {
     (key, a, rest - a)
 }
 
-pub fn draw(app: &App, v: &CompareScreen, theme: &Theme, f: &mut Frame) {
-    let full = Rect::new(0, 0, app.size.0, app.size.1.saturating_sub(1));
+pub fn draw(v: &CompareScreen, cx: &super::DrawCtx, f: &mut Frame) {
+    let theme = cx.theme;
+    let full = Rect::new(0, 0, cx.size.0, cx.size.1.saturating_sub(1));
     super::clear_box(f, full);
     let block = Block::bordered()
         .border_type(BorderType::Rounded)

@@ -1,18 +1,20 @@
 //! The details pane: every field of the selected case, folder or run, with its history.
 
-use super::super::app::{App, CaseRow, NodeKind, Pane, Tab};
+use super::super::app::{App, CaseRow, CatalogTab, NodeKind, RunsTab, Tab, TestsTab};
 use super::super::theme::Theme;
-use super::{empty_state, fmt_ms, focused, pane};
+use super::badges::Badges;
+use super::{empty_state, fmt_ms, pane};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use testdeck_core::sanitize::escape;
+use testdeck_core::workspace::Workspace;
 use testdeck_core::workspace::logs::{RawRun, RunStatus};
 use testdeck_core::workspace::stats::{NodeStats, fmt_rate};
 
 /// Runs shown in the history strip.
-pub use super::super::app::contract::HISTORY;
+use super::super::app::contract::HISTORY;
 const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
 
 fn field<'a>(name: &str, value: impl Into<String>, theme: &Theme) -> Line<'a> {
@@ -52,50 +54,59 @@ fn extra_lines<'a, 'm>(
     }
 }
 
-/// The details' lines for the selection (empty when nothing is selected).
-fn content(app: &App, theme: &Theme) -> Vec<Line<'static>> {
-    if app.ws.is_none() {
-        return Vec::new();
-    }
-    match app.tab {
-        Tab::Tests => match app.selected_node().map(|n| (n, &n.kind)) {
-            Some((n, NodeKind::Folder)) => folder(app, n, theme),
-            Some((_, NodeKind::Case(c))) => case(app, &app.tests.cases[*c], theme),
-            None => Vec::new(),
-        },
-        Tab::Runs => match (app.selected_run(), app.selected_record()) {
-            (Some(r), _) => run(r, app.run_meta(r), theme),
-            (None, Some((path, rec))) => record(path, rec, theme),
-            _ => Vec::new(),
-        },
-        Tab::Catalog => catalog(app, theme),
+impl App {
+    /// The details' lines for the selection (`None` before the workspace is
+    /// loaded; empty when nothing is selected).
+    pub fn details_lines(&self, theme: &Theme) -> Option<Vec<Line<'static>>> {
+        let ws = self.ws().as_ref()?;
+        Some(match self.tab() {
+            Tab::Tests => match self.selected_node().map(|n| (n, &n.kind)) {
+                Some((n, NodeKind::Folder)) => folder(self.tests(), n, theme),
+                Some((_, NodeKind::Case(c))) => {
+                    case(&self.badges(), &self.tests().cases[*c], theme)
+                }
+                None => Vec::new(),
+            },
+            Tab::Runs => match (self.selected_run(), self.selected_record()) {
+                (Some(r), _) => run(r, self.run_meta(r), theme),
+                (None, Some((path, rec))) => record(path, rec, theme),
+                _ => Vec::new(),
+            },
+            Tab::Catalog => catalog((self.catalog(), self.runs()), ws, theme),
+        })
     }
 }
 
 /// How far the details pane can scroll at the current size (its wrapped rows
 /// less the rows shown), for the app to keep its scroll inside.
-pub fn max_scroll(app: &App, theme: &Theme) -> usize {
-    let Some(r) = app.areas().panes.details else {
+pub fn max_scroll(lines: &[Line<'_>], r: Option<Rect>) -> usize {
+    let Some(r) = r else {
         return 0;
     };
     let inner = ratatui::widgets::Block::bordered().inner(r);
-    super::wrapped_rows(&content(app, theme), inner.width).saturating_sub(inner.height as usize)
+    super::wrapped_rows(lines, inner.width).saturating_sub(inner.height as usize)
 }
 
-pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
-    let block = pane(" Details ", focused(app, Pane::Details), theme);
-    if app.ws.is_none() {
+/// The details pane: `lines` (`None`: nothing loaded yet) scrolled to `scroll`.
+pub fn draw(
+    (lines, scroll): (Option<Vec<Line<'static>>>, usize),
+    has_focus: bool,
+    theme: &Theme,
+    f: &mut Frame,
+    r: Rect,
+) {
+    let block = pane(" Details ", has_focus, theme);
+    let Some(lines) = lines else {
         f.render_widget(block, r);
         return;
-    }
-    let lines = content(app, theme);
+    };
     if lines.is_empty() {
         let inner = block.inner(r);
         f.render_widget(block, r);
         empty_state(vec![Line::raw("Nothing selected")], theme, f, inner);
         return;
     }
-    super::scrolled_text(f, block, (lines, true), app.details.cursor, r, theme);
+    super::scrolled_text(f, block, (lines, true), scroll, r, theme);
 }
 
 fn stats_lines<'a>(s: Option<&NodeStats>, theme: &Theme) -> Vec<Line<'a>> {
@@ -152,8 +163,8 @@ fn tally<'a>(
     ]
 }
 
-fn folder<'a>(app: &App, n: &super::super::app::TreeNode, theme: &Theme) -> Vec<Line<'a>> {
-    let s = app.tests.stats.get(&n.key);
+fn folder<'a>(tests: &TestsTab, n: &super::super::app::TreeNode, theme: &Theme) -> Vec<Line<'a>> {
+    let s = tests.stats.get(&n.key);
     let mut v = vec![
         Line::from(vec![
             Span::styled("▾ ", theme.get("folder")),
@@ -222,8 +233,10 @@ pub fn sparkline(runs: &[RawRun]) -> Option<String> {
     Some(format!("{bars}  {}–{}", fmt_ms(lo), fmt_ms(hi)))
 }
 
-fn case<'a>(app: &App, c: &CaseRow, theme: &Theme) -> Vec<Line<'a>> {
-    let Some(ws) = &app.ws else { return Vec::new() };
+fn case<'a>(b: &Badges, c: &CaseRow, theme: &Theme) -> Vec<Line<'a>> {
+    let Some(ws) = b.ws else {
+        return Vec::new();
+    };
     let runs = &ws.logs.runs[c.run_range.0..c.run_range.1];
     let mut v = vec![Line::from(vec![
         super::status_icon(c.latest, theme),
@@ -289,7 +302,7 @@ fn case<'a>(app: &App, c: &CaseRow, theme: &Theme) -> Vec<Line<'a>> {
     } else {
         v.push(field_spans("history", strip, theme));
     }
-    v.extend(super::badges::history(app, c, theme));
+    v.extend(super::badges::history(b, c, theme));
     if let Some(sp) = sparkline(runs) {
         v.push(field_styled("duration", sp, "accent", theme));
     }
@@ -306,7 +319,7 @@ fn case<'a>(app: &App, c: &CaseRow, theme: &Theme) -> Vec<Line<'a>> {
             theme,
         ));
     }
-    v.extend(stats_lines(app.tests.stats.get(&c.key), theme));
+    v.extend(stats_lines(b.tests.stats.get(&c.key), theme));
     match ws.plan.entry(&c.case_id) {
         Some(e) => {
             v.push(field(
@@ -469,14 +482,18 @@ fn list_lines(name: &str, items: &[String], theme: &Theme, out: &mut Vec<Line<'_
     }
 }
 
-fn catalog<'a>(app: &App, theme: &Theme) -> Vec<Line<'a>> {
+fn catalog<'a>(
+    (tab, runs): (&CatalogTab, &RunsTab),
+    ws: &Workspace,
+    theme: &Theme,
+) -> Vec<Line<'a>> {
     use super::super::app::CatRow;
     use testdeck_core::workspace::catalog::{Driver, Lifecycle, Tag};
-    let Some(cat) = app.ws.as_ref().and_then(|w| w.catalog.as_ref()) else {
+    let Some(cat) = ws.catalog.as_ref() else {
         return Vec::new();
     };
     let e = |s: &str| escape(s).into_owned();
-    match app.catalog.rows.get(app.catalog.list.cursor) {
+    match tab.rows.get(tab.list.cursor) {
         Some(CatRow::Category(i)) => {
             let c = &cat.categories[*i];
             let mut v = vec![
@@ -521,7 +538,7 @@ fn catalog<'a>(app: &App, theme: &Theme) -> Vec<Line<'a>> {
                 Line::styled(e(&c.id), theme.get("title")),
                 field("title", e(&c.title), theme),
                 field("category", e(&c.category), theme),
-                latest_verdict(app, &c.id, theme),
+                latest_verdict(runs, &c.id, theme),
                 field_spans(
                     "risk",
                     vec![Span::styled(risk, super::risk_style(c.risk, theme))],
@@ -564,7 +581,7 @@ fn catalog<'a>(app: &App, theme: &Theme) -> Vec<Line<'a>> {
             list_lines("teardown", &c.teardown, theme, &mut v);
             list_lines("notes", &c.notes, theme, &mut v);
             extra_lines(&c.extra, theme, &mut v);
-            last_verdicts(app, &c.id, theme, &mut v);
+            last_verdicts(runs, &c.id, theme, &mut v);
             v
         }
         None => Vec::new(),
@@ -575,8 +592,8 @@ fn catalog<'a>(app: &App, theme: &Theme) -> Vec<Line<'a>> {
 pub const LAST_VERDICTS: usize = 5;
 
 /// A catalog case's latest verdict, one line near the top (the list is below).
-fn latest_verdict<'a>(app: &App, id: &str, theme: &Theme) -> Line<'a> {
-    let Some(p) = testdeck_exec::record::last_verdicts(app.runs.readable(), id, 1).pop() else {
+fn latest_verdict<'a>(runs: &RunsTab, id: &str, theme: &Theme) -> Line<'a> {
+    let Some(p) = testdeck_exec::record::last_verdicts(runs.readable(), id, 1).pop() else {
         return field("verdict", "— (no run record has it)", theme);
     };
     let mut spans = vec![
@@ -594,8 +611,8 @@ fn latest_verdict<'a>(app: &App, id: &str, theme: &Theme) -> Line<'a> {
 }
 
 /// A catalog case's last verdicts over the run records, newest first.
-fn last_verdicts(app: &App, id: &str, theme: &Theme, out: &mut Vec<Line<'_>>) {
-    let past = testdeck_exec::record::last_verdicts(app.runs.readable(), id, LAST_VERDICTS);
+fn last_verdicts(runs: &RunsTab, id: &str, theme: &Theme, out: &mut Vec<Line<'_>>) {
+    let past = testdeck_exec::record::last_verdicts(runs.readable(), id, LAST_VERDICTS);
     if past.is_empty() {
         out.push(field(
             "verdicts",

@@ -1,6 +1,6 @@
 //! The fuzzy finder overlay: every case of both sources, matched characters highlighted.
 
-use super::super::app::{App, Finder};
+use super::super::app::{Candidate, CaseRef, Finder};
 use super::super::theme::Theme;
 use super::{centered, pane};
 use ratatui::Frame;
@@ -10,7 +10,12 @@ use ratatui::widgets::Paragraph;
 use testdeck_core::sanitize::escape;
 
 #[allow(clippy::many_single_char_names)] // r, f, w, h, l, s: the usual drawing names
-pub fn draw(app: &App, fi: &Finder, theme: &Theme, f: &mut Frame) {
+pub fn draw(
+    fi: &Finder,
+    (candidates, marks): (&[Candidate], &std::collections::BTreeSet<CaseRef>),
+    theme: &Theme,
+    f: &mut Frame,
+) {
     let area = f.area();
     let w = (area.width * 4 / 5).max(40);
     let h = (area.height * 7 / 10).max(8);
@@ -20,7 +25,7 @@ pub fn draw(app: &App, fi: &Finder, theme: &Theme, f: &mut Frame) {
         Line::from(vec![
             Span::raw(" Find cases "),
             Span::styled(
-                format!("{}/{} ", fi.results.len(), app.candidates.len()),
+                format!("{}/{} ", fi.results.len(), candidates.len()),
                 theme.get("muted"),
             ),
         ]),
@@ -39,7 +44,7 @@ pub fn draw(app: &App, fi: &Finder, theme: &Theme, f: &mut Frame) {
         input,
     );
     if fi.results.is_empty() {
-        let msg = if app.candidates.is_empty() {
+        let msg = if candidates.is_empty() {
             "No cases in this workspace"
         } else {
             "No match"
@@ -54,8 +59,8 @@ pub fn draw(app: &App, fi: &Finder, theme: &Theme, f: &mut Frame) {
     let skip = fi.cursor.saturating_sub(h.saturating_sub(1));
     let mut lines = Vec::new();
     for (pos, (ci, idx)) in fi.results.iter().enumerate().skip(skip).take(h) {
-        let c = &app.candidates[*ci];
-        let marked = app.marks.contains(&c.key);
+        let c = &candidates[*ci];
+        let marked = marks.contains(&c.key);
         let mut spans = vec![
             Span::styled(
                 if pos == fi.cursor { "▌" } else { " " },

@@ -1,7 +1,6 @@
 //! The help overlay: the legend of the marks and badges, then the keys, generated
 //! from the active keymap's `desc` so it can never drift from the keys.
 
-use super::super::app::App;
 use super::super::app::overlay::{LEGEND, help_box};
 use super::super::keymap::Keymap;
 use super::super::theme::Theme;
@@ -58,18 +57,12 @@ pub fn lines(km: &Keymap, theme: &Theme) -> Vec<Line<'static>> {
     out
 }
 
-pub fn draw(app: &App, theme: &Theme, f: &mut Frame, scroll: usize) {
+pub fn draw(keymap: &crate::keymap::Keymap, scroll: usize, cx: &super::DrawCtx, f: &mut Frame) {
+    let theme = cx.theme;
     let area = f.area();
-    let (w, h) = help_box(app.size);
+    let (w, h) = help_box(cx.size);
     let r = centered(area, w, h);
     super::clear_box(f, r);
     let block = pane(" Keys · Esc closes ", true, theme);
-    super::scrolled_text(
-        f,
-        block,
-        (lines(&app.keymap, theme), false),
-        scroll,
-        r,
-        theme,
-    );
+    super::scrolled_text(f, block, (lines(keymap, theme), false), scroll, r, theme);
 }

@@ -1,8 +1,35 @@
 //! The live pane: the timeline (or runtime events) of the selected or running run.
 
-use super::super::app::{App, InputTarget, Pane, is_failure, is_output};
+use super::super::app::{App, InputTarget, Live, Pane, is_failure, is_output};
 use super::super::theme::Theme;
-use super::{empty_state, focused, pane, time_of};
+use super::{empty_state, pane, time_of};
+
+/// What the live pane shows besides its run, from elsewhere in the cockpit.
+pub struct Around {
+    /// How the run ended when the index says it ended without a `meta.json`.
+    pub ended: Option<&'static str>,
+    /// The run was started outside the cockpit.
+    pub external: bool,
+    /// The events filter line is being edited.
+    pub editing: bool,
+    pub focused: bool,
+    /// A tests-tree case is selected (its empty state says `r` runs it).
+    pub case_selected: bool,
+}
+
+impl App {
+    /// What the live pane needs to know about the rest of the cockpit.
+    pub fn live_around(&self) -> Around {
+        let path = self.live().run.as_ref().map(|r| r.path.as_str());
+        Around {
+            ended: path.and_then(|p| super::super::app::changes::ended_without_meta(self, p)),
+            external: path.is_some_and(|p| self.changes().is_external(p)),
+            editing: self.layers().input() == Some(InputTarget::EventsFilter),
+            focused: self.has_keys(Pane::Live),
+            case_selected: self.selected_case().is_some(),
+        }
+    }
+}
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -22,8 +49,7 @@ fn status_style(status: &str, theme: &Theme) -> Style {
 }
 
 #[allow(clippy::many_single_char_names)] // r, f, w, h, l, s: the usual drawing names
-pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
-    let live = &app.live;
+pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect) {
     let mut title = vec![Span::raw(if live.show_events {
         " Runtime events "
     } else {
@@ -37,10 +63,10 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         ));
         if run.in_progress {
             title.push(Span::styled("● live ", theme.get("running")));
-        } else if let Some(s) = super::super::app::changes::ended_without_meta(app, &run.path) {
+        } else if let Some(s) = around.ended {
             title.push(Span::styled(format!("ended · {s} "), theme.get("muted")));
         }
-        if app.changes.is_external(&run.path) {
+        if around.external {
             title.push(Span::styled("external ", theme.get("warning")));
         }
         if run.skipped > 0 && !live.show_events {
@@ -62,7 +88,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
     if let Some(t) = live.type_filter.filter(|_| !live.show_events) {
         title.push(Span::styled(format!("[type {t}] "), theme.get("accent")));
     }
-    let editing = app.input == Some(InputTarget::EventsFilter);
+    let editing = around.editing;
     if live.show_events && (editing || !live.events_filter.is_empty()) {
         title.push(Span::styled(
             format!(
@@ -73,13 +99,13 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
             theme.get("input"),
         ));
     }
-    let block = pane(Line::from(title), focused(app, Pane::Live), theme);
+    let block = pane(Line::from(title), around.focused, theme);
     let inner = block.inner(r);
     f.render_widget(block, r);
     let Some(run) = &live.run else {
         let msg = if live.wanted.is_some() {
             "reading the run…"
-        } else if app.selected_case().is_some() {
+        } else if around.case_selected {
             "No runs of this case yet — r runs it"
         } else {
             "Select a case or a run to see its timeline"
@@ -109,7 +135,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         return;
     }
     let h = inner.height as usize;
-    let has_focus = focused(app, Pane::Live);
+    let has_focus = around.focused;
     let mut lines = Vec::with_capacity(h);
     if live.show_events {
         for (pos, i) in live.list.visible(live.rows(), h) {

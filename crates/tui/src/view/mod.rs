@@ -1,4 +1,6 @@
-//! Drawing: one file per pane or overlay, each a pure function of the App and the Theme.
+//! Drawing: `App::draw`, and one file per pane, screen or overlay, drawn from its
+//! component and a `DrawCtx` (the panes still drawn from the App are listed in
+//! ARCHITECTURE.md).
 
 // r, f, w, h, l, s, v: the usual short names of drawing code
 #![allow(clippy::many_single_char_names)]
@@ -17,7 +19,8 @@ pub mod report;
 pub mod runs;
 pub mod tree;
 
-use super::app::{App, Overlay, Pane, Tab};
+use super::app::layout::Areas;
+use super::app::{App, InputTarget, Overlay, Pane, Screen, Tab};
 use super::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
@@ -25,54 +28,125 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph, Wrap};
 use testdeck_core::workspace::logs::RunStatus;
 
-/// Draw the whole screen.
-pub fn draw(app: &App, theme: &Theme, f: &mut Frame) {
-    let a = app.areas();
-    bars::tabs(app, theme, f, a.tabs);
-    if let Some(b) = a.banner {
-        bars::banner(app, theme, f, b);
-    }
-    let p = a.panes;
-    match app.tab {
-        Tab::Tests => tree::draw(app, theme, f, p.tree),
-        Tab::Catalog => catalog::draw(app, theme, f, p.tree),
-        Tab::Runs => runs::draw(app, theme, f, p.tree),
-    }
-    if let Some(r) = p.details {
-        details::draw(app, theme, f, r);
-    }
-    if let Some(r) = p.live {
-        live::draw(app, theme, f, r);
-    }
-    if let Some(r) = p.artifacts {
-        artifacts::draw(app, theme, f, r);
-    }
-    bars::status(app, theme, f, a.status);
-    match &app.screen {
-        Some(super::app::Screen::Compare(v)) => compare::draw(app, v, theme, f),
-        Some(super::app::Screen::Report(v)) => report::draw(app, v, theme, f),
-        Some(super::app::Screen::Image { file, label }) => {
-            artifacts::screen(app, file, label, theme, f);
-        }
-        None => {}
-    }
-    match &app.overlay {
-        Some(Overlay::Help { scroll }) => help::draw(app, theme, f, *scroll),
-        Some(Overlay::Finder(fi)) => finder::draw(app, fi, theme, f),
-        Some(Overlay::Data {
-            title,
-            lines,
-            scroll,
-        }) => overlay::data(title, lines, *scroll, theme, f),
-        Some(Overlay::Prompt(p)) => overlay::prompt(app, p, theme, f),
-        None => {}
-    }
+/// What a pane, screen or overlay is drawn with besides its own component: the
+/// theme, the terminal's size and where the panes go.
+pub struct DrawCtx<'a> {
+    pub theme: &'a Theme,
+    pub size: (u16, u16),
+    pub areas: Areas,
 }
 
-/// What the frame measured that the app cannot (wrapped rows depend on drawing).
-pub fn measure(app: &App, theme: &Theme) -> super::app::Measured {
-    super::app::Measured {
-        details_max: details::max_scroll(app, theme),
+/// What the tabs' lists (tree, catalog, runs) are drawn with besides their own
+/// component.
+pub struct TabCtx<'a> {
+    pub ws: Option<&'a testdeck_core::workspace::Workspace>,
+    pub load_error: Option<&'a String>,
+    pub loading: bool,
+    pub spinner: &'static str,
+    /// The list has the keys.
+    pub focused: bool,
+    pub marks: &'a std::collections::BTreeSet<super::app::CaseRef>,
+    pub badges: badges::Badges<'a>,
+}
+
+impl App {
+    /// Draw the whole screen: the bars and panes, then the full screen and the
+    /// overlay on top, each from its component.
+    pub fn draw(&self, theme: &Theme, f: &mut Frame) {
+        let cx = DrawCtx {
+            theme,
+            size: self.size(),
+            areas: self.areas(),
+        };
+        let a = &cx.areas;
+        bars::tabs((self.tab(), self.marks().len()), theme, f, a.tabs);
+        if let Some(b) = a.banner {
+            bars::banner(&self.opts().host, theme, f, b);
+        }
+        let p = a.panes;
+        match self.tab() {
+            Tab::Tests => tree::draw(self.tests(), &self.tab_ctx(), theme, f, p.tree),
+            Tab::Catalog => {
+                let tabs = (self.catalog(), self.runs());
+                catalog::draw(tabs, &self.tab_ctx(), theme, f, p.tree);
+            }
+            Tab::Runs => {
+                let editing = self.layers().input() == Some(InputTarget::RunsFilter);
+                runs::draw((self.runs(), editing), &self.tab_ctx(), theme, f, p.tree);
+            }
+        }
+        if let Some(r) = p.details {
+            let lines = (self.details_lines(theme), self.details().cursor);
+            details::draw(lines, self.has_keys(Pane::Details), theme, f, r);
+        }
+        if let Some(r) = p.live {
+            live::draw(self.live(), &self.live_around(), theme, f, r);
+        }
+        if let Some(r) = p.artifacts {
+            let target = self.preview_target();
+            let focus = self.has_keys(Pane::Artifacts);
+            artifacts::draw(self.live(), (&target, self.pictures()), focus, theme, f, r);
+        }
+        bars::status(&self.status(), theme, f, a.status);
+        match self.layers().screen() {
+            Some(Screen::Compare(v)) => compare::draw(v, &cx, f),
+            Some(Screen::Report(v)) => report::draw(v, &cx, f),
+            Some(Screen::Image { file, label }) => {
+                artifacts::screen(self.pictures(), file, label, theme, f);
+            }
+            None => {}
+        }
+        match self.layers().overlay() {
+            Some(Overlay::Help { scroll }) => help::draw(self.keymap(), *scroll, &cx, f),
+            Some(Overlay::Finder(fi)) => {
+                finder::draw(fi, (self.candidates(), self.marks()), theme, f);
+            }
+            Some(Overlay::Data {
+                title,
+                lines,
+                scroll,
+            }) => overlay::data(title, lines, *scroll, theme, f),
+            Some(Overlay::Prompt(p)) => {
+                overlay::prompt(p, (self.launch(), self.watch().reruns), theme, f);
+            }
+            None => {}
+        }
+    }
+
+    /// What the tabs' lists are drawn with besides their own component.
+    fn tab_ctx(&self) -> TabCtx<'_> {
+        TabCtx {
+            ws: self.ws().as_ref(),
+            load_error: self.load_error().as_ref(),
+            loading: self.loading(),
+            spinner: self.spinner(),
+            focused: self.has_keys(Pane::Tree),
+            marks: self.marks(),
+            badges: self.badges(),
+        }
+    }
+
+    /// Pane `p` has the keys (and no overlay is over it): drawn in the focus colour.
+    pub fn has_keys(&self, p: Pane) -> bool {
+        self.focus() == p && self.layers().overlay().is_none()
+    }
+
+    /// The screenshots decoded so far and the terminal's picture protocol.
+    fn pictures(&self) -> artifacts::Pictures<'_> {
+        artifacts::Pictures {
+            previews: self.previews(),
+            graphics: self.graphics(),
+        }
+    }
+
+    /// What the frame measured that the app cannot (wrapped rows depend on drawing).
+    pub fn measure(&self, theme: &Theme) -> super::app::Measured {
+        super::app::Measured {
+            details_max: details::max_scroll(
+                &self.details_lines(theme).unwrap_or_default(),
+                self.areas().panes.details,
+            ),
+        }
     }
 }
 
@@ -152,10 +226,6 @@ pub fn plural<N: std::fmt::Display + PartialEq + From<u8> + Copy>(
 pub fn plural_grouped(n: usize, one: &str, many: &str) -> String {
     let word = if n == 1 { one } else { many };
     format!("{} {word}", testdeck_core::number::grouped(n as u64))
-}
-
-pub fn focused(app: &App, p: Pane) -> bool {
-    app.focus == p && app.overlay.is_none()
 }
 
 /// The icon and style of a run status (`None`: never run).

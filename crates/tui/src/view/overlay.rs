@@ -1,6 +1,7 @@
 //! Small overlays: an event's data pretty-printed, and modal prompts.
 
-use super::super::app::{App, Prompt};
+use super::super::app::Prompt;
+use super::super::app::launch::Launch;
 use super::super::theme::Theme;
 use super::{centered, pane};
 use ratatui::Frame;
@@ -49,7 +50,9 @@ fn confirm_destructive(
     about
 }
 
-pub fn prompt(app: &App, p: &Prompt, theme: &Theme, f: &mut Frame) {
+/// Prompt `p`; `launch` counts the verdicts waiting and, with `reruns` (a
+/// watch's), the runs that quitting would end.
+pub fn prompt(p: &Prompt, (launch, reruns): (&Launch, usize), theme: &Theme, f: &mut Frame) {
     let area = f.area();
     let (title, body): (String, Vec<Line>) = match p {
         Prompt::Authorize(a) => {
@@ -139,7 +142,7 @@ pub fn prompt(app: &App, p: &Prompt, theme: &Theme, f: &mut Frame) {
                 theme.get("muted"),
             ));
             // several cases wait for a person: say which one this is
-            let total = j.nth + app.judge_queue.len();
+            let total = j.nth + launch.verdicts_waiting();
             let title = if total > 1 {
                 format!(" Your verdict · {} of {total} ", j.nth)
             } else {
@@ -201,7 +204,7 @@ pub fn prompt(app: &App, p: &Prompt, theme: &Theme, f: &mut Frame) {
             " Quit? ".to_owned(),
             confirm_destructive(
                 // a watch rerun in flight is live too (it is why this asks)
-                vec![Line::raw(match app.running + app.watch.reruns {
+                vec![Line::raw(match launch.running() + reruns {
                     1 => "1 run is live.".to_owned(),
                     n => format!("{n} runs are live."),
                 })],

@@ -2,9 +2,7 @@
 //! line in the failed style with the logs' value beside it, the other problems under
 //! their line.
 
-use super::super::app::App;
 use super::super::app::report::ReportScreen;
-use super::super::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -12,18 +10,19 @@ use ratatui::widgets::{Block, BorderType, Paragraph, Wrap};
 
 /// Beside the tree: over the details, live and artifacts panes (all of the screen
 /// below the tabs when the terminal is narrow).
-fn area(app: &App) -> Rect {
-    let a = app.areas();
+fn area(cx: &super::DrawCtx) -> Rect {
+    let a = &cx.areas;
     let tree = a.panes.tree;
     let x = tree.x + tree.width;
-    if a.panes.narrow || app.size.0.saturating_sub(x) < 40 {
-        return Rect::new(0, tree.y, app.size.0, tree.height);
+    if a.panes.narrow || cx.size.0.saturating_sub(x) < 40 {
+        return Rect::new(0, tree.y, cx.size.0, tree.height);
     }
-    Rect::new(x, tree.y, app.size.0 - x, tree.height)
+    Rect::new(x, tree.y, cx.size.0 - x, tree.height)
 }
 
-pub fn draw(app: &App, v: &ReportScreen, theme: &Theme, f: &mut Frame) {
-    let r = area(app);
+pub fn draw(v: &ReportScreen, cx: &super::DrawCtx, f: &mut Frame) {
+    let theme = cx.theme;
+    let r = area(cx);
     super::clear_box(f, r);
     let stale = if v.stale == 0 {
         Span::styled("no stale numbers ", theme.get("passed"))

@@ -1,51 +1,57 @@
 //! The Runs tab: every run, newest first, filterable.
 
-use super::super::app::{App, InputTarget, Pane, RunRow};
+use super::super::app::{RunRow, RunsTab};
 use super::super::theme::Theme;
-use super::{empty_state, fmt_ms, focused, headed, pane, spread, status_icon};
+use super::{empty_state, fmt_ms, headed, pane, spread, status_icon};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use testdeck_core::sanitize::escape;
 
-pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
-    let total = app.ws.as_ref().map_or(0, |w| w.logs.runs.len()) + app.runs.records.len();
+/// The Runs tab; `editing`: its filter line is being typed.
+pub fn draw(
+    (runs, editing): (&RunsTab, bool),
+    cx: &super::TabCtx,
+    theme: &Theme,
+    f: &mut Frame,
+    r: Rect,
+) {
+    let total = cx.ws.map_or(0, |w| w.logs.runs.len()) + runs.records.len();
     let mut title = vec![Span::raw(format!(
         " Runs · {}/{total} ",
-        app.runs.visible.len()
+        runs.visible.len()
     ))];
-    let editing = app.input == Some(InputTarget::RunsFilter);
-    if editing || !app.runs.filter.is_empty() {
+    if editing || !runs.filter.is_empty() {
         title.push(Span::styled(
             format!(
                 "s: {}{} ",
-                escape(&app.runs.filter),
+                escape(&runs.filter),
                 if editing { "▏" } else { "" }
             ),
             theme.get("input"),
         ));
     }
-    let list = &app.runs.list;
+    let list = &runs.list;
     let rows = r.height.saturating_sub(2) as usize;
     let block = super::with_more(
-        pane(Line::from(title), focused(app, Pane::Tree), theme),
+        pane(Line::from(title), cx.focused, theme),
         list.offset,
-        list.below(app.runs.visible.len(), rows),
+        list.below(runs.visible.len(), rows),
         theme,
     );
     let inner = block.inner(r);
     f.render_widget(block, r);
-    let Some(ws) = &app.ws else {
+    let Some(ws) = cx.ws else {
         empty_state(
-            vec![Line::raw(format!("{} indexing…", app.spinner()))],
+            vec![Line::raw(format!("{} indexing…", cx.spinner))],
             theme,
             f,
             inner,
         );
         return;
     };
-    if app.runs.visible.is_empty() {
+    if runs.visible.is_empty() {
         let msg = if total == 0 {
             let hint = ["Runs appear under tests/logs/<scope>/<caseId>/<runId>/"];
             headed("No runs yet", theme.get("text"), hint)
@@ -57,16 +63,12 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
     }
     let w = inner.width as usize;
     let mut lines = Vec::new();
-    for (pos, &i) in app
-        .runs
-        .list
-        .visible(&app.runs.visible, inner.height as usize)
-    {
+    for (pos, &i) in runs.list.visible(&runs.visible, inner.height as usize) {
         let run = match i {
             RunRow::Tests(i) => &ws.logs.runs[i],
             RunRow::Record(r) => {
-                let mut line = record_row(app, r, theme, w);
-                if pos == app.runs.list.cursor {
+                let mut line = record_row(runs, r, theme, w);
+                if pos == runs.list.cursor {
                     line = line.style(theme.get("selection"));
                 }
                 lines.push(line);
@@ -86,10 +88,10 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
             theme.get("badge"),
         );
         let used: usize = left.iter().map(Span::width).sum::<usize>() + duration.width() + 1;
-        let mut right = super::badges::run(app, &run.path, theme, w.saturating_sub(used));
+        let mut right = super::badges::run(&cx.badges, &run.path, theme, w.saturating_sub(used));
         right.push(duration);
         let mut line = spread(left, right, w);
-        if pos == app.runs.list.cursor {
+        if pos == runs.list.cursor {
             line = line.style(theme.get("selection"));
         }
         lines.push(line);
@@ -98,9 +100,9 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
 }
 
 /// A catalog run record: its verdict counts instead of one status.
-fn record_row<'a>(app: &App, i: usize, theme: &Theme, w: usize) -> Line<'a> {
+fn record_row<'a>(runs: &RunsTab, i: usize, theme: &Theme, w: usize) -> Line<'a> {
     use testdeck_exec::record::{Outcome, Verdict};
-    let Some((path, rec)) = app.runs.records.get(i) else {
+    let Some((path, rec)) = runs.records.get(i) else {
         return Line::raw("");
     };
     match rec {

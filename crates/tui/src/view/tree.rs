@@ -1,8 +1,8 @@
 //! The Tests tab: the tests tree with per-node badges.
 
-use super::super::app::{App, NodeKind, Pane};
+use super::super::app::{NodeKind, TestsTab};
 use super::super::theme::Theme;
-use super::{empty_state, focused, headed, pane, spread, status_icon};
+use super::{empty_state, headed, pane, spread, status_icon};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Span;
@@ -11,36 +11,36 @@ use testdeck_core::workspace::logs::RunStatus;
 use testdeck_core::workspace::stats::fmt_rate;
 
 #[allow(clippy::many_single_char_names)] // r, f, w, h, l, s: the usual drawing names
-pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
-    let title = if app.loading() {
+pub fn draw(tests: &TestsTab, cx: &super::TabCtx, theme: &Theme, f: &mut Frame, r: Rect) {
+    let title = if cx.loading {
         " Tests ".to_owned()
     } else {
-        format!(" Tests · {} ", app.tests.cases.len())
+        format!(" Tests · {} ", tests.cases.len())
     };
-    let mut block = pane(title, focused(app, Pane::Tree), theme);
+    let mut block = pane(title, cx.focused, theme);
     let rows = r.height.saturating_sub(3) as usize;
-    let list = &app.tests.list;
+    let list = &tests.list;
     block = super::with_more(
         block,
         list.offset,
-        list.below(app.tests.visible.len(), rows),
+        list.below(tests.visible.len(), rows),
         theme,
     );
     let inner = block.inner(r);
     f.render_widget(block, r);
-    if let Some(e) = &app.load_error {
+    if let Some(e) = cx.load_error {
         let e = testdeck_core::sanitize::escape(e).into_owned();
         let lines = headed("Cannot open the workspace", theme.get("failed"), [e]);
         empty_state(lines, theme, f, inner);
         return;
     }
-    if app.loading() {
-        let head = format!("{} indexing workspace…", app.spinner());
+    if cx.loading {
+        let head = format!("{} indexing workspace…", cx.spinner);
         let what = ["tests tree, logs, test plan, catalog"];
         empty_state(headed(head, theme.get("running"), what), theme, f, inner);
         return;
     }
-    if app.tests.nodes.is_empty() {
+    if tests.nodes.is_empty() {
         let hint = [
             "A case is tests/<domain>/<layer>/<suite>/…/<name>.test.ts",
             "Run logs appear under tests/logs/",
@@ -61,22 +61,22 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
         vec![Span::styled("% runs passed", theme.get("muted"))],
         w,
     ));
-    for (pos, &ni) in app.tests.list.visible(&app.tests.visible, h) {
-        let n = &app.tests.nodes[ni];
+    for (pos, &ni) in tests.list.visible(&tests.visible, h) {
+        let n = &tests.nodes[ni];
         let indent = "  ".repeat(n.depth);
         let mut left: Vec<Span> = Vec::new();
         let mut right: Vec<Span> = Vec::new();
-        let stats = app.tests.stats.get(&n.key);
+        let stats = tests.stats.get(&n.key);
         match n.kind {
             NodeKind::Folder => {
-                let open = app.tests.expanded.contains(&n.key);
+                let open = tests.expanded.contains(&n.key);
                 let marked_all = n.count > 0 && {
-                    let keys = &app.marks;
-                    app.tests.nodes[ni + 1..]
+                    let keys = cx.marks;
+                    tests.nodes[ni + 1..]
                         .iter()
                         .take_while(|m| m.depth > n.depth)
                         .filter_map(|m| match m.kind {
-                            NodeKind::Case(c) => Some(app.tests.cases[c].case_ref()),
+                            NodeKind::Case(c) => Some(tests.cases[c].case_ref()),
                             NodeKind::Folder => None,
                         })
                         .all(|k| keys.contains(&k))
@@ -89,7 +89,7 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
                 ));
                 left.push(Span::styled(n.label.clone(), theme.get("folder")));
                 left.push(Span::styled(format!(" {}", n.count), theme.get("muted")));
-                right.extend(super::badges::folder(app, ni, theme));
+                right.extend(super::badges::folder(&cx.badges, ni, theme));
                 if n.failing > 0 {
                     right.push(Span::styled(
                         format!("✗{} ", n.failing),
@@ -108,8 +108,8 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
                 }
             }
             NodeKind::Case(ci) => {
-                let c = &app.tests.cases[ci];
-                left.push(mark_span(app.marks.contains(&c.case_ref()), theme));
+                let c = &tests.cases[ci];
+                left.push(mark_span(cx.marks.contains(&c.case_ref()), theme));
                 left.push(Span::raw(indent));
                 left.push(status_icon(c.latest, theme));
                 left.push(Span::raw(" "));
@@ -154,12 +154,12 @@ pub fn draw(app: &App, theme: &Theme, f: &mut Frame, r: Rect) {
                     theme,
                 ));
                 let used: usize = left.iter().chain(&right).map(Span::width).sum::<usize>() + 1;
-                let badges = super::badges::case(app, c, theme, w.saturating_sub(used));
+                let badges = super::badges::case(&cx.badges, c, theme, w.saturating_sub(used));
                 right.splice(0..0, badges);
             }
         }
         let mut line = spread(left, right, w);
-        if pos == app.tests.list.cursor {
+        if pos == tests.list.cursor {
             line = line.style(theme.get("selection"));
         }
         lines.push(line);

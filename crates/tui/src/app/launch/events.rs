@@ -2,9 +2,9 @@
 //! start, timeline and end in the live pane (a case left out says why there), the
 //! runner's lines (`runner_output`), and the closing summary.
 
-use super::super::live::note;
 use super::super::{App, Effect, watch};
 use super::runner_output;
+use super::runner_output::note;
 use std::fmt::Write as _;
 use testdeck_core::sanitize::escape;
 use testdeck_exec::record::Verdict;
@@ -65,7 +65,7 @@ impl App {
             }
             E::RunnerStart { command } => {
                 self.notice = Some(format!("runner: {}", escape(&command.join(" "))));
-                self.runner.started();
+                self.launch.runner.started();
                 Vec::new()
             }
             E::Probe { category, probe } => {
@@ -98,7 +98,7 @@ impl App {
                     self.live.push(&id, runner_output::row(stream, line));
                     return Vec::new();
                 }
-                let row = self.runner.line(stream, line);
+                let row = self.launch.runner.line(stream, line);
                 self.live.push_runner_line(index, row)
             }
             E::Timeline { id, event, .. } => {
@@ -151,11 +151,11 @@ impl App {
                 }
                 // no run to show: the pane keeps how the runner ended and what it
                 // last said on stderr, and the launch's closing notice repeats it
-                let row = self.runner.exited(&r, exit_code, signal);
+                let row = self.launch.runner.exited(&r, exit_code, signal);
                 self.live.push_runner_line(index, row)
             }
             E::Summary(s) => {
-                self.running = self.running.saturating_sub(1);
+                self.launch.running = self.launch.running.saturating_sub(1);
                 // the launch's run shown is read again (artifacts, details) after the reload
                 if self.live.launch.is_some() {
                     self.changes.reread = self.live.run.as_ref().map(|r| r.path.clone());
@@ -164,7 +164,7 @@ impl App {
                     "launch done: {}{}{}",
                     watch::counts(&s.results),
                     skip_reasons(&s.results),
-                    self.runner.closing()
+                    self.launch.runner.closing()
                 ));
                 vec![Effect::Reload]
             }

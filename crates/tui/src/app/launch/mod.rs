@@ -47,6 +47,100 @@ impl Asking {
     }
 }
 
+/// The launch component: the session's authorizations and max risk, the launches
+/// started and still running, the person-judged cases waiting for a verdict, and
+/// what the runner of the launch under way said. The launch files of this folder
+/// change it; the rest of the cockpit reads it through its methods.
+#[derive(Debug, Default)]
+pub struct Launch {
+    /// Number of runs in flight.
+    running: usize,
+    /// The session's max risk (from the catalog's default; `m` cycles it).
+    max_risk: Option<Risk>,
+    /// Authorizations given in this session (prompts), shown in the status bar.
+    grants: Grants,
+    /// Launches started (the next launch's number).
+    launches: usize,
+    /// Person-judged cases waiting for their verdict.
+    judge_queue: std::collections::VecDeque<Judging>,
+    /// Verdict prompts shown in a row so far ("verdict 2 of 3"); 0 when none waits.
+    verdicts_asked: usize,
+    /// What the runner of the launch under way said (for when it writes no run).
+    runner: runner_output::RunnerOutput,
+}
+
+impl Launch {
+    /// Runs in flight.
+    pub fn running(&self) -> usize {
+        self.running
+    }
+
+    /// The session's max risk (`None` until a catalog or `m` sets it).
+    pub fn max_risk(&self) -> Option<Risk> {
+        self.max_risk
+    }
+
+    /// The authorizations given in this session.
+    pub fn grants(&self) -> &Grants {
+        &self.grants
+    }
+
+    /// Person-judged cases still waiting behind the verdict prompt on screen.
+    pub fn verdicts_waiting(&self) -> usize {
+        self.judge_queue.len()
+    }
+
+    /// The catalog's default max risk, taken when the session has none yet.
+    pub(in crate::app) fn default_risk(&mut self, risk: Risk) {
+        self.max_risk.get_or_insert(risk);
+    }
+
+    /// The launch's own keys: `m` cycles the max risk, `Cancel` ends the runs in
+    /// flight. Returns the notice to show and the effects to run.
+    pub(in crate::app) fn handle(&mut self, c: Command) -> (Option<String>, Vec<Effect>) {
+        match c {
+            Command::MaxRisk => (Some(self.cycle_risk()), Vec::new()),
+            Command::Cancel if self.running == 0 => (Some("nothing is running".into()), Vec::new()),
+            Command::Cancel => (
+                Some("cancelling: SIGTERM, then SIGKILL after 3 s".into()),
+                vec![Effect::Cancel],
+            ),
+            _ => (None, Vec::new()),
+        }
+    }
+
+    /// `m`: the next max risk, and the notice saying whether it was raised.
+    fn cycle_risk(&mut self) -> String {
+        let before = self.max_risk;
+        let now = before.map_or(Risk::Readonly, Risk::cycled);
+        self.max_risk = Some(now);
+        // raising the ceiling lets riskier cases run: it is said, not only shown
+        let how = match before {
+            Some(b) if now > b => "raised",
+            Some(b) if now < b => "lowered",
+            _ => "set",
+        };
+        format!("max risk {how} to {}", now.as_str())
+    }
+}
+
+/// What a session of launches leaves behind, set directly by the integration tests
+/// whose frames show it (the runtime is not there to start anything).
+#[cfg(feature = "test-support")]
+impl Launch {
+    pub fn set_running(&mut self, n: usize) {
+        self.running = n;
+    }
+
+    pub fn grant(&mut self, g: Grantable) {
+        self.grants.grant(g, GrantSource::Prompt);
+    }
+
+    pub fn queue_verdict(&mut self, j: Judging) {
+        self.judge_queue.push_back(j);
+    }
+}
+
 /// The plan for `keys` (tests keys `scope/caseId` or folder scopes, and `catalog:ID`).
 pub fn plan_for(
     ws: &Workspace,
@@ -205,9 +299,9 @@ impl App {
 
     /// A launch to ask about, as `r` builds it.
     pub(super) fn asking(&self, tests: &[(String, Option<String>)], catalog: &[String]) -> Asking {
-        let risk = self.risk().unwrap_or_default();
+        let risk = self.launch.max_risk.unwrap_or_default();
         let plan = match &self.ws {
-            Some(ws) => plan_for(ws, tests, catalog, risk, &self.grants),
+            Some(ws) => plan_for(ws, tests, catalog, risk, &self.launch.grants),
             None => testdeck_exec::LaunchPlan::default(),
         };
         Asking {
@@ -232,18 +326,19 @@ impl App {
         if let Some(p) = next {
             a.prompt = p;
             a.typed.clear();
-            self.overlay = Some(Overlay::Prompt(PromptOverlay::Authorize(Box::new(a))));
+            self.layers
+                .open(Overlay::Prompt(PromptOverlay::Authorize(Box::new(a))));
             return Vec::new();
         }
         // the prompts were a watch's: it starts watching what was authorized
-        if let Some(msg) = self.watch.ready(ws, &a.plan.grants, self.risk()) {
+        if let Some(msg) = self.watch.ready(ws, &a.plan.grants, self.launch.max_risk) {
             self.marks.clear();
             self.notice = Some(msg);
-            return vec![self.watch.job(&self.grants, self.risk())];
+            return vec![self.watch.job(&self.launch.grants, self.launch.max_risk)];
         }
-        let index = self.launches;
-        self.launches += 1;
-        self.running += 1;
+        let index = self.launch.launches;
+        self.launch.launches += 1;
+        self.launch.running += 1;
         self.marks.clear();
         self.notice = Some(if a.skipped.is_empty() {
             "launched".to_owned()
@@ -278,7 +373,7 @@ impl App {
                 }
                 Command::Close => Vec::new(),
                 _ => {
-                    self.overlay = Some(Overlay::Prompt(PromptOverlay::QuitLive));
+                    self.layers.open(Overlay::Prompt(PromptOverlay::QuitLive));
                     Vec::new()
                 }
             },
@@ -297,16 +392,18 @@ impl App {
                         "not authorized: type {DESTRUCTIVE_WORD} to authorize"
                     ));
                 }
-                answer(&mut a, &mut self.grants, yes);
+                answer(&mut a, &mut self.launch.grants, yes);
                 self.ask_or_launch(*a)
             }
             Command::ClearInput => {
                 a.typed.clear();
-                self.overlay = Some(Overlay::Prompt(PromptOverlay::Authorize(a)));
+                self.layers
+                    .open(Overlay::Prompt(PromptOverlay::Authorize(a)));
                 Vec::new()
             }
             _ => {
-                self.overlay = Some(Overlay::Prompt(PromptOverlay::Authorize(a)));
+                self.layers
+                    .open(Overlay::Prompt(PromptOverlay::Authorize(a)));
                 Vec::new()
             }
         }

@@ -160,7 +160,8 @@ impl App {
             return fx;
         }
         p.line = o.line();
-        self.overlay = Some(Overlay::Prompt(PromptOverlay::Preview(Box::new(p))));
+        self.layers
+            .open(Overlay::Prompt(PromptOverlay::Preview(Box::new(p))));
         Vec::new()
     }
 
@@ -196,7 +197,7 @@ impl App {
                 Vec::new()
             }
             _ => {
-                self.overlay = Some(Overlay::Prompt(PromptOverlay::Preview(p)));
+                self.layers.open(Overlay::Prompt(PromptOverlay::Preview(p)));
                 Vec::new()
             }
         }

@@ -3,7 +3,6 @@
 //! it ends without writing a run, and then its `runner exit N` row and the words
 //! the launch's closing notice repeats.
 
-use super::super::live::note;
 use std::collections::VecDeque;
 use testdeck_core::sanitize::escape;
 use testdeck_core::workspace::timeline::TimelineEvent;
@@ -15,6 +14,18 @@ pub const STDERR_TAIL: usize = 20;
 /// The `type` column of a line the runner wrote to stdout / stderr.
 pub const OUT: &str = "out";
 pub const ERR: &str = "err";
+
+/// A row the cockpit writes into the pane itself (a launch's start and end, a
+/// case left out, the runner's lines).
+pub fn note(kind: &str, name: &str, status: &str, message: String) -> TimelineEvent {
+    TimelineEvent {
+        kind: kind.into(),
+        name: name.into(),
+        status: status.into(),
+        message,
+        ..TimelineEvent::default()
+    }
+}
 
 /// A row of the runner's own output rather than of the timeline.
 pub fn is_output(e: &TimelineEvent) -> bool {

@@ -120,7 +120,7 @@ impl App {
                 })
                 .collect()
         });
-        self.judge_queue.push_back(Judging::new(
+        self.launch.judge_queue.push_back(Judging::new(
             id.to_owned(),
             case.map(|c| c.title.clone()).unwrap_or_default(),
             steps,
@@ -131,16 +131,17 @@ impl App {
     /// The next verdict prompt, once no overlay or input is open (a verdict waits
     /// for them to close); the count of prompts in a row starts again when none waits.
     pub(crate) fn ask_next_verdict(&mut self) {
-        if self.overlay.is_some() || self.input.is_some() {
+        if self.layers.overlay().is_some() || self.layers.input().is_some() {
             return;
         }
-        if let Some(mut j) = self.judge_queue.pop_front() {
-            self.verdicts_asked += 1;
-            j.nth = self.verdicts_asked;
-            self.overlay = Some(Overlay::Prompt(PromptOverlay::Judge(Box::new(j))));
+        if let Some(mut j) = self.launch.judge_queue.pop_front() {
+            self.launch.verdicts_asked += 1;
+            j.nth = self.launch.verdicts_asked;
+            self.layers
+                .open(Overlay::Prompt(PromptOverlay::Judge(Box::new(j))));
             self.dirty = true;
         } else {
-            self.verdicts_asked = 0;
+            self.launch.verdicts_asked = 0;
         }
     }
 
@@ -154,7 +155,7 @@ impl App {
             } else if c == Command::ClearInput {
                 j.note.clear();
             }
-            self.overlay = Some(Overlay::Prompt(PromptOverlay::Judge(j)));
+            self.layers.open(Overlay::Prompt(PromptOverlay::Judge(j)));
             return Vec::new();
         }
         let n = VERDICTS.len();
@@ -195,7 +196,7 @@ impl App {
             }
             _ => {}
         }
-        self.overlay = Some(Overlay::Prompt(PromptOverlay::Judge(j)));
+        self.layers.open(Overlay::Prompt(PromptOverlay::Judge(j)));
         Vec::new()
     }
 }

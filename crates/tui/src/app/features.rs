@@ -3,34 +3,39 @@
 //! `contract`); the state and the rules live there.
 
 use super::super::action::Command;
-use super::super::job::{Done, Job};
+use super::super::feature_work::{FeatureResult, FeatureWork};
 use super::{App, CaseRef, Effect, PreviewTarget, Screen, Tab, compare, report, watch};
 use testdeck_core::sanitize::escape;
 
 impl App {
     /// A feature's background result.
-    pub(super) fn done(&mut self, d: Done) -> Vec<Effect> {
+    pub(super) fn done(&mut self, d: FeatureResult) -> Vec<Effect> {
         match d {
-            Done::Watch { generation, event } => match self.watch.event(generation, *event) {
-                None => {}
-                Some(watch::Step::Say(m)) => self.notice = Some(m),
-                Some(watch::Step::Reload(m)) => {
-                    self.notice = Some(m);
-                    return vec![Effect::Reload];
+            FeatureResult::Watch { generation, event } => {
+                match self.watch.event(generation, *event) {
+                    None => {}
+                    Some(watch::Step::Say(m)) => self.notice = Some(m),
+                    Some(watch::Step::Reload(m)) => {
+                        self.notice = Some(m);
+                        return vec![Effect::Reload];
+                    }
+                    Some(watch::Step::Exec(e)) => return self.exec_event(watch::WATCH_LAUNCH, e),
                 }
-                Some(watch::Step::Exec(e)) => return self.exec_event(watch::WATCH_LAUNCH, e),
-            },
-            Done::WatchEnded { generation, error } => {
+            }
+            FeatureResult::WatchEnded { generation, error } => {
                 if let Some(m) = self.watch.ended(generation, error) {
                     self.notice = Some(m);
                 }
             }
-            Done::Compare(Ok(d)) => {
+            FeatureResult::Compare(Ok(d)) => {
                 self.notice = None;
-                self.screen = Some(Screen::Compare(Box::new(compare::CompareScreen::new(&d))));
+                self.layers
+                    .show_screen(Screen::Compare(Box::new(compare::CompareScreen::new(&d))));
             }
-            Done::Compare(Err(e)) => self.notice = Some(format!("compare: {}", escape(&e))),
-            Done::Report { domain, file, text } => match text {
+            FeatureResult::Compare(Err(e)) => {
+                self.notice = Some(format!("compare: {}", escape(&e)));
+            }
+            FeatureResult::Report { domain, file, text } => match text {
                 Ok(text) => {
                     let by_path: std::collections::HashMap<
                         &str,
@@ -44,14 +49,15 @@ impl App {
                     let problems = testdeck_core::workspace::report::check_report(
                         &file, &domain, &text, &by_path,
                     );
-                    self.screen = Some(Screen::Report(Box::new(report::ReportScreen::new(
-                        &file, &text, &problems,
-                    ))));
+                    self.layers
+                        .show_screen(Screen::Report(Box::new(report::ReportScreen::new(
+                            &file, &text, &problems,
+                        ))));
                 }
                 Err(e) => self.notice = Some(escape(&e).into_owned()),
             },
-            Done::Contract(v) => self.contract.counts.extend(v),
-            Done::Preview { file, preview } => self.previews.cache.put(file, preview),
+            FeatureResult::Contract(v) => self.contract.counts.extend(v),
+            FeatureResult::Preview { file, preview } => self.previews.cache.put(file, preview),
         }
         Vec::new()
     }
@@ -99,7 +105,7 @@ impl App {
             }
             compare::Step::Open(a, b) => {
                 self.notice = Some("comparing…".into());
-                vec![Effect::Job(Job::Compare { a, b })]
+                vec![Effect::Work(FeatureWork::Compare { a, b })]
             }
         }
     }
@@ -115,7 +121,7 @@ impl App {
             self.notice = Some("report: select a domain of the tests tree".into());
             return Vec::new();
         };
-        vec![Effect::Job(Job::Report { domain })]
+        vec![Effect::Work(FeatureWork::Report { domain })]
     }
 
     /// `i`: the selected screenshot full screen.
@@ -126,7 +132,7 @@ impl App {
             }
             PreviewTarget::Refused(why) => self.notice = Some(why),
             PreviewTarget::File(file, label) => {
-                self.screen = Some(Screen::Image { file, label });
+                self.layers.show_screen(Screen::Image { file, label });
             }
         }
         Vec::new()
@@ -142,7 +148,7 @@ impl App {
         }
         if let Some(msg) = self.watch.unwatch(&keys) {
             self.notice = Some(msg);
-            return vec![self.watch.job(&self.grants, self.risk())];
+            return vec![self.watch.job(self.launch.grants(), self.launch.max_risk())];
         }
         let tests: Vec<(String, Option<String>)> = keys
             .iter()

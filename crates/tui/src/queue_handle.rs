@@ -4,21 +4,21 @@ use std::sync::{Arc, Mutex};
 
 /// A queue as the loop passes it around: the producer pushes under the lock and
 /// wakes the app, which takes what waits when woken.
-pub struct Shared<Q>(pub Arc<Mutex<Q>>);
+pub struct QueueHandle<Q>(pub Arc<Mutex<Q>>);
 
-impl<Q> Clone for Shared<Q> {
+impl<Q> Clone for QueueHandle<Q> {
     fn clone(&self) -> Self {
-        Shared(Arc::clone(&self.0))
+        QueueHandle(Arc::clone(&self.0))
     }
 }
 
-impl<Q: Default> Default for Shared<Q> {
+impl<Q: Default> Default for QueueHandle<Q> {
     fn default() -> Self {
-        Shared(Arc::default())
+        QueueHandle(Arc::default())
     }
 }
 
-impl<Q> std::fmt::Debug for Shared<Q> {
+impl<Q> std::fmt::Debug for QueueHandle<Q> {
     /// The queue's name only: what waits may be a whole flood, and reading it would
     /// take the lock the producer needs.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -27,7 +27,7 @@ impl<Q> std::fmt::Debug for Shared<Q> {
     }
 }
 
-impl<Q> Shared<Q> {
+impl<Q> QueueHandle<Q> {
     /// `f` on the queue under the lock; `poisoned` when a thread panicked holding it
     /// (what it held is lost either way).
     pub fn with<R>(&self, poisoned: R, f: impl FnOnce(&mut Q) -> R) -> R {

@@ -1,5 +1,5 @@
 //! Background work of the cockpit's features (watch, compare, report, contract badges,
-//! screenshot previews): what the app asks for (`Job`) and what comes back (`Done`).
+//! screenshot previews): what the app asks for (`FeatureWork`) and what comes back (`FeatureResult`).
 //! Plain data over core types, so the app, the actions and the runtime share it
 //! without importing one another.
 
@@ -10,7 +10,7 @@ use testdeck_exec::watch_mode::{WatchEvent, WatchOptions};
 
 /// Work for the features, done off the UI thread (`tui::runtime`).
 #[derive(Debug, Clone)]
-pub enum Job {
+pub enum FeatureWork {
     /// (Re)start watching with these options (generation `.0`); `None`: stop watching.
     Watch(u64, Option<Box<WatchOptions>>),
     /// Compare two run folders (relative to the root).
@@ -27,9 +27,9 @@ pub enum Job {
     },
 }
 
-/// What a `Job` gives back.
+/// What a `FeatureWork` gives back.
 #[derive(Debug)]
-pub enum Done {
+pub enum FeatureResult {
     /// An event of the watch of generation `generation`.
     Watch {
         generation: u64,
