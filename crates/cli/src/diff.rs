@@ -20,7 +20,7 @@ pub struct Args {
     pub case_id: Option<String>,
     /// Compare runs of different cases anyway.
     #[arg(long)]
-    pub force: bool,
+    pub(crate) force: bool,
     /// One JSON document.
     #[arg(long)]
     pub json: bool,

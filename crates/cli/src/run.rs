@@ -23,9 +23,9 @@ pub struct Args {
     pub targets: Vec<String>,
     /// Add the cases whose latest run failed.
     #[arg(long)]
-    pub failed: bool,
+    pub(crate) failed: bool,
     #[command(flatten)]
-    pub auth: AuthFlags,
+    pub(crate) auth: AuthFlags,
     /// The run record's label (letters, digits, - _ .).
     #[arg(long, default_value = "run")]
     pub label: String,
@@ -35,18 +35,18 @@ pub struct Args {
     /// When every case was skipped and nothing ran: fail (exit 4), warn (exit 0
     /// with a warning on stderr) or pass (exit 0).
     #[arg(long, value_name = "WHAT", default_value = "fail")]
-    pub no_tests: NoTests,
+    pub(crate) no_tests: NoTests,
     /// JSON Lines, one event a line.
     #[arg(long)]
     pub json: bool,
     /// Also write the launch's cases as JUnit XML to FILE.
     #[arg(long, value_name = "FILE")]
-    pub junit: Option<std::path::PathBuf>,
+    pub(crate) junit: Option<std::path::PathBuf>,
 }
 
 /// `--no-tests`: what a launch in which nothing ran (every case skipped) exits with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum NoTests {
+pub(crate) enum NoTests {
     /// Exit 4: a run that tested nothing is not a pass.
     Fail,
     /// Exit 0, with a warning on stderr.
@@ -56,7 +56,7 @@ pub enum NoTests {
 }
 
 /// What the arguments select from the tests tree.
-pub fn tests_targets(
+pub(crate) fn tests_targets(
     ws: &Workspace,
     args: &[String],
     failed: bool,
@@ -94,13 +94,13 @@ pub fn tests_targets(
 
 /// Catalog cases whose latest verdict is `fail` or `environment-fail`
 /// (see [`testdeck_exec::failed::failed_set`]).
-pub fn failed_catalog_ids(ws: &Workspace) -> Vec<String> {
+pub(crate) fn failed_catalog_ids(ws: &Workspace) -> Vec<String> {
     testdeck_exec::failed::failed_set(ws).catalog
 }
 
 /// Run `then` once on SIGINT or SIGTERM, from a thread of its own; returns when
 /// the handlers are in place (before anything is launched).
-pub fn on_termination_signal(then: impl FnOnce() + Send + 'static) {
+pub(crate) fn on_termination_signal(then: impl FnOnce() + Send + 'static) {
     let (ready_tx, ready_rx) = std::sync::mpsc::channel::<()>();
     std::thread::spawn(move || {
         let Ok(rt) = tokio::runtime::Builder::new_current_thread()
@@ -132,7 +132,7 @@ pub fn on_termination_signal(then: impl FnOnce() + Send + 'static) {
 
 /// The authorization flags `run` and `watch` take alike.
 #[derive(Debug, clap::Args)]
-pub struct AuthFlags {
+pub(crate) struct AuthFlags {
     /// Authorize a risk for these runs.
     #[arg(long = "authorize", value_name = "RISK")]
     pub authorize: Vec<Risk>,
@@ -144,10 +144,10 @@ pub struct AuthFlags {
     pub max_risk: Option<Risk>,
     /// Allow live cases of the tests tree (they call a real model).
     #[arg(long)]
-    pub allow_live: bool,
+    pub(crate) allow_live: bool,
     /// Allow a non-loopback HOST.
     #[arg(long)]
-    pub allow_remote: bool,
+    pub(crate) allow_remote: bool,
 }
 
 impl AuthFlags {
@@ -163,7 +163,7 @@ impl AuthFlags {
 
     /// The flags read, with the run record's `--label`: the max risk (none when
     /// not given) and the session's grants.
-    pub fn checked(&self, label: &str) -> Result<(Option<Risk>, Grants), String> {
+    pub(crate) fn checked(&self, label: &str) -> Result<(Option<Risk>, Grants), String> {
         if !testdeck_exec::record::valid_label(label) {
             return Err(format!("--label {label}: use letters, digits, - _ . only"));
         }
@@ -374,7 +374,7 @@ fn junit_cases(
 }
 
 /// Print one event: a JSON line, or human text. Every line is flushed at once.
-pub fn print_event(ev: &ExecEvent, json: bool) {
+pub(crate) fn print_event(ev: &ExecEvent, json: bool) {
     let mut out = std::io::stdout().lock();
     if json {
         if let Ok(s) = testdeck_core::sanitize::to_json(ev, false) {
@@ -401,7 +401,7 @@ fn mark(v: Verdict) -> &'static str {
 }
 
 /// The human form of an event (all text from files and processes escaped).
-pub fn human(ev: &ExecEvent) -> String {
+pub(crate) fn human(ev: &ExecEvent) -> String {
     match ev {
         ExecEvent::RunStart { run_id, record } => {
             format!("run {} → {}", escape(run_id), escape(record))

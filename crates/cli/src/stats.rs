@@ -16,14 +16,14 @@ pub struct Args {
     pub since: Option<String>,
     /// Print the 通过率 blocks of the report format.
     #[arg(long, conflicts_with = "json")]
-    pub markdown: bool,
+    pub(crate) markdown: bool,
     /// One JSON document.
     #[arg(long)]
     pub json: bool,
 }
 
 /// Parse `--since`: a date (midnight UTC) or an RFC 3339 time.
-pub fn parse_since(s: &str) -> Option<chrono::DateTime<chrono::Utc>> {
+pub(crate) fn parse_since(s: &str) -> Option<chrono::DateTime<chrono::Utc>> {
     if let Ok(t) = chrono::DateTime::parse_from_rfc3339(s) {
         return Some(t.with_timezone(&chrono::Utc));
     }

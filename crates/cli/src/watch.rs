@@ -16,7 +16,7 @@ pub struct Args {
     #[arg(value_name = "ID|SCOPE")]
     pub targets: Vec<String>,
     #[command(flatten)]
-    pub auth: super::run::AuthFlags,
+    pub(crate) auth: super::run::AuthFlags,
     /// The run records' label (letters, digits, - _ .).
     #[arg(long, default_value = "watch")]
     pub label: String,
@@ -25,7 +25,7 @@ pub struct Args {
     pub runs: Option<u32>,
     /// The quiet period that ends a burst of saves, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 300)]
-    pub debounce_ms: u64,
+    pub(crate) debounce_ms: u64,
     /// JSON Lines, one event a line (the lines of `run`, plus watch-start,
     /// watch-trigger, watch-cancel and watch-error).
     #[arg(long)]
@@ -59,7 +59,7 @@ pub fn run(args: &Args, ws: &testdeck_core::workspace::Workspace) -> ExitCode {
 }
 
 /// Print one event: a JSON line, or human text; flushed at once.
-pub fn print_event(ev: &WatchEvent, json: bool) {
+pub(crate) fn print_event(ev: &WatchEvent, json: bool) {
     match ev {
         WatchEvent::Exec(e) => super::run::print_event(e, json),
         WatchEvent::Note(n) => {
@@ -84,7 +84,7 @@ fn list(v: &[String]) -> String {
 }
 
 /// The human form of a watch note (paths and ids escaped).
-pub fn human(n: &WatchNote) -> String {
+pub(crate) fn human(n: &WatchNote) -> String {
     match n {
         WatchNote::WatchStart {
             folders,

@@ -43,7 +43,7 @@ fn allowed() -> bool {
 static DONE: AtomicU64 = AtomicU64::new(0);
 
 /// The core reports `n` more run folders read (an atomic add: nothing is drawn here).
-pub fn advance(n: u64) {
+pub(crate) fn advance(n: u64) {
     DONE.fetch_add(n, Ordering::Relaxed);
 }
 

@@ -70,7 +70,7 @@ fn json_needs_escape(c: char) -> bool {
 /// valid JSON holding the same strings. Valid JSON carries such characters only
 /// inside strings (outside them it is ASCII), and a `\` there always starts an
 /// escape of its own, so writing the escape in place is exact.
-pub fn json_text(s: &str) -> Cow<'_, str> {
+pub(crate) fn json_text(s: &str) -> Cow<'_, str> {
     replace_chars(s, 16, json_needs_escape, |out, c| {
         let _ = write!(out, "\\u{:04x}", c as u32);
     })
@@ -224,7 +224,7 @@ pub struct Sgr {
 
 impl Sgr {
     /// Whether no attribute is set.
-    pub fn is_plain(&self) -> bool {
+    pub(crate) fn is_plain(&self) -> bool {
         *self == Sgr::default()
     }
 
@@ -440,7 +440,7 @@ pub fn strip_sgr(s: &str) -> Cow<'_, str> {
 
 /// [`escape`], keeping the complete SGR sequences as they are: text to keep and draw
 /// later with [`sgr_spans`] (the only control characters left start an SGR sequence).
-pub fn escape_keep_sgr(s: &str) -> Cow<'_, str> {
+pub(crate) fn escape_keep_sgr(s: &str) -> Cow<'_, str> {
     if !s.contains('\x1b') {
         return escape(s);
     }
@@ -457,7 +457,7 @@ pub fn escape_keep_sgr(s: &str) -> Cow<'_, str> {
 /// The text for a terminal: with `color`, each styled piece behind the one SGR
 /// sequence of its attributes (rebuilt from the closed set, reset at the end);
 /// without, the pieces alone. Everything else is escaped as by [`escape`].
-pub fn sgr_text(s: &str, color: bool) -> Cow<'_, str> {
+pub(crate) fn sgr_text(s: &str, color: bool) -> Cow<'_, str> {
     if !s.contains('\x1b') {
         return escape(s);
     }

@@ -7,9 +7,9 @@ use serde_json::Value;
 use std::time::Duration;
 
 /// A probe or API answer must start within this (a dead HOST fails fast).
-pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
+pub(crate) const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 /// The whole exchange, when the case gives no timeout.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 /// The largest body read.
 pub const MAX_BODY: u64 = 16 * 1024 * 1024;
 

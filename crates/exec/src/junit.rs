@@ -155,7 +155,7 @@ pub fn report(cases: &[Case]) -> Report {
 }
 
 /// The XML text of `cases`.
-pub fn to_xml(cases: &[Case]) -> Result<String, String> {
+pub(crate) fn to_xml(cases: &[Case]) -> Result<String, String> {
     report(cases)
         .to_string()
         .map_err(|e| format!("JUnit XML not serialized: {e}"))

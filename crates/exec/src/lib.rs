@@ -46,7 +46,7 @@ pub struct ResultLine {
 
 impl ResultLine {
     /// The line of `id` when nothing ran: no time, no exit code, no run folder.
-    pub fn unrun(id: impl Into<String>, verdict: Verdict, reason: String) -> Self {
+    pub(crate) fn unrun(id: impl Into<String>, verdict: Verdict, reason: String) -> Self {
         ResultLine {
             id: id.into(),
             verdict,
@@ -408,7 +408,12 @@ pub fn decisions(ctx: &LaunchContext, plan: &LaunchPlan) -> Vec<(String, Decisio
 
 /// The policy for one tests target: a live scope or case needs a live grant,
 /// and every target the remote grant when `host` is not loopback.
-pub fn tests_decision(t: &TestsTarget, grants: &Grants, headless: bool, host: &str) -> Decision {
+pub(crate) fn tests_decision(
+    t: &TestsTarget,
+    grants: &Grants,
+    headless: bool,
+    host: &str,
+) -> Decision {
     let session = policy::Session {
         headless,
         max_risk: Risk::Destructive,

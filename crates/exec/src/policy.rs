@@ -65,7 +65,7 @@ pub struct Grants {
     pub granted: BTreeMap<Grantable, Grant>,
     /// What the person answered "no" to in this launch: what needs it is
     /// skipped, never asked again (a headless session never has any).
-    pub refused: BTreeSet<Grantable>,
+    pub(crate) refused: BTreeSet<Grantable>,
 }
 
 /// How and when something was granted.
@@ -88,7 +88,7 @@ impl Grants {
     pub fn refuse(&mut self, what: Grantable) {
         self.refused.insert(what);
     }
-    pub fn is_refused(&self, what: &Grantable) -> bool {
+    pub(crate) fn is_refused(&self, what: &Grantable) -> bool {
         self.refused.contains(what)
     }
     pub fn get(&self, what: &Grantable) -> Option<GrantSource> {
@@ -113,13 +113,13 @@ pub struct Session {
     pub gates: BTreeMap<String, String>,
     /// Authorization switches already resolved: variable → (value, where from),
     /// process environment first, then local.yaml.
-    pub switches: BTreeMap<String, (String, GrantSource)>,
+    pub(crate) switches: BTreeMap<String, (String, GrantSource)>,
     pub grants: Grants,
 }
 
 /// The case side of a decision.
 #[derive(Debug, Clone, Default)]
-pub struct CaseFacts {
+pub(crate) struct CaseFacts {
     pub id: String,
     /// `None` for a tests-tree case (the runner has no risk ladder).
     pub risk: Option<Risk>,
@@ -130,7 +130,7 @@ pub struct CaseFacts {
     pub live: bool,
     /// A URL the case (or its category's probe) would reach whose host is not
     /// loopback, when HOST itself is: it needs the remote grant all the same.
-    pub remote_url: Option<String>,
+    pub(crate) remote_url: Option<String>,
 }
 
 /// What the TUI must ask before the case may run.
@@ -166,7 +166,7 @@ impl Prompt {
         }
     }
     /// The reason a headless run gives when it skips instead of asking.
-    pub fn headless_reason(&self) -> String {
+    pub(crate) fn headless_reason(&self) -> String {
         match self {
             Prompt::Mutating { .. } => "mutating is not authorized".into(),
             Prompt::Destructive { .. } => "destructive is not authorized".into(),
@@ -189,7 +189,7 @@ pub struct Used {
     pub what: Grantable,
     pub how: GrantSource,
     /// The switch variable set to `true` in the child's environment.
-    pub variable: Option<String>,
+    pub(crate) variable: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -202,7 +202,7 @@ pub enum Decision {
 /// Decide one case. Order: max risk and assume (so nothing is asked for a case
 /// that would be skipped anyway), remote HOST (before anything else is asked or
 /// sent: readonly and tests-tree cases too), liveness, risk authorization, gate.
-pub fn decide(s: &Session, c: &CaseFacts) -> Decision {
+pub(crate) fn decide(s: &Session, c: &CaseFacts) -> Decision {
     let mut used = Vec::new();
     let ask = |p: Prompt| {
         if s.headless {
@@ -316,7 +316,7 @@ pub fn decide(s: &Session, c: &CaseFacts) -> Decision {
 /// prompt answered no, assume false), every other member of its group is skipped
 /// too, naming it; a member still waiting for a prompt keeps it (the group runs
 /// only if every prompt is answered yes). `groups[i]` is the group of `ds[i]`.
-pub fn decide_groups(ds: &mut [(String, Decision)], groups: &[Option<usize>]) {
+pub(crate) fn decide_groups(ds: &mut [(String, Decision)], groups: &[Option<usize>]) {
     let mut blocked: BTreeMap<usize, (String, String)> = BTreeMap::new();
     for ((id, d), g) in ds.iter().zip(groups) {
         if let (Decision::Skip(r), Some(g)) = (d, g) {

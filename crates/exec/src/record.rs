@@ -268,7 +268,7 @@ where
 }
 
 /// The current UTC time as RFC 3339 with milliseconds.
-pub fn now() -> String {
+pub(crate) fn now() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
@@ -282,7 +282,7 @@ pub fn valid_label(label: &str) -> bool {
 }
 
 /// `20260920T101530Z-smoke-a13f9c`.
-pub fn new_run_id(label: &str) -> String {
+pub(crate) fn new_run_id(label: &str) -> String {
     format!(
         "{}-{label}-{:06x}",
         chrono::Utc::now().format("%Y%m%dT%H%M%SZ"),
@@ -291,7 +291,7 @@ pub fn new_run_id(label: &str) -> String {
 }
 
 /// The git commit and branch of the checkout holding `root`, when it is one.
-pub fn git_info(root: &Path) -> (Option<String>, Option<String>) {
+pub(crate) fn git_info(root: &Path) -> (Option<String>, Option<String>) {
     let git = |args: &[&str]| {
         std::process::Command::new("git")
             .arg("-C")
@@ -361,7 +361,7 @@ impl RecordWriter {
     }
 
     /// The full-output file of a case (its id made safe as a file name).
-    pub fn case_log(&self, case_id: &str) -> PathBuf {
+    pub(crate) fn case_log(&self, case_id: &str) -> PathBuf {
         let safe: String = case_id
             .chars()
             .map(|c| {
@@ -376,7 +376,7 @@ impl RecordWriter {
     }
 
     /// Write the YAML and the CSV, each through a temp file and a rename.
-    pub fn save(&self) -> std::io::Result<()> {
+    pub(crate) fn save(&self) -> std::io::Result<()> {
         let yaml = serde_saphyr::to_string(&self.record)
             .map_err(|e| std::io::Error::other(e.to_string()))?;
         write_atomic(&self.path, yaml.as_bytes())?;
@@ -451,7 +451,7 @@ pub fn judge_file(
 pub use testdeck_core::workspace::read::write_atomic;
 
 /// The columns of the CSV (成绩单).
-pub const CSV_COLUMNS: [&str; 10] = [
+pub(crate) const CSV_COLUMNS: [&str; 10] = [
     "runId",
     "id",
     "category",

@@ -8,7 +8,7 @@ use std::sync::Mutex;
 
 /// The environment variable that marks every process of a case with the case's
 /// random token (read back from `/proc/<pid>/environ`).
-pub const TOKEN_VAR: &str = "TESTDECK_CASE_TOKEN";
+pub(crate) const TOKEN_VAR: &str = "TESTDECK_CASE_TOKEN";
 
 /// Tokens of the cases running now, and the orphans already found that no case
 /// owned (kept to reap them once dead).
@@ -28,7 +28,7 @@ static OWN: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
 
 /// Spawn `cmd` (started in a new session) as a child the standard library will
 /// wait for: registered before any look at /proc can see it exit.
-pub fn spawn_own(cmd: &mut std::process::Command) -> std::io::Result<std::process::Child> {
+pub(crate) fn spawn_own(cmd: &mut std::process::Command) -> std::io::Result<std::process::Child> {
     let mut own = OWN
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -51,7 +51,7 @@ pub fn keep_own(pid: u32) {
 }
 
 /// `pid`, spawned by [`spawn_own`] or kept by [`keep_own`], was waited for.
-pub fn forget_own(pid: u32) {
+pub(crate) fn forget_own(pid: u32) {
     if let (Ok(mut own), Ok(pid)) = (OWN.lock(), i32::try_from(pid)) {
         own.remove(&pid);
     }
@@ -146,11 +146,11 @@ pub struct Case {
 
 /// What one look at /proc found of a case.
 #[derive(Debug, Default)]
-pub struct Members {
+pub(crate) struct Members {
     /// Living processes of the case (the leader included while it lives).
-    pub alive: Vec<i32>,
+    pub(crate) alive: Vec<i32>,
     /// Dead ones not reaped yet by their parent (not counting the leader).
-    pub zombies: usize,
+    pub(crate) zombies: usize,
 }
 
 impl Case {
@@ -180,7 +180,7 @@ impl Case {
     }
 
     /// The case's first process started (its own session and group).
-    pub fn set_leader(&mut self, pid: u32) {
+    pub(crate) fn set_leader(&mut self, pid: u32) {
         self.leader = i32::try_from(pid).ok();
         self.leader_start = self.leader.and_then(stat).map(|s| s.start);
         if let Some(l) = self.leader {
@@ -191,7 +191,7 @@ impl Case {
     /// Look at /proc: which processes belong to the case now. Orphans of the
     /// case handed to us are reaped once dead; strays (carrying the token of no
     /// running case) are killed and reaped.
-    pub fn members(&mut self) -> Members {
+    pub(crate) fn members(&mut self) -> Members {
         let me = std::process::id() as i32;
         let procs = processes();
         let leader = self.leader.unwrap_or(-1);
@@ -251,7 +251,7 @@ impl Case {
     }
 
     /// Send `sig` to every living process of the case; returns how many there were.
-    pub fn signal(&mut self, sig: i32) -> usize {
+    pub(crate) fn signal(&mut self, sig: i32) -> usize {
         let m = self.members();
         for &p in &m.alive {
             sys::signal_pid(p, sig);

@@ -19,13 +19,13 @@ use testdeck_core::workspace::tree::TestCase;
 use testdeck_core::workspace::{Workspace, rel};
 
 /// The quiet period that ends a burst of saves.
-pub const QUIET: Duration = Duration::from_millis(300);
+pub(crate) const QUIET: Duration = Duration::from_millis(300);
 /// A burst that never goes quiet still triggers after this long.
-pub const MAX_WAIT: Duration = Duration::from_secs(3);
+pub(crate) const MAX_WAIT: Duration = Duration::from_secs(3);
 /// The folders watched (recursively), relative to the root.
-pub const WATCHED_DIRS: [&str; 3] = ["tests", "doc/test-plan", ".pouch/tester/cases"];
+pub(crate) const WATCHED_DIRS: [&str; 3] = ["tests", "doc/test-plan", ".pouch/tester/cases"];
 /// Folders whose changes are testdeck's or the runner's own writes.
-pub const IGNORED_DIRS: [&str; 2] = ["tests/logs", ".pouch/tester/runs"];
+pub(crate) const IGNORED_DIRS: [&str; 2] = ["tests/logs", ".pouch/tester/runs"];
 
 /// Collects changed paths and says when a burst is over: `quiet` after the
 /// last change, or `max_wait` after the first. Driven by timestamps only, so
@@ -62,7 +62,7 @@ impl Debouncer {
         self.last = Some(now);
     }
     /// When the current burst ends (none without pending changes).
-    pub fn deadline(&self) -> Option<Instant> {
+    pub(crate) fn deadline(&self) -> Option<Instant> {
         match (self.first, self.last) {
             (Some(f), Some(l)) => Some((l + self.quiet).min(f + self.max_wait)),
             _ => None,
@@ -92,14 +92,14 @@ impl Debouncer {
 
 /// Whether a changed path is one of ours (logs, run records) or outside the
 /// watched folders. `path` is absolute or relative to `root`.
-pub fn ignored(root: &Path, path: &Path) -> bool {
+pub(crate) fn ignored(root: &Path, path: &Path) -> bool {
     let r = rel(root, path);
     IGNORED_DIRS.iter().any(|d| under(&r, d)) || !WATCHED_DIRS.iter().any(|d| under(&r, d))
 }
 
 /// Whether a changed path is code under test: matched by one of `globs` (the
 /// `[watch] paths` in force) and never one of our own writes.
-pub fn source_change(root: &Path, globs: &[String], path: &Path) -> bool {
+pub(crate) fn source_change(root: &Path, globs: &[String], path: &Path) -> bool {
     let r = rel(root, path);
     !IGNORED_DIRS.iter().any(|d| under(&r, d))
         && globs

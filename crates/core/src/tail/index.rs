@@ -80,7 +80,7 @@ impl LineIndex {
 
     /// Index up to `max_bytes` more of the file. Returns true once it has
     /// reached the end of the file (as it is now).
-    pub fn index_more(&mut self, max_bytes: u64) -> io::Result<bool> {
+    pub(crate) fn index_more(&mut self, max_bytes: u64) -> io::Result<bool> {
         let mut buf = vec![0u8; CHUNK];
         let mut left = max_bytes;
         while left > 0 {

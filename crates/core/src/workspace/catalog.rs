@@ -39,11 +39,11 @@ impl Pos {
 
 /// Places of values by key path (`"risk"`, `"how.url"`, `"expected.1.kind"`,
 /// `"vars.API_BASE"`, `"categories.2.status_probe.url"`).
-pub type Locs = BTreeMap<String, Pos>;
+pub(crate) type Locs = BTreeMap<String, Pos>;
 
 /// A closed set of values the seed spells out (`lifecycle`, `risk`, …), as the
 /// loader reads one: parsed exactly, its spellings listed in the message.
-pub trait ValueSet: Copy {
+pub(crate) trait ValueSet: Copy {
     fn parse(s: &str) -> Option<Self>;
     fn choices() -> String;
 }
@@ -152,8 +152,8 @@ pub struct Catalog {
     pub parsed: bool,
     pub categories: Vec<Category>,
     /// The ladder as written (values outside the three risks are dropped, with a problem).
-    pub risks: Vec<Risk>,
-    pub default_max_risk: Option<Risk>,
+    pub(crate) risks: Vec<Risk>,
+    pub(crate) default_max_risk: Option<Risk>,
     /// `catalog.yaml` `vars`, in file order, unexpanded.
     pub vars: Vec<Var>,
     pub artifacts: Artifacts,
@@ -161,8 +161,8 @@ pub struct Catalog {
     pub authorize: Vec<Switch>,
     /// Gate name → environment variable that must be `true`.
     pub gates: Vec<Switch>,
-    pub sessions: Vec<Session>,
-    pub id_pattern: Option<String>,
+    pub(crate) sessions: Vec<Session>,
+    pub(crate) id_pattern: Option<String>,
     pub run_together: Vec<Group>,
     /// The top-level default probe.
     pub status_probe: Option<Probe>,
@@ -170,7 +170,7 @@ pub struct Catalog {
     /// shallow-merged with `local.yaml` `agent`.
     pub agent: Agent,
     /// Where each effective agent field came from: `catalog`, `execution` or `local`.
-    pub agent_sources: BTreeMap<String, String>,
+    pub(crate) agent_sources: BTreeMap<String, String>,
     pub cases: Vec<Case>,
     pub local: Option<Local>,
     /// The case files read, in load order.
@@ -179,7 +179,7 @@ pub struct Catalog {
     pub extra: Map<String, Value>,
     /// Places in `catalog.yaml`.
     #[serde(skip)]
-    pub locs: Locs,
+    pub(crate) locs: Locs,
 }
 
 impl Catalog {
@@ -209,7 +209,7 @@ impl Catalog {
     }
 
     /// The variable that opens gate `gate`, when `gates` names it.
-    pub fn gate_var(&self, gate: &str) -> Option<&str> {
+    pub(crate) fn gate_var(&self, gate: &str) -> Option<&str> {
         self.gates
             .iter()
             .find(|s| s.key == gate)
@@ -308,12 +308,12 @@ pub struct Switch {
 pub struct Session {
     pub name: String,
     pub kind: Option<SessionKind>,
-    pub reuse: Option<Reuse>,
+    pub(crate) reuse: Option<Reuse>,
     /// Every other field (url, device, profile …), as written.
-    pub fields: Map<String, Value>,
+    pub(crate) fields: Map<String, Value>,
     pub pos: Pos,
     #[serde(skip)]
-    pub locs: Locs,
+    pub(crate) locs: Locs,
 }
 
 /// A `run_together` group.
@@ -324,7 +324,7 @@ pub struct Group {
     pub pos: Pos,
     /// Place of each id.
     #[serde(skip)]
-    pub id_pos: Vec<Pos>,
+    pub(crate) id_pos: Vec<Pos>,
 }
 
 /// The agent target (seed 001 `agent`). testdeck shows it and records it; it never runs agents.
@@ -337,7 +337,7 @@ pub struct Agent {
 }
 
 /// The agent field names, as the seed spells them.
-pub const AGENT_FIELDS: [&str; 10] = [
+pub(crate) const AGENT_FIELDS: [&str; 10] = [
     "environment",
     "host",
     "project",
@@ -384,16 +384,16 @@ impl Serialize for Agent {
 /// The mobile artifact identity contract.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Artifacts {
-    pub android: Option<MobileArtifact>,
-    pub ios: Option<MobileArtifact>,
+    pub(crate) android: Option<MobileArtifact>,
+    pub(crate) ios: Option<MobileArtifact>,
 }
 
 /// `required` and the app's identity (`package` for android, `bundle_id` for ios).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct MobileArtifact {
-    pub required: bool,
-    pub package: Option<String>,
-    pub bundle_id: Option<String>,
+pub(crate) struct MobileArtifact {
+    pub(crate) required: bool,
+    pub(crate) package: Option<String>,
+    pub(crate) bundle_id: Option<String>,
     pub extra: Map<String, Value>,
 }
 
@@ -423,7 +423,7 @@ pub struct CaseFile {
     /// lowercased is the file name, else `None`.
     pub category: Option<String>,
     /// Whether `category` came from a `category:` key in the file.
-    pub declared: bool,
+    pub(crate) declared: bool,
     /// Place of the `category:` value (1:1 when not declared).
     pub pos: Pos,
     /// Cases read from it.
@@ -433,7 +433,7 @@ pub struct CaseFile {
 }
 
 /// A case's keys in the seed's order, each with whether the seed requires it.
-pub const CASE_KEYS: [(&str, bool); 18] = [
+pub(crate) const CASE_KEYS: [(&str, bool); 18] = [
     ("id", true),
     ("category", true),
     ("title", true),
@@ -488,7 +488,7 @@ pub struct Case {
     pub extra: Map<String, Value>,
     /// Places of its values.
     #[serde(skip)]
-    pub locs: Locs,
+    pub(crate) locs: Locs,
 }
 
 impl Case {
@@ -515,7 +515,7 @@ pub struct How {
     pub steps: Vec<String>,
     pub url: Option<String>,
     /// HTTP method for `how.url`; see [`How::method`].
-    pub method: Option<String>,
+    pub(crate) method: Option<String>,
     /// Seconds, default 60, at most [`MAX_TIMEOUT_SECS`].
     pub timeout: u64,
     pub extra: Map<String, Value>,
@@ -535,10 +535,10 @@ impl Default for How {
 }
 
 /// `how.timeout` when absent, in seconds.
-pub const DEFAULT_TIMEOUT: u64 = 60;
+pub(crate) const DEFAULT_TIMEOUT: u64 = 60;
 
 /// The prefix of a step a person carries out (`automation: assisted`).
-pub const MANUAL_STEP: &str = "[人工]";
+pub(crate) const MANUAL_STEP: &str = "[人工]";
 
 impl How {
     /// The HTTP method, `GET` by default.

@@ -6,7 +6,7 @@ use serde::Deserialize;
 use std::path::Path;
 
 /// The default runner of seed 000 §4.
-pub const DEFAULT_RUNNER: [&str; 2] = ["node", "scripts/test-workflow.mjs"];
+pub(crate) const DEFAULT_RUNNER: [&str; 2] = ["node", "scripts/test-workflow.mjs"];
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -14,7 +14,7 @@ pub struct Config {
     pub runner: Runner,
     pub tests: Tests,
     pub runs: Runs,
-    pub open: Open,
+    pub(crate) open: Open,
     pub watch: Watch,
 }
 
@@ -86,7 +86,7 @@ pub struct Tests {
 
 /// The default patterns: vitest's and Playwright's `.test.*` and `.spec.*`
 /// with every JavaScript and TypeScript extension.
-pub const DEFAULT_PATTERNS: [&str; 2] = [
+pub(crate) const DEFAULT_PATTERNS: [&str; 2] = [
     "*.test.{ts,tsx,js,jsx,mjs,cjs,mts,cts}",
     "*.spec.{ts,tsx,js,jsx,mjs,cjs,mts,cts}",
 ];
@@ -105,11 +105,11 @@ impl Default for Tests {
 pub struct Runs {
     /// A run folder without `meta.json` where nothing was written for this many
     /// minutes is abandoned (its writer is gone); `0` never judges one so.
-    pub abandoned_after_minutes: u64,
+    pub(crate) abandoned_after_minutes: u64,
 }
 
 /// The default of [`Runs::abandoned_after_minutes`].
-pub const DEFAULT_ABANDONED_AFTER_MINUTES: u64 = 10;
+pub(crate) const DEFAULT_ABANDONED_AFTER_MINUTES: u64 = 10;
 
 impl Default for Runs {
     fn default() -> Self {
@@ -121,7 +121,7 @@ impl Default for Runs {
 
 impl Runs {
     /// The quiet time after which a run is abandoned, `None` for never.
-    pub fn abandoned_after(&self) -> Option<std::time::Duration> {
+    pub(crate) fn abandoned_after(&self) -> Option<std::time::Duration> {
         (self.abandoned_after_minutes > 0).then(|| {
             std::time::Duration::from_secs(self.abandoned_after_minutes.saturating_mul(60))
         })
@@ -149,8 +149,8 @@ impl Default for Runner {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Open {
-    pub trace: Vec<String>,
-    pub html: Vec<String>,
+    pub(crate) trace: Vec<String>,
+    pub(crate) html: Vec<String>,
     pub default: Vec<String>,
 }
 

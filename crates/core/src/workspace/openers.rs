@@ -57,8 +57,8 @@ pub fn builtin(slot: Slot) -> Vec<String> {
 /// remembered trust (`trusted-openers.toml`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Places {
-    pub config_dir: Option<PathBuf>,
-    pub state_dir: Option<PathBuf>,
+    pub(crate) config_dir: Option<PathBuf>,
+    pub(crate) state_dir: Option<PathBuf>,
 }
 
 impl Places {

@@ -241,7 +241,7 @@ fn is_link_at(dir: BorrowedFd<'_>, rel: &Path) -> bool {
 
 /// Open a regular file `rel` under the open folder `dir` without blocking (see
 /// [`beneath`] for the guard): a FIFO, device, socket or folder is refused.
-pub fn open_beneath(
+pub(crate) fn open_beneath(
     dir: BorrowedFd<'_>,
     rel: &Path,
     links: Links,
@@ -260,7 +260,7 @@ pub fn open_beneath(
 /// What `rel` under `dir` is, through the same guard, without opening it for
 /// reading (an artifact that must exist and stay in its run folder). `Ok(None)`:
 /// not there, and nothing on the way leads out.
-pub fn locate_beneath(dir: BorrowedFd<'_>, rel: &Path) -> Result<Option<Metadata>, Error> {
+pub(crate) fn locate_beneath(dir: BorrowedFd<'_>, rel: &Path) -> Result<Option<Metadata>, Error> {
     match beneath(dir, rel, OFlags::PATH, Links::Inside) {
         Ok(fd) => File::from(fd).metadata().map(Some).map_err(Error::Io),
         Err(Error::Missing(_)) => {
@@ -359,7 +359,7 @@ fn read_capped(f: File, m: &Metadata, kind: Kind) -> Result<Vec<u8>, Error> {
 }
 
 /// [`read`] of `rel` under the open folder `dir` (see [`open_beneath`]).
-pub fn read_beneath(
+pub(crate) fn read_beneath(
     dir: BorrowedFd<'_>,
     rel: &Path,
     links: Links,
@@ -381,7 +381,7 @@ pub fn read_lossy(path: &Path, within: Option<&Path>, kind: Kind) -> Result<Stri
 }
 
 /// UTF-8 with invalid bytes replaced, without a copy when the text is valid.
-pub fn lossy(b: Vec<u8>) -> String {
+pub(crate) fn lossy(b: Vec<u8>) -> String {
     match String::from_utf8(b) {
         Ok(s) => s,
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),

@@ -12,9 +12,9 @@ pub const META: &str = "meta.json";
 /// The run's events, one JSON object a line, written as the run goes.
 pub const TIMELINE: &str = "timeline.jsonl";
 /// Raw runtime events, any shape.
-pub const RUNTIME_EVENTS: &str = "runtime-events.jsonl";
+pub(crate) const RUNTIME_EVENTS: &str = "runtime-events.jsonl";
 /// The run's artifact list.
-pub const ARTIFACTS: &str = "artifacts.json";
+pub(crate) const ARTIFACTS: &str = "artifacts.json";
 
 /// Where a run is, as its folder tells.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,7 +55,7 @@ pub fn state(dir: &Path) -> RunState {
 /// logs: cancelled when testdeck recorded that it cancelled it, abandoned when
 /// nothing in it was written for the configured time, in progress otherwise.
 #[derive(Debug, Clone, Default)]
-pub struct Judge {
+pub(crate) struct Judge {
     /// Run folders testdeck cancelled, relative to the root (see [`super::cancelled`]).
     cancelled: BTreeSet<String>,
     /// `None`: a silent run is never judged abandoned.
@@ -80,7 +80,7 @@ impl Judge {
 
     /// The status of the run folder `dir` (`rel` to the root) that has no
     /// readable `meta.json`.
-    pub fn unfinished(&self, rel: &str, dir: &Path) -> RunStatus {
+    pub(crate) fn unfinished(&self, rel: &str, dir: &Path) -> RunStatus {
         if self.cancelled.contains(rel) {
             return RunStatus::Cancelled;
         }
@@ -99,7 +99,7 @@ impl Judge {
 /// When anything in the run folder was last written: the newest mtime of the
 /// folder and the files in it and in its `artifacts/` (a runner writing
 /// anywhere in it is alive). Links are not followed.
-pub fn newest_write(dir: &Path) -> Option<SystemTime> {
+pub(crate) fn newest_write(dir: &Path) -> Option<SystemTime> {
     let mut newest = std::fs::symlink_metadata(dir).ok()?.modified().ok();
     let mut stack = vec![(dir.to_path_buf(), 0u8)];
     while let Some((d, depth)) = stack.pop() {

@@ -8,7 +8,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// How many of the newest finished runs decide whether a case is flaky.
-pub const FLAKY_WINDOW: usize = 10;
+pub(crate) const FLAKY_WINDOW: usize = 10;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -23,7 +23,7 @@ pub enum NodeKind {
 
 impl NodeKind {
     /// The kind of a folder at a depth below the root (1 = domain).
-    pub fn of_depth(depth: usize) -> NodeKind {
+    pub(crate) fn of_depth(depth: usize) -> NodeKind {
         match depth {
             0 => NodeKind::Root,
             1 => NodeKind::Domain,
@@ -79,7 +79,7 @@ pub struct NodeStats {
 }
 
 /// A percentage with one decimal, or `None` when there is nothing to divide.
-pub fn rate(part: u64, whole: u64) -> Option<f64> {
+pub(crate) fn rate(part: u64, whole: u64) -> Option<f64> {
     (whole > 0).then(|| ((part as f64) * 1000.0 / (whole as f64)).round() / 10.0)
 }
 

@@ -45,7 +45,7 @@ impl CasePatterns {
     }
 
     /// `caseId` of a file name, when it ends in a case ending.
-    pub fn case_id_of<'a>(&self, file_name: &'a str) -> Option<&'a str> {
+    pub(crate) fn case_id_of<'a>(&self, file_name: &'a str) -> Option<&'a str> {
         self.endings
             .iter()
             .find_map(|e| file_name.strip_suffix(e.as_str()))
@@ -74,7 +74,7 @@ fn expand(pattern: &str) -> Option<Vec<String>> {
     Some(out)
 }
 /// Top-level folders of `tests/` that never hold cases.
-pub const NOT_CASES: [&str; 4] = ["harness", "fixtures", "logs", "report"];
+pub(crate) const NOT_CASES: [&str; 4] = ["harness", "fixtures", "logs", "report"];
 /// The stable groups of seed 000.
 pub const STABLE_GROUPS: [&str; 4] = ["basic", "boundary", "scenario", "live"];
 
@@ -165,7 +165,7 @@ pub fn case_id_of(file_name: &str) -> Option<&str> {
 
 /// Whether a folder name is kebab-case: lowercase ASCII letters and digits in
 /// words joined by single `-`.
-pub fn is_kebab(name: &str) -> bool {
+pub(crate) fn is_kebab(name: &str) -> bool {
     !name.is_empty()
         && !name.starts_with('-')
         && !name.ends_with('-')
@@ -176,7 +176,7 @@ pub fn is_kebab(name: &str) -> bool {
 }
 
 /// Build a case from its path relative to `tests/` (folders then the file name).
-pub fn case_from_parts(
+pub(crate) fn case_from_parts(
     folders: &[String],
     case_id: &str,
     path: String,

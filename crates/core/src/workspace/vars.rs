@@ -57,7 +57,7 @@ pub struct Resolved {
     pub value: String,
     pub source: VarSource,
     /// An authorization switch (a variable of `authorize` or `gates`).
-    pub switch: bool,
+    pub(crate) switch: bool,
 }
 
 /// The result of expanding a text: unknown names stay as written.
@@ -65,7 +65,7 @@ pub struct Resolved {
 pub struct Expanded {
     pub text: String,
     /// Names referenced but not defined, in order of appearance.
-    pub unknown: Vec<String>,
+    pub(crate) unknown: Vec<String>,
     /// Names left as written because their value would take the text over
     /// [`MAX_EXPANDED`] (vars that double each other: an expansion bomb).
     pub too_long: Vec<String>,
@@ -77,7 +77,7 @@ pub const MAX_EXPANDED: usize = 1 << 20;
 /// The most bytes all resolved values together may hold: 1500 vars of
 /// [`MAX_EXPANDED`] each would otherwise take gigabytes. Past it, references
 /// stay as written and the var is reported (`var-budget-exceeded`).
-pub const MAX_TOTAL_EXPANDED: usize = 16 << 20;
+pub(crate) const MAX_TOTAL_EXPANDED: usize = 16 << 20;
 
 /// The resolved variables of a catalog.
 #[derive(Debug, Clone, Default)]
@@ -85,12 +85,12 @@ pub struct Vars {
     entries: Vec<Resolved>,
     index: HashMap<String, usize>,
     /// Names whose definitions refer to each other in a loop.
-    pub cycles: Vec<String>,
+    pub(crate) cycles: Vec<String>,
     /// Names whose expanded value would exceed [`MAX_EXPANDED`].
     pub too_long: Vec<String>,
     /// Names left (partly) unexpanded because all values together reached
     /// [`MAX_TOTAL_EXPANDED`].
-    pub over_budget: Vec<String>,
+    pub(crate) over_budget: Vec<String>,
     /// Bytes of the values expanded so far.
     total: usize,
 }
@@ -267,7 +267,7 @@ impl Vars {
     }
 
     /// Where HOST came from.
-    pub fn host_source(&self) -> VarSource {
+    pub(crate) fn host_source(&self) -> VarSource {
         self.entry(HOST).map_or(VarSource::Default, |e| e.source)
     }
 
@@ -370,7 +370,7 @@ pub fn refs(text: &str) -> Vec<(usize, String)> {
 }
 
 /// `[A-Za-z_][A-Za-z0-9_]*`.
-pub fn is_name(s: &str) -> bool {
+pub(crate) fn is_name(s: &str) -> bool {
     let mut chars = s.chars();
     chars
         .next()

@@ -36,8 +36,8 @@ pub struct Names {
     pub meta: bool,
     pub timeline: bool,
     pub runtime: bool,
-    pub artifacts_json: bool,
-    pub artifacts_dir: bool,
+    pub(crate) artifacts_json: bool,
+    pub(crate) artifacts_dir: bool,
 }
 
 impl Names {

@@ -46,7 +46,7 @@ impl RunStatus {
         }
     }
     /// The status a run's `meta.json` says (`None`: none reads yet).
-    pub fn of_meta(meta: Option<&Meta>) -> RunStatus {
+    pub(crate) fn of_meta(meta: Option<&Meta>) -> RunStatus {
         match meta.map(|m| m.status.as_deref()) {
             Some(Some("passed")) => RunStatus::Passed,
             // a meta without a status says the run ended but not how: count it failed
@@ -79,7 +79,7 @@ pub struct RawRun {
     pub has_timeline: bool,
     pub has_runtime_events: bool,
     pub has_artifacts_json: bool,
-    pub has_artifacts_dir: bool,
+    pub(crate) has_artifacts_dir: bool,
 }
 
 impl RawRun {
@@ -108,7 +108,7 @@ impl RawRun {
     }
     /// Judge the run when it has no `meta.json` (see [`super::run::Judge`]); one
     /// whose `meta.json` is there but broken stays in progress.
-    pub fn judge(&mut self, root: &Path, judge: &super::run::Judge) {
+    pub(crate) fn judge(&mut self, root: &Path, judge: &super::run::Judge) {
         if self.status == RunStatus::InProgress && self.meta.is_none() && !self.meta_broken {
             self.status = judge.unfinished(&self.path, &root.join(&self.path));
         }
@@ -151,7 +151,7 @@ pub struct Logs {
 impl Logs {
     /// Judge every run without `meta.json` (see [`super::run::Judge`]); a run
     /// whose `meta.json` is there but broken stays in progress.
-    pub fn judge(&mut self, root: &Path, judge: &super::run::Judge) {
+    pub(crate) fn judge(&mut self, root: &Path, judge: &super::run::Judge) {
         judge_runs(&mut self.runs, root, judge);
     }
 
@@ -207,7 +207,7 @@ impl Logs {
 }
 
 /// [`Logs::judge`] on some runs (one domain's, as they arrive).
-pub fn judge_runs(runs: &mut [RawRun], root: &Path, judge: &super::run::Judge) {
+pub(crate) fn judge_runs(runs: &mut [RawRun], root: &Path, judge: &super::run::Judge) {
     for r in runs {
         r.judge(root, judge);
     }
