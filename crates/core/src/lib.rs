@@ -13,6 +13,8 @@
 //! Another tool that reads seed 000's logs can use [`Workspace::load`] and the types
 //! of [`workspace::logs`] directly.
 
+#![warn(missing_docs)]
+
 pub mod clock;
 pub mod color;
 pub mod number;

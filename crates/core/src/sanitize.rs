@@ -175,10 +175,15 @@ impl SgrColor {
 pub struct Attrs(u8);
 
 impl Attrs {
+    /// Bold or increased intensity (SGR 1).
     pub const BOLD: Attrs = Attrs(1);
+    /// Faint, decreased intensity (SGR 2).
     pub const DIM: Attrs = Attrs(1 << 1);
+    /// Italic (SGR 3).
     pub const ITALIC: Attrs = Attrs(1 << 2);
+    /// Underlined (SGR 4).
     pub const UNDERLINE: Attrs = Attrs(1 << 3);
+    /// Reverse video (SGR 7).
     pub const REVERSE: Attrs = Attrs(1 << 4);
 
     /// Each attribute with the SGR parameter that sets it, in the order
@@ -217,8 +222,11 @@ impl std::ops::BitOr for Attrs {
 /// else a sequence asks for, blinking or hidden text, is ignored).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Sgr {
+    /// The on/off attributes set.
     pub attrs: Attrs,
+    /// The foreground colour, `None`: the terminal's default.
     pub fg: Option<SgrColor>,
+    /// The background colour, `None`: the terminal's default.
     pub bg: Option<SgrColor>,
 }
 

@@ -98,6 +98,7 @@ fn parse_spans(arena: &[u8], spans: &[Span], out: &mut Vec<TailEvent>) {
 pub struct Interrupt(Arc<Signal>);
 
 impl Interrupt {
+    /// Wake the follower: its blocked `next_batch` returns.
     pub fn interrupt(&self) {
         self.0.interrupt();
     }

@@ -136,6 +136,7 @@ impl LineIndex {
         self.lines
     }
 
+    /// Whether no line is indexed yet.
     pub fn is_empty(&self) -> bool {
         self.lines == 0
     }

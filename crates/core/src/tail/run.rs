@@ -36,6 +36,7 @@ pub struct RunData {
     pub events: VecDeque<TimelineEvent>,
     /// How many earlier lines of the timeline were not loaded, or dropped, to keep that bound.
     pub skipped: u64,
+    /// The run's `artifacts.json` entries.
     pub artifacts: Vec<Artifact>,
     /// `runtime-events.jsonl`, one pretty-printed JSON document per line of the file.
     pub runtime_events: Vec<String>,
@@ -117,9 +118,13 @@ pub fn skipped_note(skipped: u64, kept: usize) -> String {
 /// file's first line), `finished` when `meta.json` reads and this was the last of it.
 #[derive(Debug, Default)]
 pub struct RunUpdate {
+    /// The file was truncated or replaced: drop the events shown so far.
     pub reset: bool,
+    /// The timeline events read, in file order.
     pub events: Vec<TimelineEvent>,
+    /// Lines that did not parse as timeline events, as messages.
     pub problems: Vec<String>,
+    /// `meta.json` reads: the run is over and this was its last batch.
     pub finished: bool,
 }
 

@@ -27,11 +27,14 @@ pub const DIR: &str = ".pouch/tester";
 /// A 1-based place in a file (0 = unknown).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize)]
 pub struct Pos {
+    /// 1-based line, 0 when unknown.
     pub line: u32,
+    /// 1-based column, 0 when unknown.
     pub column: u32,
 }
 
 impl Pos {
+    /// The place at `line`, `column`.
     pub const fn new(line: u32, column: u32) -> Pos {
         Pos { line, column }
     }
@@ -61,7 +64,7 @@ macro_rules! value_set {
     ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $v:ident = $s:literal),+ $(,)? }) => {
         $(#[$m])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        pub enum $name { $($(#[$vm])* $v),+ }
+        pub enum $name { $(#[doc = concat!("`", $s, "`.")] $(#[$vm])* $v),+ }
 
         impl $name {
             /// Every value, in the seed's order.
@@ -150,12 +153,14 @@ pub struct Catalog {
     /// Whether `catalog.yaml` was read and parsed (rules about its contents and
     /// the files' categories are skipped when it was not: its problem says why).
     pub parsed: bool,
+    /// `catalog.yaml` `categories`, in file order (the execution order).
     pub categories: Vec<Category>,
     /// The ladder as written (values outside the three risks are dropped, with a problem).
     pub(crate) risks: Vec<Risk>,
     pub(crate) default_max_risk: Option<Risk>,
     /// `catalog.yaml` `vars`, in file order, unexpanded.
     pub vars: Vec<Var>,
+    /// The mobile artifact identity contract (`artifacts`).
     pub artifacts: Artifacts,
     /// Risk name → environment variable that must be `true` (keys as written).
     pub authorize: Vec<Switch>,
@@ -163,6 +168,7 @@ pub struct Catalog {
     pub gates: Vec<Switch>,
     pub(crate) sessions: Vec<Session>,
     pub(crate) id_pattern: Option<String>,
+    /// `run_together` groups: cases run in one go, in their order.
     pub run_together: Vec<Group>,
     /// The top-level default probe.
     pub status_probe: Option<Probe>,
@@ -171,7 +177,9 @@ pub struct Catalog {
     pub agent: Agent,
     /// Where each effective agent field came from: `catalog`, `execution` or `local`.
     pub(crate) agent_sources: BTreeMap<String, String>,
+    /// Every case of `cases/`, in execution order.
     pub cases: Vec<Case>,
+    /// `local.yaml`, when there is one.
     pub local: Option<Local>,
     /// The case files read, in load order.
     pub files: Vec<CaseFile>,
@@ -188,14 +196,17 @@ impl Catalog {
         self.locs.get(key).copied().unwrap_or(Pos::new(1, 1))
     }
 
+    /// The category `id`.
     pub fn category(&self, id: &str) -> Option<&Category> {
         self.categories.iter().find(|c| c.id == id)
     }
 
+    /// The case `id`.
     pub fn case(&self, id: &str) -> Option<&Case> {
         self.cases.iter().find(|c| c.id == id)
     }
 
+    /// The reusable session `name` (`sessions`).
     pub fn session(&self, name: &str) -> Option<&Session> {
         self.sessions.iter().find(|s| s.name == name)
     }
@@ -249,10 +260,15 @@ impl Catalog {
 /// One category: its cases live in `cases/<id lowercased>.yaml`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Category {
+    /// The category id; its cases live in `cases/<id lowercased>.yaml`.
     pub id: String,
+    /// Short name.
     pub title: String,
+    /// Its own probe, none, or the default.
     pub status_probe: ProbeSetting,
+    /// Place of the entry in `catalog.yaml`.
     pub pos: Pos,
+    /// Fields the seed does not name (kept, shown).
     pub extra: Map<String, Value>,
 }
 
@@ -273,6 +289,7 @@ pub enum ProbeSetting {
 pub struct Probe {
     /// As written (unexpanded); `select` gives it expanded.
     pub url: String,
+    /// Fields of the answer whose values stop the category.
     pub stop_if: Vec<StopIf>,
     /// Place of `url` (or of the mapping when `url` is missing).
     pub pos: Pos,
@@ -283,34 +300,45 @@ pub struct Probe {
 /// A JSON field of the probe's answer and the values that stop the category.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct StopIf {
+    /// The JSON field of the probe's answer.
     pub field: String,
+    /// The values of `field` that stop the category.
     pub values: Vec<Value>,
 }
 
 /// A `NAME: value` variable (numbers and booleans kept as their YAML text).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Var {
+    /// The variable name.
     pub name: String,
+    /// The value as written, unexpanded.
     pub value: String,
+    /// Place of the entry.
     pub pos: Pos,
 }
 
 /// An `authorize` or `gates` entry: `key` → environment variable `var`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Switch {
+    /// A risk (`authorize`) or gate (`gates`) name.
     pub key: String,
+    /// The environment variable that must be `true`.
     pub var: String,
+    /// Place of the entry.
     pub pos: Pos,
 }
 
 /// A reusable session.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Session {
+    /// The session's key in `sessions` (a case's `session` names it).
     pub name: String,
+    /// `browser` or `mobile`; `None` when missing or unknown.
     pub kind: Option<SessionKind>,
     pub(crate) reuse: Option<Reuse>,
     /// Every other field (url, device, profile …), as written.
     pub(crate) fields: Map<String, Value>,
+    /// Place of the entry.
     pub pos: Pos,
     #[serde(skip)]
     pub(crate) locs: Locs,
@@ -319,8 +347,11 @@ pub struct Session {
 /// A `run_together` group.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Group {
+    /// The case ids, in run order.
     pub ids: Vec<String>,
+    /// Whether the group goes on after a case fails.
     pub continue_on_fail: bool,
+    /// Place of the group.
     pub pos: Pos,
     /// Place of each id.
     #[serde(skip)]
@@ -400,14 +431,18 @@ pub(crate) struct MobileArtifact {
 /// `local.yaml`: this machine's overrides (not committed).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Local {
+    /// `local.yaml`, relative to the workspace root.
     pub file: String,
     /// `HOST`, authorization switches and other top-level scalars, then `vars:` entries.
     pub values: Vec<Var>,
+    /// `agent` overrides, shallow-merged over the catalog's.
     pub agent: Option<Agent>,
+    /// Fields the seed does not name (kept, shown).
     pub extra: Map<String, Value>,
 }
 
 impl Local {
+    /// The value `name` sets here, top-level keys first.
     pub fn get(&self, name: &str) -> Option<&Var> {
         // later entries (the `vars:` mapping) do not override top-level keys
         self.values.iter().find(|v| v.name == name)
@@ -458,26 +493,41 @@ pub(crate) const CASE_KEYS: [(&str, bool); 18] = [
 /// (loading reported it); such a case is never selected to run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Case {
+    /// The case id (matches `id_pattern`).
     pub id: String,
     /// As written; the file's category when the key is missing.
     pub category: String,
+    /// Short name.
     pub title: String,
+    /// One observable sentence: what is tested.
     pub what: String,
+    /// `active`, `pending` (kept, not run; reason in `notes`) or `retired`.
     pub lifecycle: Option<Lifecycle>,
+    /// `smoke`, `full` or `slow`; `smoke` only with `risk: readonly`.
     pub tag: Option<Tag>,
+    /// `readonly`, `mutating` or `destructive`.
     pub risk: Option<Risk>,
+    /// A project gate, one of the catalog's `gates` (never with `readonly`).
     pub gate: Option<String>,
+    /// `script`, `browser` or `mobile`; none when `automation: manual`.
     pub driver: Option<Driver>,
     /// `automated` when the key is missing.
     pub automation: Option<Automation>,
+    /// A key of the catalog's `sessions` (required for browser and mobile).
     pub session: Option<String>,
+    /// How to test it.
     pub how: How,
+    /// How it passes: at least one `{kind, value}`.
     pub expected: Vec<Expected>,
+    /// Ids of feature items in the documents for people.
     pub maps_to: Vec<String>,
     /// The raw expression; parse with [`crate::workspace::assume::Assume::parse`].
     pub assume: Option<String>,
+    /// Preconditions, in words for a person.
     pub setup: Vec<String>,
+    /// What to undo after the run.
     pub teardown: Vec<String>,
+    /// Remarks.
     pub notes: Vec<String>,
     /// The case file, relative to the workspace root.
     pub file: String,
@@ -512,12 +562,15 @@ pub const MAX_TIMEOUT_SECS: u64 = 24 * 60 * 60;
 pub struct How {
     /// A command run by `sh` in the workspace root (may be a multi-line script).
     pub run: Option<String>,
+    /// Steps, in words for a person.
     pub steps: Vec<String>,
+    /// A URL to request (expanded at launch).
     pub url: Option<String>,
     /// HTTP method for `how.url`; see [`How::method`].
     pub(crate) method: Option<String>,
     /// Seconds, default 60, at most [`MAX_TIMEOUT_SECS`].
     pub timeout: u64,
+    /// Fields the seed does not name (kept, shown).
     pub extra: Map<String, Value>,
 }
 

@@ -10,11 +10,16 @@ pub(crate) const DEFAULT_RUNNER: [&str; 2] = ["node", "scripts/test-workflow.mjs
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]
+/// The settings of `testdeck.toml`; every table has a default.
 pub struct Config {
+    /// `[runner]`: the command that runs tests-tree cases.
     pub runner: Runner,
+    /// `[tests]`: which files are cases.
     pub tests: Tests,
+    /// `[runs]`: how a run folder without `meta.json` is judged.
     pub runs: Runs,
     pub(crate) open: Open,
+    /// `[watch]`: what else `watch` follows.
     pub watch: Watch,
 }
 
@@ -130,6 +135,7 @@ impl Runs {
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(default, deny_unknown_fields)]
+/// `[runner]`: the runner of seed 000 (default `node scripts/test-workflow.mjs`).
 pub struct Runner {
     /// The command, as argv; the selection's filters are appended.
     pub command: Vec<String>,
@@ -151,6 +157,7 @@ impl Default for Runner {
 pub struct Open {
     pub(crate) trace: Vec<String>,
     pub(crate) html: Vec<String>,
+    /// The opener of every other artifact.
     pub default: Vec<String>,
 }
 

@@ -55,6 +55,7 @@ fn words(q: &str) -> impl Iterator<Item = &str> {
 }
 
 impl Query {
+    /// The query `q`: words split on unescaped spaces, each matched fuzzily.
     pub fn new(q: &str) -> Query {
         let mut groups: Vec<Vec<Atom>> = Vec::new();
         let mut join = false;

@@ -26,6 +26,7 @@ pub enum HostClass {
 }
 
 impl HostClass {
+    /// Whether the host is this machine (`localhost`, `127.0.0.0/8`, `::1`).
     pub fn is_loopback(&self) -> bool {
         matches!(self, HostClass::Loopback)
     }

@@ -14,8 +14,11 @@ use std::path::{Path, PathBuf};
 /// The three opener slots of an `[open]` table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Slot {
+    /// `trace`: the opener of Playwright traces.
     Trace,
+    /// `html`: the opener of HTML reports.
     Html,
+    /// `default`: the opener of every other artifact.
     Default,
 }
 
@@ -93,7 +96,12 @@ pub enum Decision {
     Run(Vec<String>),
     /// The workspace's `testdeck.toml` names this opener and is not trusted:
     /// ask the person, showing the exact command; [`trust`] on yes.
-    Ask { argv: Vec<String>, file: PathBuf },
+    Ask {
+        /// The opener's command.
+        argv: Vec<String>,
+        /// The `testdeck.toml` that names it.
+        file: PathBuf,
+    },
     /// An opener set to `[]`: nothing to run.
     Nothing,
 }

@@ -77,10 +77,16 @@ pub enum Error {
     /// A symbolic link that leads out of the folder it must stay in (or nowhere).
     LinkOut,
     /// Over the cap of its kind.
-    TooLarge { size: u64, cap: u64 },
+    TooLarge {
+        /// The file's size in bytes.
+        size: u64,
+        /// The cap of its kind in bytes.
+        cap: u64,
+    },
 }
 
 impl Error {
+    /// Whether the file is not there.
     pub fn is_missing(&self) -> bool {
         matches!(self, Error::Missing(_))
     }

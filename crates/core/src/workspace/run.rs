@@ -31,6 +31,7 @@ pub enum RunState {
 }
 
 impl RunState {
+    /// Whether the run has ended.
     pub fn ended(self) -> bool {
         self == RunState::Ended
     }

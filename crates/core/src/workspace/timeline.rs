@@ -16,14 +16,21 @@ pub(crate) const EVENT_STATUSES: [&str; 4] = ["info", "ok", "failed", "skipped"]
 /// A field that had a wrong type is written with its original value, once.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TimelineEvent {
+    /// `ts`: when the event happened.
     pub ts: Option<String>,
     /// The `type` field.
     pub kind: String,
+    /// `name`: the event's stable semantic name (not a script name).
     pub name: String,
+    /// `status`: `info`, `ok`, `failed` or `skipped`.
     pub status: String,
+    /// `id`: an optional stable id (of steps and assertions, to tie attachments to).
     pub id: Option<String>,
+    /// `message`: one factual sentence of what happened.
     pub message: String,
+    /// `data`: structured raw observations, may be empty.
     pub data: Value,
+    /// Fields beyond the fixed ones (a contract drift, still shown).
     pub extra: Map<String, Value>,
 }
 
@@ -73,7 +80,9 @@ pub struct LineIssue {
     /// `timeline-not-json`, `timeline-not-object`, `timeline-wrong-type`,
     /// `timeline-not-utf8`, `timeline-bad-type`, `timeline-bad-status`.
     pub rule: &'static str,
+    /// 1-based column, when the parser knows it.
     pub column: Option<u32>,
+    /// What is wrong, for a person.
     pub message: String,
 }
 

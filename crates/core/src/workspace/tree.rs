@@ -82,6 +82,7 @@ pub const STABLE_GROUPS: [&str; 4] = ["basic", "boundary", "scenario", "live"];
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TestCase {
+    /// The caseId: the file name without its test suffix.
     pub case_id: String,
     /// The file, relative to the workspace root.
     pub path: String,
@@ -102,9 +103,13 @@ pub struct TestCase {
 /// layer, the suite and the groups; under `temp/` every folder after it is a group.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct ScopeLevels {
+    /// The first folder.
     pub domain: String,
+    /// The second folder.
     pub layer: Option<String>,
+    /// The third folder.
     pub suite: Option<String>,
+    /// The folders after it.
     pub groups: Vec<String>,
 }
 
@@ -151,6 +156,7 @@ pub fn key(scope: &str, case_id: &str) -> String {
 }
 
 #[derive(Debug, Clone, Default)]
+/// The tests tree: every case file under `tests/` (outside `tests/logs/`).
 pub struct TestsTree {
     /// Sorted by scope, then caseId.
     pub cases: Vec<TestCase>,

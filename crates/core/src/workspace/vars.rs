@@ -20,6 +20,7 @@ pub fn process_env(name: &str) -> Option<String> {
 
 /// The only accepted test-service address, and its default.
 pub const HOST: &str = "HOST";
+/// The default of `HOST`: this machine.
 pub const DEFAULT_HOST: &str = "127.0.0.1";
 
 /// Where a resolved value came from.
@@ -37,6 +38,7 @@ pub enum VarSource {
 }
 
 impl VarSource {
+    /// The name shown and written in JSON (`environment`, `local`, …).
     pub fn as_str(self) -> &'static str {
         match self {
             VarSource::Environment => "environment",
@@ -50,11 +52,13 @@ impl VarSource {
 /// One resolved variable.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Resolved {
+    /// The variable's name.
     pub name: String,
     /// As defined (before expansion).
     pub raw: String,
     /// Expanded (`${NAME}` replaced); environment values are taken literally.
     pub value: String,
+    /// Where the value came from.
     pub source: VarSource,
     /// An authorization switch (a variable of `authorize` or `gates`).
     pub(crate) switch: bool,
@@ -63,6 +67,7 @@ pub struct Resolved {
 /// The result of expanding a text: unknown names stay as written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Expanded {
+    /// The text with every known `${NAME}` replaced.
     pub text: String,
     /// Names referenced but not defined, in order of appearance.
     pub(crate) unknown: Vec<String>,
@@ -276,6 +281,7 @@ impl Vars {
         self.entry(name).map(|e| e.value.as_str())
     }
 
+    /// The resolved variable `name`.
     pub fn entry(&self, name: &str) -> Option<&Resolved> {
         self.index.get(name).map(|&i| &self.entries[i])
     }
@@ -285,6 +291,7 @@ impl Vars {
         &self.entries
     }
 
+    /// Whether `name` is defined.
     pub fn is_known(&self, name: &str) -> bool {
         self.index.contains_key(name)
     }

@@ -25,8 +25,11 @@ pub fn type_lookups() -> u64 {
 /// What an entry is, as its folder says (a link is never resolved).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
+    /// A regular file.
     File,
+    /// A folder.
     Dir,
+    /// A symbolic link (never followed).
     Link,
     /// A FIFO, device or socket.
     Special,

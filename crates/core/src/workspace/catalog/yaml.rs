@@ -16,18 +16,26 @@ const MAX_DEPTH: usize = 64;
 /// One YAML node with its place.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node {
+    /// The value.
     pub value: Yaml,
+    /// Where the node starts.
     pub pos: Pos,
 }
 
 /// The YAML value of a node.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Yaml {
+    /// `null`, `~` or nothing.
     Null,
+    /// `true` or `false`.
     Bool(bool),
+    /// An integer.
     Int(i64),
+    /// A floating-point number.
     Float(f64),
+    /// Any other scalar.
     Str(String),
+    /// A sequence.
     Seq(Vec<Node>),
     /// Keys in file order (duplicates are refused by the parser).
     Map(Vec<(Node, Node)>),
@@ -58,6 +66,7 @@ impl Node {
         }
     }
 
+    /// The text of a string scalar.
     pub fn as_str(&self) -> Option<&str> {
         match &self.value {
             Yaml::Str(s) => Some(s),
@@ -127,7 +136,9 @@ impl Node {
 pub struct ParseError {
     /// `yaml-syntax` for broken YAML, `yaml-limit` for a refused alias bomb or nesting.
     pub rule: &'static str,
+    /// What is wrong, for a person.
     pub message: String,
+    /// Where, 0:0 when unknown.
     pub pos: Pos,
 }
 

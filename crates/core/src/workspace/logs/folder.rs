@@ -33,8 +33,11 @@ pub fn read_folder(root: &Path, dir: &Path, problems: &mut Vec<Problem>) -> Opti
 /// The run files a run folder's listing shows (regular files and the `artifacts/` folder).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Names {
+    /// `meta.json` is there (the run ended).
     pub meta: bool,
+    /// `timeline.jsonl` is there.
     pub timeline: bool,
+    /// `runtime-events.jsonl` is there.
     pub runtime: bool,
     pub(crate) artifacts_json: bool,
     pub(crate) artifacts_dir: bool,
@@ -61,7 +64,9 @@ impl Names {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FolderIdent {
+    /// The run folder's name, `YYYYMMDD-HHmmss-SSS`.
     pub run_id: String,
+    /// The case folder's name.
     pub case_id: String,
     /// The folders between the logs root and the case's, joined with `/`.
     pub scope: String,

@@ -13,9 +13,11 @@ use std::sync::Arc;
 /// One domain's runs (the first folder under `tests/logs/`), read.
 #[derive(Debug, Default)]
 pub struct Chunk {
+    /// The domain: the first folder under `tests/logs/`.
     pub domain: String,
     /// Sorted by scope, caseId, then runId.
     pub runs: Vec<RawRun>,
+    /// What was wrong reading them.
     pub problems: Vec<Problem>,
 }
 

@@ -23,8 +23,11 @@ use std::sync::Arc;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
+/// The state of a run: its `meta.json` `status`, or why there is none.
 pub enum RunStatus {
+    /// `meta.json` says `passed`.
     Passed,
+    /// `meta.json` says `failed` (or no status).
     Failed,
     /// No readable `meta.json` yet: running, or its meta is broken.
     InProgress,
@@ -36,6 +39,7 @@ pub enum RunStatus {
 }
 
 impl RunStatus {
+    /// The name shown and written in JSON (`passed`, `in-progress`, …).
     pub fn as_str(self) -> &'static str {
         match self {
             RunStatus::Passed => "passed",
@@ -71,18 +75,23 @@ pub struct RawRun {
     pub scope: Arc<str>,
     /// The run folder, relative to the workspace root.
     pub path: String,
+    /// What its `meta.json` says, or why there is none.
     pub status: RunStatus,
     /// Its `meta.json`'s times and counts, when it reads.
     pub meta: Option<MetaSummary>,
     /// `meta.json` exists but could not be read.
     pub meta_broken: bool,
+    /// `timeline.jsonl` is there.
     pub has_timeline: bool,
+    /// `runtime-events.jsonl` is there.
     pub has_runtime_events: bool,
+    /// `artifacts.json` is there.
     pub has_artifacts_json: bool,
     pub(crate) has_artifacts_dir: bool,
 }
 
 impl RawRun {
+    /// `scope/caseId`: the case the run belongs to.
     pub fn key(&self) -> String {
         super::tree::key(&self.scope, &self.case_id)
     }
@@ -90,12 +99,15 @@ impl RawRun {
     pub fn is_temp(&self) -> bool {
         &*self.scope == "temp" || self.scope.starts_with("temp/")
     }
+    /// `meta.json` `startedAt`, when it reads.
     pub fn started_at(&self) -> Option<&str> {
         self.meta.as_ref().and_then(|m| m.started_at.as_deref())
     }
+    /// `meta.json` `finishedAt`, when it reads.
     pub fn finished_at(&self) -> Option<&str> {
         self.meta.as_ref().and_then(|m| m.finished_at.as_deref())
     }
+    /// `meta.json` `stats.durationMs`, when it reads.
     pub fn duration_ms(&self) -> Option<u64> {
         self.meta.as_ref().and_then(MetaSummary::duration_ms)
     }
@@ -143,6 +155,7 @@ pub fn is_run_id(s: &str) -> bool {
 }
 
 #[derive(Debug, Clone, Default)]
+/// The raw logs: every run folder `tests/logs/<scope>/<caseId>/<runId>/`.
 pub struct Logs {
     /// Sorted by scope, caseId, then runId (oldest first).
     pub runs: Vec<RawRun>,
