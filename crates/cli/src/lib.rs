@@ -59,7 +59,7 @@ pub struct Cli {
     #[command(flatten)]
     pub(crate) look: Look,
     #[command(subcommand)]
-    pub command: Option<Command>,
+    pub(crate) command: Option<Command>,
 }
 
 /// The cockpit's look: only where a cockpit opens (bare `testdeck`, `testdeck demo`).
@@ -74,7 +74,7 @@ pub(crate) struct Look {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Every case of both sources.
     #[command(after_help = "\
 Examples:

@@ -20,7 +20,7 @@ use testdeck_exec::{
 pub struct Args {
     /// Catalog ids, tests-tree caseIds (or scope/caseId) and scopes (folders).
     #[arg(value_name = "ID|SCOPE")]
-    pub targets: Vec<String>,
+    pub(crate) targets: Vec<String>,
     /// Add the cases whose latest run failed.
     #[arg(long)]
     pub(crate) failed: bool,
@@ -28,10 +28,10 @@ pub struct Args {
     pub(crate) auth: AuthFlags,
     /// The run record's label (letters, digits, - _ .).
     #[arg(long, default_value = "run")]
-    pub label: String,
+    pub(crate) label: String,
     /// Passed to the tests runner as --runs N (1 or more).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    pub runs: Option<u32>,
+    pub(crate) runs: Option<u32>,
     /// When every case was skipped and nothing ran: fail (exit 4), warn (exit 0
     /// with a warning on stderr) or pass (exit 0).
     #[arg(long, value_name = "WHAT", default_value = "fail")]
@@ -135,13 +135,13 @@ pub(crate) fn on_termination_signal(then: impl FnOnce() + Send + 'static) {
 pub(crate) struct AuthFlags {
     /// Authorize a risk for these runs.
     #[arg(long = "authorize", value_name = "RISK")]
-    pub authorize: Vec<Risk>,
+    pub(crate) authorize: Vec<Risk>,
     /// Authorize a gate for these runs.
     #[arg(long = "gate", value_name = "G")]
-    pub gate: Vec<String>,
+    pub(crate) gate: Vec<String>,
     /// The highest risk that may run (default: the catalog's default_max_risk).
     #[arg(long, value_name = "R")]
-    pub max_risk: Option<Risk>,
+    pub(crate) max_risk: Option<Risk>,
     /// Allow live cases of the tests tree (they call a real model).
     #[arg(long)]
     pub(crate) allow_live: bool,
@@ -152,7 +152,7 @@ pub(crate) struct AuthFlags {
 
 impl AuthFlags {
     /// The session's grants from the flags.
-    pub fn grants(&self) -> Grants {
+    pub(crate) fn grants(&self) -> Grants {
         grants_of(
             &self.authorize,
             &self.gate,

@@ -12,10 +12,10 @@ use testdeck_core::workspace::stats::under;
 pub struct Args {
     /// Only runs of this caseId (tests) or case id (catalog).
     #[arg(long = "case")]
-    pub case_id: Option<String>,
+    pub(crate) case_id: Option<String>,
     /// Only runs at or below this scope.
     #[arg(long)]
-    pub scope: Option<String>,
+    pub(crate) scope: Option<String>,
     /// One JSON document.
     #[arg(long)]
     pub json: bool,

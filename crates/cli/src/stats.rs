@@ -10,10 +10,10 @@ use testdeck_core::workspace::stats::{self, NodeKind, Window, fmt_rate};
 pub struct Args {
     /// Only nodes at or below this scope (e.g. `ai/backend`).
     #[arg(long)]
-    pub scope: Option<String>,
+    pub(crate) scope: Option<String>,
     /// Only runs started on or after this date (`YYYY-MM-DD` or RFC 3339).
     #[arg(long)]
-    pub since: Option<String>,
+    pub(crate) since: Option<String>,
     /// Print the 通过率 blocks of the report format.
     #[arg(long, conflicts_with = "json")]
     pub(crate) markdown: bool,

@@ -14,15 +14,15 @@ use testdeck_exec::watch::{self, WatchEvent, WatchNote, WatchOptions, WatchSink}
 pub struct Args {
     /// Catalog ids or categories, tests-tree caseIds (or scope/caseId) and scopes; none: every case.
     #[arg(value_name = "ID|SCOPE")]
-    pub targets: Vec<String>,
+    pub(crate) targets: Vec<String>,
     #[command(flatten)]
     pub(crate) auth: super::run::AuthFlags,
     /// The run records' label (letters, digits, - _ .).
     #[arg(long, default_value = "watch")]
-    pub label: String,
+    pub(crate) label: String,
     /// Passed to the tests runner as --runs N (1 or more).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    pub runs: Option<u32>,
+    pub(crate) runs: Option<u32>,
     /// The quiet period that ends a burst of saves, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 300)]
     pub(crate) debounce_ms: u64,

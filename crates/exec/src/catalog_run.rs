@@ -35,7 +35,7 @@ pub struct CatalogPlan {
 
 /// The policy's session for a catalog: HOST, max risk, switches resolved
 /// (environment > local.yaml, never catalog vars), and the session's grants.
-pub fn session(
+pub(crate) fn session(
     catalog: &Catalog,
     vars: &Vars,
     max_risk: Risk,

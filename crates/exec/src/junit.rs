@@ -32,7 +32,7 @@ pub struct Case {
 }
 
 /// The suite name of a catalog run record.
-pub fn catalog_suite(run_id: &str) -> String {
+pub(crate) fn catalog_suite(run_id: &str) -> String {
     format!("catalog {run_id}")
 }
 

@@ -211,7 +211,7 @@ impl LaunchHandle {
     pub fn canceller(&self) -> Cancel {
         self.cancel.clone()
     }
-    pub fn is_finished(&self) -> bool {
+    pub(crate) fn is_finished(&self) -> bool {
         self.thread.as_ref().is_none_or(JoinHandle::is_finished)
     }
     /// Record a person's verdict (with an optional note) for a catalog case of

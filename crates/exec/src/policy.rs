@@ -71,9 +71,9 @@ pub struct Grants {
 /// How and when something was granted.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Grant {
-    pub how: GrantSource,
+    pub(crate) how: GrantSource,
     /// RFC 3339 UTC.
-    pub when: String,
+    pub(crate) when: String,
 }
 
 impl Grants {
@@ -95,26 +95,26 @@ impl Grants {
         self.granted.get(what).map(|g| g.how)
     }
     /// When `what` was granted.
-    pub fn when(&self, what: &Grantable) -> Option<&str> {
+    pub(crate) fn when(&self, what: &Grantable) -> Option<&str> {
         self.granted.get(what).map(|g| g.when.as_str())
     }
 }
 
 /// The session side of a decision.
 #[derive(Debug, Clone)]
-pub struct Session {
+pub(crate) struct Session {
     /// Headless runs never prompt: what would be asked is skipped.
-    pub headless: bool,
-    pub max_risk: Risk,
+    pub(crate) headless: bool,
+    pub(crate) max_risk: Risk,
     pub host: String,
     /// `authorize`: risk → variable name.
-    pub authorize: BTreeMap<Risk, String>,
+    pub(crate) authorize: BTreeMap<Risk, String>,
     /// `gates`: gate → variable name.
-    pub gates: BTreeMap<String, String>,
+    pub(crate) gates: BTreeMap<String, String>,
     /// Authorization switches already resolved: variable → (value, where from),
     /// process environment first, then local.yaml.
     pub(crate) switches: BTreeMap<String, (String, GrantSource)>,
-    pub grants: Grants,
+    pub(crate) grants: Grants,
 }
 
 /// The case side of a decision.
@@ -122,12 +122,12 @@ pub struct Session {
 pub(crate) struct CaseFacts {
     pub id: String,
     /// `None` for a tests-tree case (the runner has no risk ladder).
-    pub risk: Option<Risk>,
-    pub gate: Option<String>,
+    pub(crate) risk: Option<Risk>,
+    pub(crate) gate: Option<String>,
     /// The `assume` expression and whether it held.
     pub assume: Option<(String, bool)>,
     /// A tests-tree case under a `live/` folder.
-    pub live: bool,
+    pub(crate) live: bool,
     /// A URL the case (or its category's probe) would reach whose host is not
     /// loopback, when HOST itself is: it needs the remote grant all the same.
     pub(crate) remote_url: Option<String>,
@@ -187,7 +187,7 @@ impl Prompt {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Used {
     pub what: Grantable,
-    pub how: GrantSource,
+    pub(crate) how: GrantSource,
     /// The switch variable set to `true` in the child's environment.
     pub(crate) variable: Option<String>,
 }
@@ -335,7 +335,7 @@ pub(crate) fn decide_groups(ds: &mut [(String, Decision)], groups: &[Option<usiz
 
 /// How strict a prompt is: the remote HOST comes before anything, then what a
 /// key press cannot grant, then gates, mutating, live.
-pub fn strictness(p: &Prompt) -> u8 {
+pub(crate) fn strictness(p: &Prompt) -> u8 {
     match p {
         Prompt::Remote { .. } => 4,
         Prompt::Destructive { .. } => 3,

@@ -43,7 +43,7 @@ impl Verdict {
         Verdict::ALL.into_iter().find(|v| v.as_str() == s)
     }
     /// `fail` and `environment-fail` make `run` exit 1.
-    pub fn is_failure(self) -> bool {
+    pub(crate) fn is_failure(self) -> bool {
         matches!(self, Verdict::Fail | Verdict::EnvironmentFail)
     }
 }
@@ -90,7 +90,7 @@ pub struct CaseResult {
     pub exit_code: Option<i32>,
     /// The expanded command shown before it ran.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub command: Option<String>,
+    pub(crate) command: Option<String>,
     /// The last lines of output (the full output is in `log`).
     #[serde(default)]
     pub output: Vec<String>,
@@ -234,7 +234,7 @@ impl RunRecord {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PastVerdict {
     pub run_id: String,
-    pub started_at: String,
+    pub(crate) started_at: String,
     pub verdict: Verdict,
     pub reason: Option<String>,
     /// Given by a person (`judged_by: person`).
@@ -387,7 +387,7 @@ impl RecordWriter {
 impl RecordWriter {
     /// Record a person's verdict for a case of this run (a case the run marked
     /// `not-run` because it needs a person, or any other) and save.
-    pub fn judge(
+    pub(crate) fn judge(
         &mut self,
         case_id: &str,
         verdict: Verdict,

@@ -124,7 +124,7 @@ pub type Watched = super::CaseSet<String>;
 
 impl Watched {
     /// Every id, tests keys first.
-    pub fn ids(&self) -> Vec<String> {
+    pub(crate) fn ids(&self) -> Vec<String> {
         self.tests.iter().chain(&self.catalog).cloned().collect()
     }
     fn extend(&mut self, o: &Watched) {

@@ -126,7 +126,7 @@ impl Command {
     pub(crate) fn from_name(name: &str) -> Option<Command> {
         COMMANDS.iter().find(|(_, n)| *n == name).map(|(c, _)| *c)
     }
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         COMMANDS
             .iter()
             .find(|(c, _)| *c == self)

@@ -224,8 +224,8 @@ pub struct Keymap {
 pub struct ConfigError {
     pub file: String,
     pub line: u32,
-    pub column: u32,
-    pub message: String,
+    pub(crate) column: u32,
+    pub(crate) message: String,
 }
 
 impl fmt::Display for ConfigError {

@@ -5,7 +5,7 @@ pub mod action;
 pub mod app;
 pub mod event;
 pub(crate) mod follow_queue;
-pub(crate) mod graphics;
+pub mod graphics;
 pub mod image;
 pub mod job;
 pub mod keymap;

@@ -60,7 +60,7 @@ pub struct Theme {
     /// `palette.foreground`): what a cell without its own colour shows, so
     /// contrast can be measured (black and white when the file does not say).
     pub(crate) background: Color,
-    pub foreground: Color,
+    pub(crate) foreground: Color,
 }
 
 /// The entries of the optional table `[name]`, each parsed by `parse(key, value)`

@@ -48,7 +48,7 @@ pub enum Refresh {
 impl LineIndex {
     /// Open `path` with nothing indexed yet; call [`Self::index_more`] to build
     /// it step by step (and show progress), or use [`Self::build`].
-    pub fn open(path: impl Into<PathBuf>) -> io::Result<Self> {
+    pub(crate) fn open(path: impl Into<PathBuf>) -> io::Result<Self> {
         let path = path.into();
         // never blocks on a FIFO, never reads a device or a folder
         let (file, m) = crate::workspace::read::open(&path, None).map_err(|e| match e {

@@ -13,12 +13,12 @@ use std::time::Duration;
 
 /// How often the follow task looks for `meta.json` (the end of the run) when no
 /// filesystem events can tell it (inotify unavailable or exhausted).
-pub const META_CHECK: Duration = Duration::from_millis(250);
+pub(crate) const META_CHECK: Duration = Duration::from_millis(250);
 /// How long a `meta.json` that does not read as JSON is given to be completed;
 /// after that the run counts as ended anyway (indexing reports the broken file).
-pub const META_SETTLE: Duration = Duration::from_secs(2);
+pub(crate) const META_SETTLE: Duration = Duration::from_secs(2);
 /// The most runtime events kept from one file.
-pub const MAX_RUNTIME_EVENTS: usize = 20_000;
+pub(crate) const MAX_RUNTIME_EVENTS: usize = 20_000;
 
 /// The most timeline events kept for one run: the last ones, since the live pane
 /// follows the end (tens of MB at most; the rest are counted in `RunData::skipped`).
@@ -80,7 +80,7 @@ impl RunData {
     }
 
     /// Keep a problem line, or only count it past [`MAX_RUN_PROBLEMS`].
-    pub fn push_problem(&mut self, p: String) {
+    pub(crate) fn push_problem(&mut self, p: String) {
         if self.problems.len() < MAX_RUN_PROBLEMS {
             self.problems.push(p);
         } else {

@@ -25,7 +25,7 @@ pub enum Term {
 
 impl Term {
     /// The variable the term tests.
-    pub fn name(&self) -> &str {
+    pub(crate) fn name(&self) -> &str {
         match self {
             Term::Set(n) | Term::Unset(n) | Term::Eq(n, _) | Term::Ne(n, _) => n,
         }

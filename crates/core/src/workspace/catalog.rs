@@ -30,7 +30,7 @@ pub struct Pos {
     /// 1-based line, 0 when unknown.
     pub line: u32,
     /// 1-based column, 0 when unknown.
-    pub column: u32,
+    pub(crate) column: u32,
 }
 
 impl Pos {
@@ -171,7 +171,7 @@ pub struct Catalog {
     /// `run_together` groups: cases run in one go, in their order.
     pub run_together: Vec<Group>,
     /// The top-level default probe.
-    pub status_probe: Option<Probe>,
+    pub(crate) status_probe: Option<Probe>,
     /// The effective agent: `catalog.yaml` `agent` (or the legacy `execution`)
     /// shallow-merged with `local.yaml` `agent`.
     pub agent: Agent,
@@ -184,7 +184,7 @@ pub struct Catalog {
     /// The case files read, in load order.
     pub files: Vec<CaseFile>,
     /// Top-level fields of `catalog.yaml` the seed does not name (kept, shown).
-    pub extra: Map<String, Value>,
+    pub(crate) extra: Map<String, Value>,
     /// Places in `catalog.yaml`.
     #[serde(skip)]
     pub(crate) locs: Locs,
@@ -207,7 +207,7 @@ impl Catalog {
     }
 
     /// The reusable session `name` (`sessions`).
-    pub fn session(&self, name: &str) -> Option<&Session> {
+    pub(crate) fn session(&self, name: &str) -> Option<&Session> {
         self.sessions.iter().find(|s| s.name == name)
     }
 
@@ -265,11 +265,11 @@ pub struct Category {
     /// Short name.
     pub title: String,
     /// Its own probe, none, or the default.
-    pub status_probe: ProbeSetting,
+    pub(crate) status_probe: ProbeSetting,
     /// Place of the entry in `catalog.yaml`.
-    pub pos: Pos,
+    pub(crate) pos: Pos,
     /// Fields the seed does not name (kept, shown).
-    pub extra: Map<String, Value>,
+    pub(crate) extra: Map<String, Value>,
 }
 
 /// A category's `status_probe` key.
@@ -292,7 +292,7 @@ pub struct Probe {
     /// Fields of the answer whose values stop the category.
     pub stop_if: Vec<StopIf>,
     /// Place of `url` (or of the mapping when `url` is missing).
-    pub pos: Pos,
+    pub(crate) pos: Pos,
     /// The file it was written in.
     pub file: String,
 }
@@ -310,11 +310,11 @@ pub struct StopIf {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Var {
     /// The variable name.
-    pub name: String,
+    pub(crate) name: String,
     /// The value as written, unexpanded.
     pub value: String,
     /// Place of the entry.
-    pub pos: Pos,
+    pub(crate) pos: Pos,
 }
 
 /// An `authorize` or `gates` entry: `key` → environment variable `var`.
@@ -325,21 +325,21 @@ pub struct Switch {
     /// The environment variable that must be `true`.
     pub var: String,
     /// Place of the entry.
-    pub pos: Pos,
+    pub(crate) pos: Pos,
 }
 
 /// A reusable session.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Session {
     /// The session's key in `sessions` (a case's `session` names it).
-    pub name: String,
+    pub(crate) name: String,
     /// `browser` or `mobile`; `None` when missing or unknown.
-    pub kind: Option<SessionKind>,
+    pub(crate) kind: Option<SessionKind>,
     pub(crate) reuse: Option<Reuse>,
     /// Every other field (url, device, profile …), as written.
     pub(crate) fields: Map<String, Value>,
     /// Place of the entry.
-    pub pos: Pos,
+    pub(crate) pos: Pos,
     #[serde(skip)]
     pub(crate) locs: Locs,
 }
@@ -348,11 +348,11 @@ pub struct Session {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Group {
     /// The case ids, in run order.
-    pub ids: Vec<String>,
+    pub(crate) ids: Vec<String>,
     /// Whether the group goes on after a case fails.
     pub continue_on_fail: bool,
     /// Place of the group.
-    pub pos: Pos,
+    pub(crate) pos: Pos,
     /// Place of each id.
     #[serde(skip)]
     pub(crate) id_pos: Vec<Pos>,
@@ -364,7 +364,7 @@ pub struct Agent {
     /// The value of each of [`AGENT_FIELDS`], in that order (`None`: not set).
     values: [Option<String>; AGENT_FIELDS.len()],
     /// Fields the seed does not name.
-    pub extra: Map<String, Value>,
+    pub(crate) extra: Map<String, Value>,
 }
 
 /// The agent field names, as the seed spells them.
@@ -425,7 +425,7 @@ pub(crate) struct MobileArtifact {
     pub(crate) required: bool,
     pub(crate) package: Option<String>,
     pub(crate) bundle_id: Option<String>,
-    pub extra: Map<String, Value>,
+    pub(crate) extra: Map<String, Value>,
 }
 
 /// `local.yaml`: this machine's overrides (not committed).
@@ -434,11 +434,11 @@ pub struct Local {
     /// `local.yaml`, relative to the workspace root.
     pub file: String,
     /// `HOST`, authorization switches and other top-level scalars, then `vars:` entries.
-    pub values: Vec<Var>,
+    pub(crate) values: Vec<Var>,
     /// `agent` overrides, shallow-merged over the catalog's.
-    pub agent: Option<Agent>,
+    pub(crate) agent: Option<Agent>,
     /// Fields the seed does not name (kept, shown).
-    pub extra: Map<String, Value>,
+    pub(crate) extra: Map<String, Value>,
 }
 
 impl Local {
@@ -456,11 +456,11 @@ pub struct CaseFile {
     pub path: String,
     /// The category it declares (`category:` key), else the category whose id
     /// lowercased is the file name, else `None`.
-    pub category: Option<String>,
+    pub(crate) category: Option<String>,
     /// Whether `category` came from a `category:` key in the file.
     pub(crate) declared: bool,
     /// Place of the `category:` value (1:1 when not declared).
-    pub pos: Pos,
+    pub(crate) pos: Pos,
     /// Cases read from it.
     pub cases: usize,
     /// False when the file could not be parsed (its cases are missing).
@@ -571,7 +571,7 @@ pub struct How {
     /// Seconds, default 60, at most [`MAX_TIMEOUT_SECS`].
     pub timeout: u64,
     /// Fields the seed does not name (kept, shown).
-    pub extra: Map<String, Value>,
+    pub(crate) extra: Map<String, Value>,
 }
 
 impl Default for How {

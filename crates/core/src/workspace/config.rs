@@ -33,7 +33,7 @@ pub struct Watch {
 }
 
 /// The source folders watched when `[watch] paths` is not set.
-pub const DEFAULT_SOURCE_DIRS: [&str; 3] = ["src", "lib", "app"];
+pub(crate) const DEFAULT_SOURCE_DIRS: [&str; 3] = ["src", "lib", "app"];
 
 impl Watch {
     /// The globs in force for the workspace at `root`.

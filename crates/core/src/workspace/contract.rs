@@ -32,10 +32,10 @@ fn warn(file: &str, rule: &str, msg: impl Into<String>, at: (u32, u32)) -> Probl
 pub(crate) struct RunView<'a> {
     /// The run folder, relative to the workspace root.
     pub path: &'a str,
-    pub run_id: &'a str,
-    pub case_id: &'a str,
-    pub scope: &'a str,
-    pub status: RunStatus,
+    pub(crate) run_id: &'a str,
+    pub(crate) case_id: &'a str,
+    pub(crate) scope: &'a str,
+    pub(crate) status: RunStatus,
     pub meta: Option<&'a Meta>,
     /// `meta.json` as read (empty when it was not).
     pub(crate) meta_text: &'a str,

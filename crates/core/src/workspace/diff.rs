@@ -24,7 +24,7 @@ pub struct RunSide {
     /// `passed`, `failed` or `in-progress`.
     pub status: RunStatus,
     /// `meta.json` `startedAt`.
-    pub started_at: Option<String>,
+    pub(crate) started_at: Option<String>,
     /// How long the run took, from `meta.json`.
     pub duration_ms: Option<u64>,
     /// `meta.json` `runtime.modelName`.
@@ -34,7 +34,7 @@ pub struct RunSide {
     pub meta: Option<Meta>,
     #[serde(skip)]
     /// Every event of `timeline.jsonl`, in line order.
-    pub events: Vec<TimelineEvent>,
+    pub(crate) events: Vec<TimelineEvent>,
     #[serde(skip)]
     /// The entries of `artifacts.json`.
     pub artifacts: Vec<Artifact>,
@@ -50,7 +50,7 @@ impl RunSide {
 /// Read a run folder (anywhere: the logs tree or a copy). Broken files are
 /// problems beside what could be read; a folder with neither `meta.json` nor
 /// `timeline.jsonl` is an error.
-pub fn load_side(root: &Path, dir: &Path) -> Result<(RunSide, Vec<Problem>), String> {
+pub(crate) fn load_side(root: &Path, dir: &Path) -> Result<(RunSide, Vec<Problem>), String> {
     let meta_file = dir.join(super::run::META);
     let timeline_file = dir.join(super::run::TIMELINE);
     let shown = rel(root, dir);
@@ -264,7 +264,7 @@ pub struct FieldChange {
 #[serde(rename_all = "camelCase")]
 pub struct SideEvent {
     /// 0-based position among the side's events (the line order of timeline.jsonl).
-    pub index: usize,
+    pub(crate) index: usize,
     /// The event as read.
     pub event: TimelineEvent,
 }
@@ -300,7 +300,7 @@ impl AlignedEvent {
 /// Why the two timelines first part ways.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum DivergenceReason {
+pub(crate) enum DivergenceReason {
     /// Both runs have the event, with a different `status`.
     Status,
     /// Only run A has it.
@@ -317,7 +317,7 @@ pub struct Divergence {
     /// The aligned event's key (`type:name`, `#N`).
     pub key: String,
     /// Why they part there.
-    pub reason: DivergenceReason,
+    pub(crate) reason: DivergenceReason,
     /// Run A's event there.
     pub a: Option<TimelineEvent>,
     /// Run B's event there.
@@ -382,7 +382,7 @@ impl RunDiff {
 }
 
 /// `type:name` keys with occurrence numbers, so repeated events stay distinct.
-pub fn event_keys(events: &[TimelineEvent]) -> Vec<String> {
+pub(crate) fn event_keys(events: &[TimelineEvent]) -> Vec<String> {
     let mut seen: HashMap<(&str, &str), usize> = HashMap::new();
     events
         .iter()
@@ -401,7 +401,7 @@ pub fn event_keys(events: &[TimelineEvent]) -> Vec<String> {
 /// The longest common subsequence of two key lists whose keys are unique on
 /// each side: pairs `(i, j)` of equal keys. Unique keys make it a longest
 /// increasing subsequence over the B positions, O(n log n) for any size.
-pub fn align(a: &[String], b: &[String]) -> Vec<(usize, usize)> {
+pub(crate) fn align(a: &[String], b: &[String]) -> Vec<(usize, usize)> {
     let pos_b: HashMap<&str, usize> = b.iter().enumerate().map(|(j, k)| (k.as_str(), j)).collect();
     let pairs: Vec<(usize, usize)> = a
         .iter()
@@ -435,7 +435,7 @@ pub fn align(a: &[String], b: &[String]) -> Vec<(usize, usize)> {
 
 /// How long each event took: its `data.durationMs` when present, else the time
 /// to the next event's `ts` (none for the last event or an unreadable `ts`).
-pub fn durations(events: &[TimelineEvent]) -> Vec<Option<u64>> {
+pub(crate) fn durations(events: &[TimelineEvent]) -> Vec<Option<u64>> {
     let ts: Vec<Option<chrono::DateTime<chrono::FixedOffset>>> = events
         .iter()
         .map(|e| {
@@ -463,7 +463,7 @@ pub fn durations(events: &[TimelineEvent]) -> Vec<Option<u64>> {
 /// Every JSON path where `a` and `b` differ, `prefix` first (`data`,
 /// `data.user.name`, `data.items[2]`). A value present on one side only has
 /// the other side absent.
-pub fn json_changes(
+pub(crate) fn json_changes(
     prefix: &str,
     a: Option<&Value>,
     b: Option<&Value>,
@@ -565,7 +565,7 @@ fn meta_changes(a: &RunSide, b: &RunSide) -> Vec<FieldChange> {
 }
 
 /// Compare two read runs.
-pub fn compare(a: RunSide, b: RunSide, problems: Vec<Problem>) -> RunDiff {
+pub(crate) fn compare(a: RunSide, b: RunSide, problems: Vec<Problem>) -> RunDiff {
     let ka = event_keys(&a.events);
     let kb = event_keys(&b.events);
     let da = durations(&a.events);

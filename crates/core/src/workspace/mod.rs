@@ -90,7 +90,7 @@ pub fn resolve_root(explicit: Option<&Path>) -> Result<PathBuf, String> {
 const NO_WORKSPACE: &str = "no workspace here: no tests/, .pouch/tester/ or testdeck.toml in this folder or above (use --root DIR)";
 
 /// Walk up from `start` to the first folder with `tests/`, `.pouch/tester/` or `testdeck.toml`.
-pub fn find_root(start: &Path) -> Option<PathBuf> {
+pub(crate) fn find_root(start: &Path) -> Option<PathBuf> {
     let mut dir = Some(start);
     while let Some(d) = dir {
         if is_root(d) {

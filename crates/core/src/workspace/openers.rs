@@ -87,7 +87,7 @@ impl Places {
 }
 
 /// The file in the state folder that remembers trusted workspace openers.
-pub const TRUST_FILE: &str = "trusted-openers.toml";
+pub(crate) const TRUST_FILE: &str = "trusted-openers.toml";
 
 /// What `o` does for one artifact.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -396,7 +396,11 @@ pub(crate) fn lossy(b: Vec<u8>) -> String {
 
 /// The first `kind.cap()` bytes of a file, and whether there was more (a pane
 /// that shows the start of a big file).
-pub fn read_head(path: &Path, within: Option<&Path>, kind: Kind) -> Result<(Vec<u8>, bool), Error> {
+pub(crate) fn read_head(
+    path: &Path,
+    within: Option<&Path>,
+    kind: Kind,
+) -> Result<(Vec<u8>, bool), Error> {
     let (f, _) = open(path, within)?;
     let cap = kind.cap();
     let mut bytes = Vec::new();

@@ -14,7 +14,7 @@ pub(crate) const NODE_SECTIONS: [&str; 5] =
 /// The fixed subsections of 总览, in order.
 pub(crate) const OVERVIEW_SECTIONS: [&str; 3] = ["分析范围", "总体结论", "下一阶段建议"];
 /// What 失败分析 says when there is no failed run (seed 000 §7).
-pub const NO_FAILURES: &str = "当前没有 failed run，因此无法给出失败模式结论。";
+pub(crate) const NO_FAILURES: &str = "当前没有 failed run，因此无法给出失败模式结论。";
 
 #[derive(Debug, Clone)]
 struct Heading {

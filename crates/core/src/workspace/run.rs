@@ -122,7 +122,7 @@ pub(crate) fn newest_write(dir: &Path) -> Option<SystemTime> {
 }
 
 /// Whether `dir` holds a run: a `meta.json` or a `timeline.jsonl` file.
-pub fn is_run_folder(dir: &Path) -> bool {
+pub(crate) fn is_run_folder(dir: &Path) -> bool {
     dir.join(META).is_file() || dir.join(TIMELINE).is_file()
 }
 

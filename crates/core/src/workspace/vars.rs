@@ -73,7 +73,7 @@ pub struct Expanded {
     pub(crate) unknown: Vec<String>,
     /// Names left as written because their value would take the text over
     /// [`MAX_EXPANDED`] (vars that double each other: an expansion bomb).
-    pub too_long: Vec<String>,
+    pub(crate) too_long: Vec<String>,
 }
 
 /// The longest text an expansion may build; beyond it references stay as written.

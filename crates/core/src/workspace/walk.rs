@@ -56,7 +56,7 @@ const DIR_FLAGS: OFlags = OFlags::RDONLY
 impl Folder {
     /// Open the folder `path` where a walk starts (a link to it is followed, as
     /// `read_dir` follows it: callers that refuse one ask [`is_link_reported`]).
-    pub fn open(path: &Path) -> std::io::Result<Folder> {
+    pub(crate) fn open(path: &Path) -> std::io::Result<Folder> {
         let flags = DIR_FLAGS.difference(OFlags::NOFOLLOW);
         let fd = rustix::fs::openat(rustix::fs::CWD, path, flags, Mode::empty())?;
         Ok(Folder { fd })
@@ -112,7 +112,7 @@ impl Folder {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Entry<'a> {
     pub path: &'a Path,
-    pub name: &'a OsStr,
+    pub(crate) name: &'a OsStr,
     pub(crate) is_dir: bool,
     pub(crate) is_symlink: bool,
     /// The folder holding the entry, open: read a file with

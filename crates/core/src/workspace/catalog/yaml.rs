@@ -19,7 +19,7 @@ pub struct Node {
     /// The value.
     pub value: Yaml,
     /// Where the node starts.
-    pub pos: Pos,
+    pub(crate) pos: Pos,
 }
 
 /// The YAML value of a node.
@@ -108,7 +108,7 @@ impl Node {
 
     /// The plain JSON value of the subtree (places dropped), for fields that are
     /// shown or compared but have no rule of their own.
-    pub fn to_json(&self) -> Value {
+    pub(crate) fn to_json(&self) -> Value {
         match &self.value {
             Yaml::Null => Value::Null,
             Yaml::Bool(b) => Value::Bool(*b),
@@ -135,11 +135,11 @@ impl Node {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseError {
     /// `yaml-syntax` for broken YAML, `yaml-limit` for a refused alias bomb or nesting.
-    pub rule: &'static str,
+    pub(crate) rule: &'static str,
     /// What is wrong, for a person.
-    pub message: String,
+    pub(crate) message: String,
     /// Where, 0:0 when unknown.
-    pub pos: Pos,
+    pub(crate) pos: Pos,
 }
 
 /// Parse one YAML document into a located tree. An empty document is `Null`.
@@ -179,7 +179,7 @@ pub(crate) struct Recovered {
     /// A mapping with the header's keys (before `key:`) and `key` → the good items.
     pub root: Node,
     /// The errors of the items that do not parse (empty: the error is elsewhere).
-    pub errors: Vec<ParseError>,
+    pub(crate) errors: Vec<ParseError>,
 }
 
 /// Cut the block list under a top-level `key:` into its items and parse each

@@ -38,7 +38,7 @@ pub struct Names {
     /// `timeline.jsonl` is there.
     pub timeline: bool,
     /// `runtime-events.jsonl` is there.
-    pub runtime: bool,
+    pub(crate) runtime: bool,
     pub(crate) artifacts_json: bool,
     pub(crate) artifacts_dir: bool,
 }

@@ -50,7 +50,7 @@ pub struct History {
 
 impl History {
     /// Walk `tests/logs/` (directory entries only, in parallel).
-    pub fn walk(root: &Path) -> History {
+    pub(crate) fn walk(root: &Path) -> History {
         let logs = root.join("tests/logs");
         let mut problems = Vec::new();
         let found = scan::find(root, &logs, &mut problems);
@@ -77,12 +77,12 @@ impl History {
     }
 
     /// Run folders found in all.
-    pub fn total(&self) -> usize {
+    pub(crate) fn total(&self) -> usize {
         self.total
     }
 
     /// The walk's problems (unreadable folders, links, misplaced runs).
-    pub fn take_problems(&mut self) -> Vec<Problem> {
+    pub(crate) fn take_problems(&mut self) -> Vec<Problem> {
         std::mem::take(&mut self.problems)
     }
 }

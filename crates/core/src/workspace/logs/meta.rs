@@ -55,17 +55,17 @@ pub struct Meta {
     /// `schemaVersion`: the log schema version (4).
     pub schema_version: Option<i64>,
     /// `runId`: the run, its folder's name.
-    pub run_id: Option<String>,
+    pub(crate) run_id: Option<String>,
     /// `caseId`: the case the run belongs to.
-    pub case_id: Option<String>,
+    pub(crate) case_id: Option<String>,
     /// `scope`: `<domain>/<layer>/<suite>/<groups...>`, without the caseId.
-    pub scope: Option<String>,
+    pub(crate) scope: Option<String>,
     /// `status`: the run's final result, `passed` or `failed`.
     pub status: Option<String>,
     /// `startedAt`: when the run started.
-    pub started_at: Option<String>,
+    pub(crate) started_at: Option<String>,
     /// `finishedAt`: when the run ended.
-    pub finished_at: Option<String>,
+    pub(crate) finished_at: Option<String>,
     /// `stats`.
     pub stats: MetaStats,
     /// `runtime`.
@@ -130,7 +130,7 @@ impl MetaSummary {
     }
 
     /// `stats.durationMs`.
-    pub fn duration_ms(&self) -> Option<u64> {
+    pub(crate) fn duration_ms(&self) -> Option<u64> {
         unpack(self.stats[0])
     }
 }

@@ -169,7 +169,7 @@ impl Logs {
     }
 
     /// Put the runs in their order (after runs were added).
-    pub fn sort(&mut self) {
+    pub(crate) fn sort(&mut self) {
         // chunks arrive sorted: the sort merges them (runs already in order are cheap)
         self.runs.sort_by(run_order);
     }
@@ -191,7 +191,7 @@ impl Logs {
 
 impl Logs {
     /// Put one run in its place (sorted), replacing the run of the same folder.
-    pub fn upsert(&mut self, run: RawRun) {
+    pub(crate) fn upsert(&mut self, run: RawRun) {
         let k = |r: &RawRun| (r.scope.clone(), r.case_id.clone(), r.run_id.clone());
         let key = k(&run);
         match self.runs.binary_search_by(|r| k(r).cmp(&key)) {
@@ -201,7 +201,7 @@ impl Logs {
     }
 
     /// Take out the runs whose folder is `path` or below it; their paths.
-    pub fn remove_under(&mut self, path: &str) -> Vec<String> {
+    pub(crate) fn remove_under(&mut self, path: &str) -> Vec<String> {
         let below = |r: &RawRun| {
             r.path == path
                 || r.path
