@@ -28,6 +28,7 @@ pub const NEEDS_A_PERSON: &str = "needs a person";
 pub struct CatalogPlan {
     /// Exact case ids or category ids (the selection expands `run_together`).
     pub ids: Vec<String>,
+    /// The highest risk to run; the catalog's `default_max_risk` when `None`.
     pub max_risk: Option<Risk>,
     /// The run record's label.
     pub label: String,
@@ -150,6 +151,7 @@ pub(crate) fn decisions(
     decide_selection(catalog, &vars, &sel, &s)
 }
 
+/// The catalog selection of `plan`, probe URLs expanded with `vars`.
 pub fn selection(catalog: &Catalog, vars: &Vars, plan: &CatalogPlan) -> Selection {
     select::select(
         catalog,

@@ -101,6 +101,7 @@ impl Guardian {
         ok
     }
 
+    /// The process id of the leader.
     pub fn pid(&self) -> u32 {
         self.child.id()
     }

@@ -20,14 +20,19 @@ pub struct Case {
     pub name: String,
     /// The scope of a tests run, the category of a catalog case.
     pub classname: String,
+    /// The case's verdict.
     pub verdict: Verdict,
+    /// Why, when the verdict says little by itself.
     pub reason: Option<String>,
+    /// How long it ran.
     pub duration_ms: Option<u64>,
+    /// The runId of a tests run.
     pub run_id: Option<String>,
     /// The tests run's folder, relative to the workspace root.
     pub path: Option<String>,
     /// The full output (catalog) or the timeline (tests), relative to the workspace root.
     pub log: Option<String>,
+    /// When it started.
     pub started_at: Option<String>,
 }
 

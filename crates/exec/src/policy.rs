@@ -24,6 +24,7 @@ pub enum GrantSource {
 }
 
 impl GrantSource {
+    /// The name written in the run record (`environment`, `local.yaml`, `flag`, `prompt`).
     pub fn as_str(self) -> &'static str {
         match self {
             GrantSource::Environment => "environment",
@@ -38,7 +39,9 @@ impl GrantSource {
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "kind", content = "name")]
 pub enum Grantable {
+    /// Running cases of this risk.
     Risk(Risk),
+    /// Opening this project gate.
     Gate(String),
     /// Launching `live` cases of the tests tree.
     Live,
@@ -62,6 +65,7 @@ impl Grantable {
 /// to disk as configuration; recorded in the run record only).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Grants {
+    /// Each thing granted, and how.
     pub granted: BTreeMap<Grantable, Grant>,
     /// What the person answered "no" to in this launch: what needs it is
     /// skipped, never asked again (a headless session never has any).
@@ -91,6 +95,7 @@ impl Grants {
     pub(crate) fn is_refused(&self, what: &Grantable) -> bool {
         self.refused.contains(what)
     }
+    /// How `what` was granted, if it was.
     pub fn get(&self, what: &Grantable) -> Option<GrantSource> {
         self.granted.get(what).map(|g| g.how)
     }
@@ -138,20 +143,39 @@ pub(crate) struct CaseFacts {
 #[serde(rename_all = "kebab-case", tag = "kind")]
 pub enum Prompt {
     /// A yes/no naming the case, its risk and the HOST.
-    Mutating { case: String, host: String },
+    Mutating {
+        /// The case.
+        case: String,
+        /// The HOST it addresses.
+        host: String,
+    },
     /// The person types the word `destructive`.
-    Destructive { case: String, host: String },
+    Destructive {
+        /// The case.
+        case: String,
+        /// The HOST it addresses.
+        host: String,
+    },
     /// A yes/no for a gate.
     Gate {
+        /// The case.
         case: String,
+        /// The gate, one of the catalog's `gates`.
         gate: String,
+        /// The switch variable that opens it, when `gates` names one.
         variable: Option<String>,
     },
     /// A yes/no: the case calls a real model.
-    Live { case: String },
+    Live {
+        /// The case.
+        case: String,
+    },
     /// The HOST (or a URL of a case) is not loopback: asked before any case
     /// runs and before anything is sent, readonly and tests-tree cases included.
-    Remote { host: String },
+    Remote {
+        /// The HOST, or the case's URL, that is not loopback.
+        host: String,
+    },
 }
 
 impl Prompt {
@@ -186,6 +210,7 @@ impl Prompt {
 /// One authorization a case used: recorded and passed to the child.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Used {
+    /// What was authorized.
     pub what: Grantable,
     pub(crate) how: GrantSource,
     /// The switch variable set to `true` in the child's environment.
@@ -193,9 +218,13 @@ pub struct Used {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
+/// What the policy says about one case before it is launched.
 pub enum Decision {
+    /// It may run, with the authorizations it uses.
     Allowed(Vec<Used>),
+    /// It is skipped, for this reason.
     Skip(String),
+    /// The person must be asked first (never headless).
     NeedsPrompt(Prompt),
 }
 

@@ -45,7 +45,9 @@ const DRAIN: Duration = Duration::from_millis(300);
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Stream {
+    /// The process's standard output.
     Stdout,
+    /// The process's standard error.
     Stderr,
 }
 
@@ -59,11 +61,15 @@ pub enum Program {
 }
 
 #[derive(Debug, Clone)]
+/// How to start one process.
 pub struct Spec {
+    /// What to start.
     pub program: Program,
+    /// The folder it runs in.
     pub cwd: PathBuf,
     /// Added to the inherited environment.
     pub env: Vec<(String, String)>,
+    /// How long it may run before it is stopped.
     pub timeout: Option<Duration>,
     /// Every output line is appended here (the full output of the case).
     pub log: Option<PathBuf>,
@@ -72,6 +78,7 @@ pub struct Spec {
 /// How a process ended.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Outcome {
+    /// The leader's exit code, when it exited.
     pub exit_code: Option<i32>,
     /// The signal that ended the leader, when one did.
     pub(crate) signal: Option<i32>,
@@ -95,6 +102,7 @@ pub struct Outcome {
 pub struct Cancel(Arc<AtomicBool>);
 
 impl Cancel {
+    /// Ask whoever holds the switch to stop.
     pub fn cancel(&self) {
         self.0.store(true, Ordering::SeqCst);
     }

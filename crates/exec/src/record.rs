@@ -15,14 +15,20 @@ pub const RUNS_DIR: &str = ".pouch/tester/runs";
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Verdict {
+    /// `pass`: the case passed.
     Pass,
+    /// `fail`: the case failed.
     Fail,
+    /// `environment-fail`: the environment failed the case (not the product).
     EnvironmentFail,
+    /// `skipped`: not run, by a rule (`assume`, authorization, a probe).
     Skipped,
+    /// `not-run`: not run, not judged.
     NotRun,
 }
 
 impl Verdict {
+    /// Every verdict, in the seed's order.
     pub const ALL: [Verdict; 5] = [
         Verdict::Pass,
         Verdict::Fail,
@@ -30,6 +36,7 @@ impl Verdict {
         Verdict::Skipped,
         Verdict::NotRun,
     ];
+    /// The seed's spelling.
     pub fn as_str(self) -> &'static str {
         match self {
             Verdict::Pass => "pass",
@@ -39,6 +46,7 @@ impl Verdict {
             Verdict::NotRun => "not-run",
         }
     }
+    /// The verdict spelled `s`.
     pub fn parse(s: &str) -> Option<Verdict> {
         Verdict::ALL.into_iter().find(|v| v.as_str() == s)
     }
@@ -61,9 +69,11 @@ pub struct AuthorizationRecord {
     /// `risk:mutating`, `gate:payments`, `live`, `remote`.
     pub what: String,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// The switch variable set to `true`, when there was one.
     pub variable: Option<String>,
     /// `environment`, `local.yaml`, `flag` or `prompt`.
     pub how: String,
+    /// When it was granted.
     pub when: String,
 }
 
@@ -71,7 +81,9 @@ pub struct AuthorizationRecord {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CategoryProbe {
+    /// The category id.
     pub category: String,
+    /// The probe's result, `None` when the category has none.
     pub probe: Option<ProbeResult>,
 }
 
@@ -79,14 +91,23 @@ pub struct CategoryProbe {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CaseResult {
+    /// The case id.
     pub id: String,
+    /// Its category.
     pub category: String,
+    /// Its title.
     pub title: String,
+    /// Its risk.
     pub risk: Risk,
+    /// Its verdict.
     pub verdict: Verdict,
+    /// Why, when the verdict says little by itself.
     pub reason: Option<String>,
+    /// When it started.
     pub started_at: String,
+    /// How long it ran, in milliseconds.
     pub duration_ms: u64,
+    /// The process's exit code, when it exited.
     pub exit_code: Option<i32>,
     /// The expanded command shown before it ran.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -101,6 +122,7 @@ pub struct CaseResult {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub judged_by: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// The person's note with the verdict.
     pub note: Option<String>,
 }
 
@@ -154,22 +176,33 @@ impl CaseResult {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RunRecord {
+    /// The run's id (its record's file name).
     pub run_id: String,
+    /// When the run started.
     pub started_at: String,
+    /// When it finished; `None` while it runs.
     pub finished_at: Option<String>,
+    /// The run's label.
     pub label: String,
+    /// The workspace's git commit, when it is a repository.
     pub git_commit: Option<String>,
+    /// The workspace's git branch, when it is on one.
     pub git_branch: Option<String>,
+    /// The HOST the cases addressed.
     pub host: String,
+    /// The max risk of the run.
     pub max_risk: Risk,
     #[serde(default)]
+    /// Every authorization the run used.
     pub authorizations: Vec<AuthorizationRecord>,
     /// The resolved agent (catalog.yaml `agent` shallow-merged with local.yaml).
     #[serde(default)]
     pub agent: serde_json::Map<String, serde_json::Value>,
     #[serde(default)]
+    /// Each selected category's probe.
     pub probes: Vec<CategoryProbe>,
     #[serde(default)]
+    /// Each case's result, in execution order.
     pub results: Vec<CaseResult>,
 }
 
@@ -208,9 +241,13 @@ impl RunRecord {
 /// passed, or nothing ran (every case skipped or not run: never a green mark).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
+    /// A case failed.
     Failed,
+    /// The run has not finished.
     Running,
+    /// At least one case passed, none failed.
     Passed,
+    /// Every case was skipped or not run.
     NothingRan,
 }
 
@@ -233,12 +270,16 @@ impl RunRecord {
 /// One verdict a catalog case got in one run record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PastVerdict {
+    /// The run record's runId.
     pub run_id: String,
     pub(crate) started_at: String,
+    /// The verdict.
     pub verdict: Verdict,
+    /// Why, when the verdict says little by itself.
     pub reason: Option<String>,
     /// Given by a person (`judged_by: person`).
     pub by_person: bool,
+    /// The person's note.
     pub note: Option<String>,
 }
 
@@ -318,10 +359,13 @@ pub(crate) fn git_info(root: &Path) -> (Option<String>, Option<String>) {
 /// starts and replaced atomically after each case.
 #[derive(Debug)]
 pub struct RecordWriter {
+    /// The record's file.
     pub path: PathBuf,
+    /// The CSV beside it.
     pub csv: PathBuf,
     /// `runs/<run-id>/`: the full output of each case.
     pub logs: PathBuf,
+    /// The record as written so far.
     pub record: RunRecord,
 }
 

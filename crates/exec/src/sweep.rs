@@ -175,6 +175,7 @@ impl Case {
         (TOKEN_VAR.to_owned(), self.token.clone())
     }
 
+    /// The case's token (the value of `TESTDECK_CASE_TOKEN`).
     pub fn token(&self) -> &str {
         &self.token
     }

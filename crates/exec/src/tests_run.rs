@@ -26,7 +26,9 @@ pub enum TestsTarget {
     Scope(String),
     /// Cases of one scope, by caseId.
     Cases {
+        /// The scope.
         scope: String,
+        /// The caseIds.
         case_ids: Vec<String>,
     },
 }

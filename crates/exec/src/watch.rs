@@ -46,6 +46,7 @@ impl Default for Debouncer {
 }
 
 impl Debouncer {
+    /// A debouncer that waits for `quiet` without changes, at most `max_wait`.
     pub fn new(quiet: Duration, max_wait: Duration) -> Self {
         Self {
             quiet,
@@ -85,6 +86,7 @@ impl Debouncer {
             None
         }
     }
+    /// Whether no change is waiting.
     pub fn is_idle(&self) -> bool {
         self.pending.is_empty()
     }
@@ -264,7 +266,9 @@ pub fn affected(old: &Workspace, new: &Workspace, watched: &Watched, paths: &[Pa
 /// One case left out of a rerun, and why (the reason `run` would give).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Skipped {
+    /// The case id.
     pub id: String,
+    /// Why it was left out.
     pub reason: String,
 }
 
@@ -278,30 +282,45 @@ pub struct Skipped {
 pub enum WatchNote {
     /// The watch is armed: changes from now on are seen.
     WatchStart {
+        /// The folders watched.
         folders: Vec<String>,
+        /// The tests-tree cases watched.
         tests: Vec<String>,
+        /// The catalog cases watched.
         catalog: Vec<String>,
     },
     /// A burst of changes reruns these cases (`skipped`: left out, not authorized).
     WatchTrigger {
+        /// The paths that changed.
         paths: Vec<String>,
+        /// The cases rerun.
         cases: Vec<String>,
+        /// The cases left out.
         skipped: Vec<Skipped>,
     },
     /// The rerun in flight is cancelled to restart with the new changes.
-    WatchCancel { cases: Vec<String> },
+    WatchCancel {
+        /// The cases of the cancelled rerun.
+        cases: Vec<String>,
+    },
     /// The watch could not follow a change (the watch goes on).
-    WatchError { message: String },
+    WatchError {
+        /// What went wrong.
+        message: String,
+    },
 }
 
 /// A watch event: a note of the watch, or an event of a rerun (the same as `run`).
 #[derive(Debug, Clone, Serialize)]
 #[serde(untagged)]
 pub enum WatchEvent {
+    /// A note of the watch.
     Note(WatchNote),
+    /// An event of a rerun.
     Exec(ExecEvent),
 }
 
+/// Where a watch sends its events.
 pub type WatchSink = Arc<dyn Fn(WatchEvent) + Send + Sync>;
 
 /// How to watch.
@@ -311,9 +330,11 @@ pub struct WatchOptions {
     pub targets: Vec<String>,
     /// The session's authorizations (flags, or the TUI's prompts answered before).
     pub grants: Grants,
+    /// The highest risk to run; the catalog's `default_max_risk` when `None`.
     pub max_risk: Option<Risk>,
     /// The run records' label.
     pub label: String,
+    /// `--runs N` for the tests runner.
     pub runs: Option<u32>,
     /// Quiet period; `None`: [`QUIET`].
     pub quiet: Option<Duration>,
