@@ -9,7 +9,7 @@ use testdeck_core::workspace::catalog::{DIR, csv};
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(subcommand)]
-    pub command: Sub,
+    pub(crate) command: Sub,
 }
 
 #[derive(Debug, clap::Subcommand)]

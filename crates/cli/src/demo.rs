@@ -10,12 +10,12 @@ use testdeck_core::workspace::demo::write_demo;
 pub struct Args {
     /// Copy the demo workspace into DIR (missing or empty), print DIR and exit.
     #[arg(long, value_name = "DIR")]
-    pub copy_to: Option<PathBuf>,
+    pub(crate) copy_to: Option<PathBuf>,
     /// Copy to a fresh temporary folder, print its path and exit (no TUI).
     #[arg(long)]
-    pub path_only: bool,
+    pub(crate) path_only: bool,
     #[command(flatten)]
-    pub look: super::Look,
+    pub(crate) look: super::Look,
 }
 
 /// Copy the demo; `Ok(dir)` when the cockpit is to be opened on the copy.

@@ -14,13 +14,13 @@ use testdeck_core::workspace::logs::{Artifact, RunStatus};
 pub struct Args {
     /// Two runs: run folders (relative to the root or absolute) or runIds.
     #[arg(value_name = "RUN", num_args = 0..=2)]
-    pub runs: Vec<String>,
+    pub(crate) runs: Vec<String>,
     /// Compare the latest passed and the latest failed run of this case (caseId or scope/caseId).
     #[arg(long = "case", value_name = "CASEID", conflicts_with = "runs")]
-    pub case_id: Option<String>,
+    pub(crate) case_id: Option<String>,
     /// Compare runs of different cases anyway.
     #[arg(long)]
-    pub force: bool,
+    pub(crate) force: bool,
     /// One JSON document.
     #[arg(long)]
     pub json: bool,

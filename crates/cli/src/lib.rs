@@ -23,11 +23,11 @@ use testdeck_core::workspace::Workspace;
 
 /// Exit status: 0 success, 1 found failures or problems, 2 usage or unreadable
 /// workspace, 4 a `run` in which nothing ran.
-pub const EXIT_OK: u8 = 0;
-pub const EXIT_FOUND: u8 = 1;
-pub const EXIT_USAGE: u8 = 2;
+pub(crate) const EXIT_OK: u8 = 0;
+pub(crate) const EXIT_FOUND: u8 = 1;
+pub(crate) const EXIT_USAGE: u8 = 2;
 /// `run --no-tests=fail` when every case was skipped (nextest's status for it).
-pub const EXIT_NO_TESTS: u8 = 4;
+pub(crate) const EXIT_NO_TESTS: u8 = 4;
 
 /// Examples under `testdeck --help`.
 const MAIN_EXAMPLES: &str = "\
@@ -58,14 +58,14 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "WHEN", default_value = "auto")]
     pub color: ColorChoice,
     #[command(flatten)]
-    pub look: Look,
+    pub(crate) look: Look,
     #[command(subcommand)]
-    pub command: Option<Command>,
+    pub(crate) command: Option<Command>,
 }
 
 /// The cockpit's look: only where a cockpit opens (bare `testdeck`, `testdeck demo`).
 #[derive(Debug, Clone, Default, clap::Args)]
-pub struct Look {
+pub(crate) struct Look {
     /// Theme name (a file of themes/ or $XDG_CONFIG_HOME/testdeck/).
     #[arg(long)]
     pub theme: Option<String>,
@@ -75,7 +75,7 @@ pub struct Look {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Every case of both sources.
     #[command(after_help = "\
 Examples:
@@ -195,7 +195,7 @@ impl Ctx {
 
     /// [`Ctx::workspace`] with the run folders' contract checks of the same pass
     /// (see [`Workspace::load_with`]).
-    pub fn workspace_with(
+    pub(crate) fn workspace_with(
         &self,
         contract: Option<&mut Vec<testdeck_core::problem::Problem>>,
     ) -> Result<Workspace, ExitCode> {
@@ -266,7 +266,7 @@ pub fn usage(msg: &str) -> ExitCode {
 }
 
 /// Print one JSON document on stdout.
-pub fn print_json<T: serde::Serialize>(v: &T) {
+pub(crate) fn print_json<T: serde::Serialize>(v: &T) {
     let mut out = std::io::stdout().lock();
     // a closed pipe is not an error worth reporting
     if let Ok(text) = testdeck_core::sanitize::to_json(v, true) {

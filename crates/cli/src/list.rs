@@ -11,7 +11,7 @@ use testdeck_core::workspace::logs::RunStatus;
 pub struct Args {
     /// Only one source.
     #[arg(long, value_parser = ["tests", "catalog"])]
-    pub source: Option<String>,
+    pub(crate) source: Option<String>,
     /// Fuzzy filter (fzf syntax), as the cockpit's finder matches: a tests case by
     /// its id and path, a catalog case by its id, title and category.
     #[arg(long)]

@@ -21,33 +21,33 @@ use testdeck_exec::{
 pub struct Args {
     /// Catalog ids, tests-tree caseIds (or scope/caseId) and scopes (folders).
     #[arg(value_name = "ID|SCOPE")]
-    pub targets: Vec<String>,
+    pub(crate) targets: Vec<String>,
     /// Add the cases whose latest run failed.
     #[arg(long)]
-    pub failed: bool,
+    pub(crate) failed: bool,
     #[command(flatten)]
-    pub auth: AuthFlags,
+    pub(crate) auth: AuthFlags,
     /// The run record's label (letters, digits, - _ .).
     #[arg(long, default_value = "run")]
-    pub label: String,
+    pub(crate) label: String,
     /// Passed to the tests runner as --runs N (1 or more).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    pub runs: Option<u32>,
+    pub(crate) runs: Option<u32>,
     /// When every case was skipped and nothing ran: fail (exit 4), warn (exit 0
     /// with a warning on stderr) or pass (exit 0).
     #[arg(long, value_name = "WHAT", default_value = "fail")]
-    pub no_tests: NoTests,
+    pub(crate) no_tests: NoTests,
     /// JSON Lines, one event a line.
     #[arg(long)]
     pub json: bool,
     /// Also write the launch's cases as JUnit XML to FILE.
     #[arg(long, value_name = "FILE")]
-    pub junit: Option<std::path::PathBuf>,
+    pub(crate) junit: Option<std::path::PathBuf>,
 }
 
 /// `--no-tests`: what a launch in which nothing ran (every case skipped) exits with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum NoTests {
+pub(crate) enum NoTests {
     /// Exit 4: a run that tested nothing is not a pass.
     Fail,
     /// Exit 0, with a warning on stderr.
@@ -57,7 +57,7 @@ pub enum NoTests {
 }
 
 /// What the arguments select from the tests tree.
-pub fn tests_targets(
+pub(crate) fn tests_targets(
     ws: &Workspace,
     args: &[String],
     failed: bool,
@@ -95,13 +95,13 @@ pub fn tests_targets(
 
 /// Catalog cases whose latest verdict is `fail` or `environment-fail`
 /// (see [`testdeck_exec::failed::failed_set`]).
-pub fn failed_catalog_ids(ws: &Workspace) -> Vec<String> {
+pub(crate) fn failed_catalog_ids(ws: &Workspace) -> Vec<String> {
     testdeck_exec::failed::failed_set(ws).catalog
 }
 
 /// Run `then` once on SIGINT or SIGTERM, from a thread of its own; returns when
 /// the handlers are in place (before anything is launched).
-pub fn on_termination_signal(then: impl FnOnce() + Send + 'static) {
+pub(crate) fn on_termination_signal(then: impl FnOnce() + Send + 'static) {
     let (ready_tx, ready_rx) = std::sync::mpsc::channel::<()>();
     std::thread::spawn(move || {
         let Ok(rt) = tokio::runtime::Builder::new_current_thread()
@@ -133,27 +133,27 @@ pub fn on_termination_signal(then: impl FnOnce() + Send + 'static) {
 
 /// The authorization flags `run` and `watch` take alike.
 #[derive(Debug, clap::Args)]
-pub struct AuthFlags {
+pub(crate) struct AuthFlags {
     /// Authorize a risk for these runs.
     #[arg(long = "authorize", value_name = "RISK")]
-    pub authorize: Vec<Risk>,
+    pub(crate) authorize: Vec<Risk>,
     /// Authorize a gate for these runs.
     #[arg(long = "gate", value_name = "G")]
-    pub gate: Vec<String>,
+    pub(crate) gate: Vec<String>,
     /// The highest risk that may run (default: the catalog's default_max_risk).
     #[arg(long, value_name = "R")]
-    pub max_risk: Option<Risk>,
+    pub(crate) max_risk: Option<Risk>,
     /// Allow live cases of the tests tree (they call a real model).
     #[arg(long)]
-    pub allow_live: bool,
+    pub(crate) allow_live: bool,
     /// Allow a non-loopback HOST.
     #[arg(long)]
-    pub allow_remote: bool,
+    pub(crate) allow_remote: bool,
 }
 
 impl AuthFlags {
     /// The session's grants from the flags.
-    pub fn grants(&self) -> Grants {
+    pub(crate) fn grants(&self) -> Grants {
         grants_of(
             &self.authorize,
             &self.gate,
@@ -164,7 +164,7 @@ impl AuthFlags {
 
     /// The flags read, with the run record's `--label`: the max risk (none when
     /// not given) and the session's grants.
-    pub fn checked(&self, label: &str) -> Result<(Option<Risk>, Grants), String> {
+    pub(crate) fn checked(&self, label: &str) -> Result<(Option<Risk>, Grants), String> {
         if !testdeck_exec::record::valid_label(label) {
             return Err(format!("--label {label}: use letters, digits, - _ . only"));
         }
@@ -381,7 +381,7 @@ fn junit_cases(
 }
 
 /// Print one event: a JSON line, or human text. Every line is flushed at once.
-pub fn print_event(ev: &ExecEvent, json: bool) {
+pub(crate) fn print_event(ev: &ExecEvent, json: bool) {
     let mut out = std::io::stdout().lock();
     if json {
         if let Ok(s) = testdeck_core::sanitize::to_json(ev, false) {
@@ -408,7 +408,7 @@ fn mark(v: Verdict) -> &'static str {
 }
 
 /// The human form of an event (all text from files and processes escaped).
-pub fn human(ev: &ExecEvent) -> String {
+pub(crate) fn human(ev: &ExecEvent) -> String {
     match ev {
         ExecEvent::RunStart { run_id, record } => {
             format!("run {} → {}", escape(run_id), escape(record))

@@ -12,16 +12,16 @@ use testdeck_core::workspace::stats::under;
 pub struct Args {
     /// Only runs of this caseId (tests) or case id (catalog).
     #[arg(long = "case")]
-    pub case_id: Option<String>,
+    pub(crate) case_id: Option<String>,
     /// Only runs at or below this scope.
     #[arg(long)]
-    pub scope: Option<String>,
+    pub(crate) scope: Option<String>,
     /// One JSON document.
     #[arg(long)]
     pub json: bool,
     /// Also write the listed runs as JUnit XML to FILE (tests runs and catalog verdicts).
     #[arg(long, value_name = "FILE")]
-    pub junit: Option<std::path::PathBuf>,
+    pub(crate) junit: Option<std::path::PathBuf>,
 }
 
 /// The tests-tree runs of `case_id` and under `scope`, newest first (ties by runId).
@@ -46,7 +46,7 @@ fn selected_runs<'a>(
 }
 
 /// Tests-tree runs as JSON, newest first.
-pub fn tests_runs(ws: &Workspace, case_id: Option<&str>, scope: Option<&str>) -> Vec<Value> {
+pub(crate) fn tests_runs(ws: &Workspace, case_id: Option<&str>, scope: Option<&str>) -> Vec<Value> {
     let runs = selected_runs(ws, case_id, scope);
     runs.iter()
         .map(|r| {
@@ -68,7 +68,7 @@ pub fn tests_runs(ws: &Workspace, case_id: Option<&str>, scope: Option<&str>) ->
 
 /// Catalog run records as JSON, newest first: counts per verdict instead of one
 /// status; with `case_id`, only records holding that case (and its verdict).
-pub fn catalog_runs(ws: &Workspace, case_id: Option<&str>) -> Vec<Value> {
+pub(crate) fn catalog_runs(ws: &Workspace, case_id: Option<&str>) -> Vec<Value> {
     let mut out = Vec::new();
     for (path, rec) in testdeck_exec::record::list_records(&ws.root)
         .into_iter()
@@ -132,7 +132,7 @@ fn start_of(v: &Value) -> Option<chrono::DateTime<chrono::Utc>> {
 
 /// The runs `runs` lists, as JUnit cases: every tests run (newest first), then each
 /// readable catalog record's verdicts (newest record first; with `case_id`, that case's).
-pub fn junit_cases(
+pub(crate) fn junit_cases(
     ws: &Workspace,
     case_id: Option<&str>,
     scope: Option<&str>,

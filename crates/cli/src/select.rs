@@ -13,13 +13,13 @@ use testdeck_core::workspace::vars::{Vars, process_env};
 pub struct Args {
     /// Case ids, category ids or fuzzy queries over id and title (none: every case).
     #[arg(value_name = "ID|QUERY")]
-    pub ids: Vec<String>,
+    pub(crate) ids: Vec<String>,
     /// The highest risk to run (default: the catalog's default_max_risk).
     #[arg(long, value_name = "R")]
-    pub max_risk: Option<Risk>,
+    pub(crate) max_risk: Option<Risk>,
     /// Only cases with this tag (smoke, full, slow).
     #[arg(long, value_name = "T", value_parser = parse_tag)]
-    pub tag: Option<Tag>,
+    pub(crate) tag: Option<Tag>,
     /// One JSON document.
     #[arg(long)]
     pub json: bool,

@@ -10,20 +10,20 @@ use testdeck_core::workspace::stats::{self, NodeKind, Window, fmt_rate};
 pub struct Args {
     /// Only nodes at or below this scope (e.g. `ai/backend`).
     #[arg(long)]
-    pub scope: Option<String>,
+    pub(crate) scope: Option<String>,
     /// Only runs started on or after this date (`YYYY-MM-DD` or RFC 3339).
     #[arg(long)]
-    pub since: Option<String>,
+    pub(crate) since: Option<String>,
     /// Print the 通过率 blocks of the report format.
     #[arg(long, conflicts_with = "json")]
-    pub markdown: bool,
+    pub(crate) markdown: bool,
     /// One JSON document.
     #[arg(long)]
     pub json: bool,
 }
 
 /// Parse `--since`: a date (midnight UTC) or an RFC 3339 time.
-pub fn parse_since(s: &str) -> Option<chrono::DateTime<chrono::Utc>> {
+pub(crate) fn parse_since(s: &str) -> Option<chrono::DateTime<chrono::Utc>> {
     if let Ok(t) = chrono::DateTime::parse_from_rfc3339(s) {
         return Some(t.with_timezone(&chrono::Utc));
     }

@@ -20,10 +20,10 @@ pub struct Args {
     /// Keep following: print events as they are appended; survive truncation,
     /// replacement by rename and deletion.
     #[arg(long, short = 'f')]
-    pub follow: bool,
+    pub(crate) follow: bool,
     /// Print every event from the first line (default: the last 10).
     #[arg(long)]
-    pub from_start: bool,
+    pub(crate) from_start: bool,
     /// Each event as one compact JSON object a line, flushed as it is read.
     #[arg(long)]
     pub json: bool,

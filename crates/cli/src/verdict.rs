@@ -12,16 +12,16 @@ use testdeck_exec::record::{self, RUNS_DIR, Verdict};
 pub struct Args {
     /// The run record: its runId, or its file (relative to the root or absolute).
     #[arg(value_name = "RECORD")]
-    pub record: String,
+    pub(crate) record: String,
     /// The catalog case id.
     #[arg(value_name = "CASE")]
-    pub case_id: String,
+    pub(crate) case_id: String,
     /// The verdict.
     #[arg(value_name = "VERDICT", value_parser = ["pass", "fail", "environment-fail", "skipped", "not-run"])]
-    pub verdict: String,
+    pub(crate) verdict: String,
     /// What the person saw.
     #[arg(long, value_name = "TEXT")]
-    pub note: Option<String>,
+    pub(crate) note: Option<String>,
     /// One JSON document.
     #[arg(long)]
     pub json: bool,

@@ -14,18 +14,18 @@ use testdeck_exec::watch_mode::{self, WatchEvent, WatchNote, WatchOptions, Watch
 pub struct Args {
     /// Catalog ids or categories, tests-tree caseIds (or scope/caseId) and scopes; none: every case.
     #[arg(value_name = "ID|SCOPE")]
-    pub targets: Vec<String>,
+    pub(crate) targets: Vec<String>,
     #[command(flatten)]
-    pub auth: super::run::AuthFlags,
+    pub(crate) auth: super::run::AuthFlags,
     /// The run records' label (letters, digits, - _ .).
     #[arg(long, default_value = "watch")]
-    pub label: String,
+    pub(crate) label: String,
     /// Passed to the tests runner as --runs N (1 or more).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    pub runs: Option<u32>,
+    pub(crate) runs: Option<u32>,
     /// The quiet period that ends a burst of saves, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 300)]
-    pub debounce_ms: u64,
+    pub(crate) debounce_ms: u64,
     /// JSON Lines, one event a line (the lines of `run`, plus watch-start,
     /// watch-trigger, watch-cancel and watch-error).
     #[arg(long)]
@@ -59,7 +59,7 @@ pub fn run(args: &Args, ws: &testdeck_core::workspace::Workspace) -> ExitCode {
 }
 
 /// Print one event: a JSON line, or human text; flushed at once.
-pub fn print_event(ev: &WatchEvent, json: bool) {
+pub(crate) fn print_event(ev: &WatchEvent, json: bool) {
     match ev {
         WatchEvent::Exec(e) => super::run::print_event(e, json),
         WatchEvent::Note(n) => {
@@ -84,7 +84,7 @@ fn list(v: &[String]) -> String {
 }
 
 /// The human form of a watch note (paths and ids escaped).
-pub fn human(n: &WatchNote) -> String {
+pub(crate) fn human(n: &WatchNote) -> String {
     match n {
         WatchNote::WatchStart {
             folders,

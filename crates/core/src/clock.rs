@@ -63,7 +63,7 @@ fn shifted(t: DateTime<FixedOffset>, zone: Zone) -> (DateTime<FixedOffset>, Naiv
 
 /// `HH:MM:SS` when `t` (already in the zone shown) is on `today`, else
 /// `YYYY-MM-DD HH:MM:SS`.
-pub fn when_on(t: DateTime<FixedOffset>, today: NaiveDate) -> String {
+pub(crate) fn when_on(t: DateTime<FixedOffset>, today: NaiveDate) -> String {
     if t.date_naive() == today {
         t.format("%H:%M:%S").to_string()
     } else {
@@ -72,7 +72,7 @@ pub fn when_on(t: DateTime<FixedOffset>, today: NaiveDate) -> String {
 }
 
 /// A moment as a person reads it: the zone shown, the date when not today.
-pub fn when(t: DateTime<FixedOffset>) -> String {
+pub(crate) fn when(t: DateTime<FixedOffset>) -> String {
     let (t, today) = shifted(t, zone());
     when_on(t, today)
 }

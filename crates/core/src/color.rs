@@ -24,16 +24,16 @@ pub enum ColorChoice {
 
 /// The environment variables the decision reads.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ColorEnv {
+pub(crate) struct ColorEnv {
     pub no_color: Option<String>,
-    pub clicolor: Option<String>,
-    pub clicolor_force: Option<String>,
-    pub term: Option<String>,
+    pub(crate) clicolor: Option<String>,
+    pub(crate) clicolor_force: Option<String>,
+    pub(crate) term: Option<String>,
 }
 
 impl ColorEnv {
     /// This process's environment.
-    pub fn from_process() -> ColorEnv {
+    pub(crate) fn from_process() -> ColorEnv {
         let var = |k: &str| std::env::var_os(k).map(|v| v.to_string_lossy().into_owned());
         ColorEnv {
             no_color: var("NO_COLOR"),
@@ -45,7 +45,7 @@ impl ColorEnv {
 }
 
 /// Whether output to a terminal (`tty`) or not gets colour.
-pub fn decide(choice: ColorChoice, env: &ColorEnv, tty: bool) -> bool {
+pub(crate) fn decide(choice: ColorChoice, env: &ColorEnv, tty: bool) -> bool {
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
@@ -75,7 +75,7 @@ pub fn set_choice(choice: ColorChoice) {
 }
 
 /// The `--color` in force (`auto` when none was set).
-pub fn choice() -> ColorChoice {
+pub(crate) fn choice() -> ColorChoice {
     CHOICE.get().copied().unwrap_or_default()
 }
 

@@ -9,9 +9,14 @@
 //! - [`tail`]: following a JSON Lines file as it grows, is truncated or replaced;
 //! - [`sanitize`]: the one place text from a file is made safe for a terminal;
 //! - [`problem`]: located problems (`file:line:col`).
+//! - [`clock`], [`number`], [`color`]: times, counts and colour as a person reads them;
+//! - [`progress`]: the progress line of long headless work;
+//! - [`userconfig`]: the person's own `config.toml`.
 //!
 //! Another tool that reads seed 000's logs can use [`Workspace::load`] and the types
 //! of [`workspace::logs`] directly.
+
+#![warn(missing_docs)]
 
 pub mod clock;
 pub mod color;

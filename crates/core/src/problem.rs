@@ -7,7 +7,9 @@ use std::fmt;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
+    /// Breaks a rule of the contract: `validate` exits 1.
     Error,
+    /// Worth a look, but the workspace is still usable.
     Warning,
 }
 
@@ -24,15 +26,22 @@ impl fmt::Display for Severity {
 /// `line` and `column` are 1-based and `None` where the input has no place.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Problem {
+    /// The file, relative to the workspace root, with `/`.
     pub file: String,
+    /// 1-based line, `None` where the input has no place.
     pub line: Option<u32>,
+    /// 1-based column, `None` where the input has no place.
     pub column: Option<u32>,
+    /// Error or warning.
     pub severity: Severity,
+    /// The rule broken, a short kebab-case name (what `validate` prints).
     pub rule: String,
+    /// What is wrong, for a person.
     pub message: String,
 }
 
 impl Problem {
+    /// An error-level problem of `file` with no line or column yet.
     pub fn error(file: impl Into<String>, rule: &str, message: impl Into<String>) -> Self {
         Self {
             file: file.into(),
@@ -44,6 +53,7 @@ impl Problem {
         }
     }
 
+    /// A warning-level problem of `file` with no line or column yet.
     pub fn warning(file: impl Into<String>, rule: &str, message: impl Into<String>) -> Self {
         Self {
             severity: Severity::Warning,
@@ -66,6 +76,7 @@ impl Problem {
         self
     }
 
+    /// Whether it is an error (then `validate` exits 1).
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }

@@ -13,12 +13,12 @@ use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::Duration;
 
 /// How long work runs before its progress line appears.
-pub const DELAY: Duration = Duration::from_millis(300);
+pub(crate) const DELAY: Duration = Duration::from_millis(300);
 /// How often the line is redrawn.
 const TICK: Duration = Duration::from_millis(100);
 
 /// Whether progress may be drawn: only for a person at a terminal.
-pub fn decide(json: bool, stdout_tty: bool, stderr_tty: bool, term: Option<&str>) -> bool {
+pub(crate) fn decide(json: bool, stdout_tty: bool, stderr_tty: bool, term: Option<&str>) -> bool {
     !json && stdout_tty && stderr_tty && term != Some("dumb")
 }
 
@@ -43,7 +43,7 @@ fn allowed() -> bool {
 static DONE: AtomicU64 = AtomicU64::new(0);
 
 /// The core reports `n` more run folders read (an atomic add: nothing is drawn here).
-pub fn advance(n: u64) {
+pub(crate) fn advance(n: u64) {
     DONE.fetch_add(n, Ordering::Relaxed);
 }
 

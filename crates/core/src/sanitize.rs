@@ -70,7 +70,7 @@ fn json_needs_escape(c: char) -> bool {
 /// valid JSON holding the same strings. Valid JSON carries such characters only
 /// inside strings (outside them it is ASCII), and a `\` there always starts an
 /// escape of its own, so writing the escape in place is exact.
-pub fn json_text(s: &str) -> Cow<'_, str> {
+pub(crate) fn json_text(s: &str) -> Cow<'_, str> {
     replace_chars(s, 16, json_needs_escape, |out, c| {
         let _ = write!(out, "\\u{:04x}", c as u32);
     })
@@ -175,10 +175,15 @@ impl SgrColor {
 pub struct Attrs(u8);
 
 impl Attrs {
+    /// Bold or increased intensity (SGR 1).
     pub const BOLD: Attrs = Attrs(1);
+    /// Faint, decreased intensity (SGR 2).
     pub const DIM: Attrs = Attrs(1 << 1);
+    /// Italic (SGR 3).
     pub const ITALIC: Attrs = Attrs(1 << 2);
+    /// Underlined (SGR 4).
     pub const UNDERLINE: Attrs = Attrs(1 << 3);
+    /// Reverse video (SGR 7).
     pub const REVERSE: Attrs = Attrs(1 << 4);
 
     /// Each attribute with the SGR parameter that sets it, in the order
@@ -217,14 +222,17 @@ impl std::ops::BitOr for Attrs {
 /// else a sequence asks for, blinking or hidden text, is ignored).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Sgr {
+    /// The on/off attributes set.
     pub attrs: Attrs,
+    /// The foreground colour, `None`: the terminal's default.
     pub fg: Option<SgrColor>,
+    /// The background colour, `None`: the terminal's default.
     pub bg: Option<SgrColor>,
 }
 
 impl Sgr {
     /// Whether no attribute is set.
-    pub fn is_plain(&self) -> bool {
+    pub(crate) fn is_plain(&self) -> bool {
         *self == Sgr::default()
     }
 
@@ -440,7 +448,7 @@ pub fn strip_sgr(s: &str) -> Cow<'_, str> {
 
 /// [`escape`], keeping the complete SGR sequences as they are: text to keep and draw
 /// later with [`sgr_spans`] (the only control characters left start an SGR sequence).
-pub fn escape_keep_sgr(s: &str) -> Cow<'_, str> {
+pub(crate) fn escape_keep_sgr(s: &str) -> Cow<'_, str> {
     if !s.contains('\x1b') {
         return escape(s);
     }

@@ -15,10 +15,13 @@ use toml::de::{DeTable, DeValue};
 /// What the file sets; `None`: not set (the built-in default applies).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct UserConfig {
+    /// The theme name (`theme = "..."`), as `--theme` gives it.
     pub theme: Option<String>,
+    /// The keymap name (`keymap = "..."`), as `--keymap` gives it.
     pub keymap: Option<String>,
     /// Mouse capture in the cockpit (default on).
     pub mouse: Option<bool>,
+    /// The time zone times are shown in (`time = "utc"` or `"local"`).
     pub time: Option<Zone>,
 }
 

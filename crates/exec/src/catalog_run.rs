@@ -28,6 +28,7 @@ pub const NEEDS_A_PERSON: &str = "needs a person";
 pub struct CatalogPlan {
     /// Exact case ids or category ids (the selection expands `run_together`).
     pub ids: Vec<String>,
+    /// The highest risk to run; the catalog's `default_max_risk` when `None`.
     pub max_risk: Option<Risk>,
     /// The run record's label.
     pub label: String,
@@ -35,7 +36,7 @@ pub struct CatalogPlan {
 
 /// The policy's session for a catalog: HOST, max risk, switches resolved
 /// (environment > local.yaml, never catalog vars), and the session's grants.
-pub fn session(
+pub(crate) fn session(
     catalog: &Catalog,
     vars: &Vars,
     max_risk: Risk,
@@ -77,7 +78,11 @@ pub fn session(
 /// The policy's facts of a case (its `assume` evaluated in the process
 /// environment). `probe_url` is its category's effective probe, expanded: a
 /// URL the case's run would reach, like its own `how.url`.
-pub fn facts(case: &Case, vars: &Vars, probe_url: Option<&str>) -> Result<CaseFacts, String> {
+pub(crate) fn facts(
+    case: &Case,
+    vars: &Vars,
+    probe_url: Option<&str>,
+) -> Result<CaseFacts, String> {
     let assume = match &case.assume {
         None => None,
         Some(expr) => {
@@ -103,7 +108,7 @@ pub fn facts(case: &Case, vars: &Vars, probe_url: Option<&str>) -> Result<CaseFa
 /// The one decision for every selected case, in execution order: each member
 /// decided on its own, then `run_together` applied (a group runs only when
 /// every member may). Both shells and the launch itself use it.
-pub fn decide_selection(
+pub(crate) fn decide_selection(
     catalog: &Catalog,
     vars: &Vars,
     sel: &Selection,
@@ -134,7 +139,7 @@ pub fn decide_selection(
 
 /// The decision for every selected case, in execution order: what the TUI must
 /// ask before launching (`NeedsPrompt`), what will be skipped and why.
-pub fn decisions(
+pub(crate) fn decisions(
     catalog: &Catalog,
     plan: &CatalogPlan,
     grants: &Grants,
@@ -146,6 +151,7 @@ pub fn decisions(
     decide_selection(catalog, &vars, &sel, &s)
 }
 
+/// The catalog selection of `plan`, probe URLs expanded with `vars`.
 pub fn selection(catalog: &Catalog, vars: &Vars, plan: &CatalogPlan) -> Selection {
     select::select(
         catalog,
@@ -160,7 +166,7 @@ pub fn selection(catalog: &Catalog, vars: &Vars, plan: &CatalogPlan) -> Selectio
 
 /// Why no process can judge a case, when none can (it is then `not-run`):
 /// a person must (SPEC §3.3), or the case lacks what a verdict needs.
-pub fn not_runnable(case: &Case) -> Option<String> {
+pub(crate) fn not_runnable(case: &Case) -> Option<String> {
     let person = matches!(case.driver, Some(Driver::Browser | Driver::Mobile))
         || matches!(case.automation(), Automation::Assisted | Automation::Manual)
         || case.expected.iter().any(|e| {
@@ -185,12 +191,12 @@ pub fn not_runnable(case: &Case) -> Option<String> {
 }
 
 /// Shared with the launch handle so the TUI can record a person's verdict.
-pub type RecordSlot = Arc<Mutex<Option<RecordWriter>>>;
+pub(crate) type RecordSlot = Arc<Mutex<Option<RecordWriter>>>;
 
 /// Run the catalog part of a launch. Returns the results and the record's
 /// runId and path (relative to `root`).
 #[allow(clippy::too_many_arguments)]
-pub fn launch_catalog(
+pub(crate) fn launch_catalog(
     root: &Path,
     catalog: &Catalog,
     plan: &CatalogPlan,

@@ -22,7 +22,7 @@ type When = (
 /// is the newest result that judged the case (by its `startedAt`): a result
 /// `skipped` or `not-run` (not authorized, an `assume` that was false, waiting
 /// for a person) says nothing about the case, so an older failure still stands.
-pub type FailedSet = super::CaseSet<TestCase>;
+pub(crate) type FailedSet = super::CaseSet<TestCase>;
 
 /// The failed set of the workspace, from `tests/logs/` and the catalog's run records.
 pub fn failed_set(ws: &Workspace) -> FailedSet {

@@ -101,6 +101,7 @@ impl Guardian {
         ok
     }
 
+    /// The process id of the leader.
     pub fn pid(&self) -> u32 {
         self.child.id()
     }
@@ -126,27 +127,27 @@ fn tell(line: &str) {
 
 /// A case with this token starts: should testdeck die before
 /// [`release_token`], the guardian kills every process carrying it.
-pub fn watch_token(token: &str) {
+pub(crate) fn watch_token(token: &str) {
     tell(&format!("+t{token}"));
 }
 
-pub fn release_token(token: &str) {
+pub(crate) fn release_token(token: &str) {
     tell(&format!("-t{token}"));
 }
 
 /// A process of the case with `token` that does not carry the token (its
 /// environment was cleared): the guardian kills it by pid, only while that pid
 /// still has this start time (so a reused pid is never signalled).
-pub fn watch_pid(token: &str, pid: i32, start: u64) {
+pub(crate) fn watch_pid(token: &str, pid: i32, start: u64) {
     tell(&format!("+p{token}:{pid}:{start}"));
 }
 
 /// Process group `pgid` was started (a case's leader).
-pub fn watch_group(pgid: i32) {
+pub(crate) fn watch_group(pgid: i32) {
     tell(&format!("+g{pgid}"));
 }
 
 /// Process group `pgid` is gone (nothing of it is left to kill).
-pub fn release_group(pgid: i32) {
+pub(crate) fn release_group(pgid: i32) {
     tell(&format!("-g{pgid}"));
 }

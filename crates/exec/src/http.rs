@@ -7,16 +7,18 @@ use serde_json::Value;
 use std::time::Duration;
 
 /// A probe or API answer must start within this (a dead HOST fails fast).
-pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
+pub(crate) const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 /// The whole exchange, when the case gives no timeout.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 /// The largest body read.
 pub const MAX_BODY: u64 = 16 * 1024 * 1024;
 
 /// An HTTP answer: status and body text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Answer {
+    /// The HTTP status code.
     pub status: u16,
+    /// The body, as text.
     pub body: String,
 }
 
@@ -122,10 +124,12 @@ pub fn same(found: &Value, want: &Value) -> bool {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ProbeResult {
+    /// The probe's URL, expanded.
     pub url: String,
     /// The category may run.
     pub ok: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// The HTTP status of the answer, when one came.
     pub status: Option<u16>,
     /// Why the category is stopped (unreachable, or the `stop_if` hit).
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -20,21 +20,26 @@ pub struct Case {
     pub name: String,
     /// The scope of a tests run, the category of a catalog case.
     pub classname: String,
+    /// The case's verdict.
     pub verdict: Verdict,
+    /// Why, when the verdict says little by itself.
     pub reason: Option<String>,
+    /// How long it ran.
     pub duration_ms: Option<u64>,
+    /// The runId of a tests run.
     pub run_id: Option<String>,
     /// The tests run's folder, relative to the workspace root.
     pub path: Option<String>,
     /// The full output (catalog) or the timeline (tests), relative to the workspace root.
     pub log: Option<String>,
+    /// When it started.
     pub started_at: Option<String>,
     /// The failure's body: a failed tests run's plain failure digest.
     pub detail: Option<String>,
 }
 
 /// The suite name of a catalog run record.
-pub fn catalog_suite(run_id: &str) -> String {
+pub(crate) fn catalog_suite(run_id: &str) -> String {
     format!("catalog {run_id}")
 }
 
@@ -166,7 +171,7 @@ pub fn report(cases: &[Case]) -> Report {
 }
 
 /// The XML text of `cases`.
-pub fn to_xml(cases: &[Case]) -> Result<String, String> {
+pub(crate) fn to_xml(cases: &[Case]) -> Result<String, String> {
     report(cases)
         .to_string()
         .map_err(|e| format!("JUnit XML not serialized: {e}"))

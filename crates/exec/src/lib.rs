@@ -2,6 +2,8 @@
 //! authorization policy, probes, expectations, run records. The TUI and
 //! `testdeck run` both call [`launch`] and receive the same [`ExecEvent`]s.
 
+#![warn(missing_docs)]
+
 pub mod catalog_run;
 pub mod failed;
 pub mod guard;
@@ -36,9 +38,13 @@ pub type Sink = Arc<dyn Fn(ExecEvent) + Send + Sync>;
 pub struct ResultLine {
     /// A catalog case id, `scope/caseId` of a tests run, or `runner`.
     pub id: String,
+    /// The case's verdict.
     pub verdict: Verdict,
+    /// Why, when the verdict says little by itself.
     pub reason: Option<String>,
+    /// How long it ran, in milliseconds.
     pub duration_ms: u64,
+    /// The process's exit code, when it exited.
     pub exit_code: Option<i32>,
     /// The runId of a tests run.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -47,7 +53,7 @@ pub struct ResultLine {
 
 impl ResultLine {
     /// The line of `id` when nothing ran: no time, no exit code, no run folder.
-    pub fn unrun(id: impl Into<String>, verdict: Verdict, reason: String) -> Self {
+    pub(crate) fn unrun(id: impl Into<String>, verdict: Verdict, reason: String) -> Self {
         ResultLine {
             id: id.into(),
             verdict,
@@ -84,54 +90,78 @@ impl From<&record::CaseResult> for ResultLine {
 pub enum ExecEvent {
     /// A catalog run record was opened.
     RunStart {
+        /// The record's runId.
         run_id: String,
+        /// The record's path, relative to the workspace root.
         record: String,
     },
     /// The tests runner is starting with this argv.
     RunnerStart {
+        /// The argv.
         command: Vec<String>,
     },
     /// A category's `status_probe` (null when it has none).
     Probe {
+        /// The category id.
         category: String,
+        /// The probe's result.
         probe: Option<http::ProbeResult>,
     },
+    /// A case starts.
     CaseStart {
+        /// The case: a catalog case id or `scope/caseId`.
         id: String,
         /// `tests` or `catalog`.
         source: String,
+        /// The case's title.
         title: Option<String>,
+        /// The catalog case's category.
         category: Option<String>,
+        /// The catalog case's risk.
         risk: Option<Risk>,
         /// The expanded command, shown before it runs.
         command: Option<String>,
         /// A tests run's runId and folder.
         run_id: Option<String>,
+        /// The run folder, relative to the workspace root.
         path: Option<String>,
     },
+    /// One line a case's process wrote.
     Output {
+        /// The case.
         id: String,
+        /// Which pipe.
         stream: Stream,
+        /// The line, as written.
         line: String,
     },
     /// One event of a followed `timeline.jsonl`.
     Timeline {
+        /// The run's runId.
         run_id: String,
+        /// The case, `scope/caseId`.
         id: String,
+        /// The 1-based line of `timeline.jsonl`.
         lineno: u64,
+        /// The event.
         event: Box<testdeck_core::workspace::timeline::TimelineEvent>,
         /// What is wrong with the line, if anything.
         issues: Vec<String>,
     },
+    /// A case ended, with its result.
     CaseEnd(ResultLine),
     /// The tests runner ended; `reason` says so when it wrote no run.
     RunnerExit {
+        /// The runner's exit code, when it exited.
         exit_code: Option<i32>,
+        /// The signal that ended it, when one did.
         signal: Option<i32>,
         /// The run folders it wrote.
         runs: Vec<String>,
+        /// Why the runner wrote no run.
         reason: Option<String>,
     },
+    /// The launch ended: every result.
     Summary(Summary),
 }
 
@@ -143,6 +173,7 @@ pub struct Summary {
     pub run_id: Option<String>,
     /// The record's path, relative to the workspace root.
     pub record: Option<String>,
+    /// One line per case, in the order they ended.
     pub results: Vec<ResultLine>,
 }
 
@@ -157,11 +188,14 @@ impl Summary {
 /// cases as `T`, catalog case ids, each in its source's order.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CaseSet<T> {
+    /// The tests-tree cases.
     pub tests: Vec<T>,
+    /// The catalog case ids.
     pub catalog: Vec<String>,
 }
 
 impl<T> CaseSet<T> {
+    /// Whether no case is picked.
     pub fn is_empty(&self) -> bool {
         self.tests.is_empty() && self.catalog.is_empty()
     }
@@ -212,7 +246,7 @@ impl LaunchHandle {
     pub fn canceller(&self) -> Cancel {
         self.cancel.clone()
     }
-    pub fn is_finished(&self) -> bool {
+    pub(crate) fn is_finished(&self) -> bool {
         self.thread.as_ref().is_none_or(JoinHandle::is_finished)
     }
     /// Record a person's verdict (with an optional note) for a catalog case of
@@ -280,9 +314,11 @@ impl Drop for LaunchHandle {
 /// What a launch needs from the workspace (owned: it runs on its own thread).
 #[derive(Debug, Clone)]
 pub struct LaunchContext {
+    /// The workspace root.
     pub root: PathBuf,
     /// The tests runner command (`testdeck.toml` `[runner] command`).
     pub runner: Vec<String>,
+    /// The tester catalog, when there is one.
     pub catalog: Option<testdeck_core::workspace::catalog::Catalog>,
     /// Where the runs this launch cancels are recorded (see
     /// [`testdeck_core::workspace::cancelled`]); `None`: nowhere (no state folder).
@@ -290,6 +326,7 @@ pub struct LaunchContext {
 }
 
 impl LaunchContext {
+    /// What a launch needs from the workspace `ws`.
     pub fn of(ws: &testdeck_core::workspace::Workspace) -> Self {
         Self {
             root: ws.root.clone(),
@@ -409,7 +446,12 @@ pub fn decisions(ctx: &LaunchContext, plan: &LaunchPlan) -> Vec<(String, Decisio
 
 /// The policy for one tests target: a live scope or case needs a live grant,
 /// and every target the remote grant when `host` is not loopback.
-pub fn tests_decision(t: &TestsTarget, grants: &Grants, headless: bool, host: &str) -> Decision {
+pub(crate) fn tests_decision(
+    t: &TestsTarget,
+    grants: &Grants,
+    headless: bool,
+    host: &str,
+) -> Decision {
     let session = policy::Session {
         headless,
         max_risk: Risk::Destructive,

@@ -24,6 +24,7 @@ pub enum GrantSource {
 }
 
 impl GrantSource {
+    /// The name written in the run record (`environment`, `local.yaml`, `flag`, `prompt`).
     pub fn as_str(self) -> &'static str {
         match self {
             GrantSource::Environment => "environment",
@@ -38,7 +39,9 @@ impl GrantSource {
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "kind", content = "name")]
 pub enum Grantable {
+    /// Running cases of this risk.
     Risk(Risk),
+    /// Opening this project gate.
     Gate(String),
     /// Launching `live` cases of the tests tree.
     Live,
@@ -62,18 +65,19 @@ impl Grantable {
 /// to disk as configuration; recorded in the run record only).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Grants {
+    /// Each thing granted, and how.
     pub granted: BTreeMap<Grantable, Grant>,
     /// What the person answered "no" to in this launch: what needs it is
     /// skipped, never asked again (a headless session never has any).
-    pub refused: BTreeSet<Grantable>,
+    pub(crate) refused: BTreeSet<Grantable>,
 }
 
 /// How and when something was granted.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Grant {
-    pub how: GrantSource,
+    pub(crate) how: GrantSource,
     /// RFC 3339 UTC.
-    pub when: String,
+    pub(crate) when: String,
 }
 
 impl Grants {
@@ -88,49 +92,50 @@ impl Grants {
     pub fn refuse(&mut self, what: Grantable) {
         self.refused.insert(what);
     }
-    pub fn is_refused(&self, what: &Grantable) -> bool {
+    pub(crate) fn is_refused(&self, what: &Grantable) -> bool {
         self.refused.contains(what)
     }
+    /// How `what` was granted, if it was.
     pub fn get(&self, what: &Grantable) -> Option<GrantSource> {
         self.granted.get(what).map(|g| g.how)
     }
     /// When `what` was granted.
-    pub fn when(&self, what: &Grantable) -> Option<&str> {
+    pub(crate) fn when(&self, what: &Grantable) -> Option<&str> {
         self.granted.get(what).map(|g| g.when.as_str())
     }
 }
 
 /// The session side of a decision.
 #[derive(Debug, Clone)]
-pub struct Session {
+pub(crate) struct Session {
     /// Headless runs never prompt: what would be asked is skipped.
-    pub headless: bool,
-    pub max_risk: Risk,
+    pub(crate) headless: bool,
+    pub(crate) max_risk: Risk,
     pub host: String,
     /// `authorize`: risk → variable name.
-    pub authorize: BTreeMap<Risk, String>,
+    pub(crate) authorize: BTreeMap<Risk, String>,
     /// `gates`: gate → variable name.
-    pub gates: BTreeMap<String, String>,
+    pub(crate) gates: BTreeMap<String, String>,
     /// Authorization switches already resolved: variable → (value, where from),
     /// process environment first, then local.yaml.
-    pub switches: BTreeMap<String, (String, GrantSource)>,
-    pub grants: Grants,
+    pub(crate) switches: BTreeMap<String, (String, GrantSource)>,
+    pub(crate) grants: Grants,
 }
 
 /// The case side of a decision.
 #[derive(Debug, Clone, Default)]
-pub struct CaseFacts {
+pub(crate) struct CaseFacts {
     pub id: String,
     /// `None` for a tests-tree case (the runner has no risk ladder).
-    pub risk: Option<Risk>,
-    pub gate: Option<String>,
+    pub(crate) risk: Option<Risk>,
+    pub(crate) gate: Option<String>,
     /// The `assume` expression and whether it held.
     pub assume: Option<(String, bool)>,
     /// A tests-tree case under a `live/` folder.
-    pub live: bool,
+    pub(crate) live: bool,
     /// A URL the case (or its category's probe) would reach whose host is not
     /// loopback, when HOST itself is: it needs the remote grant all the same.
-    pub remote_url: Option<String>,
+    pub(crate) remote_url: Option<String>,
 }
 
 /// What the TUI must ask before the case may run.
@@ -138,20 +143,39 @@ pub struct CaseFacts {
 #[serde(rename_all = "kebab-case", tag = "kind")]
 pub enum Prompt {
     /// A yes/no naming the case, its risk and the HOST.
-    Mutating { case: String, host: String },
+    Mutating {
+        /// The case.
+        case: String,
+        /// The HOST it addresses.
+        host: String,
+    },
     /// The person types the word `destructive`.
-    Destructive { case: String, host: String },
+    Destructive {
+        /// The case.
+        case: String,
+        /// The HOST it addresses.
+        host: String,
+    },
     /// A yes/no for a gate.
     Gate {
+        /// The case.
         case: String,
+        /// The gate, one of the catalog's `gates`.
         gate: String,
+        /// The switch variable that opens it, when `gates` names one.
         variable: Option<String>,
     },
     /// A yes/no: the case calls a real model.
-    Live { case: String },
+    Live {
+        /// The case.
+        case: String,
+    },
     /// The HOST (or a URL of a case) is not loopback: asked before any case
     /// runs and before anything is sent, readonly and tests-tree cases included.
-    Remote { host: String },
+    Remote {
+        /// The HOST, or the case's URL, that is not loopback.
+        host: String,
+    },
 }
 
 impl Prompt {
@@ -166,7 +190,7 @@ impl Prompt {
         }
     }
     /// The reason a headless run gives when it skips instead of asking.
-    pub fn headless_reason(&self) -> String {
+    pub(crate) fn headless_reason(&self) -> String {
         match self {
             Prompt::Mutating { .. } => "mutating is not authorized".into(),
             Prompt::Destructive { .. } => "destructive is not authorized".into(),
@@ -186,23 +210,28 @@ impl Prompt {
 /// One authorization a case used: recorded and passed to the child.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Used {
+    /// What was authorized.
     pub what: Grantable,
-    pub how: GrantSource,
+    pub(crate) how: GrantSource,
     /// The switch variable set to `true` in the child's environment.
-    pub variable: Option<String>,
+    pub(crate) variable: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
+/// What the policy says about one case before it is launched.
 pub enum Decision {
+    /// It may run, with the authorizations it uses.
     Allowed(Vec<Used>),
+    /// It is skipped, for this reason.
     Skip(String),
+    /// The person must be asked first (never headless).
     NeedsPrompt(Prompt),
 }
 
 /// Decide one case. Order: max risk and assume (so nothing is asked for a case
 /// that would be skipped anyway), remote HOST (before anything else is asked or
 /// sent: readonly and tests-tree cases too), liveness, risk authorization, gate.
-pub fn decide(s: &Session, c: &CaseFacts) -> Decision {
+pub(crate) fn decide(s: &Session, c: &CaseFacts) -> Decision {
     let mut used = Vec::new();
     let ask = |p: Prompt| {
         if s.headless {
@@ -316,7 +345,7 @@ pub fn decide(s: &Session, c: &CaseFacts) -> Decision {
 /// prompt answered no, assume false), every other member of its group is skipped
 /// too, naming it; a member still waiting for a prompt keeps it (the group runs
 /// only if every prompt is answered yes). `groups[i]` is the group of `ds[i]`.
-pub fn decide_groups(ds: &mut [(String, Decision)], groups: &[Option<usize>]) {
+pub(crate) fn decide_groups(ds: &mut [(String, Decision)], groups: &[Option<usize>]) {
     let mut blocked: BTreeMap<usize, (String, String)> = BTreeMap::new();
     for ((id, d), g) in ds.iter().zip(groups) {
         if let (Decision::Skip(r), Some(g)) = (d, g) {
@@ -335,7 +364,7 @@ pub fn decide_groups(ds: &mut [(String, Decision)], groups: &[Option<usize>]) {
 
 /// How strict a prompt is: the remote HOST comes before anything, then what a
 /// key press cannot grant, then gates, mutating, live.
-pub fn strictness(p: &Prompt) -> u8 {
+pub(crate) fn strictness(p: &Prompt) -> u8 {
     match p {
         Prompt::Remote { .. } => 4,
         Prompt::Destructive { .. } => 3,

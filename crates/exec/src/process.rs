@@ -17,20 +17,20 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// Time between SIGTERM and SIGKILL (SPEC §3.4).
-pub const KILL_GRACE: Duration = Duration::from_secs(3);
+pub(crate) const KILL_GRACE: Duration = Duration::from_secs(3);
 /// How many last lines of output an outcome keeps (the record's tail).
-pub const TAIL_LINES: usize = 20;
+pub(crate) const TAIL_LINES: usize = 20;
 /// Longest line passed on; longer output is cut into several lines so one
 /// endless line cannot exhaust memory. Each piece but the last ends with
 /// [`CONTINUED`] on the screen, so the pieces read as one line.
 pub const MAX_LINE: usize = 64 * 1024;
 /// The mark at the end of a piece of a cut line (the case log keeps the bytes).
-pub const CONTINUED: &str = " ↩";
+pub(crate) const CONTINUED: &str = " ↩";
 /// Output passed on line by line (to the screen, `--json`, the TUI) per case
 /// with a log; past either bound the rest goes to the case log only, with a
 /// marker line.
-pub const SHOWN_BYTES: u64 = 4 * 1024 * 1024;
-pub const SHOWN_LINES: u64 = 20_000;
+pub(crate) const SHOWN_BYTES: u64 = 4 * 1024 * 1024;
+pub(crate) const SHOWN_LINES: u64 = 20_000;
 /// Chunks (of at most one read, 64 KiB) a reader may have queued: a child that
 /// writes faster than testdeck handles its output blocks on its full pipe.
 const QUEUED_CHUNKS: usize = 16;
@@ -46,7 +46,9 @@ const DRAIN: Duration = Duration::from_millis(300);
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Stream {
+    /// The process's standard output.
     Stdout,
+    /// The process's standard error.
     Stderr,
 }
 
@@ -60,11 +62,15 @@ pub enum Program {
 }
 
 #[derive(Debug, Clone)]
+/// How to start one process.
 pub struct Spec {
+    /// What to start.
     pub program: Program,
+    /// The folder it runs in.
     pub cwd: PathBuf,
     /// Added to the inherited environment.
     pub env: Vec<(String, String)>,
+    /// How long it may run before it is stopped.
     pub timeout: Option<Duration>,
     /// Every output line is appended here (the full output of the case).
     pub log: Option<PathBuf>,
@@ -73,22 +79,23 @@ pub struct Spec {
 /// How a process ended.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Outcome {
+    /// The leader's exit code, when it exited.
     pub exit_code: Option<i32>,
     /// The signal that ended the leader, when one did.
-    pub signal: Option<i32>,
-    pub timed_out: bool,
-    pub cancelled: bool,
+    pub(crate) signal: Option<i32>,
+    pub(crate) timed_out: bool,
+    pub(crate) cancelled: bool,
     /// The process could not be started at all.
-    pub spawn_error: Option<String>,
+    pub(crate) spawn_error: Option<String>,
     /// The last [`TAIL_LINES`] lines of output.
     pub tail: Vec<String>,
-    pub duration: Duration,
+    pub(crate) duration: Duration,
     /// Why the log is incomplete (it could not be created or written: disk full).
-    pub log_error: Option<String>,
+    pub(crate) log_error: Option<String>,
     /// Lines (and bytes) that went to the log only, past [`SHOWN_BYTES`] /
     /// [`SHOWN_LINES`].
-    pub hidden_lines: u64,
-    pub hidden_bytes: u64,
+    pub(crate) hidden_lines: u64,
+    pub(crate) hidden_bytes: u64,
 }
 
 /// A cancel switch shared between a launch and whoever may stop it.
@@ -96,10 +103,11 @@ pub struct Outcome {
 pub struct Cancel(Arc<AtomicBool>);
 
 impl Cancel {
+    /// Ask whoever holds the switch to stop.
     pub fn cancel(&self) {
         self.0.store(true, Ordering::SeqCst);
     }
-    pub fn is_cancelled(&self) -> bool {
+    pub(crate) fn is_cancelled(&self) -> bool {
         self.0.load(Ordering::SeqCst)
     }
 }

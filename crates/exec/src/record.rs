@@ -15,14 +15,20 @@ pub const RUNS_DIR: &str = ".pouch/tester/runs";
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Verdict {
+    /// `pass`: the case passed.
     Pass,
+    /// `fail`: the case failed.
     Fail,
+    /// `environment-fail`: the environment failed the case (not the product).
     EnvironmentFail,
+    /// `skipped`: not run, by a rule (`assume`, authorization, a probe).
     Skipped,
+    /// `not-run`: not run, not judged.
     NotRun,
 }
 
 impl Verdict {
+    /// Every verdict, in the seed's order.
     pub const ALL: [Verdict; 5] = [
         Verdict::Pass,
         Verdict::Fail,
@@ -30,6 +36,7 @@ impl Verdict {
         Verdict::Skipped,
         Verdict::NotRun,
     ];
+    /// The seed's spelling.
     pub fn as_str(self) -> &'static str {
         match self {
             Verdict::Pass => "pass",
@@ -39,11 +46,12 @@ impl Verdict {
             Verdict::NotRun => "not-run",
         }
     }
+    /// The verdict spelled `s`.
     pub fn parse(s: &str) -> Option<Verdict> {
         Verdict::ALL.into_iter().find(|v| v.as_str() == s)
     }
     /// `fail` and `environment-fail` make `run` exit 1.
-    pub fn is_failure(self) -> bool {
+    pub(crate) fn is_failure(self) -> bool {
         matches!(self, Verdict::Fail | Verdict::EnvironmentFail)
     }
 }
@@ -61,9 +69,11 @@ pub struct AuthorizationRecord {
     /// `risk:mutating`, `gate:payments`, `live`, `remote`.
     pub what: String,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// The switch variable set to `true`, when there was one.
     pub variable: Option<String>,
     /// `environment`, `local.yaml`, `flag` or `prompt`.
     pub how: String,
+    /// When it was granted.
     pub when: String,
 }
 
@@ -71,7 +81,9 @@ pub struct AuthorizationRecord {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CategoryProbe {
+    /// The category id.
     pub category: String,
+    /// The probe's result, `None` when the category has none.
     pub probe: Option<ProbeResult>,
 }
 
@@ -79,18 +91,27 @@ pub struct CategoryProbe {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CaseResult {
+    /// The case id.
     pub id: String,
+    /// Its category.
     pub category: String,
+    /// Its title.
     pub title: String,
+    /// Its risk.
     pub risk: Risk,
+    /// Its verdict.
     pub verdict: Verdict,
+    /// Why, when the verdict says little by itself.
     pub reason: Option<String>,
+    /// When it started.
     pub started_at: String,
+    /// How long it ran, in milliseconds.
     pub duration_ms: u64,
+    /// The process's exit code, when it exited.
     pub exit_code: Option<i32>,
     /// The expanded command shown before it ran.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub command: Option<String>,
+    pub(crate) command: Option<String>,
     /// The last lines of output (the full output is in `log`).
     #[serde(default)]
     pub output: Vec<String>,
@@ -101,6 +122,7 @@ pub struct CaseResult {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub judged_by: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// The person's note with the verdict.
     pub note: Option<String>,
 }
 
@@ -154,22 +176,33 @@ impl CaseResult {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RunRecord {
+    /// The run's id (its record's file name).
     pub run_id: String,
+    /// When the run started.
     pub started_at: String,
+    /// When it finished; `None` while it runs.
     pub finished_at: Option<String>,
+    /// The run's label.
     pub label: String,
+    /// The workspace's git commit, when it is a repository.
     pub git_commit: Option<String>,
+    /// The workspace's git branch, when it is on one.
     pub git_branch: Option<String>,
+    /// The HOST the cases addressed.
     pub host: String,
+    /// The max risk of the run.
     pub max_risk: Risk,
     #[serde(default)]
+    /// Every authorization the run used.
     pub authorizations: Vec<AuthorizationRecord>,
     /// The resolved agent (catalog.yaml `agent` shallow-merged with local.yaml).
     #[serde(default)]
     pub agent: serde_json::Map<String, serde_json::Value>,
     #[serde(default)]
+    /// Each selected category's probe.
     pub probes: Vec<CategoryProbe>,
     #[serde(default)]
+    /// Each case's result, in execution order.
     pub results: Vec<CaseResult>,
 }
 
@@ -208,9 +241,13 @@ impl RunRecord {
 /// passed, or nothing ran (every case skipped or not run: never a green mark).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
+    /// A case failed.
     Failed,
+    /// The run has not finished.
     Running,
+    /// At least one case passed, none failed.
     Passed,
+    /// Every case was skipped or not run.
     NothingRan,
 }
 
@@ -233,12 +270,16 @@ impl RunRecord {
 /// One verdict a catalog case got in one run record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PastVerdict {
+    /// The run record's runId.
     pub run_id: String,
-    pub started_at: String,
+    pub(crate) started_at: String,
+    /// The verdict.
     pub verdict: Verdict,
+    /// Why, when the verdict says little by itself.
     pub reason: Option<String>,
     /// Given by a person (`judged_by: person`).
     pub by_person: bool,
+    /// The person's note.
     pub note: Option<String>,
 }
 
@@ -268,7 +309,7 @@ where
 }
 
 /// The current UTC time as RFC 3339 with milliseconds.
-pub fn now() -> String {
+pub(crate) fn now() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
@@ -282,7 +323,7 @@ pub fn valid_label(label: &str) -> bool {
 }
 
 /// `20260920T101530Z-smoke-a13f9c`.
-pub fn new_run_id(label: &str) -> String {
+pub(crate) fn new_run_id(label: &str) -> String {
     format!(
         "{}-{label}-{:06x}",
         chrono::Utc::now().format("%Y%m%dT%H%M%SZ"),
@@ -291,7 +332,7 @@ pub fn new_run_id(label: &str) -> String {
 }
 
 /// The git commit and branch of the checkout holding `root`, when it is one.
-pub fn git_info(root: &Path) -> (Option<String>, Option<String>) {
+pub(crate) fn git_info(root: &Path) -> (Option<String>, Option<String>) {
     let git = |args: &[&str]| {
         std::process::Command::new("git")
             .arg("-C")
@@ -318,10 +359,13 @@ pub fn git_info(root: &Path) -> (Option<String>, Option<String>) {
 /// starts and replaced atomically after each case.
 #[derive(Debug)]
 pub struct RecordWriter {
+    /// The record's file.
     pub path: PathBuf,
+    /// The CSV beside it.
     pub csv: PathBuf,
     /// `runs/<run-id>/`: the full output of each case.
     pub logs: PathBuf,
+    /// The record as written so far.
     pub record: RunRecord,
 }
 
@@ -361,7 +405,7 @@ impl RecordWriter {
     }
 
     /// The full-output file of a case (its id made safe as a file name).
-    pub fn case_log(&self, case_id: &str) -> PathBuf {
+    pub(crate) fn case_log(&self, case_id: &str) -> PathBuf {
         let safe: String = case_id
             .chars()
             .map(|c| {
@@ -376,7 +420,7 @@ impl RecordWriter {
     }
 
     /// Write the YAML and the CSV, each through a temp file and a rename.
-    pub fn save(&self) -> std::io::Result<()> {
+    pub(crate) fn save(&self) -> std::io::Result<()> {
         let yaml = serde_saphyr::to_string(&self.record)
             .map_err(|e| std::io::Error::other(e.to_string()))?;
         write_atomic(&self.path, yaml.as_bytes())?;
@@ -387,7 +431,7 @@ impl RecordWriter {
 impl RecordWriter {
     /// Record a person's verdict for a case of this run (a case the run marked
     /// `not-run` because it needs a person, or any other) and save.
-    pub fn judge(
+    pub(crate) fn judge(
         &mut self,
         case_id: &str,
         verdict: Verdict,
@@ -451,7 +495,7 @@ pub fn judge_file(
 pub use testdeck_core::workspace::read::write_atomic;
 
 /// The columns of the CSV (成绩单).
-pub const CSV_COLUMNS: [&str; 10] = [
+pub(crate) const CSV_COLUMNS: [&str; 10] = [
     "runId",
     "id",
     "category",

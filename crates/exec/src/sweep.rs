@@ -8,7 +8,7 @@ use std::sync::Mutex;
 
 /// The environment variable that marks every process of a case with the case's
 /// random token (read back from `/proc/<pid>/environ`).
-pub const TOKEN_VAR: &str = "TESTDECK_CASE_TOKEN";
+pub(crate) const TOKEN_VAR: &str = "TESTDECK_CASE_TOKEN";
 
 /// Tokens of the cases running now, and the orphans already found that no case
 /// owned (kept to reap them once dead).
@@ -114,11 +114,11 @@ pub struct Case {
 
 /// What one look at /proc found of a case.
 #[derive(Debug, Default)]
-pub struct Members {
+pub(crate) struct Members {
     /// Living processes of the case (the leader included while it lives).
-    pub alive: Vec<i32>,
+    pub(crate) alive: Vec<i32>,
     /// Dead ones not reaped yet by their parent (not counting the leader).
-    pub zombies: usize,
+    pub(crate) zombies: usize,
 }
 
 impl Case {
@@ -143,12 +143,13 @@ impl Case {
         (TOKEN_VAR.to_owned(), self.token.clone())
     }
 
+    /// The case's token (the value of `TESTDECK_CASE_TOKEN`).
     pub fn token(&self) -> &str {
         &self.token
     }
 
     /// The case's first process started (its own session and group).
-    pub fn set_leader(&mut self, pid: u32) {
+    pub(crate) fn set_leader(&mut self, pid: u32) {
         self.leader = i32::try_from(pid).ok();
         self.leader_start = self.leader.and_then(stat).map(|s| s.start);
         if let Some(l) = self.leader {
@@ -159,7 +160,7 @@ impl Case {
     /// Look at /proc: which processes belong to the case now. Orphans of the
     /// case handed to us are reaped once dead; strays (carrying the token of no
     /// running case) are killed and reaped.
-    pub fn members(&mut self) -> Members {
+    pub(crate) fn members(&mut self) -> Members {
         let me = std::process::id() as i32;
         let procs = processes();
         let leader = self.leader.unwrap_or(-1);
@@ -219,7 +220,7 @@ impl Case {
     }
 
     /// Send `sig` to every living process of the case; returns how many there were.
-    pub fn signal(&mut self, sig: i32) -> usize {
+    pub(crate) fn signal(&mut self, sig: i32) -> usize {
         let m = self.members();
         for &p in &m.alive {
             sys::signal_pid(p, sig);

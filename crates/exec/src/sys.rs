@@ -30,7 +30,7 @@ pub fn signal_group(pgid: u32, sig: i32) -> bool {
 
 /// Send `sig` to the one process `pid` (never to a group, never to init, never
 /// to ourselves). Returns whether it was sent.
-pub fn signal_pid(pid: i32, sig: i32) -> bool {
+pub(crate) fn signal_pid(pid: i32, sig: i32) -> bool {
     if pid <= 1 || pid == std::process::id() as i32 {
         return false;
     }
@@ -43,7 +43,7 @@ pub fn signal_pid(pid: i32, sig: i32) -> bool {
 /// Reap `pid` if it is an exited child of ours, without blocking. Call it only
 /// for a descendant that the standard library did not start (an orphan handed
 /// to us as its subreaper), so no `Child::wait` loses its status.
-pub fn reap_pid(pid: i32) -> bool {
+pub(crate) fn reap_pid(pid: i32) -> bool {
     if pid <= 1 {
         return false;
     }
@@ -59,7 +59,7 @@ pub fn reap_pid(pid: i32) -> bool {
 /// Make this process the reaper of its orphaned descendants (Linux), so that a
 /// grandchild left behind by a case comes back to us, is found, killed and
 /// reaped, and never lingers as a zombie where init does not reap.
-pub fn become_subreaper() {
+pub(crate) fn become_subreaper() {
     #[cfg(target_os = "linux")]
     {
         // any Some turns the flag on; failure is harmless (ignored)
@@ -76,7 +76,7 @@ pub fn become_subreaper() {
 /// The launch thread waits for its child to the end, so that signal only comes
 /// when testdeck itself is gone.
 #[allow(unsafe_code)]
-pub fn case_session(cmd: &mut std::process::Command) {
+pub(crate) fn case_session(cmd: &mut std::process::Command) {
     use std::os::unix::process::CommandExt;
     let parent = rustix::process::getpid();
     // SAFETY: pre_exec is unsafe because the closure runs in the forked child
@@ -105,7 +105,7 @@ pub fn case_session(cmd: &mut std::process::Command) {
 /// Start the child of `cmd` in a new session, and nothing else (the guardian:
 /// it must outlive testdeck, and no terminal signal may reach it).
 #[allow(unsafe_code)]
-pub fn new_session(cmd: &mut std::process::Command) {
+pub(crate) fn new_session(cmd: &mut std::process::Command) {
     use std::os::unix::process::CommandExt;
     // SAFETY: pre_exec is unsafe because the closure runs in the forked child
     // before exec; it calls only setsid(2), which is async-signal-safe and
@@ -118,5 +118,5 @@ pub fn new_session(cmd: &mut std::process::Command) {
     }
 }
 
-pub const SIGTERM: i32 = Signal::TERM.as_raw();
-pub const SIGKILL: i32 = Signal::KILL.as_raw();
+pub(crate) const SIGTERM: i32 = Signal::TERM.as_raw();
+pub(crate) const SIGKILL: i32 = Signal::KILL.as_raw();

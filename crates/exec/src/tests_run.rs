@@ -14,7 +14,7 @@ use testdeck_core::workspace::logs::read_meta;
 use testdeck_core::workspace::run_folder;
 
 /// How often `tests/logs/` is looked at while the runner works.
-pub const POLL: Duration = Duration::from_millis(100);
+pub(crate) const POLL: Duration = Duration::from_millis(100);
 /// After the runner exits, how long to wait for the last files of its runs.
 const SETTLE: Duration = Duration::from_millis(500);
 /// The id under which the runner's own output is streamed.
@@ -27,7 +27,9 @@ pub enum TestsTarget {
     Scope(String),
     /// Cases of one scope, by caseId.
     Cases {
+        /// The scope.
         scope: String,
+        /// The caseIds.
         case_ids: Vec<String>,
     },
 }
@@ -46,7 +48,7 @@ impl TestsTarget {
         }
     }
     /// Under a `live/` folder (below the domain): calls a real model.
-    pub fn is_live(&self) -> bool {
+    pub(crate) fn is_live(&self) -> bool {
         let scope = match self {
             TestsTarget::Scope(s) | TestsTarget::Cases { scope: s, .. } => s,
         };
@@ -55,7 +57,7 @@ impl TestsTarget {
 }
 
 /// The seed's filters for a scope: `--domain --layer --suite --group…`.
-pub fn scope_filters(scope: &str) -> Vec<String> {
+pub(crate) fn scope_filters(scope: &str) -> Vec<String> {
     let parts: Vec<&str> = scope.split('/').filter(|p| !p.is_empty()).collect();
     let mut out = Vec::new();
     let temp = parts.first() == Some(&"temp");
@@ -137,7 +139,7 @@ struct Followed {
 
 /// Run the runner once per target and follow every run it writes. Returns one
 /// result per run (and one for a runner that wrote none).
-pub fn launch_tests(
+pub(crate) fn launch_tests(
     root: &Path,
     command: &[String],
     targets: &[TestsTarget],
@@ -172,7 +174,7 @@ pub fn launch_tests(
 /// e2e request without `--case` first runs the same domain's backend (seed 000
 /// §4), so that backend's runs belong to it too. Any other run that appears
 /// meanwhile was started by someone else: an external run, never counted.
-pub fn asked_for(target: &TestsTarget, scope: &str, case_id: &str) -> bool {
+pub(crate) fn asked_for(target: &TestsTarget, scope: &str, case_id: &str) -> bool {
     let under = |s: &str, top: &str| {
         top.is_empty() || s == top || s.strip_prefix(top).is_some_and(|r| r.starts_with('/'))
     };

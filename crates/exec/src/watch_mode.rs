@@ -19,13 +19,13 @@ use testdeck_core::workspace::tree::TestCase;
 use testdeck_core::workspace::{Workspace, rel};
 
 /// The quiet period that ends a burst of saves.
-pub const QUIET: Duration = Duration::from_millis(300);
+pub(crate) const QUIET: Duration = Duration::from_millis(300);
 /// A burst that never goes quiet still triggers after this long.
-pub const MAX_WAIT: Duration = Duration::from_secs(3);
+pub(crate) const MAX_WAIT: Duration = Duration::from_secs(3);
 /// The folders watched (recursively), relative to the root.
-pub const WATCHED_DIRS: [&str; 3] = ["tests", "doc/test-plan", ".pouch/tester/cases"];
+pub(crate) const WATCHED_DIRS: [&str; 3] = ["tests", "doc/test-plan", ".pouch/tester/cases"];
 /// Folders whose changes are testdeck's or the runner's own writes.
-pub const IGNORED_DIRS: [&str; 2] = ["tests/logs", ".pouch/tester/runs"];
+pub(crate) const IGNORED_DIRS: [&str; 2] = ["tests/logs", ".pouch/tester/runs"];
 
 /// Collects changed paths and says when a burst is over: `quiet` after the
 /// last change, or `max_wait` after the first. Driven by timestamps only, so
@@ -46,6 +46,7 @@ impl Default for Debouncer {
 }
 
 impl Debouncer {
+    /// A debouncer that waits for `quiet` without changes, at most `max_wait`.
     pub fn new(quiet: Duration, max_wait: Duration) -> Self {
         Self {
             quiet,
@@ -62,7 +63,7 @@ impl Debouncer {
         self.last = Some(now);
     }
     /// When the current burst ends (none without pending changes).
-    pub fn deadline(&self) -> Option<Instant> {
+    pub(crate) fn deadline(&self) -> Option<Instant> {
         match (self.first, self.last) {
             (Some(f), Some(l)) => Some((l + self.quiet).min(f + self.max_wait)),
             _ => None,
@@ -85,6 +86,7 @@ impl Debouncer {
             None
         }
     }
+    /// Whether no change is waiting.
     pub fn is_idle(&self) -> bool {
         self.pending.is_empty()
     }
@@ -92,14 +94,14 @@ impl Debouncer {
 
 /// Whether a changed path is one of ours (logs, run records) or outside the
 /// watched folders. `path` is absolute or relative to `root`.
-pub fn ignored(root: &Path, path: &Path) -> bool {
+pub(crate) fn ignored(root: &Path, path: &Path) -> bool {
     let r = rel(root, path);
     IGNORED_DIRS.iter().any(|d| under(&r, d)) || !WATCHED_DIRS.iter().any(|d| under(&r, d))
 }
 
 /// Whether a changed path is code under test: matched by one of `globs` (the
 /// `[watch] paths` in force) and never one of our own writes.
-pub fn source_change(root: &Path, globs: &[String], path: &Path) -> bool {
+pub(crate) fn source_change(root: &Path, globs: &[String], path: &Path) -> bool {
     let r = rel(root, path);
     !IGNORED_DIRS.iter().any(|d| under(&r, d))
         && globs
@@ -124,7 +126,7 @@ pub type Watched = super::CaseSet<String>;
 
 impl Watched {
     /// Every id, tests keys first.
-    pub fn ids(&self) -> Vec<String> {
+    pub(crate) fn ids(&self) -> Vec<String> {
         self.tests.iter().chain(&self.catalog).cloned().collect()
     }
     fn extend(&mut self, o: &Watched) {
@@ -264,7 +266,9 @@ pub fn affected(old: &Workspace, new: &Workspace, watched: &Watched, paths: &[Pa
 /// One case left out of a rerun, and why (the reason `run` would give).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Skipped {
+    /// The case id.
     pub id: String,
+    /// Why it was left out.
     pub reason: String,
 }
 
@@ -278,30 +282,45 @@ pub struct Skipped {
 pub enum WatchNote {
     /// The watch is armed: changes from now on are seen.
     WatchStart {
+        /// The folders watched.
         folders: Vec<String>,
+        /// The tests-tree cases watched.
         tests: Vec<String>,
+        /// The catalog cases watched.
         catalog: Vec<String>,
     },
     /// A burst of changes reruns these cases (`skipped`: left out, not authorized).
     WatchTrigger {
+        /// The paths that changed.
         paths: Vec<String>,
+        /// The cases rerun.
         cases: Vec<String>,
+        /// The cases left out.
         skipped: Vec<Skipped>,
     },
     /// The rerun in flight is cancelled to restart with the new changes.
-    WatchCancel { cases: Vec<String> },
+    WatchCancel {
+        /// The cases of the cancelled rerun.
+        cases: Vec<String>,
+    },
     /// The watch could not follow a change (the watch goes on).
-    WatchError { message: String },
+    WatchError {
+        /// What went wrong.
+        message: String,
+    },
 }
 
 /// A watch event: a note of the watch, or an event of a rerun (the same as `run`).
 #[derive(Debug, Clone, Serialize)]
 #[serde(untagged)]
 pub enum WatchEvent {
+    /// A note of the watch.
     Note(WatchNote),
+    /// An event of a rerun.
     Exec(ExecEvent),
 }
 
+/// Where a watch sends its events.
 pub type WatchSink = Arc<dyn Fn(WatchEvent) + Send + Sync>;
 
 /// How to watch.
@@ -311,9 +330,11 @@ pub struct WatchOptions {
     pub targets: Vec<String>,
     /// The session's authorizations (flags, or the TUI's prompts answered before).
     pub grants: Grants,
+    /// The highest risk to run; the catalog's `default_max_risk` when `None`.
     pub max_risk: Option<Risk>,
     /// The run records' label.
     pub label: String,
+    /// `--runs N` for the tests runner.
     pub runs: Option<u32>,
     /// Quiet period; `None`: [`QUIET`].
     pub quiet: Option<Duration>,

@@ -70,7 +70,7 @@ pub enum Command {
 }
 
 /// Every command with its keymap name, in the order help lists them.
-pub const COMMANDS: [(Command, &str); 51] = [
+pub(crate) const COMMANDS: [(Command, &str); 51] = [
     (Command::Quit, "quit"),
     (Command::MoveDown, "move_down"),
     (Command::MoveUp, "move_up"),
@@ -126,10 +126,10 @@ pub const COMMANDS: [(Command, &str); 51] = [
 
 impl Command {
     /// The command a keymap's `run` names.
-    pub fn from_name(name: &str) -> Option<Command> {
+    pub(crate) fn from_name(name: &str) -> Option<Command> {
         COMMANDS.iter().find(|(_, n)| *n == name).map(|(c, _)| *c)
     }
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         COMMANDS
             .iter()
             .find(|(c, _)| *c == self)

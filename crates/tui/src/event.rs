@@ -18,7 +18,7 @@ use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 use tokio::time::Instant;
 
 /// The shortest gap between two frames (~60 fps).
-pub const FRAME: Duration = Duration::from_millis(16);
+pub(crate) const FRAME: Duration = Duration::from_millis(16);
 enum Msg {
     Term(Event),
     Act(Action),

@@ -24,8 +24,8 @@ pub struct FollowQueue {
 /// first were read but not kept.
 #[derive(Debug, Default)]
 pub struct Taken {
-    pub update: RunUpdate,
-    pub dropped: u64,
+    pub(crate) update: RunUpdate,
+    pub(crate) dropped: u64,
 }
 
 impl FollowQueue {

@@ -12,9 +12,9 @@ use std::time::{Duration, Instant};
 
 /// How long the startup query waits for the terminal's answers (every terminal answers
 /// the device-attributes query at its end at once; one that does not costs this, once).
-pub const QUERY_TIMEOUT: Duration = Duration::from_secs(1);
+pub(crate) const QUERY_TIMEOUT: Duration = Duration::from_secs(1);
 /// The variable that forces a protocol.
-pub const ENV: &str = "TESTDECK_IMAGES";
+pub(crate) const ENV: &str = "TESTDECK_IMAGES";
 
 /// A way to draw pictures in a terminal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,13 +27,13 @@ pub enum Kind {
 
 /// What `TESTDECK_IMAGES` asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Choice {
+pub(crate) enum Choice {
     Auto,
     Forced(Kind),
 }
 
 /// `TESTDECK_IMAGES`: `auto` (or unset, or empty), `kitty`, `sixel`, `iterm2`, `halfblocks`.
-pub fn choice(v: Option<&str>) -> Result<Choice, String> {
+pub(crate) fn choice(v: Option<&str>) -> Result<Choice, String> {
     Ok(match v.map(str::trim).unwrap_or_default() {
         "" | "auto" => Choice::Auto,
         "kitty" => Choice::Forced(Kind::Kitty),
@@ -51,11 +51,11 @@ pub fn choice(v: Option<&str>) -> Result<Choice, String> {
 
 /// The queries written at startup: kitty graphics support, the cell size in pixels, and
 /// the primary device attributes (the answer that ends the wait; `4` in it is sixel).
-pub const QUERIES: &str = "\x1b_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\x1b\\\x1b[16t\x1b[c";
+pub(crate) const QUERIES: &str = "\x1b_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\x1b\\\x1b[16t\x1b[c";
 
 /// What the terminal's answers to [`QUERIES`] (and its name in the environment) say: the
 /// protocol, and the cell size in pixels when it told it.
-pub fn from_answers(bytes: &[u8], iterm2_env: bool) -> (Kind, Option<(u16, u16)>) {
+pub(crate) fn from_answers(bytes: &[u8], iterm2_env: bool) -> (Kind, Option<(u16, u16)>) {
     let text = String::from_utf8_lossy(bytes);
     let kitty = text.contains("\x1b_Gi=31;OK");
     let da1 = text.find("\x1b[?").and_then(|i| {
@@ -86,7 +86,7 @@ pub fn from_answers(bytes: &[u8], iterm2_env: bool) -> (Kind, Option<(u16, u16)>
 }
 
 /// iTerm2 or WezTerm by their own variables (they answer no query for it).
-pub fn iterm2_env(var: impl Fn(&str) -> Option<String>) -> bool {
+pub(crate) fn iterm2_env(var: impl Fn(&str) -> Option<String>) -> bool {
     matches!(
         var("TERM_PROGRAM").as_deref(),
         Some("iTerm.app" | "WezTerm")
@@ -154,7 +154,7 @@ fn da1_answered(b: &[u8]) -> bool {
 /// The graphics of this terminal, decided once at startup: `TESTDECK_IMAGES`, else (stdin
 /// a terminal) the answers to a query bounded by [`QUERY_TIMEOUT`]. Call it in raw mode,
 /// before terminal input is read. The error is a notice (an unknown value).
-pub fn detect() -> (Graphics, Option<String>) {
+pub(crate) fn detect() -> (Graphics, Option<String>) {
     use std::io::IsTerminal as _;
     let var = |n: &str| std::env::var(n).ok();
     let cell = window_cell();
@@ -260,7 +260,7 @@ impl Graphics {
     }
 
     /// The picture encoded for `file` in `area`, when the terminal takes a protocol.
-    pub fn protocol(&self, file: &Path, area: Rect) -> Option<&Protocol> {
+    pub(crate) fn protocol(&self, file: &Path, area: Rect) -> Option<&Protocol> {
         let s = self.shown.as_ref()?;
         (s.file == file && s.area == area)
             .then_some(s.protocol.as_ref().ok())
@@ -269,7 +269,7 @@ impl Graphics {
 
     /// A protocol picture is on screen (closing it needs a whole redraw: its pixels are
     /// not cells the next frame's diff knows).
-    pub fn on_screen(&self) -> bool {
+    pub(crate) fn on_screen(&self) -> bool {
         self.shown.as_ref().is_some_and(|s| s.protocol.is_ok())
     }
 }
@@ -281,7 +281,7 @@ fn to_image(rgb: &Rgb) -> Option<image::DynamicImage> {
 
 /// The area the full-screen preview's picture fills on a `w`×`h` terminal: inside the
 /// frame, under the caption row (as `view::artifacts::screen` draws it).
-pub fn screen_body(w: u16, h: u16) -> Rect {
+pub(crate) fn screen_body(w: u16, h: u16) -> Rect {
     Rect::new(1, 2, w.saturating_sub(2), h.saturating_sub(3))
 }
 

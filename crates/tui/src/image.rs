@@ -20,7 +20,7 @@ use testdeck_core::workspace::logs::Artifact;
 pub const MAX_FILE: u64 = testdeck_core::workspace::read::Kind::Image.cap();
 /// Neither side may exceed this (one decoded row stays small). The pixel count has
 /// no cap: rows stream into the downscaled copy, so memory is one row plus the copy.
-pub const MAX_SIDE: u32 = 20_000;
+pub(crate) const MAX_SIDE: u32 = 20_000;
 /// The cached copy fits in this many pixels per side (a full-screen preview of a wide
 /// terminal needs no more: one column is one pixel wide).
 pub const CACHE_SIDE: u32 = 240;
@@ -82,7 +82,7 @@ impl Cache {
         self.map.insert(file.to_path_buf(), State::Pending);
         true
     }
-    pub fn put(&mut self, file: PathBuf, r: Result<Preview, String>) {
+    pub(crate) fn put(&mut self, file: PathBuf, r: Result<Preview, String>) {
         let s = match r {
             Ok(p) => State::Ready(Arc::new(p)),
             Err(e) => State::Failed(e),
@@ -92,7 +92,7 @@ impl Cache {
 }
 
 /// A screenshot artifact, or any `.png`.
-pub fn is_image(a: &Artifact) -> bool {
+pub(crate) fn is_image(a: &Artifact) -> bool {
     a.kind == "screenshot"
         || Path::new(&a.path)
             .extension()
@@ -112,7 +112,7 @@ pub fn header(bytes: &[u8]) -> Result<(u32, u32), String> {
 }
 
 /// Refuse sizes whose decode would be too big, before anything is allocated for it.
-pub fn check_size(w: u32, h: u32) -> Result<(), String> {
+pub(crate) fn check_size(w: u32, h: u32) -> Result<(), String> {
     if w == 0 || h == 0 {
         return Err(format!("broken PNG: {w}×{h} pixels"));
     }
@@ -131,7 +131,7 @@ pub fn load(file: &Path, label: &str) -> Result<Preview, String> {
 
 /// Read and decode `file`, transparency drawn over `background`; messages start with
 /// `label` (the run-relative path).
-pub fn load_over(file: &Path, label: &str, background: [u8; 3]) -> Result<Preview, String> {
+pub(crate) fn load_over(file: &Path, label: &str, background: [u8; 3]) -> Result<Preview, String> {
     // the caller gives only files inside their run folder (`Artifact::file`);
     // the bounded reader refuses FIFOs and devices without blocking
     let bytes = testdeck_core::workspace::read::read(
@@ -334,7 +334,7 @@ pub fn cells(img: &Rgb) -> Vec<Vec<(Color, Color)>> {
 }
 
 /// Draws an image (already sized by `for_cells`) centred in its area with `▀` cells.
-pub struct HalfBlocks<'a>(pub &'a Rgb);
+pub(crate) struct HalfBlocks<'a>(pub &'a Rgb);
 
 impl Widget for HalfBlocks<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {

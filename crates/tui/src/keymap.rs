@@ -8,10 +8,11 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 /// The embedded keymaps: (name, TOML).
-pub const BUILTIN: [(&str, &str); 1] = [("default", include_str!("../../../keymaps/default.toml"))];
+pub(crate) const BUILTIN: [(&str, &str); 1] =
+    [("default", include_str!("../../../keymaps/default.toml"))];
 
 /// The modes a keymap binds, in the order help lists them.
-pub const MODES: [&str; 7] = [
+pub(crate) const MODES: [&str; 7] = [
     "normal", "finder", "input", "overlay", "prompt", "judge", "preview",
 ];
 
@@ -171,7 +172,7 @@ impl fmt::Display for Key {
 pub struct Binding {
     pub on: Vec<Key>,
     pub run: Command,
-    pub desc: String,
+    pub(crate) desc: String,
 }
 
 impl Binding {
@@ -223,8 +224,8 @@ pub struct Keymap {
 pub struct ConfigError {
     pub file: String,
     pub line: u32,
-    pub column: u32,
-    pub message: String,
+    pub(crate) column: u32,
+    pub(crate) message: String,
 }
 
 impl fmt::Display for ConfigError {
@@ -238,7 +239,7 @@ impl fmt::Display for ConfigError {
 }
 
 /// A TOML error located in `text`.
-pub fn toml_error(file: &str, text: &str, e: &toml::de::Error) -> ConfigError {
+pub(crate) fn toml_error(file: &str, text: &str, e: &toml::de::Error) -> ConfigError {
     let (line, column) = e.span().map_or((1, 1), |s| {
         testdeck_core::workspace::config::line_col(text, s.start)
     });

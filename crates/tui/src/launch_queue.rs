@@ -9,11 +9,11 @@ use super::queue_handle::QueueHandle;
 /// app; older ones are dropped (counted: a line says how many output lines, the
 /// run's count of earlier events not loaded takes the events): the live pane
 /// shows the latest anyway.
-pub const QUEUED_LINES: usize = 10_000;
+pub(crate) const QUEUED_LINES: usize = 10_000;
 /// Events applied per wake-up: keys queued behind a flood wait at most one batch.
 const DRAIN_BATCH: usize = 4_000;
 /// The longest output line kept for the live pane (the case log has it whole).
-pub const LIVE_LINE: usize = 2_048;
+pub(crate) const LIVE_LINE: usize = 2_048;
 
 /// What a launch sent and the app has not seen yet. Output lines are coalesced:
 /// one [`Msg::Drain`] is on the channel at a time, however much a child writes,

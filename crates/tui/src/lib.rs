@@ -5,14 +5,14 @@ pub mod action;
 pub mod app;
 pub mod event;
 pub mod feature_work;
-pub mod follow_queue;
+pub(crate) mod follow_queue;
 pub mod graphics;
 pub mod image;
 pub mod keymap;
-pub mod launch_queue;
-pub mod queue_handle;
+pub(crate) mod launch_queue;
+pub(crate) mod queue_handle;
 pub mod runtime;
-pub mod suspend;
+pub(crate) mod suspend;
 pub mod theme;
 pub mod view;
 pub mod workspace_watch;
@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use theme::Theme;
 
 /// `$XDG_CONFIG_HOME/testdeck` (or `~/.config/testdeck`).
-pub fn config_dir() -> Option<PathBuf> {
+pub(crate) fn config_dir() -> Option<PathBuf> {
     std::env::var_os("XDG_CONFIG_HOME")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
@@ -34,7 +34,10 @@ pub fn config_dir() -> Option<PathBuf> {
 
 /// Load the keymap `name` (embedded, or `NAME.toml` in the user folder), then the
 /// user's `keymap.toml` over it key by key. Broken files come back as errors and are skipped.
-pub fn load_keymap(name: Option<&str>, user_dir: Option<&Path>) -> (Keymap, Vec<ConfigError>) {
+pub(crate) fn load_keymap(
+    name: Option<&str>,
+    user_dir: Option<&Path>,
+) -> (Keymap, Vec<ConfigError>) {
     let mut errors = Vec::new();
     let wanted = name.unwrap_or("default");
     let read = |file: &str, errors: &mut Vec<ConfigError>| -> Option<Keymap> {
@@ -83,7 +86,7 @@ pub fn host() -> String {
 }
 
 /// Build the app and theme for a root, as `open` does (also used by tests).
-pub fn prepare(root: &Path, theme: Option<&str>, keymap: Option<&str>) -> (App, Theme) {
+pub(crate) fn prepare(root: &Path, theme: Option<&str>, keymap: Option<&str>) -> (App, Theme) {
     let dir = config_dir();
     let (km, mut errors) = load_keymap(keymap, dir.as_deref());
     let (th, terrs) = theme::load(theme, dir.as_deref(), no_color());
@@ -111,7 +114,7 @@ pub fn prepare(root: &Path, theme: Option<&str>, keymap: Option<&str>) -> (App, 
 }
 
 /// Put the terminal back: raw mode off, main screen, mouse released, cursor shown.
-pub fn restore_terminal() {
+pub(crate) fn restore_terminal() {
     use crossterm::{cursor, event, execute, terminal};
     let _ = terminal::disable_raw_mode();
     let _ = execute!(

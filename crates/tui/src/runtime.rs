@@ -27,7 +27,7 @@ pub fn timeline_append(path: &str, u: RunUpdate) -> Action {
 }
 
 /// The tasks of one app: what it asked for runs here until it quits.
-pub struct Runtime {
+pub(crate) struct Runtime {
     root: PathBuf,
     send: ActionSink,
     /// The follow task of the in-progress run shown, if any.
@@ -55,13 +55,13 @@ impl Runtime {
 
     /// Watch the workspace on a thread of its own: what changes comes back as
     /// `Action::Changed`.
-    pub fn start_watching(&mut self) {
+    pub(crate) fn start_watching(&mut self) {
         self.workspace_watch = Some(super::workspace_watch::start(&self.root, self.send.clone()));
     }
 
     /// Index the workspace on a blocking task in stages ([`index_staged`]), with a
     /// spinner tick while it lasts. Needs a tokio runtime.
-    pub fn start_indexing(&self) {
+    pub(crate) fn start_indexing(&self) {
         let done = Arc::new(AtomicBool::new(false));
         {
             let send = self.send.clone();
@@ -94,7 +94,7 @@ impl Runtime {
     }
 
     /// Start the work of an effect; `false` when the app is to end now.
-    pub fn apply(&mut self, fx: Effect) -> bool {
+    pub(crate) fn apply(&mut self, fx: Effect) -> bool {
         match fx {
             Effect::Quit => {
                 for h in self.launches.iter().flatten() {
@@ -205,7 +205,7 @@ impl Runtime {
     }
 
     /// Stop following and watching (the launches end when the runtime is dropped).
-    pub fn stop(&mut self) {
+    pub(crate) fn stop(&mut self) {
         self.following = None;
         self.jobs.stop();
         self.workspace_watch = None;
@@ -216,7 +216,7 @@ impl Runtime {
 /// follow queue: one `Action::FollowQueued` pending at a time and at most the
 /// pane's window waiting, however fast the timeline grows (the reader never
 /// waits for the app, and the app takes a frame's worth at once).
-pub fn follow_queued(
+pub(crate) fn follow_queued(
     follower: tail::Follower,
     dir: &Path,
     stop: &AtomicBool,
@@ -235,9 +235,9 @@ pub fn follow_queued(
 
 /// A follow task in flight; dropping it stops the task at once (on every way
 /// out of the loop, an error included).
-pub struct Following {
-    pub stop: Arc<AtomicBool>,
-    pub wake: tail::Interrupt,
+pub(crate) struct Following {
+    pub(crate) stop: Arc<AtomicBool>,
+    pub(crate) wake: tail::Interrupt,
 }
 
 impl Drop for Following {
@@ -392,7 +392,7 @@ fn read_report(root: &Path, file: &str) -> Result<String, String> {
 
 /// The watch thread, and threads for jobs.
 #[derive(Default)]
-pub struct Jobs {
+pub(crate) struct Jobs {
     watch: Option<(Cancel, std::thread::JoinHandle<()>)>,
     /// Watches being stopped (joined before the app ends, so no rerun outlives it).
     stopping: Vec<std::thread::JoinHandle<()>>,
@@ -438,7 +438,7 @@ impl Jobs {
     }
 
     /// Stop the watch and wait for its rerun's processes to be gone.
-    pub fn stop(&mut self) {
+    pub(crate) fn stop(&mut self) {
         if let Some((c, h)) = self.watch.take() {
             c.cancel();
             self.stopping.push(h);

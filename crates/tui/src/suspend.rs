@@ -14,12 +14,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// process group) is the editor's, not a request to end testdeck.
 static EDITING: AtomicBool = AtomicBool::new(false);
 
-pub fn editing() -> bool {
+pub(crate) fn editing() -> bool {
     EDITING.load(Ordering::Relaxed)
 }
 
 /// The editor's argument vector from the environment (`$VISUAL`, `$EDITOR`, `vi`).
-pub fn editor_argv(t: &EditTarget) -> Result<Vec<String>, String> {
+pub(crate) fn editor_argv(t: &EditTarget) -> Result<Vec<String>, String> {
     let var = |n: &str| std::env::var(n).ok();
     let cmd = testdeck_core::workspace::editor::command(
         var("VISUAL").as_deref(),
@@ -30,7 +30,7 @@ pub fn editor_argv(t: &EditTarget) -> Result<Vec<String>, String> {
 
 /// Open `t` in the editor in `root`, the terminal suspended around it; the notice to show
 /// after. The caller has stopped reading terminal input (the editor reads it now).
-pub async fn edit(
+pub(crate) async fn edit(
     term: &mut Terminal<CrosstermBackend<Stdout>>,
     root: &Path,
     t: &EditTarget,
@@ -73,7 +73,7 @@ pub async fn edit(
 
 /// Clear the screen and make the next frame draw every cell (not `Terminal::clear`,
 /// which asks the terminal where its cursor is, an answer nothing reads here).
-pub fn invalidate(term: &mut Terminal<CrosstermBackend<Stdout>>) -> std::io::Result<()> {
+pub(crate) fn invalidate(term: &mut Terminal<CrosstermBackend<Stdout>>) -> std::io::Result<()> {
     execute!(std::io::stdout(), terminal::Clear(terminal::ClearType::All))?;
     term.swap_buffers();
     Ok(())
@@ -81,7 +81,7 @@ pub fn invalidate(term: &mut Terminal<CrosstermBackend<Stdout>>) -> std::io::Res
 
 /// Put `text` on the terminal's clipboard with OSC 52 (the terminal may refuse it
 /// silently: OSC 52 has no answer).
-pub fn copy(text: &str) -> std::io::Result<()> {
+pub(crate) fn copy(text: &str) -> std::io::Result<()> {
     execute!(
         std::io::stdout(),
         crossterm::clipboard::CopyToClipboard::to_clipboard_from(text.as_bytes())

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::str::FromStr;
 
 /// The embedded themes: (name, TOML).
-pub const BUILTIN: [(&str, &str); 3] = [
+pub(crate) const BUILTIN: [(&str, &str); 3] = [
     ("dark", include_str!("../../../themes/dark.toml")),
     ("light", include_str!("../../../themes/light.toml")),
     (
@@ -17,7 +17,7 @@ pub const BUILTIN: [(&str, &str); 3] = [
 ];
 
 /// Every style a view asks for; each theme file defines them all.
-pub const UI_KEYS: [&str; 30] = [
+pub(crate) const UI_KEYS: [&str; 30] = [
     "text",
     "muted",
     "accent",
@@ -59,8 +59,8 @@ pub struct Theme {
     /// The terminal colours the theme is made for (`palette.background` and
     /// `palette.foreground`): what a cell without its own colour shows, so
     /// contrast can be measured (black and white when the file does not say).
-    pub background: Color,
-    pub foreground: Color,
+    pub(crate) background: Color,
+    pub(crate) foreground: Color,
 }
 
 /// The entries of the optional table `[name]`, each parsed by `parse(key, value)`

@@ -19,12 +19,12 @@ use std::borrow::Cow;
 /// the quotes (still escaped); for `data`, the whole value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Fields {
-    pub ts: Option<Span>,
-    pub kind: Span,
-    pub name: Span,
-    pub status: Span,
+    pub(crate) ts: Option<Span>,
+    pub(crate) kind: Span,
+    pub(crate) name: Span,
+    pub(crate) status: Span,
     pub id: Option<Span>,
-    pub message: Span,
+    pub(crate) message: Span,
     pub data: Span,
 }
 

@@ -98,6 +98,7 @@ fn parse_spans(arena: &[u8], spans: &[Span], out: &mut Vec<TailEvent>) {
 pub struct Interrupt(Arc<Signal>);
 
 impl Interrupt {
+    /// Wake the follower: its blocked `next_batch` returns.
     pub fn interrupt(&self) {
         self.0.interrupt();
     }
@@ -182,14 +183,14 @@ impl Follower {
     /// there are, possibly none, so the caller can look at that file. This needs
     /// filesystem events: while [`Self::is_event_driven`] is false the caller
     /// must look on a timer.
-    pub fn wake_on_sibling(&mut self, name: impl AsRef<std::ffi::OsStr>) {
+    pub(crate) fn wake_on_sibling(&mut self, name: impl AsRef<std::ffi::OsStr>) {
         self.watch.also(name.as_ref());
     }
 
     /// Whether changes are noticed by filesystem events (otherwise by a timed
     /// re-check, or not at all with [`Watch::Off`]). It can turn false while
     /// following, when the system refuses more inotify watches.
-    pub fn is_event_driven(&self) -> bool {
+    pub(crate) fn is_event_driven(&self) -> bool {
         self.watch.is_event_driven()
     }
 
@@ -519,7 +520,7 @@ impl TailHandle {
     }
 
     /// Whether the thread has ended (the sink asked to stop).
-    pub fn is_finished(&self) -> bool {
+    pub(crate) fn is_finished(&self) -> bool {
         self.thread.as_ref().is_none_or(JoinHandle::is_finished)
     }
 

@@ -48,7 +48,7 @@ pub enum Refresh {
 impl LineIndex {
     /// Open `path` with nothing indexed yet; call [`Self::index_more`] to build
     /// it step by step (and show progress), or use [`Self::build`].
-    pub fn open(path: impl Into<PathBuf>) -> io::Result<Self> {
+    pub(crate) fn open(path: impl Into<PathBuf>) -> io::Result<Self> {
         let path = path.into();
         // never blocks on a FIFO, never reads a device or a folder
         let (file, m) = crate::workspace::read::open(&path, None).map_err(|e| match e {
@@ -80,7 +80,7 @@ impl LineIndex {
 
     /// Index up to `max_bytes` more of the file. Returns true once it has
     /// reached the end of the file (as it is now).
-    pub fn index_more(&mut self, max_bytes: u64) -> io::Result<bool> {
+    pub(crate) fn index_more(&mut self, max_bytes: u64) -> io::Result<bool> {
         let mut buf = vec![0u8; CHUNK];
         let mut left = max_bytes;
         while left > 0 {
@@ -136,6 +136,7 @@ impl LineIndex {
         self.lines
     }
 
+    /// Whether no line is indexed yet.
     pub fn is_empty(&self) -> bool {
         self.lines == 0
     }

@@ -13,12 +13,12 @@ use std::time::Duration;
 
 /// How often the follow task looks for `meta.json` (the end of the run) when no
 /// filesystem events can tell it (inotify unavailable or exhausted).
-pub const META_CHECK: Duration = Duration::from_millis(250);
+pub(crate) const META_CHECK: Duration = Duration::from_millis(250);
 /// How long a `meta.json` that does not read as JSON is given to be completed;
 /// after that the run counts as ended anyway (indexing reports the broken file).
-pub const META_SETTLE: Duration = Duration::from_secs(2);
+pub(crate) const META_SETTLE: Duration = Duration::from_secs(2);
 /// The most runtime events kept from one file.
-pub const MAX_RUNTIME_EVENTS: usize = 20_000;
+pub(crate) const MAX_RUNTIME_EVENTS: usize = 20_000;
 
 /// The most timeline events kept for one run: the last ones, since the live pane
 /// follows the end (tens of MB at most; the rest are counted in `RunData::skipped`).
@@ -36,6 +36,7 @@ pub struct RunData {
     pub events: VecDeque<TimelineEvent>,
     /// How many earlier lines of the timeline were not loaded, or dropped, to keep that bound.
     pub skipped: u64,
+    /// The run's `artifacts.json` entries.
     pub artifacts: Vec<Artifact>,
     /// `runtime-events.jsonl`, one pretty-printed JSON document per line of the file.
     pub runtime_events: Vec<String>,
@@ -79,7 +80,7 @@ impl RunData {
     }
 
     /// Keep a problem line, or only count it past [`MAX_RUN_PROBLEMS`].
-    pub fn push_problem(&mut self, p: String) {
+    pub(crate) fn push_problem(&mut self, p: String) {
         if self.problems.len() < MAX_RUN_PROBLEMS {
             self.problems.push(p);
         } else {
@@ -117,9 +118,13 @@ pub fn skipped_note(skipped: u64, kept: usize) -> String {
 /// file's first line), `finished` when `meta.json` reads and this was the last of it.
 #[derive(Debug, Default)]
 pub struct RunUpdate {
+    /// The file was truncated or replaced: drop the events shown so far.
     pub reset: bool,
+    /// The timeline events read, in file order.
     pub events: Vec<TimelineEvent>,
+    /// Lines that did not parse as timeline events, as messages.
     pub problems: Vec<String>,
+    /// `meta.json` reads: the run is over and this was its last batch.
     pub finished: bool,
 }
 

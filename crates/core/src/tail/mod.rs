@@ -227,4 +227,4 @@ pub enum Watch {
 }
 
 /// Interval of the timed re-check used when no filesystem watcher is available.
-pub const FALLBACK_POLL: Duration = Duration::from_millis(100);
+pub(crate) const FALLBACK_POLL: Duration = Duration::from_millis(100);

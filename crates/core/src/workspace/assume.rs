@@ -6,6 +6,7 @@ use super::vars::{Env, is_name};
 /// An `assume` expression: terms joined by `&&`; false ⇒ the case is `skipped`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Assume {
+    /// The terms, all of which must hold.
     pub terms: Vec<Term>,
 }
 
@@ -23,7 +24,8 @@ pub enum Term {
 }
 
 impl Term {
-    pub fn name(&self) -> &str {
+    /// The variable the term tests.
+    pub(crate) fn name(&self) -> &str {
         match self {
             Term::Set(n) | Term::Unset(n) | Term::Eq(n, _) | Term::Ne(n, _) => n,
         }

@@ -42,7 +42,7 @@ pub fn load(root: &Path) -> BTreeSet<String> {
 }
 
 /// The run folders recorded in the cancelled-run file `f`.
-pub fn read_file(f: &Path) -> BTreeSet<String> {
+pub(crate) fn read_file(f: &Path) -> BTreeSet<String> {
     let Ok(bytes) = read::read(f, f.parent(), Kind::UserConfig) else {
         return BTreeSet::new();
     };

@@ -9,7 +9,14 @@ use crate::sanitize::escape;
 /// and caseId, or a catalog case (or category) by its id.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum CaseRef {
-    Tests { scope: String, case_id: String },
+    /// A tests-tree case.
+    Tests {
+        /// Its scope: its folders under `tests/`.
+        scope: String,
+        /// Its caseId.
+        case_id: String,
+    },
+    /// A catalog case (or category) by its id.
     Catalog(String),
 }
 
@@ -56,13 +63,19 @@ impl CaseRow {
 pub struct CaseRow {
     /// `scope/caseId`.
     pub key: String,
+    /// The case's `caseId`.
     pub case_id: String,
+    /// The scope: the case's folder under `tests/`, with `/`.
     pub scope: String,
     /// Index into `ws.tests.cases`; `None` for an orphan (logs without a test file).
     pub test: Option<usize>,
+    /// Under `tests/temp/`: non-gating, in no statistic.
     pub temp: bool,
+    /// Under a `live/` folder: calls a real model, needs explicit confirmation.
     pub live: bool,
+    /// Its caseId appears in `doc/test-plan/**`.
     pub registered: bool,
+    /// The status of its newest finished run, if any.
     pub latest: Option<RunStatus>,
     /// Finished runs.
     pub runs: usize,
@@ -71,14 +84,18 @@ pub struct CaseRow {
 }
 
 impl CaseRow {
+    /// Whether its logs have no test file (the case was removed).
     pub fn orphan(&self) -> bool {
         self.test.is_none()
     }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
+/// What a [`TreeNode`] is.
 pub enum NodeKind {
+    /// A folder of the tests tree (a scope or part of one).
     Folder,
+    /// A case: an index into the case rows.
     Case(usize),
 }
 
@@ -89,8 +106,11 @@ pub struct TreeNode {
     pub key: String,
     /// Sanitized display name.
     pub label: String,
+    /// Nesting depth, 0 at the top.
     pub depth: usize,
+    /// The index of the parent folder's node, `None` at the top.
     pub parent: Option<usize>,
+    /// Folder or case.
     pub kind: NodeKind,
     /// Cases under a folder.
     pub count: usize,

@@ -27,11 +27,14 @@ pub const DIR: &str = ".pouch/tester";
 /// A 1-based place in a file (0 = unknown).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize)]
 pub struct Pos {
+    /// 1-based line, 0 when unknown.
     pub line: u32,
-    pub column: u32,
+    /// 1-based column, 0 when unknown.
+    pub(crate) column: u32,
 }
 
 impl Pos {
+    /// The place at `line`, `column`.
     pub const fn new(line: u32, column: u32) -> Pos {
         Pos { line, column }
     }
@@ -39,11 +42,11 @@ impl Pos {
 
 /// Places of values by key path (`"risk"`, `"how.url"`, `"expected.1.kind"`,
 /// `"vars.API_BASE"`, `"categories.2.status_probe.url"`).
-pub type Locs = BTreeMap<String, Pos>;
+pub(crate) type Locs = BTreeMap<String, Pos>;
 
 /// A closed set of values the seed spells out (`lifecycle`, `risk`, …), as the
 /// loader reads one: parsed exactly, its spellings listed in the message.
-pub trait ValueSet: Copy {
+pub(crate) trait ValueSet: Copy {
     fn parse(s: &str) -> Option<Self>;
     fn choices() -> String;
 }
@@ -61,7 +64,7 @@ macro_rules! value_set {
     ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $v:ident = $s:literal),+ $(,)? }) => {
         $(#[$m])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        pub enum $name { $($(#[$vm])* $v),+ }
+        pub enum $name { $(#[doc = concat!("`", $s, "`.")] $(#[$vm])* $v),+ }
 
         impl $name {
             /// Every value, in the seed's order.
@@ -150,36 +153,41 @@ pub struct Catalog {
     /// Whether `catalog.yaml` was read and parsed (rules about its contents and
     /// the files' categories are skipped when it was not: its problem says why).
     pub parsed: bool,
+    /// `catalog.yaml` `categories`, in file order (the execution order).
     pub categories: Vec<Category>,
     /// The ladder as written (values outside the three risks are dropped, with a problem).
-    pub risks: Vec<Risk>,
-    pub default_max_risk: Option<Risk>,
+    pub(crate) risks: Vec<Risk>,
+    pub(crate) default_max_risk: Option<Risk>,
     /// `catalog.yaml` `vars`, in file order, unexpanded.
     pub vars: Vec<Var>,
+    /// The mobile artifact identity contract (`artifacts`).
     pub artifacts: Artifacts,
     /// Risk name → environment variable that must be `true` (keys as written).
     pub authorize: Vec<Switch>,
     /// Gate name → environment variable that must be `true`.
     pub gates: Vec<Switch>,
-    pub sessions: Vec<Session>,
-    pub id_pattern: Option<String>,
+    pub(crate) sessions: Vec<Session>,
+    pub(crate) id_pattern: Option<String>,
+    /// `run_together` groups: cases run in one go, in their order.
     pub run_together: Vec<Group>,
     /// The top-level default probe.
-    pub status_probe: Option<Probe>,
+    pub(crate) status_probe: Option<Probe>,
     /// The effective agent: `catalog.yaml` `agent` (or the legacy `execution`)
     /// shallow-merged with `local.yaml` `agent`.
     pub agent: Agent,
     /// Where each effective agent field came from: `catalog`, `execution` or `local`.
-    pub agent_sources: BTreeMap<String, String>,
+    pub(crate) agent_sources: BTreeMap<String, String>,
+    /// Every case of `cases/`, in execution order.
     pub cases: Vec<Case>,
+    /// `local.yaml`, when there is one.
     pub local: Option<Local>,
     /// The case files read, in load order.
     pub files: Vec<CaseFile>,
     /// Top-level fields of `catalog.yaml` the seed does not name (kept, shown).
-    pub extra: Map<String, Value>,
+    pub(crate) extra: Map<String, Value>,
     /// Places in `catalog.yaml`.
     #[serde(skip)]
-    pub locs: Locs,
+    pub(crate) locs: Locs,
 }
 
 impl Catalog {
@@ -188,15 +196,18 @@ impl Catalog {
         self.locs.get(key).copied().unwrap_or(Pos::new(1, 1))
     }
 
+    /// The category `id`.
     pub fn category(&self, id: &str) -> Option<&Category> {
         self.categories.iter().find(|c| c.id == id)
     }
 
+    /// The case `id`.
     pub fn case(&self, id: &str) -> Option<&Case> {
         self.cases.iter().find(|c| c.id == id)
     }
 
-    pub fn session(&self, name: &str) -> Option<&Session> {
+    /// The reusable session `name` (`sessions`).
+    pub(crate) fn session(&self, name: &str) -> Option<&Session> {
         self.sessions.iter().find(|s| s.name == name)
     }
 
@@ -209,7 +220,7 @@ impl Catalog {
     }
 
     /// The variable that opens gate `gate`, when `gates` names it.
-    pub fn gate_var(&self, gate: &str) -> Option<&str> {
+    pub(crate) fn gate_var(&self, gate: &str) -> Option<&str> {
         self.gates
             .iter()
             .find(|s| s.key == gate)
@@ -249,11 +260,16 @@ impl Catalog {
 /// One category: its cases live in `cases/<id lowercased>.yaml`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Category {
+    /// The category id; its cases live in `cases/<id lowercased>.yaml`.
     pub id: String,
+    /// Short name.
     pub title: String,
-    pub status_probe: ProbeSetting,
-    pub pos: Pos,
-    pub extra: Map<String, Value>,
+    /// Its own probe, none, or the default.
+    pub(crate) status_probe: ProbeSetting,
+    /// Place of the entry in `catalog.yaml`.
+    pub(crate) pos: Pos,
+    /// Fields the seed does not name (kept, shown).
+    pub(crate) extra: Map<String, Value>,
 }
 
 /// A category's `status_probe` key.
@@ -273,9 +289,10 @@ pub enum ProbeSetting {
 pub struct Probe {
     /// As written (unexpanded); `select` gives it expanded.
     pub url: String,
+    /// Fields of the answer whose values stop the category.
     pub stop_if: Vec<StopIf>,
     /// Place of `url` (or of the mapping when `url` is missing).
-    pub pos: Pos,
+    pub(crate) pos: Pos,
     /// The file it was written in.
     pub file: String,
 }
@@ -283,48 +300,62 @@ pub struct Probe {
 /// A JSON field of the probe's answer and the values that stop the category.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct StopIf {
+    /// The JSON field of the probe's answer.
     pub field: String,
+    /// The values of `field` that stop the category.
     pub values: Vec<Value>,
 }
 
 /// A `NAME: value` variable (numbers and booleans kept as their YAML text).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Var {
-    pub name: String,
+    /// The variable name.
+    pub(crate) name: String,
+    /// The value as written, unexpanded.
     pub value: String,
-    pub pos: Pos,
+    /// Place of the entry.
+    pub(crate) pos: Pos,
 }
 
 /// An `authorize` or `gates` entry: `key` → environment variable `var`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Switch {
+    /// A risk (`authorize`) or gate (`gates`) name.
     pub key: String,
+    /// The environment variable that must be `true`.
     pub var: String,
-    pub pos: Pos,
+    /// Place of the entry.
+    pub(crate) pos: Pos,
 }
 
 /// A reusable session.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Session {
-    pub name: String,
-    pub kind: Option<SessionKind>,
-    pub reuse: Option<Reuse>,
+    /// The session's key in `sessions` (a case's `session` names it).
+    pub(crate) name: String,
+    /// `browser` or `mobile`; `None` when missing or unknown.
+    pub(crate) kind: Option<SessionKind>,
+    pub(crate) reuse: Option<Reuse>,
     /// Every other field (url, device, profile …), as written.
-    pub fields: Map<String, Value>,
-    pub pos: Pos,
+    pub(crate) fields: Map<String, Value>,
+    /// Place of the entry.
+    pub(crate) pos: Pos,
     #[serde(skip)]
-    pub locs: Locs,
+    pub(crate) locs: Locs,
 }
 
 /// A `run_together` group.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Group {
-    pub ids: Vec<String>,
+    /// The case ids, in run order.
+    pub(crate) ids: Vec<String>,
+    /// Whether the group goes on after a case fails.
     pub continue_on_fail: bool,
-    pub pos: Pos,
+    /// Place of the group.
+    pub(crate) pos: Pos,
     /// Place of each id.
     #[serde(skip)]
-    pub id_pos: Vec<Pos>,
+    pub(crate) id_pos: Vec<Pos>,
 }
 
 /// The agent target (seed 001 `agent`). testdeck shows it and records it; it never runs agents.
@@ -333,11 +364,11 @@ pub struct Agent {
     /// The value of each of [`AGENT_FIELDS`], in that order (`None`: not set).
     values: [Option<String>; AGENT_FIELDS.len()],
     /// Fields the seed does not name.
-    pub extra: Map<String, Value>,
+    pub(crate) extra: Map<String, Value>,
 }
 
 /// The agent field names, as the seed spells them.
-pub const AGENT_FIELDS: [&str; 10] = [
+pub(crate) const AGENT_FIELDS: [&str; 10] = [
     "environment",
     "host",
     "project",
@@ -384,30 +415,34 @@ impl Serialize for Agent {
 /// The mobile artifact identity contract.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Artifacts {
-    pub android: Option<MobileArtifact>,
-    pub ios: Option<MobileArtifact>,
+    pub(crate) android: Option<MobileArtifact>,
+    pub(crate) ios: Option<MobileArtifact>,
 }
 
 /// `required` and the app's identity (`package` for android, `bundle_id` for ios).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct MobileArtifact {
-    pub required: bool,
-    pub package: Option<String>,
-    pub bundle_id: Option<String>,
-    pub extra: Map<String, Value>,
+pub(crate) struct MobileArtifact {
+    pub(crate) required: bool,
+    pub(crate) package: Option<String>,
+    pub(crate) bundle_id: Option<String>,
+    pub(crate) extra: Map<String, Value>,
 }
 
 /// `local.yaml`: this machine's overrides (not committed).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Local {
+    /// `local.yaml`, relative to the workspace root.
     pub file: String,
     /// `HOST`, authorization switches and other top-level scalars, then `vars:` entries.
-    pub values: Vec<Var>,
-    pub agent: Option<Agent>,
-    pub extra: Map<String, Value>,
+    pub(crate) values: Vec<Var>,
+    /// `agent` overrides, shallow-merged over the catalog's.
+    pub(crate) agent: Option<Agent>,
+    /// Fields the seed does not name (kept, shown).
+    pub(crate) extra: Map<String, Value>,
 }
 
 impl Local {
+    /// The value `name` sets here, top-level keys first.
     pub fn get(&self, name: &str) -> Option<&Var> {
         // later entries (the `vars:` mapping) do not override top-level keys
         self.values.iter().find(|v| v.name == name)
@@ -421,11 +456,11 @@ pub struct CaseFile {
     pub path: String,
     /// The category it declares (`category:` key), else the category whose id
     /// lowercased is the file name, else `None`.
-    pub category: Option<String>,
+    pub(crate) category: Option<String>,
     /// Whether `category` came from a `category:` key in the file.
-    pub declared: bool,
+    pub(crate) declared: bool,
     /// Place of the `category:` value (1:1 when not declared).
-    pub pos: Pos,
+    pub(crate) pos: Pos,
     /// Cases read from it.
     pub cases: usize,
     /// False when the file could not be parsed (its cases are missing).
@@ -433,7 +468,7 @@ pub struct CaseFile {
 }
 
 /// A case's keys in the seed's order, each with whether the seed requires it.
-pub const CASE_KEYS: [(&str, bool); 18] = [
+pub(crate) const CASE_KEYS: [(&str, bool); 18] = [
     ("id", true),
     ("category", true),
     ("title", true),
@@ -458,26 +493,41 @@ pub const CASE_KEYS: [(&str, bool); 18] = [
 /// (loading reported it); such a case is never selected to run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Case {
+    /// The case id (matches `id_pattern`).
     pub id: String,
     /// As written; the file's category when the key is missing.
     pub category: String,
+    /// Short name.
     pub title: String,
+    /// One observable sentence: what is tested.
     pub what: String,
+    /// `active`, `pending` (kept, not run; reason in `notes`) or `retired`.
     pub lifecycle: Option<Lifecycle>,
+    /// `smoke`, `full` or `slow`; `smoke` only with `risk: readonly`.
     pub tag: Option<Tag>,
+    /// `readonly`, `mutating` or `destructive`.
     pub risk: Option<Risk>,
+    /// A project gate, one of the catalog's `gates` (never with `readonly`).
     pub gate: Option<String>,
+    /// `script`, `browser` or `mobile`; none when `automation: manual`.
     pub driver: Option<Driver>,
     /// `automated` when the key is missing.
     pub automation: Option<Automation>,
+    /// A key of the catalog's `sessions` (required for browser and mobile).
     pub session: Option<String>,
+    /// How to test it.
     pub how: How,
+    /// How it passes: at least one `{kind, value}`.
     pub expected: Vec<Expected>,
+    /// Ids of feature items in the documents for people.
     pub maps_to: Vec<String>,
     /// The raw expression; parse with [`crate::workspace::assume::Assume::parse`].
     pub assume: Option<String>,
+    /// Preconditions, in words for a person.
     pub setup: Vec<String>,
+    /// What to undo after the run.
     pub teardown: Vec<String>,
+    /// Remarks.
     pub notes: Vec<String>,
     /// The case file, relative to the workspace root.
     pub file: String,
@@ -488,7 +538,7 @@ pub struct Case {
     pub extra: Map<String, Value>,
     /// Places of its values.
     #[serde(skip)]
-    pub locs: Locs,
+    pub(crate) locs: Locs,
 }
 
 impl Case {
@@ -512,13 +562,16 @@ pub const MAX_TIMEOUT_SECS: u64 = 24 * 60 * 60;
 pub struct How {
     /// A command run by `sh` in the workspace root (may be a multi-line script).
     pub run: Option<String>,
+    /// Steps, in words for a person.
     pub steps: Vec<String>,
+    /// A URL to request (expanded at launch).
     pub url: Option<String>,
     /// HTTP method for `how.url`; see [`How::method`].
-    pub method: Option<String>,
+    pub(crate) method: Option<String>,
     /// Seconds, default 60, at most [`MAX_TIMEOUT_SECS`].
     pub timeout: u64,
-    pub extra: Map<String, Value>,
+    /// Fields the seed does not name (kept, shown).
+    pub(crate) extra: Map<String, Value>,
 }
 
 impl Default for How {
@@ -535,10 +588,10 @@ impl Default for How {
 }
 
 /// `how.timeout` when absent, in seconds.
-pub const DEFAULT_TIMEOUT: u64 = 60;
+pub(crate) const DEFAULT_TIMEOUT: u64 = 60;
 
 /// The prefix of a step a person carries out (`automation: assisted`).
-pub const MANUAL_STEP: &str = "[人工]";
+pub(crate) const MANUAL_STEP: &str = "[人工]";
 
 impl How {
     /// The HTTP method, `GET` by default.

@@ -105,15 +105,20 @@ pub enum Update {
     RemoveRuns(String),
     /// A case file as it is now: its folders below `tests/`, caseId and path.
     Case {
+        /// Its folders below `tests/` (the scope).
         folders: Vec<String>,
+        /// Its caseId.
         case_id: String,
+        /// The case file, relative to the workspace root.
         path: String,
     },
     /// The case files at or below this path are gone.
     RemoveCases(String),
     /// The whole tests tree (a folder appeared: scanned whole).
     Tree(tree::TestsTree),
+    /// The test plan as it is now, and its problems.
     Plan(plan::TestPlan, Vec<Problem>),
+    /// The tester catalog as it is now (`None`: no `.pouch/tester/`), and its problems.
     Catalog(Option<Box<catalog::Catalog>>, Vec<Problem>),
     /// What the model does not hold changed: the caller reads it again (the
     /// catalog's run records; everything when the settings changed).
@@ -138,6 +143,7 @@ pub struct Applied {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Reread {
     #[default]
+    /// Nothing to read again.
     Nothing,
     /// The catalog's run records (not in the model).
     Records,
@@ -154,6 +160,7 @@ pub struct Reader {
 }
 
 impl Reader {
+    /// A reader for the workspace at `root` with its settings `config`.
     pub fn new(root: &Path, config: &config::Config) -> Reader {
         let mut ignored = Vec::new();
         Reader {

@@ -6,15 +6,20 @@ use serde::Deserialize;
 use std::path::Path;
 
 /// The default runner of seed 000 §4.
-pub const DEFAULT_RUNNER: [&str; 2] = ["node", "scripts/test-workflow.mjs"];
+pub(crate) const DEFAULT_RUNNER: [&str; 2] = ["node", "scripts/test-workflow.mjs"];
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]
+/// The settings of `testdeck.toml`; every table has a default.
 pub struct Config {
+    /// `[runner]`: the command that runs tests-tree cases.
     pub runner: Runner,
+    /// `[tests]`: which files are cases.
     pub tests: Tests,
+    /// `[runs]`: how a run folder without `meta.json` is judged.
     pub runs: Runs,
-    pub open: Open,
+    pub(crate) open: Open,
+    /// `[watch]`: what else `watch` follows.
     pub watch: Watch,
 }
 
@@ -28,7 +33,7 @@ pub struct Watch {
 }
 
 /// The source folders watched when `[watch] paths` is not set.
-pub const DEFAULT_SOURCE_DIRS: [&str; 3] = ["src", "lib", "app"];
+pub(crate) const DEFAULT_SOURCE_DIRS: [&str; 3] = ["src", "lib", "app"];
 
 impl Watch {
     /// The globs in force for the workspace at `root`.
@@ -86,7 +91,7 @@ pub struct Tests {
 
 /// The default patterns: vitest's and Playwright's `.test.*` and `.spec.*`
 /// with every JavaScript and TypeScript extension.
-pub const DEFAULT_PATTERNS: [&str; 2] = [
+pub(crate) const DEFAULT_PATTERNS: [&str; 2] = [
     "*.test.{ts,tsx,js,jsx,mjs,cjs,mts,cts}",
     "*.spec.{ts,tsx,js,jsx,mjs,cjs,mts,cts}",
 ];
@@ -105,11 +110,11 @@ impl Default for Tests {
 pub struct Runs {
     /// A run folder without `meta.json` where nothing was written for this many
     /// minutes is abandoned (its writer is gone); `0` never judges one so.
-    pub abandoned_after_minutes: u64,
+    pub(crate) abandoned_after_minutes: u64,
 }
 
 /// The default of [`Runs::abandoned_after_minutes`].
-pub const DEFAULT_ABANDONED_AFTER_MINUTES: u64 = 10;
+pub(crate) const DEFAULT_ABANDONED_AFTER_MINUTES: u64 = 10;
 
 impl Default for Runs {
     fn default() -> Self {
@@ -121,7 +126,7 @@ impl Default for Runs {
 
 impl Runs {
     /// The quiet time after which a run is abandoned, `None` for never.
-    pub fn abandoned_after(&self) -> Option<std::time::Duration> {
+    pub(crate) fn abandoned_after(&self) -> Option<std::time::Duration> {
         (self.abandoned_after_minutes > 0).then(|| {
             std::time::Duration::from_secs(self.abandoned_after_minutes.saturating_mul(60))
         })
@@ -130,6 +135,7 @@ impl Runs {
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(default, deny_unknown_fields)]
+/// `[runner]`: the runner of seed 000 (default `node scripts/test-workflow.mjs`).
 pub struct Runner {
     /// The command, as argv; the selection's filters are appended.
     pub command: Vec<String>,
@@ -149,8 +155,9 @@ impl Default for Runner {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Open {
-    pub trace: Vec<String>,
-    pub html: Vec<String>,
+    pub(crate) trace: Vec<String>,
+    pub(crate) html: Vec<String>,
+    /// The opener of every other artifact.
     pub default: Vec<String>,
 }
 

@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use std::path::Path;
 
 /// A timeline line longer than this is reported (it is still read and shown).
-pub const MAX_TIMELINE_LINE: usize = super::read::TIMELINE_LINE;
+pub(crate) const MAX_TIMELINE_LINE: usize = super::read::TIMELINE_LINE;
 
 /// Check every run folder (in parallel). Syntax and type errors of `meta.json`
 /// are already among the load problems; this adds the contract drift.
@@ -30,16 +30,16 @@ fn warn(file: &str, rule: &str, msg: impl Into<String>, at: (u32, u32)) -> Probl
 /// What the contract checks of one run folder look at: its identity, the parsed
 /// `meta.json` and its text (to locate keys), and the files its listing showed.
 #[derive(Debug, Clone, Copy)]
-pub struct RunView<'a> {
+pub(crate) struct RunView<'a> {
     /// The run folder, relative to the workspace root.
     pub path: &'a str,
-    pub run_id: &'a str,
-    pub case_id: &'a str,
-    pub scope: &'a str,
-    pub status: RunStatus,
+    pub(crate) run_id: &'a str,
+    pub(crate) case_id: &'a str,
+    pub(crate) scope: &'a str,
+    pub(crate) status: RunStatus,
     pub meta: Option<&'a Meta>,
     /// `meta.json` as read (empty when it was not).
-    pub meta_text: &'a str,
+    pub(crate) meta_text: &'a str,
     pub names: Names,
 }
 
@@ -86,7 +86,7 @@ pub fn check_run(root: &Path, run: &RawRun) -> Vec<Problem> {
 
 /// The contract checks of one run folder held open (`folder`): each of its
 /// files is opened once, relative to it.
-pub fn check_in(run: &RunView<'_>, folder: &Folder) -> Vec<Problem> {
+pub(crate) fn check_in(run: &RunView<'_>, folder: &Folder) -> Vec<Problem> {
     let mut out = Vec::new();
     let meta_file = format!("{}/meta.json", run.path);
     let meta_text = run.meta_text;

@@ -23,14 +23,20 @@ pub struct RunSide {
     pub path: String,
     /// `passed`, `failed` or `in-progress`.
     pub status: RunStatus,
-    pub started_at: Option<String>,
+    /// `meta.json` `startedAt`.
+    pub(crate) started_at: Option<String>,
+    /// How long the run took, from `meta.json`.
     pub duration_ms: Option<u64>,
+    /// `meta.json` `runtime.modelName`.
     pub model_name: Option<String>,
     #[serde(skip)]
+    /// `meta.json`, when it reads.
     pub meta: Option<Meta>,
     #[serde(skip)]
-    pub events: Vec<TimelineEvent>,
+    /// Every event of `timeline.jsonl`, in line order.
+    pub(crate) events: Vec<TimelineEvent>,
     #[serde(skip)]
+    /// The entries of `artifacts.json`.
     pub artifacts: Vec<Artifact>,
 }
 
@@ -126,6 +132,7 @@ pub fn load_side(root: &Path, dir: &Path) -> Result<(RunSide, Vec<Problem>), Str
 /// Why a RUN argument could not be resolved (a usage error).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ResolveError {
+    /// No run folder at this path or with this runId.
     NotFound(String),
     /// A folder with neither `meta.json` nor `timeline.jsonl`.
     NotARun(String),
@@ -176,6 +183,7 @@ pub fn resolve_run(ws: &Workspace, arg: &str) -> Result<PathBuf, ResolveError> {
 /// The default pair of `diff --case`: the latest passed and the latest failed run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PairError {
+    /// No case with this key or caseId has runs.
     NoCase(String),
     /// A bare caseId found under several scopes: their `scope/caseId` keys.
     AmbiguousCase(String, Vec<String>),
@@ -241,10 +249,13 @@ pub fn default_pair(ws: &Workspace, case: &str) -> Result<(String, String), Pair
 /// One field that differs: `a` / `b` are absent (not `null`) where a side has no value.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FieldChange {
+    /// `status`, `message`, `id`, `data` or `data.PATH`.
     pub field: String,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// Run A's value.
     pub a: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// Run B's value.
     pub b: Option<Value>,
 }
 
@@ -253,7 +264,8 @@ pub struct FieldChange {
 #[serde(rename_all = "camelCase")]
 pub struct SideEvent {
     /// 0-based position among the side's events (the line order of timeline.jsonl).
-    pub index: usize,
+    pub(crate) index: usize,
+    /// The event as read.
     pub event: TimelineEvent,
 }
 
@@ -263,15 +275,20 @@ pub struct SideEvent {
 pub struct AlignedEvent {
     /// `type:name`, with `#N` for the N-th (N ≥ 2) event of the same type and name.
     pub key: String,
+    /// Run A's event, when it has it.
     pub a: Option<SideEvent>,
+    /// Run B's event, when it has it.
     pub b: Option<SideEvent>,
     /// `status`, `message`, `id`, and `data` or `data.PATH` for each JSON path that differs.
     pub changes: Vec<FieldChange>,
+    /// Run A's time from the previous event to this one.
     pub duration_ms_a: Option<u64>,
+    /// Run B's time from the previous event to this one.
     pub duration_ms_b: Option<u64>,
 }
 
 impl AlignedEvent {
+    /// Whether the two sides' statuses differ (or one side lacks the event).
     pub fn status_differs(&self) -> bool {
         match (&self.a, &self.b) {
             (Some(a), Some(b)) => a.event.status != b.event.status,
@@ -283,7 +300,7 @@ impl AlignedEvent {
 /// Why the two timelines first part ways.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum DivergenceReason {
+pub(crate) enum DivergenceReason {
     /// Both runs have the event, with a different `status`.
     Status,
     /// Only run A has it.
@@ -293,12 +310,17 @@ pub enum DivergenceReason {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
+/// Where the two timelines first part ways.
 pub struct Divergence {
     /// Position in `events`.
     pub index: usize,
+    /// The aligned event's key (`type:name`, `#N`).
     pub key: String,
-    pub reason: DivergenceReason,
+    /// Why they part there.
+    pub(crate) reason: DivergenceReason,
+    /// Run A's event there.
     pub a: Option<TimelineEvent>,
+    /// Run B's event there.
     pub b: Option<TimelineEvent>,
 }
 
@@ -322,8 +344,11 @@ impl Divergence {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
+/// The `artifacts.json` entries of both runs.
 pub struct ArtifactLists {
+    /// Run A's.
     pub a: Vec<Artifact>,
+    /// Run B's.
     pub b: Vec<Artifact>,
 }
 
@@ -331,11 +356,17 @@ pub struct ArtifactLists {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RunDiff {
+    /// The first run.
     pub a: RunSide,
+    /// The second run.
     pub b: RunSide,
+    /// The first divergence, `None` when the runs never diverge.
     pub first_divergence: Option<Divergence>,
+    /// The two timelines aligned event by event.
     pub events: Vec<AlignedEvent>,
+    /// The `meta.json` fields that differ.
     pub meta: Vec<FieldChange>,
+    /// Both runs' artifacts.
     pub artifacts: ArtifactLists,
     /// What was wrong reading either run (broken lines are still compared).
     pub problems: Vec<Problem>,
@@ -351,7 +382,7 @@ impl RunDiff {
 }
 
 /// `type:name` keys with occurrence numbers, so repeated events stay distinct.
-pub fn event_keys(events: &[TimelineEvent]) -> Vec<String> {
+pub(crate) fn event_keys(events: &[TimelineEvent]) -> Vec<String> {
     let mut seen: HashMap<(&str, &str), usize> = HashMap::new();
     events
         .iter()
@@ -370,7 +401,7 @@ pub fn event_keys(events: &[TimelineEvent]) -> Vec<String> {
 /// The longest common subsequence of two key lists whose keys are unique on
 /// each side: pairs `(i, j)` of equal keys. Unique keys make it a longest
 /// increasing subsequence over the B positions, O(n log n) for any size.
-pub fn align(a: &[String], b: &[String]) -> Vec<(usize, usize)> {
+pub(crate) fn align(a: &[String], b: &[String]) -> Vec<(usize, usize)> {
     let pos_b: HashMap<&str, usize> = b.iter().enumerate().map(|(j, k)| (k.as_str(), j)).collect();
     let pairs: Vec<(usize, usize)> = a
         .iter()
@@ -404,7 +435,7 @@ pub fn align(a: &[String], b: &[String]) -> Vec<(usize, usize)> {
 
 /// How long each event took: its `data.durationMs` when present, else the time
 /// to the next event's `ts` (none for the last event or an unreadable `ts`).
-pub fn durations(events: &[TimelineEvent]) -> Vec<Option<u64>> {
+pub(crate) fn durations(events: &[TimelineEvent]) -> Vec<Option<u64>> {
     let ts: Vec<Option<chrono::DateTime<chrono::FixedOffset>>> = events
         .iter()
         .map(|e| {
@@ -432,7 +463,7 @@ pub fn durations(events: &[TimelineEvent]) -> Vec<Option<u64>> {
 /// Every JSON path where `a` and `b` differ, `prefix` first (`data`,
 /// `data.user.name`, `data.items[2]`). A value present on one side only has
 /// the other side absent.
-pub fn json_changes(
+pub(crate) fn json_changes(
     prefix: &str,
     a: Option<&Value>,
     b: Option<&Value>,
@@ -534,7 +565,7 @@ fn meta_changes(a: &RunSide, b: &RunSide) -> Vec<FieldChange> {
 }
 
 /// Compare two read runs.
-pub fn compare(a: RunSide, b: RunSide, problems: Vec<Problem>) -> RunDiff {
+pub(crate) fn compare(a: RunSide, b: RunSide, problems: Vec<Problem>) -> RunDiff {
     let ka = event_keys(&a.events);
     let kb = event_keys(&b.events);
     let da = durations(&a.events);

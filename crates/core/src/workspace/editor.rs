@@ -15,7 +15,7 @@ pub fn command(visual: Option<&str>, editor: Option<&str>) -> String {
 
 /// How an editor program is told the line to open a file at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LineArg {
+pub(crate) enum LineArg {
     /// `+LINE FILE` (vi, vim, nvim, helix, kakoune, nano, emacs, micro).
     Plus,
     /// `--goto FILE:LINE` (VS Code and its forks).
@@ -27,7 +27,7 @@ pub enum LineArg {
 }
 
 /// The line style of a program, by its file name (`/usr/bin/nvim`, `code.exe`).
-pub fn line_arg(program: &str) -> LineArg {
+pub(crate) fn line_arg(program: &str) -> LineArg {
     let name = program.rsplit(['/', '\\']).next().unwrap_or(program);
     let name = name.strip_suffix(".exe").unwrap_or(name);
     match name {

@@ -55,6 +55,7 @@ fn words(q: &str) -> impl Iterator<Item = &str> {
 }
 
 impl Query {
+    /// The query `q`: words split on unescaped spaces, each matched fuzzily.
     pub fn new(q: &str) -> Query {
         let mut groups: Vec<Vec<Atom>> = Vec::new();
         let mut join = false;
@@ -105,7 +106,7 @@ impl Query {
     }
 
     /// The score and the matched character positions (for highlighting).
-    pub fn indices(&mut self, haystack: &str, out: &mut Vec<u32>) -> Option<u32> {
+    pub(crate) fn indices(&mut self, haystack: &str, out: &mut Vec<u32>) -> Option<u32> {
         out.clear();
         let h = Self::chars(&mut self.buf, haystack);
         let mut total = 0;

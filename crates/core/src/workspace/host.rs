@@ -26,6 +26,7 @@ pub enum HostClass {
 }
 
 impl HostClass {
+    /// Whether the host is this machine (`localhost`, `127.0.0.0/8`, `::1`).
     pub fn is_loopback(&self) -> bool {
         matches!(self, HostClass::Loopback)
     }
@@ -130,14 +131,14 @@ fn parse_host(host: &str) -> Result<Host<String>, String> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LiteralHost {
     /// The URL as written, up to the end of its host.
-    pub url: String,
+    pub(crate) url: String,
     /// Byte offset in the text.
     pub offset: usize,
 }
 
 impl LiteralHost {
     /// What is wrong with it, the one wording every rule reports.
-    pub fn message(&self) -> String {
+    pub(crate) fn message(&self) -> String {
         format!(
             "literal host in {:?}; a URL must be built from ${{HOST}} or a var derived from it",
             self.url

@@ -37,11 +37,15 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, thiserror::Error)]
 pub enum WorkspaceError {
     #[error("{0}: not a folder")]
+    /// The root is not a folder.
     NotAFolder(String),
     #[error("{path}: {source}")]
+    /// The root could not be read.
     Io {
+        /// What could not be read.
         path: String,
         #[source]
+        /// Why.
         source: std::io::Error,
     },
 }
@@ -50,11 +54,17 @@ pub enum WorkspaceError {
 /// a located problem in `problems`, and the rest loads.
 #[derive(Debug)]
 pub struct Workspace {
+    /// The workspace root.
     pub root: PathBuf,
+    /// `testdeck.toml`, or its defaults.
     pub config: config::Config,
+    /// The cases under `tests/`.
     pub tests: tree::TestsTree,
+    /// The runs under `tests/logs/`.
     pub logs: logs::Logs,
+    /// The test plan.
     pub plan: plan::TestPlan,
+    /// The tester catalog of `.pouch/tester/`, when there is one.
     pub catalog: Option<catalog::Catalog>,
     /// Problems met while loading (syntax errors, unreadable files, wrong types).
     pub problems: Vec<Problem>,
@@ -80,7 +90,8 @@ pub fn resolve_root(explicit: Option<&Path>) -> Result<PathBuf, String> {
 /// Why a folder is not a workspace, with or without `--root`.
 const NO_WORKSPACE: &str = "no workspace here: no tests/, .pouch/tester/ or testdeck.toml in this folder or above (use --root DIR)";
 
-pub fn find_root(start: &Path) -> Option<PathBuf> {
+/// Walk up from `start` to the first folder with `tests/`, `.pouch/tester/` or `testdeck.toml`.
+pub(crate) fn find_root(start: &Path) -> Option<PathBuf> {
     let mut dir = Some(start);
     while let Some(d) = dir {
         if is_root(d) {

@@ -14,8 +14,11 @@ use std::path::{Path, PathBuf};
 /// Which opener an artifact gets: the three keys of an `[open]` table (its slots).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OpenerKind {
+    /// `trace`: the opener of Playwright traces.
     Trace,
+    /// `html`: the opener of HTML reports.
     Html,
+    /// `default`: the opener of every other artifact.
     Default,
 }
 
@@ -58,7 +61,9 @@ pub fn builtin(slot: OpenerKind) -> Vec<String> {
 /// cancelled runs).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct UserDirs {
+    /// `$XDG_CONFIG_HOME/testdeck`: `config.toml` (none: not known).
     pub config_dir: Option<PathBuf>,
+    /// `$XDG_STATE_HOME/testdeck`: the remembered trust and the cancelled runs.
     pub state_dir: Option<PathBuf>,
 }
 
@@ -85,7 +90,7 @@ impl UserDirs {
 }
 
 /// The file in the state folder that remembers trusted workspace openers.
-pub const TRUST_FILE: &str = "trusted-openers.toml";
+pub(crate) const TRUST_FILE: &str = "trusted-openers.toml";
 
 /// What `o` does for one artifact.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -94,7 +99,12 @@ pub enum Decision {
     Run(Vec<String>),
     /// The workspace's `testdeck.toml` names this opener and is not trusted:
     /// ask the person, showing the exact command; [`trust`] on yes.
-    Ask { argv: Vec<String>, file: PathBuf },
+    Ask {
+        /// The opener's command.
+        argv: Vec<String>,
+        /// The `testdeck.toml` that names it.
+        file: PathBuf,
+    },
     /// An opener set to `[]`: nothing to run.
     Nothing,
 }

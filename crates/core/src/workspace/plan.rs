@@ -20,8 +20,11 @@ pub struct TestPlan {
 /// The plan's entry for one case.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct PlanEntry {
+    /// The plan file, relative to the workspace root.
     pub file: String,
+    /// 1-based line of the entry.
     pub line: u32,
+    /// The entry's text.
     pub text: String,
 }
 
@@ -30,6 +33,7 @@ fn is_ident_byte(c: char) -> bool {
 }
 
 impl TestPlan {
+    /// Read the test plan under `root` (`doc/test-plan/`); what cannot be read is a problem.
     pub fn load(root: &Path, problems: &mut Vec<Problem>) -> TestPlan {
         let dir = root.join("doc/test-plan");
         if super::walk::is_link_reported(root, &dir, problems) || !dir.is_dir() {

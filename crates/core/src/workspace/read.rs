@@ -79,10 +79,16 @@ pub enum Error {
     /// A symbolic link that leads out of the folder it must stay in (or nowhere).
     LinkOut,
     /// Over the cap of its kind.
-    TooLarge { size: u64, cap: u64 },
+    TooLarge {
+        /// The file's size in bytes.
+        size: u64,
+        /// The cap of its kind in bytes.
+        cap: u64,
+    },
 }
 
 impl Error {
+    /// Whether the file is not there.
     pub fn is_missing(&self) -> bool {
         matches!(self, Error::Missing(_))
     }
@@ -243,7 +249,7 @@ fn is_link_at(dir: BorrowedFd<'_>, rel: &Path) -> bool {
 
 /// Open a regular file `rel` under the open folder `dir` without blocking (see
 /// [`beneath`] for the guard): a FIFO, device, socket or folder is refused.
-pub fn open_beneath(
+pub(crate) fn open_beneath(
     dir: BorrowedFd<'_>,
     rel: &Path,
     links: Links,
@@ -262,7 +268,7 @@ pub fn open_beneath(
 /// What `rel` under `dir` is, through the same guard, without opening it for
 /// reading (an artifact that must exist and stay in its run folder). `Ok(None)`:
 /// not there, and nothing on the way leads out.
-pub fn locate_beneath(dir: BorrowedFd<'_>, rel: &Path) -> Result<Option<Metadata>, Error> {
+pub(crate) fn locate_beneath(dir: BorrowedFd<'_>, rel: &Path) -> Result<Option<Metadata>, Error> {
     match beneath(dir, rel, OFlags::PATH, Links::Inside) {
         Ok(fd) => File::from(fd).metadata().map(Some).map_err(Error::Io),
         Err(Error::Missing(_)) => {
@@ -361,7 +367,7 @@ fn read_capped(f: File, m: &Metadata, kind: Kind) -> Result<Vec<u8>, Error> {
 }
 
 /// [`read`] of `rel` under the open folder `dir` (see [`open_beneath`]).
-pub fn read_beneath(
+pub(crate) fn read_beneath(
     dir: BorrowedFd<'_>,
     rel: &Path,
     links: Links,
@@ -383,7 +389,7 @@ pub fn read_lossy(path: &Path, within: Option<&Path>, kind: Kind) -> Result<Stri
 }
 
 /// UTF-8 with invalid bytes replaced, without a copy when the text is valid.
-pub fn lossy(b: Vec<u8>) -> String {
+pub(crate) fn lossy(b: Vec<u8>) -> String {
     match String::from_utf8(b) {
         Ok(s) => s,
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
@@ -392,7 +398,11 @@ pub fn lossy(b: Vec<u8>) -> String {
 
 /// The first `kind.cap()` bytes of a file, and whether there was more (a pane
 /// that shows the start of a big file).
-pub fn read_head(path: &Path, within: Option<&Path>, kind: Kind) -> Result<(Vec<u8>, bool), Error> {
+pub(crate) fn read_head(
+    path: &Path,
+    within: Option<&Path>,
+    kind: Kind,
+) -> Result<(Vec<u8>, bool), Error> {
     let (f, _) = open(path, within)?;
     let cap = kind.cap();
     let mut bytes = Vec::new();

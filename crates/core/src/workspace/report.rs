@@ -9,11 +9,12 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 
 /// The fixed subsections of every analysed node, in order.
-pub const NODE_SECTIONS: [&str; 5] = ["证据", "通过率", "失败分析", "当前评估", "下一步建议"];
+pub(crate) const NODE_SECTIONS: [&str; 5] =
+    ["证据", "通过率", "失败分析", "当前评估", "下一步建议"];
 /// The fixed subsections of 总览, in order.
-pub const OVERVIEW_SECTIONS: [&str; 3] = ["分析范围", "总体结论", "下一阶段建议"];
+pub(crate) const OVERVIEW_SECTIONS: [&str; 3] = ["分析范围", "总体结论", "下一阶段建议"];
 /// What 失败分析 says when there is no failed run (seed 000 §7).
-pub const NO_FAILURES: &str = "当前没有 failed run，因此无法给出失败模式结论。";
+pub(crate) const NO_FAILURES: &str = "当前没有 failed run，因此无法给出失败模式结论。";
 
 #[derive(Debug, Clone)]
 struct Heading {
@@ -47,7 +48,7 @@ fn headings(text: &str) -> Vec<Heading> {
 }
 
 /// Check every domain's report.
-pub fn check(ws: &Workspace) -> Vec<Problem> {
+pub(crate) fn check(ws: &Workspace) -> Vec<Problem> {
     let dir = ws.root.join("tests/report");
     let mut out = Vec::new();
     if super::walk::is_link_reported(&ws.root, &dir, &mut out) {

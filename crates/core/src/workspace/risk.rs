@@ -10,8 +10,11 @@ use serde::{Deserialize, Serialize};
 #[serde(rename_all = "lowercase")]
 pub enum Risk {
     #[default]
+    /// Reads only: runs without a grant.
     Readonly,
+    /// Changes state: runs only when authorized.
     Mutating,
+    /// Destroys data: runs only when authorized.
     Destructive,
 }
 

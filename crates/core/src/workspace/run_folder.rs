@@ -13,9 +13,9 @@ pub const META: &str = "meta.json";
 /// The run's events, one JSON object a line, written as the run goes.
 pub const TIMELINE: &str = "timeline.jsonl";
 /// Raw runtime events, any shape.
-pub const RUNTIME_EVENTS: &str = "runtime-events.jsonl";
+pub(crate) const RUNTIME_EVENTS: &str = "runtime-events.jsonl";
 /// The run's artifact list.
-pub const ARTIFACTS: &str = "artifacts.json";
+pub(crate) const ARTIFACTS: &str = "artifacts.json";
 
 /// Where a run is, as its folder tells.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,6 +32,7 @@ pub enum RunState {
 }
 
 impl RunState {
+    /// Whether the run has ended.
     pub fn ended(self) -> bool {
         self == RunState::Ended
     }
@@ -55,10 +56,15 @@ pub fn state(dir: &Path) -> RunState {
 /// The run files a run folder's listing shows (regular files and the `artifacts/` folder).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Names {
+    /// `meta.json` is there (the run ended).
     pub meta: bool,
+    /// `timeline.jsonl` is there.
     pub timeline: bool,
+    /// `runtime-events.jsonl` is there.
     pub runtime: bool,
+    /// `artifacts.json` is there.
     pub artifacts_json: bool,
+    /// The `artifacts/` folder is there.
     pub artifacts_dir: bool,
 }
 
@@ -81,7 +87,7 @@ impl Names {
 /// When anything in the run folder was last written: the newest mtime of the
 /// folder and the files in it and in its `artifacts/` (a runner writing
 /// anywhere in it is alive). Links are not followed.
-pub fn newest_write(dir: &Path) -> Option<SystemTime> {
+pub(crate) fn newest_write(dir: &Path) -> Option<SystemTime> {
     let mut newest = std::fs::symlink_metadata(dir).ok()?.modified().ok();
     let mut stack = vec![(dir.to_path_buf(), 0u8)];
     while let Some((d, depth)) = stack.pop() {
@@ -103,7 +109,7 @@ pub fn newest_write(dir: &Path) -> Option<SystemTime> {
 }
 
 /// Whether `dir` holds a run: a `meta.json` or a `timeline.jsonl` file.
-pub fn is_run_folder(dir: &Path) -> bool {
+pub(crate) fn is_run_folder(dir: &Path) -> bool {
     dir.join(META).is_file() || dir.join(TIMELINE).is_file()
 }
 

@@ -15,14 +15,18 @@ pub struct Request {
     /// An exact case id, an exact category id (all its cases), or a fuzzy query
     /// (fzf syntax) over id and title.
     pub ids: Vec<String>,
+    /// The highest risk to run; the catalog's `default_max_risk` (else `readonly`) when `None`.
     pub max_risk: Option<Risk>,
+    /// Only cases with this tag.
     pub tag: Option<Tag>,
 }
 
 /// The selection, in execution order.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Selection {
+    /// The cases to run, in execution order.
     pub selected: Vec<Selected>,
+    /// The cases and arguments left out, and why.
     pub excluded: Vec<Excluded>,
     /// Categories with at least one selected case, in catalog order.
     pub categories: Vec<CategoryProbe>,
@@ -34,7 +38,9 @@ pub struct Selection {
 /// A case to run.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Selected {
+    /// The case id.
     pub id: String,
+    /// Its category.
     pub category: String,
     /// The index of its `run_together` group.
     pub group: Option<usize>,
@@ -43,23 +49,29 @@ pub struct Selected {
 /// A case (or an argument) left out, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Excluded {
+    /// The case id, or the argument that matched nothing.
     pub id: String,
+    /// Why it was left out.
     pub reason: String,
 }
 
 /// A category's effective probe.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CategoryProbe {
+    /// The category id.
     pub id: String,
     #[serde(rename = "statusProbe")]
+    /// The probe fetched before it runs, `None` when it has none.
     pub status_probe: Option<ResolvedProbe>,
 }
 
 /// A probe with its `url` expanded.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ResolvedProbe {
+    /// The URL, variables expanded.
     pub url: String,
     #[serde(serialize_with = "stop_if_map")]
+    /// Fields of the answer whose values stop the category.
     pub stop_if: Vec<StopIf>,
 }
 

@@ -8,22 +8,29 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// How many of the newest finished runs decide whether a case is flaky.
-pub const FLAKY_WINDOW: usize = 10;
+pub(crate) const FLAKY_WINDOW: usize = 10;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
+/// The level of a statistics node: the root, a scope's folders (seed 000's `<domain>/<layer>/<suite>/<groups...>`), a case.
 pub enum NodeKind {
+    /// Every run of the workspace.
     Root,
+    /// The first folder of a scope.
     Domain,
+    /// The second folder of a scope.
     Layer,
+    /// The third folder of a scope.
     Suite,
+    /// A deeper folder of a scope.
     Group,
+    /// One case.
     Case,
 }
 
 impl NodeKind {
     /// The kind of a folder at a depth below the root (1 = domain).
-    pub fn of_depth(depth: usize) -> NodeKind {
+    pub(crate) fn of_depth(depth: usize) -> NodeKind {
         match depth {
             0 => NodeKind::Root,
             1 => NodeKind::Domain,
@@ -32,6 +39,7 @@ impl NodeKind {
             _ => NodeKind::Group,
         }
     }
+    /// The name shown and written in JSON (`root`, `domain`, …).
     pub fn as_str(self) -> &'static str {
         match self {
             NodeKind::Root => "root",
@@ -46,19 +54,29 @@ impl NodeKind {
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+/// Every finished run under a node.
 pub struct Historical {
+    /// Finished runs.
     pub total_runs: u64,
+    /// Runs whose `meta.json` says `passed`.
     pub passed_runs: u64,
+    /// Runs whose `meta.json` says `failed`.
     pub failed_runs: u64,
+    /// `passed_runs / total_runs`, `None` without runs.
     pub historical_success_rate: Option<f64>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+/// The newest finished run of each case under a node.
 pub struct Latest {
+    /// Cases with a finished run.
     pub latest_case_count: u64,
+    /// Cases whose newest finished run passed.
     pub latest_passed_cases: u64,
+    /// Cases whose newest finished run failed.
     pub latest_failed_cases: u64,
+    /// `latest_passed_cases / latest_case_count`, `None` without cases.
     pub latest_success_rate: Option<f64>,
 }
 
@@ -68,8 +86,11 @@ pub struct Latest {
 pub struct NodeStats {
     /// `""` for the root, the scope for folders, `scope/caseId` for cases.
     pub path: String,
+    /// Its level.
     pub kind: NodeKind,
+    /// Over every finished run.
     pub historical: Historical,
+    /// Over each case's newest finished run.
     pub latest: Latest,
     /// Cases whose last 10 finished runs hold both outcomes (1 or 0 for a case).
     pub flaky_cases: u64,
@@ -79,7 +100,7 @@ pub struct NodeStats {
 }
 
 /// A percentage with one decimal, or `None` when there is nothing to divide.
-pub fn rate(part: u64, whole: u64) -> Option<f64> {
+pub(crate) fn rate(part: u64, whole: u64) -> Option<f64> {
     (whole > 0).then(|| ((part as f64) * 1000.0 / (whole as f64)).round() / 10.0)
 }
 

@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 /// The value set of `type` fixed by the seed.
 pub const EVENT_TYPES: [&str; 6] = ["run", "step", "assertion", "artifact", "signal", "error"];
 /// The value set of `status` fixed by the seed.
-pub const EVENT_STATUSES: [&str; 4] = ["info", "ok", "failed", "skipped"];
+pub(crate) const EVENT_STATUSES: [&str; 4] = ["info", "ok", "failed", "skipped"];
 
 /// A timeline event. Fields with a wrong type are kept in `extra` under their
 /// own name and reported as a problem; unknown fields are kept in `extra` too.
@@ -16,14 +16,21 @@ pub const EVENT_STATUSES: [&str; 4] = ["info", "ok", "failed", "skipped"];
 /// A field that had a wrong type is written with its original value, once.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TimelineEvent {
+    /// `ts`: when the event happened.
     pub ts: Option<String>,
     /// The `type` field.
     pub kind: String,
+    /// `name`: the event's stable semantic name (not a script name).
     pub name: String,
+    /// `status`: `info`, `ok`, `failed` or `skipped`.
     pub status: String,
+    /// `id`: an optional stable id (of steps and assertions, to tie attachments to).
     pub id: Option<String>,
+    /// `message`: one factual sentence of what happened.
     pub message: String,
+    /// `data`: structured raw observations, may be empty.
     pub data: Value,
+    /// Fields beyond the fixed ones (a contract drift, still shown).
     pub extra: Map<String, Value>,
 }
 
@@ -73,7 +80,9 @@ pub struct LineIssue {
     /// `timeline-not-json`, `timeline-not-object`, `timeline-wrong-type`,
     /// `timeline-not-utf8`, `timeline-bad-type`, `timeline-bad-status`.
     pub rule: &'static str,
+    /// 1-based column, when the parser knows it.
     pub column: Option<u32>,
+    /// What is wrong, for a person.
     pub message: String,
 }
 
@@ -152,7 +161,7 @@ pub fn parse_line(raw: &[u8]) -> (TimelineEvent, Vec<LineIssue>) {
 
 /// serde_json's message without its trailing ` at line L column C` (the problem
 /// carries the place itself).
-pub fn json_error_text(e: &serde_json::Error) -> String {
+pub(crate) fn json_error_text(e: &serde_json::Error) -> String {
     let s = e.to_string();
     match s.rfind(" at line ") {
         Some(at) => s[..at].to_owned(),
@@ -293,7 +302,7 @@ fn from_parts(parts: Parts, issues: &mut Vec<LineIssue>) -> TimelineEvent {
     ev
 }
 
-pub fn kind_of(v: &Value) -> &'static str {
+pub(crate) fn kind_of(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

@@ -45,7 +45,7 @@ impl CasePatterns {
     }
 
     /// `caseId` of a file name, when it ends in a case ending.
-    pub fn case_id_of<'a>(&self, file_name: &'a str) -> Option<&'a str> {
+    pub(crate) fn case_id_of<'a>(&self, file_name: &'a str) -> Option<&'a str> {
         self.endings
             .iter()
             .find_map(|e| file_name.strip_suffix(e.as_str()))
@@ -74,7 +74,7 @@ fn expand(pattern: &str) -> Option<Vec<String>> {
     Some(out)
 }
 /// Top-level folders of `tests/` that never hold cases.
-pub const NOT_CASES: [&str; 4] = ["harness", "fixtures", "logs", "report"];
+pub(crate) const NOT_CASES: [&str; 4] = ["harness", "fixtures", "logs", "report"];
 /// The stable groups of seed 000.
 pub const STABLE_GROUPS: [&str; 4] = ["basic", "boundary", "scenario", "live"];
 
@@ -82,6 +82,7 @@ pub const STABLE_GROUPS: [&str; 4] = ["basic", "boundary", "scenario", "live"];
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TestCase {
+    /// The caseId: the file name without its test suffix.
     pub case_id: String,
     /// The file, relative to the workspace root.
     pub path: String,
@@ -102,9 +103,13 @@ pub struct TestCase {
 /// layer, the suite and the groups; under `temp/` every folder after it is a group.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct ScopeLevels {
+    /// The first folder.
     pub domain: String,
+    /// The second folder.
     pub layer: Option<String>,
+    /// The third folder.
     pub suite: Option<String>,
+    /// The folders after it.
     pub groups: Vec<String>,
 }
 
@@ -151,6 +156,7 @@ pub fn key(scope: &str, case_id: &str) -> String {
 }
 
 #[derive(Debug, Clone, Default)]
+/// The tests tree: every case file under `tests/` (outside `tests/logs/`).
 pub struct TestsTree {
     /// Sorted by scope, then caseId.
     pub cases: Vec<TestCase>,
@@ -165,7 +171,7 @@ pub fn case_id_of(file_name: &str) -> Option<&str> {
 
 /// Whether a folder name is kebab-case: lowercase ASCII letters and digits in
 /// words joined by single `-`.
-pub fn is_kebab(name: &str) -> bool {
+pub(crate) fn is_kebab(name: &str) -> bool {
     !name.is_empty()
         && !name.starts_with('-')
         && !name.ends_with('-')
@@ -176,7 +182,7 @@ pub fn is_kebab(name: &str) -> bool {
 }
 
 /// Build a case from its path relative to `tests/` (folders then the file name).
-pub fn case_from_parts(
+pub(crate) fn case_from_parts(
     folders: &[String],
     case_id: &str,
     path: String,

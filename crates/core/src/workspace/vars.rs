@@ -20,6 +20,7 @@ pub fn process_env(name: &str) -> Option<String> {
 
 /// The only accepted test-service address, and its default.
 pub const HOST: &str = "HOST";
+/// The default of `HOST`: this machine.
 pub const DEFAULT_HOST: &str = "127.0.0.1";
 
 /// Where a resolved value came from.
@@ -37,6 +38,7 @@ pub enum VarSource {
 }
 
 impl VarSource {
+    /// The name shown and written in JSON (`environment`, `local`, …).
     pub fn as_str(self) -> &'static str {
         match self {
             VarSource::Environment => "environment",
@@ -50,25 +52,28 @@ impl VarSource {
 /// One resolved variable.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Resolved {
+    /// The variable's name.
     pub name: String,
     /// As defined (before expansion).
     pub raw: String,
     /// Expanded (`${NAME}` replaced); environment values are taken literally.
     pub value: String,
+    /// Where the value came from.
     pub source: VarSource,
     /// An authorization switch (a variable of `authorize` or `gates`).
-    pub switch: bool,
+    pub(crate) switch: bool,
 }
 
 /// The result of expanding a text: unknown names stay as written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Expanded {
+    /// The text with every known `${NAME}` replaced.
     pub text: String,
     /// Names referenced but not defined, in order of appearance.
-    pub unknown: Vec<String>,
+    pub(crate) unknown: Vec<String>,
     /// Names left as written because their value would take the text over
     /// [`MAX_EXPANDED`] (vars that double each other: an expansion bomb).
-    pub too_long: Vec<String>,
+    pub(crate) too_long: Vec<String>,
 }
 
 /// The longest text an expansion may build; beyond it references stay as written.
@@ -77,7 +82,7 @@ pub const MAX_EXPANDED: usize = 1 << 20;
 /// The most bytes all resolved values together may hold: 1500 vars of
 /// [`MAX_EXPANDED`] each would otherwise take gigabytes. Past it, references
 /// stay as written and the var is reported (`var-budget-exceeded`).
-pub const MAX_TOTAL_EXPANDED: usize = 16 << 20;
+pub(crate) const MAX_TOTAL_EXPANDED: usize = 16 << 20;
 
 /// The resolved variables of a catalog.
 #[derive(Debug, Clone, Default)]
@@ -85,12 +90,12 @@ pub struct Vars {
     entries: Vec<Resolved>,
     index: HashMap<String, usize>,
     /// Names whose definitions refer to each other in a loop.
-    pub cycles: Vec<String>,
+    pub(crate) cycles: Vec<String>,
     /// Names whose expanded value would exceed [`MAX_EXPANDED`].
     pub too_long: Vec<String>,
     /// Names left (partly) unexpanded because all values together reached
     /// [`MAX_TOTAL_EXPANDED`].
-    pub over_budget: Vec<String>,
+    pub(crate) over_budget: Vec<String>,
     /// Bytes of the values expanded so far.
     total: usize,
 }
@@ -267,7 +272,7 @@ impl Vars {
     }
 
     /// Where HOST came from.
-    pub fn host_source(&self) -> VarSource {
+    pub(crate) fn host_source(&self) -> VarSource {
         self.entry(HOST).map_or(VarSource::Default, |e| e.source)
     }
 
@@ -276,6 +281,7 @@ impl Vars {
         self.entry(name).map(|e| e.value.as_str())
     }
 
+    /// The resolved variable `name`.
     pub fn entry(&self, name: &str) -> Option<&Resolved> {
         self.index.get(name).map(|&i| &self.entries[i])
     }
@@ -285,6 +291,7 @@ impl Vars {
         &self.entries
     }
 
+    /// Whether `name` is defined.
     pub fn is_known(&self, name: &str) -> bool {
         self.index.contains_key(name)
     }
@@ -370,7 +377,7 @@ pub fn refs(text: &str) -> Vec<(usize, String)> {
 }
 
 /// `[A-Za-z_][A-Za-z0-9_]*`.
-pub fn is_name(s: &str) -> bool {
+pub(crate) fn is_name(s: &str) -> bool {
     let mut chars = s.chars();
     chars
         .next()

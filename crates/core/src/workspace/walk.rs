@@ -25,8 +25,11 @@ pub fn type_lookups() -> u64 {
 /// What an entry is, as its folder says (a link is never resolved).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
+    /// A regular file.
     File,
+    /// A folder.
     Dir,
+    /// A symbolic link (never followed).
     Link,
     /// A FIFO, device or socket.
     Special,
@@ -53,7 +56,7 @@ const DIR_FLAGS: OFlags = OFlags::RDONLY
 impl Folder {
     /// Open the folder `path` where a walk starts (a link to it is followed, as
     /// `read_dir` follows it: callers that refuse one ask [`is_link_reported`]).
-    pub fn open(path: &Path) -> std::io::Result<Folder> {
+    pub(crate) fn open(path: &Path) -> std::io::Result<Folder> {
         let flags = DIR_FLAGS.difference(OFlags::NOFOLLOW);
         let fd = rustix::fs::openat(rustix::fs::CWD, path, flags, Mode::empty())?;
         Ok(Folder { fd })
@@ -61,13 +64,13 @@ impl Folder {
 
     /// Open the subfolder `name` (an entry this folder listed as a folder); a link
     /// swapped in since is refused.
-    pub fn sub(&self, name: &OsStr) -> std::io::Result<Folder> {
+    pub(crate) fn sub(&self, name: &OsStr) -> std::io::Result<Folder> {
         let fd = rustix::fs::openat(self.fd(), name, DIR_FLAGS, Mode::empty())?;
         Ok(Folder { fd })
     }
 
     /// The open folder, for the bounded reader's [`super::read::open_beneath`].
-    pub fn fd(&self) -> BorrowedFd<'_> {
+    pub(crate) fn fd(&self) -> BorrowedFd<'_> {
         self.fd.as_fd()
     }
 
@@ -107,18 +110,18 @@ impl Folder {
 
 /// One entry found by the walk.
 #[derive(Debug, Clone, Copy)]
-pub struct Entry<'a> {
+pub(crate) struct Entry<'a> {
     pub path: &'a Path,
-    pub name: &'a OsStr,
-    pub is_dir: bool,
-    pub is_symlink: bool,
+    pub(crate) name: &'a OsStr,
+    pub(crate) is_dir: bool,
+    pub(crate) is_symlink: bool,
     /// The folder holding the entry, open: read a file with
     /// `read::read_beneath(e.folder, Path::new(e.name), …)`.
     pub folder: BorrowedFd<'a>,
 }
 
 /// The warning for a folder that cannot be opened or listed.
-pub fn unreadable(root: &Path, dir: &Path, e: &std::io::Error) -> Problem {
+pub(crate) fn unreadable(root: &Path, dir: &Path, e: &std::io::Error) -> Problem {
     Problem::warning(
         super::rel(root, dir),
         "unreadable",
@@ -129,8 +132,13 @@ pub fn unreadable(root: &Path, dir: &Path, e: &std::io::Error) -> Problem {
 /// Walk `dir` recursively in parallel; `descend(dir)` decides whether to enter a
 /// folder, `visit` sees every file and folder. Symlinks are reported to `visit`
 /// but never followed.
-pub fn walk<D, V>(root: &Path, dir: &Path, descend: &D, visit: &V, problems: &Mutex<Vec<Problem>>)
-where
+pub(crate) fn walk<D, V>(
+    root: &Path,
+    dir: &Path,
+    descend: &D,
+    visit: &V,
+    problems: &Mutex<Vec<Problem>>,
+) where
     D: Fn(&Path) -> bool + Sync,
     V: Fn(&Entry<'_>) + Sync,
 {
@@ -193,7 +201,7 @@ fn walk_open<D, V>(
 
 /// Whether `dir` is itself a symbolic link: then it is reported and not read, so a
 /// source folder of the workspace cannot be a door to files outside it.
-pub fn is_link_reported(root: &Path, dir: &Path, problems: &mut Vec<Problem>) -> bool {
+pub(crate) fn is_link_reported(root: &Path, dir: &Path, problems: &mut Vec<Problem>) -> bool {
     let link = std::fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_symlink());
     if link {
         problems.push(Problem::warning(

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 /// The columns of `cases.csv`, in order (stable: scripts read them by name): the
 /// seed's case keys, `how` as its fields, then the case's place.
-pub fn columns() -> Vec<&'static str> {
+pub(crate) fn columns() -> Vec<&'static str> {
     let mut out = Vec::new();
     for (key, _) in super::CASE_KEYS {
         if key == "how" {
@@ -27,7 +27,7 @@ pub fn columns() -> Vec<&'static str> {
 /// A cell a spreadsheet would read as a formula (`=`, `+`, `-`, `@`, or a tab / carriage
 /// return before one) gets a leading `'`, so opening the file runs nothing; a plain
 /// number like `-1` is left as it is (no formula can hide in it).
-pub fn guard(s: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn guard(s: &str) -> std::borrow::Cow<'_, str> {
     let risky = s.starts_with(['=', '+', '-', '@', '\t', '\r']);
     if risky && s.parse::<f64>().is_err() {
         std::borrow::Cow::Owned(format!("'{s}"))

@@ -7,7 +7,7 @@ use serde_json::Value;
 use std::fmt;
 
 /// Files larger than this are refused before parsing (a catalog is hand-written text).
-pub const MAX_FILE_BYTES: u64 = crate::workspace::read::Kind::CatalogYaml.cap();
+pub(crate) const MAX_FILE_BYTES: u64 = crate::workspace::read::Kind::CatalogYaml.cap();
 
 /// Deeper nesting than this is refused: a catalog needs a handful of levels, and the
 /// tree is built recursively, so a bound keeps the stack safe.
@@ -16,18 +16,26 @@ const MAX_DEPTH: usize = 64;
 /// One YAML node with its place.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node {
+    /// The value.
     pub value: Yaml,
-    pub pos: Pos,
+    /// Where the node starts.
+    pub(crate) pos: Pos,
 }
 
 /// The YAML value of a node.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Yaml {
+    /// `null`, `~` or nothing.
     Null,
+    /// `true` or `false`.
     Bool(bool),
+    /// An integer.
     Int(i64),
+    /// A floating-point number.
     Float(f64),
+    /// Any other scalar.
     Str(String),
+    /// A sequence.
     Seq(Vec<Node>),
     /// Keys in file order (duplicates are refused by the parser).
     Map(Vec<(Node, Node)>),
@@ -35,7 +43,7 @@ pub enum Yaml {
 
 impl Node {
     /// The YAML type name, for "expected a string, found a mapping" messages.
-    pub fn type_name(&self) -> &'static str {
+    pub(crate) fn type_name(&self) -> &'static str {
         match self.value {
             Yaml::Null => "null",
             Yaml::Bool(_) => "a boolean",
@@ -48,7 +56,7 @@ impl Node {
 
     /// A scalar as text (numbers and booleans as written by YAML); `None` for
     /// null, lists and mappings.
-    pub fn as_text(&self) -> Option<String> {
+    pub(crate) fn as_text(&self) -> Option<String> {
         match &self.value {
             Yaml::Str(s) => Some(s.clone()),
             Yaml::Bool(b) => Some(b.to_string()),
@@ -58,6 +66,7 @@ impl Node {
         }
     }
 
+    /// The text of a string scalar.
     pub fn as_str(&self) -> Option<&str> {
         match &self.value {
             Yaml::Str(s) => Some(s),
@@ -65,19 +74,19 @@ impl Node {
         }
     }
 
-    pub fn is_null(&self) -> bool {
+    pub(crate) fn is_null(&self) -> bool {
         matches!(self.value, Yaml::Null)
     }
 
     /// The entries of a mapping, `None` for anything else.
-    pub fn as_map(&self) -> Option<&[(Node, Node)]> {
+    pub(crate) fn as_map(&self) -> Option<&[(Node, Node)]> {
         match &self.value {
             Yaml::Map(m) => Some(m),
             _ => None,
         }
     }
 
-    pub fn as_seq(&self) -> Option<&[Node]> {
+    pub(crate) fn as_seq(&self) -> Option<&[Node]> {
         match &self.value {
             Yaml::Seq(s) => Some(s),
             _ => None,
@@ -93,13 +102,13 @@ impl Node {
     }
 
     /// A mapping key as text (scalar keys only).
-    pub fn key_text(&self) -> Option<String> {
+    pub(crate) fn key_text(&self) -> Option<String> {
         self.as_text()
     }
 
     /// The plain JSON value of the subtree (places dropped), for fields that are
     /// shown or compared but have no rule of their own.
-    pub fn to_json(&self) -> Value {
+    pub(crate) fn to_json(&self) -> Value {
         match &self.value {
             Yaml::Null => Value::Null,
             Yaml::Bool(b) => Value::Bool(*b),
@@ -126,9 +135,11 @@ impl Node {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseError {
     /// `yaml-syntax` for broken YAML, `yaml-limit` for a refused alias bomb or nesting.
-    pub rule: &'static str,
-    pub message: String,
-    pub pos: Pos,
+    pub(crate) rule: &'static str,
+    /// What is wrong, for a person.
+    pub(crate) message: String,
+    /// Where, 0:0 when unknown.
+    pub(crate) pos: Pos,
 }
 
 /// Parse one YAML document into a located tree. An empty document is `Null`.
@@ -164,17 +175,17 @@ pub fn parse(text: &str) -> Result<Node, ParseError> {
 /// What is left of a broken file whose block list `key:` could be cut into items:
 /// the items that parse (places true to the file) and the errors of the others.
 #[derive(Debug, Clone)]
-pub struct Recovered {
+pub(crate) struct Recovered {
     /// A mapping with the header's keys (before `key:`) and `key` → the good items.
     pub root: Node,
     /// The errors of the items that do not parse (empty: the error is elsewhere).
-    pub errors: Vec<ParseError>,
+    pub(crate) errors: Vec<ParseError>,
 }
 
 /// Cut the block list under a top-level `key:` into its items and parse each
 /// alone, so one broken item does not hide the others. `None` when the file has
 /// no such block list.
-pub fn recover_list(text: &str, key: &str) -> Option<Recovered> {
+pub(crate) fn recover_list(text: &str, key: &str) -> Option<Recovered> {
     let lines: Vec<&str> = text.split('\n').collect();
     let head = format!("{key}:");
     let start = lines.iter().position(|l| {

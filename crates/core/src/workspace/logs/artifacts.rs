@@ -22,11 +22,15 @@ pub const ARTIFACT_KINDS: [&str; 6] = [
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Artifact {
+    /// The attachment's stable id.
     pub id: String,
+    /// `trace`, `screenshot`, `video`, `playwright-report`, `jsonl` or `other` (as written).
     pub kind: String,
     /// As written, relative to the run folder.
     pub path: String,
+    /// `refs.stepId`: the timeline step it belongs to.
     pub step_id: Option<String>,
+    /// `refs.assertionId`: the timeline assertion it belongs to.
     pub assertion_id: Option<String>,
     /// The path stays inside the run folder (otherwise it is never opened).
     pub inside: bool,

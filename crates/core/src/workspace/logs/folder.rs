@@ -35,7 +35,9 @@ pub fn read_folder(root: &Path, dir: &Path, problems: &mut Vec<Problem>) -> Opti
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FolderIdent {
+    /// The run folder's name, `YYYYMMDD-HHmmss-SSS`.
     pub run_id: String,
+    /// The case folder's name.
     pub case_id: String,
     /// The folders between the logs root and the case's, joined with `/`.
     pub scope: String,

@@ -13,9 +13,11 @@ use std::sync::Arc;
 /// One domain's runs (the first folder under `tests/logs/`), read.
 #[derive(Debug, Default)]
 pub struct Chunk {
+    /// The domain: the first folder under `tests/logs/`.
     pub domain: String,
     /// Sorted by scope, caseId, then runId.
     pub runs: Vec<RawRun>,
+    /// What was wrong reading them.
     pub problems: Vec<Problem>,
 }
 
@@ -48,7 +50,7 @@ pub struct History {
 
 impl History {
     /// Walk `tests/logs/` (directory entries only, in parallel).
-    pub fn walk(root: &Path) -> History {
+    pub(crate) fn walk(root: &Path) -> History {
         let logs = root.join("tests/logs");
         let mut problems = Vec::new();
         let found = scan::find(root, &logs, &mut problems);
@@ -75,12 +77,12 @@ impl History {
     }
 
     /// Run folders found in all.
-    pub fn total(&self) -> usize {
+    pub(crate) fn total(&self) -> usize {
         self.total
     }
 
     /// The walk's problems (unreadable folders, links, misplaced runs).
-    pub fn take_problems(&mut self) -> Vec<Problem> {
+    pub(crate) fn take_problems(&mut self) -> Vec<Problem> {
         std::mem::take(&mut self.problems)
     }
 }

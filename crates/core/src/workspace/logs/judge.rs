@@ -29,6 +29,8 @@ impl Judge {
         )
     }
 
+    /// A judge of the runs in `cancelled` (run folders relative to the root) that
+    /// calls a run abandoned when nothing in it was written for `abandoned_after`.
     pub fn new(cancelled: BTreeSet<String>, abandoned_after: Option<Duration>) -> Judge {
         Judge {
             cancelled,

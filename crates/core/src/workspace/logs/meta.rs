@@ -22,19 +22,29 @@ pub const META_FIELDS: [&str; 9] = [
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+/// `meta.json` `stats`: the run's structured counts.
 pub struct MetaStats {
+    /// `durationMs`.
     pub duration_ms: Option<u64>,
+    /// `steps`.
     pub steps: Option<u64>,
+    /// `assertions`.
     pub assertions: Option<u64>,
+    /// `errors`.
     pub errors: Option<u64>,
+    /// `artifacts`.
     pub artifacts: Option<u64>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+/// `meta.json` `runtime`: the run's runtime summary.
 pub struct MetaRuntime {
+    /// `driver`.
     pub driver: Option<String>,
+    /// `target`.
     pub target: Option<String>,
+    /// `modelName`.
     pub model_name: Option<String>,
 }
 
@@ -42,14 +52,23 @@ pub struct MetaRuntime {
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Meta {
+    /// `schemaVersion`: the log schema version (4).
     pub schema_version: Option<i64>,
-    pub run_id: Option<String>,
-    pub case_id: Option<String>,
-    pub scope: Option<String>,
+    /// `runId`: the run, its folder's name.
+    pub(crate) run_id: Option<String>,
+    /// `caseId`: the case the run belongs to.
+    pub(crate) case_id: Option<String>,
+    /// `scope`: `<domain>/<layer>/<suite>/<groups...>`, without the caseId.
+    pub(crate) scope: Option<String>,
+    /// `status`: the run's final result, `passed` or `failed`.
     pub status: Option<String>,
-    pub started_at: Option<String>,
-    pub finished_at: Option<String>,
+    /// `startedAt`: when the run started.
+    pub(crate) started_at: Option<String>,
+    /// `finishedAt`: when the run ended.
+    pub(crate) finished_at: Option<String>,
+    /// `stats`.
     pub stats: MetaStats,
+    /// `runtime`.
     pub runtime: MetaRuntime,
     /// Top-level fields beyond the fixed ones (a contract drift, still shown).
     #[serde(skip_serializing_if = "Map::is_empty")]
@@ -61,7 +80,9 @@ pub struct Meta {
 /// the index grows with runs, so a run costs only what the lists and statistics show.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct MetaSummary {
+    /// `startedAt`.
     pub started_at: Option<Box<str>>,
+    /// `finishedAt`.
     pub finished_at: Option<Box<str>>,
     stats: [u32; 5],
 }
@@ -80,6 +101,7 @@ fn unpack(n: u32) -> Option<u64> {
 }
 
 impl MetaSummary {
+    /// What the views keep of `meta`.
     pub fn of(meta: &Meta) -> MetaSummary {
         let s = &meta.stats;
         MetaSummary {
@@ -95,6 +117,7 @@ impl MetaSummary {
         }
     }
 
+    /// The `stats` kept.
     pub fn stats(&self) -> MetaStats {
         let [duration_ms, steps, assertions, errors, artifacts] = self.stats.map(unpack);
         MetaStats {
@@ -106,7 +129,8 @@ impl MetaSummary {
         }
     }
 
-    pub fn duration_ms(&self) -> Option<u64> {
+    /// `stats.durationMs`.
+    pub(crate) fn duration_ms(&self) -> Option<u64> {
         unpack(self.stats[0])
     }
 }

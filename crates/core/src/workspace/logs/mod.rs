@@ -25,8 +25,11 @@ use std::sync::Arc;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
+/// The state of a run: its `meta.json` `status`, or why there is none.
 pub enum RunStatus {
+    /// `meta.json` says `passed`.
     Passed,
+    /// `meta.json` says `failed` (or no status).
     Failed,
     /// No readable `meta.json` yet: running, or its meta is broken.
     InProgress,
@@ -38,6 +41,7 @@ pub enum RunStatus {
 }
 
 impl RunStatus {
+    /// The name shown and written in JSON (`passed`, `in-progress`, …).
     pub fn as_str(self) -> &'static str {
         match self {
             RunStatus::Passed => "passed",
@@ -48,7 +52,7 @@ impl RunStatus {
         }
     }
     /// The status a run's `meta.json` says (`None`: none reads yet).
-    pub fn of_meta(meta: Option<&Meta>) -> RunStatus {
+    pub(crate) fn of_meta(meta: Option<&Meta>) -> RunStatus {
         match meta.map(|m| m.status.as_deref()) {
             Some(Some("passed")) => RunStatus::Passed,
             // a meta without a status says the run ended but not how: count it failed
@@ -73,18 +77,23 @@ pub struct RawRun {
     pub scope: Arc<str>,
     /// The run folder, relative to the workspace root.
     pub path: String,
+    /// What its `meta.json` says, or why there is none.
     pub status: RunStatus,
     /// Its `meta.json`'s times and counts, when it reads.
     pub meta: Option<MetaSummary>,
     /// `meta.json` exists but could not be read.
     pub meta_broken: bool,
+    /// `timeline.jsonl` is there.
     pub has_timeline: bool,
+    /// `runtime-events.jsonl` is there.
     pub has_runtime_events: bool,
+    /// `artifacts.json` is there.
     pub has_artifacts_json: bool,
-    pub has_artifacts_dir: bool,
+    pub(crate) has_artifacts_dir: bool,
 }
 
 impl RawRun {
+    /// `scope/caseId`: the case the run belongs to.
     pub fn key(&self) -> String {
         super::tree::key(&self.scope, &self.case_id)
     }
@@ -92,12 +101,15 @@ impl RawRun {
     pub fn is_temp(&self) -> bool {
         &*self.scope == "temp" || self.scope.starts_with("temp/")
     }
+    /// `meta.json` `startedAt`, when it reads.
     pub fn started_at(&self) -> Option<&str> {
         self.meta.as_ref().and_then(|m| m.started_at.as_deref())
     }
+    /// `meta.json` `finishedAt`, when it reads.
     pub fn finished_at(&self) -> Option<&str> {
         self.meta.as_ref().and_then(|m| m.finished_at.as_deref())
     }
+    /// `meta.json` `stats.durationMs`, when it reads.
     pub fn duration_ms(&self) -> Option<u64> {
         self.meta.as_ref().and_then(MetaSummary::duration_ms)
     }
@@ -145,6 +157,7 @@ pub fn is_run_id(s: &str) -> bool {
 }
 
 #[derive(Debug, Clone, Default)]
+/// The raw logs: every run folder `tests/logs/<scope>/<caseId>/<runId>/`.
 pub struct Logs {
     /// Sorted by scope, caseId, then runId (oldest first).
     pub runs: Vec<RawRun>,
@@ -158,7 +171,7 @@ impl Logs {
     }
 
     /// Put the runs in their order (after runs were added).
-    pub fn sort(&mut self) {
+    pub(crate) fn sort(&mut self) {
         // chunks arrive sorted: the sort merges them (runs already in order are cheap)
         self.runs.sort_by(run_order);
     }
@@ -180,7 +193,7 @@ impl Logs {
 
 impl Logs {
     /// Put one run in its place (sorted), replacing the run of the same folder.
-    pub fn upsert(&mut self, run: RawRun) {
+    pub(crate) fn upsert(&mut self, run: RawRun) {
         let k = |r: &RawRun| (r.scope.clone(), r.case_id.clone(), r.run_id.clone());
         let key = k(&run);
         match self.runs.binary_search_by(|r| k(r).cmp(&key)) {
@@ -190,7 +203,7 @@ impl Logs {
     }
 
     /// Take out the runs whose folder is `path` or below it; their paths.
-    pub fn remove_under(&mut self, path: &str) -> Vec<String> {
+    pub(crate) fn remove_under(&mut self, path: &str) -> Vec<String> {
         let below = |r: &RawRun| {
             r.path == path
                 || r.path

@@ -23,7 +23,7 @@ use crate::workspace::vars::{Env, Vars};
 
 /// Every rule name `validate` emits and how bad it is. A problem takes its
 /// severity from here; a test checks the rule files emit exactly these names.
-pub const RULES: &[(&str, Severity)] = &[
+pub(crate) const RULES: &[(&str, Severity)] = &[
     // fields
     ("category-unknown", Severity::Error),
     ("category-duplicate", Severity::Error),
