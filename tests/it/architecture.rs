@@ -18,20 +18,6 @@ use std::path::{Path, PathBuf};
 /// removes; the check tolerates a circle only when all of its files lie in one of
 /// these, and fails on an entry that is no longer a circle. Empty once that work lands.
 const KNOWN: &[&[&str]] = &[
-    // `app` ↔ `graphics`
-    &["crates/tui/src/app/mod.rs", "crates/tui/src/graphics.rs"],
-    // the view files tied by `HISTORY`
-    &[
-        "crates/tui/src/view/badges.rs",
-        "crates/tui/src/view/catalog.rs",
-        "crates/tui/src/view/details.rs",
-        "crates/tui/src/view/tree.rs",
-    ],
-    // `live` ↔ `runner_output`
-    &[
-        "crates/tui/src/app/launch/runner_output.rs",
-        "crates/tui/src/app/live.rs",
-    ],
     // the prompts: `effect` ↔ `editor` (`Effect::Edit` holds an `EditTarget`, the
     // editor answers with an `Effect`), `overlay` holds the launch's prompts, and the
     // launch files answer with `Effect`s and `Overlay`s through `app`'s re-exports
