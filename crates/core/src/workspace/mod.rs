@@ -24,6 +24,7 @@ pub mod run;
 pub mod select;
 pub mod stats;
 pub mod timeline;
+pub mod trace;
 pub mod tree;
 pub mod validate;
 pub mod vars;

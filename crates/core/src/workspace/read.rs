@@ -39,6 +39,9 @@ pub enum Kind {
     UserConfig,
     /// An image previewed in the terminal.
     Image,
+    /// A Playwright `trace.zip`, held whole in memory while it is shown (its
+    /// entries have bounds of their own: `workspace::trace`).
+    Trace,
 }
 
 /// One timeline line (an event) is at most this long, for `validate`, `tail` and
@@ -61,6 +64,7 @@ impl Kind {
             Kind::RuntimeEvents => 32 << 20,
             Kind::Markdown | Kind::Image => 16 << 20,
             Kind::Config | Kind::UserConfig => 1 << 20,
+            Kind::Trace => 128 << 20,
         }
     }
 }
