@@ -46,6 +46,7 @@ mod supervisor;
 mod tail_cli;
 mod tail_torture;
 mod theme_contrast;
+mod trace;
 mod trust_boundary;
 mod trust_tui;
 mod tui_editor_clip;

@@ -10,6 +10,7 @@ pub mod runs;
 pub mod select;
 pub mod stats;
 pub mod tail;
+pub mod trace;
 pub mod validate;
 pub mod verdict;
 pub mod watch;
@@ -130,6 +131,15 @@ Examples:
   testdeck tail tests/logs/checkout/api/login-ok/RUN/timeline.jsonl
   testdeck tail -f --from-start PATH   every event, then follow it")]
     Tail(tail::Args),
+    /// A Playwright trace.zip: actions, errors, console and network.
+    #[command(after_help = "\
+Examples:
+  testdeck trace tests/logs/shop/e2e/checkout/RUN/artifacts/playwright/trace.zip
+  testdeck trace tests/logs/shop/e2e/checkout/RUN --json
+
+Exit status: 0 read, nothing failed; 1 an action or the page failed, or a
+problem was found; 2 not readable as a trace.")]
+    Trace(trace::Args),
     /// Tester catalog utilities.
     Catalog(catalog::Args),
     /// Open the TUI on the bundled demo workspace (a temporary copy).
@@ -221,6 +231,7 @@ fn wants_json(command: Option<&Command>) -> bool {
         Some(Command::Runs(a)) => a.json,
         Some(Command::Stats(a)) => a.json,
         Some(Command::Tail(a)) => a.json,
+        Some(Command::Trace(a)) => a.json,
         Some(Command::Diff(a)) => a.json,
         Some(Command::Explain(a)) => a.json,
         Some(Command::Watch(a)) => a.json,
@@ -316,6 +327,7 @@ pub fn dispatch(cli: Cli) -> Outcome {
                 | Command::Runs(_)
                 | Command::Stats(_)
                 | Command::Explain(_)
+                | Command::Trace(_)
                 | Command::Catalog(_)
                 | Command::Completions { .. }
                 | Command::Man { .. }
@@ -331,6 +343,7 @@ pub fn dispatch(cli: Cli) -> Outcome {
         Some(Command::Runs(a)) => with_workspace(&ctx, |ws| runs::run(&a, &ws)),
         Some(Command::Stats(a)) => stats::run(&a, &ctx),
         Some(Command::Tail(a)) => tail::run(&a, &ctx),
+        Some(Command::Trace(a)) => trace::run(&a),
         Some(Command::Catalog(a)) => with_workspace(&ctx, |ws| catalog::run(&a, &ws)),
         Some(Command::Demo(a)) => match demo::run(&a) {
             Ok(dir) => {

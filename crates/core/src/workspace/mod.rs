@@ -25,6 +25,7 @@ pub mod run_folder;
 pub mod select;
 pub mod stats;
 pub mod timeline;
+pub mod trace;
 pub mod tree;
 pub mod validate;
 pub mod vars;

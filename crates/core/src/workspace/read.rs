@@ -41,6 +41,9 @@ pub enum Kind {
     Image,
     /// A source file a stack frame points into, for its snippet (the start is enough).
     Source,
+    /// A Playwright `trace.zip`, held whole in memory while it is shown (its
+    /// entries have bounds of their own: `workspace::trace`).
+    Trace,
 }
 
 /// One timeline line (an event) is at most this long, for `validate`, `tail` and
@@ -63,6 +66,7 @@ impl Kind {
             Kind::RuntimeEvents => 32 << 20,
             Kind::Markdown | Kind::Image => 16 << 20,
             Kind::Config | Kind::UserConfig | Kind::Source => 1 << 20,
+            Kind::Trace => 128 << 20,
         }
     }
 }
