@@ -45,6 +45,7 @@ mod tail_cli;
 mod tail_torture;
 mod theme_contrast;
 mod trust_boundary;
+mod trust_second;
 mod trust_tui;
 mod tui_editor_clip;
 mod tui_extras;
