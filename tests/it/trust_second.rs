@@ -286,3 +286,28 @@ fn junit_of_names_xml_forbids_is_still_xml() {
         assert!(!xml.contains(c), "{c:?} in the XML");
     }
 }
+
+#[test]
+fn a_runs_folder_that_is_a_link_out_gets_no_record() {
+    let ws = common::fs::demo_copy();
+    let root = ws.path();
+    let outside = tempfile::tempdir().expect("outside");
+    let runs = root.join(".pouch/tester/runs");
+    let _ = std::fs::remove_dir_all(&runs);
+    std::fs::create_dir_all(runs.parent().expect("parent")).expect("mkdir");
+    std::os::unix::fs::symlink(outside.path(), &runs).expect("link");
+    let out = at(root)
+        .args(["run", "TC-CLI-001"])
+        .env_remove("HOST")
+        .output()
+        .expect("run");
+    let err = String::from_utf8_lossy(&out.stderr);
+    let written: Vec<_> = std::fs::read_dir(outside.path())
+        .expect("ls")
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert!(written.is_empty(), "written through the link: {written:?}");
+    assert!(!out.status.success(), "the run said nothing");
+    assert!(err.contains(".pouch/tester/runs"), "not located: {err}");
+}

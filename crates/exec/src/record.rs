@@ -329,8 +329,8 @@ impl RecordWriter {
     /// Reserve a new, never-used name under `root/.pouch/tester/runs/` and write
     /// the first version of `record` (whose `runId` is set here).
     pub fn create(root: &Path, mut record: RunRecord) -> std::io::Result<RecordWriter> {
-        let dir = root.join(RUNS_DIR);
-        std::fs::create_dir_all(&dir)?;
+        // never through a link: a runs folder that leads out gets nothing
+        let dir = testdeck_core::workspace::read::owned_dir(root, Path::new(RUNS_DIR))?;
         let mut tries = 0;
         loop {
             let run_id = new_run_id(&record.label);
