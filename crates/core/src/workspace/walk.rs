@@ -249,8 +249,7 @@ pub fn watcher<F: notify::EventHandler>(handler: F) -> notify::Result<notify::Re
 pub fn watch_error(what: &str, e: &notify::Error) -> String {
     if matches!(e.kind, notify::ErrorKind::MaxFilesWatch) {
         let limit = std::fs::read_to_string("/proc/sys/fs/inotify/max_user_watches")
-            .map(|s| s.trim().to_owned())
-            .unwrap_or_else(|_| "?".to_owned());
+            .map_or_else(|_| "?".to_owned(), |s| s.trim().to_owned());
         format!(
             "cannot watch {what}: the limit of inotify watches for this user is reached \
              (fs.inotify.max_user_watches = {limit}); raise it or watch fewer folders"
