@@ -310,4 +310,24 @@ fn a_runs_folder_that_is_a_link_out_gets_no_record() {
     assert!(written.is_empty(), "written through the link: {written:?}");
     assert!(!out.status.success(), "the run said nothing");
     assert!(err.contains(".pouch/tester/runs"), "not located: {err}");
+    // a record planted outside is not listed as the workspace's, and validate says why
+    std::fs::write(
+        outside.path().join("20260101T000000Z-x.yaml"),
+        "runId: planted\n",
+    )
+    .expect("plant");
+    let runs_out = at(root).args(["runs", "--json"]).output().expect("runs");
+    assert!(
+        !String::from_utf8_lossy(&runs_out.stdout).contains("planted"),
+        "a record read through the link"
+    );
+    let (_, doc) = common::cli::validate_json(root);
+    assert!(
+        doc["problems"]
+            .as_array()
+            .expect("problems")
+            .iter()
+            .any(|p| { p["rule"] == "symlink-not-followed" && p["file"] == ".pouch/tester/runs" }),
+        "validate said nothing: {doc}"
+    );
 }

@@ -439,6 +439,25 @@ pub fn owned_dir(root: &Path, rel: &Path) -> std::io::Result<PathBuf> {
     Ok(root.join(rel))
 }
 
+/// The folder of testdeck's run records, relative to the workspace root.
+pub const RUNS_DIR: &str = ".pouch/tester/runs";
+
+/// The first folder of `rel` under `root` that is a symbolic link (relative to
+/// the root), if any: what [`owned_dir`] refuses, for `validate` and the list of
+/// records to say before anything is read or written through it.
+pub fn link_on_the_way(root: &Path, rel: &Path) -> Option<String> {
+    let mut p = root.to_path_buf();
+    let mut seen = PathBuf::new();
+    for c in rel.components() {
+        p.push(c);
+        seen.push(c);
+        if std::fs::symlink_metadata(&p).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Some(seen.to_string_lossy().into_owned());
+        }
+    }
+    None
+}
+
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
