@@ -48,6 +48,7 @@ mod tail_torture;
 mod theme_contrast;
 mod trace;
 mod trust_boundary;
+mod trust_second;
 mod trust_tui;
 mod tui_editor_clip;
 mod tui_extras;

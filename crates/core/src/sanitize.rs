@@ -63,7 +63,48 @@ pub fn escape_bytes(b: &[u8]) -> String {
 /// (serde_json already writes C0 controls as escapes.)
 fn json_needs_escape(c: char) -> bool {
     let u = c as u32;
-    u == 0x7f || (0x80..0xa0).contains(&u) || matches!(u, 0x202a..=0x202e | 0x2066..=0x2069)
+    u == 0x7f || (0x80..0xa0).contains(&u) || is_invisible_format(c)
+}
+
+/// The format characters a terminal draws as nothing (or that move what
+/// follows) while a width count gives them a column, or none where the terminal
+/// gives one: line and paragraph separators, zero-width spaces and joiners, the
+/// bidi marks, overrides and isolates, the word joiner and invisible operators,
+/// the byte order mark and the interlinear annotation marks. One list for the
+/// terminal and every JSON text.
+pub fn is_invisible_format(c: char) -> bool {
+    matches!(
+        c as u32,
+        0x00ad
+            | 0x061c
+            | 0x180e
+            | 0x200b..=0x200f
+            | 0x2028..=0x202e
+            | 0x2060..=0x206f
+            | 0xfeff
+            | 0xfff9..=0xfffb
+    )
+}
+
+/// Whether XML 1.0 allows `c` in a document (its `Char` production): not C0
+/// but tab, LF and CR, not U+FFFE or U+FFFF (surrogates cannot be in a `str`).
+fn xml_allows(c: char) -> bool {
+    matches!(c as u32, 0x9 | 0xa | 0xd | 0x20..=0xd7ff | 0xe000..=0xfffd | 0x1_0000..)
+}
+
+/// An XML text every XML 1.0 parser accepts: each character the standard forbids
+/// (even as a character reference) written as the visible text `\u{XXXX}`. The
+/// markup a serializer writes is ASCII, so replacing in the whole document only
+/// touches the text it carries.
+pub fn xml_text(s: &str) -> Cow<'_, str> {
+    replace_chars(
+        s,
+        16,
+        |c| !xml_allows(c),
+        |out, c| {
+            let _ = write!(out, "\\u{{{:04x}}}", c as u32);
+        },
+    )
 }
 
 /// Escape, in a JSON text, every DEL, C1 and bidi control as `\uXXXX`: still
@@ -517,13 +558,35 @@ pub fn json_lines_keep_sgr(json: &str) -> Vec<String> {
 fn needs_escape(c: char) -> bool {
     let u = c as u32;
     u < 0x20 || u == 0x7f || (0x80..0xa0).contains(&u)
-        // bidi overrides and isolates can reorder what the person sees
-        || matches!(u, 0x202a..=0x202e | 0x2066..=0x2069)
+        // bidi overrides and isolates can reorder what the person sees; line
+        // separators and zero-width characters shift a row's columns
+        || is_invisible_format(c)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn separators_and_zero_width_characters_are_escaped_for_the_terminal() {
+        for c in [
+            '\u{2028}', '\u{2029}', '\u{200b}', '\u{200d}', '\u{feff}', '\u{2060}',
+        ] {
+            let s = format!("a{c}b");
+            let e = escape(&s);
+            assert!(!e.contains(c), "{c:?} reached the terminal: {e:?}");
+            assert_eq!(e, format!("a\\u{{{:x}}}b", c as u32));
+            assert!(!json_text(&s).contains(c), "{c:?} in JSON");
+        }
+    }
+
+    #[test]
+    fn xml_text_holds_only_what_xml_1_0_allows() {
+        let s = "a\u{fffe}b\u{ffff}c\u{1}d\te\nf\rg\u{10000}";
+        let x = xml_text(s);
+        assert_eq!(x, "a\\u{fffe}b\\u{ffff}c\\u{0001}d\te\nf\rg\u{10000}");
+        assert!(matches!(xml_text("plain <x/>"), Cow::Borrowed(_)));
+    }
 
     #[test]
     fn json_escapes_del_c1_and_bidi_and_keeps_the_strings() {

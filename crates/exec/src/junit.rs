@@ -170,11 +170,13 @@ pub fn report(cases: &[Case]) -> Report {
     r
 }
 
-/// The XML text of `cases`.
+/// The XML text of `cases`: every character XML 1.0 forbids (a run folder
+/// named with U+FFFE, say) escaped, so one name never costs CI the whole report.
 pub(crate) fn to_xml(cases: &[Case]) -> Result<String, String> {
-    report(cases)
+    let xml = report(cases)
         .to_string()
-        .map_err(|e| format!("JUnit XML not serialized: {e}"))
+        .map_err(|e| format!("JUnit XML not serialized: {e}"))?;
+    Ok(testdeck_core::sanitize::xml_text(&xml).into_owned())
 }
 
 /// Write the JUnit XML of `cases` to `path` (atomically: a CI job never reads half a file).

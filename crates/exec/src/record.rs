@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use testdeck_core::problem::Problem;
 
 /// Where run records live, relative to the workspace root.
-pub const RUNS_DIR: &str = ".pouch/tester/runs";
+pub use testdeck_core::workspace::read::RUNS_DIR;
 
 /// The verdicts of seed 001.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -373,8 +373,8 @@ impl RecordWriter {
     /// Reserve a new, never-used name under `root/.pouch/tester/runs/` and write
     /// the first version of `record` (whose `runId` is set here).
     pub fn create(root: &Path, mut record: RunRecord) -> std::io::Result<RecordWriter> {
-        let dir = root.join(RUNS_DIR);
-        std::fs::create_dir_all(&dir)?;
+        // never through a link: a runs folder that leads out gets nothing
+        let dir = testdeck_core::workspace::read::owned_dir(root, Path::new(RUNS_DIR))?;
         let mut tries = 0;
         loop {
             let run_id = new_run_id(&record.label);
@@ -552,6 +552,15 @@ pub fn read_record(root: &Path, path: &Path) -> Result<RunRecord, Problem> {
 /// Every run record of the workspace, oldest first (names sort in time order),
 /// each parsed or with the problem that kept it from parsing.
 pub fn list_records(root: &Path) -> Vec<(PathBuf, Result<RunRecord, Problem>)> {
+    // records read through a link would be someone else's: one problem, none read
+    if let Some(link) = testdeck_core::workspace::read::link_on_the_way(root, Path::new(RUNS_DIR)) {
+        let p = Problem::error(
+            &link,
+            "symlink-not-followed",
+            "the run records' folder is reached through a symbolic link: not read",
+        );
+        return vec![(root.join(&link), Err(p))];
+    }
     let Ok(rd) = std::fs::read_dir(root.join(RUNS_DIR)) else {
         return Vec::new();
     };

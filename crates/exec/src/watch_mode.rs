@@ -459,35 +459,35 @@ pub fn watch(
     let watched = resolve(&ws, &opts.targets)
         .map_err(|u| format!("no case or scope matches: {}", u.join(", ")))?;
     let (tx, rx) = channel::<notify::Result<notify::Event>>();
-    let mut watcher = notify::recommended_watcher(move |ev| {
+    let mut watcher = testdeck_core::workspace::walk::watcher(move |ev| {
         let _ = tx.send(ev);
     })
     .map_err(|e| format!("cannot watch files: {e}"))?;
+    let real_dir = testdeck_core::workspace::walk::is_real_dir;
+    let watch_error = testdeck_core::workspace::walk::watch_error;
     let mut folders = Vec::new();
     let tests = root.join("tests");
     // tests/logs may hold a great many folders: it is never watched
-    let watch_tests_child = |w: &mut notify::RecommendedWatcher, p: &Path| -> notify::Result<()> {
-        if p.is_dir() && !ignored(&root, p) {
-            w.watch(p, RecursiveMode::Recursive)?;
+    let watch_tree = testdeck_core::workspace::walk::watch_tree;
+    let watch_tests_child = |w: &mut notify::RecommendedWatcher, p: &Path| -> Result<(), String> {
+        if real_dir(p) && !ignored(&root, p) {
+            watch_tree(w, &root, p, &rel(&root, p))?;
         }
         Ok(())
     };
-    if tests.is_dir() {
+    if real_dir(&tests) {
         watcher
             .watch(&tests, RecursiveMode::NonRecursive)
-            .map_err(|e| format!("cannot watch tests/: {e}"))?;
+            .map_err(|e| watch_error("tests/", &e))?;
         for e in std::fs::read_dir(&tests).into_iter().flatten().flatten() {
-            watch_tests_child(&mut watcher, &e.path())
-                .map_err(|err| format!("cannot watch {}: {err}", rel(&root, &e.path())))?;
+            watch_tests_child(&mut watcher, &e.path())?;
         }
         folders.push("tests".to_owned());
     }
     for d in &WATCHED_DIRS[1..] {
         let p = root.join(d);
-        if p.is_dir() {
-            watcher
-                .watch(&p, RecursiveMode::Recursive)
-                .map_err(|e| format!("cannot watch {d}: {e}"))?;
+        if real_dir(&p) {
+            watch_tree(&mut watcher, &root, &p, d)?;
             folders.push((*d).to_owned());
         }
     }
@@ -501,14 +501,12 @@ pub fn watch(
             if bases.insert(".".into()) {
                 watcher
                     .watch(&root, RecursiveMode::NonRecursive)
-                    .map_err(|e| format!("cannot watch the root: {e}"))?;
+                    .map_err(|e| watch_error("the root", &e))?;
                 for e in std::fs::read_dir(&root).into_iter().flatten().flatten() {
                     let name = e.file_name().to_string_lossy().into_owned();
                     let p = e.path();
-                    if p.is_dir() && !matches!(name.as_str(), "tests" | ".git" | "node_modules") {
-                        watcher
-                            .watch(&p, RecursiveMode::Recursive)
-                            .map_err(|err| format!("cannot watch {name}: {err}"))?;
+                    if real_dir(&p) && !matches!(name.as_str(), "tests" | ".git" | "node_modules") {
+                        watch_tree(&mut watcher, &root, &p, &name)?;
                     }
                 }
             }
@@ -516,10 +514,8 @@ pub fn watch(
         }
         let p = root.join(&base);
         let covered = under(&base, "tests") || WATCHED_DIRS.iter().any(|d| under(&base, d));
-        if !covered && p.is_dir() && bases.insert(base.clone()) {
-            watcher
-                .watch(&p, RecursiveMode::Recursive)
-                .map_err(|e| format!("cannot watch {base}: {e}"))?;
+        if !covered && real_dir(&p) && bases.insert(base.clone()) {
+            watch_tree(&mut watcher, &root, &p, &base)?;
         }
     }
     folders.extend(bases);

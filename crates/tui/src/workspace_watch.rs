@@ -61,13 +61,13 @@ fn watch_dirs(
         if !real_dir || watched.contains(&p) {
             continue;
         }
-        match w.watch(&p, RecursiveMode::Recursive) {
+        match testdeck_core::workspace::walk::watch_tree(w, root, &p, d) {
             Ok(()) => {
                 watched.insert(p);
             }
             // e.g. the system's limit of watched folders: said once, Ctrl-R still reads
             Err(e) => send(Action::Notice(format!(
-                "cannot watch {d} ({e}): Ctrl-R reads the workspace again"
+                "{e}: Ctrl-R reads the workspace again"
             ))),
         }
     }
@@ -81,13 +81,9 @@ fn run(root: &Path, send: &ActionSink, stop: &AtomicBool) {
         &testdeck_core::workspace::config::Config::load(&root, &mut problems),
     );
     let (tx, rx) = channel::<notify::Result<notify::Event>>();
-    let config = notify::Config::default().with_follow_symlinks(false);
-    let watcher = notify::RecommendedWatcher::new(
-        move |ev| {
-            let _ = tx.send(ev);
-        },
-        config,
-    );
+    let watcher = testdeck_core::workspace::walk::watcher(move |ev| {
+        let _ = tx.send(ev);
+    });
     let mut watcher = match watcher {
         Ok(w) => w,
         Err(e) => {

@@ -152,7 +152,7 @@ impl DirWatch {
                         }
                     }
                 };
-                match notify::recommended_watcher(handler) {
+                match crate::workspace::walk::watcher(handler) {
                     Ok(w) => {
                         me.watcher = Some(w);
                         me.mode = Mode::Events;

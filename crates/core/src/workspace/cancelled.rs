@@ -64,6 +64,17 @@ pub fn record(f: &Path, root: &Path, runs: &[String]) -> std::io::Result<()> {
     if let Some(dir) = f.parent() {
         std::fs::create_dir_all(dir)?;
     }
+    // the file is rewritten whole: two testdeck processes cancelling at once
+    // take turns on a lock beside it, so neither rewrites without the other's
+    // entries (released when `lock` is dropped)
+    let mut lock_name = f.as_os_str().to_owned();
+    lock_name.push(".lock");
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(PathBuf::from(lock_name))?;
+    rustix::fs::flock(&lock, rustix::fs::FlockOperation::LockExclusive)?;
     let mut all = read_file(f);
     all.retain(|rel| {
         let dir = root.join(rel);
@@ -106,6 +117,28 @@ mod tests {
         record(&f, &root, &["tests/logs/x/y/b".into()]).expect("second");
         let got: Vec<String> = read_file(&f).into_iter().collect();
         assert_eq!(got, ["tests/logs/x/y/b"], "a has its meta.json now");
+    }
+
+    #[test]
+    fn two_writers_at_once_lose_no_entry() {
+        let d = tempfile::tempdir().expect("tmp");
+        let root = d.path().join("ws");
+        let runs: Vec<String> = (0..60).map(|i| format!("tests/logs/x/y/r{i}")).collect();
+        for r in &runs {
+            std::fs::create_dir_all(root.join(r)).expect("mkdir");
+        }
+        let f = d.path().join("state/cancelled/h.jsonl");
+        std::thread::scope(|s| {
+            for half in runs.chunks(30) {
+                let (f, root) = (&f, &root);
+                s.spawn(move || {
+                    for r in half {
+                        record(f, root, std::slice::from_ref(r)).expect("record");
+                    }
+                });
+            }
+        });
+        assert_eq!(read_file(&f).len(), runs.len(), "an entry was lost");
     }
 
     #[test]

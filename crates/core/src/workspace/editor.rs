@@ -125,5 +125,10 @@ mod tests {
         assert!(argv("vim 'unclosed", "f", None).is_err());
         assert!(argv("   ", "f", None).is_err());
         assert_eq!(argv("vi", "-rf", None), Ok(strings(&["vi", "./-rf"])));
+        // a name like vi's own `+cmd` is never a command to the editor either
+        assert_eq!(
+            argv("vi", "+!touch x", Some(2)),
+            Ok(strings(&["vi", "+2", "./+!touch x"]))
+        );
     }
 }

@@ -416,6 +416,61 @@ pub(crate) fn read_head(
     Ok((bytes, more))
 }
 
+/// The folder `rel` under the workspace `root`, made where missing, one folder
+/// at a time from the root and never through a symbolic link: the one check of
+/// every folder testdeck writes into (run records, their CSVs and case logs).
+/// A link on the way (out of the workspace or not) is an error naming the
+/// folder, and nothing is created beyond it.
+pub fn owned_dir(root: &Path, rel: &Path) -> std::io::Result<PathBuf> {
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    let mut at = rustix::fs::open(root, flags.difference(OFlags::NOFOLLOW), Mode::empty())?;
+    let mut seen = PathBuf::new();
+    for c in rel.components() {
+        let std::path::Component::Normal(name) = c else {
+            return Err(std::io::Error::other(format!(
+                "{}: not a folder under the workspace",
+                rel.display()
+            )));
+        };
+        seen.push(name);
+        match rustix::fs::mkdirat(&at, name, Mode::from_raw_mode(0o755)) {
+            Ok(()) | Err(rustix::io::Errno::EXIST) => {}
+            Err(e) => return Err(e.into()),
+        }
+        at = match rustix::fs::openat(&at, name, flags, Mode::empty()) {
+            Ok(fd) => fd,
+            Err(rustix::io::Errno::LOOP | rustix::io::Errno::NOTDIR) => {
+                return Err(std::io::Error::other(format!(
+                    "{}: a symbolic link or not a folder; testdeck writes only into \
+                     folders of the workspace it owns: nothing written",
+                    seen.display()
+                )));
+            }
+            Err(e) => return Err(e.into()),
+        };
+    }
+    Ok(root.join(rel))
+}
+
+/// The folder of testdeck's run records, relative to the workspace root.
+pub const RUNS_DIR: &str = ".pouch/tester/runs";
+
+/// The first folder of `rel` under `root` that is a symbolic link (relative to
+/// the root), if any: what [`owned_dir`] refuses, for `validate` and the list of
+/// records to say before anything is read or written through it.
+pub fn link_on_the_way(root: &Path, rel: &Path) -> Option<String> {
+    let mut p = root.to_path_buf();
+    let mut seen = PathBuf::new();
+    for c in rel.components() {
+        p.push(c);
+        seen.push(c);
+        if std::fs::symlink_metadata(&p).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Some(seen.to_string_lossy().into_owned());
+        }
+    }
+    None
+}
+
 /// Write `bytes` to `path` through a temp file created exclusively in the same
 /// folder (never an existing file or a planted link) and a rename, so a reader
 /// never sees half a file and a crash leaves the previous version.
@@ -455,6 +510,19 @@ mod tests {
             .status()
             .expect("mkfifo");
         assert!(ok.success());
+    }
+
+    #[test]
+    fn owned_dir_refuses_a_link_and_writes_nothing_beyond_it() {
+        let ws = tempfile::tempdir().expect("ws");
+        let out = tempfile::tempdir().expect("out");
+        std::fs::create_dir_all(ws.path().join("a")).expect("mkdir");
+        std::os::unix::fs::symlink(out.path(), ws.path().join("a/b")).expect("link");
+        let e = owned_dir(ws.path(), Path::new("a/b/c")).expect_err("through a link");
+        assert!(e.to_string().contains("a/b: a symbolic link"), "{e}");
+        assert_eq!(std::fs::read_dir(out.path()).expect("ls").count(), 0);
+        let made = owned_dir(ws.path(), Path::new("x/y")).expect("made");
+        assert!(made.is_dir());
     }
 
     #[test]

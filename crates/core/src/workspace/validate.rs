@@ -2,6 +2,7 @@
 
 use super::Workspace;
 use crate::problem::Problem;
+use std::path::Path;
 
 /// All problems of a loaded workspace, sorted by file and place (the run
 /// folders are read again for their contract checks: see [`validate_with`]).
@@ -13,6 +14,13 @@ pub fn validate(ws: &Workspace) -> Vec<Problem> {
 /// over the files gave the run folders' contract checks (`contract`).
 pub fn validate_with(ws: &Workspace, contract: Vec<Problem>) -> Vec<Problem> {
     let mut out = ws.problems.clone();
+    if let Some(link) = super::read::link_on_the_way(&ws.root, Path::new(super::read::RUNS_DIR)) {
+        out.push(Problem::warning(
+            link,
+            "symlink-not-followed",
+            "the run records' folder is reached through a symbolic link: testdeck neither reads nor writes records through it",
+        ));
+    }
     for c in &ws.tests.cases {
         if !c.registered {
             out.push(Problem::warning(

@@ -120,6 +120,21 @@ pub(crate) struct Entry<'a> {
     pub folder: BorrowedFd<'a>,
 }
 
+/// How many folders deep a walk goes below the folder it starts at. Real trees
+/// are a few levels deep; the cap keeps a crafted chain of thousands of nested
+/// folders from costing the stack (every walk descends one frame a level) or
+/// hours, and the folder where it stops is a located problem.
+pub const MAX_DEPTH: usize = 64;
+
+/// The warning for a folder past [`MAX_DEPTH`]: it is not read.
+pub fn too_deep(root: &Path, dir: &Path) -> Problem {
+    Problem::warning(
+        super::rel(root, dir),
+        "folder-too-deep",
+        format!("folder nested more than {MAX_DEPTH} levels deep: not read"),
+    )
+}
+
 /// The warning for a folder that cannot be opened or listed.
 pub(crate) fn unreadable(root: &Path, dir: &Path, e: &std::io::Error) -> Problem {
     Problem::warning(
@@ -129,7 +144,8 @@ pub(crate) fn unreadable(root: &Path, dir: &Path, e: &std::io::Error) -> Problem
     )
 }
 
-/// Walk `dir` recursively in parallel; `descend(dir)` decides whether to enter a
+/// Walk `dir` recursively in parallel, at most [`MAX_DEPTH`] folders deep (a
+/// folder below is a located problem); `descend(dir)` decides whether to enter a
 /// folder, `visit` sees every file and folder. Symlinks are reported to `visit`
 /// but never followed.
 pub(crate) fn walk<D, V>(
@@ -143,7 +159,7 @@ pub(crate) fn walk<D, V>(
     V: Fn(&Entry<'_>) + Sync,
 {
     match Folder::open(dir) {
-        Ok(f) => walk_open(root, dir, &f, descend, visit, problems),
+        Ok(f) => walk_open(root, dir, &f, 0, descend, visit, problems),
         Err(e) => {
             if let Ok(mut p) = problems.lock() {
                 p.push(unreadable(root, dir, &e));
@@ -156,6 +172,7 @@ fn walk_open<D, V>(
     root: &Path,
     dir: &Path,
     folder: &Folder,
+    depth: usize,
     descend: &D,
     visit: &V,
     problems: &Mutex<Vec<Problem>>,
@@ -187,10 +204,16 @@ fn walk_open<D, V>(
             subdirs.push((path, name));
         }
     }
+    if depth >= MAX_DEPTH && !subdirs.is_empty() {
+        if let Ok(mut p) = problems.lock() {
+            p.extend(subdirs.iter().map(|(path, _)| too_deep(root, path)));
+        }
+        return;
+    }
     subdirs
         .par_iter()
         .for_each(|(path, name)| match folder.sub(name) {
-            Ok(f) => walk_open(root, path, &f, descend, visit, problems),
+            Ok(f) => walk_open(root, path, &f, depth + 1, descend, visit, problems),
             Err(e) => {
                 if let Ok(mut p) = problems.lock() {
                     p.push(unreadable(root, path, &e));
@@ -211,4 +234,87 @@ pub(crate) fn is_link_reported(root: &Path, dir: &Path, problems: &mut Vec<Probl
         ));
     }
     link
+}
+
+/// Whether `p` is a folder itself, not a link to one (a watch or walk starts
+/// only at a real folder of the workspace).
+pub fn is_real_dir(p: &Path) -> bool {
+    std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir())
+}
+
+/// The one file watcher every part of testdeck makes: its recursive watches
+/// never follow a symbolic link (notify follows them by default, so a link to
+/// `/usr` would spend thousands of the person's inotify watches out of the
+/// workspace).
+pub fn watcher<F: notify::EventHandler>(handler: F) -> notify::Result<notify::RecommendedWatcher> {
+    let config = notify::Config::default().with_follow_symlinks(false);
+    <notify::RecommendedWatcher as notify::Watcher>::new(handler, config)
+}
+
+/// What to say when watching `what` failed: the inotify limit (a per-user
+/// budget shared with the person's other programs) is named, with the setting
+/// that raises it.
+pub fn watch_error(what: &str, e: &notify::Error) -> String {
+    if matches!(e.kind, notify::ErrorKind::MaxFilesWatch) {
+        let limit = std::fs::read_to_string("/proc/sys/fs/inotify/max_user_watches")
+            .map_or_else(|_| "?".to_owned(), |s| s.trim().to_owned());
+        format!(
+            "cannot watch {what}: the limit of inotify watches for this user is reached \
+             (fs.inotify.max_user_watches = {limit}); raise it or watch fewer folders"
+        )
+    } else {
+        format!("cannot watch {what}: {e}")
+    }
+}
+
+/// Watch the folder `dir` and everything under it, within budget: the folders
+/// come from the same capped walk as the reads (links not followed). A tree
+/// within [`MAX_DEPTH`] is watched recursively (new folders join as they
+/// appear); a deeper one folder by folder down to the cap, so a chain of
+/// thousands of folders costs neither time nor thousands of watches. A tree of
+/// more folders than the user's inotify limit is refused with a clear message
+/// before a single watch is spent on it.
+pub fn watch_tree(
+    w: &mut notify::RecommendedWatcher,
+    root: &Path,
+    dir: &Path,
+    what: &str,
+) -> Result<(), String> {
+    use notify::{RecursiveMode, Watcher as _};
+    let folders = Mutex::new(vec![dir.to_path_buf()]);
+    let problems = Mutex::new(Vec::new());
+    let visit = |e: &Entry<'_>| {
+        if e.is_dir {
+            if let Ok(mut f) = folders.lock() {
+                f.push(e.path.to_path_buf());
+            }
+        }
+    };
+    walk(root, dir, &|_: &Path| true, &visit, &problems);
+    let folders = folders.into_inner().unwrap_or_default();
+    let limit = std::fs::read_to_string("/proc/sys/fs/inotify/max_user_watches")
+        .ok()
+        .and_then(|s| s.trim().parse::<usize>().ok());
+    if let Some(limit) = limit.filter(|l| folders.len() > *l) {
+        return Err(format!(
+            "cannot watch {what}: its {} folders are over the limit of inotify watches \
+             for this user (fs.inotify.max_user_watches = {limit})",
+            folders.len()
+        ));
+    }
+    let too_deep = problems
+        .into_inner()
+        .unwrap_or_default()
+        .iter()
+        .any(|p| p.rule == "folder-too-deep");
+    if !too_deep {
+        return w
+            .watch(dir, RecursiveMode::Recursive)
+            .map_err(|e| watch_error(what, &e));
+    }
+    for f in &folders {
+        w.watch(f, RecursiveMode::NonRecursive)
+            .map_err(|e| watch_error(what, &e))?;
+    }
+    Ok(())
 }

@@ -101,7 +101,7 @@ fn scan_logs(root: &Path, logs: &Path, mode: Mode, problems: &mut Vec<Problem>) 
         return Found::default();
     }
     match Folder::open(logs) {
-        Ok(f) => scan_dir(root, logs, logs, &f, mode),
+        Ok(f) => scan_dir(root, logs, logs, &f, 0, mode),
         Err(e) => Found::unreadable(root, logs, &e),
     }
 }
@@ -130,7 +130,14 @@ pub(super) fn share_names(names: &mut HashSet<Arc<str>>, run: &mut RawRun) {
 
 /// One folder, held open: its entries' types come from the listing, its run
 /// files are read relative to it, its subfolders opened relative to it.
-fn scan_dir(root: &Path, logs: &Path, dir: &Path, folder: &Folder, mode: Mode) -> Found {
+fn scan_dir(
+    root: &Path,
+    logs: &Path,
+    dir: &Path,
+    folder: &Folder,
+    depth: usize,
+    mode: Mode,
+) -> Found {
     let entries = match folder.entries() {
         Ok(e) => e,
         Err(e) => return Found::unreadable(root, dir, &e),
@@ -204,12 +211,19 @@ fn scan_dir(root: &Path, logs: &Path, dir: &Path, folder: &Folder, mode: Mode) -
             pending: Vec::new(),
         };
     }
+    if depth >= walk::MAX_DEPTH && !subdirs.is_empty() {
+        links.extend(subdirs.iter().map(|n| walk::too_deep(root, &dir.join(n))));
+        return Found {
+            probs: links,
+            ..Found::default()
+        };
+    }
     let mut found = subdirs
         .par_iter()
         .map(|name| {
             let sub = dir.join(name);
             match folder.sub(name) {
-                Ok(f) => scan_dir(root, logs, &sub, &f, mode),
+                Ok(f) => scan_dir(root, logs, &sub, &f, depth + 1, mode),
                 Err(e) => Found::unreadable(root, &sub, &e),
             }
         })

