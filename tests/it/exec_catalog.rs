@@ -26,13 +26,23 @@ fn server() -> u16 {
                 if reader.read_line(&mut first).is_err() {
                     return;
                 }
-                // skip the headers
+                // skip the headers, then read the body: closing with a request body
+                // unread makes the kernel answer with a reset the client may see
+                // before the response
+                let mut length = 0usize;
                 loop {
                     let mut h = String::new();
                     if reader.read_line(&mut h).is_err() || h.trim().is_empty() {
                         break;
                     }
+                    if let Some((name, value)) = h.split_once(':') {
+                        if name.trim().eq_ignore_ascii_case("content-length") {
+                            length = value.trim().parse().unwrap_or(0);
+                        }
+                    }
                 }
+                let mut body = vec![0u8; length.min(1 << 20)];
+                let _ = reader.read_exact(&mut body);
                 let mut parts = first.split_whitespace();
                 let method = parts.next().unwrap_or("");
                 let path = parts.next().unwrap_or("");
