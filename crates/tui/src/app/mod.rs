@@ -21,6 +21,7 @@ mod navigate;
 mod opener;
 pub mod overlay;
 pub mod preview;
+pub mod prompt;
 pub mod report;
 pub mod runs_tab;
 pub mod screen;
@@ -41,7 +42,7 @@ use std::path::PathBuf;
 use testdeck_core::workspace::Workspace;
 
 pub use catalog_tab::{CatRow, CatalogTab};
-pub use effect::Effect;
+pub use effect::{Effect, EditTarget};
 pub use finder::{Candidate, Finder};
 pub use launch::runner_output::is_output;
 pub use list::ListState;
