@@ -13,11 +13,41 @@ pub enum CatRow {
 
 #[derive(Debug, Default)]
 pub struct CatalogTab {
-    pub rows: Vec<CatRow>,
-    pub list: ListState,
+    rows: Vec<CatRow>,
+    list: ListState,
 }
 
 impl CatalogTab {
+    /// The rows: each category, then its cases.
+    pub fn rows(&self) -> &[CatRow] {
+        &self.rows
+    }
+
+    /// The cursor and scroll over the rows.
+    pub fn list(&self) -> &ListState {
+        &self.list
+    }
+
+    /// Move the cursor by `d` rows (a key, the wheel).
+    pub fn step(&mut self, d: isize) {
+        self.list.step(d, self.rows.len());
+    }
+
+    /// Put the cursor on row `row` of those shown (a click).
+    pub fn click(&mut self, row: usize) {
+        self.list.click(row, self.rows.len());
+    }
+
+    /// Keep the cursor in range and in view of `height` rows.
+    pub fn fit(&mut self, height: usize) {
+        self.list.fit(self.rows.len(), height);
+    }
+
+    /// Keep the cursor inside the rows (after a reload).
+    pub fn clamp(&mut self) {
+        self.list.clamp_to(self.rows.len());
+    }
+
     /// The rows of `cat`; the cursor stays where it was (inside the new rows).
     pub fn install(&mut self, cat: &Catalog) {
         self.rows.clear();

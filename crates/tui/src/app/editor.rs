@@ -59,7 +59,7 @@ impl App {
             Tab::Runs => match self.runs.selected() {
                 Some(RunRow::Record(i)) => self
                     .runs
-                    .records
+                    .records()
                     .get(i)
                     .map(|(p, _)| EditTarget::at(p, None))
                     .ok_or_else(|| "no run record selected".into()),

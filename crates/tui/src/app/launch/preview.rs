@@ -77,7 +77,7 @@ impl App {
             TestsTarget::Cases { case_ids, .. } => case_ids.len(),
             TestsTarget::Scope(scope) => self
                 .tests
-                .cases
+                .cases()
                 .iter()
                 .filter(|c| {
                     !c.orphan()
