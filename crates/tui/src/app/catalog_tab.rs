@@ -1,7 +1,8 @@
 //! The Catalog tab: categories in execution order, each followed by its cases, and
 //! the cursor over them.
 
-use super::list::ListState;
+use super::super::action::Command;
+use super::list::{ListState, rows_for};
 use testdeck_core::workspace::catalog::{Case, Catalog};
 
 /// One row of the Catalog tab: a category header or a case (indices into the catalog).
@@ -26,6 +27,12 @@ impl CatalogTab {
     /// The cursor and scroll over the rows.
     pub fn list(&self) -> &ListState {
         &self.list
+    }
+
+    /// The keys that only concern this tab: the cursor moves (`page` rows a page).
+    /// Whether `c` was one.
+    pub fn handle(&mut self, c: Command, page: isize) -> bool {
+        rows_for(c, page).map(|d| self.step(d)).is_some()
     }
 
     /// Move the cursor by `d` rows (a key, the wheel).

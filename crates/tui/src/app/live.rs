@@ -5,7 +5,7 @@
 use super::super::action::{Command, MAX_TIMELINE_EVENTS, RunData};
 use super::Effect;
 use super::launch::runner_output::is_output;
-use super::list::ListState;
+use super::list::{ListState, rows_for};
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use testdeck_core::sanitize::escape;
@@ -223,6 +223,29 @@ impl Live {
     pub(crate) fn pause_at(&mut self, row: usize) {
         self.follow = false;
         self.list.cursor = row;
+    }
+
+    /// The keys that only concern the live pane: the cursor moves (`page` rows a
+    /// page) when it has the focus (`focused`), its toggles whatever the focus.
+    /// Whether `c` was one.
+    pub fn handle(&mut self, c: Command, page: isize, focused: bool) -> bool {
+        match c {
+            Command::Follow
+            | Command::FailuresOnly
+            | Command::CycleType
+            | Command::ToggleEvents
+            | Command::ToggleOutput => {
+                self.command(c);
+                true
+            }
+            _ if focused => rows_for(c, page).map(|d| self.step(d)).is_some(),
+            _ => false,
+        }
+    }
+
+    /// The cursor keys on the artifacts beside the live pane. Whether `c` was one.
+    pub fn handle_artifacts(&mut self, c: Command, page: isize) -> bool {
+        rows_for(c, page).map(|d| self.step_artifact(d)).is_some()
     }
 
     /// The live pane's own toggles: follow, failures only, the type filter, runtime events.

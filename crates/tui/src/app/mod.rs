@@ -498,12 +498,12 @@ impl App {
                 self.quit = true;
                 return vec![Effect::Quit];
             }
-            Command::MoveDown => self.move_by(1),
-            Command::MoveUp => self.move_by(-1),
-            Command::PageDown => self.move_by(page),
-            Command::PageUp => self.move_by(-page),
-            Command::GoTop => self.move_by(isize::MIN / 2),
-            Command::GoBottom => self.move_by(isize::MAX / 2),
+            Command::MoveDown
+            | Command::MoveUp
+            | Command::PageDown
+            | Command::PageUp
+            | Command::GoTop
+            | Command::GoBottom => self.focused_key(c, page),
             Command::Collapse => self.collapse(),
             Command::Expand => self.expand(),
             Command::Open => return self.open(),
@@ -540,7 +540,9 @@ impl App {
             | Command::FailuresOnly
             | Command::CycleType
             | Command::ToggleEvents
-            | Command::ToggleOutput => self.live.command(c),
+            | Command::ToggleOutput => {
+                self.live.handle(c, page, self.focus == Pane::Live);
+            }
             Command::NextFailure | Command::PrevFailure => {
                 match self.live.jump_failure(c == Command::NextFailure) {
                     Some(true) => {

@@ -2,7 +2,8 @@
 //! keeping every cursor in view, panes and tabs, folding the tests tree, Enter on
 //! a row, and jumping to a case (the finder's pick).
 
-use super::{App, CaseRef, Effect, Overlay, PANES, Pane, Tab, tests_tab};
+use super::super::action::Command;
+use super::{App, CaseRef, Effect, Overlay, PANES, Pane, Tab, list, tests_tab};
 
 impl App {
     /// The panes of the current tab, in Tab order.
@@ -18,6 +19,32 @@ impl App {
     pub(super) fn set_tab(&mut self, t: Tab) {
         self.tab = t;
         self.focus = Pane::Tree;
+    }
+
+    /// A cursor key: the component under the focus takes it (the details pane
+    /// is the App's own); the App then keeps every cursor in view.
+    pub(super) fn focused_key(&mut self, c: Command, page: isize) {
+        if self.focus == Pane::Tree {
+            self.details.reset();
+        }
+        let took = match (self.tab, self.focus) {
+            (_, Pane::Details) => {
+                if let Some(d) = list::rows_for(c, page) {
+                    // bounded by the last frame (the view clamps what it shows either way)
+                    let rows = self.details_max.map_or(10_000, |m| m + 1);
+                    self.details.step(d, rows);
+                }
+                return;
+            }
+            (_, Pane::Live) => self.live.handle(c, page, true),
+            (_, Pane::Artifacts) => self.live.handle_artifacts(c, page),
+            (Tab::Runs, _) => self.runs.handle(c, page),
+            (Tab::Tests, _) => self.tests.handle(c, page),
+            (Tab::Catalog, _) => self.catalog.handle(c, page),
+        };
+        if took {
+            self.clamp();
+        }
     }
 
     /// Move the focused list (or scroll the details pane) by `d` rows.

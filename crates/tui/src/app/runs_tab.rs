@@ -1,8 +1,9 @@
 //! The Runs tab: tests runs and catalog run records, newest first, the filter over
 //! them and the cursor.
 
+use super::super::action::Command;
 use super::super::action::RunData;
-use super::list::ListState;
+use super::list::{ListState, rows_for};
 use testdeck_core::workspace::Workspace;
 use testdeck_core::workspace::fuzzy::Query;
 use testdeck_core::workspace::logs::RawRun;
@@ -64,6 +65,12 @@ impl RunsTab {
     /// The run id of each launch of this session, by launch number.
     pub fn launched(&self) -> &std::collections::HashMap<usize, String> {
         &self.launched
+    }
+
+    /// The keys that only concern this tab: the cursor moves (`page` rows a page).
+    /// Whether `c` was one.
+    pub fn handle(&mut self, c: Command, page: isize) -> bool {
+        rows_for(c, page).map(|d| self.step(d)).is_some()
     }
 
     /// Move the cursor by `d` rows (a key, the wheel).

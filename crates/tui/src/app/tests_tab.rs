@@ -1,7 +1,8 @@
 //! The Tests tab: the case rows and their tree, which folders are open, the rows
 //! shown and the cursor over them, and each node's statistics.
 
-use super::list::ListState;
+use super::super::action::Command;
+use super::list::{ListState, rows_for};
 use std::collections::{BTreeSet, HashMap};
 use testdeck_core::workspace::Workspace;
 use testdeck_core::workspace::cases::{self, CaseRow, NodeKind, TreeNode};
@@ -59,6 +60,12 @@ impl TestsTab {
     /// Each node's statistics, by its key.
     pub fn stats(&self) -> &HashMap<String, NodeStats> {
         &self.stats
+    }
+
+    /// The keys that only concern this tab: the cursor moves (`page` rows a page).
+    /// Whether `c` was one.
+    pub fn handle(&mut self, c: Command, page: isize) -> bool {
+        rows_for(c, page).map(|d| self.step(d)).is_some()
     }
 
     /// Move the cursor by `d` rows (a key, the wheel).
