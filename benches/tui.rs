@@ -84,7 +84,7 @@ fn main() {
     println!(
         "first frame with the tree: {:.1} ms ({} cases)",
         tree_ms.unwrap_or(f64::NAN),
-        app.tests().cases.len()
+        app.tests().cases().len()
     );
     println!(
         "history indexed (streamed by domain, drawn as it came): {:.0} ms ({runs} runs, {domains} domains, {} candidates)",

@@ -12,12 +12,9 @@ use testdeck_tui::app::{App, CaseRef, Finder};
 /// The cases the cockpit's finder shows for `q`, best first (through the App's
 /// candidates and `Finder::refind`, as typing `/` then `q` does).
 fn finder(app: &App, q: &str) -> Vec<CaseRef> {
-    let mut f = Finder {
-        query: q.to_owned(),
-        ..Finder::default()
-    };
+    let mut f = Finder::with_query(q);
     f.refind(app.candidates());
-    f.results
+    f.results()
         .iter()
         .map(|(i, _)| app.candidates()[*i].key.clone())
         .collect()

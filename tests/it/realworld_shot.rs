@@ -153,16 +153,20 @@ fn a_real_playwright_full_page_screenshot_is_previewed_downscaled() {
         .loaded();
     assert!(app.jump_to(CASE), "no node {CASE}");
     app.cmd(Command::Open);
-    let loaded = app.live().run.as_ref().expect("a run loaded");
+    let loaded = app.live().run().expect("a run loaded");
     assert!(loaded.path.ends_with(RUN_ID), "{:?}", loaded.path);
     app.focus_on(Pane::Artifacts);
     app.key(KeyCode::Char('j'));
-    assert_eq!(app.live().artifacts.cursor, 1, "the screenshot is selected");
+    assert_eq!(
+        app.live().artifacts().cursor,
+        1,
+        "the screenshot is selected"
+    );
 
     // decoded in the cockpit's own job: the real size kept, the copy downscaled
     let file = run.join(SHOT);
-    let Some(State::Ready(pv)) = app.previews().cache.get(&file) else {
-        panic!("not previewed: {:?}", app.previews().cache.get(&file));
+    let Some(State::Ready(pv)) = app.previews().cache().get(&file) else {
+        panic!("not previewed: {:?}", app.previews().cache().get(&file));
     };
     assert_eq!((pv.width, pv.height), (3840, 12900));
     let img = &pv.image;

@@ -76,7 +76,7 @@ fn screens(root: &Path, theme: &Theme, out: &mut Vec<String>) {
     low_contrast(theme, "tests tab, a folder selected", &app, out);
     let failed = app
         .tests()
-        .cases
+        .cases()
         .iter()
         .find(|c| c.latest == Some(testdeck_core::workspace::logs::RunStatus::Failed))
         .map(|c| c.key.clone())
@@ -88,7 +88,7 @@ fn screens(root: &Path, theme: &Theme, out: &mut Vec<String>) {
     for pick in ["TEMP", "orphan", "LIVE"] {
         let key = app
             .tests()
-            .cases
+            .cases()
             .iter()
             .find(|c| match pick {
                 "TEMP" => c.temp,

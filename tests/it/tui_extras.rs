@@ -56,7 +56,7 @@ fn compare_picks_a_then_b_in_the_runs_tab() {
     let d = demo();
     let mut app = loaded(d.path(), 120, 30);
     app.keys("3");
-    let s = app.runs().filter.clone();
+    let s = app.runs().filter().to_owned();
     assert!(s.is_empty());
     // filter the runs of one case, pick the newest and the next one
     app.keys("s");
@@ -64,14 +64,14 @@ fn compare_picks_a_then_b_in_the_runs_tab() {
     app.key(KeyCode::Enter);
     let a = app.selected_run().map(|r| r.path.clone()).expect("a run");
     app.keys("c");
-    assert_eq!(app.compare().pick.as_deref(), Some(a.as_str()));
+    assert_eq!(app.compare().pick(), Some(a.as_str()));
     assert!(text(&draw(&app)).contains("A "), "the pick shows");
     app.keys("jc");
     let Some(Screen::Compare(v)) = app.layers().screen() else {
         panic!("no compare view: {:?}", app.notice());
     };
     assert!(v.head[0].iter().any(|(t, _)| a.contains(t.as_str())));
-    assert!(app.compare().pick.is_none());
+    assert!(app.compare().pick().is_none());
 }
 
 #[test]
@@ -81,7 +81,7 @@ fn compare_without_a_failed_run_says_why() {
     // a case that only ever passed (or never ran) has no default pair
     let key = app
         .tests()
-        .cases
+        .cases()
         .iter()
         .find(|c| {
             let ws = app.ws().as_ref().expect("ws");
@@ -168,7 +168,7 @@ fn watch_marks_badges_and_unwatches() {
     assert_eq!(opts.targets, [BASIC_COMMAND]);
     assert!(
         app.watch()
-            .watched
+            .watched()
             .contains(&CaseRef::tests_key(BASIC_COMMAND))
     );
     let t = draw(&app);
@@ -181,7 +181,7 @@ fn watch_marks_badges_and_unwatches() {
         matches!(fx.first(), Some(Effect::Work(FeatureWork::Watch(_, None)))),
         "{fx:?}"
     );
-    assert!(app.watch().watched.is_empty());
+    assert!(app.watch().watched().is_empty());
 }
 
 #[test]
@@ -197,7 +197,11 @@ fn watching_a_live_case_asks_and_a_no_leaves_it_unwatched() {
     assert!(text(&draw(&app)).contains("Run a live case?"));
     // Enter is the safe answer
     let fx = app.key(KeyCode::Enter);
-    assert!(app.watch().watched.is_empty(), "{:?}", app.watch().watched);
+    assert!(
+        app.watch().watched().is_empty(),
+        "{:?}",
+        app.watch().watched()
+    );
     assert!(
         !fx.iter()
             .any(|e| matches!(e, Effect::Work(FeatureWork::Watch(_, Some(_))))),
@@ -216,7 +220,11 @@ fn watching_a_live_case_asks_and_a_no_leaves_it_unwatched() {
     let Some(Effect::Work(FeatureWork::Watch(_, Some(opts)))) = fx.first() else {
         panic!("no watch started: {fx:?}");
     };
-    assert!(app.watch().watched.contains(&CaseRef::tests_key(LIVE_PLAN)));
+    assert!(
+        app.watch()
+            .watched()
+            .contains(&CaseRef::tests_key(LIVE_PLAN))
+    );
     assert!(opts.grants.get(&testdeck_exec::Grantable::Live).is_some());
 }
 
@@ -299,13 +307,13 @@ fn contract_badges_for_the_runs_on_screen() {
     let mut app = loaded(d.path(), 130, 30);
     app.keys("3");
     // the rows on screen were checked; no more than a screenful
-    let checked = app.contract().counts.len();
+    let checked = app.contract().counts().len();
     assert!(checked > 0 && checked <= 30, "{checked}");
     // break one run's contract: its runtime-events.jsonl goes
     let run = {
         let ws = app.ws().as_ref().expect("ws");
         app.runs()
-            .visible
+            .visible()
             .iter()
             .take(10)
             .filter_map(|r| match r {
@@ -315,13 +323,13 @@ fn contract_badges_for_the_runs_on_screen() {
             .find(|r| r.status.is_finished() && r.has_runtime_events)
             .expect("a finished run on screen")
     };
-    let before = app.contract().counts.get(&run.path).copied().unwrap_or(0);
+    let before = app.contract().counts().get(&run.path).copied().unwrap_or(0);
     let _ = std::fs::remove_file(d.path().join(&run.path).join("runtime-events.jsonl"));
     let fx = app.update(Action::Loaded(Box::new(
         Workspace::load(d.path()).expect("load"),
     )));
     app.settle(fx);
-    let n = app.contract().counts.get(&run.path).copied().unwrap_or(0);
+    let n = app.contract().counts().get(&run.path).copied().unwrap_or(0);
     assert!(
         n > before,
         "the broken run has one more warning ({before} → {n})"

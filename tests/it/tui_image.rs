@@ -315,11 +315,15 @@ fn on_plan_card(root: &Path, w: u16, h: u16) -> Deck {
     let mut app = loaded(root, w, h);
     app.jump(PLAN_CARD_CASE);
     app.cmd(Command::Open);
-    let run = app.live().run.as_ref().expect("a run loaded");
+    let run = app.live().run().expect("a run loaded");
     assert_eq!(run.path, PLAN_CARD_RUN);
     app.focus_on(Pane::Artifacts);
     app.key(KeyCode::Char('j'));
-    assert_eq!(app.live().artifacts.cursor, 1, "the screenshot is selected");
+    assert_eq!(
+        app.live().artifacts().cursor,
+        1,
+        "the screenshot is selected"
+    );
     app
 }
 
@@ -343,8 +347,8 @@ fn the_artifacts_pane_previews_the_plan_card() {
     let d = demo();
     let app = on_plan_card(d.path(), 140, 60);
     let file = d.path().join(PLAN_CARD_RUN).join("artifacts/plan-card.png");
-    let Some(State::Ready(p)) = app.previews().cache.get(&file) else {
-        panic!("no preview: {:?}", app.previews().cache.get(&file));
+    let Some(State::Ready(p)) = app.previews().cache().get(&file) else {
+        panic!("no preview: {:?}", app.previews().cache().get(&file));
     };
     assert_eq!((p.width, p.height), (320, 200));
     let theme = Theme::builtin("dark", false).expect("dark");
@@ -457,13 +461,13 @@ fn a_png_outside_the_run_folder_is_never_read() {
     app.focus_on(Pane::Artifacts);
     // every effect of selecting it: no decode job may be asked for
     let fx = app.on_key(KeyEvent::new(KeyCode::Char('j'), KeyModifiers::NONE));
-    assert_eq!(app.live().artifacts.cursor, 1);
+    assert_eq!(app.live().artifacts().cursor, 1);
     assert!(
         !fx.iter()
             .any(|e| matches!(e, Effect::Work(FeatureWork::Preview { .. }))),
         "{fx:?}"
     );
-    assert!(app.previews().cache.get(&run.join("../x.png")).is_none());
+    assert!(app.previews().cache().get(&run.join("../x.png")).is_none());
     let theme = Theme::builtin("dark", false).expect("dark");
     let t = render(&app, &theme);
     assert!(blocks(&t).is_empty());
@@ -488,8 +492,8 @@ fn a_broken_screenshot_shows_a_located_message() {
     let bytes = std::fs::read(&file).expect("card");
     std::fs::write(&file, &bytes[..bytes.len() / 2]).expect("truncate");
     let app = on_plan_card(d.path(), 140, 60);
-    let Some(State::Failed(e)) = app.previews().cache.get(&file) else {
-        panic!("no failure: {:?}", app.previews().cache.get(&file));
+    let Some(State::Failed(e)) = app.previews().cache().get(&file) else {
+        panic!("no failure: {:?}", app.previews().cache().get(&file));
     };
     assert!(e.starts_with("artifacts/plan-card.png: broken PNG"), "{e}");
     let theme = Theme::builtin("dark", false).expect("dark");

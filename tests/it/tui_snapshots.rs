@@ -251,7 +251,7 @@ fn hostile_bytes_are_escaped() {
     let mut app = loaded(d.path(), 140, 36);
     let k = app
         .tests()
-        .cases
+        .cases()
         .iter()
         .find(|c| c.case_id.starts_with("evil"))
         .map(|c| c.key.clone())
@@ -378,7 +378,7 @@ fn demo_readme_capture() {
     let mut app = loaded(d.path(), 120, 34);
     let k = app
         .tests()
-        .cases
+        .cases()
         .iter()
         .find(|c| {
             c.latest == Some(testdeck_core::workspace::logs::RunStatus::Failed)
@@ -506,7 +506,7 @@ fn demo_runs_tab_with_a_catalog_run_record() {
     let d = demo();
     let mut app = loaded(d.path(), 130, 34);
     assert!(
-        !app.runs().records.is_empty(),
+        !app.runs().records().is_empty(),
         "the demo ships a run record"
     );
     app.keys("3s");

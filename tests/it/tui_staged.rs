@@ -31,7 +31,7 @@ fn next(rx: &mpsc::Receiver<Action>) -> Action {
 /// Cases of `domain` whose latest run is known (the tree's status badge).
 fn with_badge(app: &App, domain: &str) -> usize {
     app.tests()
-        .cases
+        .cases()
         .iter()
         .filter(|c| c.scope.starts_with(&format!("{domain}/")) && c.latest.is_some())
         .count()

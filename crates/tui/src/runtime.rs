@@ -510,7 +510,8 @@ mod tests {
             crate::app::Options::default(),
             Keymap::builtin("default").unwrap_or_default(),
         );
-        app.live_mut().wanted = Some(crate::app::RunRef::Folder(REL.into()));
+        app.live_mut()
+            .set_wanted(Some(crate::app::RunRef::Folder(REL.into())));
         let fx = app.update(Action::RunLoaded(Box::new(load_run(root, REL))));
         let follower = fx.into_iter().find_map(|e| match e {
             Effect::Follow { path, follower } if path == REL => Some(follower),
@@ -572,7 +573,7 @@ mod tests {
     }
 
     fn shown(app: &App) -> Vec<String> {
-        names(&app.live().run.as_ref().expect("a run").events)
+        names(&app.live().run().expect("a run").events)
     }
 
     #[test]
@@ -654,7 +655,7 @@ mod tests {
         assert_eq!(shown(&app), want);
         let last = seen.last().expect("appends");
         assert!(last.1.contains(&"end".to_owned()), "{seen:?}");
-        assert!(!app.live().run.as_ref().expect("run").in_progress);
+        assert!(!app.live().run().expect("run").in_progress);
     }
 
     /// meta.json is seen the moment it is created, before its content: the run
@@ -707,7 +708,7 @@ mod tests {
         .expect("meta");
         drain_until_finished(&mut app, &rx);
         joined(t);
-        assert!(!app.live().run.as_ref().expect("run").in_progress);
+        assert!(!app.live().run().expect("run").in_progress);
     }
 
     /// Apply the follow task's actions to the app until it shows `want`.
@@ -805,7 +806,7 @@ mod tests {
         // the live pane keeps the same bound while it follows
         let (ws, dir) = run_with(&lines("e", 1..=5));
         let (mut app, follower) = app_showing(ws.path());
-        app.live_mut().cap = 8;
+        app.live_mut().set_cap(8);
         let (rx, _stop, t) = follow_on_thread(follower.expect("followed"), &dir);
         append(&dir, &lines("e", 6..=20));
         std::fs::write(dir.join(testdeck_core::workspace::run_folder::META), META).expect("meta");
@@ -813,6 +814,6 @@ mod tests {
         joined(t);
         let want: Vec<String> = (13..=20).map(|i| format!("e{i}")).collect();
         assert_eq!(shown(&app), want);
-        assert_eq!(app.live().run.as_ref().expect("run").skipped, 12);
+        assert_eq!(app.live().run().expect("run").skipped, 12);
     }
 }

@@ -2,7 +2,7 @@
 //! terminal given back to it (raw mode, alternate screen and mouse off) and taken again
 //! after, and OSC 52 clipboard writes.
 
-use super::app::editor::EditTarget;
+use super::app::EditTarget;
 use crossterm::{execute, terminal};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;

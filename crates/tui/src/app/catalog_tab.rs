@@ -1,7 +1,8 @@
 //! The Catalog tab: categories in execution order, each followed by its cases, and
 //! the cursor over them.
 
-use super::list::ListState;
+use super::super::action::Command;
+use super::list::{ListState, rows_for};
 use testdeck_core::workspace::catalog::{Case, Catalog};
 
 /// One row of the Catalog tab: a category header or a case (indices into the catalog).
@@ -13,11 +14,47 @@ pub enum CatRow {
 
 #[derive(Debug, Default)]
 pub struct CatalogTab {
-    pub rows: Vec<CatRow>,
-    pub list: ListState,
+    rows: Vec<CatRow>,
+    list: ListState,
 }
 
 impl CatalogTab {
+    /// The rows: each category, then its cases.
+    pub fn rows(&self) -> &[CatRow] {
+        &self.rows
+    }
+
+    /// The cursor and scroll over the rows.
+    pub fn list(&self) -> &ListState {
+        &self.list
+    }
+
+    /// The keys that only concern this tab: the cursor moves (`page` rows a page).
+    /// Whether `c` was one.
+    pub fn handle(&mut self, c: Command, page: isize) -> bool {
+        rows_for(c, page).map(|d| self.step(d)).is_some()
+    }
+
+    /// Move the cursor by `d` rows (a key, the wheel).
+    pub fn step(&mut self, d: isize) {
+        self.list.step(d, self.rows.len());
+    }
+
+    /// Put the cursor on row `row` of those shown (a click).
+    pub fn click(&mut self, row: usize) {
+        self.list.click(row, self.rows.len());
+    }
+
+    /// Keep the cursor in range and in view of `height` rows.
+    pub fn fit(&mut self, height: usize) {
+        self.list.fit(self.rows.len(), height);
+    }
+
+    /// Keep the cursor inside the rows (after a reload).
+    pub fn clamp(&mut self) {
+        self.list.clamp_to(self.rows.len());
+    }
+
     /// The rows of `cat`; the cursor stays where it was (inside the new rows).
     pub fn install(&mut self, cat: &Catalog) {
         self.rows.clear();

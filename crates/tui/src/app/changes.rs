@@ -11,14 +11,24 @@ use testdeck_core::workspace::logs::RunStatus;
 #[derive(Debug, Default)]
 pub struct Changes {
     /// Run folders of this session's launches.
-    pub launched: BTreeSet<String>,
+    launched: BTreeSet<String>,
     /// Run folders the watch saw appear while the cockpit was open.
-    pub appeared: BTreeSet<String>,
+    appeared: BTreeSet<String>,
     /// The run shown, to read again once the index says it ended.
-    pub reread: Option<String>,
+    reread: Option<String>,
 }
 
 impl Changes {
+    /// Run folder `path` is one of this session's launches.
+    pub fn launched(&mut self, path: String) {
+        self.launched.insert(path);
+    }
+
+    /// Read `path` again once the index says it ended (`None`: nothing to read).
+    pub fn set_reread(&mut self, path: Option<String>) {
+        self.reread = path;
+    }
+
     /// A run another process started: it appeared, and no launch of ours wrote it.
     pub fn is_external(&self, path: &str) -> bool {
         self.appeared.contains(path) && !self.launched.contains(path)
@@ -54,7 +64,7 @@ impl App {
             .extend(applied.new_runs.iter().cloned());
         // a launch shown keeps the live pane until it ends (its reload then
         // catches the selection up)
-        let launching = self.launch.running() > 0 || self.live.launch.is_some();
+        let launching = self.launch.running() > 0 || self.live.launch().is_some();
         let mut fx = if launching {
             Vec::new()
         } else {
@@ -67,12 +77,10 @@ impl App {
             .rev()
             .find(|p| !applied.ended_runs.contains(p));
         if let Some(p) = fresh {
-            let busy =
-                self.launch.running() > 0 || self.live.run.as_ref().is_some_and(|r| r.in_progress);
-            let shown = matches!(&self.live.wanted, Some(RunRef::Folder(w)) if w == p);
+            let busy = self.launch.running() > 0 || self.live.run().is_some_and(|r| r.in_progress);
+            let shown = matches!(&self.live.wanted(), Some(RunRef::Folder(w)) if w == p);
             if !busy && !shown {
-                self.live.wanted = Some(RunRef::Folder(p.clone()));
-                self.live.launch = None;
+                self.live.set_wanted(Some(RunRef::Folder(p.clone())));
                 fx.push(Effect::StopFollow);
                 fx.push(Effect::LoadRun(p.clone()));
             }
@@ -101,11 +109,11 @@ impl App {
     /// The run followed in the live pane was cancelled or abandoned (it never
     /// gets a meta.json): its follow ends and it is shown as it is, ended.
     fn stop_following_ended(&mut self) -> Vec<Effect> {
-        let Some(run) = self.live.run.as_ref().filter(|r| r.in_progress) else {
+        let Some(run) = self.live.run().filter(|r| r.in_progress) else {
             return Vec::new();
         };
         let p = run.path.clone();
-        let shown = matches!(&self.live.wanted, Some(RunRef::Folder(w)) if *w == p);
+        let shown = matches!(&self.live.wanted(), Some(RunRef::Folder(w)) if *w == p);
         let gone = self.ws.as_ref().is_some_and(|ws| {
             ws.logs.runs.iter().any(|r| {
                 r.path == p && matches!(r.status, RunStatus::Cancelled | RunStatus::Abandoned)
@@ -114,12 +122,12 @@ impl App {
         if !shown || !gone {
             return Vec::new();
         }
-        self.live.launch = None;
+        self.live.drop_launch();
         vec![Effect::StopFollow, Effect::LoadRun(p)]
     }
 
     fn reread_shown(&mut self, p: &str) -> Vec<Effect> {
-        let shown = matches!(&self.live.wanted, Some(RunRef::Folder(w)) if w == p);
+        let shown = matches!(&self.live.wanted(), Some(RunRef::Folder(w)) if w == p);
         if !shown {
             self.changes.reread = None;
             return Vec::new();

@@ -61,7 +61,7 @@ impl App {
                         Copy::CaseId | Copy::RunId => Err(none()),
                     };
                 };
-                let c = self.tests.cases.get(ci).ok_or_else(none)?;
+                let c = self.tests.cases().get(ci).ok_or_else(none)?;
                 match what {
                     Copy::CaseId => Some(c.case_id.clone()),
                     Copy::Path => c
@@ -96,7 +96,7 @@ impl App {
                     })
                 }
                 RunRow::Record(i) => {
-                    let (path, rec) = self.runs.records.get(i).ok_or_else(none)?;
+                    let (path, rec) = self.runs.records().get(i).ok_or_else(none)?;
                     match what {
                         Copy::Path => Some(path.clone()),
                         Copy::RunId => rec.as_ref().ok().map(|r| r.run_id.clone()),

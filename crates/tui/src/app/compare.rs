@@ -248,7 +248,7 @@ fn change_rows(
 #[derive(Debug, Default)]
 pub struct Compare {
     /// The run folder picked as A (relative to the root).
-    pub pick: Option<String>,
+    pick: Option<String>,
 }
 
 /// What a `c` asks for.
@@ -269,6 +269,11 @@ fn key_of(ws: &Workspace, path: &str) -> Option<String> {
 }
 
 impl Compare {
+    /// The run folder picked as A, if any.
+    pub fn pick(&self) -> Option<&str> {
+        self.pick.as_deref()
+    }
+
     /// `c` on a run of the Runs tab: pick it as A, or compare the pick with it (same case).
     pub fn on_run(&mut self, ws: &Workspace, run: &RawRun) -> Step {
         let (path, key) = (run.path.clone(), run.key());

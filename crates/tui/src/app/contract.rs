@@ -17,11 +17,21 @@ pub const HISTORY: usize = 20;
 #[derive(Debug, Default)]
 pub struct Contract {
     /// Contract warnings per run folder, for the runs checked so far.
-    pub counts: HashMap<String, usize>,
+    counts: HashMap<String, usize>,
     asked: HashSet<String>,
 }
 
 impl Contract {
+    /// Contract warnings per run folder, for the runs checked so far.
+    pub fn counts(&self) -> &HashMap<String, usize> {
+        &self.counts
+    }
+
+    /// Counts that came back from the check.
+    pub fn add(&mut self, counts: Vec<(String, usize)>) {
+        self.counts.extend(counts);
+    }
+
     /// Forget every count (the runs may have changed).
     pub fn reset(&mut self) {
         self.counts.clear();
@@ -41,16 +51,16 @@ impl Contract {
     ) -> Option<Effect> {
         let mut want: Vec<usize> = Vec::new();
         match tab {
-            Tab::Runs => want.extend(runs.list.visible(&runs.visible, height).filter_map(
+            Tab::Runs => want.extend(runs.list().visible(runs.visible(), height).filter_map(
                 |(_, r)| match r {
                     RunRow::Tests(i) => Some(*i),
                     RunRow::Record(_) => None,
                 },
             )),
             Tab::Tests => {
-                for (_, &ni) in tests.list.visible(&tests.visible, height) {
-                    if let NodeKind::Case(ci) = tests.nodes[ni].kind {
-                        let (s, e) = tests.cases[ci].run_range;
+                for (_, &ni) in tests.list().visible(tests.visible(), height) {
+                    if let NodeKind::Case(ci) = tests.nodes()[ni].kind {
+                        let (s, e) = tests.cases()[ci].run_range;
                         if e > s {
                             want.push(e - 1);
                         }

@@ -2,25 +2,11 @@
 //! test file or test-plan entry, a catalog case, a run record, the problem at the top of
 //! the problems overlay. The editor itself runs from the loop (`tui::editor`).
 
+use super::effect::{EditTarget, Effect};
+use super::overlay::Overlay;
 use super::overlay::PROBLEMS_TITLE;
-use super::{App, Effect, Overlay, Pane, RunRow, Tab};
+use super::{App, Pane, RunRow, Tab};
 use testdeck_core::sanitize::escape;
-
-/// A file relative to the workspace root, and its line when known (1-based).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EditTarget {
-    pub file: String,
-    pub line: Option<u32>,
-}
-
-impl EditTarget {
-    fn at(file: &str, line: Option<u32>) -> EditTarget {
-        EditTarget {
-            file: file.to_owned(),
-            line: line.filter(|l| *l > 0),
-        }
-    }
-}
 
 impl App {
     /// What `E` opens for the current selection, or why nothing.
@@ -73,7 +59,7 @@ impl App {
             Tab::Runs => match self.runs.selected() {
                 Some(RunRow::Record(i)) => self
                     .runs
-                    .records
+                    .records()
                     .get(i)
                     .map(|(p, _)| EditTarget::at(p, None))
                     .ok_or_else(|| "no run record selected".into()),
@@ -109,8 +95,8 @@ impl App {
 #[cfg(test)]
 mod tests {
     use super::super::clipboard::Copy;
+    use super::super::effect::EditTarget;
     use super::super::{Action, App, CaseRef, Options, Overlay, Pane, Tab};
-    use super::EditTarget;
     use crate::keymap::Keymap;
     use testdeck_core::workspace::Workspace;
 

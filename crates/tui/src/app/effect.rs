@@ -1,7 +1,6 @@
 //! `Effect`: the work `App::update` asks the runtime for; its result comes back
 //! as an `Action`.
 
-use super::editor;
 use crate::action::Action;
 use crate::feature_work::FeatureWork;
 
@@ -46,8 +45,25 @@ pub enum Effect {
     /// a launch's queue, after the keys that came meanwhile).
     Requeue(Box<Action>),
     /// Suspend the terminal and open a file in the person's editor (`E`).
-    Edit(editor::EditTarget),
+    Edit(EditTarget),
     /// Put a string testdeck built on the terminal's clipboard (OSC 52).
     Copy(String),
     Quit,
+}
+
+/// A file relative to the workspace root, and its line when known (1-based).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EditTarget {
+    pub file: String,
+    pub line: Option<u32>,
+}
+
+impl EditTarget {
+    /// `file` at `line`; a line 0 is no line.
+    pub(in crate::app) fn at(file: &str, line: Option<u32>) -> EditTarget {
+        EditTarget {
+            file: file.to_owned(),
+            line: line.filter(|l| *l > 0),
+        }
+    }
 }

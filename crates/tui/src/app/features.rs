@@ -42,7 +42,7 @@ impl App {
                         &testdeck_core::workspace::stats::NodeStats,
                     > = self
                         .tests
-                        .stats
+                        .stats()
                         .iter()
                         .map(|(k, v)| (k.as_str(), v))
                         .collect();
@@ -56,8 +56,8 @@ impl App {
                 }
                 Err(e) => self.notice = Some(escape(&e).into_owned()),
             },
-            FeatureResult::Contract(v) => self.contract.counts.extend(v),
-            FeatureResult::Preview { file, preview } => self.previews.cache.put(file, preview),
+            FeatureResult::Contract(v) => self.contract.add(v),
+            FeatureResult::Preview { file, preview } => self.previews.put(file, preview),
         }
         Vec::new()
     }
@@ -89,7 +89,7 @@ impl App {
             },
             Tab::Tests => match self.tests.selected_case() {
                 Some(c) => {
-                    let shown = self.live.run.as_ref().map(|r| r.path.clone());
+                    let shown = self.live.run().map(|r| r.path.clone());
                     self.compare.on_case(ws, &c.key, shown)
                 }
                 None => compare::Step::Say("compare: select a case or a run".into()),
@@ -162,7 +162,7 @@ impl App {
             .filter_map(|k| k.catalog_id().map(str::to_owned))
             .collect();
         let a = self.asking(&tests, &catalog);
-        self.watch.asking = Some(keys);
+        self.watch.ask(keys);
         self.ask_or_launch(a)
     }
 }

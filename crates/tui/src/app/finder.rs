@@ -16,10 +16,10 @@ pub struct Candidate {
 
 #[derive(Debug, Clone, Default)]
 pub struct Finder {
-    pub query: String,
+    query: String,
     /// (candidate index, matched char positions), best first.
-    pub results: Vec<(usize, Vec<u32>)>,
-    pub cursor: usize,
+    results: Vec<(usize, Vec<u32>)>,
+    cursor: usize,
 }
 
 /// Every case of both sources, as the finder matches them.
@@ -51,6 +51,45 @@ pub fn candidates(ws: &Workspace, cases: &[CaseRow]) -> Vec<Candidate> {
 }
 
 impl Finder {
+    /// A finder with `query` typed (its results come with [`Finder::refind`]).
+    pub fn with_query(query: &str) -> Finder {
+        Finder {
+            query: query.to_owned(),
+            ..Finder::default()
+        }
+    }
+
+    /// What was typed.
+    pub fn query(&self) -> &str {
+        &self.query
+    }
+
+    /// (candidate index, matched char positions), best first.
+    pub fn results(&self) -> &[(usize, Vec<u32>)] {
+        &self.results
+    }
+
+    /// The result under the cursor.
+    pub fn cursor(&self) -> usize {
+        self.cursor
+    }
+
+    /// Type `c` into the query (`None`: erase one), from the first result again.
+    pub fn type_char(&mut self, c: Option<char>) {
+        match c {
+            Some(c) => self.query.push(c),
+            None => {
+                self.query.pop();
+            }
+        }
+        self.cursor = 0;
+    }
+
+    /// Clear the query.
+    pub fn clear(&mut self) {
+        self.query.clear();
+    }
+
     /// Match the query against `candidates`, best first.
     pub fn refind(&mut self, candidates: &[Candidate]) {
         self.results = fuzzy::rank(&self.query, candidates.iter().map(|c| c.text.as_str()));

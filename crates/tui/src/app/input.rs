@@ -26,7 +26,7 @@ impl App {
                 f.down();
             }
             Command::ClearInput => {
-                f.query.clear();
+                f.clear();
                 f.refind(&self.candidates);
             }
             _ => {}
@@ -55,8 +55,7 @@ impl App {
         };
         match self.layers.take() {
             Some(Overlay::Finder(mut f)) => {
-                edit(&mut f.query);
-                f.cursor = 0;
+                f.type_char(ch);
                 f.refind(&self.candidates);
                 self.layers.open(Overlay::Finder(f));
                 return;
@@ -81,8 +80,8 @@ impl App {
 
     pub(super) fn filter_mut(&mut self, t: InputTarget) -> &mut String {
         match t {
-            InputTarget::RunsFilter => &mut self.runs.filter,
-            InputTarget::EventsFilter => &mut self.live.events_filter,
+            InputTarget::RunsFilter => self.runs.filter_mut(),
+            InputTarget::EventsFilter => self.live.events_filter_mut(),
         }
     }
 

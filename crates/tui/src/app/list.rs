@@ -1,6 +1,22 @@
 //! The one position type of every list and scrolled pane: a cursor and the first
 //! row shown, moved, clamped and clicked the same way everywhere.
 
+use super::super::action::Command;
+
+/// How many rows a cursor key moves a list whose page is `page` rows; `None` for
+/// any other key (the far ends are half of `isize`'s range: `step` saturates).
+pub fn rows_for(c: Command, page: isize) -> Option<isize> {
+    match c {
+        Command::MoveDown => Some(1),
+        Command::MoveUp => Some(-1),
+        Command::PageDown => Some(page),
+        Command::PageUp => Some(-page),
+        Command::GoTop => Some(isize::MIN / 2),
+        Command::GoBottom => Some(isize::MAX / 2),
+        _ => None,
+    }
+}
+
 /// A cursor into `len` rows and the first row shown of a window `height` rows tall.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ListState {

@@ -5,7 +5,7 @@
 use super::super::action::{Command, MAX_TIMELINE_EVENTS, RunData};
 use super::Effect;
 use super::launch::runner_output::is_output;
-use super::list::ListState;
+use super::list::{ListState, rows_for};
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use testdeck_core::sanitize::escape;
@@ -17,34 +17,34 @@ use testdeck_exec::tests_run::RUNNER_ID;
 #[derive(Debug, Default)]
 pub struct Live {
     /// The run shown; `wanted` is what was last asked for.
-    pub run: Option<RunData>,
-    pub wanted: Option<RunRef>,
-    pub follow: bool,
-    pub failures_only: bool,
-    pub type_filter: Option<&'static str>,
+    run: Option<RunData>,
+    wanted: Option<RunRef>,
+    follow: bool,
+    failures_only: bool,
+    type_filter: Option<&'static str>,
     /// Show runtime-events instead of the timeline.
-    pub show_events: bool,
-    pub events_filter: String,
+    show_events: bool,
+    events_filter: String,
     /// Hide the runner's output rows (`out` / `err`).
-    pub hide_output: bool,
+    hide_output: bool,
     /// The rows shown, after the filters: positions into `runtime_events`, or into
     /// `events` counted from `base` (the position `events[0]` had when the rows
     /// were last rebuilt), so events dropped at the front (the cap) never renumber
     /// the rows: an append costs what it brings, not what the window holds.
     rows: VecDeque<usize>,
     base: usize,
-    pub list: ListState,
+    list: ListState,
     /// The artifacts pane's cursor.
-    pub artifacts: ListState,
+    artifacts: ListState,
     /// The launched case shown (its events are appended as they come).
-    pub launch: Option<String>,
+    launch: Option<String>,
     /// While a batch of launch events is applied: whether it brought lines (the
     /// cursor follows once at its end).
     deferred: Option<bool>,
     /// The launch (its index) whose view the pane opened last.
-    pub opened_for: Option<usize>,
+    opened_for: Option<usize>,
     /// The most timeline events the pane keeps ([`MAX_TIMELINE_EVENTS`]).
-    pub cap: usize,
+    cap: usize,
 }
 
 /// What the live pane shows: a run folder (relative to the root), a catalog run
@@ -68,6 +68,184 @@ impl Live {
             cap: MAX_TIMELINE_EVENTS,
             ..Live::default()
         }
+    }
+
+    /// The run shown.
+    pub fn run(&self) -> Option<&RunData> {
+        self.run.as_ref()
+    }
+
+    /// The run shown, to change in place (a launch's end marks it ended).
+    pub fn run_mut(&mut self) -> Option<&mut RunData> {
+        self.run.as_mut()
+    }
+
+    /// Show `run` (or nothing); the rows are built again by [`Live::refilter`].
+    pub fn set_run(&mut self, run: Option<RunData>) {
+        self.run = run;
+    }
+
+    /// The run last asked for.
+    pub fn wanted(&self) -> Option<&RunRef> {
+        self.wanted.as_ref()
+    }
+
+    /// Ask for `want`: the launch shown before it is no longer fed here.
+    pub fn set_wanted(&mut self, want: Option<RunRef>) {
+        self.launch = None;
+        self.wanted = want;
+    }
+
+    /// Whether the cursor follows the last row.
+    pub fn follow(&self) -> bool {
+        self.follow
+    }
+
+    /// Whether only failures are shown.
+    pub fn failures_only(&self) -> bool {
+        self.failures_only
+    }
+
+    /// The event type shown alone, if any.
+    pub fn type_filter(&self) -> Option<&'static str> {
+        self.type_filter
+    }
+
+    /// Whether the runtime events are shown instead of the timeline.
+    pub fn show_events(&self) -> bool {
+        self.show_events
+    }
+
+    /// The runtime events' filter (`/`).
+    pub fn events_filter(&self) -> &str {
+        &self.events_filter
+    }
+
+    /// The runtime events' filter, for the input line to edit.
+    pub fn events_filter_mut(&mut self) -> &mut String {
+        &mut self.events_filter
+    }
+
+    /// Whether the runner's output rows are hidden.
+    pub fn hide_output(&self) -> bool {
+        self.hide_output
+    }
+
+    /// The cursor and scroll over the rows.
+    pub fn list(&self) -> &ListState {
+        &self.list
+    }
+
+    /// The artifacts pane's cursor.
+    pub fn artifacts(&self) -> &ListState {
+        &self.artifacts
+    }
+
+    /// The launched case shown, if any.
+    pub fn launch(&self) -> Option<&str> {
+        self.launch.as_deref()
+    }
+
+    /// The launch (its index) whose view the pane opened last.
+    pub fn opened_for(&self) -> Option<usize> {
+        self.opened_for
+    }
+
+    /// The launch shown is no longer fed here (its run is read from its folder).
+    pub fn drop_launch(&mut self) {
+        self.launch = None;
+    }
+
+    /// The pane opened launch `index`'s view.
+    pub fn opened(&mut self, index: usize) {
+        self.opened_for = Some(index);
+    }
+
+    /// Move the cursor by `d` rows: up pauses follow, reaching the bottom resumes it.
+    pub fn step(&mut self, d: isize) {
+        let len = self.rows.len();
+        self.list.step(d, len);
+        self.follow = len == 0 || self.list.cursor + 1 == len;
+    }
+
+    /// A click on row `row` of those shown: on the last it follows again.
+    pub fn click(&mut self, row: usize) {
+        let n = self.rows.len();
+        if self.list.click(row, n) {
+            self.follow = self.list.cursor + 1 == n;
+        }
+    }
+
+    /// Keep the cursor in range and in view of `height` rows.
+    pub fn fit(&mut self, height: usize) {
+        self.list.fit(self.rows.len(), height);
+    }
+
+    /// Move the artifacts' cursor by `d`.
+    pub fn step_artifact(&mut self, d: isize) {
+        let n = self.artifact_count();
+        self.artifacts.step(d, n);
+    }
+
+    /// A click on artifact `row` (the list does not scroll).
+    pub fn click_artifact(&mut self, row: usize) {
+        let n = self.artifact_count();
+        self.artifacts.offset = 0;
+        self.artifacts.click(row, n);
+    }
+
+    /// The cursor on the first row.
+    pub fn top(&mut self) {
+        self.list.cursor = 0;
+    }
+
+    /// `/`: the runtime events shown, their filter line opened.
+    pub fn filter_events(&mut self) {
+        self.show_events = true;
+        self.refilter();
+    }
+
+    /// Esc: the timeline's filters off.
+    pub fn clear_filters(&mut self) {
+        self.failures_only = false;
+        self.type_filter = None;
+        self.refilter();
+    }
+
+    /// Keep at most `cap` timeline events (tests use a small one).
+    #[cfg(test)]
+    pub(crate) fn set_cap(&mut self, cap: usize) {
+        self.cap = cap;
+    }
+
+    /// Stop following with the cursor on row `row` (as a person scrolling up would).
+    #[cfg(test)]
+    pub(crate) fn pause_at(&mut self, row: usize) {
+        self.follow = false;
+        self.list.cursor = row;
+    }
+
+    /// The keys that only concern the live pane: the cursor moves (`page` rows a
+    /// page) when it has the focus (`focused`), its toggles whatever the focus.
+    /// Whether `c` was one.
+    pub fn handle(&mut self, c: Command, page: isize, focused: bool) -> bool {
+        match c {
+            Command::Follow
+            | Command::FailuresOnly
+            | Command::CycleType
+            | Command::ToggleEvents
+            | Command::ToggleOutput => {
+                self.command(c);
+                true
+            }
+            _ if focused => rows_for(c, page).map(|d| self.step(d)).is_some(),
+            _ => false,
+        }
+    }
+
+    /// The cursor keys on the artifacts beside the live pane. Whether `c` was one.
+    pub fn handle_artifacts(&mut self, c: Command, page: isize) -> bool {
+        rows_for(c, page).map(|d| self.step_artifact(d)).is_some()
     }
 
     /// The live pane's own toggles: follow, failures only, the type filter, runtime events.

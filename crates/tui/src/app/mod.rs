@@ -21,6 +21,7 @@ mod navigate;
 mod opener;
 pub mod overlay;
 pub mod preview;
+pub mod prompt;
 pub mod report;
 pub mod runs_tab;
 pub mod screen;
@@ -41,7 +42,7 @@ use std::path::PathBuf;
 use testdeck_core::workspace::Workspace;
 
 pub use catalog_tab::{CatRow, CatalogTab};
-pub use effect::Effect;
+pub use effect::{EditTarget, Effect};
 pub use finder::{Candidate, Finder};
 pub use launch::runner_output::is_output;
 pub use list::ListState;
@@ -217,8 +218,8 @@ impl App {
     fn subject(&self) -> Subject {
         match self.tab {
             Tab::Tests => (self.tab, 0, self.selected_node().map(|n| n.key.clone())),
-            Tab::Catalog => (self.tab, self.catalog.list.cursor, None),
-            Tab::Runs => (self.tab, self.runs.list.cursor, None),
+            Tab::Catalog => (self.tab, self.catalog.list().cursor, None),
+            Tab::Runs => (self.tab, self.runs.list().cursor, None),
         }
     }
 
@@ -401,7 +402,7 @@ impl App {
             } => {
                 if finished {
                     // its artifacts and details are read again once the index has it
-                    self.changes.reread = Some(path.clone());
+                    self.changes.set_reread(Some(path.clone()));
                 }
                 self.live.append(&path, reset, events, problems, finished)
             }
@@ -409,7 +410,7 @@ impl App {
                 let t = queue.take();
                 if t.update.finished {
                     // as for TimelineAppend: read again once the index has it
-                    self.changes.reread = Some(path.clone());
+                    self.changes.set_reread(Some(path.clone()));
                 }
                 self.live.append_queued(&path, t)
             }
@@ -490,19 +491,19 @@ impl App {
         let page = (self.size.1 / 2).max(1) as isize;
         match c {
             Command::Quit => {
-                if self.launch.running() > 0 || self.watch.reruns > 0 {
+                if self.launch.running() > 0 || self.watch.reruns() > 0 {
                     self.layers.open(Overlay::Prompt(Prompt::QuitLive));
                     return Vec::new();
                 }
                 self.quit = true;
                 return vec![Effect::Quit];
             }
-            Command::MoveDown => self.move_by(1),
-            Command::MoveUp => self.move_by(-1),
-            Command::PageDown => self.move_by(page),
-            Command::PageUp => self.move_by(-page),
-            Command::GoTop => self.move_by(isize::MIN / 2),
-            Command::GoBottom => self.move_by(isize::MAX / 2),
+            Command::MoveDown
+            | Command::MoveUp
+            | Command::PageDown
+            | Command::PageUp
+            | Command::GoTop
+            | Command::GoBottom => self.focused_key(c, page),
             Command::Collapse => self.collapse(),
             Command::Expand => self.expand(),
             Command::Open => return self.open(),
@@ -529,10 +530,9 @@ impl App {
                 if self.tab == Tab::Runs && self.focus == Pane::Tree {
                     self.layers.edit(InputTarget::RunsFilter);
                 } else {
-                    self.live.show_events = true;
+                    self.live.filter_events();
                     self.layers.edit(InputTarget::EventsFilter);
                     self.focus = Pane::Live;
-                    self.live.refilter();
                 }
             }
             Command::Mark => self.mark_selected(),
@@ -540,7 +540,9 @@ impl App {
             | Command::FailuresOnly
             | Command::CycleType
             | Command::ToggleEvents
-            | Command::ToggleOutput => self.live.command(c),
+            | Command::ToggleOutput => {
+                self.live.handle(c, page, self.focus == Pane::Live);
+            }
             Command::NextFailure | Command::PrevFailure => {
                 match self.live.jump_failure(c == Command::NextFailure) {
                     Some(true) => {
@@ -556,13 +558,11 @@ impl App {
             Command::Help => self.layers.open(Overlay::Help { scroll: 0 }),
             Command::Problems => {
                 self.layers
-                    .open(overlay::problems(self.ws.as_ref(), self.live.run.as_ref()));
+                    .open(overlay::problems(self.ws.as_ref(), self.live.run()));
             }
             Command::Close => {
                 self.marks.clear();
-                self.live.failures_only = false;
-                self.live.type_filter = None;
-                self.live.refilter();
+                self.live.clear_filters();
             }
             Command::Run => return self.start_launch(),
             Command::Cancel => {
@@ -619,7 +619,7 @@ impl App {
         use super::image::State;
         use screen::Screen;
         let want = match self.layers.screen() {
-            Some(Screen::Image { file, .. }) => match self.previews.cache.get(file) {
+            Some(Screen::Image { file, .. }) => match self.previews.cache().get(file) {
                 Some(State::Ready(p)) => Some((file.as_path(), &p.image)),
                 _ => None,
             },
@@ -784,7 +784,7 @@ impl App {
 
     /// The theme's background, which screenshot previews are blended on.
     pub fn set_picture_background(&mut self, rgb: [u8; 3]) {
-        self.previews.background = rgb;
+        self.previews.set_background(rgb);
     }
 
     /// The live pane, for the runtime's unit tests that set its cap and run.
@@ -826,8 +826,8 @@ mod tests {
     #[test]
     fn timeline_appends_keep_the_cap_reset_and_the_person_s_place() {
         let mut a = app();
-        a.live.cap = 4;
-        a.live.wanted = Some(RunRef::Folder("run".into()));
+        a.live.set_cap(4);
+        a.live.set_wanted(Some(RunRef::Folder("run".into())));
         a.update(Action::RunLoaded(Box::new(RunData {
             path: "run".into(),
             in_progress: true,
@@ -835,14 +835,13 @@ mod tests {
         })));
         append(&mut a, false, &["a", "b", "c"]);
         // paused on "b"
-        a.live.follow = false;
-        a.live.list.cursor = 1;
+        a.live.pause_at(1);
         append(&mut a, false, &["d", "e"]);
-        let run = a.live.run.as_ref().expect("run");
+        let run = a.live.run().expect("run");
         let shown: Vec<&str> = run.events.iter().map(|e| e.name.as_str()).collect();
         assert_eq!(shown, ["b", "c", "d", "e"]);
         assert_eq!(run.skipped, 1);
-        let row = a.live.row(a.live.list.cursor).expect("a row");
+        let row = a.live.row(a.live.list().cursor).expect("a row");
         assert_eq!(run.events[row].name, "b");
         // another run's lines are not ours
         a.update(Action::TimelineAppend {
@@ -852,13 +851,13 @@ mod tests {
             problems: vec!["line 1: x".into()],
             finished: true,
         });
-        assert_eq!(a.live.run.as_ref().expect("run").events.len(), 4);
+        assert_eq!(a.live.run().expect("run").events.len(), 4);
         // the file was replaced: only the new lines are shown, the count starts again
         append(&mut a, true, &["n1"]);
-        let run = a.live.run.as_ref().expect("run");
+        let run = a.live.run().expect("run");
         assert_eq!(run.events.len(), 1);
         assert_eq!(run.skipped, 0);
-        assert_eq!(a.live.list.cursor, 0);
+        assert_eq!(a.live.list().cursor, 0);
     }
 
     fn mouse(kind: MouseEventKind, column: u16, row: u16) -> Action {
@@ -877,11 +876,11 @@ mod tests {
     fn mouse_motion_changes_nothing_and_draws_no_frame() {
         let mut a = app();
         a.update(Action::Resize(120, 40));
-        a.live.run = Some(RunData {
+        a.live.set_run(Some(RunData {
             path: "run".into(),
             events: (0..5).map(|i| step(&format!("s{i}"))).collect(),
             ..RunData::default()
-        });
+        }));
         a.live.refilter();
         a.dirty = false;
         for col in 0..120 {
@@ -918,7 +917,7 @@ mod tests {
             live.y + 4,
         ));
         assert!(a.dirty, "selecting another row must draw");
-        assert_eq!(a.live.list.cursor, 2);
+        assert_eq!(a.live.list().cursor, 2);
     }
 
     #[test]

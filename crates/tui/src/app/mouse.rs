@@ -50,26 +50,21 @@ impl App {
                     match (self.tab, pane) {
                         (Tab::Tests, Pane::Tree) if row > 0 => {
                             // the tree has a header row
-                            self.tests.list.click(row - 1, self.tests.visible.len());
+                            self.tests.click(row - 1);
                         }
                         (Tab::Runs, Pane::Tree) => {
-                            self.runs.list.click(row, self.runs.visible.len());
+                            self.runs.click(row);
                         }
                         (_, Pane::Live) => {
                             // the live pane has a header row
-                            let n = self.live.visible_len();
-                            if self.live.list.click(row.saturating_sub(1), n) {
-                                self.live.follow = self.live.list.cursor + 1 == n;
-                            }
+                            self.live.click(row.saturating_sub(1));
                         }
                         (Tab::Catalog, Pane::Tree) => {
-                            self.catalog.list.click(row, self.catalog.rows.len());
+                            self.catalog.click(row);
                         }
                         (_, Pane::Artifacts) => {
                             // the artifacts list does not scroll
-                            let n = self.live.artifact_count();
-                            self.live.artifacts.offset = 0;
-                            self.live.artifacts.click(row, n);
+                            self.live.click_artifact(row);
                         }
                         _ => {}
                     }
@@ -101,7 +96,7 @@ impl ViewKey {
         let overlay = match app.layers.overlay() {
             None => None,
             Some(Overlay::Help { scroll } | Overlay::Data { scroll, .. }) => Some((0, *scroll)),
-            Some(Overlay::Finder(f)) => Some((1, f.cursor)),
+            Some(Overlay::Finder(f)) => Some((1, f.cursor())),
             Some(Overlay::Prompt(_)) => Some((2, 0)),
         };
         let screen = app.layers.screen().map(|s| match s {
@@ -112,14 +107,14 @@ impl ViewKey {
         ViewKey {
             place: (app.tab, app.focus),
             lists: [
-                app.tests.list,
-                app.catalog.list,
-                app.runs.list,
-                app.live.list,
-                app.live.artifacts,
+                *app.tests.list(),
+                *app.catalog.list(),
+                *app.runs.list(),
+                *app.live.list(),
+                *app.live.artifacts(),
                 app.details,
             ],
-            follow: app.live.follow,
+            follow: app.live.follow(),
             overlay,
             screen,
             notice: app.notice.clone(),

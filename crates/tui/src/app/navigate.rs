@@ -2,7 +2,8 @@
 //! keeping every cursor in view, panes and tabs, folding the tests tree, Enter on
 //! a row, and jumping to a case (the finder's pick).
 
-use super::{App, CaseRef, Effect, Overlay, PANES, Pane, Tab, tests_tab};
+use super::super::action::Command;
+use super::{App, CaseRef, Effect, Overlay, PANES, Pane, Tab, list, tests_tab};
 
 impl App {
     /// The panes of the current tab, in Tab order.
@@ -20,6 +21,32 @@ impl App {
         self.focus = Pane::Tree;
     }
 
+    /// A cursor key: the component under the focus takes it (the details pane
+    /// is the App's own); the App then keeps every cursor in view.
+    pub(super) fn focused_key(&mut self, c: Command, page: isize) {
+        if self.focus == Pane::Tree {
+            self.details.reset();
+        }
+        let took = match (self.tab, self.focus) {
+            (_, Pane::Details) => {
+                if let Some(d) = list::rows_for(c, page) {
+                    // bounded by the last frame (the view clamps what it shows either way)
+                    let rows = self.details_max.map_or(10_000, |m| m + 1);
+                    self.details.step(d, rows);
+                }
+                return;
+            }
+            (_, Pane::Live) => self.live.handle(c, page, true),
+            (_, Pane::Artifacts) => self.live.handle_artifacts(c, page),
+            (Tab::Runs, _) => self.runs.handle(c, page),
+            (Tab::Tests, _) => self.tests.handle(c, page),
+            (Tab::Catalog, _) => self.catalog.handle(c, page),
+        };
+        if took {
+            self.clamp();
+        }
+    }
+
     /// Move the focused list (or scroll the details pane) by `d` rows.
     pub(super) fn move_by(&mut self, d: isize) {
         if self.focus == Pane::Tree {
@@ -33,18 +60,14 @@ impl App {
                 return;
             }
             (_, Pane::Live) => {
-                let len = self.live.visible_len();
-                self.live.list.step(d, len);
-                // scrolling up pauses follow; reaching the bottom resumes it
-                self.live.follow = len == 0 || self.live.list.cursor + 1 == len;
+                self.live.step(d);
             }
             (_, Pane::Artifacts) => {
-                let len = self.live.artifact_count();
-                self.live.artifacts.step(d, len);
+                self.live.step_artifact(d);
             }
-            (Tab::Runs, _) => self.runs.list.step(d, self.runs.visible.len()),
-            (Tab::Tests, _) => self.tests.list.step(d, self.tests.visible.len()),
-            (Tab::Catalog, _) => self.catalog.list.step(d, self.catalog.rows.len()),
+            (Tab::Runs, _) => self.runs.step(d),
+            (Tab::Tests, _) => self.tests.step(d),
+            (Tab::Catalog, _) => self.catalog.step(d),
         }
         self.clamp();
     }
@@ -56,20 +79,18 @@ impl App {
         // a zoomed-away tree keeps its place for when it comes back
         if tree_h > 0 {
             // the tree's header row names its columns
-            self.tests
-                .list
-                .fit(self.tests.visible.len(), tree_h.saturating_sub(1));
-            self.runs.list.fit(self.runs.visible.len(), tree_h);
-            self.catalog.list.fit(self.catalog.rows.len(), tree_h);
+            self.tests.fit(tree_h.saturating_sub(1));
+            self.runs.fit(tree_h);
+            self.catalog.fit(tree_h);
         }
         // the timeline has its header row over the events
-        let header = usize::from(!self.live.show_events);
+        let header = usize::from(!self.live.show_events());
         let live_h = a
             .panes
             .live
             .map_or(10, |r| r.height.saturating_sub(2) as usize)
             .saturating_sub(header);
-        self.live.list.fit(self.live.visible_len(), live_h);
+        self.live.fit(live_h);
     }
 
     pub(super) fn collapse(&mut self) {

@@ -11,11 +11,11 @@ pub enum Prompt {
     /// Quit while runs are live.
     QuitLive,
     /// An authorization question before a launch.
-    Authorize(Box<super::launch::Asking>),
+    Authorize(Box<super::prompt::Asking>),
     /// A person's verdict for a case no process can judge.
-    Judge(Box<super::launch::Judging>),
+    Judge(Box<super::prompt::Judging>),
     /// What a launch of several cases will do, before it starts.
-    Preview(Box<super::launch::Preview>),
+    Preview(Box<super::prompt::Preview>),
     /// Trust the workspace's own opener (shown exactly) before it runs.
     TrustOpener(Box<TrustOpener>),
 }

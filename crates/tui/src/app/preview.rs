@@ -25,17 +25,17 @@ pub enum PreviewTarget {
 /// The previews decoded (or being decoded), by file.
 #[derive(Debug, Default)]
 pub struct Previews {
-    pub cache: image::Cache,
+    cache: image::Cache,
     /// The theme's background: transparency is drawn over it.
-    pub background: [u8; 3],
+    background: [u8; 3],
 }
 
 /// The selected artifact of the live pane's run as something to preview.
 pub fn target(live: &Live, root: &Path) -> PreviewTarget {
-    let Some(run) = &live.run else {
+    let Some(run) = live.run() else {
         return PreviewTarget::None;
     };
-    let Some(a) = run.artifacts.get(live.artifacts.cursor) else {
+    let Some(a) = run.artifacts.get(live.artifacts().cursor) else {
         return PreviewTarget::None;
     };
     if !image::is_image(a) {
@@ -55,6 +55,21 @@ pub fn target(live: &Live, root: &Path) -> PreviewTarget {
 }
 
 impl Previews {
+    /// The previews decoded or being decoded.
+    pub fn cache(&self) -> &image::Cache {
+        &self.cache
+    }
+
+    /// A decoding came back.
+    pub fn put(&mut self, file: PathBuf, preview: Result<image::Preview, String>) {
+        self.cache.put(file, preview);
+    }
+
+    /// The theme's background, drawn under transparency.
+    pub fn set_background(&mut self, rgb: [u8; 3]) {
+        self.background = rgb;
+    }
+
     /// The decode `t` needs, once per file.
     pub fn job(&mut self, t: PreviewTarget) -> Option<Effect> {
         let PreviewTarget::File(file, label) = t else {

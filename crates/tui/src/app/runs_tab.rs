@@ -1,8 +1,9 @@
 //! The Runs tab: tests runs and catalog run records, newest first, the filter over
 //! them and the cursor.
 
+use super::super::action::Command;
 use super::super::action::RunData;
-use super::list::ListState;
+use super::list::{ListState, rows_for};
 use testdeck_core::workspace::Workspace;
 use testdeck_core::workspace::fuzzy::Query;
 use testdeck_core::workspace::logs::RawRun;
@@ -24,18 +25,84 @@ pub type Record = (String, Result<RunRecord, String>);
 #[derive(Debug, Clone, Default)]
 pub struct RunsTab {
     /// Runs of both sources, newest first, after the filter.
-    pub visible: Vec<RunRow>,
-    pub filter: String,
-    pub list: ListState,
+    visible: Vec<RunRow>,
+    filter: String,
+    list: ListState,
     /// The catalog's run records (oldest first, as they are read).
-    pub records: Vec<Record>,
+    records: Vec<Record>,
     /// Each catalog case's latest verdict over the records (see [`RunsTab::reindex`]).
-    pub latest: std::collections::HashMap<String, Verdict>,
+    latest: std::collections::HashMap<String, Verdict>,
     /// The run id of each launch of this session (by launch number), once it said.
-    pub launched: std::collections::HashMap<usize, String>,
+    launched: std::collections::HashMap<usize, String>,
 }
 
 impl RunsTab {
+    /// Runs of both sources, newest first, after the filter.
+    pub fn visible(&self) -> &[RunRow] {
+        &self.visible
+    }
+
+    /// The filter typed (`/`).
+    pub fn filter(&self) -> &str {
+        &self.filter
+    }
+
+    /// The cursor and scroll over the runs shown.
+    pub fn list(&self) -> &ListState {
+        &self.list
+    }
+
+    /// The catalog's run records (oldest first, as they are read).
+    pub fn records(&self) -> &[Record] {
+        &self.records
+    }
+
+    /// Each catalog case's latest verdict over the records.
+    pub fn latest(&self) -> &std::collections::HashMap<String, Verdict> {
+        &self.latest
+    }
+
+    /// The run id of each launch of this session, by launch number.
+    pub fn launched(&self) -> &std::collections::HashMap<usize, String> {
+        &self.launched
+    }
+
+    /// The keys that only concern this tab: the cursor moves (`page` rows a page).
+    /// Whether `c` was one.
+    pub fn handle(&mut self, c: Command, page: isize) -> bool {
+        rows_for(c, page).map(|d| self.step(d)).is_some()
+    }
+
+    /// Move the cursor by `d` rows (a key, the wheel).
+    pub fn step(&mut self, d: isize) {
+        self.list.step(d, self.visible.len());
+    }
+
+    /// Put the cursor on row `row` of those shown (a click).
+    pub fn click(&mut self, row: usize) {
+        self.list.click(row, self.visible.len());
+    }
+
+    /// Keep the cursor in range and in view of `height` rows.
+    pub fn fit(&mut self, height: usize) {
+        self.list.fit(self.visible.len(), height);
+    }
+
+    /// Put the cursor on row `p` of those shown.
+    pub fn set_cursor(&mut self, p: usize) {
+        self.list.cursor = p;
+    }
+
+    /// The filter line, for the input line to edit (the App refilters after).
+    pub fn filter_mut(&mut self) -> &mut String {
+        &mut self.filter
+    }
+
+    /// Launch `index` said its run id.
+    pub fn set_launched(&mut self, index: usize, run_id: String) {
+        self.launched.insert(index, run_id);
+    }
+
     /// New records (read again after a run's end or a record write).
     pub fn set_records(&mut self, records: Vec<Record>) {
         self.records = records;

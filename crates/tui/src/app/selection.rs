@@ -65,10 +65,10 @@ impl App {
         }
         // the Runs tab's top row is the newest run: while the history streams in, a
         // cursor left there stays on the newest (not on the run that was newest so far)
-        let at_top = self.runs.list.cursor == 0;
+        let at_top = self.runs.list().cursor == 0;
         self.install_workspace(ws, true);
         if at_top {
-            self.runs.list.cursor = 0;
+            self.runs.set_cursor(0);
         }
     }
 
@@ -77,7 +77,7 @@ impl App {
     pub(super) fn install_workspace(&mut self, ws: Workspace, reload: bool) {
         let keep_row = self.runs.selected();
         self.tests.install(&ws, reload);
-        self.candidates = finder::candidates(&ws, &self.tests.cases);
+        self.candidates = finder::candidates(&ws, self.tests.cases());
         if let Some(cat) = &ws.catalog {
             self.catalog.install(cat);
             let vars = self.vars_of(cat);
@@ -85,11 +85,12 @@ impl App {
             self.launch.default_risk(cat.max_risk());
         }
         self.ws = Some(ws);
-        self.catalog.list.clamp_to(self.catalog.rows.len());
+        self.catalog.clamp();
         self.refilter_runs();
         if reload {
-            if let Some(p) = keep_row.and_then(|k| self.runs.visible.iter().position(|r| *r == k)) {
-                self.runs.list.cursor = p;
+            if let Some(p) = keep_row.and_then(|k| self.runs.visible().iter().position(|r| *r == k))
+            {
+                self.runs.set_cursor(p);
             }
         }
         self.clamp();
@@ -124,15 +125,15 @@ impl App {
     /// live pane when it shows one of them, show what they hold now.
     pub(super) fn records_changed(&mut self) {
         self.refilter_runs();
-        if let Some(RunRef::Record(path)) = &self.live.wanted {
+        if let Some(RunRef::Record(path)) = &self.live.wanted() {
             if let Some(data) = self
                 .runs
-                .records
+                .records()
                 .iter()
                 .find(|(p, _)| p == path)
                 .map(|(p, r)| record_run_data(p, r))
             {
-                self.live.run = Some(data);
+                self.live.set_run(Some(data));
                 self.live.refilter();
             }
         }
@@ -145,7 +146,7 @@ impl App {
                 RunRow::Tests(_) => self.selected_run().map(|r| RunRef::Folder(r.path.clone())),
                 RunRow::Record(i) => self
                     .runs
-                    .records
+                    .records()
                     .get(i)
                     .map(|(p, _)| RunRef::Record(p.clone())),
             },
@@ -169,27 +170,26 @@ impl App {
         self.last_want.clone_from(&want);
         // the run a launch shows is the one the selection now wants (an index
         // read while it runs has it): the launch goes on feeding the pane
-        if want == self.live.wanted {
+        if want.as_ref() == self.live.wanted() {
             return Vec::new();
         }
-        self.live.launch = None;
-        self.live.wanted.clone_from(&want);
+        self.live.set_wanted(want.clone());
         let mut fx = vec![Effect::StopFollow];
         if let Some(RunRef::Record(path)) = &want {
             // a run record is already in memory: its results are the timeline
             let data = self
                 .runs
-                .records
+                .records()
                 .iter()
                 .find(|(p, _)| p == path)
                 .map(|(p, r)| record_run_data(p, r));
-            self.live.run = data;
-            self.live.list.cursor = 0;
+            self.live.set_run(data);
+            self.live.top();
             self.live.refilter();
             return fx;
         }
         if let Some(RunRef::Folder(p)) = want {
-            if self.live.run.as_ref().is_some_and(|r| r.path != p) {
+            if self.live.run().is_some_and(|r| r.path != p) {
                 self.live.clear();
             }
             fx.push(Effect::LoadRun(p));

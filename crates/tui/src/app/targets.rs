@@ -11,7 +11,7 @@ impl App {
         let mut catalog = Vec::new();
         let by_key: HashMap<&str, &CaseRow> = self
             .tests
-            .cases
+            .cases()
             .iter()
             .map(|c| (c.key.as_str(), c))
             .collect();
@@ -36,7 +36,7 @@ impl App {
                 .selected_node()
                 .map(|n| (n.kind.clone(), n.key.clone()))
             {
-                Some((NodeKind::Case(c), _)) => add_case(&self.tests.cases[c], &mut tests),
+                Some((NodeKind::Case(c), _)) => add_case(&self.tests.cases()[c], &mut tests),
                 Some((NodeKind::Folder, key)) => tests.push((key, None)),
                 None => {}
             },
@@ -62,7 +62,7 @@ impl App {
         if !self.marks.is_empty() {
             let known: HashSet<CaseRef> = self
                 .tests
-                .cases
+                .cases()
                 .iter()
                 .filter(|c| !c.orphan())
                 .map(CaseRow::case_ref)
@@ -79,7 +79,7 @@ impl App {
         };
         match self.tab {
             Tab::Tests => {
-                let Some(&ni) = self.tests.visible.get(self.tests.list.cursor) else {
+                let Some(&ni) = self.tests.visible().get(self.tests.list().cursor) else {
                     return Vec::new();
                 };
                 self.tests
@@ -123,7 +123,7 @@ impl App {
         if self.tab != Tab::Tests {
             return;
         }
-        let Some(&ni) = self.tests.visible.get(self.tests.list.cursor) else {
+        let Some(&ni) = self.tests.visible().get(self.tests.list().cursor) else {
             return;
         };
         let keys: Vec<CaseRef> = self

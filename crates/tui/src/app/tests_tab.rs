@@ -1,7 +1,8 @@
 //! The Tests tab: the case rows and their tree, which folders are open, the rows
 //! shown and the cursor over them, and each node's statistics.
 
-use super::list::ListState;
+use super::super::action::Command;
+use super::list::{ListState, rows_for};
 use std::collections::{BTreeSet, HashMap};
 use testdeck_core::workspace::Workspace;
 use testdeck_core::workspace::cases::{self, CaseRow, NodeKind, TreeNode};
@@ -9,13 +10,13 @@ use testdeck_core::workspace::stats::{self, NodeStats, Window};
 
 #[derive(Debug, Default)]
 pub struct TestsTab {
-    pub cases: Vec<CaseRow>,
-    pub nodes: Vec<TreeNode>,
-    pub expanded: BTreeSet<String>,
+    cases: Vec<CaseRow>,
+    nodes: Vec<TreeNode>,
+    expanded: BTreeSet<String>,
     /// Indices into `nodes` shown, in order.
-    pub visible: Vec<usize>,
-    pub list: ListState,
-    pub stats: HashMap<String, NodeStats>,
+    visible: Vec<usize>,
+    list: ListState,
+    stats: HashMap<String, NodeStats>,
 }
 
 /// What `l` / Enter did on the tree.
@@ -31,6 +32,57 @@ pub enum Expand {
 }
 
 impl TestsTab {
+    /// The case rows (a case node holds an index into them).
+    pub fn cases(&self) -> &[CaseRow] {
+        &self.cases
+    }
+
+    /// The tree: folders and cases, depth first.
+    pub fn nodes(&self) -> &[TreeNode] {
+        &self.nodes
+    }
+
+    /// The keys of the open folders.
+    pub fn expanded(&self) -> &BTreeSet<String> {
+        &self.expanded
+    }
+
+    /// Indices into `nodes` shown, in order.
+    pub fn visible(&self) -> &[usize] {
+        &self.visible
+    }
+
+    /// The cursor and scroll over the rows shown.
+    pub fn list(&self) -> &ListState {
+        &self.list
+    }
+
+    /// Each node's statistics, by its key.
+    pub fn stats(&self) -> &HashMap<String, NodeStats> {
+        &self.stats
+    }
+
+    /// The keys that only concern this tab: the cursor moves (`page` rows a page).
+    /// Whether `c` was one.
+    pub fn handle(&mut self, c: Command, page: isize) -> bool {
+        rows_for(c, page).map(|d| self.step(d)).is_some()
+    }
+
+    /// Move the cursor by `d` rows (a key, the wheel).
+    pub fn step(&mut self, d: isize) {
+        self.list.step(d, self.visible.len());
+    }
+
+    /// Put the cursor on row `row` of those shown (a click).
+    pub fn click(&mut self, row: usize) {
+        self.list.click(row, self.visible.len());
+    }
+
+    /// Keep the cursor in range and in view of `height` rows.
+    pub fn fit(&mut self, height: usize) {
+        self.list.fit(self.visible.len(), height);
+    }
+
     /// Install a workspace's cases; a reload keeps the open folders and the selection.
     pub fn install(&mut self, ws: &Workspace, reload: bool) {
         let keep_key = self.selected_node().map(|n| n.key.clone());

@@ -17,15 +17,15 @@ pub const WATCH_LAUNCH: usize = usize::MAX;
 #[derive(Debug, Default)]
 pub struct Watch {
     /// Watched cases of both sources.
-    pub watched: BTreeSet<CaseRef>,
+    watched: BTreeSet<CaseRef>,
     /// The watch is armed (its folders are being watched).
-    pub armed: bool,
+    armed: bool,
     /// Reruns of the watch in flight.
-    pub reruns: usize,
+    reruns: usize,
     /// The generation of the current watch (events of older ones are dropped).
-    pub generation: u64,
+    generation: u64,
     /// The cases a `w` is asking authorization for (prompts on screen).
-    pub asking: Option<Vec<CaseRef>>,
+    asking: Option<Vec<CaseRef>>,
 }
 
 /// What a watch event asks of the app.
@@ -60,6 +60,26 @@ pub fn counts(results: &[testdeck_exec::ResultLine]) -> String {
 }
 
 impl Watch {
+    /// Watched cases of both sources.
+    pub fn watched(&self) -> &BTreeSet<CaseRef> {
+        &self.watched
+    }
+
+    /// Whether the watch is armed (its folders are being watched).
+    pub fn armed(&self) -> bool {
+        self.armed
+    }
+
+    /// Reruns of the watch in flight.
+    pub fn reruns(&self) -> usize {
+        self.reruns
+    }
+
+    /// A `w` asks authorization for `keys` (prompts on screen).
+    pub fn ask(&mut self, keys: Vec<CaseRef>) {
+        self.asking = Some(keys);
+    }
+
     /// When every one of `keys` is watched already: unwatch them and say so.
     pub fn unwatch(&mut self, keys: &[CaseRef]) -> Option<String> {
         if !keys.iter().all(|k| self.watched.contains(k)) {

@@ -33,15 +33,12 @@ pub fn draw(
     f: &mut Frame,
     r: Rect,
 ) {
-    let arts = live
-        .run
-        .as_ref()
-        .map_or(&[][..], |r| r.artifacts.as_slice());
+    let arts = live.run().map_or(&[][..], |r| r.artifacts.as_slice());
     let block = pane(format!(" Artifacts · {} ", arts.len()), has_focus, theme);
     let inner = block.inner(r);
     f.render_widget(block, r);
     if arts.is_empty() {
-        let msg = if live.run.is_some() {
+        let msg = if live.run().is_some() {
             "no artifacts in this run"
         } else {
             "—"
@@ -70,7 +67,7 @@ pub fn draw(
     };
     let w = inner.width as usize;
     let skip = live
-        .artifacts
+        .artifacts()
         .cursor
         .saturating_sub(inner.height.saturating_sub(1) as usize);
     let mut lines = Vec::new();
@@ -114,7 +111,7 @@ pub fn draw(
             right.push(Span::styled("missing ", theme.get("warning")));
         }
         let mut l = spread(left, right, w);
-        if i == live.artifacts.cursor && has_focus {
+        if i == live.artifacts().cursor && has_focus {
             l = l.style(theme.get("selection"));
         }
         lines.push(l);
@@ -150,7 +147,7 @@ fn preview(
         height: r.height.saturating_sub(1),
         ..r
     };
-    match pics.previews.cache.get(file) {
+    match pics.previews.cache().get(file) {
         None | Some(State::Pending) => {
             f.render_widget(
                 caption(format!("{} · decoding…", escape(label)), "muted"),

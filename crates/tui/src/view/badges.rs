@@ -35,7 +35,7 @@ impl App {
 /// The contract warnings of a run, when it was checked and has some.
 fn contract_span(b: &Badges, path: &str, theme: &Theme) -> Option<Span<'static>> {
     b.contract
-        .counts
+        .counts()
         .get(path)
         .filter(|&&n| n > 0)
         .map(|n| Span::styled(format!("⚠{n} "), theme.get("warning")))
@@ -45,7 +45,7 @@ fn contract_span(b: &Badges, path: &str, theme: &Theme) -> Option<Span<'static>>
 /// they fit in `room` columns (a badge never shortens the name).
 pub fn case(b: &Badges, c: &CaseRow, theme: &Theme, room: usize) -> Vec<Span<'static>> {
     let mut v = Vec::new();
-    if b.watch.watched.contains(&c.case_ref()) {
+    if b.watch.watched().contains(&c.case_ref()) {
         v.push(Span::styled("watch ", theme.get("running")));
     }
     let (s, e) = c.run_range;
@@ -60,15 +60,15 @@ pub fn case(b: &Badges, c: &CaseRow, theme: &Theme, room: usize) -> Vec<Span<'st
 
 /// A folder of the tree: how many cases under it are watched.
 pub fn folder(b: &Badges, ni: usize, theme: &Theme) -> Vec<Span<'static>> {
-    if b.watch.watched.is_empty() {
+    if b.watch.watched().is_empty() {
         return Vec::new();
     }
-    let d = b.tests.nodes[ni].depth;
-    let n = b.tests.nodes[ni + 1..]
+    let d = b.tests.nodes()[ni].depth;
+    let n = b.tests.nodes()[ni + 1..]
         .iter()
         .take_while(|m| m.depth > d)
         .filter(
-            |m| matches!(m.kind, NodeKind::Case(c) if b.watch.watched.contains(&b.tests.cases[c].case_ref())),
+            |m| matches!(m.kind, NodeKind::Case(c) if b.watch.watched().contains(&b.tests.cases()[c].case_ref())),
         )
         .count();
     if n == 0 {
@@ -81,7 +81,7 @@ pub fn folder(b: &Badges, ni: usize, theme: &Theme) -> Vec<Span<'static>> {
 /// they fit in `room` columns.
 pub fn run(b: &Badges, path: &str, theme: &Theme, room: usize) -> Vec<Span<'static>> {
     let mut v = Vec::new();
-    if b.compare.pick.as_deref() == Some(path) {
+    if b.compare.pick() == Some(path) {
         v.push(Span::styled("A ", theme.get("marked")));
     }
     // started by another process while the cockpit was open: no launch of ours
@@ -95,7 +95,7 @@ pub fn run(b: &Badges, path: &str, theme: &Theme, room: usize) -> Vec<Span<'stat
 
 /// A catalog case: watched.
 pub fn catalog_case(b: &Badges, id: &str, theme: &Theme) -> Vec<Span<'static>> {
-    if b.watch.watched.contains(&CaseRef::Catalog(id.to_owned())) {
+    if b.watch.watched().contains(&CaseRef::Catalog(id.to_owned())) {
         vec![Span::styled("watch ", theme.get("running"))]
     } else {
         Vec::new()
@@ -104,13 +104,13 @@ pub fn catalog_case(b: &Badges, id: &str, theme: &Theme) -> Vec<Span<'static>> {
 
 /// The status bar: what is watched, reruns in flight.
 pub fn status(b: &Badges, theme: &Theme) -> Vec<Span<'static>> {
-    if b.watch.watched.is_empty() {
+    if b.watch.watched().is_empty() {
         return Vec::new();
     }
-    let mut s = format!("◉ watching {}", b.watch.watched.len());
-    if b.watch.reruns > 0 {
+    let mut s = format!("◉ watching {}", b.watch.watched().len());
+    if b.watch.reruns() > 0 {
         s.push_str(" ⟳");
-    } else if !b.watch.armed {
+    } else if !b.watch.armed() {
         s.push('…');
     }
     vec![Span::styled(s, theme.get("running"))]
@@ -123,7 +123,7 @@ pub fn history(b: &Badges, c: &CaseRow, theme: &Theme) -> Option<Line<'static>> 
     let runs = ws.logs.runs.get(s..e)?;
     let (mut warned, mut total) = (0, 0);
     for r in runs.iter().rev().take(crate::app::contract::HISTORY) {
-        if let Some(&n) = b.contract.counts.get(&r.path) {
+        if let Some(&n) = b.contract.counts().get(&r.path) {
             warned += usize::from(n > 0);
             total += n;
         }

@@ -168,7 +168,7 @@ pub fn status(st: &Status, theme: &Theme, f: &mut Frame, r: Rect) {
             theme.get("running"),
         )]));
     } else if let Some(ws) = st.badges.ws {
-        let cases = super::plural(st.badges.tests.cases.len(), "case", "cases");
+        let cases = super::plural(st.badges.tests.cases().len(), "case", "cases");
         if st.indexing {
             let what = match st.history_progress {
                 Some((done, total)) => format!(

@@ -34,12 +34,12 @@ pub fn draw(
             )
         },
     );
-    let list = &catalog.list;
+    let list = catalog.list();
     let rows = r.height.saturating_sub(2) as usize;
     let block = super::with_more(
         pane(title, cx.focused, theme),
         list.offset,
-        list.below(catalog.rows.len(), rows),
+        list.below(catalog.rows().len(), rows),
         theme,
     );
     let inner = block.inner(r);
@@ -60,7 +60,7 @@ pub fn draw(
         empty_state(lines, theme, f, inner);
         return;
     };
-    if catalog.rows.is_empty() {
+    if catalog.rows().is_empty() {
         let hint = ["Add cases in .pouch/tester/cases/<category>.yaml"];
         let lines = headed("The catalog has no cases", theme.get("text"), hint);
         empty_state(lines, theme, f, inner);
@@ -75,7 +75,10 @@ pub fn draw(
         .max()
         .unwrap_or(1);
     let mut lines = Vec::new();
-    for (pos, row) in catalog.list.visible(&catalog.rows, inner.height as usize) {
+    for (pos, row) in catalog
+        .list()
+        .visible(catalog.rows(), inner.height as usize)
+    {
         let mut line = match *row {
             CatRow::Category(i) => {
                 let c = &cat.categories[i];
@@ -135,7 +138,7 @@ pub fn draw(
                     vec![
                         Span::styled(if marked { "●" } else { " " }, theme.get("marked")),
                         Span::raw(" "),
-                        verdict_mark(runs.latest.get(&c.id).copied(), theme),
+                        verdict_mark(runs.latest().get(&c.id).copied(), theme),
                         Span::raw(" "),
                         Span::styled(escape(&c.id).into_owned(), name),
                         Span::styled(format!("  {}", escape(&c.title)), theme.get("muted")),
@@ -146,7 +149,7 @@ pub fn draw(
                 )
             }
         };
-        if pos == catalog.list.cursor {
+        if pos == catalog.list().cursor {
             line = line.style(theme.get("selection"));
         }
         lines.push(line);

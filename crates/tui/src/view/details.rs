@@ -63,7 +63,7 @@ impl App {
             Tab::Tests => match self.selected_node().map(|n| (n, &n.kind)) {
                 Some((n, NodeKind::Folder)) => folder(self.tests(), n, theme),
                 Some((_, NodeKind::Case(c))) => {
-                    case(&self.badges(), &self.tests().cases[*c], theme)
+                    case(&self.badges(), &self.tests().cases()[*c], theme)
                 }
                 None => Vec::new(),
             },
@@ -164,7 +164,7 @@ fn tally<'a>(
 }
 
 fn folder<'a>(tests: &TestsTab, n: &super::super::app::TreeNode, theme: &Theme) -> Vec<Line<'a>> {
-    let s = tests.stats.get(&n.key);
+    let s = tests.stats().get(&n.key);
     let mut v = vec![
         Line::from(vec![
             Span::styled("▾ ", theme.get("folder")),
@@ -319,7 +319,7 @@ fn case<'a>(b: &Badges, c: &CaseRow, theme: &Theme) -> Vec<Line<'a>> {
             theme,
         ));
     }
-    v.extend(stats_lines(b.tests.stats.get(&c.key), theme));
+    v.extend(stats_lines(b.tests.stats().get(&c.key), theme));
     match ws.plan.entry(&c.case_id) {
         Some(e) => {
             v.push(field(
@@ -493,7 +493,7 @@ fn catalog<'a>(
         return Vec::new();
     };
     let e = |s: &str| escape(s).into_owned();
-    match tab.rows.get(tab.list.cursor) {
+    match tab.rows().get(tab.list().cursor) {
         Some(CatRow::Category(i)) => {
             let c = &cat.categories[*i];
             let mut v = vec![

@@ -25,7 +25,7 @@ pub fn draw(
         Line::from(vec![
             Span::raw(" Find cases "),
             Span::styled(
-                format!("{}/{} ", fi.results.len(), candidates.len()),
+                format!("{}/{} ", fi.results().len(), candidates.len()),
                 theme.get("muted"),
             ),
         ]),
@@ -38,12 +38,12 @@ pub fn draw(
     f.render_widget(
         Paragraph::new(Line::from(vec![
             Span::styled("❯ ", theme.get("accent")),
-            Span::styled(escape(&fi.query).into_owned(), theme.get("input")),
+            Span::styled(escape(fi.query()).into_owned(), theme.get("input")),
             Span::styled("▏", theme.get("accent")),
         ])),
         input,
     );
-    if fi.results.is_empty() {
+    if fi.results().is_empty() {
         let msg = if candidates.is_empty() {
             "No cases in this workspace"
         } else {
@@ -56,14 +56,14 @@ pub fn draw(
         return;
     }
     let h = list.height as usize;
-    let skip = fi.cursor.saturating_sub(h.saturating_sub(1));
+    let skip = fi.cursor().saturating_sub(h.saturating_sub(1));
     let mut lines = Vec::new();
-    for (pos, (ci, idx)) in fi.results.iter().enumerate().skip(skip).take(h) {
+    for (pos, (ci, idx)) in fi.results().iter().enumerate().skip(skip).take(h) {
         let c = &candidates[*ci];
         let marked = marks.contains(&c.key);
         let mut spans = vec![
             Span::styled(
-                if pos == fi.cursor { "▌" } else { " " },
+                if pos == fi.cursor() { "▌" } else { " " },
                 theme.get("accent"),
             ),
             Span::styled(if marked { "● " } else { "  " }, theme.get("marked")),
@@ -96,7 +96,7 @@ pub fn draw(
         }
         spans.push(Span::styled(format!("  {}", c.source), theme.get("muted")));
         let mut l = Line::from(spans);
-        if pos == fi.cursor {
+        if pos == fi.cursor() {
             l = l.style(theme.get("selection"));
         }
         lines.push(l);

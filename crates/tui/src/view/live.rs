@@ -20,7 +20,7 @@ pub struct Around {
 impl App {
     /// What the live pane needs to know about the rest of the cockpit.
     pub fn live_around(&self) -> Around {
-        let path = self.live().run.as_ref().map(|r| r.path.as_str());
+        let path = self.live().run().map(|r| r.path.as_str());
         Around {
             ended: path.and_then(|p| super::super::app::changes::ended_without_meta(self, p)),
             external: path.is_some_and(|p| self.changes().is_external(p)),
@@ -50,12 +50,12 @@ fn status_style(status: &str, theme: &Theme) -> Style {
 
 #[allow(clippy::many_single_char_names)] // r, f, w, h, l, s: the usual drawing names
 pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect) {
-    let mut title = vec![Span::raw(if live.show_events {
+    let mut title = vec![Span::raw(if live.show_events() {
         " Runtime events "
     } else {
         " Timeline "
     })];
-    if let Some(run) = &live.run {
+    if let Some(run) = live.run() {
         let id = live.title_id();
         title.push(Span::styled(
             format!("{} ", escape(&id)),
@@ -69,7 +69,7 @@ pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect)
         if around.external {
             title.push(Span::styled("external ", theme.get("warning")));
         }
-        if run.skipped > 0 && !live.show_events {
+        if run.skipped > 0 && !live.show_events() {
             // the cap on kept events: say the top is not the file's first line
             title.push(Span::styled(
                 format!("+{} earlier not loaded ", run.skipped),
@@ -77,23 +77,23 @@ pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect)
             ));
         }
     }
-    if live.follow {
+    if live.follow() {
         title.push(Span::styled("[follow] ", theme.get("accent")));
     } else {
         title.push(Span::styled("[paused] ", theme.get("warning")));
     }
-    if live.failures_only && !live.show_events {
+    if live.failures_only() && !live.show_events() {
         title.push(Span::styled("[failures] ", theme.get("failed")));
     }
-    if let Some(t) = live.type_filter.filter(|_| !live.show_events) {
+    if let Some(t) = live.type_filter().filter(|_| !live.show_events()) {
         title.push(Span::styled(format!("[type {t}] "), theme.get("accent")));
     }
     let editing = around.editing;
-    if live.show_events && (editing || !live.events_filter.is_empty()) {
+    if live.show_events() && (editing || !live.events_filter().is_empty()) {
         title.push(Span::styled(
             format!(
                 "s: {}{} ",
-                escape(&live.events_filter),
+                escape(live.events_filter()),
                 if editing { "▏" } else { "" }
             ),
             theme.get("input"),
@@ -102,8 +102,8 @@ pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect)
     let block = pane(Line::from(title), around.focused, theme);
     let inner = block.inner(r);
     f.render_widget(block, r);
-    let Some(run) = &live.run else {
-        let msg = if live.wanted.is_some() {
+    let Some(run) = live.run() else {
+        let msg = if live.wanted().is_some() {
             "reading the run…"
         } else if around.case_selected {
             "No runs of this case yet — r runs it"
@@ -114,15 +114,15 @@ pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect)
         return;
     };
     if live.visible_len() == 0 {
-        let msg = if live.show_events && run.runtime_events.is_empty() {
+        let msg = if live.show_events() && run.runtime_events.is_empty() {
             "No runtime-events.jsonl in this run".to_owned()
-        } else if run.events.is_empty() && !live.show_events {
+        } else if run.events.is_empty() && !live.show_events() {
             if run.in_progress {
                 "Waiting for the first event…".to_owned()
             } else {
                 "The timeline is empty".to_owned()
             }
-        } else if let Some(t) = live.type_filter.filter(|_| !live.show_events) {
+        } else if let Some(t) = live.type_filter().filter(|_| !live.show_events()) {
             // say which type is empty and how to get out of it
             format!(
                 "No {} event matches — t shows the next type, Esc clears the filters",
@@ -137,13 +137,13 @@ pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect)
     let h = inner.height as usize;
     let has_focus = around.focused;
     let mut lines = Vec::with_capacity(h);
-    if live.show_events {
-        for (pos, i) in live.list.visible(live.rows(), h) {
+    if live.show_events() {
+        for (pos, i) in live.list().visible(live.rows(), h) {
             let mut l = Line::styled(
                 escape(&run.runtime_events[i]).into_owned(),
                 theme.get("text"),
             );
-            if pos == live.list.cursor && has_focus {
+            if pos == live.list().cursor && has_focus {
                 l = l.style(theme.get("selection"));
             }
             lines.push(l);
@@ -166,10 +166,10 @@ pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect)
         theme.get("muted"),
     ));
     let rows = h.saturating_sub(1);
-    let offset = if live.list.cursor >= live.list.offset + rows {
-        live.list.cursor + 1 - rows.max(1)
+    let offset = if live.list().cursor >= live.list().offset + rows {
+        live.list().cursor + 1 - rows.max(1)
     } else {
-        live.list.offset
+        live.list().offset
     };
     for (pos, i) in live.rows().enumerate().skip(offset).take(rows) {
         let e = &run.events[i];
@@ -203,7 +203,7 @@ pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect)
             spans.extend(super::sgr_line_spans(&e.message, theme.get("muted"), theme));
         }
         let mut l = Line::from(spans);
-        if pos == live.list.cursor && has_focus {
+        if pos == live.list().cursor && has_focus {
             l = l.style(theme.get("selection"));
         }
         lines.push(l);

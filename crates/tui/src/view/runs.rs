@@ -17,27 +17,27 @@ pub fn draw(
     f: &mut Frame,
     r: Rect,
 ) {
-    let total = cx.ws.map_or(0, |w| w.logs.runs.len()) + runs.records.len();
+    let total = cx.ws.map_or(0, |w| w.logs.runs.len()) + runs.records().len();
     let mut title = vec![Span::raw(format!(
         " Runs · {}/{total} ",
-        runs.visible.len()
+        runs.visible().len()
     ))];
-    if editing || !runs.filter.is_empty() {
+    if editing || !runs.filter().is_empty() {
         title.push(Span::styled(
             format!(
                 "s: {}{} ",
-                escape(&runs.filter),
+                escape(runs.filter()),
                 if editing { "▏" } else { "" }
             ),
             theme.get("input"),
         ));
     }
-    let list = &runs.list;
+    let list = runs.list();
     let rows = r.height.saturating_sub(2) as usize;
     let block = super::with_more(
         pane(Line::from(title), cx.focused, theme),
         list.offset,
-        list.below(runs.visible.len(), rows),
+        list.below(runs.visible().len(), rows),
         theme,
     );
     let inner = block.inner(r);
@@ -51,7 +51,7 @@ pub fn draw(
         );
         return;
     };
-    if runs.visible.is_empty() {
+    if runs.visible().is_empty() {
         let msg = if total == 0 {
             let hint = ["Runs appear under tests/logs/<scope>/<caseId>/<runId>/"];
             headed("No runs yet", theme.get("text"), hint)
@@ -63,12 +63,12 @@ pub fn draw(
     }
     let w = inner.width as usize;
     let mut lines = Vec::new();
-    for (pos, &i) in runs.list.visible(&runs.visible, inner.height as usize) {
+    for (pos, &i) in runs.list().visible(runs.visible(), inner.height as usize) {
         let run = match i {
             RunRow::Tests(i) => &ws.logs.runs[i],
             RunRow::Record(r) => {
                 let mut line = record_row(runs, r, theme, w);
-                if pos == runs.list.cursor {
+                if pos == runs.list().cursor {
                     line = line.style(theme.get("selection"));
                 }
                 lines.push(line);
@@ -91,7 +91,7 @@ pub fn draw(
         let mut right = super::badges::run(&cx.badges, &run.path, theme, w.saturating_sub(used));
         right.push(duration);
         let mut line = spread(left, right, w);
-        if pos == runs.list.cursor {
+        if pos == runs.list().cursor {
             line = line.style(theme.get("selection"));
         }
         lines.push(line);
@@ -102,7 +102,7 @@ pub fn draw(
 /// A catalog run record: its verdict counts instead of one status.
 fn record_row<'a>(runs: &RunsTab, i: usize, theme: &Theme, w: usize) -> Line<'a> {
     use testdeck_exec::record::{Outcome, Verdict};
-    let Some((path, rec)) = runs.records.get(i) else {
+    let Some((path, rec)) = runs.records().get(i) else {
         return Line::raw("");
     };
     match rec {

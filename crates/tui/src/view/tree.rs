@@ -15,15 +15,15 @@ pub fn draw(tests: &TestsTab, cx: &super::TabCtx, theme: &Theme, f: &mut Frame, 
     let title = if cx.loading {
         " Tests ".to_owned()
     } else {
-        format!(" Tests · {} ", tests.cases.len())
+        format!(" Tests · {} ", tests.cases().len())
     };
     let mut block = pane(title, cx.focused, theme);
     let rows = r.height.saturating_sub(3) as usize;
-    let list = &tests.list;
+    let list = tests.list();
     block = super::with_more(
         block,
         list.offset,
-        list.below(tests.visible.len(), rows),
+        list.below(tests.visible().len(), rows),
         theme,
     );
     let inner = block.inner(r);
@@ -40,7 +40,7 @@ pub fn draw(tests: &TestsTab, cx: &super::TabCtx, theme: &Theme, f: &mut Frame, 
         empty_state(headed(head, theme.get("running"), what), theme, f, inner);
         return;
     }
-    if tests.nodes.is_empty() {
+    if tests.nodes().is_empty() {
         let hint = [
             "A case is tests/<domain>/<layer>/<suite>/…/<name>.test.ts",
             "Run logs appear under tests/logs/",
@@ -61,22 +61,22 @@ pub fn draw(tests: &TestsTab, cx: &super::TabCtx, theme: &Theme, f: &mut Frame, 
         vec![Span::styled("% runs passed", theme.get("muted"))],
         w,
     ));
-    for (pos, &ni) in tests.list.visible(&tests.visible, h) {
-        let n = &tests.nodes[ni];
+    for (pos, &ni) in tests.list().visible(tests.visible(), h) {
+        let n = &tests.nodes()[ni];
         let indent = "  ".repeat(n.depth);
         let mut left: Vec<Span> = Vec::new();
         let mut right: Vec<Span> = Vec::new();
-        let stats = tests.stats.get(&n.key);
+        let stats = tests.stats().get(&n.key);
         match n.kind {
             NodeKind::Folder => {
-                let open = tests.expanded.contains(&n.key);
+                let open = tests.expanded().contains(&n.key);
                 let marked_all = n.count > 0 && {
                     let keys = cx.marks;
-                    tests.nodes[ni + 1..]
+                    tests.nodes()[ni + 1..]
                         .iter()
                         .take_while(|m| m.depth > n.depth)
                         .filter_map(|m| match m.kind {
-                            NodeKind::Case(c) => Some(tests.cases[c].case_ref()),
+                            NodeKind::Case(c) => Some(tests.cases()[c].case_ref()),
                             NodeKind::Folder => None,
                         })
                         .all(|k| keys.contains(&k))
@@ -108,7 +108,7 @@ pub fn draw(tests: &TestsTab, cx: &super::TabCtx, theme: &Theme, f: &mut Frame, 
                 }
             }
             NodeKind::Case(ci) => {
-                let c = &tests.cases[ci];
+                let c = &tests.cases()[ci];
                 left.push(mark_span(cx.marks.contains(&c.case_ref()), theme));
                 left.push(Span::raw(indent));
                 left.push(status_icon(c.latest, theme));
@@ -159,7 +159,7 @@ pub fn draw(tests: &TestsTab, cx: &super::TabCtx, theme: &Theme, f: &mut Frame, 
             }
         }
         let mut line = spread(left, right, w);
-        if pos == tests.list.cursor {
+        if pos == tests.list().cursor {
             line = line.style(theme.get("selection"));
         }
         lines.push(line);

@@ -60,7 +60,7 @@ impl App {
         match ev {
             E::RunStart { run_id, .. } => {
                 self.notice = Some(format!("run record {}", escape(&run_id)));
-                self.runs.launched.insert(index, run_id);
+                self.runs.set_launched(index, run_id);
                 Vec::new()
             }
             E::RunnerStart { command } => {
@@ -83,10 +83,10 @@ impl App {
                 ..
             } => {
                 if let Some(p) = &path {
-                    self.changes.launched.insert(p.clone());
+                    self.changes.launched(p.clone());
                 }
                 let fx = self.live.show_launch(&id, path.as_deref());
-                self.live.opened_for = Some(index);
+                self.live.opened(index);
                 let msg = command.unwrap_or_default();
                 let risk = risk.map_or(String::new(), |r| format!(" [{}]", r.as_str()));
                 self.live
@@ -118,8 +118,8 @@ impl App {
                         reason.clone(),
                     ),
                 );
-                if self.live.launch.as_deref() == Some(r.id.as_str()) {
-                    if let Some(run) = self.live.run.as_mut() {
+                if self.live.launch() == Some(r.id.as_str()) {
+                    if let Some(run) = self.live.run_mut() {
                         run.in_progress = false;
                     }
                 }
@@ -157,8 +157,9 @@ impl App {
             E::Summary(s) => {
                 self.launch.running = self.launch.running.saturating_sub(1);
                 // the launch's run shown is read again (artifacts, details) after the reload
-                if self.live.launch.is_some() {
-                    self.changes.reread = self.live.run.as_ref().map(|r| r.path.clone());
+                if self.live.launch().is_some() {
+                    self.changes
+                        .set_reread(self.live.run().map(|r| r.path.clone()));
                 }
                 self.notice = Some(format!(
                     "launch done: {}{}{}",
@@ -175,16 +176,15 @@ impl App {
     /// out with its `run_together` group): its reason goes into the live pane —
     /// the launch's view, opened for it when nothing of the launch is shown yet.
     fn left_out_in_live(&mut self, id: &str, verdict: Verdict, reason: &str) -> Vec<Effect> {
-        if !matches!(verdict, Verdict::Skipped | Verdict::NotRun)
-            || self.live.launch.as_deref() == Some(id)
+        if !matches!(verdict, Verdict::Skipped | Verdict::NotRun) || self.live.launch() == Some(id)
         {
             return Vec::new();
         }
         let mut fx = Vec::new();
-        if self.live.launch.is_none() {
+        if self.live.launch().is_none() {
             fx = self.live.show_launch(id, None);
         }
-        let Some(shown) = self.live.launch.clone() else {
+        let Some(shown) = self.live.launch().map(str::to_owned) else {
             return fx;
         };
         self.live.push(

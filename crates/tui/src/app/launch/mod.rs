@@ -5,7 +5,9 @@
 //! file here.
 
 use super::super::action::Command;
-use super::{App, Effect, Overlay, Prompt as PromptOverlay};
+use super::App;
+use super::effect::Effect;
+use super::overlay::{Overlay, Prompt as PromptOverlay};
 use std::collections::BTreeMap;
 use testdeck_core::workspace::Workspace;
 use testdeck_exec::{
@@ -19,33 +21,12 @@ mod rerun;
 pub mod runner_output;
 pub mod verdict;
 
+pub use super::prompt::{Asking, Judging, Preview, VERDICTS};
 pub use events::skip_reasons;
-pub use preview::{Outlook, Preview};
-pub use verdict::{Judging, VERDICTS};
+pub use preview::Outlook;
 
 /// The word a person types to authorize destructive cases (a key press never can).
 pub const DESTRUCTIVE_WORD: &str = "destructive";
-
-/// A launch waiting for its prompts to be answered.
-#[derive(Debug, Clone)]
-pub struct Asking {
-    pub plan: LaunchPlan,
-    /// The question on screen, and the case that raised it.
-    pub prompt: Prompt,
-    /// What the person typed (typed prompts only).
-    pub typed: String,
-    /// Answered "no": never asked again in this launch (those cases are skipped).
-    pub declined: Vec<Grantable>,
-    /// Cases skipped already, with the reason (shown when the launch starts).
-    pub skipped: Vec<(String, String)>,
-}
-
-impl Asking {
-    /// Whether this prompt needs the word typed rather than `y`.
-    pub fn typed(&self) -> bool {
-        matches!(self.prompt, Prompt::Destructive { .. })
-    }
-}
 
 /// The launch component: the session's authorizations and max risk, the launches
 /// started and still running, the person-judged cases waiting for a verdict, and

@@ -3,30 +3,14 @@
 //! its prompts, `t` brings temp cases in, Esc cancels).
 
 use super::super::super::action::Command;
-use super::super::{App, Effect, Overlay, Prompt as PromptOverlay};
+use super::super::App;
+use super::super::effect::Effect;
+use super::super::overlay::{Overlay, Prompt as PromptOverlay};
+use super::super::prompt::Preview;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use testdeck_core::sanitize::escape;
 use testdeck_exec::{self as exec, Decision, LaunchPlan, TestsTarget};
-
-/// What a launch of more than one case will do, shown before it starts (Enter
-/// goes on to its prompts, Esc cancels).
-#[derive(Debug, Clone)]
-pub struct Preview {
-    /// The tests targets and catalog ids to launch (temp cases not among them
-    /// unless `with_temp`).
-    pub tests: Vec<(String, Option<String>)>,
-    pub catalog: Vec<String>,
-    /// `F`: the failed temp cases, left out unless the person brings them in.
-    pub temp: Vec<(String, Option<String>)>,
-    pub with_temp: bool,
-    /// Left out before the plan (a failed orphan has no test file), with why.
-    pub left_out: Vec<(String, String)>,
-    /// `F` (rerun failed) rather than `r`.
-    pub rerun: bool,
-    /// The one line: N cases, M need authorization, K excluded and why.
-    pub line: String,
-}
 
 /// What a plan will do, counted before it starts.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -93,7 +77,7 @@ impl App {
             TestsTarget::Cases { case_ids, .. } => case_ids.len(),
             TestsTarget::Scope(scope) => self
                 .tests
-                .cases
+                .cases()
                 .iter()
                 .filter(|c| {
                     !c.orphan()

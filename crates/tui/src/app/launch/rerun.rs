@@ -16,9 +16,9 @@ impl App {
         };
         let set = testdeck_exec::failed::failed_set(ws);
         let shown: Option<HashSet<String>> =
-            (self.tab == Tab::Runs && !self.runs.filter.is_empty()).then(|| {
+            (self.tab == Tab::Runs && !self.runs.filter().is_empty()).then(|| {
                 self.runs
-                    .visible
+                    .visible()
                     .iter()
                     .filter_map(|r| match r {
                         RunRow::Tests(i) => ws.logs.runs.get(*i).map(RawRun::key),
@@ -41,7 +41,7 @@ impl App {
         // a failed orphan has no test file to run: named, not silently dropped
         let left_out: Vec<(String, String)> = self
             .tests
-            .cases
+            .cases()
             .iter()
             .filter(|c| {
                 c.orphan()

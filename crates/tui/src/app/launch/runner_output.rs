@@ -123,7 +123,7 @@ mod tests {
 
     /// The rows shown, each as `type name message`.
     fn shown(a: &App) -> Vec<String> {
-        let run = a.live.run.as_ref().expect("a run shown");
+        let run = a.live.run().expect("a run shown");
         a.live
             .rows()
             .map(|i| {
