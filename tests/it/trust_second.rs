@@ -331,3 +331,90 @@ fn a_runs_folder_that_is_a_link_out_gets_no_record() {
         "validate said nothing: {doc}"
     );
 }
+
+const PLAN_CARD_CASE: &str = "ai/e2e/workbench/basic/workbench-plan-artifact-smoke";
+const PLAN_CARD_RUN: &str =
+    "tests/logs/ai/e2e/workbench/basic/workbench-plan-artifact-smoke/20261127-082157-975";
+
+/// The argument an opener would be handed, from the effects of `o`.
+fn spawned_target(fx: &[testdeck_tui::app::Effect]) -> Option<String> {
+    fx.iter().find_map(|e| match e {
+        testdeck_tui::app::Effect::Spawn(argv) => argv.last().cloned(),
+        _ => None,
+    })
+}
+
+#[test]
+fn an_artifact_swapped_for_a_link_out_after_listing_is_refused_at_o_and_at_the_preview() {
+    use common::app::{Deck, Runs, options, render};
+    use crossterm::event::KeyCode;
+    use std::os::unix::fs::PermissionsExt as _;
+    use testdeck_tui::app::Pane;
+    use testdeck_tui::image::State;
+    let d = common::fs::demo_copy();
+    let outside = tempfile::tempdir().expect("outside");
+    let run = d.path().join(PLAN_CARD_RUN);
+    let card = run.join("artifacts/plan-card.png");
+    // a real picture outside the workspace, the one the link will lead to
+    let secret = outside.path().join("secret.png");
+    std::fs::copy(&card, &secret).expect("outside png");
+    let mut app = Deck::new(options(d.path(), "demo"), Runs::JOBS)
+        .sized(140, 60)
+        .loaded();
+    assert!(app.jump_to(PLAN_CARD_CASE));
+    app.cmd(testdeck_tui::action::Command::Open);
+    let listed = &app.live().run.as_ref().expect("a run loaded").artifacts;
+    assert!(
+        listed
+            .iter()
+            .any(|a| a.path == "artifacts/plan-card.png" && a.exists),
+        "listed inside, before the swap: {listed:?}"
+    );
+    app.focus_on(Pane::Artifacts);
+    // the first artifact (the trace) opens through a private copy, never its path
+    let fx = app.key(KeyCode::Char('o'));
+    let copy = spawned_target(&fx).expect("the trace is opened");
+    let copy = Path::new(&copy);
+    assert!(
+        !copy.starts_with(d.path()),
+        "a copy, not the path: {copy:?}"
+    );
+    assert_eq!(
+        std::fs::read(copy).expect("copy"),
+        std::fs::read(run.join("artifacts/trace.zip")).expect("trace")
+    );
+    let folder = copy.parent().expect("folder");
+    let mode = std::fs::metadata(folder)
+        .expect("stat")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o700, "only this user can enter it");
+    std::fs::remove_dir_all(folder).expect("rm copy");
+    // after the run was listed, the screenshot becomes a link out of its run folder
+    std::fs::remove_file(&card).expect("rm card");
+    std::os::unix::fs::symlink(&secret, &card).expect("link out");
+    app.key(KeyCode::Char('j'));
+    assert_eq!(app.live().artifacts.cursor, 1, "the screenshot is selected");
+    // the preview opens it beneath the run folder: refused, with a message
+    let Some(State::Failed(why)) = app.previews().cache.get(&card) else {
+        panic!(
+            "read through the link: {:?}",
+            app.previews().cache.get(&card)
+        );
+    };
+    assert!(why.contains("symbolic link"), "{why}");
+    let theme = testdeck_tui::theme::Theme::builtin("dark", false).expect("dark");
+    let screen = render(&app, &theme).backend().to_string();
+    assert!(
+        screen.contains("artifacts/plan-card.png: a symbolic link"),
+        "{screen}"
+    );
+    // `o` opens it beneath the run folder too: refused, said, nothing spawned
+    let fx = app.key(KeyCode::Char('o'));
+    assert_eq!(spawned_target(&fx), None, "{fx:?}");
+    let notice = app.notice().clone().unwrap_or_default();
+    assert!(
+        notice.contains("not opened: artifacts/plan-card.png: a symbolic link"),
+        "{notice}"
+    );
+}

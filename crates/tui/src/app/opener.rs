@@ -3,6 +3,7 @@
 
 use super::super::action::Command;
 use super::{App, Effect, Overlay, Prompt, overlay};
+use std::path::Path;
 use testdeck_core::sanitize::escape;
 
 impl App {
@@ -23,6 +24,7 @@ impl App {
         let target = file.to_string_lossy().into_owned();
         match openers::decide(&self.opts.root, &self.opener_places, slot) {
             Decision::Nothing => {
+                discard(&file);
                 self.notice = Some("no opener configured ([open] is empty)".into());
                 Vec::new()
             }
@@ -51,6 +53,7 @@ impl App {
     /// remembers it) and opens the file; anything else opens nothing.
     pub(super) fn trust_command(&mut self, t: overlay::TrustOpener, c: Command) -> Vec<Effect> {
         if c != Command::Confirm {
+            discard(Path::new(&t.target));
             self.notice = Some(format!(
                 "not opened: the workspace's opener for {} is not trusted",
                 escape(&t.shown)
@@ -76,5 +79,13 @@ impl App {
         let mut argv = t.argv;
         argv.push(t.target);
         vec![Effect::Spawn(argv)]
+    }
+}
+
+/// Remove the private copy made for an opener that will not run (its folder
+/// holds only it).
+fn discard(copy: &Path) {
+    if let Some(dir) = copy.parent() {
+        let _ = std::fs::remove_dir_all(dir);
     }
 }
