@@ -418,3 +418,145 @@ fn an_artifact_swapped_for_a_link_out_after_listing_is_refused_at_o_and_at_the_p
         "{notice}"
     );
 }
+
+/// A cancelled-runs file the disk refuses to rewrite (`RLIMIT_FSIZE` below its
+/// size, SIGXFSZ ignored, so the write fails with EFBIG as on a full disk):
+/// its earlier entries survive whole, and the failure is said.
+#[test]
+fn a_cancelled_runs_file_the_disk_refuses_keeps_its_entries_and_is_reported() {
+    use common::fs::write;
+    let ws = tempfile::tempdir().expect("ws");
+    let root = ws.path();
+    write(
+        root,
+        "tests/shop/backend/cart/cart-slow.test.ts",
+        "// case\n",
+    );
+    write(
+        root,
+        "runner.sh",
+        "dir=\"tests/logs/shop/backend/cart/cart-slow/$(date -u +%Y%m%d-%H%M%S)-001\"\nmkdir -p \"$dir\"\nprintf '{\"ts\":\"2026-01-01T00:00:00Z\",\"type\":\"run\",\"name\":\"run/start\",\"status\":\"info\",\"message\":\"started\"}\\n' >> \"$dir/timeline.jsonl\"\necho \"runner: started $dir\"\nsleep 60\n",
+    );
+    write(
+        root,
+        "testdeck.toml",
+        "[runner]\ncommand = [\"sh\", \"runner.sh\"]\n",
+    );
+    // 80 earlier cancelled runs, still without meta.json: kept by every rewrite
+    let earlier: Vec<String> = (0..80)
+        .map(|i| format!("tests/logs/shop/backend/cart/cart-slow/20250101-0000{i:02}-000"))
+        .collect();
+    for r in &earlier {
+        std::fs::create_dir_all(root.join(r)).expect("mkdir");
+    }
+    let state = tempfile::tempdir().expect("state");
+    let file = testdeck_core::workspace::cancelled::file_in(&state.path().join("testdeck"), root);
+    testdeck_core::workspace::cancelled::record(&file, root, &earlier).expect("earlier");
+    let before = std::fs::read(&file).expect("the file");
+    assert!(before.len() > 4096, "{} bytes", before.len());
+    let mut cmd = Command::new(bin());
+    cmd.args(["run", "--json", "shop/backend/cart/cart-slow", "--root"])
+        .arg(root)
+        .env("XDG_STATE_HOME", state.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    crate::faults_kill::limit_file_size(&mut cmd, 4096);
+    let mut child = cmd.spawn().expect("testdeck run");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    loop {
+        let line = lines
+            .next()
+            .expect("ended before the case started")
+            .expect("line");
+        if line.contains("\"case-start\"") {
+            break;
+        }
+    }
+    let term = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(term.success());
+    let mut said: Vec<String> = lines.map_while(Result::ok).collect();
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().expect("stderr"), &mut err)
+        .expect("stderr");
+    said.push(err);
+    child.wait().expect("wait");
+    let said = said.join("\n");
+    assert!(
+        said.contains("cannot record the cancelled runs") && said.contains("File too large"),
+        "{said}"
+    );
+    let after = std::fs::read(&file).expect("the file");
+    assert!(
+        after == before,
+        "the earlier entries are kept whole: {} of {} bytes left",
+        after.len(),
+        before.len()
+    );
+    let left: Vec<_> = std::fs::read_dir(file.parent().expect("folder"))
+        .expect("ls")
+        .filter_map(Result::ok)
+        .map(|e| e.file_name())
+        .filter(|n| n.to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "no temp file left: {left:?}");
+}
+
+/// Whether `s` holds a character no copy may carry raw: C0, DEL, C1, the bidi
+/// controls and marks, the line and paragraph separators.
+fn raw_hostile(s: &str) -> Option<char> {
+    s.chars().find(|&c| {
+        c.is_control()
+            || matches!(
+                c,
+                '\u{200e}' | '\u{200f}' | '\u{061c}' | '\u{2028}' | '\u{2029}'
+            )
+            || ('\u{202a}'..='\u{202e}').contains(&c)
+            || ('\u{2066}'..='\u{2069}').contains(&c)
+    })
+}
+
+#[test]
+fn yy_and_yp_copy_hostile_names_escaped() {
+    use common::app::{Deck, Runs, options};
+    use testdeck_tui::app::Effect;
+    let ws = tempfile::tempdir().expect("ws");
+    let root = ws.path();
+    let name = "pay\u{1b}]52;c;ZXZpbA==\u{7}\u{202e}gpj\u{2028}\u{2066}x\u{85}\u{9b}2J";
+    common::fs::write(
+        root,
+        &format!("tests/shop/backend/cart/{name}.test.ts"),
+        "// case\n",
+    );
+    common::fs::write(
+        root,
+        "testdeck.toml",
+        "[runner]\ncommand = [\"sh\", \"runner.sh\"]\n",
+    );
+    let mut app = Deck::new(options(root, "hostile"), Runs::FOLDERS)
+        .sized(140, 40)
+        .loaded();
+    app.jump(&format!("shop/backend/cart/{name}"));
+    let mut copied = Vec::new();
+    for keys in ["yy", "yp"] {
+        let fx = app.keys(keys);
+        let text = fx
+            .iter()
+            .find_map(|e| match e {
+                Effect::Copy(t) => Some(t.clone()),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("{keys}: nothing copied: {fx:?}"));
+        if let Some(c) = raw_hostile(&text) {
+            panic!("{keys} copies {c:?} raw: {text:?}");
+        }
+        assert!(text.contains("pay") && text.contains("gpj"), "{text:?}");
+        copied.push(text);
+    }
+    assert!(
+        copied[1].starts_with("tests/shop/backend/cart/"),
+        "{copied:?}"
+    );
+}
