@@ -560,3 +560,76 @@ fn yy_and_yp_copy_hostile_names_escaped() {
         "{copied:?}"
     );
 }
+
+/// The screen of `app` as text, in the dark theme.
+fn screen_text(app: &common::app::Deck) -> String {
+    let theme = testdeck_tui::theme::Theme::builtin("dark", false).expect("dark");
+    common::app::render(app, &theme).backend().to_string()
+}
+
+#[test]
+fn a_trust_question_too_long_for_the_screen_scrolls_and_y_waits_for_its_end() {
+    use common::app::{Deck, Runs, options};
+    use crossterm::event::KeyCode;
+    use testdeck_tui::app::Pane;
+    let d = common::fs::demo_copy();
+    // the command hides its end behind 4,000 spaces
+    let hidden = format!("xdg-open \"$1\"{}; touch hidden-marker", " ".repeat(4000));
+    let toml = d.path().join("testdeck.toml");
+    let mut text = std::fs::read_to_string(&toml).unwrap_or_default();
+    text.push_str(&format!(
+        "\n[open]\ndefault = [\"sh\", \"-c\", {}, \"sh\"]\n",
+        serde_json::to_string(&hidden).expect("toml string")
+    ));
+    std::fs::write(&toml, text).expect("toml");
+    let mut app = Deck::new(options(d.path(), "demo"), Runs::FOLDERS)
+        .sized(100, 30)
+        .loaded();
+    assert!(app.jump_to(PLAN_CARD_CASE));
+    app.cmd(testdeck_tui::action::Command::Open);
+    app.focus_on(Pane::Artifacts);
+    // the screenshot: opened by the workspace's default opener
+    app.key(KeyCode::Char('j'));
+    let fx = app.key(KeyCode::Char('o'));
+    assert_eq!(spawned_target(&fx), None, "asked first: {fx:?}");
+    let s = screen_text(&app);
+    assert!(s.contains("Run the workspace's opener?"), "{s}");
+    assert!(s.contains("↓ more: "), "it says there is more: {s}");
+    assert!(
+        !s.contains("hidden-marker") && !s.contains("Trust it"),
+        "{s}"
+    );
+    // arguments quoted one per line
+    assert!(
+        s.contains("│  -c") && s.contains("│  'xdg-open \"$1\""),
+        "{s}"
+    );
+    // y before the end runs nothing and leaves the question up
+    let fx = app.key(KeyCode::Char('y'));
+    assert_eq!(spawned_target(&fx), None, "y before the end ran it: {fx:?}");
+    assert!(screen_text(&app).contains("Run the workspace's opener?"));
+    // scrolled page by page, every row passes on screen, down to the end
+    let mut pages = 0;
+    while screen_text(&app).contains("↓ more: ") {
+        app.key(KeyCode::PageDown);
+        pages += 1;
+        assert!(pages < 200, "the end is never reached");
+    }
+    assert!(pages > 1, "{pages} pages");
+    let s = screen_text(&app);
+    assert!(
+        s.contains("hidden-marker'") && s.contains("Trust it"),
+        "the end and the question show: {s}"
+    );
+    let fx = app.key(KeyCode::Char('y'));
+    let Some(testdeck_tui::app::Effect::Spawn(argv)) = fx
+        .iter()
+        .find(|e| matches!(e, testdeck_tui::app::Effect::Spawn(_)))
+    else {
+        panic!("y at the end runs it: {fx:?}");
+    };
+    assert_eq!(argv[2], hidden, "the command shown is the one run");
+    if let Some(folder) = argv.last().map(Path::new).and_then(Path::parent) {
+        std::fs::remove_dir_all(folder).expect("rm the copy");
+    }
+}

@@ -18,7 +18,7 @@ pub mod list;
 pub mod live;
 mod mouse;
 mod navigate;
-mod opener;
+pub mod opener;
 pub mod overlay;
 pub mod preview;
 pub mod report;
