@@ -576,12 +576,12 @@ fn a_trust_question_too_long_for_the_screen_scrolls_and_y_waits_for_its_end() {
     // the command hides its end behind 4,000 spaces
     let hidden = format!("xdg-open \"$1\"{}; touch hidden-marker", " ".repeat(4000));
     let toml = d.path().join("testdeck.toml");
-    let mut text = std::fs::read_to_string(&toml).unwrap_or_default();
-    text.push_str(&format!(
+    let text = std::fs::read_to_string(&toml).unwrap_or_default();
+    let open = format!(
         "\n[open]\ndefault = [\"sh\", \"-c\", {}, \"sh\"]\n",
         serde_json::to_string(&hidden).expect("toml string")
-    ));
-    std::fs::write(&toml, text).expect("toml");
+    );
+    std::fs::write(&toml, text + &open).expect("toml");
     let mut app = Deck::new(options(d.path(), "demo"), Runs::FOLDERS)
         .sized(100, 30)
         .loaded();
