@@ -247,7 +247,7 @@ fn a_runner_killed_mid_run_shows_in_progress_and_the_next_target_runs() {
 /// full disk refuses a write) with SIGXFSZ ignored, so a write past it fails
 /// with EFBIG instead of killing the process.
 #[allow(unsafe_code)]
-fn limit_file_size(cmd: &mut Command, bytes: u64) {
+pub(crate) fn limit_file_size(cmd: &mut Command, bytes: u64) {
     use std::os::unix::process::CommandExt;
     // SAFETY: runs in the forked child before exec; setrlimit(2) and signal(2)
     // are async-signal-safe, read only the local `lim`, and allocate nothing.

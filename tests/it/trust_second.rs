@@ -331,3 +331,309 @@ fn a_runs_folder_that_is_a_link_out_gets_no_record() {
         "validate said nothing: {doc}"
     );
 }
+
+const PLAN_CARD_CASE: &str = "ai/e2e/workbench/basic/workbench-plan-artifact-smoke";
+const PLAN_CARD_RUN: &str =
+    "tests/logs/ai/e2e/workbench/basic/workbench-plan-artifact-smoke/20261127-082157-975";
+
+/// The argument an opener would be handed, from the effects of `o`.
+fn spawned_target(fx: &[testdeck_tui::app::Effect]) -> Option<String> {
+    fx.iter().find_map(|e| match e {
+        testdeck_tui::app::Effect::Spawn(argv) => argv.last().cloned(),
+        _ => None,
+    })
+}
+
+#[test]
+fn an_artifact_swapped_for_a_link_out_after_listing_is_refused_at_o_and_at_the_preview() {
+    use common::app::{Deck, Runs, options, render};
+    use crossterm::event::KeyCode;
+    use std::os::unix::fs::PermissionsExt as _;
+    use testdeck_tui::app::Pane;
+    use testdeck_tui::image::State;
+    let d = common::fs::demo_copy();
+    let outside = tempfile::tempdir().expect("outside");
+    let run = d.path().join(PLAN_CARD_RUN);
+    let card = run.join("artifacts/plan-card.png");
+    // a real picture outside the workspace, the one the link will lead to
+    let secret = outside.path().join("secret.png");
+    std::fs::copy(&card, &secret).expect("outside png");
+    let mut app = Deck::new(options(d.path(), "demo"), Runs::JOBS)
+        .sized(140, 60)
+        .loaded();
+    assert!(app.jump_to(PLAN_CARD_CASE));
+    app.cmd(testdeck_tui::action::Command::Open);
+    let listed = &app.live().run().expect("a run loaded").artifacts;
+    assert!(
+        listed
+            .iter()
+            .any(|a| a.path == "artifacts/plan-card.png" && a.exists),
+        "listed inside, before the swap: {listed:?}"
+    );
+    app.focus_on(Pane::Artifacts);
+    // the first artifact (the trace) opens through a private copy, never its path
+    let fx = app.key(KeyCode::Char('o'));
+    let copy = spawned_target(&fx).expect("the trace is opened");
+    let copy = Path::new(&copy);
+    assert!(
+        !copy.starts_with(d.path()),
+        "a copy, not the path: {copy:?}"
+    );
+    assert_eq!(
+        std::fs::read(copy).expect("copy"),
+        std::fs::read(run.join("artifacts/trace.zip")).expect("trace")
+    );
+    let folder = copy.parent().expect("folder");
+    let mode = std::fs::metadata(folder)
+        .expect("stat")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o700, "only this user can enter it");
+    std::fs::remove_dir_all(folder).expect("rm copy");
+    // after the run was listed, the screenshot becomes a link out of its run folder
+    std::fs::remove_file(&card).expect("rm card");
+    std::os::unix::fs::symlink(&secret, &card).expect("link out");
+    app.key(KeyCode::Char('j'));
+    assert_eq!(
+        app.live().artifacts().cursor,
+        1,
+        "the screenshot is selected"
+    );
+    // the preview opens it beneath the run folder: refused, with a message
+    let Some(State::Failed(why)) = app.previews().cache().get(&card) else {
+        panic!(
+            "read through the link: {:?}",
+            app.previews().cache().get(&card)
+        );
+    };
+    assert!(why.contains("symbolic link"), "{why}");
+    let theme = testdeck_tui::theme::Theme::builtin("dark", false).expect("dark");
+    let screen = render(&app, &theme).backend().to_string();
+    assert!(
+        screen.contains("artifacts/plan-card.png: a symbolic link"),
+        "{screen}"
+    );
+    // `o` opens it beneath the run folder too: refused, said, nothing spawned
+    let fx = app.key(KeyCode::Char('o'));
+    assert_eq!(spawned_target(&fx), None, "{fx:?}");
+    let notice = app.notice().clone().unwrap_or_default();
+    assert!(
+        notice.contains("not opened: artifacts/plan-card.png: a symbolic link"),
+        "{notice}"
+    );
+}
+
+/// A cancelled-runs file the disk refuses to rewrite (`RLIMIT_FSIZE` below its
+/// size, SIGXFSZ ignored, so the write fails with EFBIG as on a full disk):
+/// its earlier entries survive whole, and the failure is said.
+#[test]
+fn a_cancelled_runs_file_the_disk_refuses_keeps_its_entries_and_is_reported() {
+    use common::fs::write;
+    let ws = tempfile::tempdir().expect("ws");
+    let root = ws.path();
+    write(
+        root,
+        "tests/shop/backend/cart/cart-slow.test.ts",
+        "// case\n",
+    );
+    write(
+        root,
+        "runner.sh",
+        "dir=\"tests/logs/shop/backend/cart/cart-slow/$(date -u +%Y%m%d-%H%M%S)-001\"\nmkdir -p \"$dir\"\nprintf '{\"ts\":\"2026-01-01T00:00:00Z\",\"type\":\"run\",\"name\":\"run/start\",\"status\":\"info\",\"message\":\"started\"}\\n' >> \"$dir/timeline.jsonl\"\necho \"runner: started $dir\"\nsleep 60\n",
+    );
+    write(
+        root,
+        "testdeck.toml",
+        "[runner]\ncommand = [\"sh\", \"runner.sh\"]\n",
+    );
+    // 80 earlier cancelled runs, still without meta.json: kept by every rewrite
+    let earlier: Vec<String> = (0..80)
+        .map(|i| format!("tests/logs/shop/backend/cart/cart-slow/20250101-0000{i:02}-000"))
+        .collect();
+    for r in &earlier {
+        std::fs::create_dir_all(root.join(r)).expect("mkdir");
+    }
+    let state = tempfile::tempdir().expect("state");
+    let file = testdeck_core::workspace::cancelled::file_in(&state.path().join("testdeck"), root);
+    testdeck_core::workspace::cancelled::record(&file, root, &earlier).expect("earlier");
+    let before = std::fs::read(&file).expect("the file");
+    assert!(before.len() > 4096, "{} bytes", before.len());
+    let mut cmd = Command::new(bin());
+    cmd.args(["run", "--json", "shop/backend/cart/cart-slow", "--root"])
+        .arg(root)
+        .env("XDG_STATE_HOME", state.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    crate::faults_kill::limit_file_size(&mut cmd, 4096);
+    let mut child = cmd.spawn().expect("testdeck run");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    loop {
+        let line = lines
+            .next()
+            .expect("ended before the case started")
+            .expect("line");
+        if line.contains("\"case-start\"") {
+            break;
+        }
+    }
+    let term = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(term.success());
+    let mut said: Vec<String> = lines.map_while(Result::ok).collect();
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().expect("stderr"), &mut err)
+        .expect("stderr");
+    said.push(err);
+    child.wait().expect("wait");
+    let said = said.join("\n");
+    assert!(
+        said.contains("cannot record the cancelled runs") && said.contains("File too large"),
+        "{said}"
+    );
+    let after = std::fs::read(&file).expect("the file");
+    assert!(
+        after == before,
+        "the earlier entries are kept whole: {} of {} bytes left",
+        after.len(),
+        before.len()
+    );
+    let left: Vec<_> = std::fs::read_dir(file.parent().expect("folder"))
+        .expect("ls")
+        .filter_map(Result::ok)
+        .map(|e| e.file_name())
+        .filter(|n| n.to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "no temp file left: {left:?}");
+}
+
+/// Whether `s` holds a character no copy may carry raw: C0, DEL, C1, the bidi
+/// controls and marks, the line and paragraph separators.
+fn raw_hostile(s: &str) -> Option<char> {
+    s.chars().find(|&c| {
+        c.is_control()
+            || matches!(
+                c,
+                '\u{200e}' | '\u{200f}' | '\u{061c}' | '\u{2028}' | '\u{2029}'
+            )
+            || ('\u{202a}'..='\u{202e}').contains(&c)
+            || ('\u{2066}'..='\u{2069}').contains(&c)
+    })
+}
+
+#[test]
+fn yy_and_yp_copy_hostile_names_escaped() {
+    use common::app::{Deck, Runs, options};
+    use testdeck_tui::app::Effect;
+    let ws = tempfile::tempdir().expect("ws");
+    let root = ws.path();
+    let name = "pay\u{1b}]52;c;ZXZpbA==\u{7}\u{202e}gpj\u{2028}\u{2066}x\u{85}\u{9b}2J";
+    common::fs::write(
+        root,
+        &format!("tests/shop/backend/cart/{name}.test.ts"),
+        "// case\n",
+    );
+    common::fs::write(
+        root,
+        "testdeck.toml",
+        "[runner]\ncommand = [\"sh\", \"runner.sh\"]\n",
+    );
+    let mut app = Deck::new(options(root, "hostile"), Runs::FOLDERS)
+        .sized(140, 40)
+        .loaded();
+    app.jump(&format!("shop/backend/cart/{name}"));
+    let mut copied = Vec::new();
+    for keys in ["yy", "yp"] {
+        let fx = app.keys(keys);
+        let text = fx
+            .iter()
+            .find_map(|e| match e {
+                Effect::Copy(t) => Some(t.clone()),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("{keys}: nothing copied: {fx:?}"));
+        if let Some(c) = raw_hostile(&text) {
+            panic!("{keys} copies {c:?} raw: {text:?}");
+        }
+        assert!(text.contains("pay") && text.contains("gpj"), "{text:?}");
+        copied.push(text);
+    }
+    assert!(
+        copied[1].starts_with("tests/shop/backend/cart/"),
+        "{copied:?}"
+    );
+}
+
+/// The screen of `app` as text, in the dark theme.
+fn screen_text(app: &common::app::Deck) -> String {
+    let theme = testdeck_tui::theme::Theme::builtin("dark", false).expect("dark");
+    common::app::render(app, &theme).backend().to_string()
+}
+
+#[test]
+fn a_trust_question_too_long_for_the_screen_scrolls_and_y_waits_for_its_end() {
+    use common::app::{Deck, Runs, options};
+    use crossterm::event::KeyCode;
+    use testdeck_tui::app::Pane;
+    let d = common::fs::demo_copy();
+    // the command hides its end behind 4,000 spaces
+    let hidden = format!("xdg-open \"$1\"{}; touch hidden-marker", " ".repeat(4000));
+    let toml = d.path().join("testdeck.toml");
+    let text = std::fs::read_to_string(&toml).unwrap_or_default();
+    let open = format!(
+        "\n[open]\ndefault = [\"sh\", \"-c\", {}, \"sh\"]\n",
+        serde_json::to_string(&hidden).expect("toml string")
+    );
+    std::fs::write(&toml, text + &open).expect("toml");
+    let mut app = Deck::new(options(d.path(), "demo"), Runs::FOLDERS)
+        .sized(100, 30)
+        .loaded();
+    assert!(app.jump_to(PLAN_CARD_CASE));
+    app.cmd(testdeck_tui::action::Command::Open);
+    app.focus_on(Pane::Artifacts);
+    // the screenshot: opened by the workspace's default opener
+    app.key(KeyCode::Char('j'));
+    let fx = app.key(KeyCode::Char('o'));
+    assert_eq!(spawned_target(&fx), None, "asked first: {fx:?}");
+    let s = screen_text(&app);
+    assert!(s.contains("Run the workspace's opener?"), "{s}");
+    assert!(s.contains("↓ more: "), "it says there is more: {s}");
+    assert!(
+        !s.contains("hidden-marker") && !s.contains("Trust it"),
+        "{s}"
+    );
+    // arguments quoted one per line
+    assert!(
+        s.contains("│  -c") && s.contains("│  'xdg-open \"$1\""),
+        "{s}"
+    );
+    // y before the end runs nothing and leaves the question up
+    let fx = app.key(KeyCode::Char('y'));
+    assert_eq!(spawned_target(&fx), None, "y before the end ran it: {fx:?}");
+    assert!(screen_text(&app).contains("Run the workspace's opener?"));
+    // scrolled page by page, every row passes on screen, down to the end
+    let mut pages = 0;
+    while screen_text(&app).contains("↓ more: ") {
+        app.key(KeyCode::PageDown);
+        pages += 1;
+        assert!(pages < 200, "the end is never reached");
+    }
+    assert!(pages > 1, "{pages} pages");
+    let s = screen_text(&app);
+    assert!(
+        s.contains("hidden-marker'") && s.contains("Trust it"),
+        "the end and the question show: {s}"
+    );
+    let fx = app.key(KeyCode::Char('y'));
+    let Some(testdeck_tui::app::Effect::Spawn(argv)) = fx
+        .iter()
+        .find(|e| matches!(e, testdeck_tui::app::Effect::Spawn(_)))
+    else {
+        panic!("y at the end runs it: {fx:?}");
+    };
+    assert_eq!(argv[2], hidden, "the command shown is the one run");
+    if let Some(folder) = argv.last().map(Path::new).and_then(Path::parent) {
+        std::fs::remove_dir_all(folder).expect("rm the copy");
+    }
+}

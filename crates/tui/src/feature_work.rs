@@ -19,9 +19,11 @@ pub enum FeatureWork {
     Report { domain: String },
     /// The contract checks of these runs.
     Contract(Vec<RawRun>),
-    /// Decode a screenshot (`file`: inside its run folder; `label`: its run-relative path).
+    /// Decode a screenshot (`file`: inside its run folder `within`, opened beneath
+    /// it; `label`: its run-relative path).
     Preview {
         file: PathBuf,
+        within: PathBuf,
         label: String,
         background: [u8; 3],
     },

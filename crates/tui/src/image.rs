@@ -124,19 +124,26 @@ pub(crate) fn check_size(w: u32, h: u32) -> Result<(), String> {
     Ok(())
 }
 
-/// Read and decode `file` (transparency over black); messages start with `label`.
-pub fn load(file: &Path, label: &str) -> Result<Preview, String> {
-    load_over(file, label, [0, 0, 0])
+/// Read and decode `file` of the run folder `within` (transparency over black);
+/// messages start with `label`.
+pub fn load(file: &Path, within: &Path, label: &str) -> Result<Preview, String> {
+    load_over(file, within, label, [0, 0, 0])
 }
 
 /// Read and decode `file`, transparency drawn over `background`; messages start with
 /// `label` (the run-relative path).
-pub(crate) fn load_over(file: &Path, label: &str, background: [u8; 3]) -> Result<Preview, String> {
-    // the caller gives only files inside their run folder (`Artifact::file`);
+pub(crate) fn load_over(
+    file: &Path,
+    within: &Path,
+    label: &str,
+    background: [u8; 3],
+) -> Result<Preview, String> {
+    // opened beneath the run folder in the same call that reads it: a file
+    // swapped for a link out since the artifacts were listed is refused here;
     // the bounded reader refuses FIFOs and devices without blocking
     let bytes = testdeck_core::workspace::read::read(
         file,
-        None,
+        Some(within),
         testdeck_core::workspace::read::Kind::Image,
     )
     .map_err(|e| match e {

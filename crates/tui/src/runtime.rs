@@ -369,10 +369,11 @@ pub fn run_now(job: FeatureWork, root: &Path) -> Option<FeatureResult> {
         )),
         FeatureWork::Preview {
             file,
+            within,
             label,
             background,
         } => Some(FeatureResult::Preview {
-            preview: super::image::load_over(&file, &label, background),
+            preview: super::image::load_over(&file, &within, &label, background),
             file,
         }),
     }

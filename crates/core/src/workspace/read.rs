@@ -44,6 +44,9 @@ pub enum Kind {
     /// A Playwright `trace.zip`, held whole in memory while it is shown (its
     /// entries have bounds of their own: `workspace::trace`).
     Trace,
+    /// An artifact copied out of its run folder for the program that opens it
+    /// ([`checked_copy`]): videos and traces, never a sparse giant filling the disk.
+    Opened,
 }
 
 /// One timeline line (an event) is at most this long, for `validate`, `tail` and
@@ -67,6 +70,7 @@ impl Kind {
             Kind::Markdown | Kind::Image => 16 << 20,
             Kind::Config | Kind::UserConfig | Kind::Source => 1 << 20,
             Kind::Trace => 128 << 20,
+            Kind::Opened => 1 << 30,
         }
     }
 }
@@ -471,6 +475,64 @@ pub fn link_on_the_way(root: &Path, rel: &Path) -> Option<String> {
     None
 }
 
+/// A copy of the regular file `path`, opened beneath `within` in the same call
+/// that checks it (see [`open`]), in a new private folder (0700) of the temp
+/// folder: what a program that opens the file later by its path (an opener) is
+/// handed. The original path would be resolved again by that program, after
+/// the check, so a link swapped in meanwhile would lead it anywhere; the copy
+/// holds the bytes that passed. The copy keeps the file's name (openers choose
+/// by its extension). At most [`Kind::Opened`]'s cap is copied.
+pub fn checked_copy(path: &Path, within: &Path) -> Result<PathBuf, Error> {
+    let (f, m) = open(path, Some(within))?;
+    let cap = Kind::Opened.cap();
+    if m.len() > cap {
+        return Err(Error::TooLarge { size: m.len(), cap });
+    }
+    let name = path.file_name().ok_or(Error::NotRegular("folder"))?;
+    let dir = private_dir().map_err(Error::Io)?;
+    let dest = dir.join(name);
+    let copied = (|| {
+        let mut out = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&dest)?;
+        // the file may grow while it is copied: never past the cap
+        let n = std::io::copy(&mut f.take(cap + 1), &mut out)?;
+        if n > cap {
+            return Err(std::io::Error::other(format!(
+                "over the {cap} byte limit: not copied"
+            )));
+        }
+        Ok(())
+    })();
+    if let Err(e) = copied {
+        let _ = std::fs::remove_dir_all(&dir);
+        return Err(Error::Io(e));
+    }
+    Ok(dest)
+}
+
+/// A new folder only this user can enter, created exclusively (a folder planted
+/// under the same name makes the next name be tried, never used).
+fn private_dir() -> std::io::Result<PathBuf> {
+    use std::os::unix::fs::DirBuilderExt as _;
+    let base = std::env::temp_dir();
+    let mut tries = 0;
+    loop {
+        let dir = base.join(format!(
+            "testdeck-open-{}-{:016x}",
+            std::process::id(),
+            fastrand::u64(..)
+        ));
+        match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && tries < 100 => tries += 1,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
 /// Write `bytes` to `path` through a temp file created exclusively in the same
 /// folder (never an existing file or a planted link) and a rename, so a reader
 /// never sees half a file and a crash leaves the previous version.
@@ -592,5 +654,28 @@ mod tests {
         write_atomic(&p, b"two").expect("w2");
         assert_eq!(std::fs::read(&p).expect("r"), b"two");
         assert_eq!(std::fs::read_dir(d.path()).expect("ls").count(), 1);
+    }
+
+    #[test]
+    fn checked_copy_copies_what_is_inside_and_refuses_a_link_out() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let run = tempfile::tempdir().expect("run");
+        let out = tempfile::tempdir().expect("out");
+        std::fs::create_dir(run.path().join("artifacts")).expect("mkdir");
+        let inside = run.path().join("artifacts/shot.png");
+        std::fs::write(&inside, b"picture").expect("w");
+        let copy = checked_copy(&inside, run.path()).expect("copied");
+        assert_eq!(std::fs::read(&copy).expect("r"), b"picture");
+        assert_eq!(copy.file_name(), inside.file_name(), "the name is kept");
+        let dir = copy.parent().expect("its folder");
+        let mode = std::fs::metadata(dir).expect("stat").permissions().mode();
+        assert_eq!(mode & 0o777, 0o700, "a private folder");
+        std::fs::remove_dir_all(dir).expect("rm");
+        // the same name, now a link out of the run folder: refused, nothing copied
+        std::fs::write(out.path().join("secret"), b"secret").expect("w");
+        std::fs::remove_file(&inside).expect("rm");
+        std::os::unix::fs::symlink(out.path().join("secret"), &inside).expect("link");
+        let e = checked_copy(&inside, run.path()).expect_err("a link out");
+        assert!(matches!(e, Error::LinkOut), "{e:?}");
     }
 }

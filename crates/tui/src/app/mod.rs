@@ -18,7 +18,7 @@ pub mod list;
 pub mod live;
 mod mouse;
 mod navigate;
-mod opener;
+pub mod opener;
 pub mod overlay;
 pub mod preview;
 pub mod prompt;
@@ -328,7 +328,7 @@ impl App {
             let h = self.areas().panes.tree.height as usize;
             fx.extend(self.contract.job(ws, self.tab, &self.tests, &self.runs, h));
         }
-        fx.extend(self.previews.job(self.preview_target()));
+        fx.extend(self.previews.job(&self.live, &self.opts.root));
         self.sync_graphics();
         self.ask_next_verdict();
         fx

@@ -31,6 +31,8 @@ pub struct TrustOpener {
     /// The artifact to open (absolute) and as shown (run-relative).
     pub target: String,
     pub shown: String,
+    /// The first row of the question shown (it scrolls when it does not fit).
+    pub scroll: usize,
 }
 
 #[derive(Debug, Clone)]

@@ -70,15 +70,19 @@ impl Previews {
         self.background = rgb;
     }
 
-    /// The decode `t` needs, once per file.
-    pub fn job(&mut self, t: PreviewTarget) -> Option<Effect> {
-        let PreviewTarget::File(file, label) = t else {
+    /// The decode the selected screenshot of `live` needs, once per file.
+    pub fn job(&mut self, live: &Live, root: &Path) -> Option<Effect> {
+        let PreviewTarget::File(file, label) = target(live, root) else {
             return None;
         };
+        // the bound goes with the job: the file is opened beneath its run folder
+        // when it is read, not only checked when the artifacts were listed
+        let within = root.join(&live.run()?.path);
         self.cache
             .want(&file)
             .then_some(Effect::Work(FeatureWork::Preview {
                 file,
+                within,
                 label,
                 background: self.background,
             }))

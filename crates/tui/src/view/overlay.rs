@@ -151,27 +151,8 @@ pub fn prompt(p: &Prompt, (launch, reruns): (&Launch, usize), theme: &Theme, f: 
             (title, body)
         }
         Prompt::TrustOpener(t) => {
-            let esc = |x: &str| testdeck_core::sanitize::escape(x).into_owned();
-            let file = t.file.to_string_lossy();
-            let command = t
-                .argv
-                .iter()
-                .map(|a| esc(a))
-                .chain(std::iter::once(esc(&t.target)))
-                .collect::<Vec<_>>()
-                .join(" ");
-            (
-                " Run the workspace's opener? ".to_owned(),
-                confirm_destructive(
-                    vec![
-                        Line::raw(format!("{} names this opener:", esc(&file))),
-                        Line::styled(command, theme.get("risk_destructive")),
-                    ],
-                    "Trust it (remembered until the file changes)?",
-                    " yes, trust and run    ",
-                    theme,
-                ),
-            )
+            trust_opener(t, theme, f);
+            return;
         }
         Prompt::Preview(p) => {
             let mut choices = vec![
@@ -221,6 +202,57 @@ pub fn prompt(p: &Prompt, (launch, reruns): (&Launch, usize), theme: &Theme, f: 
             .style(theme.get("prompt"))
             .wrap(Wrap { trim: false })
             .block(pane(title, true, theme)),
+        r,
+    );
+}
+
+/// The trust question of a workspace opener: the rows the app counts (so `y`
+/// waits for the same end the person sees) from `t.scroll`, a `↓ more` line
+/// while rows are left below, and the y/N line, which always shows.
+fn trust_opener(t: &super::super::app::overlay::TrustOpener, theme: &Theme, f: &mut Frame) {
+    use super::super::app::opener::{trust_page, trust_rows};
+    let area = f.area();
+    let size = (area.width, area.height);
+    let rows = trust_rows(t, size);
+    let page = trust_page(size);
+    let last = rows.len().saturating_sub(1);
+    let mut body: Vec<Line> = rows
+        .iter()
+        .enumerate()
+        .skip(t.scroll)
+        .take(page)
+        .map(|(i, r)| {
+            if i == 0 || i == last {
+                Line::raw(r.clone())
+            } else {
+                Line::styled(r.clone(), theme.get("risk_destructive"))
+            }
+        })
+        .collect();
+    let below = rows.len().saturating_sub(t.scroll + page);
+    body.push(if below > 0 {
+        Line::styled(
+            format!("↓ more: {below} rows below · ↓ PgDn scroll · y waits for the end"),
+            theme.get("accent"),
+        )
+    } else {
+        Line::raw("")
+    });
+    body.push(yes_no(
+        "risk_destructive",
+        " yes, trust and run    ",
+        " no (Enter)",
+        theme,
+    ));
+    let height = u16::try_from(body.len() + 2).unwrap_or(u16::MAX);
+    let r = centered(area, PROMPT_WIDTH, height);
+    super::clear_box(f, r);
+    f.render_widget(
+        Paragraph::new(body).style(theme.get("prompt")).block(pane(
+            " Run the workspace's opener? ".to_owned(),
+            true,
+            theme,
+        )),
         r,
     );
 }
