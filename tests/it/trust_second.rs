@@ -637,3 +637,31 @@ fn a_trust_question_too_long_for_the_screen_scrolls_and_y_waits_for_its_end() {
         std::fs::remove_dir_all(folder).expect("rm the copy");
     }
 }
+
+/// Finding 7: a test file named with a line separator (U+2028) and a paragraph
+/// separator (U+2029) reaches the screen escaped — terminals draw nothing for
+/// them while a width table counts a column, so a raw one shifts its row's
+/// border and marks under another row's.
+#[test]
+fn line_and_paragraph_separators_in_a_name_never_reach_the_terminal_raw() {
+    let ws = common::fs::demo_copy();
+    let cfg = tempfile::tempdir().expect("cfg");
+    let dir = ws.path().join("tests/ai/backend/tools/terminal");
+    std::fs::create_dir_all(&dir).expect("suite folder");
+    std::fs::write(
+        dir.join("sepzz\u{2028}line\u{2029}para.test.ts"),
+        "test('x', () => {});\n",
+    )
+    .expect("test file");
+    let mut s = common::Session::start(ws.path(), cfg.path());
+    s.wait_text("Tests ·");
+    s.find("sepzz");
+    s.wait_text("sepzz\\u{2028}line\\u{2029}para");
+    let (_, bytes) = s.quit();
+    for raw in ["\u{2028}", "\u{2029}"] {
+        assert!(
+            !bytes.windows(3).any(|w| w == raw.as_bytes()),
+            "{raw:?} reached the terminal raw"
+        );
+    }
+}
