@@ -15,7 +15,7 @@ use serde::Serialize;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 /// Lines shown on each side of a frame's line.
 const SNIPPET_CONTEXT: u32 = 2;
@@ -587,7 +587,7 @@ impl Sources {
         } else {
             Some(path.clone())
         };
-        match inside.filter(|p| spelled_inside(p)) {
+        match inside.filter(|p| super::logs::spelled_inside(p)) {
             Some(r) => {
                 let shown = rel(Path::new(""), &r);
                 let own = !r.components().any(|c| c.as_os_str() == "node_modules");
@@ -625,25 +625,6 @@ impl Sources {
                 .collect(),
         )
     }
-}
-
-/// A relative path that never climbs out (no `..` above its start, not absolute).
-fn spelled_inside(p: &Path) -> bool {
-    let mut depth = 0i32;
-    for c in p.components() {
-        match c {
-            Component::Normal(_) => depth += 1,
-            Component::CurDir => {}
-            Component::ParentDir => {
-                depth -= 1;
-                if depth < 0 {
-                    return false;
-                }
-            }
-            Component::RootDir | Component::Prefix(_) => return false,
-        }
-    }
-    depth > 0
 }
 
 /// The run's artifacts, those bound to a failed event first.

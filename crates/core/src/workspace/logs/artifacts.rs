@@ -47,9 +47,9 @@ impl Artifact {
 
 /// Whether a relative path is spelled inside its folder: no `..` that climbs
 /// out, not absolute.
-fn spelled_inside(rel: &str) -> bool {
+pub(crate) fn spelled_inside(rel: &Path) -> bool {
     let mut depth: i32 = 0;
-    for c in Path::new(rel).components() {
+    for c in rel.components() {
         match c {
             Component::Normal(_) => depth += 1,
             Component::CurDir => {}
@@ -73,7 +73,7 @@ fn inside_and_exists(
     rel: &str,
     listed: Option<&[(std::ffi::OsString, EntryKind)]>,
 ) -> (bool, bool) {
-    if !spelled_inside(rel) {
+    if !spelled_inside(Path::new(rel)) {
         return (false, false);
     }
     // `artifacts/<name>` of a run whose `artifacts/` folder was listed: the
@@ -102,7 +102,8 @@ fn inside_and_exists(
 /// Whether a relative path stays inside its folder (no `..` that climbs out, not
 /// absolute, and no symlink on the way that leads out).
 pub fn stays_inside(base: &Path, rel: &str) -> bool {
-    spelled_inside(rel) && Folder::open(base).is_ok_and(|f| inside_and_exists(f.fd(), rel, None).0)
+    spelled_inside(Path::new(rel))
+        && Folder::open(base).is_ok_and(|f| inside_and_exists(f.fd(), rel, None).0)
 }
 
 /// Read `artifacts.json` of a run folder.
