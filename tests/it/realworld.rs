@@ -337,7 +337,12 @@ fn two_e2e_launches_keep_trace_screenshot_report_and_leave_no_process_behind() {
     loop {
         let left: Vec<String> = seen
             .iter()
-            .filter(|((p, start), _)| proc_of(*p).is_some_and(|now| now.start == *start))
+            // a zombie runs nothing: it waits for its reaper (the test harness, once
+            // testdeck is gone), not for testdeck
+            .filter(|((p, start), _)| {
+                proc_of(*p)
+                    .is_some_and(|now| now.start == *start && !matches!(now.state, 'Z' | 'X'))
+            })
             .map(|((p, _), pr)| format!("{p} {pr:?} now {:?}", proc_of(*p)))
             .collect();
         if left.is_empty() {

@@ -22,6 +22,9 @@ const MAX_BATCH_EVENTS: usize = 8192;
 const MAX_BATCH_BYTES: u64 = 8 << 20;
 /// How many first bytes of the file are remembered to notice a rewrite in place.
 const HEAD_LEN: usize = 256;
+/// How many last bytes read are remembered to notice a rewrite in place that kept
+/// the first bytes and the size: a rewrite seen half-written is read again.
+const TAIL_LEN: usize = 64;
 
 /// Follows one file. Blocking; use it from a thread or tokio's `spawn_blocking`,
 /// or let [`spawn`] run it.
@@ -63,6 +66,9 @@ struct Version {
     split: Splitter,
     /// The first bytes read, to notice a rewrite in place that did not shrink the file.
     head: Vec<u8>,
+    /// The last bytes read (those just before `read_to`), to notice a rewrite in
+    /// place that changed neither the first bytes nor the size.
+    tail: Vec<u8>,
     /// Where to start, until the first read places the version.
     place: Option<Start>,
     /// The lines of the chunk being parsed, kept to reuse their memory.
@@ -296,6 +302,7 @@ impl Follower {
                     lineno: 1,
                     split: Splitter::new(0),
                     head: Vec::new(),
+                    tail: Vec::new(),
                     place,
                     arena: Vec::new(),
                     spans: Vec::new(),
@@ -351,7 +358,10 @@ impl Follower {
             return Step::Again;
         }
         if let Ok(m) = &now {
-            if m.len() < v.read_to || !v.head_matches(&mut self.buf) {
+            if m.len() < v.read_to
+                || !v.head_matches(&mut self.buf)
+                || !v.tail_matches(&mut self.buf)
+            {
                 v.flush_partial(out);
                 out.push(TailEvent::Truncated);
                 v.restart();
@@ -372,6 +382,18 @@ impl Follower {
     }
 }
 
+/// Keep the last [`TAIL_LEN`] bytes of what `tail` held followed by `chunk`.
+fn remember_tail(tail: &mut Vec<u8>, chunk: &[u8]) {
+    if chunk.len() >= TAIL_LEN {
+        tail.clear();
+        tail.extend_from_slice(&chunk[chunk.len() - TAIL_LEN..]);
+    } else {
+        tail.extend_from_slice(chunk);
+        let extra = tail.len().saturating_sub(TAIL_LEN);
+        tail.drain(..extra);
+    }
+}
+
 enum Step {
     /// Read up to the end of the file.
     Caught,
@@ -387,6 +409,7 @@ impl Version {
         self.lineno = 1;
         self.split.reset(0);
         self.head.clear();
+        self.tail.clear();
     }
 
     /// Move to where `start` says, in the file as it is now.
@@ -409,7 +432,24 @@ impl Version {
         let got = read_full_at(&self.file, &mut head, 0)?;
         head.truncate(got);
         self.head = head;
+        let tail_len = TAIL_LEN.min(at as usize);
+        let mut tail = vec![0; tail_len];
+        let got = read_full_at(&self.file, &mut tail, at - tail_len as u64)?;
+        tail.truncate(got);
+        self.tail = tail;
         Ok(())
+    }
+
+    /// Whether the last bytes read are still there as they were read.
+    fn tail_matches(&self, buf: &mut [u8]) -> bool {
+        let n = self.tail.len();
+        if n == 0 {
+            return true;
+        }
+        match read_full_at(&self.file, &mut buf[..n], self.read_to - n as u64) {
+            Ok(got) => got == n && buf[..n] == self.tail[..],
+            Err(_) => true,
+        }
     }
 
     /// Whether the first bytes are still the ones read before.
@@ -465,6 +505,7 @@ impl Version {
                 self.arena = Vec::new();
             }
             self.read_to += n as u64;
+            remember_tail(&mut self.tail, chunk);
             *budget = budget.saturating_sub(n as u64);
         }
     }
@@ -679,6 +720,19 @@ mod tests {
         // same size, other first line
         std::fs::write(&p, ev("d")).unwrap();
         assert_eq!(names(&f.read_available()), ["Truncated", "1:d"]);
+        // same size, same first bytes, another last line: a rewrite seen half
+        // written (its start new, its end old) is read again when the end lands
+        let long_head = ev(&"h".repeat(HEAD_LEN));
+        std::fs::write(&p, long_head.clone() + &ev("e")).unwrap();
+        assert_eq!(names(&f.read_available()).len(), 3);
+        std::fs::write(&p, long_head + &ev("f")).unwrap();
+        let got = names(&f.read_available());
+        assert_eq!(
+            got.first().map(String::as_str),
+            Some("Truncated"),
+            "{got:?}"
+        );
+        assert!(got.last().is_some_and(|l| l == "2:f"), "{got:?}");
     }
 
     /// A blocked `next_batch(None)` ends when a watched sibling (a run's
