@@ -139,6 +139,20 @@ fn run_gives_the_assertions_message_as_reason_in_text_and_junit_and_no_escape_te
     );
     assert!(!body.contains("\\e[") && !body.contains('\u{1b}'), "{body}");
 
+    // `runs --junit` (the history exported later) says the same
+    let history = ws.path().join("history.xml");
+    let o = at(ws.path())
+        .args(["runs", "--case", "cart-merge", "--junit"])
+        .arg(&history)
+        .output()
+        .expect("runs");
+    assert_eq!(o.status.code(), Some(0), "{}", out(&o));
+    let xml = std::fs::read_to_string(&history).expect("runs junit");
+    let failures = junit_failures(&xml);
+    assert_eq!(failures.len(), 1, "{xml}");
+    assert_eq!(failures[0].0, MESSAGE, "{xml}");
+    assert!(failures[0].1.contains("- Expected"), "{xml}");
+
     // with colour on, the runner's colours are drawn as SGR, still never as text
     let o = at(ws.path())
         .args(["--color", "always", "run", "cart-merge"])

@@ -139,7 +139,25 @@ pub(crate) fn junit_cases(
 ) -> Vec<testdeck_exec::junit::Case> {
     use testdeck_exec::junit::{catalog_case, tests_case};
     let runs = selected_runs(ws, case_id, scope);
-    let mut cases: Vec<_> = runs.into_iter().map(tests_case).collect();
+    let mut cases: Vec<_> = runs
+        .into_iter()
+        .map(|r| {
+            let mut c = tests_case(r);
+            // a failed run says why as `run --junit` does: the failed assertion's
+            // message, and its digest as the body
+            if r.status == testdeck_core::workspace::logs::RunStatus::Failed {
+                let d = testdeck_core::workspace::failure::Digest::read(
+                    &ws.root,
+                    &ws.root.join(&r.path),
+                );
+                if let Some(reason) = d.reason() {
+                    c.reason = Some(reason);
+                }
+                c.detail = Some(d.text());
+            }
+            c
+        })
+        .collect();
     if scope.is_none() {
         for (_, rec) in testdeck_exec::record::list_records(&ws.root)
             .into_iter()
