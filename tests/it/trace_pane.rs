@@ -102,7 +102,7 @@ fn enter_on_a_real_trace_shows_actions_the_failure_console_network_and_frames() 
     // the failed action's row is drawn in the theme's failed colour
     let theme = testdeck_tui::theme::Theme::builtin("dark", false).expect("theme");
     let failed = match testdeck_tui::theme::rgb(theme.get("failed").fg.expect("fg")) {
-        Some((r, g, b)) => vt100::Color::Rgb(r, g, b),
+        Some((red, green, blue)) => vt100::Color::Rgb(red, green, blue),
         None => panic!("failed has no colour"),
     };
     let (row, col) = find(sc, "✗ a1 order-confirmed").expect("the failed row");
@@ -264,4 +264,39 @@ fn a_broken_trace_is_a_located_problem_in_the_pane_not_a_panic() {
     assert!(t.contains("✓ workbench/open"), "{t}");
     assert!(t.contains("version 7"), "{t}");
     assert!(t.contains("no screencast frame"), "{t}");
+}
+
+/// Enter only asks for the read (an effect the runtime runs on a thread): the
+/// pane says it is reading until the result comes back as an action.
+#[test]
+fn enter_asks_for_the_read_and_the_pane_says_reading_until_it_comes() {
+    use testdeck_tui::action::Action;
+    use testdeck_tui::app::Effect;
+    use testdeck_tui::feature_work::FeatureWork;
+    let d = common::fs::demo_copy();
+    let mut deck = Deck::new(options(d.path(), "demo"), Runs::FOLDERS)
+        .sized(120, 32)
+        .loaded();
+    deck.jump("ai/e2e/workbench/workbench-open");
+    deck.focus_on(Pane::Artifacts);
+    let left = deck.key(crossterm::event::KeyCode::Enter);
+    let job = left
+        .into_iter()
+        .find_map(|e| match e {
+            Effect::Work(w @ FeatureWork::Trace { .. }) => Some(w),
+            _ => None,
+        })
+        .expect("the read is an effect, not done in update");
+    let t = text(&common::app::draw(&deck));
+    assert!(t.contains("Trace · artifacts/trace.zip"), "{t}");
+    assert!(t.contains("reading trace…"), "{t}");
+    let done = testdeck_tui::runtime::run_now(job, d.path()).expect("a result");
+    deck.app.update(Action::WorkDone(Box::new(done)));
+    let t = text(&common::app::draw(&deck));
+    assert!(!t.contains("reading trace…"), "{t}");
+    assert!(t.contains("✓ workbench/open"), "{t}");
+    // Esc closes it; the Artifacts pane has the keys again
+    deck.key(crossterm::event::KeyCode::Esc);
+    assert!(deck.layers().screen().is_none());
+    assert_eq!(deck.focus(), Pane::Artifacts);
 }

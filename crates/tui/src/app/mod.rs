@@ -349,6 +349,9 @@ impl App {
             Action::Resize(w, h) => {
                 self.size = (w, h);
                 self.clamp();
+                if let Some(Screen::Trace(v)) = self.layers.screen_mut() {
+                    v.fit((w, h));
+                }
                 Vec::new()
             }
             Action::Tick => {
