@@ -107,6 +107,18 @@ fn enter_on_a_real_trace_shows_actions_the_failure_console_network_and_frames() 
     };
     let (row, col) = find(sc, "✗ a1 order-confirmed").expect("the failed row");
     assert_eq!(sc.cell(row, col).expect("cell").fgcolor(), failed);
+    // Enter: the failed action whole in the data overlay, its call log at the end
+    s.send("\r");
+    s.wait_text("a1 order-confirmed getByRole('status') · Esc closes");
+    s.send("G");
+    s.wait_for("the call log", |sc| {
+        let t = sc.contents();
+        t.contains("call log") || t.contains("waiting for getByRole('status')")
+    });
+    s.send("\x1b");
+    s.wait_for("the overlay closed", |sc| {
+        !sc.contents().contains("· Esc closes")
+    });
     // E: the recording editor gets the spec file at the failing line, in the root
     s.send("E");
     let args = wait_file(&out);
@@ -299,4 +311,31 @@ fn enter_asks_for_the_read_and_the_pane_says_reading_until_it_comes() {
     deck.key(crossterm::event::KeyCode::Esc);
     assert!(deck.layers().screen().is_none());
     assert_eq!(deck.focus(), Pane::Artifacts);
+}
+
+/// A trace of a version this reader does not know: what is readable is shown,
+/// and the pane says which version it found.
+#[test]
+fn a_trace_of_an_unknown_version_says_so_and_shows_what_it_reads() {
+    use std::io::Write as _;
+    let mut z = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    z.start_file("test.trace", zip::write::SimpleFileOptions::default())
+        .expect("entry");
+    z.write_all(
+        concat!(
+            "{\"version\":11,\"type\":\"context-options\",\"origin\":\"testRunner\",\"monotonicTime\":0}\n",
+            "{\"type\":\"before\",\"callId\":\"s@1\",\"startTime\":5,\"class\":\"Test\",\"method\":\"test.step\",\"title\":\"a future step\",\"params\":{}}\n",
+            "{\"type\":\"after\",\"callId\":\"s@1\",\"endTime\":1505}\n",
+        )
+        .as_bytes(),
+    )
+    .expect("write");
+    let bytes = z.finish().expect("zip").into_inner();
+    let t = demo_trace_pane(&bytes);
+    assert!(
+        t.contains("unknown trace version 11: showing what is readable"),
+        "{t}"
+    );
+    assert!(t.contains("✓ a future step"), "{t}");
+    assert!(t.contains("1.5 s"), "{t}");
 }

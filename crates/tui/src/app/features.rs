@@ -114,6 +114,15 @@ impl App {
         };
         match v.command(c, size) {
             TraceOutcome::Stay => {}
+            TraceOutcome::Detail => {
+                if let Some((title, lines)) = v.detail(&self.opts.root) {
+                    self.layers.open(Overlay::Data {
+                        title,
+                        lines,
+                        scroll: 0,
+                    });
+                }
+            }
             TraceOutcome::Close => self.layers.close_screen(),
             TraceOutcome::Say(m) => self.notice = Some(m.into()),
             TraceOutcome::Help => self.layers.open(Overlay::Help { scroll: 0 }),

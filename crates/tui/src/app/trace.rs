@@ -191,6 +191,8 @@ pub enum TraceOutcome {
     Close,
     /// `o`: the trace with its external opener.
     OpenExternal,
+    /// Enter: the selected action whole (`TraceView::detail`) in the data overlay.
+    Detail,
     /// `?`: the keys.
     Help,
     Say(&'static str),
@@ -437,6 +439,9 @@ impl TraceView {
         match c {
             Command::Close | Command::Quit => return TraceOutcome::Close,
             Command::OpenArtifact => return TraceOutcome::OpenExternal,
+            Command::Open if self.section == Section::Actions && self.selected().is_some() => {
+                return TraceOutcome::Detail;
+            }
             Command::Help => return TraceOutcome::Help,
             Command::NextPane => self.section = SECTIONS[(i + 1) % SECTIONS.len()],
             Command::PrevPane => {
@@ -514,6 +519,49 @@ impl TraceView {
         let rel = inside(&loc.file, root, r.root_real.as_deref())
             .ok_or_else(|| format!("{}: outside the workspace, not opened", escape(&loc.file)))?;
         Ok(EditTarget::at(&rel, Some(loc.line)))
+    }
+
+    /// The selected action whole, for the data overlay: its title (escaped) and
+    /// lines — method and duration, place, every line of its error and stack, its
+    /// call log. The lines are raw: the overlay draws them through the SGR
+    /// sanitizer (colours kept as styles, every other control escaped).
+    pub fn detail(&self, root: &Path) -> Option<(String, Vec<String>)> {
+        let a = self.selected()?;
+        let mut title = a.title.clone();
+        if let Some(s) = a.subtitle.as_deref().filter(|s| !s.is_empty()) {
+            title.push(' ');
+            title.push_str(s);
+        }
+        let mut lines = vec![format!(
+            "{} · {}",
+            a.method,
+            a.duration_ms()
+                .map_or_else(|| "never ended".to_owned(), duration)
+        )];
+        if let Some(loc) = &a.location {
+            let (file, inside) = self.shown_file(&loc.file, root);
+            let how = if inside {
+                "E opens it"
+            } else {
+                "outside the workspace"
+            };
+            lines.push(format!("at {file}:{}:{} · {how}", loc.line, loc.column));
+        }
+        if let Some(e) = &a.error {
+            lines.push(String::new());
+            lines.extend(e.message.lines().map(str::to_owned));
+            if let Some(stack) = &e.stack {
+                lines.push(String::new());
+                lines.push("stack".into());
+                lines.extend(stack.lines().map(str::to_owned));
+            }
+        }
+        if !a.log.is_empty() {
+            lines.push(String::new());
+            lines.push("call log".into());
+            lines.extend(a.log.iter().map(|l| format!("  {l}")));
+        }
+        Some((escape(&title).into_owned(), lines))
     }
 
     /// A location's file as shown: relative to the workspace when inside it.
@@ -625,6 +673,14 @@ fn console_rows(t: &Trace) -> Vec<TextRow> {
     out
 }
 
+/// The network section's header row, in its rows' columns.
+pub fn network_header() -> String {
+    format!(
+        "{:<7} {:>6} {:>9} {:>9}  {}",
+        "method", "status", "duration", "size", "URL"
+    )
+}
+
 /// Network requests: method, status, duration, size, URL.
 fn network_rows(t: &Trace) -> Vec<TextRow> {
     t.network
@@ -637,7 +693,7 @@ fn network_rows(t: &Trace) -> Vec<TextRow> {
                 _ => "text",
             };
             let mut text = format!(
-                "{:<7} {:>4} {:>9} {:>9}  {}",
+                "{:<7} {:>6} {:>9} {:>9}  {}",
                 escape(&r.method),
                 status,
                 r.duration_ms.map(duration).unwrap_or_default(),

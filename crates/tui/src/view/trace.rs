@@ -30,7 +30,7 @@ pub fn draw(v: &TraceView, (graphics, root): (&Graphics, &Path), theme: &Theme, 
             theme.get("title"),
         ))
         .title_bottom(Span::styled(
-            " Tab section · j/k move · n failed · E source · o opener · Esc close ",
+            " Tab section · j/k move · Enter whole action · n failed · E source · o opener · Esc close ",
             theme.get("muted"),
         ));
     f.render_widget(block, r);
@@ -247,6 +247,28 @@ fn detail(v: &TraceView, root: &Path, theme: &Theme, f: &mut Frame, r: Rect) {
             )));
         }
     }
+    // more than fits: the last row says so, and Enter shows it all
+    let rows = super::wrapped_rows(&lines, inner.width);
+    let fits = usize::from(inner.height);
+    if rows > fits && inner.height > 1 {
+        let text = Rect {
+            height: inner.height - 1,
+            ..inner
+        };
+        f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), text);
+        f.render_widget(
+            Paragraph::new(Line::styled(
+                format!("↓ {} more rows · Enter shows it all", rows + 1 - fits),
+                theme.get("muted"),
+            )),
+            Rect {
+                y: inner.y + inner.height - 1,
+                height: 1,
+                ..inner
+            },
+        );
+        return;
+    }
     f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
 }
 
@@ -307,9 +329,9 @@ fn picture(
 fn text(v: &TraceView, s: Section, theme: &Theme, f: &mut Frame, r: Rect) {
     let rows = v.text_rows(s);
     let head = match s {
-        Section::Console => "type     message",
-        Section::Network => "method  status  duration      size  URL",
-        _ => "stream",
+        Section::Console => "type     message".to_owned(),
+        Section::Network => trace::network_header(),
+        _ => "stream".to_owned(),
     };
     f.render_widget(
         Paragraph::new(Line::styled(head, theme.get("muted"))),
