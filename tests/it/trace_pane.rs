@@ -307,6 +307,22 @@ fn enter_asks_for_the_read_and_the_pane_says_reading_until_it_comes() {
     let t = text(&common::app::draw(&deck));
     assert!(!t.contains("reading trace…"), "{t}");
     assert!(t.contains("✓ workbench/open"), "{t}");
+    // `o` in the pane still hands the trace to its external opener
+    let spawned = deck
+        .key(crossterm::event::KeyCode::Char('o'))
+        .into_iter()
+        .find_map(|e| match e {
+            Effect::Spawn(argv) => Some(argv),
+            _ => None,
+        })
+        .expect("o spawns the trace's opener");
+    assert!(spawned.iter().any(|a| a == "show-trace"), "{spawned:?}");
+    let copy = std::path::PathBuf::from(spawned.last().expect("the file"));
+    assert!(copy.ends_with("trace.zip"), "{spawned:?}");
+    if let Some(dir) = copy.parent() {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+    assert!(matches!(deck.layers().screen(), Some(Screen::Trace(_))));
     // Esc closes it; the Artifacts pane has the keys again
     deck.key(crossterm::event::KeyCode::Esc);
     assert!(deck.layers().screen().is_none());
