@@ -1,7 +1,10 @@
-//! Figures for the trace reader (issue 25): a large synthetic Playwright trace
-//! (test steps with API calls and call logs, DOM snapshot lines, console,
-//! network rows and screencast JPEG frames, tens of MB) read from its file to
-//! the action list, time and peak RSS of a process that does only that.
+//! Figures for the trace reader and the trace pane (issue 25): a large synthetic
+//! Playwright trace (test steps with API calls and call logs, DOM snapshot
+//! lines, console, network rows and screencast JPEG frames, tens of MB) read
+//! from its file to the action list, time and peak RSS of a process that does
+//! only that; then, in another process, the trace pane from Enter (the pane
+//! shown, its read asked for) to the first drawn action row and to the first
+//! screencast frame drawn, rendered into a `TestBackend`.
 //!
 //! `cargo bench --bench trace` (release). `TRACE_BENCH_STEPS` sets the test
 //! steps (default 2000, ten API calls each). Prints figures; asserts nothing
@@ -21,6 +24,31 @@ mod common;
 
 /// The child's side: read the trace, print the figures as one line.
 const READ_ENV: &str = "TRACE_BENCH_READ";
+/// The child's side of the pane figures.
+const PANE_ENV: &str = "TRACE_BENCH_PANE";
+
+/// One screencast frame: a real 800×450 JPEG (what Playwright writes), the
+/// same bytes for every frame.
+fn frame_jpeg() -> Vec<u8> {
+    // a page: a light background, a header bar, a few blocks of content
+    let img = image::RgbImage::from_fn(800, 450, |x, y| {
+        let block = (y < 48)
+            || ((100..700).contains(&x) && (90..130).contains(&y))
+            || ((100..380).contains(&x) && (170..390).contains(&y))
+            || ((420..700).contains(&x) && (170..260).contains(&y));
+        let v = if block { 50 } else { 0 };
+        image::Rgb([
+            (240 - v - x / 40) as u8,
+            (242 - v - y / 30) as u8,
+            (248 - v) as u8,
+        ])
+    });
+    let mut out = Vec::new();
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 80)
+        .encode_image(&img)
+        .unwrap();
+    out
+}
 
 fn synthesize(path: &Path, steps: usize) {
     let mut z = ZipWriter::new(std::fs::File::create(path).unwrap());
@@ -36,6 +64,7 @@ fn synthesize(path: &Path, steps: usize) {
     let mut frames = Vec::new();
     let mut t = 0.0f64;
     let mut rng = fastrand::Rng::with_seed(25);
+    let jpeg = frame_jpeg();
     // a DOM snapshot line of about 6 kB, varied so it compresses as real ones do
     let snapshot = |rng: &mut fastrand::Rng, id: &str| {
         let mut s =
@@ -103,9 +132,7 @@ fn synthesize(path: &Path, steps: usize) {
             lib,
             "{{\"type\":\"screencast-frame\",\"pageId\":\"page@1\",\"file\":\"{name}\",\"width\":1280,\"height\":720,\"timestamp\":{t}}}"
         );
-        let mut jpeg = vec![0xFF, 0xD8, 0xFF, 0xE0];
-        jpeg.extend((0..12_000).map(|_| rng.u8(..)));
-        frames.push((name, jpeg));
+        frames.push((name, jpeg.clone()));
         let _ = writeln!(
             test,
             "{{\"type\":\"after\",\"callId\":\"{sid}\",\"endTime\":{t}}}"
@@ -125,9 +152,10 @@ fn synthesize(path: &Path, steps: usize) {
     }
     z.finish().unwrap();
     println!(
-        "synthesized: {steps} steps, {} actions, {} frames; uncompressed JSON Lines {:.1} MB",
+        "synthesized: {steps} steps, {} actions, {} frames of {:.1} kB; uncompressed JSON Lines {:.1} MB",
         steps * 11,
         frames.len(),
+        jpeg.len() as f64 / 1e3,
         (test.len() + lib.len() + net.len()) as f64 / 1e6
     );
 }
@@ -155,9 +183,88 @@ fn read_child(path: &Path) {
     );
 }
 
+/// In the child: the trace pane from Enter to its first drawn action row and
+/// its first drawn frame, print `ms_action ms_frame vmhwm0_kb vmhwm_kb ok`.
+fn pane_child(path: &Path) {
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use testdeck_tui::app::Effect;
+    use testdeck_tui::app::trace::TraceView;
+    use testdeck_tui::feature_work::{FeatureResult, FeatureWork};
+    use testdeck_tui::graphics::Graphics;
+    use testdeck_tui::runtime::run_now;
+    let dir = path.parent().unwrap();
+    let size = (160u16, 48u16);
+    let theme = testdeck_tui::theme::Theme::builtin("dark", false).unwrap();
+    let graphics = Graphics::default();
+    let mut term = Terminal::new(TestBackend::new(size.0, size.1)).unwrap();
+    let shown = |term: &Terminal<TestBackend>, what: &str| {
+        let b = term.backend().buffer();
+        b.content
+            .iter()
+            .map(ratatui::buffer::Cell::symbol)
+            .collect::<String>()
+            .contains(what)
+    };
+    let hwm0 = common::vm_hwm_kb(None).unwrap_or(0);
+    let t0 = Instant::now();
+    // Enter: the pane is shown, reading, and its read is asked for (the runtime
+    // runs the job on a thread; here in line: the same work)
+    let mut v = TraceView::new(path.to_path_buf(), "trace.zip".into());
+    let job = FeatureWork::Trace {
+        file: path.to_path_buf(),
+        within: dir.to_path_buf(),
+        label: "trace.zip".into(),
+    };
+    term.draw(|f| testdeck_tui::view::trace::draw(&v, (&graphics, dir), &theme, f))
+        .unwrap();
+    let Some(FeatureResult::Trace {
+        file,
+        trace,
+        root_real,
+    }) = run_now(job, dir)
+    else {
+        panic!("the trace job gives a trace result");
+    };
+    v.loaded(&file, trace, root_real);
+    v.fit(size);
+    term.draw(|f| testdeck_tui::view::trace::draw(&v, (&graphics, dir), &theme, f))
+        .unwrap();
+    let action = t0.elapsed();
+    let drew_action = shown(&term, "✓ step 0");
+    // the selected action's frames: decoded, then drawn (half blocks)
+    for e in v.frame_jobs([0, 0, 0]) {
+        if let Effect::Work(w) = e
+            && let Some(FeatureResult::TraceFrame {
+                file,
+                entry,
+                preview,
+            }) = run_now(w, dir)
+        {
+            v.frame_done(&file, entry, preview);
+        }
+    }
+    term.draw(|f| testdeck_tui::view::trace::draw(&v, (&graphics, dir), &theme, f))
+        .unwrap();
+    let frame = t0.elapsed();
+    let drew_frame = shown(&term, "▀");
+    println!(
+        "{} {} {} {} {}",
+        common::ms(action),
+        common::ms(frame),
+        hwm0,
+        common::vm_hwm_kb(None).unwrap_or(0),
+        u8::from(drew_action && drew_frame),
+    );
+}
+
 fn main() {
     if let Some(p) = std::env::var_os(READ_ENV) {
         read_child(Path::new(&p));
+        return;
+    }
+    if let Some(p) = std::env::var_os(PANE_ENV) {
+        pane_child(Path::new(&p));
         return;
     }
     let steps = std::env::var("TRACE_BENCH_STEPS")
@@ -194,5 +301,29 @@ fn main() {
         "peak RSS (VmHWM): {:.1} MB (process before reading: {:.1} MB)",
         m[5] / 1024.0,
         m[4] / 1024.0
+    );
+    let mut panes = Vec::new();
+    for _ in 0..5 {
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .env(PANE_ENV, &path)
+            .output()
+            .unwrap();
+        let line = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+        let f: Vec<f64> = line.split(' ').map(|x| x.parse().unwrap()).collect();
+        assert!(f[4] > 0.5, "an action row and a frame drawn: {line}");
+        panes.push(f);
+    }
+    panes.sort_by(|a, b| a[0].total_cmp(&b[0]));
+    let m = &panes[panes.len() / 2];
+    println!(
+        "trace pane, Enter to the first drawn action: {:.0} ms (median of {}); to the first drawn frame: {:.0} ms",
+        m[0],
+        panes.len(),
+        m[1]
+    );
+    println!(
+        "trace pane peak RSS (VmHWM): {:.1} MB (process before Enter: {:.1} MB)",
+        m[3] / 1024.0,
+        m[2] / 1024.0
     );
 }

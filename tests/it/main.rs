@@ -47,6 +47,7 @@ mod tail_cli;
 mod tail_torture;
 mod theme_contrast;
 mod trace;
+mod trace_pane;
 mod trust_boundary;
 mod trust_second;
 mod trust_tui;

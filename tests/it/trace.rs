@@ -13,7 +13,7 @@ use std::process::Stdio;
 use testdeck_core::workspace::trace::Trace;
 
 /// Run the failing e2e case and return its run folder.
-fn failed_e2e_run(root: &Path, chromium: &Path) -> PathBuf {
+pub(crate) fn failed_e2e_run(root: &Path, chromium: &Path) -> PathBuf {
     let out = at(root)
         .args([
             "run",

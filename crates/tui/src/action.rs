@@ -66,11 +66,13 @@ pub enum Command {
     ToggleStep,
     /// Bring temp cases into a rerun of the failed ones (its preview).
     IncludeTemp,
+    /// Show section N (1-based) of the trace pane.
+    Section(u8),
     Noop,
 }
 
 /// Every command with its keymap name, in the order help lists them.
-pub(crate) const COMMANDS: [(Command, &str); 51] = [
+pub(crate) const COMMANDS: [(Command, &str); 55] = [
     (Command::Quit, "quit"),
     (Command::MoveDown, "move_down"),
     (Command::MoveUp, "move_up"),
@@ -121,6 +123,10 @@ pub(crate) const COMMANDS: [(Command, &str); 51] = [
     (Command::NarrowerTree, "narrower_tree"),
     (Command::ToggleStep, "toggle_step"),
     (Command::IncludeTemp, "include_temp"),
+    (Command::Section(1), "section_1"),
+    (Command::Section(2), "section_2"),
+    (Command::Section(3), "section_3"),
+    (Command::Section(4), "section_4"),
     (Command::Noop, "noop"),
 ];
 

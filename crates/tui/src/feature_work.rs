@@ -1,11 +1,13 @@
 //! Background work of the cockpit's features (watch, compare, report, contract badges,
-//! screenshot previews): what the app asks for (`FeatureWork`) and what comes back (`FeatureResult`).
+//! screenshot previews, traces): what the app asks for (`FeatureWork`) and what comes back (`FeatureResult`).
 //! Plain data over core types, so the app, the actions and the runtime share it
 //! without importing one another.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use testdeck_core::workspace::diff::RunDiff;
 use testdeck_core::workspace::logs::RawRun;
+use testdeck_core::workspace::trace::{Frame, Trace};
 use testdeck_exec::watch_mode::{WatchEvent, WatchOptions};
 
 /// Work for the features, done off the UI thread (`tui::runtime`).
@@ -25,6 +27,20 @@ pub enum FeatureWork {
         file: PathBuf,
         within: PathBuf,
         label: String,
+        background: [u8; 3],
+    },
+    /// Read a Playwright trace (`file`: inside its run folder `within`; `label`: its
+    /// run-relative path, which its problems carry).
+    Trace {
+        file: PathBuf,
+        within: PathBuf,
+        label: String,
+    },
+    /// Decode a screencast frame of the trace `file` (read: its bytes in memory).
+    TraceFrame {
+        file: PathBuf,
+        trace: Arc<Trace>,
+        frame: Frame,
         background: [u8; 3],
     },
 }
@@ -52,6 +68,19 @@ pub enum FeatureResult {
     Contract(Vec<(String, usize)>),
     Preview {
         file: PathBuf,
+        preview: Result<super::image::Preview, String>,
+    },
+    /// The trace `file` read (or its located problem), and the workspace root as
+    /// the kernel spells it (the trace's source paths are resolved ones).
+    Trace {
+        file: PathBuf,
+        trace: Result<Arc<Trace>, String>,
+        root_real: Option<PathBuf>,
+    },
+    /// A screencast frame of the trace `file` decoded.
+    TraceFrame {
+        file: PathBuf,
+        entry: String,
         preview: Result<super::image::Preview, String>,
     },
 }

@@ -1,4 +1,4 @@
-//! Terminal graphics for the full-screen screenshot (`i`): the protocol — kitty, sixel,
+//! Terminal graphics for the full-screen screenshot (`i`) and a trace's frames: the protocol — kitty, sixel,
 //! iTerm2, or the half blocks of `tui::image` — forced by `TESTDECK_IMAGES` or found by a
 //! bounded query at startup, and the picture on screen encoded for it (by ratatui-image,
 //! from the bounded decode's copy).
@@ -179,19 +179,19 @@ fn window_cell() -> Option<(u16, u16)> {
         .filter(|(x, y)| *x > 0 && *y > 0)
 }
 
-/// The picture on screen, encoded for one area.
+/// A picture on screen, encoded for one area.
 struct Shown {
     file: PathBuf,
     area: Rect,
     protocol: Result<Protocol, String>,
 }
 
-/// The terminal's protocol and the picture encoded for it.
+/// The terminal's protocol and the pictures encoded for it.
 #[derive(Default)]
 pub struct Graphics {
     /// `None`: half blocks.
     picker: Option<Picker>,
-    shown: Option<Shown>,
+    shown: Vec<Shown>,
 }
 
 impl Graphics {
@@ -211,7 +211,7 @@ impl Graphics {
         picker.set_protocol_type(protocol);
         Graphics {
             picker: Some(picker),
-            shown: None,
+            shown: Vec::new(),
         }
     }
 
@@ -224,53 +224,55 @@ impl Graphics {
         }
     }
 
-    /// Keep the encoded picture in step with what is on screen: `want` is the file, its
-    /// decoded copy and the area it fills, or `None` when no picture is shown.
-    pub fn sync(&mut self, want: Option<(&Path, &Rgb, Rect)>) {
+    /// Keep the encoded pictures in step with what is on screen: `want` is each
+    /// picture's key (its file), its decoded copy and the area it fills; none when
+    /// no picture is shown. A picture already encoded for its area is kept.
+    pub fn sync(&mut self, want: &[(&Path, &Rgb, Rect)]) {
         let Some(picker) = &self.picker else {
             return;
         };
-        let Some((file, rgb, area)) = want else {
-            self.shown = None;
-            return;
-        };
-        if self
-            .shown
-            .as_ref()
-            .is_some_and(|s| s.file == file && s.area == area)
-        {
-            return;
-        }
-        let protocol = to_image(rgb)
-            .ok_or_else(|| "the decoded copy has no pixels".to_owned())
-            .and_then(|img| {
-                picker
-                    .new_protocol(
-                        img,
-                        Size::new(area.width, area.height),
-                        ratatui_image::Resize::Scale(None),
-                    )
-                    .map_err(|e| e.to_string())
+        let mut kept: Vec<Shown> = Vec::with_capacity(want.len());
+        for (file, rgb, area) in want {
+            if let Some(i) = self
+                .shown
+                .iter()
+                .position(|s| s.file == *file && s.area == *area)
+            {
+                kept.push(self.shown.swap_remove(i));
+                continue;
+            }
+            let protocol = to_image(rgb)
+                .ok_or_else(|| "the decoded copy has no pixels".to_owned())
+                .and_then(|img| {
+                    picker
+                        .new_protocol(
+                            img,
+                            Size::new(area.width, area.height),
+                            ratatui_image::Resize::Scale(None),
+                        )
+                        .map_err(|e| e.to_string())
+                });
+            kept.push(Shown {
+                file: file.to_path_buf(),
+                area: *area,
+                protocol,
             });
-        self.shown = Some(Shown {
-            file: file.to_path_buf(),
-            area,
-            protocol,
-        });
+        }
+        self.shown = kept;
     }
 
     /// The picture encoded for `file` in `area`, when the terminal takes a protocol.
     pub(crate) fn protocol(&self, file: &Path, area: Rect) -> Option<&Protocol> {
-        let s = self.shown.as_ref()?;
-        (s.file == file && s.area == area)
-            .then_some(s.protocol.as_ref().ok())
-            .flatten()
+        self.shown
+            .iter()
+            .find(|s| s.file == file && s.area == area)
+            .and_then(|s| s.protocol.as_ref().ok())
     }
 
     /// A protocol picture is on screen (closing it needs a whole redraw: its pixels are
     /// not cells the next frame's diff knows).
     pub(crate) fn on_screen(&self) -> bool {
-        self.shown.as_ref().is_some_and(|s| s.protocol.is_ok())
+        self.shown.iter().any(|s| s.protocol.is_ok())
     }
 }
 
@@ -337,17 +339,17 @@ mod tests {
         let mut g = Graphics::new(Kind::Iterm2, Some((8, 16)));
         assert_eq!(g.kind(), Kind::Iterm2);
         let area = Rect::new(1, 2, 20, 10);
-        g.sync(Some((Path::new("a.png"), &rgb, area)));
+        g.sync(&[(Path::new("a.png"), &rgb, area)]);
         assert!(g.on_screen());
         assert!(g.protocol(Path::new("a.png"), area).is_some());
         assert!(
             g.protocol(Path::new("a.png"), Rect::new(1, 2, 30, 10))
                 .is_none()
         );
-        g.sync(None);
+        g.sync(&[]);
         assert!(!g.on_screen());
         let mut h = Graphics::default();
-        h.sync(Some((Path::new("a.png"), &rgb, area)));
+        h.sync(&[(Path::new("a.png"), &rgb, area)]);
         assert_eq!(h.kind(), Kind::Halfblocks);
         assert!(!h.on_screen(), "half blocks are cells: nothing encoded");
     }

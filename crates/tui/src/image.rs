@@ -28,6 +28,10 @@ pub const CACHE_SIDE: u32 = 240;
 const CACHE_ENTRIES: usize = 32;
 const SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a];
 
+/// A screencast frame (JPEG) bigger than this many pixels is refused before it is
+/// decoded: its RGB copy would be 24 MiB (Playwright's frames are 800×800 at most).
+pub const MAX_FRAME_PIXELS: u64 = 8 << 20;
+
 /// An RGB picture, row after row.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rgb {
@@ -221,6 +225,51 @@ pub fn decode_over(bytes: &[u8], background: [u8; 3]) -> Result<Preview, String>
     })
 }
 
+/// Decode a JPEG (a trace's screencast frame) into the downscaled copy: the size its
+/// header declares is checked against [`MAX_SIDE`] and [`MAX_FRAME_PIXELS`] before
+/// anything is allocated for it, and the decoder itself is held to an allocation
+/// limit. `background` is unused by JPEG (no transparency) and kept for symmetry.
+pub fn decode_jpeg(bytes: &[u8], _background: [u8; 3]) -> Result<Preview, String> {
+    use image::ImageDecoder as _;
+    if !bytes.starts_with(&[0xFF, 0xD8]) {
+        return Err("not a JPEG (no JPEG signature)".into());
+    }
+    let mut d = image::codecs::jpeg::JpegDecoder::new(std::io::Cursor::new(bytes))
+        .map_err(|e| format!("broken JPEG: {e}"))?;
+    let (w, h) = d.dimensions();
+    if w == 0 || h == 0 {
+        return Err(format!("broken JPEG: {w}×{h} pixels"));
+    }
+    if w > MAX_SIDE || h > MAX_SIDE || u64::from(w) * u64::from(h) > MAX_FRAME_PIXELS {
+        return Err(format!(
+            "{w}×{h} pixels: over the frame limit ({} megapixels), not decoded",
+            MAX_FRAME_PIXELS >> 20
+        ));
+    }
+    let mut limits = image::Limits::default();
+    limits.max_image_width = Some(MAX_SIDE);
+    limits.max_image_height = Some(MAX_SIDE);
+    limits.max_alloc = Some(MAX_FRAME_PIXELS * 4);
+    d.set_limits(limits)
+        .map_err(|e| format!("JPEG over its limits: {e}"))?;
+    let img = image::DynamicImage::from_decoder(d)
+        .map_err(|e| format!("broken JPEG: {e}"))?
+        .into_rgb8();
+    let (tw, th) = fit(w, h, CACHE_SIDE, CACHE_SIDE);
+    let mut acc = Accum::new(w, h, tw, th);
+    let mut row = Vec::with_capacity(w as usize);
+    for (y, r) in img.rows().enumerate() {
+        row.clear();
+        row.extend(r.map(|p| p.0));
+        acc.add_row(y as u32, &row);
+    }
+    Ok(Preview {
+        width: w,
+        height: h,
+        image: acc.finish(),
+    })
+}
+
 /// An 8-bit pixel of 1 to 4 samples as RGB (alpha over `bg`, rounded).
 fn pixel(c: &[u8], channels: usize, bg: [u8; 3]) -> [u8; 3] {
     let over = |v: u8, a: u8, b: u8| {
@@ -370,6 +419,38 @@ mod tests {
         assert_eq!(fit(320, 200, 40, 100), (40, 25));
         assert_eq!(fit(4, 4, 80, 40), (4, 4));
         assert_eq!(fit(10_000, 1, 10, 10), (10, 1));
+    }
+
+    #[test]
+    fn a_jpeg_frame_decodes_to_its_downscaled_copy_and_garbage_is_refused() {
+        // a 320×200 red JPEG, written by the image crate's own encoder
+        let img = image::RgbImage::from_pixel(320, 200, image::Rgb([250, 10, 10]));
+        let mut jpeg = Vec::new();
+        image::codecs::jpeg::JpegEncoder::new(&mut jpeg)
+            .encode_image(&img)
+            .expect("encode");
+        let p = decode_jpeg(&jpeg, [0, 0, 0]).expect("decodes");
+        assert_eq!((p.width, p.height), (320, 200));
+        assert_eq!((p.image.width, p.image.height), (240, 150));
+        let px = p.image.at(10, 10);
+        assert!(px[0] > 200 && px[1] < 60 && px[2] < 60, "{px:?}");
+        assert!(decode_jpeg(b"not a jpeg", [0; 3]).is_err());
+        // cut in its header: refused; cut in its scan: the decoder fills the rest
+        // (no panic either way)
+        assert!(
+            decode_jpeg(&jpeg[..20], [0; 3]).is_err(),
+            "truncated header"
+        );
+        let _ = decode_jpeg(&jpeg[..jpeg.len() / 3], [0; 3]);
+        // a header that declares 60000×60000: refused before decoding
+        let mut big = jpeg.clone();
+        let sof = big
+            .windows(2)
+            .position(|w| w == [0xFF, 0xC0])
+            .expect("SOF0");
+        big[sof + 5..sof + 9].copy_from_slice(&[0xEA, 0x60, 0xEA, 0x60]);
+        let e = decode_jpeg(&big, [0; 3]).expect_err("too big");
+        assert!(e.contains("60000×60000") || e.contains("limit"), "{e}");
     }
 
     #[test]

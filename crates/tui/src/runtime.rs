@@ -376,6 +376,35 @@ pub fn run_now(job: FeatureWork, root: &Path) -> Option<FeatureResult> {
             preview: super::image::load_over(&file, &within, &label, background),
             file,
         }),
+        FeatureWork::Trace {
+            file,
+            within,
+            label,
+        } => Some(FeatureResult::Trace {
+            // opened beneath its run folder, bounded (a bomb or a broken zip is a
+            // located problem)
+            trace: testdeck_core::workspace::trace::Trace::read(&file, Some(&within), &label)
+                .map(Arc::new)
+                .map_err(|p| p.to_string()),
+            root_real: root.canonicalize().ok(),
+            file,
+        }),
+        FeatureWork::TraceFrame {
+            file,
+            trace,
+            frame,
+            background,
+        } => Some(FeatureResult::TraceFrame {
+            preview: trace
+                .frame_bytes(&frame)
+                .map_err(|p| p.to_string())
+                .and_then(|b| {
+                    super::image::decode_jpeg(&b, background)
+                        .map_err(|e| format!("{}: {e}", frame.entry))
+                }),
+            entry: frame.entry,
+            file,
+        }),
     }
 }
 

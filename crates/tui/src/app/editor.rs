@@ -5,7 +5,7 @@
 use super::effect::{EditTarget, Effect};
 use super::overlay::Overlay;
 use super::overlay::PROBLEMS_TITLE;
-use super::{App, Pane, RunRow, Tab};
+use super::{App, Pane, RunRow, Screen, Tab};
 use testdeck_core::sanitize::escape;
 
 impl App {
@@ -28,6 +28,10 @@ impl App {
         }
         if self.layers.overlay().is_some() {
             return Err("close this first (Esc), then E opens the selection".into());
+        }
+        // the trace pane: the selected action's source, inside the workspace only
+        if let Some(Screen::Trace(v)) = self.layers.screen() {
+            return v.edit_target(&self.opts.root);
         }
         match self.tab {
             Tab::Tests => {

@@ -1,10 +1,11 @@
-//! The features' keys (`w`, `F`, `c`, `R`, `i`) and their background results, each
-//! routed to its feature's own state (`watch`, `compare`, `report`, `preview`,
-//! `contract`); the state and the rules live there.
+//! The features' keys (`w`, `F`, `c`, `R`, `i`, Enter on a trace) and their
+//! background results, each routed to its feature's own state (`watch`, `compare`,
+//! `report`, `preview`, `contract`, `trace`); the state and the rules live there.
 
 use super::super::action::Command;
 use super::super::feature_work::{FeatureResult, FeatureWork};
-use super::{App, CaseRef, Effect, PreviewTarget, Screen, Tab, compare, report, watch};
+use super::trace::{self, TraceOutcome, TraceView};
+use super::{App, CaseRef, Effect, Overlay, PreviewTarget, Screen, Tab, compare, report, watch};
 use testdeck_core::sanitize::escape;
 
 impl App {
@@ -58,8 +59,85 @@ impl App {
             },
             FeatureResult::Contract(v) => self.contract.add(v),
             FeatureResult::Preview { file, preview } => self.previews.put(file, preview),
+            FeatureResult::Trace {
+                file,
+                trace,
+                root_real,
+            } => {
+                if let Some(Screen::Trace(v)) = self.layers.screen_mut() {
+                    v.loaded(&file, trace, root_real);
+                    v.fit(self.size);
+                }
+            }
+            FeatureResult::TraceFrame {
+                file,
+                entry,
+                preview,
+            } => {
+                if let Some(Screen::Trace(v)) = self.layers.screen_mut() {
+                    v.frame_done(&file, entry, preview);
+                }
+            }
         }
         Vec::new()
+    }
+
+    /// Enter on the Artifacts pane: a trace opens in the trace pane, read off the
+    /// UI thread; `None` when the selected artifact is not a trace.
+    pub(super) fn open_trace(&mut self) -> Option<Vec<Effect>> {
+        match trace::target(&self.live, &self.opts.root)? {
+            Err(why) => {
+                self.notice = Some(why);
+                Some(Vec::new())
+            }
+            Ok((file, within, label)) => {
+                self.notice = None;
+                self.layers
+                    .show_screen(Screen::Trace(Box::new(TraceView::new(
+                        file.clone(),
+                        label.clone(),
+                    ))));
+                Some(vec![Effect::Work(FeatureWork::Trace {
+                    file,
+                    within,
+                    label,
+                })])
+            }
+        }
+    }
+
+    /// A key on the trace pane.
+    pub(super) fn trace_command(&mut self, c: Command) -> Vec<Effect> {
+        let size = self.size;
+        let Some(Screen::Trace(v)) = self.layers.screen_mut() else {
+            return Vec::new();
+        };
+        match v.command(c, size) {
+            TraceOutcome::Stay => {}
+            TraceOutcome::Detail => {
+                if let Some((title, lines)) = v.detail(&self.opts.root) {
+                    self.layers.open(Overlay::Data {
+                        title,
+                        lines,
+                        scroll: 0,
+                    });
+                }
+            }
+            TraceOutcome::Close => self.layers.close_screen(),
+            TraceOutcome::Say(m) => self.notice = Some(m.into()),
+            TraceOutcome::Help => self.layers.open(Overlay::Help { scroll: 0 }),
+            TraceOutcome::OpenExternal => return self.open_artifact(),
+        }
+        Vec::new()
+    }
+
+    /// The decodes the trace pane's selected action needs.
+    pub(super) fn trace_frame_jobs(&mut self) -> Vec<Effect> {
+        let background = self.previews.background();
+        match self.layers.screen_mut() {
+            Some(Screen::Trace(v)) => v.frame_jobs(background),
+            _ => Vec::new(),
+        }
     }
 
     /// `w`, `F`, `c`, `R`.

@@ -30,6 +30,7 @@ mod targets;
 #[cfg(test)]
 mod test_support;
 pub mod tests_tab;
+pub mod trace;
 pub mod watch;
 
 use super::action::{Action, Command};
@@ -329,6 +330,7 @@ impl App {
             fx.extend(self.contract.job(ws, self.tab, &self.tests, &self.runs, h));
         }
         fx.extend(self.previews.job(&self.live, &self.opts.root));
+        fx.extend(self.trace_frame_jobs());
         self.sync_graphics();
         self.ask_next_verdict();
         fx
@@ -347,6 +349,9 @@ impl App {
             Action::Resize(w, h) => {
                 self.size = (w, h);
                 self.clamp();
+                if let Some(Screen::Trace(v)) = self.layers.screen_mut() {
+                    v.fit((w, h));
+                }
                 Vec::new()
             }
             Action::Tick => {
@@ -462,6 +467,9 @@ impl App {
             }
             Some(Overlay::Prompt(p)) => return self.prompt_command(p, c),
             None => {}
+        }
+        if matches!(self.layers.screen(), Some(Screen::Trace(_))) {
+            return self.trace_command(c);
         }
         if let Some(screen) = self.layers.screen_mut() {
             match screen.command(c, (self.size.1 / 2).max(1) as isize) {
@@ -597,6 +605,7 @@ impl App {
             | Command::ClearInput
             | Command::ToggleStep
             | Command::IncludeTemp
+            | Command::Section(_)
             | Command::Noop => {}
         }
         self.selection_changed()
@@ -613,20 +622,31 @@ impl App {
 }
 
 impl App {
-    /// Encode the full-screen screenshot for the terminal's protocol when it is shown
-    /// (once per file and size), and forget it when it closes.
+    /// Encode the full-screen screenshot (or a trace's frames) for the terminal's
+    /// protocol when shown (once per file and size), and forget them when closed.
     fn sync_graphics(&mut self) {
         use super::image::State;
         use screen::Screen;
-        let want = match self.layers.screen() {
-            Some(Screen::Image { file, .. }) => match self.previews.cache().get(file) {
-                Some(State::Ready(p)) => Some((file.as_path(), &p.image)),
-                _ => None,
-            },
-            _ => None,
-        };
-        let area = super::graphics::screen_body(self.size.0, self.size.1);
-        self.graphics.sync(want.map(|(f, i)| (f, i, area)));
+        match self.layers.screen() {
+            Some(Screen::Image { file, .. }) => {
+                let area = super::graphics::screen_body(self.size.0, self.size.1);
+                match self.previews.cache().get(file) {
+                    Some(State::Ready(p)) => {
+                        self.graphics.sync(&[(file.as_path(), &p.image, area)]);
+                    }
+                    _ => self.graphics.sync(&[]),
+                }
+            }
+            Some(Screen::Trace(v)) => {
+                let pics = v.pictures(self.size);
+                let want: Vec<_> = pics
+                    .iter()
+                    .map(|(k, p, r)| (k.as_path(), &p.image, *r))
+                    .collect();
+                self.graphics.sync(&want);
+            }
+            _ => self.graphics.sync(&[]),
+        }
     }
 }
 

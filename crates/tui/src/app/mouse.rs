@@ -103,6 +103,7 @@ impl ViewKey {
             Screen::Compare(v) => v.scroll,
             Screen::Report(v) => v.scroll,
             Screen::Image { .. } => 0,
+            Screen::Trace(v) => v.list(v.section()).cursor,
         });
         ViewKey {
             place: (app.tab, app.focus),

@@ -123,7 +123,10 @@ impl App {
                     });
                 }
             }
-            (_, Pane::Artifacts) => return self.open_artifact(),
+            (_, Pane::Artifacts) => {
+                // a trace opens in the trace pane (`o` still hands it to its opener)
+                return self.open_trace().unwrap_or_else(|| self.open_artifact());
+            }
             (Tab::Tests, _) => match self.tests.toggle() {
                 tests_tab::Expand::Case => self.focus = Pane::Live,
                 tests_tab::Expand::Rebuilt => self.clamp(),

@@ -93,6 +93,7 @@ impl Layers {
             Some(Overlay::Prompt(Prompt::Preview(_))) => "preview",
             Some(Overlay::Prompt(_)) => "prompt",
             Some(Overlay::Help { .. } | Overlay::Data { .. }) => "overlay",
+            None if matches!(self.screen, Some(super::screen::Screen::Trace(_))) => "trace",
             None if self.screen.is_some() => "overlay",
             None if self.input.is_some() => "input",
             None => "normal",

@@ -66,6 +66,11 @@ impl Previews {
     }
 
     /// The theme's background, drawn under transparency.
+    pub fn background(&self) -> [u8; 3] {
+        self.background
+    }
+
+    /// The theme's background, drawn under transparency.
     pub fn set_background(&mut self, rgb: [u8; 3]) {
         self.background = rgb;
     }

@@ -1,9 +1,10 @@
-//! Full screens over the panes (a comparison, a domain report, a screenshot): they
-//! take the keys until closed.
+//! Full screens over the panes (a comparison, a domain report, a screenshot, a
+//! Playwright trace): they take the keys until closed.
 
 use super::super::action::Command;
 use super::compare::CompareScreen;
 use super::report::ReportScreen;
+use super::trace::TraceView;
 use std::path::PathBuf;
 
 /// A full view over the panes: it takes the keys until closed.
@@ -16,6 +17,8 @@ pub enum Screen {
         file: PathBuf,
         label: String,
     },
+    /// A Playwright trace (its keys: `trace::TraceView::command`).
+    Trace(Box<TraceView>),
 }
 
 /// What a key did to a screen.
@@ -39,7 +42,7 @@ impl Screen {
                 let next = v.next_stale();
                 (&mut v.scroll, v.lines.len(), next)
             }
-            Screen::Image { .. } => {
+            Screen::Image { .. } | Screen::Trace(_) => {
                 return if matches!(c, Command::Close | Command::Quit | Command::Confirm) {
                     ScreenOutcome::Close
                 } else {

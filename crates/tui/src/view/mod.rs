@@ -17,6 +17,7 @@ pub mod live;
 pub mod overlay;
 pub mod report;
 pub mod runs;
+pub mod trace;
 pub mod tree;
 
 use super::app::layout::Areas;
@@ -93,6 +94,9 @@ impl App {
             Some(Screen::Report(v)) => report::draw(v, &cx, f),
             Some(Screen::Image { file, label }) => {
                 artifacts::screen(self.pictures(), file, label, theme, f);
+            }
+            Some(Screen::Trace(v)) => {
+                trace::draw(v, (self.graphics(), &self.opts().root), theme, f);
             }
             None => {}
         }
