@@ -40,6 +40,7 @@ mod readme_capture;
 mod realworld;
 mod realworld_shot;
 mod realworld_views;
+mod realworld_why;
 mod regressions;
 mod run_states;
 mod supervisor;

@@ -66,11 +66,13 @@ pub enum Command {
     ToggleStep,
     /// Bring temp cases into a rerun of the failed ones (its preview).
     IncludeTemp,
+    /// The failure view of the selected case's latest run / the selected run.
+    Why,
     Noop,
 }
 
 /// Every command with its keymap name, in the order help lists them.
-pub(crate) const COMMANDS: [(Command, &str); 51] = [
+pub(crate) const COMMANDS: [(Command, &str); 52] = [
     (Command::Quit, "quit"),
     (Command::MoveDown, "move_down"),
     (Command::MoveUp, "move_up"),
@@ -121,6 +123,7 @@ pub(crate) const COMMANDS: [(Command, &str); 51] = [
     (Command::NarrowerTree, "narrower_tree"),
     (Command::ToggleStep, "toggle_step"),
     (Command::IncludeTemp, "include_temp"),
+    (Command::Why, "why"),
     (Command::Noop, "noop"),
 ];
 

@@ -1,5 +1,5 @@
 //! Background work of the cockpit's features (watch, compare, report, contract badges,
-//! screenshot previews): what the app asks for (`FeatureWork`) and what comes back (`FeatureResult`).
+//! screenshot previews, failure digests): what the app asks for (`FeatureWork`) and what comes back (`FeatureResult`).
 //! Plain data over core types, so the app, the actions and the runtime share it
 //! without importing one another.
 
@@ -27,6 +27,9 @@ pub enum FeatureWork {
         label: String,
         background: [u8; 3],
     },
+    /// The failure digest of a run folder (relative to the root): `W` and the
+    /// details' summary of a failed run.
+    Digest { run: String },
 }
 
 /// What a `FeatureWork` gives back.
@@ -53,5 +56,10 @@ pub enum FeatureResult {
     Preview {
         file: PathBuf,
         preview: Result<super::image::Preview, String>,
+    },
+    /// The failure digest of run folder `run`.
+    Digest {
+        run: String,
+        digest: Box<testdeck_core::workspace::failure::Digest>,
     },
 }

@@ -376,6 +376,13 @@ pub fn run_now(job: FeatureWork, root: &Path) -> Option<FeatureResult> {
             preview: super::image::load_over(&file, &within, &label, background),
             file,
         }),
+        FeatureWork::Digest { run } => Some(FeatureResult::Digest {
+            digest: Box::new(testdeck_core::workspace::failure::Digest::read(
+                root,
+                &root.join(&run),
+            )),
+            run,
+        }),
     }
 }
 

@@ -1,11 +1,11 @@
 //! `E`: which file (and line) the selection opens in the person's editor — a case's
 //! test file or test-plan entry, a catalog case, a run record, the problem at the top of
-//! the problems overlay. The editor itself runs from the loop (`tui::editor`).
+//! the problems overlay, the stack frame under the failure view's cursor. The editor itself runs from the loop (`tui::editor`).
 
 use super::effect::{EditTarget, Effect};
 use super::overlay::Overlay;
 use super::overlay::PROBLEMS_TITLE;
-use super::{App, Pane, RunRow, Tab};
+use super::{App, Pane, RunRow, Screen, Tab};
 use testdeck_core::sanitize::escape;
 
 impl App {
@@ -28,6 +28,10 @@ impl App {
         }
         if self.layers.overlay().is_some() {
             return Err("close this first (Esc), then E opens the selection".into());
+        }
+        // the failure view: the stack frame under its cursor, at its line
+        if let Some(Screen::Why(w)) = self.layers.screen() {
+            return w.edit_target();
         }
         match self.tab {
             Tab::Tests => {

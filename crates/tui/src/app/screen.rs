@@ -1,9 +1,11 @@
-//! Full screens over the panes (a comparison, a domain report, a screenshot): they
+//! Full screens over the panes (a comparison, a domain report, a screenshot, a
+//! failure): they
 //! take the keys until closed.
 
 use super::super::action::Command;
 use super::compare::CompareScreen;
 use super::report::ReportScreen;
+use super::why::WhyScreen;
 use std::path::PathBuf;
 
 /// A full view over the panes: it takes the keys until closed.
@@ -16,6 +18,8 @@ pub enum Screen {
         file: PathBuf,
         label: String,
     },
+    /// Why a run failed (`W`).
+    Why(Box<WhyScreen>),
 }
 
 /// What a key did to a screen.
@@ -39,6 +43,7 @@ impl Screen {
                 let next = v.next_stale();
                 (&mut v.scroll, v.lines.len(), next)
             }
+            Screen::Why(v) => return v.command(c, page),
             Screen::Image { .. } => {
                 return if matches!(c, Command::Close | Command::Quit | Command::Confirm) {
                     ScreenOutcome::Close

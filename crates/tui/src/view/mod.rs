@@ -18,6 +18,7 @@ pub mod overlay;
 pub mod report;
 pub mod runs;
 pub mod tree;
+pub mod why;
 
 use super::app::layout::Areas;
 use super::app::{App, InputTarget, Overlay, Pane, Screen, Tab};
@@ -94,6 +95,7 @@ impl App {
             Some(Screen::Image { file, label }) => {
                 artifacts::screen(self.pictures(), file, label, theme, f);
             }
+            Some(Screen::Why(w)) => why::draw(w, self.pictures(), &cx, f),
             None => {}
         }
         match self.layers().overlay() {
