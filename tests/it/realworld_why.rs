@@ -273,10 +273,15 @@ fn the_playwright_failure_reads_on_lines_of_its_own_in_the_view_and_the_data_ove
     );
     assert!(text.contains("▶ 11 │"), "{text}");
     assert!(!text.contains("\\n"), "{text}");
+    // the screenshot bound to the failure, beside the text in half blocks
+    s.wait_for("the screenshot beside", |sc| {
+        let c = sc.contents();
+        c.contains("artifacts/failure.png · ") && c.contains('▀')
+    });
     // the next frame brings the screenshot bound to the failure into view; i shows
     // it full screen, Esc goes back to the failure view
     s.send("j");
-    s.wait_text("▣ screenshot tests/logs/");
+    s.wait_text("▣ screenshot");
     s.send("i");
     s.wait_text("Screenshot");
     s.wait_for("the screenshot full screen", |sc| {

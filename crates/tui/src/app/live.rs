@@ -727,7 +727,7 @@ const INDENT: &str = "  ";
 /// the SGR sequences of a value are kept, for the overlay to draw as styles.
 pub fn pretty_lines(v: &serde_json::Value) -> Vec<String> {
     let mut out = Vec::new();
-    pretty_value(v, 0, String::new(), "", &mut out);
+    pretty_value(v, 0, "", "", &mut out);
     out
 }
 
@@ -735,7 +735,7 @@ pub fn pretty_lines(v: &serde_json::Value) -> Vec<String> {
 fn pretty_value(
     v: &serde_json::Value,
     depth: usize,
-    head: String,
+    head: &str,
     tail: &str,
     out: &mut Vec<String>,
 ) {
@@ -758,7 +758,7 @@ fn pretty_value(
             for (i, (k, val)) in m.iter().enumerate() {
                 let comma = if i + 1 < m.len() { "," } else { "" };
                 let key = serde_json::to_string(k).unwrap_or_default();
-                pretty_value(val, depth + 1, format!("{}: ", escape(&key)), comma, out);
+                pretty_value(val, depth + 1, &format!("{}: ", escape(&key)), comma, out);
             }
             out.push(format!("{pad}}}{tail}"));
         }
@@ -766,7 +766,7 @@ fn pretty_value(
             out.push(format!("{pad}{head}["));
             for (i, val) in a.iter().enumerate() {
                 let comma = if i + 1 < a.len() { "," } else { "" };
-                pretty_value(val, depth + 1, String::new(), comma, out);
+                pretty_value(val, depth + 1, "", comma, out);
             }
             out.push(format!("{pad}]{tail}"));
         }

@@ -43,7 +43,14 @@ impl Screen {
                 let next = v.next_stale();
                 (&mut v.scroll, v.lines.len(), next)
             }
-            Screen::Why(v) => return v.command(c, page),
+            Screen::Why(v) => {
+                if matches!(c, Command::Close | Command::Quit | Command::Confirm) {
+                    return ScreenOutcome::Close;
+                }
+                return v
+                    .command(c, page)
+                    .map_or(ScreenOutcome::Stay, ScreenOutcome::Say);
+            }
             Screen::Image { .. } => {
                 return if matches!(c, Command::Close | Command::Quit | Command::Confirm) {
                     ScreenOutcome::Close

@@ -6,7 +6,6 @@
 use super::super::action::Command;
 use super::super::feature_work::FeatureWork;
 use super::effect::{EditTarget, Effect};
-use super::screen::ScreenOutcome;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use testdeck_core::sanitize::{escape, escape_keep_sgr, strip_sgr};
@@ -228,14 +227,14 @@ impl WhyScreen {
         Ok(EditTarget::at(&f.file, Some(f.line)))
     }
 
-    /// A key on the view; `page` is half the terminal's height.
-    pub fn command(&mut self, c: Command, page: isize) -> ScreenOutcome {
+    /// A key on the view (but the keys that close it); `page` is half the
+    /// terminal's height. `Some`: a word for the status bar.
+    pub fn command(&mut self, c: Command, page: isize) -> Option<&'static str> {
         let page = usize::try_from(page).unwrap_or(1).max(1);
         // the rows under the screen's title and borders
         let body = (page * 2).saturating_sub(4).max(1);
         let last = self.rows.len().saturating_sub(1);
         match c {
-            Command::Close | Command::Quit | Command::Confirm => return ScreenOutcome::Close,
             Command::MoveDown | Command::MoveUp if self.frames.is_empty() => {
                 self.scroll = if c == Command::MoveDown {
                     (self.scroll + 1).min(last)
@@ -263,11 +262,11 @@ impl WhyScreen {
             }
             Command::NextFailure => match self.failures.iter().find(|r| **r > self.scroll) {
                 Some(r) => self.scroll = *r,
-                None => return ScreenOutcome::Say("no more failures"),
+                None => return Some("no more failures"),
             },
             _ => {}
         }
-        ScreenOutcome::Stay
+        None
     }
 
     /// Scroll so the frame under the cursor and its snippet are in the `body` rows.
@@ -331,7 +330,7 @@ impl Builder {
             self.push(Look::Heading, "Before:");
             for b in &d.before {
                 let (mark, look) = match b.status.as_str() {
-                    "passed" => ("✓", Look::Passed),
+                    "passed" | "ok" | "pass" => ("✓", Look::Passed),
                     "failed" => ("✗", Look::Failed),
                     _ => ("·", Look::Muted),
                 };
@@ -625,7 +624,7 @@ pub fn summary(known: Known<'_>) -> Vec<Row> {
     }
     v.push(row(
         Look::Muted,
-        "  W: why — the whole message, the diff, the stack and its source",
+        "  W: why (the whole message, diff, stack, source)",
     ));
     v.push(row(Look::Muted, ""));
     v

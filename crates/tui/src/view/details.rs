@@ -59,15 +59,15 @@ impl App {
     /// loaded; empty when nothing is selected).
     pub fn details_lines(&self, theme: &Theme) -> Option<Vec<Line<'static>>> {
         let ws = self.ws().as_ref()?;
-        // a failed run: why, first (the whole of it is `W`)
-        let mut why = self
+        // a failed run: why, under the title line (the whole of it is `W`)
+        let why = self
             .failed_run()
             .map(|run| {
                 let rows = super::super::app::why::summary(self.why().digest(&run));
                 super::why::summary(&rows, theme)
             })
             .unwrap_or_default();
-        let rest = match self.tab() {
+        let mut rest = match self.tab() {
             Tab::Tests => match self.selected_node().map(|n| (n, &n.kind)) {
                 Some((n, NodeKind::Folder)) => folder(self.tests(), n, theme),
                 Some((_, NodeKind::Case(c))) => {
@@ -82,11 +82,10 @@ impl App {
             },
             Tab::Catalog => catalog((self.catalog(), self.runs()), ws, theme),
         };
-        if rest.is_empty() {
-            return Some(rest);
+        if !rest.is_empty() {
+            rest.splice(1..1, why);
         }
-        why.extend(rest);
-        Some(why)
+        Some(rest)
     }
 }
 

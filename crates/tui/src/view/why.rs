@@ -15,8 +15,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph, Wrap};
 
 /// Columns the screenshot beside the rows takes, and the least the rows keep.
-const PICTURE_COLS: u16 = 48;
-const TEXT_COLS: u16 = 80;
+const PICTURE_COLS: u16 = 40;
+const TEXT_COLS: u16 = 72;
 
 fn style(look: Look, theme: &Theme) -> Style {
     theme.get(match look {
