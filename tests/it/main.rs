@@ -63,6 +63,7 @@ mod tui_snapshots;
 mod tui_staged;
 mod tui_view;
 mod tui_view_pty;
+mod tui_why;
 mod validate_bad;
 mod verdict_cli;
 mod watch_cli;
