@@ -105,6 +105,7 @@ fn at(rows: &[String], text: &str) -> (u16, u16) {
 }
 
 #[test]
+#[allow(clippy::many_single_char_names)] // t: the frame's rows; c, pc, mc: columns
 fn the_failure_view_reads_off_the_loop_folds_foreign_frames_and_colours_its_diff() {
     let d = workspace();
     let root = d.path();
