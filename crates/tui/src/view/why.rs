@@ -107,14 +107,23 @@ pub fn draw(w: &WhyScreen, pics: Pictures, cx: &super::DrawCtx, f: &mut Frame) {
     };
     let rows = w.rows();
     let from = w.scroll().min(rows.len().saturating_sub(1));
-    let lines: Vec<Line> = rows[from..]
+    // a row takes a line at least: the rows after the window are never drawn
+    let shown = rows.len().saturating_sub(from).min(text.height as usize);
+    let lines: Vec<Line> = rows[from..from + shown]
         .iter()
         .map(|r| line(r, Some(w.cursor()), theme))
         .collect();
+    // the rows drawn whole: the rest are below
+    let mut used = 0;
+    let fit = lines
+        .iter()
+        .take_while(|l| {
+            used += super::wrapped_rows(std::slice::from_ref(l), text.width);
+            used <= text.height as usize
+        })
+        .count();
+    let below = rows.len() - from - fit;
     let para = Paragraph::new(lines).wrap(Wrap { trim: false });
-    let below = para
-        .line_count(text.width.max(1))
-        .saturating_sub(text.height as usize);
     f.render_widget(para, text);
     if from > 0 || below > 0 {
         let more = match (from, below) {
