@@ -124,6 +124,14 @@ fn the_failure_view_reads_off_the_loop_folds_foreign_frames_and_colours_its_diff
     at(&t, "expected [ { sku: 'tea', qty: 1 } ] to deeply equal");
     at(&t, &format!("at {TEST}:4"));
     at(&t, "W: why");
+    // E on the tree: the failed case's test file at the line it failed
+    assert_eq!(
+        app.edit_target(),
+        Ok(EditTarget {
+            file: TEST.into(),
+            line: Some(4)
+        })
+    );
     // W: the failure view, from the digest already read (no job again)
     let fx = app.keys("W");
     assert!(
@@ -231,6 +239,14 @@ fn a_passing_case_has_no_why_and_a_digest_is_read_while_the_view_waits() {
     );
     let t = rows(&render(&app, &common::app::dark()));
     assert!(!t.iter().any(|r| r.contains("W: why")), "{}", t.join("\n"));
+    // E on a passing case: its test file, at its top
+    assert_eq!(
+        app.edit_target(),
+        Ok(EditTarget {
+            file: "tests/shop/backend/cart/cart-total.test.ts".into(),
+            line: None
+        })
+    );
     // the failed case: W before the digest is back says so, then shows it
     assert!(app.jump_to(CASE));
     let mut left = app.cmd(testdeck_tui::action::Command::Noop);

@@ -46,7 +46,8 @@ impl App {
                         .map(|e| EditTarget::at(&e.file, Some(e.line)))
                         .or_else(|| test.map(|t| EditTarget::at(&t.path, None)))
                 } else {
-                    test.map(|t| EditTarget::at(&t.path, None))
+                    // a failed case: its test file at the line it failed, once read
+                    test.map(|t| EditTarget::at(&t.path, self.failed_line(&t.path)))
                         .or_else(|| plan().map(|e| EditTarget::at(&e.file, Some(e.line))))
                 };
                 entry.ok_or_else(|| {
@@ -82,6 +83,23 @@ impl App {
                 None => Err("no run selected".into()),
             },
         }
+    }
+
+    /// The line of workspace file `file` where the selection's failed run failed
+    /// (its location, else its first frame in the file), when its digest is read.
+    fn failed_line(&self, file: &str) -> Option<u32> {
+        let run = self.failed_run()?;
+        let super::why::Known::Ready(d) = self.why.digest(&run) else {
+            return None;
+        };
+        d.failures.iter().find_map(|f| {
+            f.location
+                .iter()
+                .map(|l| (l.file.as_str(), l.line))
+                .chain(f.frames.iter().map(|fr| (fr.file.as_str(), fr.line)))
+                .find(|(f, _)| *f == file)
+                .map(|(_, line)| line)
+        })
     }
 
     /// `E`: the editor effect for the selection, or a notice saying why there is none.
