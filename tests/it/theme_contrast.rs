@@ -82,8 +82,18 @@ fn screens(root: &Path, theme: &Theme, out: &mut Vec<String>) {
         .map(|c| c.key.clone())
         .expect("a failed case in the demo");
     assert!(app.jump_to(&failed));
+    // the details' summary of the failed run, its digest read as the runtime does
     app.cmd(testdeck_tui::action::Command::Noop);
+    app.with_digest();
     low_contrast(theme, "tests tab, a failed case selected", &app, out);
+    // the failure view: the message, the diff, the frames and their source
+    app.keys("W");
+    let shown = common::app::text(&render(&app, theme));
+    assert!(shown.contains("Diff:"), "the failure view, read:\n{shown}");
+    low_contrast(theme, "the failure view", &app, out);
+    app.keys("j");
+    low_contrast(theme, "the failure view, the next frame", &app, out);
+    app.key(KeyCode::Esc);
     // a temp, an orphan and a live case carry their badges when selected
     for pick in ["TEMP", "orphan", "LIVE"] {
         let key = app

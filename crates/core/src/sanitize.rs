@@ -489,7 +489,7 @@ pub fn strip_sgr(s: &str) -> Cow<'_, str> {
 
 /// [`escape`], keeping the complete SGR sequences as they are: text to keep and draw
 /// later with [`sgr_spans`] (the only control characters left start an SGR sequence).
-pub(crate) fn escape_keep_sgr(s: &str) -> Cow<'_, str> {
+pub fn escape_keep_sgr(s: &str) -> Cow<'_, str> {
     if !s.contains('\x1b') {
         return escape(s);
     }

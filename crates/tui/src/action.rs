@@ -68,11 +68,13 @@ pub enum Command {
     IncludeTemp,
     /// Show section N (1-based) of the trace pane.
     Section(u8),
+    /// The failure view of the selected case's latest run / the selected run.
+    Why,
     Noop,
 }
 
 /// Every command with its keymap name, in the order help lists them.
-pub(crate) const COMMANDS: [(Command, &str); 55] = [
+pub(crate) const COMMANDS: [(Command, &str); 56] = [
     (Command::Quit, "quit"),
     (Command::MoveDown, "move_down"),
     (Command::MoveUp, "move_up"),
@@ -127,6 +129,7 @@ pub(crate) const COMMANDS: [(Command, &str); 55] = [
     (Command::Section(2), "section_2"),
     (Command::Section(3), "section_3"),
     (Command::Section(4), "section_4"),
+    (Command::Why, "why"),
     (Command::Noop, "noop"),
 ];
 

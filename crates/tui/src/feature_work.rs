@@ -1,5 +1,5 @@
 //! Background work of the cockpit's features (watch, compare, report, contract badges,
-//! screenshot previews, traces): what the app asks for (`FeatureWork`) and what comes back (`FeatureResult`).
+//! screenshot previews, traces, failure digests): what the app asks for (`FeatureWork`) and what comes back (`FeatureResult`).
 //! Plain data over core types, so the app, the actions and the runtime share it
 //! without importing one another.
 
@@ -43,6 +43,9 @@ pub enum FeatureWork {
         frame: Frame,
         background: [u8; 3],
     },
+    /// The failure digest of a run folder (relative to the root): `W` and the
+    /// details' summary of a failed run.
+    Digest { run: String },
 }
 
 /// What a `FeatureWork` gives back.
@@ -82,5 +85,10 @@ pub enum FeatureResult {
         file: PathBuf,
         entry: String,
         preview: Result<super::image::Preview, String>,
+    },
+    /// The failure digest of run folder `run`.
+    Digest {
+        run: String,
+        digest: Box<testdeck_core::workspace::failure::Digest>,
     },
 }

@@ -405,6 +405,13 @@ pub fn run_now(job: FeatureWork, root: &Path) -> Option<FeatureResult> {
             entry: frame.entry,
             file,
         }),
+        FeatureWork::Digest { run } => Some(FeatureResult::Digest {
+            digest: Box::new(testdeck_core::workspace::failure::Digest::read(
+                root,
+                &root.join(&run),
+            )),
+            run,
+        }),
     }
 }
 

@@ -17,7 +17,7 @@ pub(crate) const BUILTIN: [(&str, &str); 3] = [
 ];
 
 /// Every style a view asks for; each theme file defines them all.
-pub(crate) const UI_KEYS: [&str; 30] = [
+pub(crate) const UI_KEYS: [&str; 33] = [
     "text",
     "muted",
     "accent",
@@ -48,6 +48,9 @@ pub(crate) const UI_KEYS: [&str; 30] = [
     "prompt",
     "input",
     "artifact_ref",
+    "diff_expected",
+    "diff_received",
+    "source_mark",
 ];
 
 /// A resolved theme: one style per UI key.

@@ -186,6 +186,18 @@ impl Deck {
         left
     }
 
+    /// The failure digest of the selection's failed run read and handed to the
+    /// App, as the runtime does with the job it asked for (the details' summary
+    /// and `W` show it).
+    pub fn with_digest(&mut self) {
+        if let Some(run) = self.app.failed_run() {
+            if let Some(d) = run_now(FeatureWork::Digest { run }, &self.root) {
+                let fx = self.app.update(Action::WorkDone(Box::new(d)));
+                self.settle(fx);
+            }
+        }
+    }
+
     /// A command as the keymap would send it, its effects settled.
     pub fn cmd(&mut self, c: Command) -> Vec<Effect> {
         let fx = self.app.update(Action::Cmd(c));

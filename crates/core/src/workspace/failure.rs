@@ -67,6 +67,10 @@ pub struct Failure {
     pub id: Option<String>,
     /// The whole message: `data.error.message`, else the event's `message`.
     pub message: String,
+    /// The same message with the runner's SGR colours (for a view that draws them
+    /// as styles; never in `--json`).
+    #[serde(skip)]
+    pub styled: String,
     /// What the check wanted, when the event says it.
     pub expected: Option<String>,
     /// What the check got, when the event says it.
@@ -361,12 +365,14 @@ fn failure_of(ev: &TimelineEvent, artifacts: &[Artifact], sources: &mut Sources)
     let data = &ev.data;
     let error = data.get("error").filter(|e| e.is_object());
     let field = |k: &str| error.and_then(|e| e.get(k));
-    let message = [field("message"), data.get("message")]
+    let styled = [field("message"), data.get("message")]
         .into_iter()
         .flatten()
         .filter_map(Value::as_str)
         .find(|m| !m.trim().is_empty())
-        .map_or_else(|| plain(&ev.message), plain);
+        .unwrap_or(&ev.message)
+        .to_owned();
+    let message = plain(&styled);
     let (mut expected, mut received) = (text_of(field("expected")), text_of(field("actual")));
     if expected.is_none() && received.is_none() {
         // a harness's own assertion record: `data.expected` / `data.actual`
@@ -426,6 +432,7 @@ fn failure_of(ev: &TimelineEvent, artifacts: &[Artifact], sources: &mut Sources)
         name: plain(&ev.name),
         id: ev.id.clone(),
         message,
+        styled,
         expected,
         received,
         diff,

@@ -1,6 +1,6 @@
 //! `E`: which file (and line) the selection opens in the person's editor — a case's
 //! test file or test-plan entry, a catalog case, a run record, the problem at the top of
-//! the problems overlay. The editor itself runs from the loop (`tui::editor`).
+//! the problems overlay, the stack frame under the failure view's cursor. The editor itself runs from the loop (`tui::editor`).
 
 use super::effect::{EditTarget, Effect};
 use super::overlay::Overlay;
@@ -33,6 +33,10 @@ impl App {
         if let Some(Screen::Trace(v)) = self.layers.screen() {
             return v.edit_target(&self.opts.root);
         }
+        // the failure view: the stack frame under its cursor, at its line
+        if let Some(Screen::Why(w)) = self.layers.screen() {
+            return w.edit_target();
+        }
         match self.tab {
             Tab::Tests => {
                 let c = self
@@ -46,7 +50,8 @@ impl App {
                         .map(|e| EditTarget::at(&e.file, Some(e.line)))
                         .or_else(|| test.map(|t| EditTarget::at(&t.path, None)))
                 } else {
-                    test.map(|t| EditTarget::at(&t.path, None))
+                    // a failed case: its test file at the line it failed, once read
+                    test.map(|t| EditTarget::at(&t.path, self.failed_line(&t.path)))
                         .or_else(|| plan().map(|e| EditTarget::at(&e.file, Some(e.line))))
                 };
                 entry.ok_or_else(|| {
@@ -82,6 +87,23 @@ impl App {
                 None => Err("no run selected".into()),
             },
         }
+    }
+
+    /// The line of workspace file `file` where the selection's failed run failed
+    /// (its location, else its first frame in the file), when its digest is read.
+    fn failed_line(&self, file: &str) -> Option<u32> {
+        let run = self.failed_run()?;
+        let super::why::Known::Ready(d) = self.why.digest(&run) else {
+            return None;
+        };
+        d.failures.iter().find_map(|f| {
+            f.location
+                .iter()
+                .map(|l| (l.file.as_str(), l.line))
+                .chain(f.frames.iter().map(|fr| (fr.file.as_str(), fr.line)))
+                .find(|(f, _)| *f == file)
+                .map(|(_, line)| line)
+        })
     }
 
     /// `E`: the editor effect for the selection, or a notice saying why there is none.

@@ -1,12 +1,17 @@
-//! The features' keys (`w`, `F`, `c`, `R`, `i`, Enter on a trace) and their
+//! The features' keys (`w`, `F`, `c`, `R`, `i`, `W`, Enter on a trace) and their
 //! background results, each routed to its feature's own state (`watch`, `compare`,
-//! `report`, `preview`, `contract`, `trace`); the state and the rules live there.
+//! `report`, `preview`, `contract`, `why`, `trace`); the state and the rules live there.
 
 use super::super::action::Command;
 use super::super::feature_work::{FeatureResult, FeatureWork};
 use super::trace::{self, TraceOutcome, TraceView};
-use super::{App, CaseRef, Effect, Overlay, PreviewTarget, Screen, Tab, compare, report, watch};
+use super::{
+    App, CaseRef, Effect, Overlay, Pane, PreviewTarget, RunRef, Screen, Tab, compare, report,
+    watch, why,
+};
+use std::path::PathBuf;
 use testdeck_core::sanitize::escape;
+use testdeck_core::workspace::logs::RunStatus;
 
 impl App {
     /// A feature's background result.
@@ -78,6 +83,112 @@ impl App {
                     v.frame_done(&file, entry, preview);
                 }
             }
+            FeatureResult::Digest { run, digest } => {
+                let root = self.opts.root.clone();
+                let mut fx = Vec::new();
+                if let Some(Screen::Why(w)) = self.layers.screen_mut() {
+                    if w.run() == run && w.digest().is_none() {
+                        w.set(&digest, &root);
+                        let shot = w.screenshot().map(|(f, l)| (f.to_path_buf(), l.to_owned()));
+                        let within = w.run_dir(&root);
+                        if let Some((file, label)) = shot {
+                            fx.extend(self.previews.job_for(file, within, label));
+                        }
+                    }
+                }
+                self.why.put(run, digest);
+                return fx;
+            }
+        }
+        Vec::new()
+    }
+
+    /// The run folder of the selection when it failed: the selected case's latest
+    /// run (Tests), the selected run (Runs).
+    pub fn failed_run(&self) -> Option<String> {
+        let ws = self.ws.as_ref()?;
+        let run = match self.tab {
+            Tab::Tests => {
+                let c = self.selected_case()?;
+                (c.run_range.1 > c.run_range.0).then(|| &ws.logs.runs[c.run_range.1 - 1])?
+            }
+            Tab::Runs => self.runs.selected_run(ws)?,
+            Tab::Catalog => return None,
+        };
+        (run.status == RunStatus::Failed).then(|| run.path.clone())
+    }
+
+    /// `W`: the failure view of the selected case's latest run, the run the live
+    /// pane shows (from there), or the selected run.
+    pub(super) fn why_open(&mut self) -> Vec<Effect> {
+        let Some(ws) = &self.ws else {
+            self.notice = Some("still indexing".into());
+            return Vec::new();
+        };
+        let shown = match self.live.wanted() {
+            Some(RunRef::Folder(p)) if self.live.run().is_some_and(|r| r.path == *p) => {
+                Some(p.clone())
+            }
+            _ => None,
+        };
+        let run = match self.tab {
+            Tab::Tests if self.focus == Pane::Live && shown.is_some() => shown,
+            Tab::Tests => match self.selected_case() {
+                Some(c) if c.run_range.1 > c.run_range.0 => {
+                    let r = &ws.logs.runs[c.run_range.1 - 1];
+                    if r.status == RunStatus::Failed {
+                        Some(r.path.clone())
+                    } else {
+                        self.notice = Some(format!(
+                            "W: the latest run of {} did not fail ({})",
+                            escape(&c.case_id),
+                            r.status.as_str()
+                        ));
+                        return Vec::new();
+                    }
+                }
+                Some(c) => {
+                    self.notice = Some(format!("W: {} has never run", escape(&c.case_id)));
+                    return Vec::new();
+                }
+                None => None,
+            },
+            Tab::Runs => self.runs.selected_run(ws).map(|r| r.path.clone()),
+            Tab::Catalog => None,
+        };
+        let Some(run) = run else {
+            self.notice =
+                Some("W: select a failed case (Tests) or a run (Runs) to see why it failed".into());
+            return Vec::new();
+        };
+        let root = self.opts.root.clone();
+        let mut fx = Vec::new();
+        let screen = match self.why.digest(&run) {
+            why::Known::Ready(d) => {
+                let w = why::WhyScreen::new(&run, Some(d), &root);
+                let shot = w.screenshot().map(|(f, l)| (f.to_path_buf(), l.to_owned()));
+                if let Some((file, label)) = shot {
+                    fx.extend(self.previews.job_for(file, w.run_dir(&root), label));
+                }
+                w
+            }
+            why::Known::Reading => why::WhyScreen::new(&run, None, &root),
+            why::Known::Unknown => {
+                fx.extend(self.why.job(&run));
+                why::WhyScreen::new(&run, None, &root)
+            }
+        };
+        self.layers.show_screen(Screen::Why(Box::new(screen)));
+        fx
+    }
+
+    /// `i` on the failure view: its bound screenshot full screen, over it.
+    pub(super) fn why_screenshot(&mut self, shot: Option<(PathBuf, String)>) -> Vec<Effect> {
+        match shot {
+            Some((file, label)) => {
+                self.layers.show_screen_over(Screen::Image { file, label });
+            }
+            None => self.notice = Some("no screenshot is bound to this failure".into()),
         }
         Vec::new()
     }

@@ -500,34 +500,42 @@ impl Live {
     pub fn data(&self) -> Option<(String, Vec<String>)> {
         let run = self.run.as_ref()?;
         let i = self.row(self.list.cursor)?;
-        let (title, text) = if self.show_events {
+        if self.show_events {
             // a JSON line reads better indented; anything else is shown as it is
             let raw = &run.runtime_events[i];
-            let text = serde_json::from_str::<serde_json::Value>(raw)
-                .ok()
-                .and_then(|v| serde_json::to_string_pretty(&v).ok())
-                .unwrap_or_else(|| raw.clone());
-            (format!("runtime event {}", i + 1), text)
+            let lines = serde_json::from_str::<serde_json::Value>(raw).map_or_else(
+                |_| vec![testdeck_core::sanitize::escape_keep_sgr(raw).into_owned()],
+                |v| pretty_lines(&v),
+            );
+            return Some((format!("runtime event {}", i + 1), lines));
+        }
+        let e = &run.events[i];
+        // the event's whole message first (its row cuts it), then its data
+        let mut lines: Vec<String> = e
+            .message
+            .trim_end()
+            .split('\n')
+            .filter(|_| !e.message.trim().is_empty())
+            .map(|l| testdeck_core::sanitize::escape_keep_sgr(l).into_owned())
+            .collect();
+        if !lines.is_empty() {
+            lines.push(String::new());
+        }
+        let data = if e.extra.is_empty() {
+            pretty_lines(&e.data)
         } else {
-            let e = &run.events[i];
             let mut all = serde_json::Map::new();
             all.insert("data".into(), e.data.clone());
             for (k, v) in &e.extra {
                 all.insert(k.clone(), v.clone());
             }
-            let text = if e.extra.is_empty() {
-                serde_json::to_string_pretty(&e.data).unwrap_or_default()
-            } else {
-                serde_json::to_string_pretty(&all).unwrap_or_default()
-            };
-            (
-                escape(&format!("{} {} — {}", e.kind, e.name, e.status)).into_owned(),
-                text,
-            )
+            pretty_lines(&serde_json::Value::Object(all))
         };
-        // an SGR sequence in a value is drawn as its style by the data overlay
-        let lines = testdeck_core::sanitize::json_lines_keep_sgr(&text);
-        Some((title, lines))
+        lines.extend(data);
+        Some((
+            escape(&format!("{} {} — {}", e.kind, e.name, e.status)).into_owned(),
+            lines,
+        ))
     }
 
     /// The selected artifact to open: its kind, its path as shown (run-relative)
@@ -710,8 +718,102 @@ pub fn status_of(v: testdeck_exec::record::Verdict) -> &'static str {
     }
 }
 
+/// Indentation of one level of [`pretty_lines`], and of a string's lines under its key.
+const INDENT: &str = "  ";
+
+/// `v` pretty-printed as JSON, except that a string of several lines is a block:
+/// its key on a line of its own, then the string's lines indented under it (a
+/// stack, a call log, a diff read as they were written). Every line is escaped;
+/// the SGR sequences of a value are kept, for the overlay to draw as styles.
+pub fn pretty_lines(v: &serde_json::Value) -> Vec<String> {
+    let mut out = Vec::new();
+    pretty_value(v, 0, "", "", &mut out);
+    out
+}
+
+/// `head` (a key and colon, or nothing) then `v` at depth `depth`, then `tail` (a comma).
+fn pretty_value(
+    v: &serde_json::Value,
+    depth: usize,
+    head: &str,
+    tail: &str,
+    out: &mut Vec<String>,
+) {
+    use serde_json::Value;
+    let pad = INDENT.repeat(depth);
+    match v {
+        Value::String(s) if s.trim_end().contains('\n') => {
+            out.push(format!("{pad}{}", head.trim_end()));
+            for l in s.trim_end().split('\n') {
+                let l = testdeck_core::sanitize::escape_keep_sgr(l.trim_end());
+                out.push(if l.is_empty() {
+                    String::new()
+                } else {
+                    format!("{pad}{INDENT}{INDENT}{l}")
+                });
+            }
+        }
+        Value::Object(m) if !m.is_empty() => {
+            out.push(format!("{pad}{head}{{"));
+            for (i, (k, val)) in m.iter().enumerate() {
+                let comma = if i + 1 < m.len() { "," } else { "" };
+                let key = serde_json::to_string(k).unwrap_or_default();
+                pretty_value(val, depth + 1, &format!("{}: ", escape(&key)), comma, out);
+            }
+            out.push(format!("{pad}}}{tail}"));
+        }
+        Value::Array(a) if !a.is_empty() => {
+            out.push(format!("{pad}{head}["));
+            for (i, val) in a.iter().enumerate() {
+                let comma = if i + 1 < a.len() { "," } else { "" };
+                pretty_value(val, depth + 1, "", comma, out);
+            }
+            out.push(format!("{pad}]{tail}"));
+        }
+        other => {
+            // one JSON token: a colour in a one-line string is drawn, every other
+            // escape stays JSON text
+            let json = serde_json::to_string(other).unwrap_or_default();
+            let text = testdeck_core::sanitize::json_lines_keep_sgr(&json).concat();
+            out.push(format!("{pad}{head}{text}{tail}"));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn data_prints_multi_line_strings_as_indented_blocks() {
+        let v = serde_json::json!({
+            "error": {
+                "message": "Error: a1\n\n\u{1b}[2mexpect(\u{1b}[22mlocator\nCall log:\n  - waiting\n",
+                "line": 3
+            },
+            "tags": ["a\u{7}b"],
+            "empty": {}
+        });
+        assert_eq!(
+            super::pretty_lines(&v),
+            [
+                "{",
+                "  \"error\": {",
+                "    \"message\":",
+                "        Error: a1",
+                "",
+                "        \u{1b}[2mexpect(\u{1b}[22mlocator",
+                "        Call log:",
+                "          - waiting",
+                "    \"line\": 3",
+                "  },",
+                "  \"tags\": [",
+                "    \"a\\u0007b\"",
+                "  ],",
+                "  \"empty\": {}",
+                "}",
+            ]
+        );
+    }
     use super::super::test_support::app;
     use super::*;
     use crate::action::Action;

@@ -32,6 +32,7 @@ mod test_support;
 pub mod tests_tab;
 pub mod trace;
 pub mod watch;
+pub mod why;
 
 use super::action::{Action, Command};
 use super::keymap::{Key, Keymap, Resolved, Resolver};
@@ -133,6 +134,8 @@ pub struct App {
     compare: compare::Compare,
     previews: preview::Previews,
     contract: contract::Contract,
+    /// The failure digests read for `W` and the details' summary.
+    why: why::Why,
     /// The terminal's picture protocol and the screenshot encoded for it.
     graphics: super::graphics::Graphics,
     quit: bool,
@@ -191,6 +194,7 @@ impl App {
             compare: compare::Compare::default(),
             previews: preview::Previews::default(),
             contract: contract::Contract::default(),
+            why: why::Why::default(),
             graphics: super::graphics::Graphics::default(),
             quit: false,
             dirty: true,
@@ -331,6 +335,10 @@ impl App {
         }
         fx.extend(self.previews.job(&self.live, &self.opts.root));
         fx.extend(self.trace_frame_jobs());
+        // the details' summary of a failed run reads its digest once
+        if let Some(run) = self.failed_run() {
+            fx.extend(self.why.job(&run));
+        }
         self.sync_graphics();
         self.ask_next_verdict();
         fx
@@ -471,6 +479,12 @@ impl App {
         if matches!(self.layers.screen(), Some(Screen::Trace(_))) {
             return self.trace_command(c);
         }
+        if c == Command::PreviewImage {
+            if let Some(Screen::Why(w)) = self.layers.screen() {
+                let shot = w.screenshot().map(|(f, l)| (f.to_path_buf(), l.to_owned()));
+                return self.why_screenshot(shot);
+            }
+        }
         if let Some(screen) = self.layers.screen_mut() {
             match screen.command(c, (self.size.1 / 2).max(1) as isize) {
                 ScreenOutcome::Close => self.layers.close_screen(),
@@ -582,7 +596,9 @@ impl App {
             Command::Watch | Command::RerunFailed | Command::Compare | Command::Report => {
                 return self.feature_command(c);
             }
+            Command::Why => return self.why_open(),
             Command::Reload => {
+                self.why.forget();
                 self.notice = Some("reading the workspace again…".into());
                 return vec![Effect::Reload];
             }
@@ -760,6 +776,11 @@ impl App {
     /// Screenshot previews.
     pub fn previews(&self) -> &preview::Previews {
         &self.previews
+    }
+
+    /// The failure digests read so far (`W`, the details' summary).
+    pub fn why(&self) -> &why::Why {
+        &self.why
     }
 
     /// The contract badges' checks.

@@ -85,7 +85,7 @@ pub(super) struct ViewKey {
     lists: [ListState; 6],
     follow: bool,
     overlay: Option<(u8, usize)>,
-    screen: Option<usize>,
+    screen: Option<(usize, usize)>,
     notice: Option<String>,
 }
 
@@ -100,10 +100,11 @@ impl ViewKey {
             Some(Overlay::Prompt(_)) => Some((2, 0)),
         };
         let screen = app.layers.screen().map(|s| match s {
-            Screen::Compare(v) => v.scroll,
-            Screen::Report(v) => v.scroll,
-            Screen::Image { .. } => 0,
-            Screen::Trace(v) => v.list(v.section()).cursor,
+            Screen::Compare(v) => (v.scroll, 0),
+            Screen::Report(v) => (v.scroll, 0),
+            Screen::Image { .. } => (0, 0),
+            Screen::Trace(v) => (v.list(v.section()).cursor, 0),
+            Screen::Why(v) => (v.scroll(), v.cursor()),
         });
         ViewKey {
             place: (app.tab, app.focus),

@@ -64,6 +64,9 @@ pub enum InputTarget {
 pub struct Layers {
     overlay: Option<Overlay>,
     screen: Option<super::screen::Screen>,
+    /// The screen a screen opened from it covers (the failure view under its
+    /// screenshot): back when it closes.
+    under: Option<super::screen::Screen>,
     input: Option<InputTarget>,
 }
 
@@ -120,11 +123,17 @@ impl Layers {
     }
 
     pub(in crate::app) fn show_screen(&mut self, s: super::screen::Screen) {
+        self.under = None;
         self.screen = Some(s);
     }
 
+    /// Show `s` over the screen shown, which comes back when `s` closes.
+    pub(in crate::app) fn show_screen_over(&mut self, s: super::screen::Screen) {
+        self.under = self.screen.replace(s);
+    }
+
     pub(in crate::app) fn close_screen(&mut self) {
-        self.screen = None;
+        self.screen = self.under.take();
     }
 
     /// Start editing the filter line of `t`.

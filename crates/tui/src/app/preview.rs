@@ -75,6 +75,19 @@ impl Previews {
         self.background = rgb;
     }
 
+    /// The decode screenshot `file` (beneath the run folder `within`) needs, once
+    /// per file: the failure view's bound screenshot.
+    pub fn job_for(&mut self, file: PathBuf, within: PathBuf, label: String) -> Option<Effect> {
+        self.cache
+            .want(&file)
+            .then_some(Effect::Work(FeatureWork::Preview {
+                file,
+                within,
+                label,
+                background: self.background,
+            }))
+    }
+
     /// The decode the selected screenshot of `live` needs, once per file.
     pub fn job(&mut self, live: &Live, root: &Path) -> Option<Effect> {
         let PreviewTarget::File(file, label) = target(live, root) else {

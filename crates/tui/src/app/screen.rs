@@ -1,10 +1,11 @@
 //! Full screens over the panes (a comparison, a domain report, a screenshot, a
-//! Playwright trace): they take the keys until closed.
+//! Playwright trace, why a run failed): they take the keys until closed.
 
 use super::super::action::Command;
 use super::compare::CompareScreen;
 use super::report::ReportScreen;
 use super::trace::TraceView;
+use super::why::WhyScreen;
 use std::path::PathBuf;
 
 /// A full view over the panes: it takes the keys until closed.
@@ -19,6 +20,8 @@ pub enum Screen {
     },
     /// A Playwright trace (its keys: `trace::TraceView::command`).
     Trace(Box<TraceView>),
+    /// Why a run failed (`W`).
+    Why(Box<WhyScreen>),
 }
 
 /// What a key did to a screen.
@@ -41,6 +44,14 @@ impl Screen {
             Screen::Report(v) => {
                 let next = v.next_stale();
                 (&mut v.scroll, v.lines.len(), next)
+            }
+            Screen::Why(v) => {
+                if matches!(c, Command::Close | Command::Quit | Command::Confirm) {
+                    return ScreenOutcome::Close;
+                }
+                return v
+                    .command(c, page)
+                    .map_or(ScreenOutcome::Stay, ScreenOutcome::Say);
             }
             Screen::Image { .. } | Screen::Trace(_) => {
                 return if matches!(c, Command::Close | Command::Quit | Command::Confirm) {

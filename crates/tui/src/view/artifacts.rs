@@ -120,7 +120,7 @@ pub fn draw(
 }
 
 /// The preview of `target` in `r`: a caption row, then the picture (or why there is none).
-fn preview(
+pub fn preview(
     pics: Pictures,
     target: &PreviewTarget,
     theme: &Theme,

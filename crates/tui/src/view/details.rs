@@ -59,7 +59,15 @@ impl App {
     /// loaded; empty when nothing is selected).
     pub fn details_lines(&self, theme: &Theme) -> Option<Vec<Line<'static>>> {
         let ws = self.ws().as_ref()?;
-        Some(match self.tab() {
+        // a failed run: why, under the title line (the whole of it is `W`)
+        let why = self
+            .failed_run()
+            .map(|run| {
+                let rows = super::super::app::why::summary(self.why().digest(&run));
+                super::why::summary(&rows, theme)
+            })
+            .unwrap_or_default();
+        let mut rest = match self.tab() {
             Tab::Tests => match self.selected_node().map(|n| (n, &n.kind)) {
                 Some((n, NodeKind::Folder)) => folder(self.tests(), n, theme),
                 Some((_, NodeKind::Case(c))) => {
@@ -73,7 +81,11 @@ impl App {
                 _ => Vec::new(),
             },
             Tab::Catalog => catalog((self.catalog(), self.runs()), ws, theme),
-        })
+        };
+        if !rest.is_empty() {
+            rest.splice(1..1, why);
+        }
+        Some(rest)
     }
 }
 

@@ -19,6 +19,7 @@ pub mod report;
 pub mod runs;
 pub mod trace;
 pub mod tree;
+pub mod why;
 
 use super::app::layout::Areas;
 use super::app::{App, InputTarget, Overlay, Pane, Screen, Tab};
@@ -98,6 +99,7 @@ impl App {
             Some(Screen::Trace(v)) => {
                 trace::draw(v, (self.graphics(), &self.opts().root), theme, f);
             }
+            Some(Screen::Why(w)) => why::draw(w, self.pictures(), &cx, f),
             None => {}
         }
         match self.layers().overlay() {
