@@ -324,28 +324,8 @@ mod realworld {
     //! On `examples/realworld`: real vitest and Playwright failures.
     use super::{explain_json, junit_failures, out};
     use crate::common::cli::command;
-    use crate::common::realworld::{e2e_ready, node_ready, project};
+    use crate::common::realworld::{FAILING_E2E, FAILING_VITEST, failed, failed_e2e};
     use std::path::Path;
-
-    /// `run TARGET --junit` piped: the text, the exit status and the JUnit failures.
-    fn run(
-        root: &Path,
-        target: &str,
-        env: &[(&str, &str)],
-    ) -> (String, Option<i32>, Vec<(String, String)>) {
-        let junit = root.join("junit.xml");
-        let o = command()
-            .args(["run", "--root"])
-            .arg(root)
-            .arg(target)
-            .arg("--junit")
-            .arg(&junit)
-            .envs(env.iter().copied())
-            .output()
-            .expect("run");
-        let xml = std::fs::read_to_string(&junit).expect("junit");
-        (out(&o), o.status.code(), junit_failures(&xml))
-    }
 
     fn explain_text(root: &Path, case: &str) -> String {
         let o = command()
@@ -359,15 +339,16 @@ mod realworld {
 
     #[test]
     fn a_failed_vitest_object_diff_is_explained_and_is_runs_reason() {
-        if !node_ready() {
+        // the shared project's failed vitest run, as `run --junit` said it
+        let Some(shared) = failed() else {
             return;
-        }
-        let p = project();
-        let case = "shop/backend/cart/boundary/cart-line-merge";
-        let (text, code, failures) = run(p.path(), case, &[]);
+        };
+        let case = FAILING_VITEST;
+        let (text, code) = (&shared.vitest.text, shared.vitest.code);
+        let failures = junit_failures(&shared.vitest.junit);
         assert_eq!(code, Some(1), "{text}");
         assert!(!text.contains("\\e[") && !text.contains('\u{1b}'), "{text}");
-        let d = explain_json(p.path(), "cart-line-merge");
+        let d = explain_json(&shared.root, "cart-line-merge");
         let f = &d["failures"][0];
         assert_eq!(f["type"], "assertion", "{d:#}");
         let message = f["message"].as_str().expect("message");
@@ -416,7 +397,7 @@ mod realworld {
         );
         let all = d.to_string();
         assert!(!all.contains("\\u001b"), "{all}");
-        let text = explain_text(p.path(), "cart-line-merge");
+        let text = explain_text(&shared.root, "cart-line-merge");
         assert!(text.contains(first), "{text}");
         assert!(text.contains("    > "), "{text}");
         assert!(text.contains("expected: "), "{text}");
@@ -424,16 +405,15 @@ mod realworld {
 
     #[test]
     fn a_failed_playwright_step_is_explained_and_is_runs_reason() {
-        let Some(chromium) = e2e_ready() else {
+        let Some((shared, e2e)) = failed_e2e() else {
             return;
         };
-        let p = project();
-        let chromium = chromium.display().to_string();
-        let case = "shop/e2e/storefront/scenario/storefront-checkout";
-        let (text, code, failures) = run(p.path(), case, &[("CHROMIUM_PATH", &chromium)]);
+        let case = FAILING_E2E;
+        let (text, code) = (&e2e.text, e2e.code);
+        let failures = junit_failures(&e2e.junit);
         assert_eq!(code, Some(1), "{text}");
         assert!(!text.contains("\\e[") && !text.contains('\u{1b}'), "{text}");
-        let d = explain_json(p.path(), "storefront-checkout");
+        let d = explain_json(&shared.root, "storefront-checkout");
         let f = &d["failures"][0];
         assert_eq!(f["type"], "assertion", "{d:#}");
         let message = f["message"].as_str().expect("message");
@@ -468,7 +448,7 @@ mod realworld {
             .iter()
             .any(|a| a["kind"] == "screenshot");
         assert!(screenshot, "{d:#}");
-        let text = explain_text(p.path(), "storefront-checkout");
+        let text = explain_text(&shared.root, "storefront-checkout");
         assert!(text.contains("    Call log:"), "{text}");
         assert!(text.contains("    > 11 |"), "{text}");
         assert!(text.contains("screenshot"), "{text}");

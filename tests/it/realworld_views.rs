@@ -6,7 +6,7 @@
 use crate::common;
 use common::Session;
 use common::cli::command;
-use common::realworld::{e2e_ready, node_ready, project};
+use common::realworld::{failed_e2e, node_ready, project};
 
 use std::path::{Path, PathBuf};
 
@@ -19,29 +19,21 @@ fn assert_none_escaped(what: &str, text: &str) {
     }
 }
 
-/// The failing e2e case's run folder, after a real Playwright run on Chromium.
-fn failed_run(root: &Path, chromium: &Path) -> PathBuf {
-    let out = command()
-        .args(["run", "--json", "--root"])
-        .arg(root)
-        .arg("shop/e2e/storefront/scenario/storefront-checkout")
-        .env("CHROMIUM_PATH", chromium)
-        .output()
-        .expect("testdeck run");
-    let case = root.join("tests/logs/shop/e2e/storefront/scenario/storefront-checkout");
-    let dir = std::fs::read_dir(&case)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
-        .flatten()
-        .map(|e| e.path())
-        .next()
-        .expect("a run folder");
+/// A project copy of its own holding the shared project's failed Playwright run
+/// (a real run on Chromium, made once for the process; this test writes around it),
+/// and that run's folder.
+fn failed_run() -> Option<(tempfile::TempDir, PathBuf)> {
+    let (shared, e2e) = failed_e2e()?;
+    let p = project();
+    let dir = p.path().join(&e2e.path);
+    common::fs::copy_dir(&shared.root.join(&e2e.path), &dir);
     let timeline = std::fs::read_to_string(dir.join("timeline.jsonl")).expect("timeline");
     // the premise: Playwright did put its colours in the failure message
     assert!(
         timeline.contains(r"\u001b[2mexpect(\u001b[22m\u001b[31mlocator"),
         "{timeline}"
     );
-    dir
+    Some((p, dir))
 }
 
 fn run_bin(root: &Path, args: &[&str]) -> String {
@@ -57,12 +49,10 @@ fn run_bin(root: &Path, args: &[&str]) -> String {
 #[test]
 #[allow(clippy::many_single_char_names)] // a, b: the two runs compared; s: the session
 fn a_playwright_failure_reads_with_its_colours_in_every_view() {
-    let Some(chromium) = e2e_ready() else {
+    let Some((p, a)) = failed_run() else {
         return;
     };
-    let p = project();
     let root = p.path();
-    let a = failed_run(root, &chromium);
     // a second run of the case whose failure message differs (a longer timeout),
     // so compare and diff show the message
     let b = a.with_file_name("20991231-235959-000");
@@ -188,12 +178,10 @@ fn find(sc: &vt100::Screen, text: &str) -> Option<(u16, u16)> {
 /// wrote on stderr reaches the status line with a hint about `[open]`.
 #[test]
 fn a_failing_npx_opener_says_its_own_stderr_line() {
-    let Some(chromium) = e2e_ready() else {
+    let Some((p, _)) = failed_run() else {
         return;
     };
-    let p = project();
     let root = p.path();
-    failed_run(root, &chromium);
     // the packages npx would run are gone: it fails as it did run from elsewhere
     std::fs::remove_file(root.join("node_modules")).expect("unlink node_modules");
     let cfg = tempfile::tempdir().expect("cfg");

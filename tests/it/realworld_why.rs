@@ -7,45 +7,11 @@
 
 use crate::common;
 use common::Session;
-use common::cli::command;
-use common::realworld::{e2e_ready, node_ready, project};
-use std::path::{Path, PathBuf};
+use common::realworld::{failed, failed_e2e, recording_vi};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
-const VITEST_CASE: &str = "shop/backend/cart/boundary/cart-line-merge";
 const VITEST_TEST: &str = "tests/shop/backend/cart/boundary/cart-line-merge.test.ts";
-const E2E_CASE: &str = "shop/e2e/storefront/scenario/storefront-checkout";
-
-/// `testdeck run CASE` on the project: a real run of the runner, which fails.
-fn run_case(root: &Path, case: &str, env: &[(&str, &str)]) {
-    let mut c = command();
-    c.args(["run", "--root"]).arg(root).arg(case);
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    let out = c.output().expect("testdeck run");
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-/// An executable `dir/vi` (the cockpit gives a vi `+LINE file`) that writes its
-/// arguments, one a line, then its folder, to `$EDITOR_OUT`, and exits.
-fn fake_vi(dir: &Path) -> PathBuf {
-    use std::os::unix::fs::PermissionsExt as _;
-    let vi = dir.join("vi");
-    std::fs::write(
-        &vi,
-        "#!/bin/sh\n{ printf '%s\\n' \"$@\"; pwd; } > \"$EDITOR_OUT.tmp\"\nmv \"$EDITOR_OUT.tmp\" \"$EDITOR_OUT\"\n",
-    )
-    .expect("write the editor");
-    std::fs::set_permissions(&vi, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    vi
-}
 
 /// What the editor wrote, once it did (the file is taken, for the next `E`).
 fn editor_args(p: &Path) -> String {
@@ -95,15 +61,14 @@ fn open_why(s: &mut Session, query: &str) {
 
 #[test]
 fn w_shows_why_the_vitest_case_failed_and_e_opens_its_frames_at_their_lines() {
-    if !node_ready() {
+    // the shared project's failed vitest run (read here, never written)
+    let Some(f) = failed() else {
         return;
-    }
-    let p = project();
-    let root = p.path();
-    run_case(root, VITEST_CASE, &[]);
+    };
+    let root = f.root.as_path();
     let cfg = tempfile::tempdir().expect("cfg");
     let bin = tempfile::tempdir().expect("bin");
-    let vi = fake_vi(bin.path());
+    let vi = recording_vi(bin.path());
     let out = bin.path().join("args");
     let mut s = Session::start_with(
         root,
@@ -197,12 +162,11 @@ fn w_shows_why_the_vitest_case_failed_and_e_opens_its_frames_at_their_lines() {
 
 #[test]
 fn without_colour_the_failure_view_diff_is_plain_and_still_marked() {
-    if !node_ready() {
+    // the shared project's failed vitest run (read here, never written)
+    let Some(f) = failed() else {
         return;
-    }
-    let p = project();
-    let root = p.path();
-    run_case(root, VITEST_CASE, &[]);
+    };
+    let root = f.root.as_path();
     let cfg = tempfile::tempdir().expect("cfg");
     let mut s = Session::start_with(root, cfg.path(), &[("NO_COLOR", "1")]);
     s.wait_text("Tests ·");
@@ -230,13 +194,10 @@ fn without_colour_the_failure_view_diff_is_plain_and_still_marked() {
 
 #[test]
 fn the_playwright_failure_reads_on_lines_of_its_own_in_the_view_and_the_data_overlay() {
-    let Some(chromium) = e2e_ready() else {
+    let Some((f, _)) = failed_e2e() else {
         return;
     };
-    let p = project();
-    let root = p.path();
-    let chromium = chromium.to_str().expect("utf-8").to_owned();
-    run_case(root, E2E_CASE, &[("CHROMIUM_PATH", &chromium)]);
+    let root = f.root.as_path();
     let cfg = tempfile::tempdir().expect("cfg");
     let mut s = Session::start(root, cfg.path());
     s.wait_text("Tests ·");

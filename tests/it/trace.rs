@@ -4,35 +4,11 @@
 //! frame. Skipped (failing under `CI=true`) when node or Chromium is missing.
 
 use crate::common;
-use common::cli::{at, command};
-use common::realworld::{e2e_ready, project};
+use common::cli::command;
+use common::realworld::failed_e2e;
 
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::Stdio;
 use testdeck_core::workspace::trace::Trace;
-
-/// Run the failing e2e case and return its run folder.
-pub(crate) fn failed_e2e_run(root: &Path, chromium: &Path) -> PathBuf {
-    let out = at(root)
-        .args([
-            "run",
-            "--json",
-            "shop/e2e/storefront/scenario/storefront-checkout",
-        ])
-        .env("CHROMIUM_PATH", chromium)
-        .stderr(Stdio::inherit())
-        .output()
-        .expect("testdeck run");
-    assert_eq!(out.status.code(), Some(1), "the case fails on purpose");
-    let runs = at(root)
-        .args(["runs", "--json", "--case", "storefront-checkout"])
-        .output()
-        .expect("runs");
-    let runs: Value = serde_json::from_slice(&runs.stdout).expect("json");
-    assert_eq!(runs["runs"][0]["status"], "failed", "{runs:#}");
-    root.join(runs["runs"][0]["path"].as_str().expect("path"))
-}
 
 /// `testdeck trace ARGS`: exit code, stdout, stderr.
 fn trace(args: &[&std::ffi::OsStr]) -> (Option<i32>, String, String) {
@@ -53,13 +29,13 @@ fn all_titles(actions: &Value, out: &mut Vec<String>) {
 
 #[test]
 fn a_real_failed_playwright_trace_shows_actions_error_console_network_and_a_frame() {
-    let Some(chromium) = e2e_ready() else {
+    // the shared project's failed Playwright run (read here, never written)
+    let Some((f, e2e)) = failed_e2e() else {
         return;
     };
-    let p = project();
-    let run = failed_e2e_run(p.path(), &chromium);
+    let run = f.root.join(&e2e.path);
     // where the project's workflow put it: its artifacts.json says
-    let (items, problems) = testdeck_core::workspace::logs::read_artifacts(p.path(), &run);
+    let (items, problems) = testdeck_core::workspace::logs::read_artifacts(&f.root, &run);
     assert!(problems.is_empty(), "{problems:?}");
     let zip = items
         .iter()

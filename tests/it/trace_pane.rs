@@ -7,7 +7,7 @@
 use crate::common;
 use common::Session;
 use common::app::{Deck, Runs, options, text};
-use common::realworld::{e2e_ready, project};
+use common::realworld::{failed_e2e, recording_vi};
 use std::path::Path;
 use std::time::{Duration, Instant};
 use testdeck_tui::app::{Pane, Screen};
@@ -40,27 +40,13 @@ fn open_trace(s: &mut Session) {
     s.wait_text("s2 check out");
 }
 
-/// An executable `vi` that writes its arguments and folder to `$EDITOR_OUT`.
-fn recording_vi(dir: &Path) -> std::path::PathBuf {
-    use std::os::unix::fs::PermissionsExt as _;
-    let vi = dir.join("vi");
-    std::fs::write(
-        &vi,
-        "#!/bin/sh\n{ printf '%s\\n' \"$@\"; pwd; } > \"$EDITOR_OUT.tmp\"\nmv \"$EDITOR_OUT.tmp\" \"$EDITOR_OUT\"\n",
-    )
-    .expect("write the editor");
-    std::fs::set_permissions(&vi, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    vi
-}
-
 #[test]
 fn enter_on_a_real_trace_shows_actions_the_failure_console_network_and_frames() {
-    let Some(chromium) = e2e_ready() else {
+    // the shared project's failed Playwright run (read here, never written)
+    let Some((f, _)) = failed_e2e() else {
         return;
     };
-    let p = project();
-    let root = p.path();
-    let _run = crate::trace::failed_e2e_run(root, &chromium);
+    let root = f.root.as_path();
     let cfg = tempfile::tempdir().expect("cfg");
     let bin = tempfile::tempdir().expect("bin");
     let vi = recording_vi(bin.path());
@@ -155,12 +141,10 @@ fn enter_on_a_real_trace_shows_actions_the_failure_console_network_and_frames() 
 /// bytes, not cells.
 #[test]
 fn a_real_traces_frames_are_drawn_with_the_terminals_picture_protocol() {
-    let Some(chromium) = e2e_ready() else {
+    let Some((f, _)) = failed_e2e() else {
         return;
     };
-    let p = project();
-    let root = p.path();
-    crate::trace::failed_e2e_run(root, &chromium);
+    let root = f.root.as_path();
     let cfg = tempfile::tempdir().expect("cfg");
     let mut s = Session::start_with(root, cfg.path(), &[("TESTDECK_IMAGES", "kitty")]);
     let before = s.bytes.lock().expect("lock").len();

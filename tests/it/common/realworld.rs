@@ -58,9 +58,9 @@ pub fn chromium() -> Option<PathBuf> {
     }
 }
 
-/// A copy of the fixture project in a temp folder, without its logs and with
+/// Copy the fixture project into `to` (a new folder), without its logs and with
 /// `node_modules` linked to the fixture's (installed once by `npm ci`).
-pub fn project() -> tempfile::TempDir {
+fn copy_project(to: &Path) {
     fn copy(from: &Path, to: &Path, top: bool) {
         std::fs::create_dir_all(to).expect("mkdir");
         for e in std::fs::read_dir(from).expect("read_dir").flatten() {
@@ -79,11 +79,149 @@ pub fn project() -> tempfile::TempDir {
             }
         }
     }
-    let d = tempfile::tempdir().expect("tmp");
-    copy(&fixture(), d.path(), true);
+    copy(&fixture(), to, true);
     let modules = fixture().join("node_modules");
     if modules.is_dir() {
-        std::os::unix::fs::symlink(&modules, d.path().join("node_modules")).expect("link");
+        std::os::unix::fs::symlink(&modules, to.join("node_modules")).expect("link");
     }
+}
+
+/// A copy of the fixture project in a temp folder of its own (a test that launches
+/// or changes files there).
+pub fn project() -> tempfile::TempDir {
+    let d = tempfile::tempdir().expect("tmp");
+    copy_project(d.path());
     d
+}
+
+/// The fixture's failing vitest case (an object `toEqual` diff).
+pub const FAILING_VITEST: &str = "shop/backend/cart/boundary/cart-line-merge";
+/// The fixture's failing Playwright case (a strict-mode `toHaveText`).
+pub const FAILING_E2E: &str = "shop/e2e/storefront/scenario/storefront-checkout";
+
+/// One failing case run once in the shared project: `testdeck run CASE --junit
+/// FILE`, piped.
+#[derive(Debug)]
+pub struct FailedRun {
+    /// Its standard output.
+    pub text: String,
+    /// Its exit status.
+    pub code: Option<i32>,
+    /// The JUnit XML it wrote.
+    pub junit: String,
+    /// The run folder, relative to the project.
+    pub path: String,
+}
+
+/// The fixture project in which the failing cases ran once.
+#[derive(Debug)]
+pub struct Failed {
+    pub root: PathBuf,
+    pub vitest: FailedRun,
+    /// Where Chromium is there.
+    pub e2e: Option<FailedRun>,
+}
+
+static FAILED: std::sync::OnceLock<Option<Failed>> = std::sync::OnceLock::new();
+
+/// The fixture project copied once for this test process, in which the failing
+/// vitest case and (where Chromium is) the failing Playwright case ran once: a real
+/// run costs seconds, so the tests that only read those runs (explain, the trace
+/// command, the failure view, the trace pane) share it. It lives under the
+/// target's temp folder, named by the process (copies of processes that are gone
+/// are removed first); a test must not launch or write there. `None`, said,
+/// without node.
+pub fn failed() -> Option<&'static Failed> {
+    FAILED
+        .get_or_init(|| {
+            if !node_ready() {
+                return None;
+            }
+            let base = Path::new(env!("CARGO_TARGET_TMPDIR"));
+            for e in std::fs::read_dir(base).into_iter().flatten().flatten() {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let gone = name
+                    .strip_prefix("realworld-failed-")
+                    .and_then(|pid| pid.parse::<u32>().ok())
+                    .is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists());
+                if gone {
+                    let _ = std::fs::remove_dir_all(e.path());
+                }
+            }
+            let dir = base.join(format!("realworld-failed-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            let root = dir.join("project");
+            copy_project(&root);
+            let run = |case: &str, env: &[(&str, &Path)]| {
+                let junit = dir.join(format!("{}.xml", case.replace('/', "_")));
+                let o = super::cli::command()
+                    .args(["run", "--root"])
+                    .arg(&root)
+                    .arg(case)
+                    .arg("--junit")
+                    .arg(&junit)
+                    .envs(env.iter().copied())
+                    .output()
+                    .expect("testdeck run");
+                let text = String::from_utf8_lossy(&o.stdout).into_owned();
+                assert_eq!(
+                    o.status.code(),
+                    Some(1),
+                    "{case} fails on purpose: {text}{}",
+                    String::from_utf8_lossy(&o.stderr)
+                );
+                let id = case.rsplit('/').next().unwrap_or(case);
+                let runs = super::cli::command()
+                    .args(["runs", "--json", "--case", id, "--root"])
+                    .arg(&root)
+                    .output()
+                    .expect("runs");
+                let runs: serde_json::Value =
+                    serde_json::from_slice(&runs.stdout).expect("runs --json");
+                FailedRun {
+                    text,
+                    code: o.status.code(),
+                    junit: std::fs::read_to_string(&junit).expect("junit"),
+                    path: runs["runs"][0]["path"]
+                        .as_str()
+                        .expect("the run's folder")
+                        .to_owned(),
+                }
+            };
+            let vitest = run(FAILING_VITEST, &[]);
+            let chromium = std::env::var_os("CHROMIUM_PATH")
+                .filter(|p| !p.is_empty())
+                .map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from);
+            let e2e = chromium
+                .is_file()
+                .then(|| run(FAILING_E2E, &[("CHROMIUM_PATH", chromium.as_path())]));
+            Some(Failed { root, vitest, e2e })
+        })
+        .as_ref()
+}
+
+/// [`failed`] with its Playwright run: `None`, said, without node or Chromium.
+pub fn failed_e2e() -> Option<(&'static Failed, &'static FailedRun)> {
+    let f = failed()?;
+    match &f.e2e {
+        Some(e) => Some((f, e)),
+        None => {
+            chromium();
+            None
+        }
+    }
+}
+
+/// An executable `dir/vi` (the cockpit gives a vi `+LINE file`) that writes its
+/// arguments, one a line, then its folder, to `$EDITOR_OUT`, and exits.
+pub fn recording_vi(dir: &Path) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt as _;
+    let vi = dir.join("vi");
+    std::fs::write(
+        &vi,
+        "#!/bin/sh\n{ printf '%s\\n' \"$@\"; pwd; } > \"$EDITOR_OUT.tmp\"\nmv \"$EDITOR_OUT.tmp\" \"$EDITOR_OUT\"\n",
+    )
+    .expect("write the editor");
+    std::fs::set_permissions(&vi, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    vi
 }
