@@ -203,13 +203,12 @@ pub fn failed() -> Option<&'static Failed> {
 /// [`failed`] with its Playwright run: `None`, said, without node or Chromium.
 pub fn failed_e2e() -> Option<(&'static Failed, &'static FailedRun)> {
     let f = failed()?;
-    match &f.e2e {
-        Some(e) => Some((f, e)),
-        None => {
-            chromium();
-            None
-        }
+    if let Some(e) = &f.e2e {
+        return Some((f, e));
     }
+    // says why it is skipped
+    chromium();
+    None
 }
 
 /// An executable `dir/vi` (the cockpit gives a vi `+LINE file`) that writes its
