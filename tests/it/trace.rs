@@ -145,3 +145,82 @@ fn a_file_that_is_no_trace_is_a_located_problem() {
     assert_eq!(code, Some(2));
     assert!(err.contains("artifacts"), "{err}");
 }
+
+/// Hostile `trace.zip` files through the binary: a bomb (by its declared size and
+/// by its ratio), names that climb out or are absolute, a cut archive and a file
+/// that is no zip — each a located problem, never a panic, a hang or a large
+/// allocation: under a second and under 100 MB each.
+#[test]
+fn hostile_traces_are_located_problems_in_under_a_second_and_100_mb() {
+    use common::procs::peak_rss_kib;
+    use std::time::{Duration, Instant};
+    use testdeck_core::testkit::zip::{E, stored, zeros_deflated, zip_of};
+    const TEST_TRACE: &[u8] = br#"{"version":10,"type":"context-options","origin":"testRunner","browserName":"","monotonicTime":100}
+"#;
+    let valid = zip_of(&[stored("test.trace", TEST_TRACE)]);
+    let cases: [(&str, Vec<u8>, &str); 5] = [
+        (
+            "bomb.zip",
+            // 1 GiB of zeros in about 1 MB
+            zip_of(&[E {
+                name: "0-trace.trace",
+                method: 8,
+                data: zeros_deflated(1024),
+                size: 1 << 30,
+                crc: 0,
+            }]),
+            "error trace-too-large",
+        ),
+        (
+            "ratio.zip",
+            zip_of(&[E {
+                name: "0-trace.trace",
+                method: 8,
+                data: zeros_deflated(64),
+                size: 64 << 20,
+                crc: 0,
+            }]),
+            "error trace-zip-bomb",
+        ),
+        (
+            "climb.zip",
+            zip_of(&[
+                stored("../0-trace.trace", TEST_TRACE),
+                stored("/etc/1-trace.trace", TEST_TRACE),
+                stored("test.trace", TEST_TRACE),
+            ]),
+            "trace-entry-name",
+        ),
+        (
+            "cut.zip",
+            valid[..valid.len() / 2].to_vec(),
+            "error trace-unreadable",
+        ),
+        (
+            "page.zip",
+            b"<html>a report, not a trace</html>".to_vec(),
+            "error trace-unreadable",
+        ),
+    ];
+    let d = tempfile::tempdir().expect("tmp");
+    for (name, bytes, want) in cases {
+        let f = d.path().join(name);
+        std::fs::write(&f, bytes).expect("write");
+        let mut cmd = command();
+        cmd.arg("trace").arg(&f);
+        let t0 = Instant::now();
+        let (out, kib) = peak_rss_kib(cmd);
+        let took = t0.elapsed();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_ne!(out.status.code(), Some(101), "{name}: {err}");
+        assert!(out.status.code().is_some(), "{name}: killed: {err}");
+        // located at the file, with its rule
+        assert!(
+            err.lines().any(|l| l.contains(name) && l.contains(want)),
+            "{name}: no {want:?} in {err}"
+        );
+        assert!(took < Duration::from_secs(1), "{name} took {took:?}");
+        assert!(kib < 100 << 10, "{name} peaked at {kib} KiB");
+        eprintln!("{name}: {took:?}, peak {kib} KiB");
+    }
+}
