@@ -6,6 +6,7 @@
 use crate::common;
 use common::Session;
 use common::cli::command;
+use common::find_text as find;
 use common::realworld::{failed_e2e, node_ready, project};
 
 use std::path::{Path, PathBuf};
@@ -158,19 +159,6 @@ fn a_playwright_failure_reads_with_its_colours_in_every_view() {
     assert_none_escaped("compare", &screen.screen().contents());
     s.send("\x1b");
     s.quit();
-}
-
-/// The row and column where `text` starts on the screen.
-fn find(sc: &vt100::Screen, text: &str) -> Option<(u16, u16)> {
-    let (rows, cols) = sc.size();
-    for row in 0..rows {
-        let line = sc.contents_between(row, 0, row, cols);
-        if let Some(byte) = line.find(text) {
-            let col = u16::try_from(line[..byte].chars().count()).ok()?;
-            return Some((row, col));
-        }
-    }
-    None
 }
 
 /// The trace opener of a real failed e2e run is `npx --no playwright show-trace`;

@@ -7,34 +7,10 @@
 
 use crate::common;
 use common::Session;
-use common::realworld::{failed, failed_e2e, recording_vi};
-use std::path::Path;
-use std::time::{Duration, Instant};
+use common::find_text as find;
+use common::realworld::{failed, failed_e2e};
 
 const VITEST_TEST: &str = "tests/shop/backend/cart/boundary/cart-line-merge.test.ts";
-
-/// What the editor wrote, once it did (the file is taken, for the next `E`).
-fn editor_args(p: &Path) -> String {
-    let start = Instant::now();
-    while start.elapsed() < Duration::from_secs(40) {
-        if let Ok(s) = std::fs::read_to_string(p) {
-            std::fs::remove_file(p).expect("take the editor's file");
-            return s;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    panic!("the editor never wrote {}", p.display());
-}
-
-/// The row and column where `text` starts on the screen.
-fn find(sc: &vt100::Screen, text: &str) -> Option<(u16, u16)> {
-    let (rows, cols) = sc.size();
-    (0..rows).find_map(|row| {
-        let line = sc.contents_between(row, 0, row, cols);
-        let byte = line.find(text)?;
-        Some((row, u16::try_from(line[..byte].chars().count()).ok()?))
-    })
-}
 
 fn row_text(sc: &vt100::Screen, row: u16) -> String {
     sc.contents_between(row, 0, row, sc.size().1)
@@ -67,18 +43,8 @@ fn w_shows_why_the_vitest_case_failed_and_e_opens_its_frames_at_their_lines() {
     };
     let root = f.root.as_path();
     let cfg = tempfile::tempdir().expect("cfg");
-    let bin = tempfile::tempdir().expect("bin");
-    let vi = recording_vi(bin.path());
-    let out = bin.path().join("args");
-    let mut s = Session::start_with(
-        root,
-        cfg.path(),
-        &[
-            ("VISUAL", ""),
-            ("EDITOR", vi.to_str().expect("utf-8")),
-            ("EDITOR_OUT", out.to_str().expect("utf-8")),
-        ],
-    );
+    let editor = common::editor::Recording::new();
+    let mut s = Session::start_with(root, cfg.path(), &editor.env());
     s.wait_text("Tests ·");
     s.find("cart-line-merge");
     // the details: the first failure's name, its message, where, and the key
@@ -131,7 +97,7 @@ fn w_shows_why_the_vitest_case_failed_and_e_opens_its_frames_at_their_lines() {
     let root_real = root.canonicalize().expect("root");
     s.send("E");
     assert_eq!(
-        editor_args(&out),
+        editor.take(),
         format!("+8\n{VITEST_TEST}\n{}\n", root_real.display())
     );
     s.wait_text(&format!("edited {VITEST_TEST}"));
@@ -149,7 +115,7 @@ fn w_shows_why_the_vitest_case_failed_and_e_opens_its_frames_at_their_lines() {
     assert!(!text.contains("chunk-artifact.js"), "{text}");
     s.send("E");
     assert_eq!(
-        editor_args(&out),
+        editor.take(),
         format!("+19\ntests/harness/oracle.ts\n{}\n", root_real.display())
     );
     s.wait_text("edited tests/harness/oracle.ts");

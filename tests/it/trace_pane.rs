@@ -7,7 +7,8 @@
 use crate::common;
 use common::Session;
 use common::app::{Deck, Runs, options, text};
-use common::realworld::{failed_e2e, recording_vi};
+use common::find_text as find;
+use common::realworld::failed_e2e;
 use std::path::Path;
 use std::time::{Duration, Instant};
 use testdeck_tui::app::{Pane, Screen};
@@ -48,18 +49,8 @@ fn enter_on_a_real_trace_shows_actions_the_failure_console_network_and_frames() 
     };
     let root = f.root.as_path();
     let cfg = tempfile::tempdir().expect("cfg");
-    let bin = tempfile::tempdir().expect("bin");
-    let vi = recording_vi(bin.path());
-    let out = bin.path().join("args");
-    let mut s = Session::start_with(
-        root,
-        cfg.path(),
-        &[
-            ("VISUAL", ""),
-            ("EDITOR", vi.to_str().expect("utf-8")),
-            ("EDITOR_OUT", out.to_str().expect("utf-8")),
-        ],
-    );
+    let editor = common::editor::Recording::new();
+    let mut s = Session::start_with(root, cfg.path(), &editor.env());
     open_trace(&mut s);
     // the action tree, the failed action (selected when the pane opens) with its
     // error on several lines and its place; then its frames as half blocks
@@ -107,7 +98,7 @@ fn enter_on_a_real_trace_shows_actions_the_failure_console_network_and_frames() 
     });
     // E: the recording editor gets the spec file at the failing line, in the root
     s.send("E");
-    let args = wait_file(&out);
+    let args = editor.take();
     let lines: Vec<&str> = args.lines().collect();
     assert_eq!(lines.first().copied(), Some("+11"), "{args}");
     assert_eq!(
@@ -186,30 +177,6 @@ fn a_real_traces_frames_are_drawn_with_the_terminals_picture_protocol() {
     }
     s.send("\x1b");
     s.quit();
-}
-
-fn wait_file(p: &Path) -> String {
-    let start = Instant::now();
-    while start.elapsed() < Duration::from_secs(40) {
-        if let Ok(s) = std::fs::read_to_string(p) {
-            return s;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    panic!("the editor never wrote {}", p.display());
-}
-
-/// The row and column where `text` starts on the screen.
-fn find(sc: &vt100::Screen, text: &str) -> Option<(u16, u16)> {
-    let (rows, cols) = sc.size();
-    for row in 0..rows {
-        let line = sc.contents_between(row, 0, row, cols);
-        if let Some(byte) = line.find(text) {
-            let col = u16::try_from(line[..byte].chars().count()).ok()?;
-            return Some((row, col));
-        }
-    }
-    None
 }
 
 /// The demo's e2e case whose runs keep a `trace.zip`, its trace replaced by `bytes`,

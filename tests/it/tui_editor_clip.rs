@@ -6,42 +6,13 @@ use crate::common;
 use base64::Engine as _;
 use common::Session;
 use common::fs::demo_copy as demo;
-use std::path::Path;
-use std::time::{Duration, Instant};
 use testdeck_core::workspace::Workspace;
-
-/// An executable `dir/vi` (so the cockpit gives it `+LINE`) that writes its arguments, one
-/// a line, then its working folder, to `$EDITOR_OUT`, and exits.
-fn fake_vi(dir: &Path) -> std::path::PathBuf {
-    use std::os::unix::fs::PermissionsExt as _;
-    let vi = dir.join("vi");
-    std::fs::write(
-        &vi,
-        "#!/bin/sh\n{ printf '%s\\n' \"$@\"; pwd; } > \"$EDITOR_OUT.tmp\"\nmv \"$EDITOR_OUT.tmp\" \"$EDITOR_OUT\"\n",
-    )
-    .expect("write the editor");
-    std::fs::set_permissions(&vi, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    vi
-}
-
-fn wait_file(p: &Path) -> String {
-    let start = Instant::now();
-    while start.elapsed() < Duration::from_secs(40) {
-        if let Ok(s) = std::fs::read_to_string(p) {
-            return s;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    panic!("the editor never wrote {}", p.display());
-}
 
 #[test]
 fn e_opens_the_catalog_case_at_its_line_in_the_editor_and_the_cockpit_draws_again() {
     let d = demo();
     let cfg = tempfile::tempdir().expect("tmp");
-    let bin = tempfile::tempdir().expect("tmp");
-    let vi = fake_vi(bin.path());
-    let out = bin.path().join("args");
+    let editor = common::editor::Recording::new();
     let ws = Workspace::load(d.path()).expect("load");
     let case = ws
         .catalog
@@ -49,21 +20,13 @@ fn e_opens_the_catalog_case_at_its_line_in_the_editor_and_the_cockpit_draws_agai
         .and_then(|c| c.cases.iter().find(|c| c.id == "TC-CLI-002"))
         .expect("TC-CLI-002 in the demo catalog");
     assert!(case.pos.line > 1, "a case with a line to go to");
-    let mut s = Session::start_with(
-        d.path(),
-        cfg.path(),
-        &[
-            ("VISUAL", ""),
-            ("EDITOR", vi.to_str().expect("utf-8")),
-            ("EDITOR_OUT", out.to_str().expect("utf-8")),
-        ],
-    );
+    let mut s = Session::start_with(d.path(), cfg.path(), &editor.env());
     s.wait_text("Tests · 21");
     s.find("'TC-CLI-002");
     s.wait_text("Catalog ·");
     let before = s.bytes.lock().expect("lock").len();
     s.send("E");
-    let got = wait_file(&out);
+    let got = editor.take();
     let root = d.path().canonicalize().expect("root");
     assert_eq!(
         got,

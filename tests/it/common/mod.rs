@@ -4,6 +4,7 @@
 
 pub mod app;
 pub mod cli;
+pub mod editor;
 pub mod fixtures;
 pub mod fs;
 pub mod procs;
@@ -217,4 +218,18 @@ pub fn keep_child(child: &(dyn portable_pty::Child + Send + Sync)) {
     if let Some(pid) = child.process_id() {
         testdeck_exec::own_children::keep_own(pid);
     }
+}
+
+/// The row and column where `text` starts on the screen (columns counted in
+/// characters), if it is there.
+pub fn find_text(sc: &vt100::Screen, text: &str) -> Option<(u16, u16)> {
+    let (rows, cols) = sc.size();
+    for row in 0..rows {
+        let line = sc.contents_between(row, 0, row, cols);
+        if let Some(byte) = line.find(text) {
+            let col = u16::try_from(line[..byte].chars().count()).ok()?;
+            return Some((row, col));
+        }
+    }
+    None
 }

@@ -210,17 +210,3 @@ pub fn failed_e2e() -> Option<(&'static Failed, &'static FailedRun)> {
     chromium();
     None
 }
-
-/// An executable `dir/vi` (the cockpit gives a vi `+LINE file`) that writes its
-/// arguments, one a line, then its folder, to `$EDITOR_OUT`, and exits.
-pub fn recording_vi(dir: &Path) -> PathBuf {
-    use std::os::unix::fs::PermissionsExt as _;
-    let vi = dir.join("vi");
-    std::fs::write(
-        &vi,
-        "#!/bin/sh\n{ printf '%s\\n' \"$@\"; pwd; } > \"$EDITOR_OUT.tmp\"\nmv \"$EDITOR_OUT.tmp\" \"$EDITOR_OUT\"\n",
-    )
-    .expect("write the editor");
-    std::fs::set_permissions(&vi, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    vi
-}

@@ -112,6 +112,19 @@ pub struct Frame {
     pub snippet: Option<Vec<SnippetLine>>,
 }
 
+impl Frame {
+    /// Where the frame is, as a stack prints it: `function file:line:column` (the
+    /// function and the column when the frame has them).
+    pub fn place(&self) -> String {
+        let func = self
+            .function
+            .as_deref()
+            .map_or_else(String::new, |n| format!("{n} "));
+        let col = self.column.map_or_else(String::new, |c| format!(":{c}"));
+        format!("{func}{}:{}{col}", self.file, self.line)
+    }
+}
+
 /// One line of a source snippet.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SnippetLine {
@@ -304,12 +317,7 @@ fn failure_text(o: &mut String, f: &Failure) {
             folded += 1;
             continue;
         }
-        let col = fr.column.map_or_else(String::new, |c| format!(":{c}"));
-        let func = fr
-            .function
-            .as_deref()
-            .map_or_else(String::new, |n| format!("{n} "));
-        let _ = writeln!(o, "  at {func}{}:{}{col}", fr.file, fr.line);
+        let _ = writeln!(o, "  at {}", fr.place());
         if let (false, Some(lines)) = (snippet_shown, &fr.snippet) {
             snippet_shown = true;
             let width = lines.last().map_or(1, |l| l.line.to_string().len());

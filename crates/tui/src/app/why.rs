@@ -485,17 +485,9 @@ impl Builder {
                 folded += 1;
                 continue;
             }
-            let col = fr.column.map_or_else(String::new, |c| format!(":{c}"));
-            let func = fr
-                .function
-                .as_deref()
-                .map_or_else(String::new, |n| format!("{} ", escape(n)));
             let at = self.rows.len();
             let k = self.frames.len();
-            self.push(
-                Look::Frame(k),
-                format!("  at {func}{}:{}{col}", escape(&fr.file), fr.line),
-            );
+            self.push(Look::Frame(k), format!("  at {}", escape(&fr.place())));
             let lines = fr.snippet.as_deref().unwrap_or_default();
             let width = lines.last().map_or(1, |l| l.line.to_string().len());
             for l in lines {
