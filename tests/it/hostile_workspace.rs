@@ -309,7 +309,7 @@ fn a_file_swapped_for_a_folder_mid_scan_never_panics() {
 
 #[test]
 fn a_hundred_thousand_files_in_one_folder_load() {
-    let tmp = tempfile::tempdir().expect("tempdir");
+    let tmp = common::fs::scratch_dir();
     let root = tmp.path().join("ws");
     workspace(&root);
     let many = root.join("tests/big/many");

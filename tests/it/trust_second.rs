@@ -79,7 +79,7 @@ const CHAINS: [&str; 3] = [
 
 impl Deep {
     fn new() -> Deep {
-        let ws = common::fs::demo_copy();
+        let ws = common::fs::demo_scratch();
         for c in CHAINS {
             deep_chain(&ws.path().join(c), DEEP);
         }

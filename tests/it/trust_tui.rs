@@ -48,11 +48,8 @@ const REMOTE_HOST: &str = "[::ffff:127.0.0.2]:9";
 /// A workspace: the catalog cases above, two tests-tree cases (one `live`), a
 /// runner that exits at once; `vars` go into catalog vars, `local` is local.yaml.
 fn workspace(vars: &str, local: &str) -> tempfile::TempDir {
-    // the table's launches write thousands of small records and logs: on a memory
-    // file system where there is one (the same files, without a disk journal)
-    let dir = tempfile::tempdir_in("/dev/shm")
-        .or_else(|_| tempfile::tempdir())
-        .expect("tempdir");
+    // the table's launches write thousands of small records and logs
+    let dir = crate::common::fs::scratch_dir();
     let root = dir.path();
     write(
         root,

@@ -42,3 +42,20 @@ pub fn demo_copy() -> tempfile::TempDir {
     testdeck_core::workspace::demo::write_demo(d.path()).expect("demo");
     d
 }
+
+/// A temporary folder on a memory file system where there is one (`/dev/shm`),
+/// else in the usual temp folder: for the tests that make tens of thousands of
+/// folders or files, or thousands of launches' records, whose point is not the
+/// disk (on a loaded disk its journal made them minutes long).
+pub fn scratch_dir() -> tempfile::TempDir {
+    tempfile::tempdir_in("/dev/shm")
+        .or_else(|_| tempfile::tempdir())
+        .expect("tempdir")
+}
+
+/// [`demo_copy`] in a [`scratch_dir`].
+pub fn demo_scratch() -> tempfile::TempDir {
+    let d = scratch_dir();
+    testdeck_core::workspace::demo::write_demo(d.path()).expect("demo");
+    d
+}
