@@ -30,6 +30,7 @@ mod hostile_escape;
 mod hostile_reads;
 mod hostile_workspace;
 mod hostile_yaml;
+mod insights_cli;
 mod junit;
 mod line_limit;
 mod live_pane;

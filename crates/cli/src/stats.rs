@@ -1,10 +1,11 @@
 //! `testdeck stats`: the statistics of every node, as a tree, JSON or report blocks.
 
-use super::{Ctx, print_json, usage};
+use super::{Ctx, print_json};
 use serde_json::json;
 use std::process::ExitCode;
 use testdeck_core::sanitize::escape;
-use testdeck_core::workspace::stats::{self, NodeKind, Window, fmt_rate};
+use testdeck_core::workspace::insights::ChangeTimes;
+use testdeck_core::workspace::stats::{self, NodeKind, fmt_rate};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -34,24 +35,23 @@ pub(crate) fn parse_since(s: &str) -> Option<chrono::DateTime<chrono::Utc>> {
 }
 
 pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
-    let since = match args.since.as_deref().map(|s| (s, parse_since(s))) {
-        None => None,
-        Some((_, Some(t))) => Some(t),
-        Some((s, None)) => {
-            return usage(&format!(
-                "--since {s:?}: expected YYYY-MM-DD or an RFC 3339 time"
-            ));
-        }
+    let window = match crate::insights::window(args.scope.as_ref(), args.since.as_deref()) {
+        Ok(w) => w,
+        Err(code) => return code,
     };
     let ws = match ctx.workspace() {
         Ok(ws) => ws,
         Err(code) => return code,
     };
-    let window = Window {
-        since,
-        scope: args.scope.clone(),
-    };
-    let nodes = stats::compute(&ws.tests, &ws.logs, &window);
+    // the case nodes carry their figures, stale ones marked (`[insights]`)
+    let changes = ChangeTimes::read(&ws);
+    let nodes = stats::compute_with(
+        &ws.tests,
+        &ws.logs,
+        &window,
+        &ws.config.insights,
+        Some(&changes),
+    );
     if args.json {
         print_json(&json!({ "nodes": nodes }));
     } else if args.markdown {

@@ -39,6 +39,9 @@ pub struct Regression {
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CaseFigures {
+    /// How many runs (n ≤ N) the durations and flips are over.
+    #[serde(skip)]
+    pub recent_runs: u64,
     /// Durations over the last N runs.
     pub duration_ms: Durations,
     /// Set when the latest run regressed (see [`Settings`]).
@@ -109,6 +112,7 @@ pub fn figures(runs: &[&RawRun], s: &Settings) -> CaseFigures {
         return f;
     };
     let recent = &runs[runs.len().saturating_sub(s.window.max(1))..];
+    f.recent_runs = recent.len() as u64;
     // durations
     let all = sorted(recent.iter().filter_map(|r| r.duration_ms()));
     f.duration_ms = Durations {
@@ -382,15 +386,12 @@ pub fn lists<'a>(
         .iter()
         .filter(|(_, f)| f.flaky)
         .filter_map(|(p, f)| {
-            let score = f.flaky_score?;
-            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-            let runs = ((f.flips as f64 / score).round() as u64) + 1;
             Some((
                 *p,
                 Flaky {
-                    flaky_score: score,
+                    flaky_score: f.flaky_score?,
                     flips: f.flips,
-                    runs,
+                    runs: f.recent_runs,
                 },
             ))
         })
