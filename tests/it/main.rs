@@ -10,6 +10,7 @@ mod gen_workspace;
 mod architecture;
 mod catalog_commands;
 mod catalog_robust;
+mod changed_cli;
 mod cli_pipe;
 mod cli_shell;
 mod contract_checks;

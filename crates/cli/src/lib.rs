@@ -282,6 +282,15 @@ macro_rules! out {
     }};
 }
 
+/// `--changed [REV]`: the cases that differ from REV, or the message and exit 2
+/// (not a git checkout, an unknown revision).
+pub(crate) fn changed_cases(
+    ws: &Workspace,
+    rev: &str,
+) -> Result<testdeck_core::workspace::changed::Changed, ExitCode> {
+    testdeck_core::workspace::changed::changed(ws, Some(rev)).map_err(|e| usage(&e.to_string()))
+}
+
 /// Print a usage or workspace error and return exit 2.
 pub fn usage(msg: &str) -> ExitCode {
     eprintln!("testdeck: {}", testdeck_core::sanitize::escape(msg));

@@ -226,3 +226,23 @@ pub fn commit_times(
     }
     Ok(times)
 }
+
+/// The untracked files that are not ignored (`git ls-files --others
+/// --exclude-standard`), relative to the workspace root.
+pub fn untracked(root: &Path, prefix: &str) -> Result<Vec<String>, GitError> {
+    let out = run(
+        root,
+        &[
+            "ls-files",
+            "--others",
+            "--exclude-standard",
+            "--full-name",
+            "-z",
+            "--",
+            ".",
+        ],
+    )?;
+    Ok(nul_fields(&out.stdout)
+        .filter_map(|p| under_prefix(prefix, &p).map(str::to_owned))
+        .collect())
+}

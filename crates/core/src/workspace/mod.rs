@@ -6,6 +6,7 @@ pub mod assume;
 pub mod cancelled;
 pub mod cases;
 pub mod catalog;
+pub mod changed;
 pub mod changes;
 pub mod config;
 pub mod contract;
