@@ -284,7 +284,7 @@ fn insights_json_on_a_generated_workspace_matches_its_run_folders() {
         .cases
         .iter()
         .filter(|c| !c.temp && runs.contains_key(&c.key()))
-        .map(|c| c.key())
+        .map(testdeck_core::workspace::tree::TestCase::key)
         .collect();
     expect.sort();
     let mut got = stale.clone();

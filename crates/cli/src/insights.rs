@@ -113,7 +113,7 @@ fn text(l: &Lists, s: &Settings, color: bool) -> String {
             let _ = writeln!(out, "  (none)");
         }
     };
-    let d = |x: &Durations| (ms(x.median), ms(x.p90), ms(x.last));
+    let shown = |x: &Durations| (ms(x.median), ms(x.p90), ms(x.last));
     heading(
         &mut out,
         "Slowest",
@@ -121,10 +121,10 @@ fn text(l: &Lists, s: &Settings, color: bool) -> String {
         l.slowest.is_empty(),
     );
     for e in &l.slowest {
-        let (m, p, last) = d(&e.figure.duration_ms);
+        let (median, p90, last) = shown(&e.figure.duration_ms);
         let _ = writeln!(
             out,
-            "  {m:>7}  p90 {p:>7}  last {last:>7}  {}",
+            "  {median:>7}  p90 {p90:>7}  last {last:>7}  {}",
             escape(&e.path)
         );
     }

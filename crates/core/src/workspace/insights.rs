@@ -584,24 +584,27 @@ mod tests {
     fn flips_and_transition_score() {
         let s = Settings::default();
         // Buildkite's examples, scored over N − 1 transitions
-        let a = figs(&history("PPFFF", &[]), &s);
-        assert_eq!((a.flips, a.flaky_score), (1, Some(0.25)));
-        let b = figs(&history("PFPFF", &[]), &s);
-        assert_eq!((b.flips, b.flaky_score), (3, Some(0.75)));
-        assert!(b.flaky);
+        let ppfff = figs(&history("PPFFF", &[]), &s);
+        assert_eq!((ppfff.flips, ppfff.flaky_score), (1, Some(0.25)));
+        let pfpff = figs(&history("PFPFF", &[]), &s);
+        assert_eq!((pfpff.flips, pfpff.flaky_score), (3, Some(0.75)));
+        assert!(pfpff.flaky);
         // only the last N: a switch before the window does not count
         let s3 = Settings {
             window: 3,
             ..Settings::default()
         };
-        let c = figs(&history("FPPPP", &[]), &s3);
-        assert_eq!((c.flips, c.flaky_score, c.flaky), (0, Some(0.0), false));
+        let before = figs(&history("FPPPP", &[]), &s3);
+        assert_eq!(
+            (before.flips, before.flaky_score, before.flaky),
+            (0, Some(0.0), false)
+        );
         // the default threshold is the old rule: both outcomes in the last 10
-        let d = figs(&history("FPPPPPPPPPP", &[]), &s);
-        assert!(!d.flaky, "the failure is 11 runs back");
-        let e = figs(&history("PFPPPPPPPPP", &[]), &s);
-        assert!(e.flaky);
-        assert_eq!((e.flips, e.flaky_score), (1, Some(0.111)));
+        let old = figs(&history("FPPPPPPPPPP", &[]), &s);
+        assert!(!old.flaky, "the failure is 11 runs back");
+        let recent = figs(&history("PFPPPPPPPPP", &[]), &s);
+        assert!(recent.flaky);
+        assert_eq!((recent.flips, recent.flaky_score), (1, Some(0.111)));
         let strict = Settings {
             flaky_threshold: 0.3,
             ..Settings::default()
