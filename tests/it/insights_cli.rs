@@ -290,6 +290,12 @@ fn insights_json_on_a_generated_workspace_matches_its_run_folders() {
     let mut got = stale.clone();
     got.sort();
     assert_eq!(got, expect);
+    // the stats roll the stale cases up: the root counts them all
+    let stats = json_of(&out, &["stats", "--json"]);
+    assert_eq!(
+        stats["nodes"][0]["staleCases"].as_u64(),
+        Some(expect.len() as u64)
+    );
     // --scope keeps one subtree; --top cuts each list
     let first = stale[0].split('/').next().expect("domain").to_owned();
     let scoped = json_of(

@@ -44,13 +44,13 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
         Err(code) => return code,
     };
     // the case nodes carry their figures, stale ones marked (`[insights]`)
-    let changes = ChangeTimes::read(&ws);
+    let changes = args.json.then(|| ChangeTimes::read(&ws));
     let nodes = stats::compute_with(
         &ws.tests,
         &ws.logs,
         &window,
         &ws.config.insights,
-        Some(&changes),
+        changes.as_ref(),
     );
     if args.json {
         print_json(&json!({ "nodes": nodes }));

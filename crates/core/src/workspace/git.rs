@@ -9,7 +9,7 @@ use std::time::Duration;
 /// The most bytes of output read from one git command; the rest is dropped.
 pub const MAX_OUTPUT: usize = 64 << 20;
 /// How long one git command may take before it is killed.
-pub const TIMEOUT: Duration = Duration::from_secs(20);
+pub const TIMEOUT: Duration = Duration::from_secs(10);
 
 /// What a git command gave.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -94,6 +94,8 @@ pub struct NodeStats {
     /// Flaky cases: a flaky score above the threshold of `[insights]` (by
     /// default: both outcomes in the last 10 finished runs); 1 or 0 for a case.
     pub flaky_cases: u64,
+    /// Cases whose files changed after their latest run started (1 or 0 for a case).
+    pub stale_cases: u64,
     /// For a case: its logs exist but its test file is gone.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub orphan: bool,
@@ -162,6 +164,7 @@ struct Acc {
     h: Historical,
     l: Latest,
     flaky: u64,
+    stale: u64,
     orphan: bool,
     figures: Option<CaseFigures>,
 }
@@ -250,7 +253,7 @@ pub fn compute_with(
         updates.push((touch(&first.scope, &first.case_id), h, latest, f, orphan));
     }
     for (chain, h, latest, f, orphan) in updates {
-        let flaky = f.flaky;
+        let (flaky, stale) = (f.flaky, f.stale);
         let mut f = Some(f);
         let last = chain.len() - 1;
         for (n, k) in chain.into_iter().enumerate() {
@@ -267,6 +270,7 @@ pub fn compute_with(
                 }
             }
             acc.flaky += u64::from(flaky);
+            acc.stale += u64::from(stale);
             if n == last {
                 acc.orphan = orphan;
                 acc.figures = f.take();
@@ -296,6 +300,7 @@ pub fn compute_with(
                 historical: a.h,
                 latest: a.l,
                 flaky_cases: a.flaky,
+                stale_cases: a.stale,
                 orphan: a.orphan,
                 figures: a.figures,
             }
