@@ -119,20 +119,17 @@ pub fn nul_fields(bytes: &[u8]) -> impl Iterator<Item = String> + '_ {
         .map(|f| String::from_utf8_lossy(f).into_owned())
 }
 
-/// The files of the checkout that differ from its index or `HEAD`, or are
+/// Pathspecs that leave out testdeck's and the runner's own writes (run
+/// folders are many, and never a change of a case).
+pub const NOT_OWN_WRITES: [&str; 2] = [":(exclude)tests/logs", ":(exclude).pouch/tester/runs"];
+
+/// The files under `pathspecs` that differ from the index or `HEAD`, or are
 /// untracked (`git status --porcelain -z`), relative to the workspace root.
-pub fn dirty(root: &Path, prefix: &str) -> Result<Vec<String>, GitError> {
-    let out = run(
-        root,
-        &[
-            "status",
-            "--porcelain",
-            "-z",
-            "--untracked-files=all",
-            "--",
-            ".",
-        ],
-    )?;
+pub fn dirty(root: &Path, prefix: &str, pathspecs: &[&str]) -> Result<Vec<String>, GitError> {
+    let mut args = vec!["status", "--porcelain", "-z", "--untracked-files=all", "--"];
+    args.extend_from_slice(pathspecs);
+    args.extend_from_slice(&NOT_OWN_WRITES);
+    let out = run(root, &args)?;
     let mut files = Vec::new();
     let mut fields = out.stdout.split(|b| *b == 0).filter(|f| !f.is_empty());
     while let Some(f) = fields.next() {
@@ -240,6 +237,8 @@ pub fn untracked(root: &Path, prefix: &str) -> Result<Vec<String>, GitError> {
             "-z",
             "--",
             ".",
+            NOT_OWN_WRITES[0],
+            NOT_OWN_WRITES[1],
         ],
     )?;
     Ok(nul_fields(&out.stdout)

@@ -232,7 +232,10 @@ struct Commits {
 /// `None` where the workspace is no git checkout or git is not there.
 fn git_commit_times(root: &Path) -> Option<Commits> {
     let prefix = super::git::prefix(root).ok()?;
-    let dirty = super::git::dirty(root, &prefix).ok()?.into_iter().collect();
+    let dirty = super::git::dirty(root, &prefix, &["tests", "doc/test-plan"])
+        .ok()?
+        .into_iter()
+        .collect();
     let times = super::git::commit_times(root, &prefix, &["tests", "doc/test-plan"]).ok()?;
     Some(Commits { dirty, times })
 }
