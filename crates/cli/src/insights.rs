@@ -1,14 +1,14 @@
 //! `testdeck insights`: ranked lists from the history — slowest, duration
 //! regressions, flakiest by score, new failures, failing streaks, stale results.
 
-use super::{Ctx, print_json, usage};
+use super::{Ctx, print_json};
 use serde_json::json;
 use std::fmt::Write as _;
 use std::process::ExitCode;
 use testdeck_core::sanitize::escape;
 use testdeck_core::workspace::config::Insights as Settings;
 use testdeck_core::workspace::insights::{self, ChangeTimes, Durations, Lists};
-use testdeck_core::workspace::stats::{self, NodeKind, Window};
+use testdeck_core::workspace::stats::{self, NodeKind};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -26,25 +26,8 @@ pub struct Args {
     pub json: bool,
 }
 
-/// The statistics' window from `--scope` and `--since`, or the usage error.
-pub(crate) fn window(scope: Option<&String>, since: Option<&str>) -> Result<Window, ExitCode> {
-    let since = match since.map(|s| (s, super::stats::parse_since(s))) {
-        None => None,
-        Some((_, Some(t))) => Some(t),
-        Some((s, None)) => {
-            return Err(usage(&format!(
-                "--since {s:?}: expected YYYY-MM-DD or an RFC 3339 time"
-            )));
-        }
-    };
-    Ok(Window {
-        since,
-        scope: scope.cloned(),
-    })
-}
-
 pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
-    let window = match window(args.scope.as_ref(), args.since.as_deref()) {
+    let window = match super::stats::window(args.scope.as_ref(), args.since.as_deref()) {
         Ok(w) => w,
         Err(code) => return code,
     };

@@ -1,11 +1,11 @@
 //! `testdeck stats`: the statistics of every node, as a tree, JSON or report blocks.
 
-use super::{Ctx, print_json};
+use super::{Ctx, print_json, usage};
 use serde_json::json;
 use std::process::ExitCode;
 use testdeck_core::sanitize::escape;
 use testdeck_core::workspace::insights::ChangeTimes;
-use testdeck_core::workspace::stats::{self, NodeKind, fmt_rate};
+use testdeck_core::workspace::stats::{self, NodeKind, Window, fmt_rate};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -34,8 +34,25 @@ pub(crate) fn parse_since(s: &str) -> Option<chrono::DateTime<chrono::Utc>> {
         .map(|t| t.and_utc())
 }
 
+/// The statistics' window from `--scope` and `--since`, or the usage error.
+pub(crate) fn window(scope: Option<&String>, since: Option<&str>) -> Result<Window, ExitCode> {
+    let since = match since.map(|s| (s, parse_since(s))) {
+        None => None,
+        Some((_, Some(t))) => Some(t),
+        Some((s, None)) => {
+            return Err(usage(&format!(
+                "--since {s:?}: expected YYYY-MM-DD or an RFC 3339 time"
+            )));
+        }
+    };
+    Ok(Window {
+        since,
+        scope: scope.cloned(),
+    })
+}
+
 pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
-    let window = match crate::insights::window(args.scope.as_ref(), args.since.as_deref()) {
+    let window = match window(args.scope.as_ref(), args.since.as_deref()) {
         Ok(w) => w,
         Err(code) => return code,
     };
