@@ -166,7 +166,7 @@ fn groff_accepts(page: &str) {
 #[test]
 fn help_has_examples_value_enums_and_no_tui_flags_in_headless_commands() {
     for sub in [
-        "list", "validate", "select", "run", "runs", "stats", "tail", "diff", "watch",
+        "list", "validate", "select", "run", "runs", "stats", "insights", "tail", "diff", "watch",
     ] {
         let help = text(&run(&[sub, "--help"], &[]).stdout);
         assert!(help.contains("Examples:"), "{sub}: {help}");

@@ -175,6 +175,7 @@ fn no_hostile_byte_reaches_stdout() {
         vec!["validate"],
         vec!["stats"],
         vec!["stats", "--markdown"],
+        vec!["insights"],
         vec!["runs"],
         vec!["select"],
         vec!["select", "--max-risk", "destructive"],
@@ -327,6 +328,7 @@ fn json_output_escapes_controls_and_keeps_the_strings() {
         (vec!["list", "--source", "catalog", "--json"], false, true),
         (vec!["validate", "--json"], false, true),
         (vec!["stats", "--json"], false, true),
+        (vec!["insights", "--json"], false, false),
         (vec!["runs", "--json"], false, true),
         (vec!["select", "--json"], false, false),
         (

@@ -4,6 +4,7 @@ pub mod catalog;
 pub mod demo;
 pub mod diff;
 pub mod explain;
+pub mod insights;
 pub mod list;
 pub mod run;
 pub mod runs;
@@ -125,6 +126,16 @@ Examples:
   testdeck stats --since 2026-01-01
   testdeck stats --scope checkout --markdown")]
     Stats(stats::Args),
+    /// Ranked lists from the history: slowest, duration regressions, flakiest by
+    /// score, new failures, failing streaks, stale results.
+    #[command(after_help = "\
+Examples:
+  testdeck insights                       every list, 20 entries each
+  testdeck insights --scope checkout --top 5
+  testdeck insights --since 2026-01-01 --json
+
+Thresholds and the window of runs: [insights] in testdeck.toml.")]
+    Insights(insights::Args),
     /// Pretty-print a timeline.jsonl and keep following it.
     #[command(after_help = "\
 Examples:
@@ -230,6 +241,7 @@ fn wants_json(command: Option<&Command>) -> bool {
         Some(Command::Run(a)) => a.json,
         Some(Command::Runs(a)) => a.json,
         Some(Command::Stats(a)) => a.json,
+        Some(Command::Insights(a)) => a.json,
         Some(Command::Tail(a)) => a.json,
         Some(Command::Trace(a)) => a.json,
         Some(Command::Diff(a)) => a.json,
@@ -268,6 +280,15 @@ macro_rules! out {
         use std::io::Write as _;
         let _ = write!(std::io::stdout().lock(), $($t)*);
     }};
+}
+
+/// `--changed [REV]`: the cases that differ from REV, or the message and exit 2
+/// (not a git checkout, an unknown revision).
+pub(crate) fn changed_cases(
+    ws: &Workspace,
+    rev: &str,
+) -> Result<testdeck_core::workspace::changed::Changed, ExitCode> {
+    testdeck_core::workspace::changed::changed(ws, Some(rev)).map_err(|e| usage(&e.to_string()))
 }
 
 /// Print a usage or workspace error and return exit 2.
@@ -326,6 +347,7 @@ pub fn dispatch(cli: Cli) -> Outcome {
                 | Command::Select(_)
                 | Command::Runs(_)
                 | Command::Stats(_)
+                | Command::Insights(_)
                 | Command::Explain(_)
                 | Command::Trace(_)
                 | Command::Catalog(_)
@@ -342,6 +364,7 @@ pub fn dispatch(cli: Cli) -> Outcome {
         Some(Command::Run(a)) => with_workspace(&ctx, |ws| run::run(&a, &ws)),
         Some(Command::Runs(a)) => with_workspace(&ctx, |ws| runs::run(&a, &ws)),
         Some(Command::Stats(a)) => stats::run(&a, &ctx),
+        Some(Command::Insights(a)) => insights::run(&a, &ctx),
         Some(Command::Tail(a)) => tail::run(&a, &ctx),
         Some(Command::Trace(a)) => trace::run(&a),
         Some(Command::Catalog(a)) => with_workspace(&ctx, |ws| catalog::run(&a, &ws)),

@@ -16,6 +16,11 @@ pub struct Args {
     /// its id and path, a catalog case by its id, title and category.
     #[arg(long)]
     pub filter: Option<String>,
+    /// Only the cases whose test file, plan entry, catalog case file or watched
+    /// source differ from REV in git (default: the working tree and index
+    /// against HEAD); write `--changed=REV` before other arguments.
+    #[arg(long, value_name = "REV", num_args = 0..=1, default_missing_value = "HEAD")]
+    pub(crate) changed: Option<String>,
     /// One JSON document.
     #[arg(long)]
     pub json: bool,
@@ -191,7 +196,16 @@ fn haystack(v: &Value) -> String {
 }
 
 pub fn run(args: &Args, ws: &testdeck_core::workspace::Workspace) -> ExitCode {
-    if args.json && args.filter.is_none() {
+    let changed = match args
+        .changed
+        .as_deref()
+        .map(|rev| super::changed_cases(ws, rev))
+    {
+        None => None,
+        Some(Ok(c)) => Some(c),
+        Some(Err(code)) => return code,
+    };
+    if args.json && args.filter.is_none() && changed.is_none() {
         // streamed: the whole list never exists as one JSON value
         let mut out = CasesOut::new(std::io::BufWriter::with_capacity(
             64 << 10,
@@ -212,6 +226,17 @@ pub fn run(args: &Args, ws: &testdeck_core::workspace::Workspace) -> ExitCode {
     }
     if args.source.as_deref() != Some("tests") {
         cases.extend(catalog_cases(ws));
+    }
+    if let Some(ch) = &changed {
+        cases.retain(|c| {
+            let s = |k: &str| c.get(k).and_then(Value::as_str).unwrap_or("");
+            if s("source") == "catalog" {
+                ch.catalog.iter().any(|id| id == s("id"))
+            } else {
+                c["orphan"] != true
+                    && ch.has_test(&testdeck_core::workspace::tree::key(s("scope"), s("id")))
+            }
+        });
     }
     if let Some(q) = &args.filter {
         let texts: Vec<String> = cases.iter().map(haystack).collect();

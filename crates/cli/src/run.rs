@@ -25,6 +25,11 @@ pub struct Args {
     /// Add the cases whose latest run failed.
     #[arg(long)]
     pub(crate) failed: bool,
+    /// Add the cases whose test file, plan entry, catalog case file or watched
+    /// source differ from REV in git (default: the working tree and index
+    /// against HEAD); write `--changed=REV` before other arguments.
+    #[arg(long, value_name = "REV", num_args = 0..=1, default_missing_value = "HEAD")]
+    pub(crate) changed: Option<String>,
     #[command(flatten)]
     pub(crate) auth: AuthFlags,
     /// The run record's label (letters, digits, - _ .).
@@ -230,7 +235,20 @@ pub fn run(args: &Args, ws: &testdeck_core::workspace::Workspace) -> ExitCode {
     if args.failed {
         catalog_ids.extend(failed_catalog_ids(ws));
     }
-    let (tests, unmatched) = tests_targets(ws, &rest, args.failed);
+    let (mut tests, unmatched) = tests_targets(ws, &rest, args.failed);
+    if let Some(rev) = &args.changed {
+        let changed = match super::changed_cases(ws, rev) {
+            Ok(c) => c,
+            Err(code) => return code,
+        };
+        for c in ws.tests.cases.iter().filter(|c| changed.has_test(&c.key())) {
+            tests.push(TestsTarget::Cases {
+                scope: c.scope.clone(),
+                case_ids: vec![c.case_id.clone()],
+            });
+        }
+        catalog_ids.extend(changed.catalog);
+    }
     if !unmatched.is_empty() {
         return usage(&format!(
             "no case or scope matches: {}",
@@ -238,6 +256,10 @@ pub fn run(args: &Args, ws: &testdeck_core::workspace::Workspace) -> ExitCode {
         ));
     }
     if tests.is_empty() && catalog_ids.is_empty() {
+        if let Some(rev) = &args.changed {
+            crate::outln!("nothing differs from {}: nothing to run", escape(rev));
+            return ExitCode::SUCCESS;
+        }
         if args.failed {
             crate::outln!("nothing failed last time: nothing to run");
             return ExitCode::SUCCESS;

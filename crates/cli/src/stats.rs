@@ -4,6 +4,7 @@ use super::{Ctx, print_json, usage};
 use serde_json::json;
 use std::process::ExitCode;
 use testdeck_core::sanitize::escape;
+use testdeck_core::workspace::insights::ChangeTimes;
 use testdeck_core::workspace::stats::{self, NodeKind, Window, fmt_rate};
 
 #[derive(Debug, clap::Args)]
@@ -33,25 +34,41 @@ pub(crate) fn parse_since(s: &str) -> Option<chrono::DateTime<chrono::Utc>> {
         .map(|t| t.and_utc())
 }
 
-pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
-    let since = match args.since.as_deref().map(|s| (s, parse_since(s))) {
+/// The statistics' window from `--scope` and `--since`, or the usage error.
+pub(crate) fn window(scope: Option<&String>, since: Option<&str>) -> Result<Window, ExitCode> {
+    let since = match since.map(|s| (s, parse_since(s))) {
         None => None,
         Some((_, Some(t))) => Some(t),
         Some((s, None)) => {
-            return usage(&format!(
+            return Err(usage(&format!(
                 "--since {s:?}: expected YYYY-MM-DD or an RFC 3339 time"
-            ));
+            )));
         }
+    };
+    Ok(Window {
+        since,
+        scope: scope.cloned(),
+    })
+}
+
+pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
+    let window = match window(args.scope.as_ref(), args.since.as_deref()) {
+        Ok(w) => w,
+        Err(code) => return code,
     };
     let ws = match ctx.workspace() {
         Ok(ws) => ws,
         Err(code) => return code,
     };
-    let window = Window {
-        since,
-        scope: args.scope.clone(),
-    };
-    let nodes = stats::compute(&ws.tests, &ws.logs, &window);
+    // the case nodes carry their figures, stale ones marked (`[insights]`)
+    let changes = args.json.then(|| ChangeTimes::read(&ws));
+    let nodes = stats::compute_with(
+        &ws.tests,
+        &ws.logs,
+        &window,
+        &ws.config.insights,
+        changes.as_ref(),
+    );
     if args.json {
         print_json(&json!({ "nodes": nodes }));
     } else if args.markdown {

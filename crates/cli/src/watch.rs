@@ -17,6 +17,11 @@ pub struct Args {
     pub(crate) targets: Vec<String>,
     #[command(flatten)]
     pub(crate) auth: super::run::AuthFlags,
+    /// Watch the cases whose test file, plan entry, catalog case file or watched
+    /// source differ from REV in git (default: the working tree and index
+    /// against HEAD); write `--changed=REV` before other arguments.
+    #[arg(long, value_name = "REV", num_args = 0..=1, default_missing_value = "HEAD")]
+    pub(crate) changed: Option<String>,
     /// The run records' label (letters, digits, - _ .).
     #[arg(long, default_value = "watch")]
     pub(crate) label: String,
@@ -37,8 +42,21 @@ pub fn run(args: &Args, ws: &testdeck_core::workspace::Workspace) -> ExitCode {
         Ok(v) => v,
         Err(e) => return usage(&e),
     };
+    let mut targets = args.targets.clone();
+    if let Some(rev) = &args.changed {
+        let changed = match super::changed_cases(ws, rev) {
+            Ok(c) => c,
+            Err(code) => return code,
+        };
+        if changed.tests.is_empty() && changed.catalog.is_empty() && targets.is_empty() {
+            crate::outln!("nothing differs from {}: nothing to watch", escape(rev));
+            return ExitCode::SUCCESS;
+        }
+        targets.extend(changed.tests);
+        targets.extend(changed.catalog);
+    }
     let opts = WatchOptions {
-        targets: args.targets.clone(),
+        targets,
         grants,
         max_risk,
         label: args.label.clone(),

@@ -21,6 +21,36 @@ pub struct Config {
     pub(crate) open: Open,
     /// `[watch]`: what else `watch` follows.
     pub watch: Watch,
+    /// `[insights]`: the figures drawn from each case's history.
+    pub insights: Insights,
+}
+
+/// `[insights]`: how many runs the figures look at and where their thresholds lie.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Insights {
+    /// The last N finished runs of a case that durations and flips are taken over.
+    pub window: usize,
+    /// A latest run slower than this many times the median of the runs before it
+    /// is a regression (with [`Insights::regression_floor_ms`]).
+    pub regression_ratio: f64,
+    /// …and slower by at least this many milliseconds.
+    pub regression_floor_ms: u64,
+    /// A case is flaky when its flaky score (flips / (N − 1)) is above this.
+    pub flaky_threshold: f64,
+}
+
+/// The defaults of `[insights]`: the old flaky rule (both outcomes in the last 10
+/// finished runs) is a score above 0 over a window of 10.
+impl Default for Insights {
+    fn default() -> Self {
+        Self {
+            window: 10,
+            regression_ratio: 1.5,
+            regression_floor_ms: 100,
+            flaky_threshold: 0.0,
+        }
+    }
 }
 
 /// `[watch]`: the code under test whose changes rerun every watched case.

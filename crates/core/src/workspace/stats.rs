@@ -1,14 +1,13 @@
 //! Statistics (seed 000 §7): historical and latest pass rates for every node of the
 //! tree, from `tests/logs/` alone; temp and in-progress runs excluded.
 
+use super::config::Insights;
+use super::insights::{CaseFigures, ChangeTimes, figures};
 use super::logs::{Logs, RawRun, RunStatus};
 use super::tree::TestsTree;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use std::collections::BTreeMap;
-
-/// How many of the newest finished runs decide whether a case is flaky.
-pub(crate) const FLAKY_WINDOW: usize = 10;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -92,11 +91,17 @@ pub struct NodeStats {
     pub historical: Historical,
     /// Over each case's newest finished run.
     pub latest: Latest,
-    /// Cases whose last 10 finished runs hold both outcomes (1 or 0 for a case).
+    /// Flaky cases: a flaky score above the threshold of `[insights]` (by
+    /// default: both outcomes in the last 10 finished runs); 1 or 0 for a case.
     pub flaky_cases: u64,
+    /// Cases whose files changed after their latest run started (1 or 0 for a case).
+    pub stale_cases: u64,
     /// For a case: its logs exist but its test file is gone.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub orphan: bool,
+    /// For a case: what its history says (durations, flips, failing streak, stale).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub figures: Option<CaseFigures>,
 }
 
 /// A percentage with one decimal, or `None` when there is nothing to divide.
@@ -144,8 +149,14 @@ pub fn under(path: &str, scope: &str) -> bool {
         || (path.starts_with(scope) && path.as_bytes().get(scope.len()) == Some(&b'/'))
 }
 
-/// One case's contribution: its chain of nodes, counts, latest status, flaky, orphan.
-type Update = (Vec<Vec<String>>, Historical, Option<RunStatus>, bool, bool);
+/// One case's contribution: its chain of nodes, counts, latest status, figures, orphan.
+type Update = (
+    Vec<Vec<String>>,
+    Historical,
+    Option<RunStatus>,
+    CaseFigures,
+    bool,
+);
 
 #[derive(Default)]
 struct Acc {
@@ -153,11 +164,26 @@ struct Acc {
     h: Historical,
     l: Latest,
     flaky: u64,
+    stale: u64,
     orphan: bool,
+    figures: Option<CaseFigures>,
 }
 
-/// Compute every node. Nodes come in tree order (root, then depth first).
+/// Compute every node with the default `[insights]` and no staleness. Nodes
+/// come in tree order (root, then depth first).
 pub fn compute(tree: &TestsTree, logs: &Logs, window: &Window) -> Vec<NodeStats> {
+    compute_with(tree, logs, window, &Insights::default(), None)
+}
+
+/// Compute every node, each case with its figures ([`super::insights`]) under
+/// `settings`, stale where `changes` says its files changed after its latest run.
+pub fn compute_with(
+    tree: &TestsTree,
+    logs: &Logs,
+    window: &Window,
+    settings: &Insights,
+    changes: Option<&ChangeTimes>,
+) -> Vec<NodeStats> {
     let mut nodes: BTreeMap<Vec<String>, Acc> = BTreeMap::new();
     nodes.entry(Vec::new()).or_default().kind = Some(NodeKind::Root);
     let mut touch = |scope: &str, case_id: &str| -> Vec<Vec<String>> {
@@ -220,19 +246,15 @@ pub fn compute(tree: &TestsTree, logs: &Logs, window: &Window) -> Vec<NodeStats>
             }
         }
         let latest = group.last().map(|r| r.status);
-        let recent = &group[group.len().saturating_sub(FLAKY_WINDOW)..];
-        let flaky = recent.iter().any(|r| r.status == RunStatus::Passed)
-            && recent.iter().any(|r| r.status == RunStatus::Failed);
-        let orphan = !known.contains(&first.key());
-        updates.push((
-            touch(&first.scope, &first.case_id),
-            h,
-            latest,
-            flaky,
-            orphan,
-        ));
+        let key = first.key();
+        let mut f = figures(&group, settings);
+        f.stale = changes.is_some_and(|c| c.stale(&key, f.latest_start));
+        let orphan = !known.contains(&key);
+        updates.push((touch(&first.scope, &first.case_id), h, latest, f, orphan));
     }
-    for (chain, h, latest, flaky, orphan) in updates {
+    for (chain, h, latest, f, orphan) in updates {
+        let (flaky, stale) = (f.flaky, f.stale);
+        let mut f = Some(f);
         let last = chain.len() - 1;
         for (n, k) in chain.into_iter().enumerate() {
             let acc = nodes.entry(k).or_default();
@@ -248,8 +270,10 @@ pub fn compute(tree: &TestsTree, logs: &Logs, window: &Window) -> Vec<NodeStats>
                 }
             }
             acc.flaky += u64::from(flaky);
+            acc.stale += u64::from(stale);
             if n == last {
                 acc.orphan = orphan;
+                acc.figures = f.take();
             }
         }
     }
@@ -263,15 +287,22 @@ pub fn compute(tree: &TestsTree, logs: &Logs, window: &Window) -> Vec<NodeStats>
                 .is_none_or(|s| k.is_empty() || under(&path_of(k), s))
         })
         .map(|(k, mut a)| {
+            let kind = a.kind.unwrap_or(NodeKind::Group);
+            if kind == NodeKind::Case && a.figures.is_none() {
+                // a case without runs in the window: its figures say so
+                a.figures = Some(CaseFigures::default());
+            }
             a.h.historical_success_rate = rate(a.h.passed_runs, a.h.total_runs);
             a.l.latest_success_rate = rate(a.l.latest_passed_cases, a.l.latest_case_count);
             NodeStats {
                 path: path_of(&k),
-                kind: a.kind.unwrap_or(NodeKind::Group),
+                kind,
                 historical: a.h,
                 latest: a.l,
                 flaky_cases: a.flaky,
+                stale_cases: a.stale,
                 orphan: a.orphan,
+                figures: a.figures,
             }
         })
         .collect()

@@ -1,0 +1,121 @@
+//! Benchmark (figures, never pass/fail): `insights --json` beside `stats --json`
+//! on generated workspaces of 10k and 30k cases (5 runs a case). Both make the
+//! same pass over the history; insights adds the figures' lists and the change
+//! times of every case's files (no git here: the generated workspace is no
+//! checkout, so the change times are the files' modification times).
+//!
+//!     cargo bench --bench insights
+//!
+//! `INSIGHTS_SIZES` (default `10k,30k`) chooses the sizes; `TESTDECK_BENCH_WS=DIR`
+//! keeps the workspaces in `DIR/<size>` and reuses them.
+#![allow(clippy::unwrap_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+// the generator of `cargo run --example gen-workspace`, one home
+#[allow(dead_code)]
+#[path = "../examples/gen-workspace.rs"]
+mod generator;
+
+const RUNS_PER_CASE: usize = 5;
+const REPS: usize = 5;
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn time(root: &Path, args: &[&str]) -> (Duration, usize) {
+    let exe = env!("CARGO_BIN_EXE_testdeck");
+    let mut v = Vec::new();
+    let mut bytes = 0;
+    // one warm-up run: the page cache holds the workspace for both commands
+    for i in 0..=REPS {
+        let t = Instant::now();
+        let out = Command::new(exe)
+            .args(args)
+            .arg("--root")
+            .arg(root)
+            .stderr(Stdio::null())
+            .output()
+            .unwrap();
+        let el = t.elapsed();
+        assert!(out.status.success(), "{args:?}");
+        bytes = out.stdout.len();
+        if i > 0 {
+            v.push(el);
+        }
+    }
+    (median(v), bytes)
+}
+
+fn parse_size(s: &str) -> Option<usize> {
+    let s = s.trim();
+    match s.strip_suffix('k') {
+        Some(n) => n.parse::<usize>().ok().map(|n| n * 1000),
+        None => s.parse().ok(),
+    }
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        return;
+    }
+    let sizes = std::env::var("INSIGHTS_SIZES").unwrap_or_else(|_| "10k,30k".to_owned());
+    let mut rows = Vec::new();
+    for label in sizes.split(',') {
+        let Some(cases) = parse_size(label) else {
+            continue;
+        };
+        let (dir, _tmp) = if let Some(base) = std::env::var_os("TESTDECK_BENCH_WS") {
+            (PathBuf::from(base).join(label), None)
+        } else {
+            let t = tempfile::tempdir().unwrap();
+            (t.path().join("ws"), Some(t))
+        };
+        if !dir.join("tests").is_dir() {
+            let t = Instant::now();
+            let s = generator::generate(&generator::Options {
+                out: dir.clone(),
+                cases,
+                runs: cases * RUNS_PER_CASE,
+                catalog: 0,
+                seed: 42,
+            })
+            .unwrap();
+            println!(
+                "generated {label}: {} cases, {} runs, {} files in {:.1} s",
+                s.cases,
+                s.runs,
+                s.files,
+                t.elapsed().as_secs_f64()
+            );
+        }
+        let (stats, stats_b) = time(&dir, &["stats", "--json"]);
+        let (ins, ins_b) = time(&dir, &["insights", "--json"]);
+        let (ins_all, _) = time(&dir, &["insights", "--json", "--top", "1000000"]);
+        println!(
+            "{label}: stats --json {:.0} ms ({stats_b} B), insights --json {:.0} ms ({ins_b} B, {:.2}x), every entry {:.0} ms",
+            stats.as_secs_f64() * 1e3,
+            ins.as_secs_f64() * 1e3,
+            ins.as_secs_f64() / stats.as_secs_f64(),
+            ins_all.as_secs_f64() * 1e3,
+        );
+        rows.push((label.to_owned(), stats, ins, ins_all));
+    }
+    println!(
+        "\n| cases (5 runs each) | `stats --json` | `insights --json` | ratio | `insights --json --top 1000000` |"
+    );
+    println!("| --- | --- | --- | --- | --- |");
+    for (label, s, i, a) in rows {
+        println!(
+            "| {label} | {:.0} ms | {:.0} ms | {:.2}x | {:.0} ms |",
+            s.as_secs_f64() * 1e3,
+            i.as_secs_f64() * 1e3,
+            i.as_secs_f64() / s.as_secs_f64(),
+            a.as_secs_f64() * 1e3
+        );
+    }
+}

@@ -1,0 +1,247 @@
+//! The `git` binary asked about the checkout holding a workspace: bounded in
+//! output and time, in a process group of its own, optional (no git, no answer).
+
+use std::io::Read as _;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+/// The most bytes of output read from one git command; the rest is dropped.
+pub const MAX_OUTPUT: usize = 64 << 20;
+/// How long one git command may take before it is killed.
+pub const TIMEOUT: Duration = Duration::from_secs(10);
+
+/// What a git command gave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Output {
+    /// Its stdout, at most [`MAX_OUTPUT`] bytes.
+    pub stdout: Vec<u8>,
+    /// The output was cut at [`MAX_OUTPUT`] or by [`TIMEOUT`].
+    pub cut: bool,
+}
+
+/// Why git gave no answer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GitError {
+    /// No `git` binary could be started.
+    #[error("git could not be started: {0}")]
+    NoGit(String),
+    /// git ran and failed (not a checkout, an unknown revision …): its first stderr line.
+    #[error("{0}")]
+    Failed(String),
+}
+
+/// Run `git -C root ARGS…` with no input, its output bounded.
+pub fn run(root: &Path, args: &[&str]) -> Result<Output, GitError> {
+    let mut cmd = Command::new("git");
+    cmd.arg("-C")
+        .arg(root)
+        .args(args)
+        // no pager, no prompt for credentials, no locale-dependent quoting
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .env("GIT_OPTIONAL_LOCKS", "0")
+        .env("LC_ALL", "C")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    #[cfg(unix)]
+    {
+        // its own process group: a Ctrl-C at the terminal is testdeck's to handle
+        use std::os::unix::process::CommandExt as _;
+        cmd.process_group(0);
+    }
+    let mut child = cmd.spawn().map_err(|e| GitError::NoGit(e.to_string()))?;
+    let stdout = child.stdout.take();
+    let stderr = child.stderr.take();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let mut cut = false;
+        if let Some(out) = stdout {
+            let cap = MAX_OUTPUT as u64;
+            let mut limited = out.take(cap + 1);
+            let _ = limited.read_to_end(&mut buf);
+            if buf.len() > MAX_OUTPUT {
+                buf.truncate(MAX_OUTPUT);
+                cut = true;
+            }
+        }
+        let _ = tx.send((buf, cut));
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        if let Some(err) = stderr {
+            let _ = err.take(64 << 10).read_to_end(&mut buf);
+        }
+        buf
+    });
+    let (stdout, mut cut) = match rx.recv_timeout(TIMEOUT) {
+        Ok(got) => got,
+        Err(_) => (Vec::new(), true),
+    };
+    if cut {
+        // too much or too long: what was read stands, the rest is not waited for
+        let _ = child.kill();
+    }
+    let status = child.wait().map_err(|e| GitError::NoGit(e.to_string()))?;
+    let err = err_reader.join().unwrap_or_default();
+    if !status.success() && !cut {
+        let first = String::from_utf8_lossy(&err)
+            .lines()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("git failed")
+            .trim()
+            .to_owned();
+        return Err(GitError::Failed(first));
+    }
+    cut |= !status.success();
+    Ok(Output { stdout, cut })
+}
+
+/// The folder of `root` inside its checkout (`a/b/`, empty at the top), or why
+/// it is not in one.
+pub fn prefix(root: &Path) -> Result<String, GitError> {
+    let out = run(root, &["rev-parse", "--show-prefix"])?;
+    Ok(String::from_utf8_lossy(&out.stdout).trim().to_owned())
+}
+
+/// `path` (relative to the checkout's top) relative to the workspace whose
+/// folder in the checkout is `prefix`; `None` outside it.
+pub fn under_prefix<'a>(prefix: &str, path: &'a str) -> Option<&'a str> {
+    path.strip_prefix(prefix)
+}
+
+/// Split NUL-separated output into its names (lossy UTF-8, empty ones dropped).
+pub fn nul_fields(bytes: &[u8]) -> impl Iterator<Item = String> + '_ {
+    bytes
+        .split(|b| *b == 0)
+        .filter(|f| !f.is_empty())
+        .map(|f| String::from_utf8_lossy(f).into_owned())
+}
+
+/// Pathspecs that leave out testdeck's and the runner's own writes (run
+/// folders are many, and never a change of a case).
+pub const NOT_OWN_WRITES: [&str; 2] = [":(exclude)tests/logs", ":(exclude).pouch/tester/runs"];
+
+/// The files under `pathspecs` that differ from the index or `HEAD`, or are
+/// untracked (`git status --porcelain -z`), relative to the workspace root.
+pub fn dirty(root: &Path, prefix: &str, pathspecs: &[&str]) -> Result<Vec<String>, GitError> {
+    let mut args = vec!["status", "--porcelain", "-z", "--untracked-files=all", "--"];
+    args.extend_from_slice(pathspecs);
+    args.extend_from_slice(&NOT_OWN_WRITES);
+    let out = run(root, &args)?;
+    let mut files = Vec::new();
+    let mut fields = out.stdout.split(|b| *b == 0).filter(|f| !f.is_empty());
+    while let Some(f) = fields.next() {
+        // `XY path`; a rename or copy is followed by its old path
+        let (code, path) = (f.get(..2).unwrap_or(b""), f.get(3..).unwrap_or(b""));
+        let path = String::from_utf8_lossy(path).into_owned();
+        if let Some(p) = under_prefix(prefix, &path) {
+            files.push(p.to_owned());
+        }
+        if code.contains(&b'R') || code.contains(&b'C') {
+            if let Some(old) = fields.next() {
+                let old = String::from_utf8_lossy(old).into_owned();
+                if let Some(p) = under_prefix(prefix, &old) {
+                    files.push(p.to_owned());
+                }
+            }
+        }
+    }
+    Ok(files)
+}
+
+/// The files that differ between `rev` and the working tree (tracked ones:
+/// `git diff --name-only -z REV`), relative to the workspace root.
+pub fn changed_since(root: &Path, prefix: &str, rev: &str) -> Result<Vec<String>, GitError> {
+    // `--end-of-options`: a revision that starts with `-` is never an option
+    let out = run(
+        root,
+        &[
+            "diff",
+            "--name-only",
+            "-z",
+            "--no-renames",
+            "--end-of-options",
+            rev,
+            "--",
+            ".",
+        ],
+    )?;
+    Ok(nul_fields(&out.stdout)
+        .filter_map(|p| under_prefix(prefix, &p).map(str::to_owned))
+        .collect())
+}
+
+/// The time of the newest commit that touched each file under `pathspecs`
+/// (relative to the workspace root), newest history first, read in one pass.
+pub fn commit_times(
+    root: &Path,
+    prefix: &str,
+    pathspecs: &[&str],
+) -> Result<std::collections::HashMap<String, i64>, GitError> {
+    let mut args = vec![
+        "log",
+        "--no-renames",
+        "--name-only",
+        "-z",
+        "--format=%x01%ct",
+        "--",
+    ];
+    args.extend_from_slice(pathspecs);
+    let out = run(root, &args)?;
+    let mut times = std::collections::HashMap::new();
+    let mut current: Option<i64> = None;
+    for field in out.stdout.split(|b| *b == 0) {
+        // a commit's line `\x01<time>\n` comes before its first name
+        let mut field = field;
+        if let Some(rest) = field.strip_prefix(b"\n") {
+            field = rest;
+        }
+        if let Some(rest) = field.strip_prefix(&[1u8][..]) {
+            let (t, names) = match rest.iter().position(|b| *b == b'\n') {
+                Some(i) => (&rest[..i], &rest[i + 1..]),
+                None => (rest, &b""[..]),
+            };
+            current = std::str::from_utf8(t)
+                .ok()
+                .and_then(|t| t.trim().parse().ok());
+            field = names;
+            if let Some(rest) = field.strip_prefix(b"\n") {
+                field = rest;
+            }
+        }
+        if field.is_empty() {
+            continue;
+        }
+        let (Some(t), Ok(name)) = (current, std::str::from_utf8(field)) else {
+            continue;
+        };
+        if let Some(p) = under_prefix(prefix, name) {
+            times.entry(p.to_owned()).or_insert(t);
+        }
+    }
+    Ok(times)
+}
+
+/// The untracked files that are not ignored (`git ls-files --others
+/// --exclude-standard`), relative to the workspace root.
+pub fn untracked(root: &Path, prefix: &str) -> Result<Vec<String>, GitError> {
+    let out = run(
+        root,
+        &[
+            "ls-files",
+            "--others",
+            "--exclude-standard",
+            "--full-name",
+            "-z",
+            "--",
+            ".",
+            NOT_OWN_WRITES[0],
+            NOT_OWN_WRITES[1],
+        ],
+    )?;
+    Ok(nul_fields(&out.stdout)
+        .filter_map(|p| under_prefix(prefix, &p).map(str::to_owned))
+        .collect())
+}

@@ -1,0 +1,850 @@
+//! Figures per case from its history (durations, regressions, flips and the
+//! flaky score, failing streaks, staleness) and the ranked lists of `insights`.
+//!
+//! The runs are those the statistics count ([`super::stats`]): finished, not
+//! temp, inside the analysis window, oldest first. The figures are computed in
+//! the statistics' own pass over the history ([`super::stats::compute_with`]).
+
+use super::config::Insights as Settings;
+use super::logs::{RawRun, RunStatus};
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use std::collections::HashMap;
+use std::path::Path;
+
+/// Durations of a case's last N runs that have one (`meta.json` `stats.durationMs`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Durations {
+    /// The latest run's.
+    pub last: Option<u64>,
+    /// The middle value (the mean of the two middle ones, rounded, for an even count).
+    pub median: Option<u64>,
+    /// The nearest-rank 90th percentile: the smallest value at least 90% of them do not exceed.
+    pub p90: Option<u64>,
+}
+
+/// The latest run slower than the runs before it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Regression {
+    /// The latest run's duration.
+    pub last_ms: u64,
+    /// The median duration of the runs before it in the last N.
+    pub median_before_ms: u64,
+    /// `last_ms / median_before_ms` (two decimals), `None` when that median is 0.
+    pub ratio: Option<f64>,
+}
+
+/// What a case's history says, beside its pass rates.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CaseFigures {
+    /// How many runs (n ≤ N) the durations and flips are over.
+    #[serde(skip)]
+    pub recent_runs: u64,
+    /// Durations over the last N runs.
+    pub duration_ms: Durations,
+    /// Set when the latest run regressed (see [`Settings`]).
+    #[serde(skip)]
+    pub regression: Option<Regression>,
+    /// Pass↔fail switches between consecutive runs of the last N.
+    pub flips: u64,
+    /// `flips / (n − 1)` over the last n ≤ N runs (three decimals); `None` below two runs.
+    pub flaky_score: Option<f64>,
+    /// The score is above the flaky threshold.
+    #[serde(skip)]
+    pub flaky: bool,
+    /// The runId of the first run of the current failing streak (the latest run failed).
+    pub failing_since: Option<String>,
+    /// How many runs the current failing streak holds (0: the latest run passed).
+    #[serde(skip)]
+    pub failing_streak: u64,
+    /// The latest run failed and the one before it passed (or there was none).
+    #[serde(skip)]
+    pub new_failure: bool,
+    /// The case's files changed after its latest run started.
+    pub stale: bool,
+    /// The latest run's runId.
+    #[serde(skip)]
+    pub latest_run: Option<String>,
+    /// When the latest run started.
+    #[serde(skip)]
+    pub latest_start: Option<DateTime<Utc>>,
+}
+
+/// The middle value of sorted values (mean of the two middle ones, rounded half up).
+fn median(sorted: &[u64]) -> Option<u64> {
+    let n = sorted.len();
+    match n {
+        0 => None,
+        _ if n % 2 == 1 => Some(sorted[n / 2]),
+        _ => {
+            let (a, b) = (sorted[n / 2 - 1], sorted[n / 2]);
+            Some(a / 2 + b / 2 + (a % 2 + b % 2).div_ceil(2))
+        }
+    }
+}
+
+/// The nearest-rank percentile `pct` (1–100) of sorted values.
+fn percentile(sorted: &[u64], pct: usize) -> Option<u64> {
+    if sorted.is_empty() {
+        return None;
+    }
+    let rank = (sorted.len() * pct).div_ceil(100).max(1);
+    sorted.get(rank - 1).copied()
+}
+
+fn sorted(v: impl Iterator<Item = u64>) -> Vec<u64> {
+    let mut v: Vec<u64> = v.collect();
+    v.sort_unstable();
+    v
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+/// The figures of one case from its admitted runs (finished, not temp, in the
+/// window), oldest first. `stale` is left false: see [`ChangeTimes`].
+pub fn figures(runs: &[&RawRun], s: &Settings) -> CaseFigures {
+    let mut f = CaseFigures::default();
+    let Some(latest) = runs.last() else {
+        return f;
+    };
+    let recent = &runs[runs.len().saturating_sub(s.window.max(1))..];
+    f.recent_runs = recent.len() as u64;
+    // durations
+    let all = sorted(recent.iter().filter_map(|r| r.duration_ms()));
+    f.duration_ms = Durations {
+        last: latest.duration_ms(),
+        median: median(&all),
+        p90: percentile(&all, 90),
+    };
+    if let Some(last) = latest.duration_ms() {
+        let before = sorted(
+            recent[..recent.len() - 1]
+                .iter()
+                .filter_map(|r| r.duration_ms()),
+        );
+        if let Some(m) = median(&before) {
+            #[allow(clippy::cast_precision_loss)]
+            let slower = (last as f64) > s.regression_ratio * (m as f64);
+            if slower && last.saturating_sub(m) >= s.regression_floor_ms && last > m {
+                #[allow(clippy::cast_precision_loss)]
+                let ratio = (m > 0).then(|| ((last as f64 / m as f64) * 100.0).round() / 100.0);
+                f.regression = Some(Regression {
+                    last_ms: last,
+                    median_before_ms: m,
+                    ratio,
+                });
+            }
+        }
+    }
+    // flips and the score
+    f.flips = recent
+        .windows(2)
+        .filter(|w| w[0].status != w[1].status)
+        .count() as u64;
+    #[allow(clippy::cast_precision_loss)]
+    {
+        f.flaky_score =
+            (recent.len() >= 2).then(|| round3(f.flips as f64 / (recent.len() - 1) as f64));
+    }
+    f.flaky = f.flaky_score.is_some_and(|x| x > s.flaky_threshold);
+    // the failing streak, over every run of the window
+    let streak: Vec<&&RawRun> = runs
+        .iter()
+        .rev()
+        .take_while(|r| r.status == RunStatus::Failed)
+        .collect();
+    f.failing_streak = streak.len() as u64;
+    f.failing_since = streak.last().map(|r| r.run_id.clone());
+    f.new_failure = f.failing_streak == 1;
+    f.latest_run = Some(latest.run_id.clone());
+    f.latest_start = latest.start_time();
+    f
+}
+
+/// When each case's files last changed: its test file and its plan entry's
+/// file, by their modification time, or where the workspace is a git checkout
+/// and the file is clean, by the time of the last commit that touched it.
+#[derive(Debug, Clone, Default)]
+pub struct ChangeTimes {
+    /// `scope/caseId` → the newest change of its files.
+    by_case: HashMap<String, DateTime<Utc>>,
+}
+
+impl ChangeTimes {
+    /// Read the change times of the workspace's tests cases (no temp cases).
+    pub fn read(ws: &super::Workspace) -> ChangeTimes {
+        let mut files: Vec<(String, Vec<String>)> = Vec::new();
+        for c in &ws.tests.cases {
+            if c.temp {
+                continue;
+            }
+            let mut own = vec![c.path.clone()];
+            if let Some(e) = ws.plan.entry(&c.case_id) {
+                own.push(e.file);
+            }
+            files.push((c.key(), own));
+        }
+        let commits = git_commit_times(&ws.root);
+        let mut memo: HashMap<String, Option<DateTime<Utc>>> = HashMap::new();
+        let mut by_case = HashMap::new();
+        for (key, own) in files {
+            let newest = own
+                .into_iter()
+                .filter_map(|f| {
+                    *memo
+                        .entry(f.clone())
+                        .or_insert_with(|| changed_at(&ws.root, &f, commits.as_ref()))
+                })
+                .max();
+            if let Some(t) = newest {
+                by_case.insert(key, t);
+            }
+        }
+        ChangeTimes { by_case }
+    }
+
+    /// Times given directly (tests).
+    pub fn from_map(by_case: HashMap<String, DateTime<Utc>>) -> ChangeTimes {
+        ChangeTimes { by_case }
+    }
+
+    /// When the files of `key` (`scope/caseId`) last changed, when known.
+    pub fn of(&self, key: &str) -> Option<DateTime<Utc>> {
+        self.by_case.get(key).copied()
+    }
+
+    /// Whether a case whose latest run started at `started` is stale.
+    pub fn stale(&self, key: &str, started: Option<DateTime<Utc>>) -> bool {
+        matches!((self.of(key), started), (Some(changed), Some(started)) if changed > started)
+    }
+}
+
+/// What git says of the checkout: the clean files' last commit times.
+struct Commits {
+    dirty: std::collections::HashSet<String>,
+    times: HashMap<String, i64>,
+}
+
+/// `None` where the workspace is no git checkout or git is not there.
+fn git_commit_times(root: &Path) -> Option<Commits> {
+    let prefix = super::git::prefix(root).ok()?;
+    let dirty = super::git::dirty(root, &prefix, &["tests", "doc/test-plan"])
+        .ok()?
+        .into_iter()
+        .collect();
+    let times = super::git::commit_times(root, &prefix, &["tests", "doc/test-plan"]).ok()?;
+    Some(Commits { dirty, times })
+}
+
+/// When the file `rel` changed: its commit time when git knows it and it is
+/// clean, else its modification time.
+fn changed_at(root: &Path, rel: &str, commits: Option<&Commits>) -> Option<DateTime<Utc>> {
+    if let Some(c) = commits {
+        if !c.dirty.contains(rel) {
+            if let Some(t) = c.times.get(rel) {
+                return DateTime::from_timestamp(*t, 0);
+            }
+        }
+    }
+    let meta = std::fs::symlink_metadata(root.join(rel)).ok()?;
+    meta.modified().ok().map(DateTime::<Utc>::from)
+}
+
+/// One entry of a ranked list: the case and the figure that ranks it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Entry<T: Serialize> {
+    /// `scope/caseId`.
+    pub path: String,
+    /// The figure.
+    #[serde(flatten)]
+    pub figure: T,
+}
+
+/// `slowest`: by the median duration of the last N runs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Slow {
+    /// The durations (`median` ranks).
+    pub duration_ms: Durations,
+}
+
+/// `flakiest`: by score, then flips.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Flaky {
+    /// flips / (n − 1).
+    pub flaky_score: f64,
+    /// Pass↔fail switches in the last N runs.
+    pub flips: u64,
+    /// How many runs (n ≤ N) the score is over.
+    pub runs: u64,
+}
+
+/// `newFailures` and `failingStreaks`: the current failing streak.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Failing {
+    /// The first run of the streak.
+    pub failing_since: String,
+    /// Its length in runs.
+    pub streak: u64,
+    /// The latest (failed) run.
+    pub latest_run: String,
+}
+
+/// `stale`: the case's files changed after its latest run started.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Stale {
+    /// When its files last changed (RFC 3339, UTC).
+    pub changed_at: String,
+    /// When its latest run started.
+    pub latest_started_at: String,
+    /// The latest run.
+    pub latest_run: String,
+}
+
+/// The ranked lists of `testdeck insights`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Lists {
+    /// Slowest by median duration, then p90.
+    pub slowest: Vec<Entry<Slow>>,
+    /// Biggest regressions by ratio (a zero median first), then by the time added.
+    pub regressions: Vec<Entry<Regression>>,
+    /// Flakiest by score (only those above the threshold), then flips.
+    pub flakiest: Vec<Entry<Flaky>>,
+    /// Latest run failed, the one before passed: newest first.
+    pub new_failures: Vec<Entry<Failing>>,
+    /// Longest failing streaks (two runs or more).
+    pub failing_streaks: Vec<Entry<Failing>>,
+    /// Stale results, the longest-changed-after first.
+    pub stale: Vec<Entry<Stale>>,
+}
+
+/// How many entries each list keeps by default.
+pub const DEFAULT_TOP: usize = 20;
+
+fn rfc3339(t: DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+/// The ranked lists from the case nodes' figures (`path`, figures), `top` each.
+pub fn lists<'a>(
+    cases: impl Iterator<Item = (&'a str, &'a CaseFigures)>,
+    changes: Option<&ChangeTimes>,
+    top: usize,
+) -> Lists {
+    let cases: Vec<(&str, &CaseFigures)> = cases.collect();
+    let mut l = Lists::default();
+    // slowest
+    let mut slow: Vec<_> = cases
+        .iter()
+        .filter(|(_, f)| f.duration_ms.median.is_some())
+        .collect();
+    slow.sort_by(|a, b| {
+        (b.1.duration_ms.median, b.1.duration_ms.p90, a.0).cmp(&(
+            a.1.duration_ms.median,
+            a.1.duration_ms.p90,
+            b.0,
+        ))
+    });
+    l.slowest = slow
+        .into_iter()
+        .take(top)
+        .map(|(p, f)| Entry {
+            path: (*p).to_owned(),
+            figure: Slow {
+                duration_ms: f.duration_ms,
+            },
+        })
+        .collect();
+    // regressions
+    let mut reg: Vec<(&str, Regression)> = cases
+        .iter()
+        .filter_map(|(p, f)| f.regression.map(|r| (*p, r)))
+        .collect();
+    let key = |r: &Regression| r.ratio.unwrap_or(f64::INFINITY);
+    reg.sort_by(|a, b| {
+        key(&b.1)
+            .total_cmp(&key(&a.1))
+            .then((b.1.last_ms - b.1.median_before_ms).cmp(&(a.1.last_ms - a.1.median_before_ms)))
+            .then(a.0.cmp(b.0))
+    });
+    l.regressions = reg
+        .into_iter()
+        .take(top)
+        .map(|(p, r)| Entry {
+            path: p.to_owned(),
+            figure: r,
+        })
+        .collect();
+    // flakiest
+    let mut flaky: Vec<(&str, Flaky)> = cases
+        .iter()
+        .filter(|(_, f)| f.flaky)
+        .filter_map(|(p, f)| {
+            Some((
+                *p,
+                Flaky {
+                    flaky_score: f.flaky_score?,
+                    flips: f.flips,
+                    runs: f.recent_runs,
+                },
+            ))
+        })
+        .collect();
+    flaky.sort_by(|a, b| {
+        b.1.flaky_score
+            .total_cmp(&a.1.flaky_score)
+            .then(b.1.flips.cmp(&a.1.flips))
+            .then(a.0.cmp(b.0))
+    });
+    l.flakiest = flaky
+        .into_iter()
+        .take(top)
+        .map(|(p, f)| Entry {
+            path: p.to_owned(),
+            figure: f,
+        })
+        .collect();
+    // failing
+    let failing = |f: &CaseFigures| -> Option<Failing> {
+        Some(Failing {
+            failing_since: f.failing_since.clone()?,
+            streak: f.failing_streak,
+            latest_run: f.latest_run.clone()?,
+        })
+    };
+    let mut new: Vec<(&str, Failing)> = cases
+        .iter()
+        .filter(|(_, f)| f.new_failure)
+        .filter_map(|(p, f)| failing(f).map(|x| (*p, x)))
+        .collect();
+    new.sort_by(|a, b| b.1.latest_run.cmp(&a.1.latest_run).then(a.0.cmp(b.0)));
+    l.new_failures = new
+        .into_iter()
+        .take(top)
+        .map(|(p, f)| Entry {
+            path: p.to_owned(),
+            figure: f,
+        })
+        .collect();
+    let mut streaks: Vec<(&str, Failing)> = cases
+        .iter()
+        .filter(|(_, f)| f.failing_streak >= 2)
+        .filter_map(|(p, f)| failing(f).map(|x| (*p, x)))
+        .collect();
+    streaks.sort_by(|a, b| {
+        b.1.streak
+            .cmp(&a.1.streak)
+            .then(a.1.failing_since.cmp(&b.1.failing_since))
+            .then(a.0.cmp(b.0))
+    });
+    l.failing_streaks = streaks
+        .into_iter()
+        .take(top)
+        .map(|(p, f)| Entry {
+            path: p.to_owned(),
+            figure: f,
+        })
+        .collect();
+    // stale
+    if let Some(ch) = changes {
+        let mut stale: Vec<(&str, DateTime<Utc>, DateTime<Utc>, &str)> = cases
+            .iter()
+            .filter(|(_, f)| f.stale)
+            .filter_map(|(p, f)| Some((*p, ch.of(p)?, f.latest_start?, f.latest_run.as_deref()?)))
+            .collect();
+        stale.sort_by(|a, b| (b.1 - b.2).cmp(&(a.1 - a.2)).then(a.0.cmp(b.0)));
+        l.stale = stale
+            .into_iter()
+            .take(top)
+            .map(|(p, changed, started, run)| Entry {
+                path: p.to_owned(),
+                figure: Stale {
+                    changed_at: rfc3339(changed),
+                    latest_started_at: rfc3339(started),
+                    latest_run: run.to_owned(),
+                },
+            })
+            .collect();
+    }
+    l
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workspace::logs::{Meta, MetaStats, MetaSummary};
+    use RunStatus::{Failed, Passed};
+
+    fn run(id: &str, status: RunStatus, ms: Option<u64>) -> RawRun {
+        let meta = Meta {
+            status: Some(if status == Passed { "passed" } else { "failed" }.into()),
+            stats: MetaStats {
+                duration_ms: ms,
+                ..MetaStats::default()
+            },
+            ..Meta::default()
+        };
+        RawRun {
+            run_id: id.into(),
+            case_id: "c".into(),
+            scope: "d/l/s".into(),
+            path: String::new(),
+            status,
+            meta: Some(MetaSummary::of(&meta)),
+            meta_broken: false,
+            has_timeline: true,
+            has_runtime_events: true,
+            has_artifacts_json: true,
+            has_artifacts_dir: false,
+        }
+    }
+
+    /// Runs from a pattern like `PFPFF`, one a day, each `ms[i]` long.
+    fn history(pattern: &str, ms: &[u64]) -> Vec<RawRun> {
+        pattern
+            .chars()
+            .enumerate()
+            .map(|(i, c)| {
+                run(
+                    &format!("202601{:02}-000000-000", i + 1),
+                    if c == 'P' { Passed } else { Failed },
+                    ms.get(i).copied(),
+                )
+            })
+            .collect()
+    }
+
+    fn figs(runs: &[RawRun], s: &Settings) -> CaseFigures {
+        let refs: Vec<&RawRun> = runs.iter().collect();
+        figures(&refs, s)
+    }
+
+    #[test]
+    fn median_and_p90_by_nearest_rank() {
+        assert_eq!(median(&[]), None);
+        assert_eq!(median(&[5]), Some(5));
+        assert_eq!(median(&[1, 2, 3]), Some(2));
+        assert_eq!(median(&[1, 2]), Some(2)); // 1.5 rounds half up
+        assert_eq!(median(&[10, 20, 30, 41]), Some(25));
+        assert_eq!(percentile(&[7], 90), Some(7));
+        let ten: Vec<u64> = (1..=10).collect();
+        assert_eq!(percentile(&ten, 90), Some(9));
+        let eleven: Vec<u64> = (1..=11).collect();
+        assert_eq!(percentile(&eleven, 90), Some(10));
+        assert_eq!(percentile(&[1, 2, 3], 90), Some(3));
+    }
+
+    #[test]
+    fn no_runs_one_run() {
+        let s = Settings::default();
+        assert_eq!(figures(&[], &s), CaseFigures::default());
+        let one = figs(&history("F", &[40]), &s);
+        assert_eq!(
+            one.duration_ms,
+            Durations {
+                last: Some(40),
+                median: Some(40),
+                p90: Some(40)
+            }
+        );
+        assert_eq!((one.flips, one.flaky_score, one.flaky), (0, None, false));
+        assert_eq!(one.failing_since.as_deref(), Some("20260101-000000-000"));
+        assert_eq!(one.failing_streak, 1);
+        assert!(one.new_failure);
+        assert_eq!(one.regression, None);
+    }
+
+    #[test]
+    fn all_pass_all_fail() {
+        let s = Settings::default();
+        let pass = figs(&history("PPPPP", &[10, 20, 30, 40, 50]), &s);
+        assert_eq!(
+            (pass.flips, pass.flaky_score, pass.flaky),
+            (0, Some(0.0), false)
+        );
+        assert_eq!((pass.failing_since, pass.failing_streak), (None, 0));
+        assert!(!pass.new_failure);
+        assert_eq!(pass.duration_ms.median, Some(30));
+        assert_eq!(pass.duration_ms.p90, Some(50));
+        let fail = figs(&history("FFFF", &[]), &s);
+        assert_eq!((fail.flips, fail.flaky), (0, false));
+        assert_eq!(fail.failing_streak, 4);
+        assert_eq!(fail.failing_since.as_deref(), Some("20260101-000000-000"));
+        assert!(!fail.new_failure);
+        assert_eq!(fail.duration_ms, Durations::default());
+    }
+
+    #[test]
+    fn flips_and_transition_score() {
+        let s = Settings::default();
+        // Buildkite's examples, scored over N − 1 transitions
+        let ppfff = figs(&history("PPFFF", &[]), &s);
+        assert_eq!((ppfff.flips, ppfff.flaky_score), (1, Some(0.25)));
+        let pfpff = figs(&history("PFPFF", &[]), &s);
+        assert_eq!((pfpff.flips, pfpff.flaky_score), (3, Some(0.75)));
+        assert!(pfpff.flaky);
+        // only the last N: a switch before the window does not count
+        let s3 = Settings {
+            window: 3,
+            ..Settings::default()
+        };
+        let before = figs(&history("FPPPP", &[]), &s3);
+        assert_eq!(
+            (before.flips, before.flaky_score, before.flaky),
+            (0, Some(0.0), false)
+        );
+        // the default threshold is the old rule: both outcomes in the last 10
+        let old = figs(&history("FPPPPPPPPPP", &[]), &s);
+        assert!(!old.flaky, "the failure is 11 runs back");
+        let recent = figs(&history("PFPPPPPPPPP", &[]), &s);
+        assert!(recent.flaky);
+        assert_eq!((recent.flips, recent.flaky_score), (1, Some(0.111)));
+        let strict = Settings {
+            flaky_threshold: 0.3,
+            ..Settings::default()
+        };
+        assert!(!figs(&history("PFPPPPPPPPP", &[]), &strict).flaky);
+        assert!(figs(&history("PFPF", &[]), &strict).flaky);
+    }
+
+    #[test]
+    fn failing_streak_new_and_known() {
+        let s = Settings::default();
+        let new = figs(&history("PPPF", &[]), &s);
+        assert!(new.new_failure);
+        assert_eq!(new.failing_streak, 1);
+        assert_eq!(new.failing_since.as_deref(), Some("20260104-000000-000"));
+        let known = figs(&history("PFFF", &[]), &s);
+        assert!(!known.new_failure);
+        assert_eq!(known.failing_streak, 3);
+        assert_eq!(known.failing_since.as_deref(), Some("20260102-000000-000"));
+        // the streak counts every run of the window, beyond the last N
+        let s2 = Settings {
+            window: 2,
+            ..Settings::default()
+        };
+        assert_eq!(figs(&history("PFFFF", &[]), &s2).failing_streak, 4);
+        let back = figs(&history("FFP", &[]), &s);
+        assert_eq!((back.failing_since, back.failing_streak), (None, 0));
+    }
+
+    #[test]
+    fn regression_needs_the_ratio_and_the_floor() {
+        let s = Settings::default(); // 1.5×, 100 ms
+        let r = figs(&history("PPPP", &[100, 110, 90, 400]), &s);
+        assert_eq!(
+            r.regression,
+            Some(Regression {
+                last_ms: 400,
+                median_before_ms: 100,
+                ratio: Some(4.0)
+            })
+        );
+        // slower by the ratio but not by the floor
+        assert_eq!(figs(&history("PPP", &[10, 10, 40]), &s).regression, None);
+        // slower by the floor but not by the ratio
+        assert_eq!(
+            figs(&history("PPP", &[1000, 1000, 1400]), &s).regression,
+            None
+        );
+        // exactly the ratio is not above it
+        let at = Settings {
+            regression_floor_ms: 0,
+            ..Settings::default()
+        };
+        assert_eq!(figs(&history("PP", &[200, 300]), &at).regression, None);
+        assert!(figs(&history("PP", &[200, 301]), &at).regression.is_some());
+        // one run: nothing before it
+        assert_eq!(figs(&history("P", &[9000]), &s).regression, None);
+        // a latest run without a duration: no regression
+        assert_eq!(figs(&history("PP", &[100]), &s).regression, None);
+        // a zero median: no ratio, still a regression past the floor
+        let z = figs(&history("PP", &[0, 500]), &s)
+            .regression
+            .expect("regression");
+        assert_eq!(z.ratio, None);
+    }
+
+    #[test]
+    fn stale_by_change_time() {
+        let t = |s: &str| {
+            DateTime::parse_from_rfc3339(s)
+                .expect("time")
+                .with_timezone(&Utc)
+        };
+        let ch = ChangeTimes::from_map(HashMap::from([(
+            "d/l/s/c".to_owned(),
+            t("2026-01-02T00:00:00Z"),
+        )]));
+        assert!(ch.stale("d/l/s/c", Some(t("2026-01-01T00:00:00Z"))));
+        assert!(!ch.stale("d/l/s/c", Some(t("2026-01-02T00:00:00Z"))));
+        assert!(!ch.stale("d/l/s/c", None));
+        assert!(!ch.stale("d/l/s/other", Some(t("2026-01-01T00:00:00Z"))));
+    }
+
+    #[test]
+    fn unfinished_and_temp_runs_count_nowhere() {
+        use crate::workspace::stats::{NodeKind, Window, compute_with};
+        let mut runs = history("PFP", &[10, 20, 30]);
+        let extra = |id: &str, st: RunStatus| {
+            let mut r = run(id, Passed, Some(99_999));
+            r.status = st;
+            if st != Passed {
+                r.meta = None;
+            }
+            r
+        };
+        // in progress, cancelled and abandoned after the last finished run
+        runs.push(extra("20260104-000000-000", RunStatus::InProgress));
+        runs.push(extra("20260105-000000-000", RunStatus::Cancelled));
+        runs.push(extra("20260106-000000-000", RunStatus::Abandoned));
+        let mut temp = extra("20260107-000000-000", Failed);
+        temp.scope = "temp/x".into();
+        temp.status = Failed;
+        let logs = crate::workspace::logs::Logs {
+            runs: {
+                let mut v = runs;
+                v.push(temp);
+                v
+            },
+        };
+        let nodes = compute_with(
+            &crate::workspace::tree::TestsTree::default(),
+            &logs,
+            &Window::default(),
+            &Settings::default(),
+            None,
+        );
+        assert!(nodes.iter().all(|n| !n.path.starts_with("temp")));
+        let c = nodes
+            .iter()
+            .find(|n| n.kind == NodeKind::Case)
+            .and_then(|n| n.figures.clone())
+            .expect("case");
+        assert_eq!(c.duration_ms.last, Some(30));
+        assert_eq!(c.duration_ms.median, Some(20));
+        assert_eq!((c.flips, c.flaky_score), (2, Some(1.0)));
+        assert_eq!(c.failing_since, None);
+        assert_eq!(c.latest_run.as_deref(), Some("20260103-000000-000"));
+        // the flaky mark of the statistics is the score's
+        let node = nodes
+            .iter()
+            .find(|n| n.kind == NodeKind::Case)
+            .expect("case");
+        assert_eq!(node.flaky_cases, 1);
+        let strict = Settings {
+            flaky_threshold: 1.0,
+            ..Settings::default()
+        };
+        let nodes = compute_with(
+            &crate::workspace::tree::TestsTree::default(),
+            &logs,
+            &Window::default(),
+            &strict,
+            None,
+        );
+        assert_eq!(nodes[0].flaky_cases, 0);
+    }
+
+    fn write(root: &Path, rel: &str, text: &str) {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        std::fs::write(p, text).expect("write");
+    }
+
+    fn set_mtime(root: &Path, rel: &str, t: DateTime<Utc>) {
+        let f = std::fs::File::options()
+            .write(true)
+            .open(root.join(rel))
+            .expect("open");
+        f.set_modified(t.into()).expect("set mtime");
+    }
+
+    fn t(s: &str) -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339(s)
+            .expect("time")
+            .with_timezone(&Utc)
+    }
+
+    const CASE: &str = "tests/d/l/s/case-x.test.ts";
+    const PLAN: &str = "doc/test-plan/d.md";
+
+    fn workspace(root: &Path) -> crate::workspace::Workspace {
+        crate::workspace::Workspace::load(root).expect("workspace")
+    }
+
+    #[test]
+    fn stale_by_modification_time() {
+        let d = tempfile::tempdir().expect("dir");
+        let root = d.path();
+        write(root, CASE, "test('x', () => {});\n");
+        write(root, PLAN, "# plan\n\n## case-x\n\nWhat: x\n");
+        set_mtime(root, CASE, t("2026-01-01T10:00:00Z"));
+        set_mtime(root, PLAN, t("2026-01-01T09:00:00Z"));
+        let ch = ChangeTimes::read(&workspace(root));
+        assert_eq!(ch.of("d/l/s/case-x"), Some(t("2026-01-01T10:00:00Z")));
+        assert!(ch.stale("d/l/s/case-x", Some(t("2026-01-01T09:30:00Z"))));
+        assert!(!ch.stale("d/l/s/case-x", Some(t("2026-01-01T10:30:00Z"))));
+        // the plan entry's file counts as the case's
+        set_mtime(root, PLAN, t("2026-01-01T11:00:00Z"));
+        let ch = ChangeTimes::read(&workspace(root));
+        assert!(ch.stale("d/l/s/case-x", Some(t("2026-01-01T10:30:00Z"))));
+    }
+
+    #[test]
+    fn stale_by_commit_time_where_git_has_the_file_clean() {
+        let git_ok = std::process::Command::new("git")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if !git_ok {
+            eprintln!("no git: skipped");
+            return;
+        }
+        let d = tempfile::tempdir().expect("dir");
+        let root = d.path();
+        write(root, CASE, "test('x', () => {});\n");
+        write(root, PLAN, "# plan\n\n## case-x\n");
+        let git = |args: &[&str]| {
+            let ok = std::process::Command::new("git")
+                .current_dir(root)
+                .args(args)
+                .env("GIT_CONFIG_GLOBAL", "/dev/null")
+                .env("GIT_CONFIG_NOSYSTEM", "1")
+                .env("GIT_AUTHOR_NAME", "t")
+                .env("GIT_AUTHOR_EMAIL", "t@example.invalid")
+                .env("GIT_COMMITTER_NAME", "t")
+                .env("GIT_COMMITTER_EMAIL", "t@example.invalid")
+                .env("GIT_AUTHOR_DATE", "2026-01-01T08:00:00Z")
+                .env("GIT_COMMITTER_DATE", "2026-01-01T08:00:00Z")
+                .output()
+                .expect("git")
+                .status
+                .success();
+            assert!(ok, "git {args:?}");
+        };
+        git(&["init", "-q"]);
+        git(&["add", "."]);
+        git(&["commit", "-q", "-m", "cases"]);
+        // the files were just written (mtime: now), but committed at 08:00 and clean
+        let ch = ChangeTimes::read(&workspace(root));
+        assert_eq!(ch.of("d/l/s/case-x"), Some(t("2026-01-01T08:00:00Z")));
+        assert!(!ch.stale("d/l/s/case-x", Some(t("2026-01-01T09:00:00Z"))));
+        assert!(ch.stale("d/l/s/case-x", Some(t("2026-01-01T07:00:00Z"))));
+        // edited and not committed: its modification time again
+        write(root, CASE, "test('x', () => { /* edited */ });\n");
+        set_mtime(root, CASE, t("2026-01-01T12:00:00Z"));
+        let ch = ChangeTimes::read(&workspace(root));
+        assert_eq!(ch.of("d/l/s/case-x"), Some(t("2026-01-01T12:00:00Z")));
+        assert!(ch.stale("d/l/s/case-x", Some(t("2026-01-01T09:00:00Z"))));
+    }
+}
