@@ -259,7 +259,7 @@ impl Live {
             }
             Command::FailuresOnly => {
                 self.failures_only = !self.failures_only;
-                self.refilter();
+                self.filter_changed();
             }
             Command::CycleType => {
                 self.type_filter = match self.type_filter {
@@ -270,7 +270,7 @@ impl Live {
                         .and_then(|i| EVENT_TYPES.get(i + 1))
                         .copied(),
                 };
-                self.refilter();
+                self.filter_changed();
             }
             Command::ToggleEvents => {
                 self.show_events = !self.show_events;
@@ -279,10 +279,7 @@ impl Live {
             }
             Command::ToggleOutput => {
                 self.hide_output = !self.hide_output;
-                self.refilter();
-                if self.follow {
-                    self.bottom();
-                }
+                self.filter_changed();
             }
             _ => {}
         }
@@ -356,7 +353,25 @@ impl Live {
                 .filter(|&i| self.keeps(&run.events[i]))
                 .collect();
         }
+        self.refit();
+    }
+
+    /// The cursor and the scroll re-fitted to the rows the filters keep now: the
+    /// cursor inside them, and the window never starting below the cursor (a
+    /// filter that leaves fewer rows than the offset would show the header
+    /// alone). The App fits the window to its height after.
+    fn refit(&mut self) {
         self.list.clamp_to(self.rows.len());
+        self.list.offset = self.list.offset.min(self.list.cursor);
+    }
+
+    /// A timeline filter changed: the rows rebuilt, and a followed pane on its
+    /// last row again.
+    fn filter_changed(&mut self) {
+        self.refilter();
+        if self.follow {
+            self.bottom();
+        }
     }
 
     /// Apply `events` to the run shown (`reset`: the file was replaced) keeping

@@ -564,6 +564,8 @@ impl App {
             | Command::ToggleEvents
             | Command::ToggleOutput => {
                 self.live.handle(c, page, self.focus == Pane::Live);
+                // a filter changes the row count: the window re-fitted to it
+                self.clamp();
             }
             Command::NextFailure | Command::PrevFailure => {
                 match self.live.jump_failure(c == Command::NextFailure) {
@@ -585,6 +587,7 @@ impl App {
             Command::Close => {
                 self.marks.clear();
                 self.live.clear_filters();
+                self.clamp();
             }
             Command::Run => return self.start_launch(),
             Command::Cancel => {
