@@ -61,3 +61,45 @@ fn failures_only_on_a_run_scrolled_down_shows_the_failed_rows() {
     let (p, _) = s.quit();
     assert!(!p.screen().alternate_screen());
 }
+
+/// Item 2 and "filters are visible state": `e` and `t` on one case name both
+/// filters in the title; selecting another case shows its events unfiltered;
+/// `e` there, then `r`: the launched run's events show, no filter left on.
+#[test]
+fn filters_show_in_the_title_and_reset_with_the_case_and_the_launch() {
+    let ws = common::fs::demo_copy();
+    let cfg = tempfile::tempdir().expect("cfg");
+    let mut s = Session::start_with(ws.path(), cfg.path(), &[("DEMO_RUNNER_PACE", "0.05")]);
+    s.wait_text("Tests · 21");
+    s.find("'workbench-approval-flow");
+    s.wait_text("Timeline 20261128-101500-250");
+    s.send("e");
+    s.send("tt");
+    s.wait_text("[failures] [type: step]");
+    // another case: its events, unfiltered
+    s.find("'terminal-basic-command");
+    s.wait_text("Timeline 20261127-125208-524");
+    s.wait_text("terminal/open-session");
+    let c = s.screen().screen().contents();
+    assert!(!c.contains("No event matches"), "{c}");
+    assert!(!c.contains("[failures]") && !c.contains("[type: "), "{c}");
+    // a filter on this case, then a launch of it: the launched run shows whole
+    s.send("e");
+    s.wait_text("No event matches the filters");
+    s.send("r");
+    s.wait_text("launch done: 1 pass");
+    s.wait_for("the launched run's events", |sc| {
+        let c = sc.contents();
+        c.contains("terminal/run-command")
+            && !c.contains("[failures]")
+            && !c.contains("Timeline 20261127-125208-524")
+    });
+    assert!(
+        !s.screen()
+            .screen()
+            .contents()
+            .contains("No event matches")
+    );
+    let (p, _) = s.quit();
+    assert!(!p.screen().alternate_screen());
+}

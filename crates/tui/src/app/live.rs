@@ -90,10 +90,44 @@ impl Live {
         self.wanted.as_ref()
     }
 
-    /// Ask for `want`: the launch shown before it is no longer fed here.
+    /// Ask for `want`: the launch shown before it is no longer fed here. Another
+    /// run than the one shown starts unfiltered (the filters reset: one rule for
+    /// a selection that moves and a launch that starts).
     pub fn set_wanted(&mut self, want: Option<RunRef>) {
         self.launch = None;
+        if want != self.wanted {
+            self.reset_filters();
+        }
         self.wanted = want;
+    }
+
+    /// Every filter off — failures only, the type, the hidden output lines, the
+    /// runtime events' text — without rebuilding the rows (the run they apply
+    /// to is about to change; [`Live::refilter`] follows its load).
+    pub fn reset_filters(&mut self) {
+        self.failures_only = false;
+        self.type_filter = None;
+        self.hide_output = false;
+        self.events_filter.clear();
+    }
+
+    /// The filters on, as the pane's title names them (`[failures]`,
+    /// `[type: step]`, `[output hidden]`, `[s: text]`), in that order.
+    pub fn active_filters(&self) -> Vec<String> {
+        let mut on = Vec::new();
+        if self.failures_only {
+            on.push("[failures]".to_owned());
+        }
+        if let Some(t) = self.type_filter {
+            on.push(format!("[type: {t}]"));
+        }
+        if self.hide_output {
+            on.push("[output hidden]".to_owned());
+        }
+        if !self.events_filter.is_empty() {
+            on.push(format!("[s: {}]", escape(&self.events_filter)));
+        }
+        on
     }
 
     /// Whether the cursor follows the last row.
@@ -205,10 +239,9 @@ impl Live {
         self.refilter();
     }
 
-    /// Esc: the timeline's filters off.
+    /// Esc: every filter off.
     pub fn clear_filters(&mut self) {
-        self.failures_only = false;
-        self.type_filter = None;
+        self.reset_filters();
         self.refilter();
     }
 

@@ -82,20 +82,18 @@ pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect)
     } else {
         title.push(Span::styled("[paused] ", theme.get("warning")));
     }
-    if live.failures_only() && !live.show_events() {
-        title.push(Span::styled("[failures] ", theme.get("failed")));
+    // every filter on is named, whichever view it applies to: a filter is never
+    // on unseen
+    for f in live.active_filters() {
+        if around.editing && f.starts_with("[s: ") {
+            continue; // shown below as the line being edited
+        }
+        let style = if f == "[failures]" { "failed" } else { "accent" };
+        title.push(Span::styled(format!("{f} "), theme.get(style)));
     }
-    if let Some(t) = live.type_filter().filter(|_| !live.show_events()) {
-        title.push(Span::styled(format!("[type {t}] "), theme.get("accent")));
-    }
-    let editing = around.editing;
-    if live.show_events() && (editing || !live.events_filter().is_empty()) {
+    if around.editing {
         title.push(Span::styled(
-            format!(
-                "s: {}{} ",
-                escape(live.events_filter()),
-                if editing { "▏" } else { "" }
-            ),
+            format!("s: {}▏ ", escape(live.events_filter())),
             theme.get("input"),
         ));
     }
