@@ -103,3 +103,126 @@ fn filters_show_in_the_title_and_reset_with_the_case_and_the_launch() {
     let (p, _) = s.quit();
     assert!(!p.screen().alternate_screen());
 }
+
+/// The demo at `rows` × `cols` with the user's trace opener a command that fails
+/// with a long stderr line: the session on `workbench-open`, its trace opened
+/// with `o`, the opener's notice on the status line.
+fn long_notice_at(rows: u16, cols: u16) -> (Session, String, [tempfile::TempDir; 2]) {
+    let ws = common::fs::demo_copy();
+    let cfg = tempfile::tempdir().expect("cfg");
+    common::fs::write(
+        cfg.path(),
+        "testdeck/config.toml",
+        "[open]\ntrace = [\"sh\", \"-c\", \"echo 'the opener found no browser to show this artifact with, on this machine or any other one' >&2; exit 7\"]\n",
+    );
+    let label = ws
+        .path()
+        .file_name()
+        .and_then(|n| n.to_str())
+        .expect("utf-8 name")
+        .to_owned();
+    let mut cmd = Session::command(ws.path(), cfg.path());
+    cmd.env("TESTDECK_IMAGES", "halfblocks");
+    let mut s = Session::spawn(cmd, rows, cols);
+    s.wait_sized(rows, cols, "the tree", |sc| sc.contents().contains("Tests · 21"));
+    s.find("'workbench-open");
+    // its run read (at 60 columns the artifacts pane is not drawn; `o` opens
+    // the artifact under its cursor all the same)
+    s.wait_sized(rows, cols, "the run read", |sc| {
+        sc.contents().contains("20261125-080945-907")
+    });
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    s.send("o");
+    (s, label, [ws, cfg])
+}
+
+/// The status line of a `rows` × `cols` screen.
+fn status_line(s: &Session, rows: u16, cols: u16) -> String {
+    let p = s.screen_sized(rows, cols);
+    p.screen().contents().lines().last().unwrap_or("").to_owned()
+}
+
+/// Item 7: a notice longer than the room keeps the workspace's name and the
+/// HOST label on the status line; the notice is cut with `…`.
+#[test]
+fn a_long_notice_keeps_the_workspace_and_host_at_100_and_60_columns() {
+    for (rows, cols) in [(30, 100), (15, 60)] {
+        let (s, label, _keep) = long_notice_at(rows, cols);
+        s.wait_sized(rows, cols, "the opener's notice", |sc| {
+            let last = sc.contents().lines().last().unwrap_or("").to_owned();
+            last.contains("exit status") || last.contains("sh:")
+        });
+        let line = status_line(&s, rows, cols);
+        assert!(line.contains(&label), "{cols} columns: {line}");
+        assert!(line.contains("HOST 127.0.0.1"), "{cols} columns: {line}");
+        assert!(line.contains('…'), "{cols} columns: the notice is cut: {line}");
+        assert!(line.contains("? help"), "{cols} columns: {line}");
+        s.quit();
+    }
+}
+
+/// Kills the process it holds when the test ends, passed or not.
+struct Reaped(std::process::Child);
+
+impl Drop for Reaped {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Item 7: one count of runs (the status line's equals the Runs tab's total,
+/// the catalog's run record included), and a run another process is writing —
+/// a `sh` appending to a run folder's timeline, no `meta.json` — counts as
+/// running, not `idle`.
+#[test]
+fn the_status_line_counts_every_run_and_a_live_external_one_as_running() {
+    let ws = common::fs::demo_copy();
+    let cfg = tempfile::tempdir().expect("cfg");
+    let mut s = Session::start(ws.path(), cfg.path());
+    s.wait_text("Tests · 21");
+    s.send("3");
+    // the demo's 70 tests runs and its catalog run record
+    s.wait_text("Runs · 71/71");
+    s.wait_for("the status line's count", |sc| {
+        sc.contents().lines().last().is_some_and(|l| l.contains("71 runs"))
+    });
+    let status = |s: &Session| {
+        s.screen()
+            .screen()
+            .contents()
+            .lines()
+            .last()
+            .unwrap_or("")
+            .to_owned()
+    };
+    assert!(status(&s).contains("idle"), "{}", status(&s));
+    // another process writes a run, line by line, without its meta.json
+    let dir = "tests/logs/ai/backend/tools/terminal/basic/terminal-basic-command/20261201-090000-000";
+    let script = format!(
+        "mkdir -p {dir}\n\
+         i=0; while [ $i -lt 600 ]; do\n\
+         printf '{{\"type\":\"step\",\"name\":\"external-step-%s\",\"status\":\"ok\"}}\\n' $i >> {dir}/timeline.jsonl\n\
+         i=$((i+1)); sleep 0.1; done\n"
+    );
+    let writer = Reaped(
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg(&script)
+            .current_dir(ws.path())
+            .spawn()
+            .expect("sh"),
+    );
+    s.wait_for("the external run counted", |sc| {
+        let last = sc.contents().lines().last().unwrap_or("").to_owned();
+        last.contains("▶ 1 running (external)") && !last.contains("idle")
+    });
+    // and one count of runs still: the tab's and the status line's
+    s.wait_text("Runs · 72/72");
+    s.wait_for("72 runs on the status line", |sc| {
+        sc.contents().lines().last().is_some_and(|l| l.contains("72 runs"))
+    });
+    drop(writer);
+    let (p, _) = s.quit();
+    assert!(!p.screen().alternate_screen());
+}
