@@ -94,12 +94,7 @@ fn filters_show_in_the_title_and_reset_with_the_case_and_the_launch() {
             && !c.contains("[failures]")
             && !c.contains("Timeline 20261127-125208-524")
     });
-    assert!(
-        !s.screen()
-            .screen()
-            .contents()
-            .contains("No event matches")
-    );
+    assert!(!s.screen().screen().contents().contains("No event matches"));
     let (p, _) = s.quit();
     assert!(!p.screen().alternate_screen());
 }
@@ -124,7 +119,9 @@ fn long_notice_at(rows: u16, cols: u16) -> (Session, String, [tempfile::TempDir;
     let mut cmd = Session::command(ws.path(), cfg.path());
     cmd.env("TESTDECK_IMAGES", "halfblocks");
     let mut s = Session::spawn(cmd, rows, cols);
-    s.wait_sized(rows, cols, "the tree", |sc| sc.contents().contains("Tests · 21"));
+    s.wait_sized(rows, cols, "the tree", |sc| {
+        sc.contents().contains("Tests · 21")
+    });
     s.find("'workbench-open");
     // its run read (at 60 columns the artifacts pane is not drawn; `o` opens
     // the artifact under its cursor all the same)
@@ -139,7 +136,12 @@ fn long_notice_at(rows: u16, cols: u16) -> (Session, String, [tempfile::TempDir;
 /// The status line of a `rows` × `cols` screen.
 fn status_line(s: &Session, rows: u16, cols: u16) -> String {
     let p = s.screen_sized(rows, cols);
-    p.screen().contents().lines().last().unwrap_or("").to_owned()
+    p.screen()
+        .contents()
+        .lines()
+        .last()
+        .unwrap_or("")
+        .to_owned()
 }
 
 /// Item 7: a notice longer than the room keeps the workspace's name and the
@@ -155,7 +157,10 @@ fn a_long_notice_keeps_the_workspace_and_host_at_100_and_60_columns() {
         let line = status_line(&s, rows, cols);
         assert!(line.contains(&label), "{cols} columns: {line}");
         assert!(line.contains("HOST 127.0.0.1"), "{cols} columns: {line}");
-        assert!(line.contains('…'), "{cols} columns: the notice is cut: {line}");
+        assert!(
+            line.contains('…'),
+            "{cols} columns: the notice is cut: {line}"
+        );
         assert!(line.contains("? help"), "{cols} columns: {line}");
         s.quit();
     }
@@ -185,7 +190,10 @@ fn the_status_line_counts_every_run_and_a_live_external_one_as_running() {
     // the demo's 70 tests runs and its catalog run record
     s.wait_text("Runs · 71/71");
     s.wait_for("the status line's count", |sc| {
-        sc.contents().lines().last().is_some_and(|l| l.contains("71 runs"))
+        sc.contents()
+            .lines()
+            .last()
+            .is_some_and(|l| l.contains("71 runs"))
     });
     let status = |s: &Session| {
         s.screen()
@@ -198,7 +206,8 @@ fn the_status_line_counts_every_run_and_a_live_external_one_as_running() {
     };
     assert!(status(&s).contains("idle"), "{}", status(&s));
     // another process writes a run, line by line, without its meta.json
-    let dir = "tests/logs/ai/backend/tools/terminal/basic/terminal-basic-command/20261201-090000-000";
+    let dir =
+        "tests/logs/ai/backend/tools/terminal/basic/terminal-basic-command/20261201-090000-000";
     let script = format!(
         "mkdir -p {dir}\n\
          i=0; while [ $i -lt 600 ]; do\n\
@@ -220,9 +229,129 @@ fn the_status_line_counts_every_run_and_a_live_external_one_as_running() {
     // and one count of runs still: the tab's and the status line's
     s.wait_text("Runs · 72/72");
     s.wait_for("72 runs on the status line", |sc| {
-        sc.contents().lines().last().is_some_and(|l| l.contains("72 runs"))
+        sc.contents()
+            .lines()
+            .last()
+            .is_some_and(|l| l.contains("72 runs"))
     });
     drop(writer);
     let (p, _) = s.quit();
     assert!(!p.screen().alternate_screen());
+}
+
+/// The tree pane's columns of the screen (the left 46 of 120), row by row.
+fn tree_pane(sc: &vt100::Screen) -> String {
+    sc.contents()
+        .lines()
+        .map(|l| l.chars().take(46).collect::<String>() + "\n")
+        .collect()
+}
+
+/// Item 10: `H` closes every folder of the tree and `L` opens every one; cases
+/// marked from the finder inside closed folders are counted on their folder's
+/// row (`●2`).
+#[test]
+fn h_and_l_fold_the_whole_tree_and_a_closed_folder_counts_its_marked_cases() {
+    let ws = common::fs::demo_copy();
+    let cfg = tempfile::tempdir().expect("cfg");
+    let mut s = Session::start(ws.path(), cfg.path());
+    s.wait_text("Tests · 21");
+    // the first frame opens two levels: director-plan's cases are hidden
+    s.wait_text("▸ director-plan 2");
+    assert!(
+        !s.screen()
+            .screen()
+            .contents()
+            .contains("director-plan-outline")
+    );
+    s.send("L");
+    s.wait_for("every folder open", |sc| {
+        let c = tree_pane(sc);
+        c.contains("director-plan-outline") && c.contains("▾ director-plan 2") && !c.contains('▸')
+    });
+    s.send("H");
+    s.wait_for("every folder closed", |sc| {
+        let c = tree_pane(sc);
+        c.contains("▸ ai 9") && c.contains("▸ kb-search 6") && !c.contains('▾')
+    });
+    // two cases marked from the finder, both under the closed `ai` folder
+    s.send("/");
+    s.wait_text("Find cases");
+    s.send("'director-plan-outline");
+    s.wait_text("❯ 'director-plan-outline");
+    s.send("\t");
+    s.send("\x15"); // C-u: the query cleared
+    s.send("'director-plan-approval-denied");
+    s.wait_text("❯ 'director-plan-approval-denied");
+    s.send("\t");
+    s.send("\x1b");
+    s.wait_text("● 2 marked");
+    s.wait_for("the closed folder's mark count", |sc| {
+        sc.contents()
+            .lines()
+            .any(|l| l.contains("▸ ai 9") && l.contains("●2"))
+    });
+    // opened: the count moves down to the closed folder that holds them
+    s.send("L");
+    s.wait_for("the marked rows", |sc| {
+        let c = sc.contents();
+        c.lines()
+            .any(|l| l.contains("●") && l.contains("director-plan-outline"))
+            && !c.contains("●2")
+    });
+    let (p, _) = s.quit();
+    assert!(!p.screen().alternate_screen());
+}
+
+/// Item 10: the finder's rows carry the case's status as the tree and the
+/// catalog list mark it (✗ the failed tests case, the catalog verdict).
+#[test]
+fn finder_rows_carry_the_status_mark() {
+    let ws = common::fs::demo_copy();
+    let cfg = tempfile::tempdir().expect("cfg");
+    let mut s = Session::start(ws.path(), cfg.path());
+    s.wait_text("Tests · 21");
+    s.send("/");
+    s.wait_text("Find cases");
+    s.send("kb-search-multi-doc-ranking");
+    s.wait_text("✗ kb-search-multi-doc-ranking  tests/");
+    s.send("\x15");
+    s.send("director-plan-outline");
+    s.wait_text("✓ director-plan-outline  tests/");
+    s.send("\x1b");
+    let (p, _) = s.quit();
+    assert!(!p.screen().alternate_screen());
+}
+
+/// Item 10: `testdeck list` marks the flaky cases `~flaky`, the same cases the
+/// statistics (`stats --json`) count as flaky, and no other.
+#[test]
+fn list_marks_the_flaky_cases_as_stats_counts_them() {
+    let ws = common::fs::demo_copy();
+    let out = common::cli::at(ws.path())
+        .arg("list")
+        .output()
+        .expect("list");
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let out = common::cli::at(ws.path())
+        .args(["stats", "--json"])
+        .output()
+        .expect("stats");
+    let stats: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let nodes = stats
+        .as_array()
+        .or_else(|| stats["nodes"].as_array())
+        .expect("nodes");
+    let flaky: Vec<&str> = nodes
+        .iter()
+        .filter(|n| n["kind"] == "case" && n["flakyCases"].as_u64() > Some(0))
+        .filter_map(|n| n["path"].as_str())
+        .filter_map(|p| p.rsplit('/').next())
+        .collect();
+    assert!(flaky.contains(&"workbench-approval-flow"), "{flaky:?}");
+    for line in text.lines().filter(|l| l.starts_with("tests ")) {
+        let id = line.split_whitespace().nth(1).unwrap_or("");
+        assert_eq!(line.contains("~flaky"), flaky.contains(&id), "{id}: {line}");
+    }
 }

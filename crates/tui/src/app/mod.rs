@@ -528,6 +528,7 @@ impl App {
             | Command::GoBottom => self.focused_key(c, page),
             Command::Collapse => self.collapse(),
             Command::Expand => self.expand(),
+            Command::ExpandAll | Command::CollapseAll => self.fold_all(c == Command::ExpandAll),
             Command::Open => return self.open(),
             Command::NextPane | Command::PrevPane => {
                 let panes = self.panes();

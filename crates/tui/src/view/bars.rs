@@ -141,7 +141,10 @@ fn cut(span: &Span<'static>, cols: usize) -> Span<'static> {
     if span.width() <= cols {
         return span.clone();
     }
-    let text = format!("{}…", super::truncate(&span.content, cols.saturating_sub(1)));
+    let text = format!(
+        "{}…",
+        super::truncate(&span.content, cols.saturating_sub(1))
+    );
     Span::styled(text, span.style)
 }
 
@@ -306,7 +309,11 @@ pub fn status(st: &Status, theme: &Theme, f: &mut Frame, r: Rect) {
 /// then the message is cut with `…`; then the parts that may shorten are left
 /// out, lowest rank first; at last the label gives way to HOST alone. What is
 /// happening is never shortened.
-fn fit_parts(parts: Vec<Part>, room: usize, sep_style: ratatui::style::Style) -> Vec<Span<'static>> {
+fn fit_parts(
+    parts: Vec<Part>,
+    room: usize,
+    sep_style: ratatui::style::Style,
+) -> Vec<Span<'static>> {
     const SEP: usize = 3;
     // the least a cut message keeps: a few letters and `…`
     const MESSAGE_MIN: usize = 12;
@@ -325,7 +332,11 @@ fn fit_parts(parts: Vec<Part>, room: usize, sep_style: ratatui::style::Style) ->
             .iter()
             .map(|&i| {
                 let p = &parts[i];
-                let w = width(if form[i] == Form::Short { &p.short } else { &p.full });
+                let w = width(if form[i] == Form::Short {
+                    &p.short
+                } else {
+                    &p.full
+                });
                 match message_room {
                     Some(m) if p.message => w.min(m),
                     _ => w,
@@ -381,7 +392,11 @@ fn fit_parts(parts: Vec<Part>, room: usize, sep_style: ratatui::style::Style) ->
         if !left.is_empty() {
             left.push(Span::styled(" │ ", sep_style));
         }
-        let spans = if form[i] == Form::Short { p.short } else { p.full };
+        let spans = if form[i] == Form::Short {
+            p.short
+        } else {
+            p.full
+        };
         match message_room {
             Some(m) if p.message => left.extend(spans.iter().map(|s| cut(s, m))),
             _ => left.extend(spans),

@@ -88,7 +88,11 @@ pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect)
         if around.editing && f.starts_with("[s: ") {
             continue; // shown below as the line being edited
         }
-        let style = if f == "[failures]" { "failed" } else { "accent" };
+        let style = if f == "[failures]" {
+            "failed"
+        } else {
+            "accent"
+        };
         title.push(Span::styled(format!("{f} "), theme.get(style)));
     }
     if around.editing {

@@ -22,7 +22,7 @@ pub mod tree;
 pub mod why;
 
 use super::app::layout::Areas;
-use super::app::{App, InputTarget, Overlay, Pane, Screen, Tab};
+use super::app::{App, CaseRef, InputTarget, Overlay, Pane, Screen, Tab};
 use super::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
@@ -105,7 +105,22 @@ impl App {
         match self.layers().overlay() {
             Some(Overlay::Help { scroll }) => help::draw(self.keymap(), *scroll, &cx, f),
             Some(Overlay::Finder(fi)) => {
-                finder::draw(fi, (self.candidates(), self.marks()), theme, f);
+                let status = |key: &CaseRef| -> Span<'static> {
+                    match key {
+                        CaseRef::Tests { .. } => status_icon(
+                            self.tests()
+                                .cases()
+                                .iter()
+                                .find(|c| c.case_ref() == *key)
+                                .and_then(|c| c.latest),
+                            theme,
+                        ),
+                        CaseRef::Catalog(id) => {
+                            catalog::verdict_mark(self.runs().latest().get(id).copied(), theme)
+                        }
+                    }
+                };
+                finder::draw(fi, (self.candidates(), self.marks(), &status), theme, f);
             }
             Some(Overlay::Data {
                 title,
