@@ -6,6 +6,7 @@
 
 use crate::common;
 use common::Session;
+use std::fmt::Write as _;
 
 const FLOW: &str = "tests/logs/ai/e2e/workbench/scenario/workbench-approval-flow";
 
@@ -17,9 +18,10 @@ fn long_run(root: &std::path::Path, n: usize) {
         "{\"ts\":\"2026-11-30T12:00:00.000Z\",\"type\":\"step\",\"name\":\"the-one-failure\",\"status\":\"failed\",\"message\":\"boom\"}\n",
     );
     for i in 0..n {
-        t.push_str(&format!(
-            "{{\"ts\":\"2026-11-30T12:00:01.000Z\",\"type\":\"step\",\"name\":\"filler-step-{i}\",\"status\":\"ok\"}}\n"
-        ));
+        let _ = writeln!(
+            t,
+            "{{\"ts\":\"2026-11-30T12:00:01.000Z\",\"type\":\"step\",\"name\":\"filler-step-{i}\",\"status\":\"ok\"}}"
+        );
     }
     common::fs::write(root, &format!("{dir}/timeline.jsonl"), &t);
     common::fs::write(

@@ -9,13 +9,16 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use testdeck_core::sanitize::escape;
 
+/// A candidate's status mark, as the tree and the catalog list draw it.
+pub type StatusOf<'a> = dyn Fn(&CaseRef) -> Span<'static> + 'a;
+
 #[allow(clippy::many_single_char_names)] // r, f, w, h, l, s: the usual drawing names
 pub fn draw(
     fi: &Finder,
     (candidates, marks, status): (
         &[Candidate],
         &std::collections::BTreeSet<CaseRef>,
-        &dyn Fn(&CaseRef) -> Span<'static>,
+        &StatusOf,
     ),
     theme: &Theme,
     f: &mut Frame,
