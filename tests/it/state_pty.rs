@@ -357,3 +357,70 @@ fn list_marks_the_flaky_cases_as_stats_counts_them() {
         assert_eq!(line.contains("~flaky"), flaky.contains(&id), "{id}: {line}");
     }
 }
+
+/// Item 11: a timeline row longer than the pane ends with `…` where it is cut.
+#[test]
+fn a_timeline_row_cut_by_the_pane_ends_with_an_ellipsis() {
+    let ws = common::fs::demo_copy();
+    let dir = format!("{FLOW}/20261130-120000-000");
+    let long = "a long message ".repeat(12) + "TAIL-END";
+    common::fs::write(
+        ws.path(),
+        &format!("{dir}/timeline.jsonl"),
+        &format!(
+            "{{\"ts\":\"2026-11-30T12:00:00.000Z\",\"type\":\"step\",\"name\":\"long-row\",\"status\":\"ok\",\"message\":\"{long}\"}}\n"
+        ),
+    );
+    common::fs::write(
+        ws.path(),
+        &format!("{dir}/meta.json"),
+        "{\"schemaVersion\":4,\"runId\":\"20261130-120000-000\",\"caseId\":\"workbench-approval-flow\",\
+         \"scope\":\"ai/e2e/workbench/scenario\",\"status\":\"passed\"}",
+    );
+    let cfg = tempfile::tempdir().expect("cfg");
+    let mut s = Session::start(ws.path(), cfg.path());
+    s.wait_text("Tests · 21");
+    s.find("'workbench-approval-flow");
+    s.wait_text("long-row · a long message");
+    let c = s.screen().screen().contents();
+    let row = c.lines().find(|l| l.contains("long-row")).expect("the row");
+    assert!(!row.contains("TAIL-END"), "{row}");
+    assert!(
+        row.trim_end().ends_with("…│"),
+        "cut without an ellipsis: {row}"
+    );
+    let (p, _) = s.quit();
+    assert!(!p.screen().alternate_screen());
+}
+
+/// Item 11: a runner's blank lines (empty, spaces) are no `out` rows.
+#[test]
+fn a_runners_blank_lines_are_dropped() {
+    let ws = common::fs::demo_copy();
+    common::fs::write(
+        ws.path(),
+        "testdeck.toml",
+        "[runner]\ncommand = [\"sh\", \"blank-lines.sh\"]\n",
+    );
+    common::fs::write(
+        ws.path(),
+        "blank-lines.sh",
+        "echo 'first said'\necho ''\necho '   '\necho 'second said'\necho ''\nexit 3\n",
+    );
+    let cfg = tempfile::tempdir().expect("cfg");
+    let mut s = Session::start(ws.path(), cfg.path());
+    s.wait_text("Tests · 21");
+    s.find("'terminal-basic-command");
+    s.send("r");
+    s.wait_text("runner exit 3");
+    let c = s.screen().screen().contents();
+    assert!(c.contains("first said") && c.contains("second said"), "{c}");
+    // an `out` row says something: none ends right after its type column
+    let blank = c.lines().filter(|l| {
+        l.split_once(" out ")
+            .is_some_and(|(_, rest)| rest.trim_end_matches(['│', ' ']).is_empty())
+    });
+    assert_eq!(blank.count(), 0, "{c}");
+    let (p, _) = s.quit();
+    assert!(!p.screen().alternate_screen());
+}

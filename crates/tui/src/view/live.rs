@@ -141,9 +141,12 @@ pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect)
     let mut lines = Vec::with_capacity(h);
     if live.show_events() {
         for (pos, i) in live.list().visible(live.rows(), h) {
-            let mut l = Line::styled(
-                escape(&run.runtime_events[i]).into_owned(),
-                theme.get("text"),
+            let mut l = super::ellipsize(
+                Line::styled(
+                    escape(&run.runtime_events[i]).into_owned(),
+                    theme.get("text"),
+                ),
+                inner.width as usize,
             );
             if pos == live.list().cursor && has_focus {
                 l = l.style(theme.get("selection"));
@@ -204,7 +207,7 @@ pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect)
             spans.push(Span::styled(" · ", theme.get("muted")));
             spans.extend(super::sgr_line_spans(&e.message, theme.get("muted"), theme));
         }
-        let mut l = Line::from(spans);
+        let mut l = super::ellipsize(Line::from(spans), inner.width as usize);
         if pos == live.list().cursor && has_focus {
             l = l.style(theme.get("selection"));
         }

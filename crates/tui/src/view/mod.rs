@@ -389,6 +389,34 @@ pub fn risk_style(risk: Option<testdeck_exec::Risk>, theme: &Theme) -> ratatui::
     }
 }
 
+/// `line` cut to `cols` columns, its last column `…` when anything was cut (a
+/// row too long for its pane says so rather than ending mid-word unseen).
+pub fn ellipsize(line: Line<'static>, cols: usize) -> Line<'static> {
+    if line.width() <= cols || cols == 0 {
+        return line;
+    }
+    let style = line.style;
+    let mut room = cols - 1;
+    let mut spans = Vec::new();
+    for s in line.spans {
+        if room == 0 {
+            break;
+        }
+        let w = s.width();
+        if w <= room {
+            room -= w;
+            spans.push(s);
+        } else {
+            let cut = truncate(&s.content, room);
+            room = 0;
+            spans.push(Span::styled(cut, s.style));
+        }
+    }
+    let last = spans.last().map(|s| s.style).unwrap_or_default();
+    spans.push(Span::styled("…", last));
+    Line::from(spans).style(style)
+}
+
 /// The longest prefix of `s` that fits in `cols` terminal columns (wide characters count 2).
 pub fn truncate(s: &str, cols: usize) -> String {
     let mut out = String::new();
