@@ -140,7 +140,7 @@ fn new_test_files_and_catalog_edits_appear_and_ctrl_r_reads_the_rest() {
     let st = state.path().to_str().expect("utf-8");
     let mut s = Session::start_with(root, cfg.path(), &[("XDG_STATE_HOME", st)]);
     s.wait_text("Tests · 21");
-    s.wait_text("70 runs");
+    s.wait_text("71 runs");
     // a new case file, then a removed one
     write(
         root,
@@ -164,7 +164,7 @@ fn new_test_files_and_catalog_edits_appear_and_ctrl_r_reads_the_rest() {
     let run =
         "tests/logs/kb-search/backend/query/boundary/kb-search-empty-result/20990101-000000-000";
     write(root, &format!("{run}/timeline.jsonl"), "");
-    s.wait_text("71 runs");
+    s.wait_text("72 runs");
     s.find("'kb-search-empty-result");
     s.wait_text("running ");
     s.wait_text("● live");
@@ -195,7 +195,7 @@ fn a_run_record_another_process_writes_appears_in_the_runs_tab() {
     let cfg = tempfile::tempdir().expect("cfg");
     let mut s = Session::start(root, cfg.path());
     s.wait_text("Tests · 21");
-    s.wait_text("70 runs");
+    s.wait_text("71 runs");
     s.send("3");
     s.wait_text("smoke");
     assert!(!s.screen().screen().contents().contains("nightly-x"));

@@ -175,18 +175,31 @@ fn a_failing_npx_opener_says_its_own_stderr_line() {
     let cfg = tempfile::tempdir().expect("cfg");
     let state = tempfile::tempdir().expect("state");
     let state_dir = state.path().to_str().expect("utf-8").to_owned();
-    let mut s = Session::start_with(root, cfg.path(), &[("XDG_STATE_HOME", &state_dir)]);
-    s.wait_text("Tests ·");
-    s.find("storefront-checkout");
-    s.wait_text("artifacts/trace.zip");
+    // wide enough for the whole notice beside the workspace and HOST (a narrower
+    // status line cuts the notice, never them)
+    let (rows, cols) = (32, 200);
+    let mut cmd = Session::command(root, cfg.path());
+    cmd.env("TESTDECK_IMAGES", "halfblocks");
+    cmd.env("XDG_STATE_HOME", &state_dir);
+    let mut s = Session::spawn(cmd, rows, cols);
+    let wait = |s: &Session, what: &str| {
+        s.wait_sized(rows, cols, what, |sc| sc.contents().contains(what));
+    };
+    wait(&s, "Tests ·");
+    s.send("/");
+    wait(&s, "Find cases");
+    s.send("storefront-checkout");
+    wait(&s, "❯ storefront-checkout");
+    s.send("\r");
+    wait(&s, "artifacts/trace.zip");
     s.send("\t");
     s.send("\t");
     s.send("\t");
     s.send("j");
     s.send("o");
     // npx's own words (why it stopped, not where its log is) and the way out
-    s.wait_text("npm error npx cancel");
-    let text = s.screen().screen().contents();
+    wait(&s, "npm error npx cancel");
+    let text = s.screen_sized(rows, cols).screen().contents();
     assert!(
         text.contains("npx: exit status: 1 (another opener: [open] in config.toml)"),
         "{text}"

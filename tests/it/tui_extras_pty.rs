@@ -11,7 +11,7 @@ fn watch_a_case_edit_its_file_see_it_rerun() {
     let cfg = tempfile::tempdir().expect("cfg");
     let mut s = Session::start_with(ws.path(), cfg.path(), &[("DEMO_RUNNER_PACE", "0.05")]);
     s.wait_text("Tests · 21");
-    s.wait_text("70 runs");
+    s.wait_text("71 runs");
     s.find("'terminal-basic-command");
     s.wait_text("5× 100.0%");
     // the live pane shows the demo's last run until the rerun replaces it

@@ -19,7 +19,7 @@ fn a_verdict_updates_the_catalog_row_the_live_pane_and_the_runs_tab_at_once() {
     testdeck_core::workspace::demo::write_demo(ws.path()).expect("demo");
     let cfg = tempfile::tempdir().expect("cfg");
     let mut s = Session::start(ws.path(), cfg.path());
-    s.wait_text("70 runs");
+    s.wait_text("71 runs");
     s.send("2");
     s.wait_text("Catalog · 24 cases");
     // TC-CLI-010 is assisted: its command runs, a person gives the verdict

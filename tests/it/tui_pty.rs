@@ -172,7 +172,7 @@ fn mark_run_prompts_live_timeline_runs_tab() {
     let cfg = tempfile::tempdir().expect("cfg");
     let mut s = Session::start(ws.path(), cfg.path());
     s.wait_text("Tests · 21");
-    s.wait_text("70 runs");
+    s.wait_text("71 runs");
     s.send("2");
     s.wait_text("Catalog · 24 cases");
     for id in ["'TC-CLI-006", "'TC-CLI-007"] {
@@ -220,12 +220,11 @@ fn mark_run_prompts_live_timeline_runs_tab() {
     s.wait_text("Authorize mutating cases?");
     s.send("y");
     s.wait_text("cleared tmp/exports");
-    // the launch's result and the three grants share the bar: the label and the
-    // max risk shorten to make room
+    // the launch's result and the three grants share the bar: the workspace and
+    // HOST stay (issue 27), the max risk and the grants shorten to make room
     s.wait_for("the launch result beside the grants", |sc| {
         let c = sc.contents();
-        c.contains("launch done")
-            && c.contains("auth risk:mutating risk:destructive gate:reset-index")
+        c.contains("launch done") && c.contains("HOST 127.0.0.1") && c.contains("auth 3")
     });
     // a tests case: the runner writes its timeline while we watch
     s.send("1");
@@ -252,7 +251,7 @@ fn watch_reruns_a_case_when_its_file_changes() {
     testdeck_core::workspace::demo::write_demo(ws.path()).expect("demo");
     let cfg = tempfile::tempdir().expect("cfg");
     let mut s = Session::start(ws.path(), cfg.path());
-    s.wait_text("70 runs");
+    s.wait_text("71 runs");
     s.find("'docx-export-heading");
     s.send("w");
     s.wait_text("watching 1 case:");

@@ -35,6 +35,8 @@ pub fn tests_cases(ws: &Workspace) -> Vec<Value> {
 
 /// [`tests_cases`] one at a time (the JSON list streams them).
 fn each_tests_case(ws: &Workspace, out: &mut dyn FnMut(Value)) {
+    // flaky as the cockpit's tree says it: the core's statistics
+    let flaky = testdeck_core::workspace::stats::flaky_cases(&ws.tests, &ws.logs);
     for c in &ws.tests.cases {
         let runs: Vec<_> = ws.logs.of_case(&c.scope, &c.case_id).collect();
         let latest = runs.last().map(|r| r.status.as_str());
@@ -51,6 +53,7 @@ fn each_tests_case(ws: &Workspace, out: &mut dyn FnMut(Value)) {
             "temp": c.temp,
             "live": c.live,
             "orphan": false,
+            "flaky": flaky.contains(&c.key()),
             "latestStatus": latest,
             "runCount": runs.iter().filter(|r| r.status.is_finished()).count(),
         });
@@ -80,6 +83,7 @@ fn each_tests_case(ws: &Workspace, out: &mut dyn FnMut(Value)) {
             "temp": temp,
             "live": segs.iter().skip(1).any(|s| *s == "live"),
             "orphan": true,
+            "flaky": flaky.contains(&r.key()),
             "latestStatus": group.last().map(|r| r.status.as_str()),
             "runCount": group.iter().filter(|r| r.status.is_finished()).count(),
         }));
@@ -266,6 +270,9 @@ pub fn run(args: &Args, ws: &testdeck_core::workspace::Workspace) -> ExitCode {
             }
             if c["orphan"] == true {
                 badges.push("orphan");
+            }
+            if c["flaky"] == true {
+                badges.push("~flaky");
             }
             crate::outln!(
                 "tests    {:<40} {:<12} runs={:<4} {}{}",

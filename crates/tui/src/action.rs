@@ -20,6 +20,10 @@ pub enum Command {
     GoBottom,
     Collapse,
     Expand,
+    /// Open every folder of the tree.
+    ExpandAll,
+    /// Close every folder of the tree.
+    CollapseAll,
     NextPane,
     PrevPane,
     TabTests,
@@ -74,7 +78,7 @@ pub enum Command {
 }
 
 /// Every command with its keymap name, in the order help lists them.
-pub(crate) const COMMANDS: [(Command, &str); 56] = [
+pub(crate) const COMMANDS: [(Command, &str); 58] = [
     (Command::Quit, "quit"),
     (Command::MoveDown, "move_down"),
     (Command::MoveUp, "move_up"),
@@ -84,6 +88,8 @@ pub(crate) const COMMANDS: [(Command, &str); 56] = [
     (Command::GoBottom, "go_bottom"),
     (Command::Collapse, "collapse"),
     (Command::Expand, "expand"),
+    (Command::ExpandAll, "expand_all"),
+    (Command::CollapseAll, "collapse_all"),
     (Command::NextPane, "next_pane"),
     (Command::PrevPane, "prev_pane"),
     (Command::TabTests, "tab_tests"),

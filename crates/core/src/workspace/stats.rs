@@ -308,6 +308,16 @@ pub fn compute_with(
         .collect()
 }
 
+/// The cases that are flaky (their last 10 finished runs hold both outcomes), by
+/// `scope/caseId`: the one rule the tree's `~flaky` and `testdeck list` share.
+pub fn flaky_cases(tree: &TestsTree, logs: &Logs) -> std::collections::HashSet<String> {
+    compute(tree, logs, &Window::default())
+        .into_iter()
+        .filter(|n| n.kind == NodeKind::Case && n.flaky_cases > 0)
+        .map(|n| n.path)
+        .collect()
+}
+
 fn path_of(k: &[String]) -> String {
     k.iter()
         .map(|s| s.trim_start_matches('\u{0}'))

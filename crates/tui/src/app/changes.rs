@@ -33,6 +33,16 @@ impl Changes {
     pub fn is_external(&self, path: &str) -> bool {
         self.appeared.contains(path) && !self.launched.contains(path)
     }
+
+    /// How many runs other processes are writing now: external, and in progress
+    /// by the index (no `meta.json` yet, not cancelled or abandoned).
+    pub fn live_external(&self, ws: &testdeck_core::workspace::Workspace) -> usize {
+        ws.logs
+            .runs
+            .iter()
+            .filter(|r| r.status == RunStatus::InProgress && self.is_external(&r.path))
+            .count()
+    }
 }
 
 impl App {

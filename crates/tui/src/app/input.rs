@@ -88,7 +88,10 @@ impl App {
     pub(super) fn refilter_target(&mut self, t: InputTarget) {
         match t {
             InputTarget::RunsFilter => self.refilter_runs(),
-            InputTarget::EventsFilter => self.live.refilter(),
+            InputTarget::EventsFilter => {
+                self.live.refilter();
+                self.clamp();
+            }
         }
     }
 }

@@ -90,10 +90,44 @@ impl Live {
         self.wanted.as_ref()
     }
 
-    /// Ask for `want`: the launch shown before it is no longer fed here.
+    /// Ask for `want`: the launch shown before it is no longer fed here. Another
+    /// run than the one shown starts unfiltered (the filters reset: one rule for
+    /// a selection that moves and a launch that starts).
     pub fn set_wanted(&mut self, want: Option<RunRef>) {
         self.launch = None;
+        if want != self.wanted {
+            self.reset_filters();
+        }
         self.wanted = want;
+    }
+
+    /// Every filter off — failures only, the type, the hidden output lines, the
+    /// runtime events' text — without rebuilding the rows (the run they apply
+    /// to is about to change; [`Live::refilter`] follows its load).
+    pub fn reset_filters(&mut self) {
+        self.failures_only = false;
+        self.type_filter = None;
+        self.hide_output = false;
+        self.events_filter.clear();
+    }
+
+    /// The filters on, as the pane's title names them (`[failures]`,
+    /// `[type: step]`, `[output hidden]`, `[s: text]`), in that order.
+    pub fn active_filters(&self) -> Vec<String> {
+        let mut on = Vec::new();
+        if self.failures_only {
+            on.push("[failures]".to_owned());
+        }
+        if let Some(t) = self.type_filter {
+            on.push(format!("[type: {t}]"));
+        }
+        if self.hide_output {
+            on.push("[output hidden]".to_owned());
+        }
+        if !self.events_filter.is_empty() {
+            on.push(format!("[s: {}]", escape(&self.events_filter)));
+        }
+        on
     }
 
     /// Whether the cursor follows the last row.
@@ -205,10 +239,9 @@ impl Live {
         self.refilter();
     }
 
-    /// Esc: the timeline's filters off.
+    /// Esc: every filter off.
     pub fn clear_filters(&mut self) {
-        self.failures_only = false;
-        self.type_filter = None;
+        self.reset_filters();
         self.refilter();
     }
 
@@ -259,7 +292,7 @@ impl Live {
             }
             Command::FailuresOnly => {
                 self.failures_only = !self.failures_only;
-                self.refilter();
+                self.filter_changed();
             }
             Command::CycleType => {
                 self.type_filter = match self.type_filter {
@@ -270,7 +303,7 @@ impl Live {
                         .and_then(|i| EVENT_TYPES.get(i + 1))
                         .copied(),
                 };
-                self.refilter();
+                self.filter_changed();
             }
             Command::ToggleEvents => {
                 self.show_events = !self.show_events;
@@ -279,10 +312,7 @@ impl Live {
             }
             Command::ToggleOutput => {
                 self.hide_output = !self.hide_output;
-                self.refilter();
-                if self.follow {
-                    self.bottom();
-                }
+                self.filter_changed();
             }
             _ => {}
         }
@@ -356,7 +386,25 @@ impl Live {
                 .filter(|&i| self.keeps(&run.events[i]))
                 .collect();
         }
+        self.refit();
+    }
+
+    /// The cursor and the scroll re-fitted to the rows the filters keep now: the
+    /// cursor inside them, and the window never starting below the cursor (a
+    /// filter that leaves fewer rows than the offset would show the header
+    /// alone). The App fits the window to its height after.
+    fn refit(&mut self) {
         self.list.clamp_to(self.rows.len());
+        self.list.offset = self.list.offset.min(self.list.cursor);
+    }
+
+    /// A timeline filter changed: the rows rebuilt, and a followed pane on its
+    /// last row again.
+    fn filter_changed(&mut self) {
+        self.refilter();
+        if self.follow {
+            self.bottom();
+        }
     }
 
     /// Apply `events` to the run shown (`reset`: the file was replaced) keeping

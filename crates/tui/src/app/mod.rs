@@ -528,6 +528,7 @@ impl App {
             | Command::GoBottom => self.focused_key(c, page),
             Command::Collapse => self.collapse(),
             Command::Expand => self.expand(),
+            Command::ExpandAll | Command::CollapseAll => self.fold_all(c == Command::ExpandAll),
             Command::Open => return self.open(),
             Command::NextPane | Command::PrevPane => {
                 let panes = self.panes();
@@ -564,6 +565,8 @@ impl App {
             | Command::ToggleEvents
             | Command::ToggleOutput => {
                 self.live.handle(c, page, self.focus == Pane::Live);
+                // a filter changes the row count: the window re-fitted to it
+                self.clamp();
             }
             Command::NextFailure | Command::PrevFailure => {
                 match self.live.jump_failure(c == Command::NextFailure) {
@@ -585,6 +588,7 @@ impl App {
             Command::Close => {
                 self.marks.clear();
                 self.live.clear_filters();
+                self.clamp();
             }
             Command::Run => return self.start_launch(),
             Command::Cancel => {

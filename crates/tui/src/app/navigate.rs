@@ -100,6 +100,19 @@ impl App {
         }
     }
 
+    /// `L` / `H`: every folder of the tests tree open (`open`) or closed.
+    pub(super) fn fold_all(&mut self, open: bool) {
+        if self.tab != Tab::Tests {
+            return;
+        }
+        if open {
+            self.tests.expand_all();
+        } else {
+            self.tests.collapse_all();
+        }
+        self.clamp();
+    }
+
     pub(super) fn expand(&mut self) {
         if self.tab != Tab::Tests || self.focus != Pane::Tree {
             return;

@@ -171,6 +171,12 @@ impl RunsTab {
         }
     }
 
+    /// Every run the tab lists: the tests runs and the catalog run records —
+    /// the one count of runs the cockpit shows (the tab's title, the status line).
+    pub fn total(&self, ws: Option<&Workspace>) -> usize {
+        ws.map_or(0, |w| w.logs.runs.len()) + self.records.len()
+    }
+
     /// The rows of both sources the filter keeps, newest first.
     pub fn refilter(&mut self, ws: &Workspace) {
         let mut q = Query::new(&self.filter);

@@ -171,6 +171,31 @@ impl TestsTab {
         }
     }
 
+    /// `L`: every folder open, the selection kept.
+    pub fn expand_all(&mut self) {
+        self.expanded = self
+            .nodes
+            .iter()
+            .filter(|n| n.kind == NodeKind::Folder)
+            .map(|n| n.key.clone())
+            .collect();
+        self.rebuild_visible();
+    }
+
+    /// `H`: every folder closed; the cursor on the top-level folder that held
+    /// the selection.
+    pub fn collapse_all(&mut self) {
+        let mut top = self.visible.get(self.list.cursor).copied();
+        while let Some(p) = top.and_then(|i| self.nodes[i].parent) {
+            top = Some(p);
+        }
+        self.expanded.clear();
+        self.rebuild_visible();
+        if let Some(pos) = top.and_then(|t| self.visible.iter().position(|&i| i == t)) {
+            self.list.cursor = pos;
+        }
+    }
+
     /// `l`: open the folder (or go into an open one).
     pub fn expand(&mut self) -> Expand {
         let Some(n) = self.selected_node().cloned() else {

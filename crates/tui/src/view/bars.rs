@@ -61,6 +61,10 @@ pub struct Status<'a> {
     pub spinner: &'static str,
     pub history_progress: Option<(usize, usize)>,
     pub pending_keys: String,
+    /// Every run, as the Runs tab counts them (tests runs and run records).
+    pub runs: usize,
+    /// Runs another process is writing now.
+    pub live_external: usize,
 }
 
 impl App {
@@ -76,6 +80,11 @@ impl App {
             spinner: self.spinner(),
             history_progress: self.history_progress(),
             pending_keys: self.pending_keys(),
+            runs: self.runs().total(self.ws().as_ref()),
+            live_external: self
+                .ws()
+                .as_ref()
+                .map_or(0, |ws| self.changes().live_external(ws)),
         }
     }
 }
@@ -86,25 +95,57 @@ const RANK_LABEL: u8 = 2;
 const RANK_RISK: u8 = 3;
 const RANK_AUTH: u8 = 4;
 
+/// What is happening and the workspace's label: never shortened, never left out.
+const RANK_KEPT: u8 = u8::MAX;
+
 /// One part of the status bar: its full and its short form.
 struct Part {
     full: Vec<Span<'static>>,
     short: Vec<Span<'static>>,
-    /// When it shortens: lowest first.
+    /// When it shortens (and, past that, is left out): lowest first.
     rank: u8,
+    /// A message: cut to the room left, with `…`, before anything is left out.
+    message: bool,
 }
 
 impl Part {
     fn new(rank: u8, full: Vec<Span<'static>>, short: Vec<Span<'static>>) -> Part {
-        Part { full, short, rank }
+        Part {
+            full,
+            short,
+            rank,
+            message: false,
+        }
     }
     fn same(full: Vec<Span<'static>>) -> Part {
         Part {
             short: full.clone(),
             full,
-            rank: u8::MAX,
+            rank: RANK_KEPT,
+            message: false,
         }
     }
+    /// A message: one span, cut with `…` when the bar is short of room.
+    fn message(span: Span<'static>) -> Part {
+        Part {
+            short: vec![span.clone()],
+            full: vec![span],
+            rank: RANK_KEPT,
+            message: true,
+        }
+    }
+}
+
+/// `span` cut to `cols` columns, its last one `…` when anything was cut.
+fn cut(span: &Span<'static>, cols: usize) -> Span<'static> {
+    if span.width() <= cols {
+        return span.clone();
+    }
+    let text = format!(
+        "{}…",
+        super::truncate(&span.content, cols.saturating_sub(1))
+    );
+    Span::styled(text, span.style)
 }
 
 fn width(spans: &[Span]) -> usize {
@@ -125,6 +166,8 @@ pub fn status(st: &Status, theme: &Theme, f: &mut Frame, r: Rect) {
     } else {
         theme.get("banner")
     };
+    // the workspace and HOST: shortened to HOST alone only when nothing else is
+    // left to give way (a bar narrower than they are)
     let mut parts = vec![Part::new(
         RANK_LABEL,
         vec![
@@ -140,9 +183,16 @@ pub fn status(st: &Status, theme: &Theme, f: &mut Frame, r: Rect) {
         )],
     )];
     let mut doing = Vec::new();
-    if st.launch.running() > 0 {
+    // this session's launches and the runs other processes are writing now
+    let running = st.launch.running() + st.live_external;
+    if running > 0 {
+        let external = match st.live_external {
+            0 => String::new(),
+            n if n == running => " (external)".to_owned(),
+            n => format!(" ({n} external)"),
+        };
         doing.push(Span::styled(
-            format!("▶ {} running", st.launch.running()),
+            format!("▶ {running} running{external}"),
             theme.get("running"),
         ));
     }
@@ -158,10 +208,10 @@ pub fn status(st: &Status, theme: &Theme, f: &mut Frame, r: Rect) {
     parts.push(Part::same(doing));
     // a notice is news: it takes the place of the counts
     if let Some(n) = st.notice {
-        parts.push(Part::same(vec![Span::styled(
+        parts.push(Part::message(Span::styled(
             escape(n).into_owned(),
             theme.get("warning"),
-        )]));
+        )));
     } else if st.loading {
         parts.push(Part::same(vec![Span::styled(
             format!("{} indexing…", st.spinner),
@@ -183,7 +233,7 @@ pub fn status(st: &Status, theme: &Theme, f: &mut Frame, r: Rect) {
                 theme.get("running"),
             )]));
         } else {
-            let runs = super::plural(ws.logs.runs.len(), "run", "runs");
+            let runs = super::plural(st.runs, "run", "runs");
             parts.push(Part::new(
                 RANK_COUNTS,
                 vec![Span::styled(format!("{cases} · {runs}"), bar)],
@@ -247,35 +297,110 @@ pub fn status(st: &Status, theme: &Theme, f: &mut Frame, r: Rect) {
     }
     right.push(Span::styled(" ? help ", theme.get("status_key")));
     let room = (r.width as usize).saturating_sub(width(&right) + 1);
-    let sep = 3;
-    let mut short = vec![false; parts.len()];
-    let total = |short: &[bool]| -> usize {
-        parts
-            .iter()
-            .zip(short)
-            .map(|(p, &s)| width(if s { &p.short } else { &p.full }))
-            .sum::<usize>()
-            + sep * (parts.len() - 1)
-    };
-    // the counts shorten first, the authorizations last of what may shorten;
-    // what is happening never does
-    let mut order: Vec<usize> = (0..parts.len()).collect();
-    order.sort_by_key(|&i| parts[i].rank);
-    for i in order {
-        if total(&short) <= room || parts[i].rank == u8::MAX {
-            break;
-        }
-        short[i] = true;
-    }
-    let mut left = Vec::new();
-    for (i, (p, s)) in parts.into_iter().zip(short).enumerate() {
-        if i > 0 {
-            left.push(Span::styled(" │ ", muted));
-        }
-        left.extend(if s { p.short } else { p.full });
-    }
+    let left = fit_parts(parts, room, muted);
     f.render_widget(
         Paragraph::new(super::spread(left, right, r.width as usize)).style(bar),
         r,
     );
+}
+
+/// The parts laid out in `room` columns, separated by `sep_style` bars. When they
+/// do not fit: the parts that may shorten do, in rank order (the label last);
+/// then the message is cut with `…`; then the parts that may shorten are left
+/// out, lowest rank first; at last the label gives way to HOST alone. What is
+/// happening is never shortened.
+fn fit_parts(
+    parts: Vec<Part>,
+    room: usize,
+    sep_style: ratatui::style::Style,
+) -> Vec<Span<'static>> {
+    const SEP: usize = 3;
+    // the least a cut message keeps: a few letters and `…`
+    const MESSAGE_MIN: usize = 12;
+    #[derive(Clone, Copy, PartialEq)]
+    enum Form {
+        Full,
+        Short,
+        Out,
+    }
+    let n = parts.len();
+    let mut form = vec![Form::Full; n];
+    let mut message_room: Option<usize> = None;
+    let total = |form: &[Form], message_room: Option<usize>| -> usize {
+        let shown: Vec<usize> = (0..n).filter(|&i| form[i] != Form::Out).collect();
+        shown
+            .iter()
+            .map(|&i| {
+                let p = &parts[i];
+                let w = width(if form[i] == Form::Short {
+                    &p.short
+                } else {
+                    &p.full
+                });
+                match message_room {
+                    Some(m) if p.message => w.min(m),
+                    _ => w,
+                }
+            })
+            .sum::<usize>()
+            + SEP * shown.len().saturating_sub(1)
+    };
+    let mut order: Vec<usize> = (0..n).filter(|&i| parts[i].rank != RANK_KEPT).collect();
+    order.sort_by_key(|&i| parts[i].rank);
+    let label = |i: usize| parts[i].rank == RANK_LABEL;
+    // 1. shorten, the label excepted
+    for &i in order.iter().filter(|&&i| !label(i)) {
+        if total(&form, message_room) <= room {
+            break;
+        }
+        form[i] = Form::Short;
+    }
+    // 2. cut the message to the room left, keeping a few letters
+    let message = (0..n).find(|&i| parts[i].message);
+    let cut_message = |form: &[Form]| -> Option<usize> {
+        let i = message?;
+        let over = total(form, None).saturating_sub(room);
+        (over > 0).then(|| width(&parts[i].full).saturating_sub(over).max(MESSAGE_MIN))
+    };
+    message_room = cut_message(&form);
+    // 3. leave out what may shorten, lowest rank first (the label excepted)
+    for &i in order.iter().filter(|&&i| !label(i)) {
+        if total(&form, message_room) <= room {
+            break;
+        }
+        form[i] = Form::Out;
+        message_room = cut_message(&form);
+    }
+    // 4. the label gives way to HOST alone, then the message to its `…`
+    for &i in order.iter().filter(|&&i| label(i)) {
+        if total(&form, message_room) > room {
+            form[i] = Form::Short;
+        }
+    }
+    if let Some(i) = message {
+        let over = total(&form, message_room).saturating_sub(room);
+        if over > 0 {
+            let w = message_room.unwrap_or_else(|| width(&parts[i].full));
+            message_room = Some(w.saturating_sub(over).max(1));
+        }
+    }
+    let mut left = Vec::new();
+    for (i, p) in parts.into_iter().enumerate() {
+        if form[i] == Form::Out {
+            continue;
+        }
+        if !left.is_empty() {
+            left.push(Span::styled(" │ ", sep_style));
+        }
+        let spans = if form[i] == Form::Short {
+            p.short
+        } else {
+            p.full
+        };
+        match message_room {
+            Some(m) if p.message => left.extend(spans.iter().map(|s| cut(s, m))),
+            _ => left.extend(spans),
+        }
+    }
+    left
 }

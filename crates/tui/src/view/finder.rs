@@ -9,10 +9,17 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use testdeck_core::sanitize::escape;
 
+/// A candidate's status mark, as the tree and the catalog list draw it.
+pub type StatusOf<'a> = dyn Fn(&CaseRef) -> Span<'static> + 'a;
+
 #[allow(clippy::many_single_char_names)] // r, f, w, h, l, s: the usual drawing names
 pub fn draw(
     fi: &Finder,
-    (candidates, marks): (&[Candidate], &std::collections::BTreeSet<CaseRef>),
+    (candidates, marks, status): (
+        &[Candidate],
+        &std::collections::BTreeSet<CaseRef>,
+        &StatusOf,
+    ),
     theme: &Theme,
     f: &mut Frame,
 ) {
@@ -67,6 +74,9 @@ pub fn draw(
                 theme.get("accent"),
             ),
             Span::styled(if marked { "● " } else { "  " }, theme.get("marked")),
+            // its status, as the tree and the catalog list mark it
+            status(&c.key),
+            Span::raw(" "),
         ];
         // candidate text is already sanitized; highlight the matched characters
         let mut run = String::new();

@@ -82,20 +82,22 @@ pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect)
     } else {
         title.push(Span::styled("[paused] ", theme.get("warning")));
     }
-    if live.failures_only() && !live.show_events() {
-        title.push(Span::styled("[failures] ", theme.get("failed")));
+    // every filter on is named, whichever view it applies to: a filter is never
+    // on unseen
+    for f in live.active_filters() {
+        if around.editing && f.starts_with("[s: ") {
+            continue; // shown below as the line being edited
+        }
+        let style = if f == "[failures]" {
+            "failed"
+        } else {
+            "accent"
+        };
+        title.push(Span::styled(format!("{f} "), theme.get(style)));
     }
-    if let Some(t) = live.type_filter().filter(|_| !live.show_events()) {
-        title.push(Span::styled(format!("[type {t}] "), theme.get("accent")));
-    }
-    let editing = around.editing;
-    if live.show_events() && (editing || !live.events_filter().is_empty()) {
+    if around.editing {
         title.push(Span::styled(
-            format!(
-                "s: {}{} ",
-                escape(live.events_filter()),
-                if editing { "▏" } else { "" }
-            ),
+            format!("s: {}▏ ", escape(live.events_filter())),
             theme.get("input"),
         ));
     }
@@ -139,9 +141,12 @@ pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect)
     let mut lines = Vec::with_capacity(h);
     if live.show_events() {
         for (pos, i) in live.list().visible(live.rows(), h) {
-            let mut l = Line::styled(
-                escape(&run.runtime_events[i]).into_owned(),
-                theme.get("text"),
+            let mut l = super::ellipsize(
+                Line::styled(
+                    escape(&run.runtime_events[i]).into_owned(),
+                    theme.get("text"),
+                ),
+                inner.width as usize,
             );
             if pos == live.list().cursor && has_focus {
                 l = l.style(theme.get("selection"));
@@ -202,7 +207,7 @@ pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect)
             spans.push(Span::styled(" · ", theme.get("muted")));
             spans.extend(super::sgr_line_spans(&e.message, theme.get("muted"), theme));
         }
-        let mut l = Line::from(spans);
+        let mut l = super::ellipsize(Line::from(spans), inner.width as usize);
         if pos == live.list().cursor && has_focus {
             l = l.style(theme.get("selection"));
         }

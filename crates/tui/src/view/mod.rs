@@ -22,7 +22,7 @@ pub mod tree;
 pub mod why;
 
 use super::app::layout::Areas;
-use super::app::{App, InputTarget, Overlay, Pane, Screen, Tab};
+use super::app::{App, CaseRef, InputTarget, Overlay, Pane, Screen, Tab};
 use super::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
@@ -105,7 +105,22 @@ impl App {
         match self.layers().overlay() {
             Some(Overlay::Help { scroll }) => help::draw(self.keymap(), *scroll, &cx, f),
             Some(Overlay::Finder(fi)) => {
-                finder::draw(fi, (self.candidates(), self.marks()), theme, f);
+                let status = |key: &CaseRef| -> Span<'static> {
+                    match key {
+                        CaseRef::Tests { .. } => status_icon(
+                            self.tests()
+                                .cases()
+                                .iter()
+                                .find(|c| c.case_ref() == *key)
+                                .and_then(|c| c.latest),
+                            theme,
+                        ),
+                        CaseRef::Catalog(id) => {
+                            catalog::verdict_mark(self.runs().latest().get(id).copied(), theme)
+                        }
+                    }
+                };
+                finder::draw(fi, (self.candidates(), self.marks(), &status), theme, f);
             }
             Some(Overlay::Data {
                 title,
@@ -372,6 +387,34 @@ pub fn risk_style(risk: Option<testdeck_exec::Risk>, theme: &Theme) -> ratatui::
         Some(Risk::Destructive) => theme.get("risk_destructive"),
         None => theme.get("muted"),
     }
+}
+
+/// `line` cut to `cols` columns, its last column `…` when anything was cut (a
+/// row too long for its pane says so rather than ending mid-word unseen).
+pub fn ellipsize(line: Line<'static>, cols: usize) -> Line<'static> {
+    if line.width() <= cols || cols == 0 {
+        return line;
+    }
+    let style = line.style;
+    let mut room = cols - 1;
+    let mut spans = Vec::new();
+    for s in line.spans {
+        if room == 0 {
+            break;
+        }
+        let w = s.width();
+        if w <= room {
+            room -= w;
+            spans.push(s);
+        } else {
+            let cut = truncate(&s.content, room);
+            room = 0;
+            spans.push(Span::styled(cut, s.style));
+        }
+    }
+    let last = spans.last().map(|s| s.style).unwrap_or_default();
+    spans.push(Span::styled("…", last));
+    Line::from(spans).style(style)
 }
 
 /// The longest prefix of `s` that fits in `cols` terminal columns (wide characters count 2).

@@ -17,7 +17,7 @@ pub fn draw(
     f: &mut Frame,
     r: Rect,
 ) {
-    let total = cx.ws.map_or(0, |w| w.logs.runs.len()) + runs.records().len();
+    let total = runs.total(cx.ws);
     let mut title = vec![Span::raw(format!(
         " Runs · {}/{total} ",
         runs.visible().len()

@@ -70,17 +70,16 @@ pub fn draw(tests: &TestsTab, cx: &super::TabCtx, theme: &Theme, f: &mut Frame, 
         match n.kind {
             NodeKind::Folder => {
                 let open = tests.expanded().contains(&n.key);
-                let marked_all = n.count > 0 && {
-                    let keys = cx.marks;
-                    tests.nodes()[ni + 1..]
-                        .iter()
-                        .take_while(|m| m.depth > n.depth)
-                        .filter_map(|m| match m.kind {
-                            NodeKind::Case(c) => Some(tests.cases()[c].case_ref()),
-                            NodeKind::Folder => None,
-                        })
-                        .all(|k| keys.contains(&k))
-                };
+                // the cases under it, and how many of them are marked
+                let (under, marked) = tests.nodes()[ni + 1..]
+                    .iter()
+                    .take_while(|m| m.depth > n.depth)
+                    .filter_map(|m| match m.kind {
+                        NodeKind::Case(c) => Some(cx.marks.contains(&tests.cases()[c].case_ref())),
+                        NodeKind::Folder => None,
+                    })
+                    .fold((0, 0), |(u, m), k| (u + 1, m + usize::from(k)));
+                let marked_all = n.count > 0 && under > 0 && marked == under;
                 left.push(mark_span(marked_all, theme));
                 left.push(Span::raw(indent));
                 left.push(Span::styled(
@@ -89,6 +88,10 @@ pub fn draw(tests: &TestsTab, cx: &super::TabCtx, theme: &Theme, f: &mut Frame, 
                 ));
                 left.push(Span::styled(n.label.clone(), theme.get("folder")));
                 left.push(Span::styled(format!(" {}", n.count), theme.get("muted")));
+                // marked cases hidden in a closed folder: the folder says how many
+                if !open && marked > 0 {
+                    right.push(Span::styled(format!("●{marked} "), theme.get("marked")));
+                }
                 right.extend(super::badges::folder(&cx.badges, ni, theme));
                 if n.failing > 0 {
                     right.push(Span::styled(

@@ -94,6 +94,10 @@ impl App {
                 fx
             }
             E::Output { id, stream, line } => {
+                // a blank line (spaces, colour codes alone) is no row of its own
+                if testdeck_core::sanitize::strip_sgr(&line).trim().is_empty() {
+                    return Vec::new();
+                }
                 if id != testdeck_exec::tests_run::RUNNER_ID {
                     self.live.push(&id, runner_output::row(stream, line));
                     return Vec::new();

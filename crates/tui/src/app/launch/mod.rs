@@ -321,6 +321,8 @@ impl App {
         self.launch.launches += 1;
         self.launch.running += 1;
         self.marks.clear();
+        // the run launched is watched unfiltered (as another case selected is)
+        self.live.reset_filters();
         self.notice = Some(if a.skipped.is_empty() {
             "launched".to_owned()
         } else {
