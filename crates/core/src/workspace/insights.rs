@@ -265,6 +265,18 @@ pub struct Entry<T: Serialize> {
     pub figure: T,
 }
 
+/// The first `top` of a ranked list, as entries.
+fn first<T: Serialize>(top: usize, ranked: Vec<(&str, T)>) -> Vec<Entry<T>> {
+    ranked
+        .into_iter()
+        .take(top)
+        .map(|(p, figure)| Entry {
+            path: p.to_owned(),
+            figure,
+        })
+        .collect()
+}
+
 /// `slowest`: by the median duration of the last N runs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -376,14 +388,7 @@ pub fn lists<'a>(
             .then((b.1.last_ms - b.1.median_before_ms).cmp(&(a.1.last_ms - a.1.median_before_ms)))
             .then(a.0.cmp(b.0))
     });
-    l.regressions = reg
-        .into_iter()
-        .take(top)
-        .map(|(p, r)| Entry {
-            path: p.to_owned(),
-            figure: r,
-        })
-        .collect();
+    l.regressions = first(top, reg);
     // flakiest
     let mut flaky: Vec<(&str, Flaky)> = cases
         .iter()
@@ -405,14 +410,7 @@ pub fn lists<'a>(
             .then(b.1.flips.cmp(&a.1.flips))
             .then(a.0.cmp(b.0))
     });
-    l.flakiest = flaky
-        .into_iter()
-        .take(top)
-        .map(|(p, f)| Entry {
-            path: p.to_owned(),
-            figure: f,
-        })
-        .collect();
+    l.flakiest = first(top, flaky);
     // failing
     let failing = |f: &CaseFigures| -> Option<Failing> {
         Some(Failing {
@@ -427,14 +425,7 @@ pub fn lists<'a>(
         .filter_map(|(p, f)| failing(f).map(|x| (*p, x)))
         .collect();
     new.sort_by(|a, b| b.1.latest_run.cmp(&a.1.latest_run).then(a.0.cmp(b.0)));
-    l.new_failures = new
-        .into_iter()
-        .take(top)
-        .map(|(p, f)| Entry {
-            path: p.to_owned(),
-            figure: f,
-        })
-        .collect();
+    l.new_failures = first(top, new);
     let mut streaks: Vec<(&str, Failing)> = cases
         .iter()
         .filter(|(_, f)| f.failing_streak >= 2)
@@ -446,14 +437,7 @@ pub fn lists<'a>(
             .then(a.1.failing_since.cmp(&b.1.failing_since))
             .then(a.0.cmp(b.0))
     });
-    l.failing_streaks = streaks
-        .into_iter()
-        .take(top)
-        .map(|(p, f)| Entry {
-            path: p.to_owned(),
-            figure: f,
-        })
-        .collect();
+    l.failing_streaks = first(top, streaks);
     // stale
     if let Some(ch) = changes {
         let mut stale: Vec<(&str, DateTime<Utc>, DateTime<Utc>, &str)> = cases
