@@ -56,10 +56,33 @@ struct Stat {
     start: u64,
 }
 
+/// A small /proc file whole: one open and a read or two into a stack buffer
+/// (`fs::read` asks the size first and probes in small reads: a look at /proc
+/// reads one file per process, several times a second while a case runs).
+fn read_small(path: &str, buf: &mut [u8]) -> Option<usize> {
+    use std::io::Read as _;
+    let mut f = std::fs::File::open(path).ok()?;
+    let mut n = 0;
+    while n < buf.len() {
+        match f.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return None,
+        }
+    }
+    Some(n)
+}
+
 fn stat(pid: i32) -> Option<Stat> {
-    let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // the command name is in parentheses and may hold anything: read after the last
-    let (_, rest) = text.rsplit_once(')')?;
+    // a stat line is a few hundred bytes (52 numbers and a name of at most 64)
+    let mut buf = [0u8; 2048];
+    let n = read_small(&format!("/proc/{pid}/stat"), &mut buf)?;
+    let bytes = buf.get(..n)?;
+    // the command name is in parentheses and may hold anything, bytes that are
+    // not UTF-8 too (`prctl(PR_SET_NAME)`): read the numbers after the last
+    let close = bytes.iter().rposition(|&b| b == b')')?;
+    let rest = std::str::from_utf8(bytes.get(close + 1..)?).ok()?;
     let f: Vec<&str> = rest.split_whitespace().collect();
     let num = |i: usize| f.get(i).and_then(|s| s.parse::<i64>().ok());
     Some(Stat {
@@ -167,7 +190,12 @@ impl Case {
         let mut member: HashSet<i32> = HashSet::new();
         let mut tokens: HashMap<i32, Option<String>> = HashMap::new();
         for (pid, st) in &procs {
-            let t = token_of(*pid);
+            // a process older than the leader cannot carry the case's token (it
+            // descends from the leader); the orphans handed to us are read for
+            // the strays. Reading another process's environment is the costly
+            // part of a look: most processes of a busy machine are skipped.
+            let may_carry = st.ppid == me || self.leader_start.is_none_or(|s| st.start >= s);
+            let t = if may_carry { token_of(*pid) } else { None };
             let mine = (*pid == leader && self.leader_start.is_none_or(|s| s == st.start))
                 || (leader > 1 && (st.sid == leader || st.pgrp == leader))
                 || self.seen.get(pid) == Some(&st.start)
@@ -294,6 +322,31 @@ mod tests {
         let parent = stat(std::os::unix::process::parent_id() as i32).expect("parent stat");
         assert!(!parent.zombie);
         assert!(parent.start > 0);
+    }
+
+    #[test]
+    fn a_process_whose_name_is_not_utf8_is_still_seen() {
+        // the name is the process's own to set (/proc/self/comm, prctl)
+        let mut child = std::process::Command::new("sh")
+            .args(["-c", "printf '\\377) (\\376' > /proc/$$/comm; read -r x"])
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .expect("sh");
+        let pid = child.id() as i32;
+        let mut seen = None;
+        for _ in 0..200 {
+            let comm = std::fs::read(format!("/proc/{pid}/comm")).unwrap_or_default();
+            if comm.first() == Some(&0xff) {
+                seen = stat(pid);
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        drop(child.stdin.take()); // `read` ends, and the shell with it
+        let _ = child.wait();
+        let st = seen.expect("the renamed process is read");
+        assert_eq!(st.ppid, std::process::id() as i32);
+        assert!(!st.zombie);
     }
 
     #[test]
