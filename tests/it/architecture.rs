@@ -614,7 +614,7 @@ fn no_import_circle_between_files() {
 /// children, test modules, comments and strings are not edges.
 #[test]
 fn a_circle_in_a_small_crate_is_found() {
-    let dir = tempfile::tempdir().expect("tempdir");
+    let dir = crate::common::fs::scratch_dir();
     let src = dir.path().join("src");
     let write = |rel: &str, text: &str| crate::common::fs::write(&src, rel, text);
     write(

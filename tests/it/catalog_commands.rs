@@ -338,7 +338,7 @@ fn select_unknown_id_exits_1_and_bad_options_exit_2() {
 
 #[test]
 fn catalog_csv_writes_one_row_per_case() {
-    let tmp = tempfile::tempdir().expect("tempdir");
+    let tmp = crate::common::fs::scratch_dir();
     copy_dir(&fixture("good"), tmp.path());
     let (code, doc) = json(tmp.path(), &["catalog", "csv", "--json"]);
     assert_eq!(code, 0);
@@ -351,7 +351,7 @@ fn catalog_csv_writes_one_row_per_case() {
     // the quoted command keeps its quotes doubled
     assert!(csv.contains(r#""curl -sf -X POST ${API_BASE}/orders -d '{""sku"":""x""}'""#));
     // a catalog with a file that does not parse writes nothing
-    let tmp = tempfile::tempdir().expect("tempdir");
+    let tmp = crate::common::fs::scratch_dir();
     copy_dir(&fixture("bad"), tmp.path());
     let (code, _, err) = testdeck(tmp.path(), &["catalog", "csv"]);
     assert_eq!(code, 1);
@@ -361,7 +361,7 @@ fn catalog_csv_writes_one_row_per_case() {
 
 #[test]
 fn no_catalog_is_a_usage_error() {
-    let tmp = tempfile::tempdir().expect("tempdir");
+    let tmp = crate::common::fs::scratch_dir();
     std::fs::create_dir(tmp.path().join("tests")).expect("mkdir");
     let (code, _, err) = testdeck(tmp.path(), &["select"]);
     assert_eq!(code, 2);

@@ -57,7 +57,7 @@ const PLAN: &str =
 
 /// Three committed cases, a plan entry each, the slow runner as the runner.
 fn checkout() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("tempdir");
+    let dir = crate::common::fs::scratch_dir();
     let root = dir.path();
     for c in ["one", "two", "three"] {
         write(
@@ -185,7 +185,7 @@ fn changed_lists_and_runs_exactly_the_cases_whose_files_changed() {
 
 #[test]
 fn changed_outside_a_git_checkout_says_so_and_exits_2() {
-    let dir = tempfile::tempdir().expect("tempdir");
+    let dir = crate::common::fs::scratch_dir();
     write(dir.path(), "tests/shop/api/cart/one.test.ts", "// case\n");
     for cmd in [
         &["list", "--changed"][..],

@@ -6,7 +6,7 @@ use std::process::{Command, Stdio};
 /// A workspace whose outputs are far larger than a pipe's buffer (64 KiB), so the
 /// writer is still writing when the reader hangs up.
 fn big_workspace() -> tempfile::TempDir {
-    let tmp = tempfile::tempdir().expect("tempdir");
+    let tmp = crate::common::fs::scratch_dir();
     let mut plan = String::from("# plan\n");
     for i in 0..3000 {
         let dir = tmp

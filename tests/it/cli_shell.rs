@@ -43,7 +43,7 @@ const TIMELINE: &str = concat!(
 );
 
 fn timeline() -> (tempfile::TempDir, String) {
-    let dir = tempfile::tempdir().expect("tempdir");
+    let dir = crate::common::fs::scratch_dir();
     let p = dir.path().join("timeline.jsonl");
     std::fs::write(&p, TIMELINE).expect("timeline");
     (dir, p.display().to_string())
@@ -59,7 +59,7 @@ fn completions_for_every_shell() {
             script.contains("testdeck") && script.contains("completions"),
             "{shell}: {script}"
         );
-        let dir = tempfile::tempdir().expect("tempdir");
+        let dir = crate::common::fs::scratch_dir();
         let file = dir.path().join(format!("testdeck.{shell}"));
         std::fs::write(&file, &script).expect("write");
         // the shells that can check a script without running it
@@ -358,7 +358,7 @@ fn human_times_are_local_with_the_date_when_not_today() {
 /// A catalog of two `sh` cases: a readonly one that passes, a mutating one
 /// nothing authorizes (so it is skipped and its command never runs).
 fn catalog() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("tempdir");
+    let dir = crate::common::fs::scratch_dir();
     let t = dir.path().join(".pouch/tester");
     std::fs::create_dir_all(t.join("cases")).expect("mkdir");
     std::fs::write(
@@ -440,7 +440,7 @@ fn runs_zero_is_a_usage_error() {
 
 #[test]
 fn root_at_a_folder_that_is_no_workspace_is_refused_as_without_it() {
-    let dir = tempfile::tempdir().expect("tempdir");
+    let dir = crate::common::fs::scratch_dir();
     let plain = dir.path().join("plain");
     std::fs::create_dir_all(plain.join("src")).expect("mkdir");
     let without = command()
@@ -471,7 +471,7 @@ fn root_at_a_folder_that_is_no_workspace_is_refused_as_without_it() {
 #[test]
 fn the_user_config_sets_the_time_zone_and_its_mistakes_are_located() {
     let (_dir, tl) = timeline();
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     std::fs::create_dir_all(cfg.path().join("testdeck")).expect("mkdir");
     std::fs::write(
         cfg.path().join("testdeck/config.toml"),
@@ -546,9 +546,9 @@ fn cockpit(root: &Path, xdg: &Path, args: &[&str]) -> Session {
 
 #[test]
 fn the_user_config_sets_the_cockpit_and_flags_win() {
-    let ws = tempfile::tempdir().expect("ws");
+    let ws = crate::common::fs::scratch_dir();
     common::fixtures::write_fixture(ws.path(), false);
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     std::fs::create_dir_all(cfg.path().join("testdeck")).expect("mkdir");
     std::fs::write(
         cfg.path().join("testdeck/config.toml"),
@@ -581,9 +581,9 @@ fn the_user_config_sets_the_cockpit_and_flags_win() {
 
 #[test]
 fn the_cockpit_shows_a_runs_start_in_the_local_zone() {
-    let ws = tempfile::tempdir().expect("ws");
+    let ws = crate::common::fs::scratch_dir();
     common::fixtures::write_fixture(ws.path(), false);
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_testdeck"));
     cmd.arg("--root");
     cmd.arg(ws.path());

@@ -28,7 +28,7 @@ fn pretty(v: &Value) -> String {
 /// A clean workspace: a passed backend run and a failed e2e run with trace,
 /// bound failure screenshot and HTML report.
 fn clean() -> tempfile::TempDir {
-    let tmp = tempfile::tempdir().expect("tempdir");
+    let tmp = crate::common::fs::scratch_dir();
     let r = tmp.path();
     write(r, "doc/test-plan/web.md", PLAN);
     write(

@@ -191,7 +191,7 @@ fn sh(root: &Path, id: &str) -> std::process::Output {
 
 #[test]
 fn script_cases_run_under_plain_sh() {
-    let tmp = tempfile::tempdir().expect("tempdir");
+    let tmp = crate::common::fs::scratch_dir();
     let root = tmp.path();
     testdeck_core::workspace::demo::write_demo(root).expect("copy demo");
 

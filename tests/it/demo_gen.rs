@@ -22,7 +22,7 @@ fn opts(out: &Path, cases: usize, runs: usize, catalog: usize) -> Options {
 
 #[test]
 fn writes_the_requested_counts() {
-    let tmp = tempfile::tempdir().expect("tempdir");
+    let tmp = crate::common::fs::scratch_dir();
     let out = tmp.path().join("ws");
     let s = generate(&opts(&out, 200, 800, 12)).expect("generate");
     assert_eq!(s.cases, 200);
@@ -66,7 +66,7 @@ fn writes_the_requested_counts() {
 
 #[test]
 fn same_seed_same_bytes() {
-    let tmp = tempfile::tempdir().expect("tempdir");
+    let tmp = crate::common::fs::scratch_dir();
     let a = tmp.path().join("a");
     let b = tmp.path().join("b");
     generate(&opts(&a, 40, 120, 4)).expect("a");
@@ -91,7 +91,7 @@ fn same_seed_same_bytes() {
 
 #[test]
 fn refuses_a_non_empty_folder() {
-    let tmp = tempfile::tempdir().expect("tempdir");
+    let tmp = crate::common::fs::scratch_dir();
     std::fs::write(tmp.path().join("keep.txt"), "mine").expect("write");
     assert!(generate(&opts(tmp.path(), 1, 1, 0)).is_err());
     assert_eq!(

@@ -9,7 +9,7 @@ use testdeck_core::workspace::Workspace;
 use testdeck_core::workspace::logs::RunStatus;
 
 fn copy_demo() -> tempfile::TempDir {
-    let tmp = tempfile::tempdir().expect("tempdir");
+    let tmp = crate::common::fs::scratch_dir();
     let n = testdeck_core::workspace::demo::write_demo(tmp.path()).expect("write demo");
     assert!(n > 300, "{n} files");
     tmp

@@ -43,7 +43,7 @@ fn json_of(args: &[&str]) -> Value {
 
 #[test]
 fn copy_to_writes_every_file_byte_for_byte() {
-    let tmp = tempfile::tempdir().expect("tempdir");
+    let tmp = crate::common::fs::scratch_dir();
     let dest = tmp.path().join("demo");
     let out = testdeck()
         .args(["demo", "--copy-to"])

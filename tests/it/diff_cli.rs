@@ -227,7 +227,7 @@ fn usage_errors() {
 
 #[test]
 fn broken_runs_are_problems_not_panics() {
-    let dir = tempfile::tempdir().expect("tempdir");
+    let dir = crate::common::fs::scratch_dir();
     let case = dir.path().join("tests/logs/d/backend/s/c");
     for (run, meta, timeline) in [
         (

@@ -133,7 +133,7 @@ fn script(run: &str, exit: i32) -> String {
 }
 
 fn workspace(port: u16) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("tempdir");
+    let dir = crate::common::fs::scratch_dir();
     let t = dir.path().join(".pouch/tester");
     std::fs::create_dir_all(t.join("cases")).expect("mkdir");
     std::fs::write(t.join("catalog.yaml"), CATALOG).expect("catalog");
@@ -828,7 +828,7 @@ fn cancel_ends_the_running_case_and_the_rest() {
 #[test]
 fn record_names_are_unique_within_a_second() {
     use testdeck_exec::record::{RecordWriter, RunRecord};
-    let dir = tempfile::tempdir().expect("tempdir");
+    let dir = crate::common::fs::scratch_dir();
     let new = || {
         RunRecord::new(
             String::new(),

@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 fn workspace() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("tempdir");
+    let dir = crate::common::fs::scratch_dir();
     let root = dir.path();
     for f in [
         "tests/ai/backend/tools/case-a.test.ts",

@@ -17,7 +17,7 @@ const MESSAGE: &str =
 
 /// A workspace whose runner writes one failed vitest-like run of `cart-merge`.
 fn workspace() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("tempdir");
+    let dir = crate::common::fs::scratch_dir();
     let root = dir.path();
     common::fs::write(
         root,
@@ -166,7 +166,7 @@ fn run_gives_the_assertions_message_as_reason_in_text_and_junit_and_no_escape_te
 #[test]
 fn run_in_a_terminal_draws_the_runners_colours_and_never_shows_escape_text() {
     let ws = workspace();
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     let mut cmd = common::Session::command(ws.path(), cfg.path());
     cmd.args(["run", "cart-merge"]);
     let s = common::Session::spawn(cmd, common::ROWS, common::COLS);

@@ -43,7 +43,7 @@ fn case(id: &str, cat: &str, risk: &str, marker: &str) -> String {
 }
 
 fn workspace() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("tempdir");
+    let dir = crate::common::fs::scratch_dir();
     let root = dir.path();
     // the tests runner only records what it was asked to run
     write(
@@ -282,7 +282,7 @@ fn run_failed_selects_exactly_the_failed_set() {
 
 #[test]
 fn nothing_failed_nothing_runs() {
-    let dir = tempfile::tempdir().expect("tempdir");
+    let dir = crate::common::fs::scratch_dir();
     let root = dir.path();
     write(root, "tests/ai/backend/s/case-a.test.ts", "// case\n");
     log_run(

@@ -22,7 +22,7 @@ fn fixture(name: &str) -> PathBuf {
 /// A workspace with the catalog cases of the fixtures and two tests-tree cases,
 /// in two suites, run by the fault runner.
 fn workspace() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("tempdir");
+    let dir = crate::common::fs::scratch_dir();
     let root = dir.path();
     let t = root.join(".pouch/tester");
     std::fs::create_dir_all(t.join("cases")).expect("mkdir");

@@ -46,7 +46,7 @@ fn signal(pid: u32, sig: &str) {
 }
 
 fn signal_ends_children_and_restores_terminal(sig: &str) {
-    let ws = tempfile::tempdir().expect("tmp");
+    let ws = crate::common::fs::scratch_dir();
     let demo = ws.path().join("demo");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_testdeck"))
         .args(["demo", "--copy-to"])
@@ -54,7 +54,7 @@ fn signal_ends_children_and_restores_terminal(sig: &str) {
         .output()
         .expect("demo");
     assert!(out.status.success(), "{out:?}");
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     let mut s = Session::start_with(&demo, cfg.path(), &[("DEMO_RUNNER_PACE", "0.5")]);
     let pid = s.child.process_id().expect("pid");
     s.wait_text("Tests · 21");

@@ -33,7 +33,7 @@ fn json_str(s: &str) -> String {
 
 /// Copy the demo and poison it.
 fn hostile_demo() -> (tempfile::TempDir, PathBuf) {
-    let tmp = tempfile::tempdir().expect("tempdir");
+    let tmp = crate::common::fs::scratch_dir();
     let root = tmp.path().join("demo");
     let out = command()
         .args(["demo", "--copy-to"])
@@ -249,7 +249,7 @@ fn pty_leaks(bytes: &[u8]) -> Vec<String> {
 #[test]
 fn no_hostile_byte_reaches_the_cockpit_pty() {
     let (_tmp, root) = hostile_demo();
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     let mut s = common::Session::start(&root, cfg.path());
     s.wait_text(" runs │");
     // the tree, a case with poisoned timeline events, its event data, artifacts

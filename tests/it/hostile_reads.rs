@@ -99,7 +99,7 @@ fn mkfifo(p: &Path) {
 }
 
 fn demo() -> (tempfile::TempDir, PathBuf) {
-    let tmp = tempfile::tempdir().expect("tempdir");
+    let tmp = crate::common::fs::scratch_dir();
     let root = tmp.path().join("demo");
     let out = Command::new(bin())
         .args(["demo", "--copy-to"])
@@ -321,7 +321,7 @@ impl Drop for KillOnDrop {
 /// stays small and responsive, shows no outside text, and lists the refusals.
 #[test]
 fn tui_panes_do_not_follow_run_files_linked_out() {
-    let ws = tempfile::tempdir().expect("tmp");
+    let ws = crate::common::fs::scratch_dir();
     common::fixtures::write_fixture(ws.path(), false);
     let case = ws
         .path()
@@ -333,7 +333,7 @@ fn tui_panes_do_not_follow_run_files_linked_out() {
         .collect();
     runs.sort();
     let run = runs.last().expect("a run").clone();
-    let outside = tempfile::tempdir().expect("outside");
+    let outside = crate::common::fs::scratch_dir();
     let secret = outside.path().join("timeline.jsonl");
     std::fs::write(
         &secret,
@@ -348,7 +348,7 @@ fn tui_panes_do_not_follow_run_files_linked_out() {
         let _ = std::fs::remove_file(run.join(f));
         std::os::unix::fs::symlink(target, run.join(f)).expect("ln");
     }
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     let mut s = common::Session::start(ws.path(), cfg.path());
     let pid = s.child.process_id().expect("pid");
     // a failed check must not leave the cockpit running

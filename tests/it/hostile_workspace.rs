@@ -65,7 +65,7 @@ const TEXT_COMMANDS: [&[&str]; 5] = [&["list"], &["validate"], &["runs"], &["sta
 
 #[test]
 fn symlinks_are_never_followed_out_of_the_workspace() {
-    let tmp = tempfile::tempdir().expect("tempdir");
+    let tmp = crate::common::fs::scratch_dir();
     let root = tmp.path().join("ws");
     let outside = tmp.path().join("outside");
     workspace(&root);
@@ -118,7 +118,7 @@ fn symlinks_are_never_followed_out_of_the_workspace() {
 
 #[test]
 fn source_folders_that_are_links_are_not_read() {
-    let tmp = tempfile::tempdir().expect("tempdir");
+    let tmp = crate::common::fs::scratch_dir();
     let root = tmp.path().join("ws");
     let outside = tmp.path().join("outside");
     write(&root.join("tests/ai/basic/good-case.test.ts"), "// case\n");
@@ -198,7 +198,7 @@ fn td_as_nobody(root: &Path, args: &[&str]) -> Option<Output> {
 
 #[test]
 fn unreadable_folders_are_reported_and_the_rest_loads() {
-    let tmp = tempfile::tempdir().expect("tempdir");
+    let tmp = crate::common::fs::scratch_dir();
     // readable by others, so an unprivileged user can see the rest of it
     std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755)).expect("chmod");
     let root = tmp.path().join("ws");
@@ -258,7 +258,7 @@ fn unreadable_folders_are_reported_and_the_rest_loads() {
 
 #[test]
 fn a_file_swapped_for_a_folder_mid_scan_never_panics() {
-    let tmp = tempfile::tempdir().expect("tempdir");
+    let tmp = crate::common::fs::scratch_dir();
     let root = tmp.path().join("ws");
     workspace(&root);
     let case = root.join("tests/ai/basic/swap-case.test.ts");
@@ -349,7 +349,7 @@ fn has_control(bytes: &[u8]) -> bool {
 
 #[test]
 fn hostile_and_non_utf8_names_are_shown_escaped() {
-    let tmp = tempfile::tempdir().expect("tempdir");
+    let tmp = crate::common::fs::scratch_dir();
     let root = tmp.path().join("ws");
     workspace(&root);
     let tests = root.join("tests/ai");
@@ -396,7 +396,7 @@ fn hostile_and_non_utf8_names_are_shown_escaped() {
 
 #[test]
 fn a_one_gigabyte_timeline_is_never_read_whole() {
-    let tmp = tempfile::tempdir().expect("tempdir");
+    let tmp = crate::common::fs::scratch_dir();
     let root = tmp.path().join("ws");
     workspace(&root);
     let run = root.join("tests/logs/ai/basic/good-case/20261121-145418-650");

@@ -35,7 +35,7 @@ fn located(out: &Output, file: &str, rule: &str) -> String {
 
 #[test]
 fn an_alias_bomb_is_refused_with_a_located_problem() {
-    let tmp = tempfile::tempdir().expect("tempdir");
+    let tmp = crate::common::fs::scratch_dir();
     let root = tmp.path();
     // ten levels of ten aliases each: 10^10 nodes if expanded
     let mut bomb = String::from(
@@ -55,7 +55,7 @@ fn an_alias_bomb_is_refused_with_a_located_problem() {
 
 #[test]
 fn deep_nesting_is_refused_with_a_located_problem() {
-    let tmp = tempfile::tempdir().expect("tempdir");
+    let tmp = crate::common::fs::scratch_dir();
     let root = tmp.path();
     write(&root.join(".pouch/tester/catalog.yaml"), CATALOG);
     let depth = 100_000;
@@ -72,7 +72,7 @@ fn deep_nesting_is_refused_with_a_located_problem() {
 
 #[test]
 fn a_fifty_megabyte_case_file_is_refused_unread() {
-    let tmp = tempfile::tempdir().expect("tempdir");
+    let tmp = crate::common::fs::scratch_dir();
     let root = tmp.path();
     write(&root.join(".pouch/tester/catalog.yaml"), CATALOG);
     let mut big = String::from("category: API\ncases:\n");

@@ -256,7 +256,7 @@ fn insights_json_on_the_demo_matches_its_run_folders() {
 
 #[test]
 fn insights_json_on_a_generated_workspace_matches_its_run_folders() {
-    let tmp = tempfile::tempdir().expect("tempdir");
+    let tmp = crate::common::fs::scratch_dir();
     let out = tmp.path().join("ws");
     generate(&Options {
         out: out.clone(),

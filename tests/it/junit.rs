@@ -106,7 +106,7 @@ fn parse(xml: &str) -> (Vec<Suite>, Vec<Case>) {
 }
 
 fn demo() -> tempfile::TempDir {
-    let tmp = tempfile::tempdir().expect("tempdir");
+    let tmp = crate::common::fs::scratch_dir();
     testdeck_core::workspace::demo::write_demo(tmp.path()).expect("write demo");
     tmp
 }

@@ -12,7 +12,7 @@ const RUN: &str = "tests/logs/ai/backend/tools/basic/tool-ok/20260301-100000-006
 
 /// A workspace with one run whose timeline holds `line` between two small events.
 fn workspace(line: &str) -> (tempfile::TempDir, PathBuf) {
-    let tmp = tempfile::tempdir().expect("tempdir");
+    let tmp = crate::common::fs::scratch_dir();
     let dir = tmp.path().join(RUN);
     std::fs::create_dir_all(&dir).expect("mkdir");
     std::fs::write(

@@ -14,7 +14,7 @@ const RUN: &str = "tests/logs/kb/backend/search/basic/kb-search-empty/20260401-1
 
 /// The fixture with `[runner] command = ["sh", "runner.sh"]` and that script.
 fn with_runner(script: &str) -> (tempfile::TempDir, tempfile::TempDir) {
-    let ws = tempfile::tempdir().expect("tmp");
+    let ws = crate::common::fs::scratch_dir();
     common::fixtures::write_fixture(ws.path(), false);
     common::fs::write(
         ws.path(),
@@ -22,7 +22,7 @@ fn with_runner(script: &str) -> (tempfile::TempDir, tempfile::TempDir) {
         "[runner]\ncommand = [\"sh\", \"runner.sh\"]\n",
     );
     common::fs::write(ws.path(), "runner.sh", script);
-    (ws, tempfile::tempdir().expect("cfg"))
+    (ws, crate::common::fs::scratch_dir())
 }
 
 /// Select `kb-search-empty` through the finder and launch it with `r`.
@@ -157,7 +157,7 @@ fn a_broken_vitest_config_shows_the_runner_s_error_in_the_cockpit() {
         "import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { include: [ } });\n",
     )
     .expect("break the config");
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     // a tall terminal: the runner's whole error fits in the live pane
     let (rows, cols) = (110, 160);
     let mut cmd = portable_pty::CommandBuilder::new(env!("CARGO_BIN_EXE_testdeck"));

@@ -17,7 +17,7 @@ fn runner() -> PathBuf {
 
 /// Two cases of one suite; the runner is the slow `sh` runner fixture.
 fn workspace() -> tempfile::TempDir {
-    let d = tempfile::tempdir().expect("tmp");
+    let d = crate::common::fs::scratch_dir();
     let root = d.path();
     write(root, "tests/ai/backend/tools/case-a.test.ts", "// case\n");
     write(root, "tests/ai/backend/tools/case-b.test.ts", "// case\n");
@@ -69,7 +69,7 @@ fn wait_child(mut c: Child) {
 fn a_run_written_by_another_process_appears_and_is_followed_live() {
     let ws = workspace();
     let root = ws.path();
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     let s = Session::start(root, cfg.path());
     s.wait_text("Tests · 2");
     // one line every 1.5 s: each one is seen arriving, not all at the end
@@ -100,7 +100,7 @@ fn a_run_written_by_another_process_appears_and_is_followed_live() {
 fn a_run_of_another_process_during_a_launch_is_not_counted_in_it() {
     let ws = workspace();
     let root = ws.path();
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     let mut s = Session::start_with(root, cfg.path(), &[("RUNNER_SLEEP", "1.0")]);
     s.wait_text("Tests · 2");
     s.find("'case-a");
@@ -135,8 +135,8 @@ fn a_run_of_another_process_during_a_launch_is_not_counted_in_it() {
 fn new_test_files_and_catalog_edits_appear_and_ctrl_r_reads_the_rest() {
     let ws = common::fs::demo_copy();
     let root = ws.path();
-    let cfg = tempfile::tempdir().expect("cfg");
-    let state = tempfile::tempdir().expect("state");
+    let cfg = crate::common::fs::scratch_dir();
+    let state = crate::common::fs::scratch_dir();
     let st = state.path().to_str().expect("utf-8");
     let mut s = Session::start_with(root, cfg.path(), &[("XDG_STATE_HOME", st)]);
     s.wait_text("Tests · 21");
@@ -192,7 +192,7 @@ fn new_test_files_and_catalog_edits_appear_and_ctrl_r_reads_the_rest() {
 fn a_run_record_another_process_writes_appears_in_the_runs_tab() {
     let ws = common::fs::demo_copy();
     let root = ws.path();
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     let mut s = Session::start(root, cfg.path());
     s.wait_text("Tests · 21");
     s.wait_text("71 runs");

@@ -24,7 +24,7 @@ fn testdeck() -> Command {
 
 /// A generated workspace of `cases` / `runs` (with a catalog) in a tempdir.
 fn generated(cases: usize, runs: usize) -> (tempfile::TempDir, PathBuf) {
-    let tmp = tempfile::tempdir().expect("tempdir");
+    let tmp = crate::common::fs::scratch_dir();
     let out = tmp.path().join("ws");
     generate(&Options {
         out: out.clone(),
@@ -189,7 +189,7 @@ fn whole_document(ws: &Workspace, source: Option<&str>) -> String {
 #[test]
 fn list_json_streams_the_bytes_of_the_whole_document() {
     let (_tmp, ws) = generated(80, 400);
-    let empty = tempfile::tempdir().expect("tempdir");
+    let empty = crate::common::fs::scratch_dir();
     std::fs::create_dir_all(empty.path().join("tests")).expect("mkdir");
     for root in [demo(), ws, empty.path().to_path_buf()] {
         let loaded = Workspace::load(&root).expect("load");

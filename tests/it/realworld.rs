@@ -379,7 +379,7 @@ fn the_cockpit_shows_a_failed_e2e_runs_artifacts_when_the_launch_ends_and_leaves
         return;
     };
     let p = project();
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     let c = chromium.to_str().expect("utf-8 path");
     let mut s = common::Session::start_with(p.path(), cfg.path(), &[("CHROMIUM_PATH", c)]);
     s.wait_text("Tests · ");
@@ -429,7 +429,7 @@ fn a_run_the_projects_workflow_starts_outside_the_cockpit_is_followed_live() {
         return;
     }
     let p = project();
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     let s = common::Session::start(p.path(), cfg.path());
     s.wait_text("Tests · ");
     // another terminal runs the slow checkout with the project's own workflow

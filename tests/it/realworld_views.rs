@@ -114,7 +114,7 @@ fn a_playwright_failure_reads_with_its_colours_in_every_view() {
     assert_none_escaped("diff", &diff);
 
     // the cockpit
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     let mut s = Session::start(root, cfg.path());
     s.wait_text("Tests ·");
     s.find("storefront-checkout");
@@ -172,8 +172,8 @@ fn a_failing_npx_opener_says_its_own_stderr_line() {
     let root = p.path();
     // the packages npx would run are gone: it fails as it did run from elsewhere
     std::fs::remove_file(root.join("node_modules")).expect("unlink node_modules");
-    let cfg = tempfile::tempdir().expect("cfg");
-    let state = tempfile::tempdir().expect("state");
+    let cfg = crate::common::fs::scratch_dir();
+    let state = crate::common::fs::scratch_dir();
     let state_dir = state.path().to_str().expect("utf-8").to_owned();
     // wide enough for the whole notice beside the workspace and HOST (a narrower
     // status line cuts the notice, never them)

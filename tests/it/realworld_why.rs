@@ -42,7 +42,7 @@ fn w_shows_why_the_vitest_case_failed_and_e_opens_its_frames_at_their_lines() {
         return;
     };
     let root = f.root.as_path();
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     let editor = common::editor::Recording::new();
     let mut s = Session::start_with(root, cfg.path(), &editor.env());
     s.wait_text("Tests ·");
@@ -133,7 +133,7 @@ fn without_colour_the_failure_view_diff_is_plain_and_still_marked() {
         return;
     };
     let root = f.root.as_path();
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     let mut s = Session::start_with(root, cfg.path(), &[("NO_COLOR", "1")]);
     s.wait_text("Tests ·");
     open_why(&mut s, "cart-line-merge");
@@ -164,7 +164,7 @@ fn the_playwright_failure_reads_on_lines_of_its_own_in_the_view_and_the_data_ove
         return;
     };
     let root = f.root.as_path();
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     let mut s = Session::start(root, cfg.path());
     s.wait_text("Tests ·");
     open_why(&mut s, "storefront-checkout");

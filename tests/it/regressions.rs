@@ -79,7 +79,7 @@ fn closed_stdout_does_not_panic() {
 #[test]
 fn a_line_longer_than_a_batch_does_not_end_the_read() {
     use testdeck_core::tail::{Follower, Start, TailEvent, Watch};
-    let tmp = tempfile::tempdir().expect("tempdir");
+    let tmp = crate::common::fs::scratch_dir();
     let file = tmp.path().join("timeline.jsonl");
     let mut text = vec![b'x'; 20 << 20];
     text.extend_from_slice(

@@ -19,7 +19,7 @@ use testdeck_exec::{self as exec, ExecEvent, LaunchContext, LaunchPlan, TestsTar
 /// A workspace whose runner (a real `sh`) starts a run folder, writes one event
 /// and then works for a minute: long enough to be cancelled half-way.
 fn workspace() -> tempfile::TempDir {
-    let d = tempfile::tempdir().expect("tmp");
+    let d = crate::common::fs::scratch_dir();
     let root = d.path();
     write(
         root,
@@ -134,7 +134,7 @@ fn assert_cancelled(root: &Path, state: &Path) {
 fn a_run_cancelled_through_the_core_is_cancelled_for_a_fresh_process() {
     let ws = workspace();
     let root = ws.path();
-    let state = tempfile::tempdir().expect("state");
+    let state = crate::common::fs::scratch_dir();
     finished_run(root, "cart-slow", "20260101-000000-000", "passed");
     let ctx = LaunchContext {
         root: root.to_path_buf(),
@@ -203,7 +203,7 @@ fn a_run_cancelled_through_the_core_is_cancelled_for_a_fresh_process() {
 fn sigterm_to_a_headless_run_leaves_a_cancelled_run_not_a_running_one() {
     let ws = workspace();
     let root = ws.path();
-    let state = tempfile::tempdir().expect("state");
+    let state = crate::common::fs::scratch_dir();
     finished_run(root, "cart-slow", "20260101-000000-000", "passed");
     let mut child = command()
         .args(["run", "--json", "shop/backend/cart/cart-slow", "--root"])
@@ -256,7 +256,7 @@ fn age(path: &Path, by: Duration) {
 fn a_folder_silent_for_longer_than_the_setting_is_abandoned_and_counts_nowhere() {
     let ws = workspace();
     let root = ws.path();
-    let state = tempfile::tempdir().expect("state");
+    let state = crate::common::fs::scratch_dir();
     finished_run(root, "cart-fast", "20260101-000000-000", "failed");
     let dir = root.join("tests/logs/shop/backend/cart/cart-fast/20260102-000000-000");
     write(&dir, "timeline.jsonl", "{\"type\":\"run\"}\n");
@@ -299,8 +299,8 @@ fn a_folder_silent_for_longer_than_the_setting_is_abandoned_and_counts_nowhere()
 fn x_in_the_cockpit_leaves_a_cancelled_badge_also_after_a_restart() {
     let ws = workspace();
     let root = ws.path();
-    let state = tempfile::tempdir().expect("state");
-    let cfg = tempfile::tempdir().expect("cfg");
+    let state = crate::common::fs::scratch_dir();
+    let cfg = crate::common::fs::scratch_dir();
     let st = state.path().to_str().expect("utf-8");
     let env = [("XDG_STATE_HOME", st)];
     let mut s = common::Session::start_with(root, cfg.path(), &env);

@@ -39,7 +39,7 @@ fn long_run(root: &std::path::Path, n: usize) {
 fn failures_only_on_a_run_scrolled_down_shows_the_failed_rows() {
     let ws = common::fs::demo_copy();
     long_run(ws.path(), 200);
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     let mut s = Session::start(ws.path(), cfg.path());
     s.wait_text("Tests · 21");
     s.find("'workbench-approval-flow");
@@ -70,7 +70,7 @@ fn failures_only_on_a_run_scrolled_down_shows_the_failed_rows() {
 #[test]
 fn filters_show_in_the_title_and_reset_with_the_case_and_the_launch() {
     let ws = common::fs::demo_copy();
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     let mut s = Session::start_with(ws.path(), cfg.path(), &[("DEMO_RUNNER_PACE", "0.05")]);
     s.wait_text("Tests · 21");
     s.find("'workbench-approval-flow");
@@ -106,7 +106,7 @@ fn filters_show_in_the_title_and_reset_with_the_case_and_the_launch() {
 /// with `o`, the opener's notice on the status line.
 fn long_notice_at(rows: u16, cols: u16) -> (Session, String, [tempfile::TempDir; 2]) {
     let ws = common::fs::demo_copy();
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     common::fs::write(
         cfg.path(),
         "testdeck/config.toml",
@@ -190,7 +190,7 @@ impl Drop for Reaped {
 #[test]
 fn the_status_line_counts_every_run_and_a_live_external_one_as_running() {
     let ws = common::fs::demo_copy();
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     let mut s = Session::start(ws.path(), cfg.path());
     s.wait_text("Tests · 21");
     s.send("3");
@@ -260,7 +260,7 @@ fn tree_pane(sc: &vt100::Screen) -> String {
 #[test]
 fn h_and_l_fold_the_whole_tree_and_a_closed_folder_counts_its_marked_cases() {
     let ws = common::fs::demo_copy();
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     let mut s = Session::start(ws.path(), cfg.path());
     s.wait_text("Tests · 21");
     // the first frame opens two levels: director-plan's cases are hidden
@@ -315,7 +315,7 @@ fn h_and_l_fold_the_whole_tree_and_a_closed_folder_counts_its_marked_cases() {
 #[test]
 fn finder_rows_carry_the_status_mark() {
     let ws = common::fs::demo_copy();
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     let mut s = Session::start(ws.path(), cfg.path());
     s.wait_text("Tests · 21");
     s.send("/");
@@ -382,7 +382,7 @@ fn a_timeline_row_cut_by_the_pane_ends_with_an_ellipsis() {
         "{\"schemaVersion\":4,\"runId\":\"20261130-120000-000\",\"caseId\":\"workbench-approval-flow\",\
          \"scope\":\"ai/e2e/workbench/scenario\",\"status\":\"passed\"}",
     );
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     let mut s = Session::start(ws.path(), cfg.path());
     s.wait_text("Tests · 21");
     s.find("'workbench-approval-flow");
@@ -412,7 +412,7 @@ fn a_runners_blank_lines_are_dropped() {
         "blank-lines.sh",
         "echo 'first said'\necho ''\necho '   '\necho 'second said'\necho ''\nexit 3\n",
     );
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     let mut s = Session::start(ws.path(), cfg.path());
     s.wait_text("Tests · 21");
     s.find("'terminal-basic-command");

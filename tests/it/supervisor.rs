@@ -54,7 +54,7 @@ fn case(id: &str, title: &str, run: &str, timeout: Option<&str>) -> String {
 /// A workspace with the catalog cases below and one tests-tree case whose runner
 /// leaves escapers, probes /dev/tty into `tty.txt` and waits.
 fn workspace(extra: &str) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("tempdir");
+    let dir = crate::common::fs::scratch_dir();
     let root = dir.path();
     let t = root.join(".pouch/tester");
     std::fs::create_dir_all(t.join("cases")).expect("mkdir");
@@ -385,7 +385,7 @@ fn a_timeout_out_of_range_is_located_and_never_runs() {
 #[test]
 fn the_guardian_leaves_no_file_in_the_temp_folder() {
     let ws = workspace("");
-    let tmp = tempfile::tempdir().expect("tmp");
+    let tmp = crate::common::fs::scratch_dir();
     // a planted file where the old guardian wrote its list: never touched
     let planted = tmp.path().join("planted");
     std::fs::write(&planted, "keep").expect("plant");
@@ -489,7 +489,7 @@ fn the_guardian_signals_only_what_it_was_given() {
 fn tui(how: &str) {
     let ws = workspace("");
     let root = ws.path();
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     let n = marker();
     let mut s = Session::start_with(root, cfg.path(), &[("SUP_N", &n)]);
     let pid = s.child.process_id().expect("pid");

@@ -28,7 +28,7 @@ fn tail() -> Command {
 
 #[test]
 fn hostile_text_is_printed_escaped() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::fs::scratch_dir();
     // OSC 52 would write the clipboard, CSI 2J would clear the screen; C1 CSI too
     let line = "{\"ts\":\"2026-03-15T10:15:30.112Z\",\"type\":\"signal\",\"name\":\"console\\u001b[2J\",\"status\":\"info\",\"message\":\"copy \\u001b]52;c;SGVsbG8=\\u0007 then \\u009b31m red\",\"data\":{\"out\":\"\\u001b]52;c;cm0gLXJm\\u001b\\\\\"}}\n";
     let p = write(dir.path(), &(ev("open", "ok") + line));
@@ -61,7 +61,7 @@ fn hostile_text_is_printed_escaped() {
 
 #[test]
 fn json_from_start_prints_every_event_and_exits() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::fs::scratch_dir();
     let text: String = (1..=25).map(|i| ev(&format!("e{i}"), "ok")).collect();
     let p = write(dir.path(), &text);
     let out = tail()
@@ -86,7 +86,7 @@ fn json_from_start_prints_every_event_and_exits() {
 
 #[test]
 fn without_from_start_the_last_ten_come_first() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::fs::scratch_dir();
     let text: String = (1..=25).map(|i| ev(&format!("e{i}"), "ok")).collect();
     let p = write(dir.path(), &text);
     let out = tail().args(["tail"]).arg(&p).output().unwrap();
@@ -103,7 +103,7 @@ fn without_from_start_the_last_ten_come_first() {
 
 #[test]
 fn bad_lines_are_reported_and_still_shown() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::fs::scratch_dir();
     let mut bytes = ev("a", "ok").into_bytes();
     bytes.extend_from_slice(
         b"garbage \x1b[31m\n{\"type\":\"step\",\"name\":\"n\xff\",\"status\":\"ok\"}\n",
@@ -154,7 +154,7 @@ fn bad_lines_are_reported_and_still_shown() {
 
 #[test]
 fn no_color_codes_when_stdout_is_not_a_terminal() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::fs::scratch_dir();
     let p = write(dir.path(), &ev("a", "failed"));
     // not a terminal: no color
     let out = tail().arg("tail").arg(&p).output().unwrap();
@@ -163,7 +163,7 @@ fn no_color_codes_when_stdout_is_not_a_terminal() {
 
 #[test]
 fn a_missing_file_is_a_usage_error_unless_following() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::fs::scratch_dir();
     let out = tail()
         .arg("tail")
         .arg(dir.path().join("nope.jsonl"))
@@ -176,7 +176,7 @@ fn a_missing_file_is_a_usage_error_unless_following() {
 
 #[test]
 fn follow_streams_lines_as_a_writer_appends_them() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::fs::scratch_dir();
     let p = dir.path().join("run/timeline.jsonl");
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("testdeck"))
         .args(["tail", "--follow", "--json"])
@@ -243,7 +243,7 @@ fn follow_streams_lines_as_a_writer_appends_them() {
 
 #[test]
 fn a_big_file_prints_in_order_with_its_bad_line_reported() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::fs::scratch_dir();
     let mut text: String = (1..=5000).map(|i| ev(&format!("e{i}"), "ok")).collect();
     text.push_str("broken {\n");
     text.extend((5001..=6000).map(|i| ev(&format!("e{i}"), "ok")));
@@ -277,7 +277,7 @@ fn a_big_file_prints_in_order_with_its_bad_line_reported() {
 /// other form is rewritten to it — the same output either way.
 #[test]
 fn json_lines_are_the_compact_form_whatever_the_input_form() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::fs::scratch_dir();
     let hostile = r#"{"type":"signal","name":"a\"b","status":"info","message":"\u001b]52;c;SGVsbG8=\u0007","data":{"k":[1,-2,null,{}]}}"#;
     let input = [
         ev("a", "ok").trim_end().to_owned(),

@@ -129,7 +129,7 @@ fn write_cut(file: &mut File, text: &str, rng: &mut fastrand::Rng) {
 }
 
 fn setup() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::fs::scratch_dir();
     let p = dir.path().join("timeline.jsonl");
     (dir, p)
 }
@@ -355,7 +355,7 @@ fn replacement_by_rename_drains_the_old_file_then_follows_the_new() {
 #[test]
 fn late_creation_by_a_process_even_of_the_folder() {
     for watch in modes() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::common::fs::scratch_dir();
         // the runner makes the run folder itself, after following has begun
         let p = dir
             .path()

@@ -130,7 +130,7 @@ fn a_real_failed_playwright_trace_shows_actions_error_console_network_and_a_fram
 
 #[test]
 fn a_file_that_is_no_trace_is_a_located_problem() {
-    let d = tempfile::tempdir().expect("tmp");
+    let d = crate::common::fs::scratch_dir();
     let f = d.path().join("trace.zip");
     std::fs::write(&f, "<html>a report, not a trace</html>").expect("write");
     let (code, out, err) = trace(&[f.as_os_str()]);
@@ -202,7 +202,7 @@ fn hostile_traces_are_located_problems_in_under_a_second_and_100_mb() {
             "error trace-unreadable",
         ),
     ];
-    let d = tempfile::tempdir().expect("tmp");
+    let d = crate::common::fs::scratch_dir();
     for (name, bytes, want) in cases {
         let f = d.path().join(name);
         std::fs::write(&f, bytes).expect("write");

@@ -48,7 +48,7 @@ fn enter_on_a_real_trace_shows_actions_the_failure_console_network_and_frames() 
         return;
     };
     let root = f.root.as_path();
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     let editor = common::editor::Recording::new();
     let mut s = Session::start_with(root, cfg.path(), &editor.env());
     open_trace(&mut s);
@@ -136,7 +136,7 @@ fn a_real_traces_frames_are_drawn_with_the_terminals_picture_protocol() {
         return;
     };
     let root = f.root.as_path();
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     let mut s = Session::start_with(root, cfg.path(), &[("TESTDECK_IMAGES", "kitty")]);
     let before = s.bytes.lock().expect("lock").len();
     assert!(

@@ -176,7 +176,7 @@ fn script(run: &str) -> String {
 /// A catalog with a gated destructive case, a run_together pair (mutating +
 /// destructive) and a category that talks HTTP; `vars` and `local` are added.
 fn workspace(vars: &str, local: &str) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("tempdir");
+    let dir = crate::common::fs::scratch_dir();
     let t = dir.path().join(".pouch/tester");
     std::fs::create_dir_all(t.join("cases")).expect("mkdir");
     let catalog = format!(

@@ -79,7 +79,7 @@ const CHAINS: [&str; 3] = [
 
 impl Deep {
     fn new() -> Deep {
-        let ws = common::fs::demo_scratch();
+        let ws = common::fs::demo_copy();
         for c in CHAINS {
             deep_chain(&ws.path().join(c), DEEP);
         }
@@ -157,7 +157,7 @@ fn a_chain_of_ten_thousand_folders_is_a_located_problem_in_every_shell() {
     );
 
     // the cockpit opens and quits on it
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     let s = common::Session::start(root, cfg.path());
     common::keep_child(s.child.as_ref());
     s.wait_text("Tests ·");
@@ -291,7 +291,7 @@ fn junit_of_names_xml_forbids_is_still_xml() {
 fn a_runs_folder_that_is_a_link_out_gets_no_record() {
     let ws = common::fs::demo_copy();
     let root = ws.path();
-    let outside = tempfile::tempdir().expect("outside");
+    let outside = crate::common::fs::scratch_dir();
     let runs = root.join(".pouch/tester/runs");
     let _ = std::fs::remove_dir_all(&runs);
     std::fs::create_dir_all(runs.parent().expect("parent")).expect("mkdir");
@@ -352,7 +352,7 @@ fn an_artifact_swapped_for_a_link_out_after_listing_is_refused_at_o_and_at_the_p
     use testdeck_tui::app::Pane;
     use testdeck_tui::image::State;
     let d = common::fs::demo_copy();
-    let outside = tempfile::tempdir().expect("outside");
+    let outside = crate::common::fs::scratch_dir();
     let run = d.path().join(PLAN_CARD_RUN);
     let card = run.join("artifacts/plan-card.png");
     // a real picture outside the workspace, the one the link will lead to
@@ -429,7 +429,7 @@ fn an_artifact_swapped_for_a_link_out_after_listing_is_refused_at_o_and_at_the_p
 #[test]
 fn a_cancelled_runs_file_the_disk_refuses_keeps_its_entries_and_is_reported() {
     use common::fs::write;
-    let ws = tempfile::tempdir().expect("ws");
+    let ws = crate::common::fs::scratch_dir();
     let root = ws.path();
     write(
         root,
@@ -453,7 +453,7 @@ fn a_cancelled_runs_file_the_disk_refuses_keeps_its_entries_and_is_reported() {
     for r in &earlier {
         std::fs::create_dir_all(root.join(r)).expect("mkdir");
     }
-    let state = tempfile::tempdir().expect("state");
+    let state = crate::common::fs::scratch_dir();
     let file = testdeck_core::workspace::cancelled::file_in(&state.path().join("testdeck"), root);
     testdeck_core::workspace::cancelled::record(&file, root, &earlier).expect("earlier");
     let before = std::fs::read(&file).expect("the file");
@@ -526,7 +526,7 @@ fn raw_hostile(s: &str) -> Option<char> {
 fn yy_and_yp_copy_hostile_names_escaped() {
     use common::app::{Deck, Runs, options};
     use testdeck_tui::app::Effect;
-    let ws = tempfile::tempdir().expect("ws");
+    let ws = crate::common::fs::scratch_dir();
     let root = ws.path();
     let name = "pay\u{1b}]52;c;ZXZpbA==\u{7}\u{202e}gpj\u{2028}\u{2066}x\u{85}\u{9b}2J";
     common::fs::write(
@@ -645,7 +645,7 @@ fn a_trust_question_too_long_for_the_screen_scrolls_and_y_waits_for_its_end() {
 #[test]
 fn line_and_paragraph_separators_in_a_name_never_reach_the_terminal_raw() {
     let ws = common::fs::demo_copy();
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     let dir = ws.path().join("tests/ai/backend/tools/terminal");
     std::fs::create_dir_all(&dir).expect("suite folder");
     std::fs::write(

@@ -11,7 +11,7 @@ use testdeck_core::workspace::Workspace;
 #[test]
 fn e_opens_the_catalog_case_at_its_line_in_the_editor_and_the_cockpit_draws_again() {
     let d = demo();
-    let cfg = tempfile::tempdir().expect("tmp");
+    let cfg = crate::common::fs::scratch_dir();
     let editor = common::editor::Recording::new();
     let ws = Workspace::load(d.path()).expect("load");
     let case = ws
@@ -51,7 +51,7 @@ fn e_opens_the_catalog_case_at_its_line_in_the_editor_and_the_cockpit_draws_agai
 #[test]
 fn a_missing_editor_is_a_notice() {
     let d = demo();
-    let cfg = tempfile::tempdir().expect("tmp");
+    let cfg = crate::common::fs::scratch_dir();
     let mut s = Session::start_with(
         d.path(),
         cfg.path(),
@@ -80,7 +80,7 @@ fn osc52(text: &str) -> String {
 #[test]
 fn y_copies_the_case_id_path_and_runner_command_with_osc_52() {
     let d = demo();
-    let cfg = tempfile::tempdir().expect("tmp");
+    let cfg = crate::common::fs::scratch_dir();
     let mut s = Session::start(d.path(), cfg.path());
     s.wait_text("Tests · 21");
     s.find("'terminal-basic-command");

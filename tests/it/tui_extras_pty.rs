@@ -6,9 +6,9 @@ use common::Session;
 
 #[test]
 fn watch_a_case_edit_its_file_see_it_rerun() {
-    let ws = tempfile::tempdir().expect("tmp");
+    let ws = crate::common::fs::scratch_dir();
     testdeck_core::workspace::demo::write_demo(ws.path()).expect("demo");
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     let mut s = Session::start_with(ws.path(), cfg.path(), &[("DEMO_RUNNER_PACE", "0.05")]);
     s.wait_text("Tests · 21");
     s.wait_text("71 runs");

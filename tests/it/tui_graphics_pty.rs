@@ -11,7 +11,7 @@ use common::fs::demo_copy as demo;
 /// output bytes from the `i` on, and the screen then.
 fn show_plan_card(images: &str) -> Shown {
     let d = demo();
-    let cfg = tempfile::tempdir().expect("tmp");
+    let cfg = crate::common::fs::scratch_dir();
     let mut s = Session::start_with(d.path(), cfg.path(), &[("TESTDECK_IMAGES", images)]);
     s.wait_text("Tests · 21");
     s.find("'workbench-plan-artifact-smoke");
@@ -157,7 +157,7 @@ fn auto_detects_kitty_from_the_terminal_s_answer() {
     use std::sync::{Arc, Mutex};
     use std::time::{Duration, Instant};
     let d = demo();
-    let cfg = tempfile::tempdir().expect("tmp");
+    let cfg = crate::common::fs::scratch_dir();
     let pty = native_pty_system()
         .openpty(PtySize {
             rows: common::ROWS,

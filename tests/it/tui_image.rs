@@ -221,7 +221,7 @@ fn truncated_and_huge_pngs_give_messages() {
         "{e}"
     );
     // a file over the size cap is not read
-    let d = tempfile::tempdir().expect("tmp");
+    let d = crate::common::fs::scratch_dir();
     let big = d.path().join("big.png");
     std::fs::File::create(&big)
         .and_then(|f| f.set_len(image::MAX_FILE + 1))

@@ -15,9 +15,9 @@ fn line_with(s: &vt100::Screen, needle: &str) -> String {
 
 #[test]
 fn a_verdict_updates_the_catalog_row_the_live_pane_and_the_runs_tab_at_once() {
-    let ws = tempfile::tempdir().expect("tmp");
+    let ws = crate::common::fs::scratch_dir();
     testdeck_core::workspace::demo::write_demo(ws.path()).expect("demo");
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     let mut s = Session::start(ws.path(), cfg.path());
     s.wait_text("71 runs");
     s.send("2");

@@ -10,9 +10,9 @@ use std::time::Duration;
 
 #[test]
 fn open_find_jump_quit_restores_terminal() {
-    let ws = tempfile::tempdir().expect("tmp");
+    let ws = crate::common::fs::scratch_dir();
     common::fixtures::write_fixture(ws.path(), false);
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     let mut s = Session::start(ws.path(), cfg.path());
     s.wait_text("Tests · 6");
     s.wait_text("▾ ai");
@@ -29,9 +29,9 @@ fn open_find_jump_quit_restores_terminal() {
 
 #[test]
 fn hostile_log_bytes_never_reach_the_pty() {
-    let ws = tempfile::tempdir().expect("tmp");
+    let ws = crate::common::fs::scratch_dir();
     common::fixtures::write_fixture(ws.path(), true);
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     let mut s = Session::start(ws.path(), cfg.path());
     s.wait_text("Tests · 7");
     s.find("evil");
@@ -54,7 +54,7 @@ fn hostile_log_bytes_never_reach_the_pty() {
 
 #[test]
 fn not_a_terminal_exits_2() {
-    let ws = tempfile::tempdir().expect("tmp");
+    let ws = crate::common::fs::scratch_dir();
     common::fixtures::write_fixture(ws.path(), false);
     let out = common::cli::at(ws.path())
         .stdin(std::process::Stdio::null())
@@ -167,9 +167,9 @@ fn live_timeline_follows_appends_and_a_replacement_by_rename() {
 /// its status reaches the tree and its run the Runs tab.
 #[test]
 fn mark_run_prompts_live_timeline_runs_tab() {
-    let ws = tempfile::tempdir().expect("tmp");
+    let ws = crate::common::fs::scratch_dir();
     testdeck_core::workspace::demo::write_demo(ws.path()).expect("demo");
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     let mut s = Session::start(ws.path(), cfg.path());
     s.wait_text("Tests · 21");
     s.wait_text("71 runs");
@@ -247,9 +247,9 @@ fn mark_run_prompts_live_timeline_runs_tab() {
 /// streams into the live pane; `q` ends the watch and the app.
 #[test]
 fn watch_reruns_a_case_when_its_file_changes() {
-    let ws = tempfile::tempdir().expect("tmp");
+    let ws = crate::common::fs::scratch_dir();
     testdeck_core::workspace::demo::write_demo(ws.path()).expect("demo");
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     let mut s = Session::start(ws.path(), cfg.path());
     s.wait_text("71 runs");
     s.find("'docx-export-heading");
@@ -276,10 +276,10 @@ fn watch_reruns_a_case_when_its_file_changes() {
 /// (the next `o` runs at once); a changed file asks again.
 #[test]
 fn a_workspace_opener_runs_only_once_trusted() {
-    let ws = tempfile::tempdir().expect("tmp");
+    let ws = crate::common::fs::scratch_dir();
     common::fixtures::write_fixture(ws.path(), false);
-    let cfg = tempfile::tempdir().expect("cfg");
-    let state = tempfile::tempdir().expect("state");
+    let cfg = crate::common::fs::scratch_dir();
+    let state = crate::common::fs::scratch_dir();
     let marker = state.path().join("opened.marker");
     let toml = format!(
         "[open]\ndefault = [\"sh\", \"-c\", \"touch '{}'\", \"sh\"]\n",

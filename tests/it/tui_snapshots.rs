@@ -30,7 +30,7 @@ fn loaded(root: &Path, w: u16, h: u16) -> Deck {
 }
 
 fn fixture(hostile: bool) -> tempfile::TempDir {
-    let d = tempfile::tempdir().expect("tmp");
+    let d = crate::common::fs::scratch_dir();
     testkit::write_fixture(d.path(), hostile);
     d
 }
@@ -44,7 +44,7 @@ fn loading() {
 
 #[test]
 fn empty_workspace() {
-    let d = tempfile::tempdir().expect("tmp");
+    let d = crate::common::fs::scratch_dir();
     std::fs::create_dir_all(d.path().join("tests")).expect("mkdir");
     let mut app = loaded(d.path(), 100, 24);
     insta::assert_snapshot!(render(&app, &dark()).backend());
@@ -54,7 +54,7 @@ fn empty_workspace() {
 
 #[test]
 fn load_error() {
-    let d = tempfile::tempdir().expect("tmp");
+    let d = crate::common::fs::scratch_dir();
     let mut app = new_app(d.path(), 80, 16, "127.0.0.1");
     app.update(Action::LoadFailed("ws: not a folder".into()));
     insta::assert_snapshot!(render(&app, &dark()).backend());

@@ -39,7 +39,7 @@ fn with_badge(app: &App, domain: &str) -> usize {
 
 #[test]
 fn first_frame_carries_the_tree_before_the_history() {
-    let d = tempfile::tempdir().expect("tmp");
+    let d = crate::common::fs::scratch_dir();
     // 2 domains x 5 suites x 4 groups x 1 case, 2 runs each
     testkit::generate(d.path(), 2, 1, 2);
     let root = d.path().to_path_buf();
@@ -122,7 +122,7 @@ fn first_frame_carries_the_tree_before_the_history() {
 
 #[test]
 fn the_streaming_count_is_grouped() {
-    let d = tempfile::tempdir().expect("tmp");
+    let d = crate::common::fs::scratch_dir();
     testkit::generate(d.path(), 1, 1, 1);
     let mut app = new_app(d.path());
     app.update(Action::TreeLoaded(Box::new(
@@ -142,7 +142,7 @@ fn the_streaming_count_is_grouped() {
 /// The staged history, collected, is the history a headless command loads at once.
 #[test]
 fn staged_history_is_the_full_load() {
-    let d = tempfile::tempdir().expect("tmp");
+    let d = crate::common::fs::scratch_dir();
     testkit::generate(d.path(), 3, 1, 2);
     testkit::write_fixture(d.path(), true);
     // domains sort "a" < "a-b", their scopes "a-b/…" < "a/…": the merge sorts again

@@ -18,7 +18,7 @@ fn start(root: &Path, config: &Path, rows: u16, cols: u16) -> Session {
 #[test]
 fn a_window_that_grows_shows_the_tree_from_its_first_rows() {
     let d = common::fs::demo_copy();
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     let mut s = start(d.path(), cfg.path(), 10, 40);
     s.wait_sized(10, 40, "the tree at 40×10", |sc| {
         sc.contents().contains("ai 9")
@@ -48,7 +48,7 @@ fn a_window_that_grows_shows_the_tree_from_its_first_rows() {
 #[test]
 fn the_live_prompt_of_the_long_path_case_shows_its_choices_at_100x30() {
     let d = common::fs::demo_copy();
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     let mut s = start(d.path(), cfg.path(), 30, 100);
     s.wait_sized(30, 100, "the tree", |sc| sc.contents().contains("ai 9"));
     s.send("/");

@@ -20,7 +20,7 @@ const RUN: &str = "tests/logs/shop/backend/cart/cart-merge/20260101-000000-001";
 /// A workspace with the failed case (a failed run as vitest's reporter writes
 /// it: the frames of vitest itself, of node and of the test) and a passed one.
 fn workspace() -> tempfile::TempDir {
-    let d = tempfile::tempdir().expect("tmp");
+    let d = crate::common::fs::scratch_dir();
     let root = d.path();
     let abs = root.join(TEST);
     let abs = abs.to_str().expect("utf-8");

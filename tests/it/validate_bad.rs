@@ -10,7 +10,7 @@ use std::path::Path;
 
 /// The checked-in fixture plus the kinds git cannot hold well: a 2 MB line and a symlink loop.
 fn bad_workspace() -> tempfile::TempDir {
-    let tmp = tempfile::tempdir().expect("tempdir");
+    let tmp = crate::common::fs::scratch_dir();
     copy_dir(Path::new("tests/fixtures/bad"), tmp.path());
     let run = tmp
         .path()

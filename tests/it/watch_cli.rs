@@ -120,7 +120,7 @@ impl Drop for Watch {
 
 /// A tests-tree workspace whose runner runs `script` (argv after it: the filters).
 fn tests_workspace(script: &str) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("tempdir");
+    let dir = crate::common::fs::scratch_dir();
     let root = dir.path();
     write(
         root,

@@ -22,7 +22,7 @@ fn case(id: &str, risk: &str) -> String {
 }
 
 fn workspace() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("tempdir");
+    let dir = crate::common::fs::scratch_dir();
     let root = dir.path();
     for f in ["basic/case-a", "basic/case-b", "live/case-l"] {
         write(

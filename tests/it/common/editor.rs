@@ -15,7 +15,7 @@ pub struct Recording {
 impl Recording {
     pub fn new() -> Recording {
         use std::os::unix::fs::PermissionsExt as _;
-        let dir = tempfile::tempdir().expect("editor dir");
+        let dir = crate::common::fs::scratch_dir();
         let vi = dir.path().join("vi");
         std::fs::write(
             &vi,

@@ -38,24 +38,20 @@ pub fn copy_dir(from: &Path, to: &Path) {
 
 /// A temporary copy of the demo workspace, written by the library as `testdeck demo` does.
 pub fn demo_copy() -> tempfile::TempDir {
-    let d = tempfile::tempdir().expect("tmp");
+    let d = scratch_dir();
     testdeck_core::workspace::demo::write_demo(d.path()).expect("demo");
     d
 }
 
 /// A temporary folder on a memory file system where there is one (`/dev/shm`),
-/// else in the usual temp folder: for the tests that make tens of thousands of
-/// folders or files, or thousands of launches' records, whose point is not the
-/// disk (on a loaded disk its journal made them minutes long).
+/// else in the usual temp folder: every test's folders are made here. Their
+/// point is not the disk, and on ext4 making and deleting hundreds of thousands
+/// of small files and folders (every test's workspace, config and state) spent
+/// a third of the suite's CPU in the inode allocator (`find_inode_bit`,
+/// `recently_deleted` in a profile); on a loaded disk its journal made the
+/// heaviest tests minutes long.
 pub fn scratch_dir() -> tempfile::TempDir {
     tempfile::tempdir_in("/dev/shm")
         .or_else(|_| tempfile::tempdir())
         .expect("tempdir")
-}
-
-/// [`demo_copy`] in a [`scratch_dir`].
-pub fn demo_scratch() -> tempfile::TempDir {
-    let d = scratch_dir();
-    testdeck_core::workspace::demo::write_demo(d.path()).expect("demo");
-    d
 }

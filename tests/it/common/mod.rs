@@ -25,12 +25,12 @@ pub fn open_in_progress(
     line: &str,
     first: &str,
 ) -> (Session, std::path::PathBuf, [tempfile::TempDir; 2]) {
-    let ws = tempfile::tempdir().expect("tmp");
+    let ws = crate::common::fs::scratch_dir();
     fixtures::write_fixture(ws.path(), false);
     let run = ws.path().join(run);
     std::fs::create_dir_all(&run).expect("mkdir");
     std::fs::write(run.join("timeline.jsonl"), line).expect("write");
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     let mut s = Session::start(ws.path(), cfg.path());
     s.wait_text("Tests · 6");
     s.find("'kb-search-empty");

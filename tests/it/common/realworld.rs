@@ -89,7 +89,7 @@ fn copy_project(to: &Path) {
 /// A copy of the fixture project in a temp folder of its own (a test that launches
 /// or changes files there).
 pub fn project() -> tempfile::TempDir {
-    let d = tempfile::tempdir().expect("tmp");
+    let d = crate::common::fs::scratch_dir();
     copy_project(d.path());
     d
 }
