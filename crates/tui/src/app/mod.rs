@@ -21,6 +21,7 @@ mod navigate;
 pub mod opener;
 pub mod overlay;
 pub mod preview;
+pub mod problems;
 pub mod prompt;
 pub mod report;
 pub mod runs_tab;
@@ -35,6 +36,7 @@ pub mod watch;
 pub mod why;
 
 use super::action::{Action, Command};
+use super::feature_work::FeatureWork;
 use super::keymap::{Key, Keymap, Resolved, Resolver};
 use crossterm::event::{KeyEvent, MouseEventKind};
 use layout::Areas;
@@ -134,6 +136,8 @@ pub struct App {
     compare: compare::Compare,
     previews: preview::Previews,
     contract: contract::Contract,
+    /// The problems list (`p`): validate's problems, the openers' and runners' failures.
+    problems: problems::Problems,
     /// The failure digests read for `W` and the details' summary.
     why: why::Why,
     /// The terminal's picture protocol and the screenshot encoded for it.
@@ -194,6 +198,7 @@ impl App {
             compare: compare::Compare::default(),
             previews: preview::Previews::default(),
             contract: contract::Contract::default(),
+            problems: problems::Problems::default(),
             why: why::Why::default(),
             graphics: super::graphics::Graphics::default(),
             quit: false,
@@ -431,6 +436,12 @@ impl App {
                 self.notice = Some(n);
                 Vec::new()
             }
+            Action::ToolFailed { said, stderr } => {
+                self.notice = Some(said.clone());
+                self.problems.failed(said, stderr);
+                self.refresh_problems();
+                Vec::new()
+            }
             Action::Exec(index, ev) => self.exec_event(index, *ev),
             Action::ExecQueued(index, queue) => {
                 let (evs, more) = queue.take();
@@ -568,6 +579,11 @@ impl App {
                 // a filter changes the row count: the window re-fitted to it
                 self.clamp();
             }
+            Command::ScrollLeft | Command::ScrollRight => {
+                if !self.live.handle(c, page, self.has_keys(Pane::Live)) {
+                    self.notice = Some("< and > scroll the timeline sideways: Tab to it".into());
+                }
+            }
             Command::NextFailure | Command::PrevFailure => {
                 match self.live.jump_failure(c == Command::NextFailure) {
                     Some(true) => {
@@ -582,8 +598,10 @@ impl App {
             Command::PreviewImage => return self.preview_open(),
             Command::Help => self.layers.open(Overlay::Help { scroll: 0 }),
             Command::Problems => {
+                self.problems.check();
                 self.layers
-                    .open(overlay::problems(self.ws.as_ref(), self.live.run()));
+                    .open(self.problems.overlay(self.ws.as_ref(), self.live.run(), 0));
+                return vec![Effect::Work(FeatureWork::Validate)];
             }
             Command::Close => {
                 self.marks.clear();

@@ -77,6 +77,13 @@ pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect)
             ));
         }
     }
+    if live.hscroll() > 0 {
+        // the rows are scrolled sideways: by how much, and the way back
+        title.push(Span::styled(
+            format!("[→{} <] ", live.hscroll()),
+            theme.get("accent"),
+        ));
+    }
     if live.follow() {
         title.push(Span::styled("[follow] ", theme.get("accent")));
     } else {
@@ -142,9 +149,12 @@ pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect)
     if live.show_events() {
         for (pos, i) in live.list().visible(live.rows(), h) {
             let mut l = super::ellipsize(
-                Line::styled(
-                    escape(&run.runtime_events[i]).into_owned(),
-                    theme.get("text"),
+                super::shift_left(
+                    Line::styled(
+                        escape(&run.runtime_events[i]).into_owned(),
+                        theme.get("text"),
+                    ),
+                    live.hscroll(),
                 ),
                 inner.width as usize,
             );
@@ -163,12 +173,18 @@ pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect)
         .flat_map(|a| [a.step_id.as_deref(), a.assertion_id.as_deref()])
         .flatten()
         .collect();
-    lines.push(Line::styled(
-        format!(
-            "{:<12} {:<9} {:<7} {}",
-            "time", "type", "status", "name · message"
+    lines.push(super::ellipsize(
+        super::shift_left(
+            Line::styled(
+                format!(
+                    "{:<12} {:<9} {:<7} {}",
+                    "time", "type", "status", "name · message"
+                ),
+                theme.get("muted"),
+            ),
+            live.hscroll(),
         ),
-        theme.get("muted"),
+        inner.width as usize,
     ));
     let rows = h.saturating_sub(1);
     let offset = if live.list().cursor >= live.list().offset + rows {
@@ -181,7 +197,8 @@ pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect)
         // the runner's own lines: dimmed, tagged out / err in the type column
         let output = is_output(e);
         let st = status_style(&e.status, theme);
-        let marked = e.id.as_deref().is_some_and(|id| refs.contains(id));
+        // an event an artifact refers to shows its id, the one the artifact names
+        let marked = e.id.as_deref().filter(|id| refs.contains(id));
         let mut spans = vec![
             Span::styled(
                 format!("{:<12} ", escape(&time_of(e.ts.as_deref().unwrap_or("")))),
@@ -192,7 +209,10 @@ pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect)
                 theme.get(if output { "muted" } else { "accent" }),
             ),
             Span::styled(format!("{:<7} ", escape(&e.status)), st),
-            Span::styled(if marked { "◆ " } else { "" }, theme.get("artifact_ref")),
+            Span::styled(
+                marked.map_or(String::new(), |id| format!("◆ {} ", escape(id))),
+                theme.get("artifact_ref"),
+            ),
             Span::styled(
                 escape(&e.name).into_owned(),
                 if is_failure(e) {
@@ -207,7 +227,10 @@ pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect)
             spans.push(Span::styled(" · ", theme.get("muted")));
             spans.extend(super::sgr_line_spans(&e.message, theme.get("muted"), theme));
         }
-        let mut l = super::ellipsize(Line::from(spans), inner.width as usize);
+        let mut l = super::ellipsize(
+            super::shift_left(Line::from(spans), live.hscroll()),
+            inner.width as usize,
+        );
         if pos == live.list().cursor && has_focus {
             l = l.style(theme.get("selection"));
         }

@@ -417,6 +417,36 @@ pub fn ellipsize(line: Line<'static>, cols: usize) -> Line<'static> {
     Line::from(spans).style(style)
 }
 
+/// `line` without its first `cols` columns, starting with `…` when anything was
+/// left out (a row scrolled sideways says so, as a cut end does).
+pub fn shift_left(line: Line<'static>, cols: usize) -> Line<'static> {
+    if cols == 0 {
+        return line;
+    }
+    let style = line.style;
+    let mut skip = cols;
+    let mut spans = Vec::new();
+    for s in line.spans {
+        if skip == 0 {
+            spans.push(s);
+            continue;
+        }
+        let w = s.width();
+        if w <= skip {
+            skip -= w;
+            continue;
+        }
+        // the part of this span past the columns skipped
+        let head = truncate(&s.content, skip);
+        let rest = s.content[head.len()..].to_owned();
+        skip = 0;
+        spans.push(Span::styled(rest, s.style));
+    }
+    let first = spans.first().map(|s| s.style).unwrap_or_default();
+    spans.insert(0, Span::styled("…", first));
+    Line::from(spans).style(style)
+}
+
 /// The longest prefix of `s` that fits in `cols` terminal columns (wide characters count 2).
 pub fn truncate(s: &str, cols: usize) -> String {
     let mut out = String::new();
