@@ -11,6 +11,7 @@ pub mod editor;
 mod effect;
 mod features;
 pub mod finder;
+mod hints;
 mod input;
 pub mod launch;
 pub mod layout;
@@ -136,6 +137,8 @@ pub struct App {
     compare: compare::Compare,
     previews: preview::Previews,
     contract: contract::Contract,
+    /// The key-hint line is shown (`[ui] key_hints` in the person's config).
+    key_hints: bool,
     /// The problems list (`p`): validate's problems, the openers' and runners' failures.
     problems: problems::Problems,
     /// The failure digests read for `W` and the details' summary.
@@ -162,6 +165,11 @@ const SPINNER: [&str; 8] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "�
 
 impl App {
     pub fn new(opts: Options, keymap: Keymap) -> App {
+        // the person's config only when the environment is read (never in tests)
+        let key_hints = !opts.use_env
+            || testdeck_core::userconfig::current()
+                .key_hints
+                .unwrap_or(true);
         App {
             opener_places: if opts.use_env {
                 testdeck_core::workspace::openers::UserDirs::from_env()
@@ -199,6 +207,7 @@ impl App {
             previews: preview::Previews::default(),
             contract: contract::Contract::default(),
             problems: problems::Problems::default(),
+            key_hints,
             why: why::Why::default(),
             graphics: super::graphics::Graphics::default(),
             quit: false,

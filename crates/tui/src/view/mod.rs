@@ -89,6 +89,9 @@ impl App {
             let focus = self.has_keys(Pane::Artifacts);
             artifacts::draw(self.live(), (&target, self.pictures()), focus, theme, f, r);
         }
+        if let (Some(r), Some(h)) = (a.hints, self.key_hints()) {
+            bars::hints(&h, theme, f, r);
+        }
         bars::status(&self.status(), theme, f, a.status);
         match self.layers().screen() {
             Some(Screen::Compare(v)) => compare::draw(v, &cx, f),
