@@ -117,7 +117,7 @@ pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect)
         } else if around.case_selected {
             "No runs of this case yet — r runs it"
         } else {
-            "Select a case or a run to see its timeline"
+            "A run's events as they happen: select a case or a run to see its timeline"
         };
         empty_state(vec![Line::raw(msg)], theme, f, inner);
         return;

@@ -78,7 +78,11 @@ impl App {
             }
         }
         if let Some(r) = p.details {
-            let lines = (self.details_lines(theme), self.details().cursor);
+            let lines = (
+                self.details_lines(theme),
+                self.details().cursor,
+                self.details_empty(),
+            );
             details::draw(lines, self.has_keys(Pane::Details), theme, f, r);
         }
         if let Some(r) = p.live {
