@@ -49,8 +49,7 @@ fn field_and_value(message: &str) -> Option<(&str, &str)> {
 /// Where the number `value` of `field` ends in `line`, as the core's check reads
 /// it: before `次 raw runs` / `次 passed` / `次 failed` / `个 case` in a
 /// conclusion, before the `/` of `A / B 个 case` for the passed cases, else
-/// after the field's name (`- totalRuns: 12`, `historicalSuccessRate=70%`); a
-/// `%` right after it stays with it.
+/// after the field's name (`- totalRuns: 12`, `historicalSuccessRate=70%`).
 fn number_end(line: &str, field: &str, value: &str) -> Option<usize> {
     let before = |marker: &str| -> Option<usize> {
         let at = line.find(marker)?;
@@ -71,11 +70,13 @@ fn number_end(line: &str, field: &str, value: &str) -> Option<usize> {
             line[f..].find(value).map(|p| f + p + value.len())
         }
     }?;
-    Some(if line[end..].starts_with('%') {
-        end + 1
-    } else {
-        end
-    })
+    // its unit and its closing backtick stay with it (`81.8%`, `` `33` ``)
+    let tail = line[end..]
+        .chars()
+        .take(2)
+        .take_while(|c| matches!(c, '%' | '`'))
+        .count();
+    Some(end + tail)
 }
 
 impl ReportScreen {
@@ -153,6 +154,11 @@ mod tests {
             Some(true)
         );
         assert_eq!(at("historicalSuccessRate", "83.3"), Some(line));
+        let ticks = "- 历史总数据: `33` 次 raw runs";
+        assert_eq!(
+            number_end(ticks, "totalRuns", "33").map(|e| &ticks[..e]),
+            Some("- 历史总数据: `33`")
+        );
         let cases = "latest: 3 / 4 个 case";
         assert_eq!(number_end(cases, "latestPassedCases", "3"), Some(9));
         assert_eq!(number_end(cases, "latestCaseCount", "4"), Some(13));
