@@ -39,6 +39,7 @@ mod live_workspace;
 mod one_pass;
 mod packaging;
 mod reading_pty;
+mod reading_view;
 mod readme_capture;
 mod realworld;
 mod realworld_shot;

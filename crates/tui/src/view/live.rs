@@ -55,6 +55,14 @@ pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect)
     } else {
         " Timeline "
     })];
+    // first, so a narrow pane still shows it
+    if live.hscroll() > 0 {
+        // the rows are scrolled sideways: by how much, and the way back
+        title.push(Span::styled(
+            format!("[→{} <] ", live.hscroll()),
+            theme.get("accent"),
+        ));
+    }
     if let Some(run) = live.run() {
         let id = live.title_id();
         title.push(Span::styled(
@@ -76,13 +84,6 @@ pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect)
                 theme.get("warning"),
             ));
         }
-    }
-    if live.hscroll() > 0 {
-        // the rows are scrolled sideways: by how much, and the way back
-        title.push(Span::styled(
-            format!("[→{} <] ", live.hscroll()),
-            theme.get("accent"),
-        ));
     }
     if live.follow() {
         title.push(Span::styled("[follow] ", theme.get("accent")));
@@ -112,14 +113,19 @@ pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect)
     let inner = block.inner(r);
     f.render_widget(block, r);
     let Some(run) = live.run() else {
-        let msg = if live.wanted().is_some() {
-            "reading the run…"
+        let lines = if live.wanted().is_some() {
+            vec![Line::raw("reading the run…")]
         } else if around.case_selected {
-            "No runs of this case yet — r runs it"
+            vec![Line::raw("No runs of this case yet — r runs it")]
         } else {
-            "A run's events as they happen: select a case or a run to see its timeline"
+            // what the pane would show, and how to get it
+            super::headed(
+                "A run's events as they happen",
+                theme.get("text"),
+                ["Select a case or a run to see its timeline"],
+            )
         };
-        empty_state(vec![Line::raw(msg)], theme, f, inner);
+        empty_state(lines, theme, f, inner);
         return;
     };
     if live.visible_len() == 0 {

@@ -357,7 +357,8 @@ pub fn headed<S: Into<std::borrow::Cow<'static, str>>>(
 
 /// An empty-state message, centred in a pane.
 pub fn empty_state(lines: Vec<Line<'static>>, theme: &Theme, f: &mut Frame, inner: Rect) {
-    let h = lines.len() as u16;
+    // as many rows as the lines take wrapped, so a long one never hides the next
+    let h = u16::try_from(wrapped_rows(&lines, inner.width)).unwrap_or(u16::MAX);
     let [r] = Layout::vertical([Constraint::Length(h)])
         .flex(Flex::Center)
         .areas(inner);

@@ -74,7 +74,7 @@ pub fn draw(v: &ReportScreen, cx: &super::DrawCtx, f: &mut Frame) {
                 continue;
             };
             spans.push(Span::styled(part.to_owned(), text_style));
-            spans.push(Span::styled(format!(" ⚠ {text} "), theme.get("warning")));
+            spans.push(Span::styled(format!(" ⚠ {text}"), theme.get("warning")));
             from = at;
         }
         spans.push(Span::styled(
