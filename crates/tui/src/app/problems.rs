@@ -5,6 +5,7 @@
 
 use super::overlay::{Overlay, PROBLEMS_TITLE};
 use std::collections::VecDeque;
+use std::fmt::Write as _;
 use testdeck_core::problem::Problem;
 use testdeck_core::sanitize::escape;
 use testdeck_core::tail::live_run::RunData;
@@ -88,14 +89,15 @@ impl Problems {
             plural(located.len() - errors, "warning")
         );
         if !run_lines.is_empty() {
-            title.push_str(&format!(" · {} in the run", run_lines.len()));
+            let _ = write!(title, " · {} in the run", run_lines.len());
         }
         if !self.failures.is_empty() {
-            title.push_str(&format!(
+            let _ = write!(
+                title,
                 " · {} {}",
                 self.failures.len(),
                 plural(self.failures.len(), "failed opener or runner")
-            ));
+            );
         }
         if self.checking {
             title.push_str(" · checking…");
