@@ -38,6 +38,8 @@ mod live_pane;
 mod live_workspace;
 mod one_pass;
 mod packaging;
+mod reading_pty;
+mod reading_view;
 mod readme_capture;
 mod realworld;
 mod realworld_shot;

@@ -78,8 +78,8 @@ fn case_with_artifacts_following() {
         s.contains("[follow]") && s.contains("artifacts/failure.png"),
         "{s}"
     );
-    // the step the screenshot refers to is marked
-    assert!(s.contains("◆ send message"), "{s}");
+    // the step the screenshot refers to is marked with its id
+    assert!(s.contains("◆ s1 send message"), "{s}");
     insta::assert_snapshot!(t.backend());
 }
 

@@ -23,10 +23,14 @@ pub struct UserConfig {
     pub mouse: Option<bool>,
     /// The time zone times are shown in (`time = "utc"` or `"local"`).
     pub time: Option<Zone>,
+    /// The cockpit's key-hint line (`[ui] key_hints`, default on).
+    pub key_hints: Option<bool>,
 }
 
 /// The keys of the file, for messages.
-const KEYS: &str = "theme, keymap, mouse, time, [open]";
+const KEYS: &str = "theme, keymap, mouse, time, [open], [ui]";
+/// The keys of its `[ui]` table.
+const UI_KEYS: &str = "key_hints";
 /// The keys of its `[open]` table (the shape of `testdeck.toml`'s).
 const OPEN_KEYS: [&str; 3] = ["trace", "html", "default"];
 
@@ -109,6 +113,29 @@ pub fn parse(text: &str, file: &str) -> (UserConfig, Vec<String>) {
                 Some(open) => check_open(open, &at, &mut msgs),
                 None => msgs.push(wrong("a table")),
             },
+            "ui" => match v.as_table() {
+                Some(ui) => {
+                    for (key, value) in ui {
+                        let name: &str = key.get_ref();
+                        let v = value.get_ref();
+                        match (name, v.as_bool()) {
+                            ("key_hints", Some(b)) => cfg.key_hints = Some(b),
+                            ("key_hints", None) => msgs.push(at(
+                                value.span(),
+                                format!(
+                                    "ui.key_hints: expected true or false, found {} (ignored)",
+                                    v.type_str()
+                                ),
+                            )),
+                            _ => msgs.push(at(
+                                key.span(),
+                                format!("ui.{name}: unknown key (ignored; known: {UI_KEYS})"),
+                            )),
+                        }
+                    }
+                }
+                None => msgs.push(wrong("a table")),
+            },
             _ => msgs.push(at(
                 key.span(),
                 format!("unknown key {name:?} (ignored; known: {KEYS})"),
@@ -174,7 +201,7 @@ mod tests {
     #[test]
     fn every_key_is_read() {
         let (c, msgs) = parse(
-            "theme = \"light\"\nkeymap = \"vim\"\nmouse = false\ntime = \"utc\"\n[open]\ntrace = [\"true\"]\nhtml = []\n",
+            "theme = \"light\"\nkeymap = \"vim\"\nmouse = false\ntime = \"utc\"\n[open]\ntrace = [\"true\"]\nhtml = []\n[ui]\nkey_hints = false\n",
             "config.toml",
         );
         assert!(msgs.is_empty(), "{msgs:?}");
@@ -185,6 +212,7 @@ mod tests {
                 keymap: Some("vim".into()),
                 mouse: Some(false),
                 time: Some(Zone::Utc),
+                key_hints: Some(false),
             }
         );
     }

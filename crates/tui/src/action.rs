@@ -74,11 +74,14 @@ pub enum Command {
     Section(u8),
     /// The failure view of the selected case's latest run / the selected run.
     Why,
+    /// Scroll the live pane's rows sideways (`<` left, `>` right).
+    ScrollLeft,
+    ScrollRight,
     Noop,
 }
 
 /// Every command with its keymap name, in the order help lists them.
-pub(crate) const COMMANDS: [(Command, &str); 58] = [
+pub(crate) const COMMANDS: [(Command, &str); 60] = [
     (Command::Quit, "quit"),
     (Command::MoveDown, "move_down"),
     (Command::MoveUp, "move_up"),
@@ -136,6 +139,8 @@ pub(crate) const COMMANDS: [(Command, &str); 58] = [
     (Command::Section(3), "section_3"),
     (Command::Section(4), "section_4"),
     (Command::Why, "why"),
+    (Command::ScrollLeft, "scroll_left"),
+    (Command::ScrollRight, "scroll_right"),
     (Command::Noop, "noop"),
 ];
 
@@ -203,6 +208,12 @@ pub enum Action {
     FollowQueued(String, QueueHandle<super::follow_queue::FollowQueue>),
     /// A message for the status bar (e.g. an opener failed).
     Notice(String),
+    /// A program testdeck started (an opener) failed: what the status line says
+    /// and its stderr lines (escaped), which the problems list keeps.
+    ToolFailed {
+        said: String,
+        stderr: Vec<String>,
+    },
     /// Text to show in an overlay (a run comparison).
     ShowText {
         title: String,

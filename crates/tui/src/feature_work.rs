@@ -46,6 +46,8 @@ pub enum FeatureWork {
     /// The failure digest of a run folder (relative to the root): `W` and the
     /// details' summary of a failed run.
     Digest { run: String },
+    /// What `testdeck validate` finds in the workspace on disk (`p`).
+    Validate,
 }
 
 /// What a `FeatureWork` gives back.
@@ -91,4 +93,6 @@ pub enum FeatureResult {
         run: String,
         digest: Box<testdeck_core::workspace::failure::Digest>,
     },
+    /// What `validate` found, or why the workspace could not be read.
+    Validate(Result<Vec<testdeck_core::problem::Problem>, String>),
 }

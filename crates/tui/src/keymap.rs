@@ -370,6 +370,39 @@ impl Keymap {
         out
     }
 
+    /// The key-hint line's hints of `mode`: for each of `cmds` in that order (every
+    /// command of the mode, in the keymap's order, when `cmds` is empty), its
+    /// shortest key and the short form of its desc (`Filter timeline by type` →
+    /// `filter timeline by type`, `Open: folder, run…` → `open`). A command with
+    /// no key in the mode (unbound) is left out.
+    pub fn hints(&self, mode: &str, cmds: &[Command]) -> Vec<(String, String)> {
+        let list = self.bindings(mode);
+        let mut order: Vec<Command> = cmds.to_vec();
+        if order.is_empty() {
+            for b in list {
+                if !order.contains(&b.run) && b.run != Command::Noop {
+                    order.push(b.run);
+                }
+            }
+        }
+        order
+            .into_iter()
+            .filter_map(|cmd| {
+                let b = list
+                    .iter()
+                    .filter(|b| b.run == cmd)
+                    .min_by_key(|b| b.keys().chars().count())?;
+                let key = b.keys();
+                // `<Space>` → `Space`: the brackets say nothing on a hint line
+                let key = match key.strip_prefix('<').and_then(|k| k.strip_suffix('>')) {
+                    Some(inner) if !inner.contains('>') => inner.to_owned(),
+                    _ => key,
+                };
+                Some((key, short_desc(b)))
+            })
+            .collect()
+    }
+
     /// The first key bound to `cmd` in `mode`, for hints.
     pub fn key_for(&self, mode: &str, cmd: Command) -> Option<String> {
         self.bindings(mode)
@@ -377,6 +410,39 @@ impl Keymap {
             .find(|b| b.run == cmd)
             .map(Binding::keys)
     }
+}
+
+/// The hint line's words for a binding, the shortest form: its desc up to its
+/// first `:`, `(`, `,`, ` /` or ` —`, lower-cased at its start, or its command's
+/// name (`failures_only` → `failures only`) when that is shorter.
+fn short_desc(b: &Binding) -> String {
+    let name = b.run.name().replace('_', " ");
+    let desc = desc_head(b);
+    if desc.is_empty() || name.chars().count() < desc.chars().count() {
+        name
+    } else {
+        desc
+    }
+}
+
+/// A binding's desc up to its first `:`, `(`, `,`, ` /` or ` —`, lower-cased at its start.
+fn desc_head(b: &Binding) -> String {
+    let end = [":", " (", ",", " /", " —", ";"]
+        .iter()
+        .filter_map(|m| b.desc.find(m))
+        .min()
+        .unwrap_or(b.desc.len());
+    let short = b.desc[..end].trim();
+    let mut chars = short.chars();
+    chars.next().map_or_else(String::new, |c| {
+        // `Esc`, `HOST`, `$EDITOR`: a word in capitals stays as written
+        let second = chars.clone().next();
+        if second.is_some_and(char::is_uppercase) {
+            short.to_owned()
+        } else {
+            c.to_lowercase().chain(chars).collect()
+        }
+    })
 }
 
 fn locate(file: &str, text: &str, needle: &str, message: String) -> ConfigError {

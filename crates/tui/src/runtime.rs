@@ -195,8 +195,11 @@ impl Runtime {
                 let root = self.root.clone();
                 // the opener runs in the workspace root; its failure says why (the core's words)
                 std::thread::spawn(move || {
-                    if let Err(why) = testdeck_core::workspace::openers::run(&root, &argv) {
-                        send(Action::Notice(why));
+                    if let Err(f) = testdeck_core::workspace::openers::run(&root, &argv) {
+                        send(Action::ToolFailed {
+                            said: f.message,
+                            stderr: f.stderr,
+                        });
                     }
                 });
             }
@@ -412,6 +415,15 @@ pub fn run_now(job: FeatureWork, root: &Path) -> Option<FeatureResult> {
             )),
             run,
         }),
+        // the same load and rules as `testdeck validate`: one home for the list
+        FeatureWork::Validate => {
+            let mut contract = Vec::new();
+            Some(FeatureResult::Validate(
+                testdeck_core::workspace::Workspace::load_with(root, Some(&mut contract))
+                    .map(|ws| testdeck_core::workspace::validate::validate_with(&ws, contract))
+                    .map_err(|e| e.to_string()),
+            ))
+        }
     }
 }
 

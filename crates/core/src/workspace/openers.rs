@@ -241,14 +241,41 @@ const STDERR_TAIL: usize = 4096;
 /// left behind may hold the pipe open; what the opener wrote is there already).
 const STDERR_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
 
+/// Why an opener failed: the one-line message for the status line (its exit
+/// status, where to choose another opener, the last stderr line that says
+/// something) and every stderr line it wrote that was kept, escaped, for the
+/// problems list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpenerFailure {
+    /// The status line's message.
+    pub message: String,
+    /// The opener's stderr, one escaped line each (its last 4 KiB).
+    pub stderr: Vec<String>,
+}
+
+/// The last of `lines` that says something: it has a letter (a box's border
+/// `╚═══╝` or a blank line does not), and it is not npm's closing pointer to
+/// its own log ("A complete log of this run can be found in…"). Trimmed.
+pub fn telling_line<'a>(lines: impl DoubleEndedIterator<Item = &'a str>) -> Option<&'a str> {
+    lines.map(str::trim).rfind(|l| {
+        l.chars().any(char::is_alphabetic)
+            && !l.contains("A complete log of this run can be found in")
+    })
+}
+
 /// Run an opener `argv` (the file already appended) in the workspace root, wait for
-/// it and say why it failed: its exit status, its own last stderr line (escaped)
-/// and where the person chooses another opener. `Ok` when it succeeded.
-pub fn run(root: &Path, argv: &[String]) -> Result<(), String> {
+/// it and say why it failed: its exit status, its own last stderr line that says
+/// something (escaped) and where the person chooses another opener, with its
+/// whole kept stderr. `Ok` when it succeeded.
+pub fn run(root: &Path, argv: &[String]) -> Result<(), OpenerFailure> {
     use std::io::Read as _;
     use std::sync::{Arc, Mutex};
+    let bare = |message: String| OpenerFailure {
+        message,
+        stderr: Vec::new(),
+    };
     let Some((prog, args)) = argv.split_first() else {
-        return Err("no opener configured ([open] is empty)".into());
+        return Err(bare("no opener configured ([open] is empty)".into()));
     };
     let shown = crate::sanitize::escape(prog).into_owned();
     // first, so a status line that cuts the message still says where to go
@@ -260,7 +287,7 @@ pub fn run(root: &Path, argv: &[String]) -> Result<(), String> {
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()
-        .map_err(|e| format!("{shown}: {e} ({hint})"))?;
+        .map_err(|e| bare(format!("{shown}: {e} ({hint})")))?;
     let tail = Arc::new(Mutex::new(Vec::<u8>::new()));
     let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
     if let Some(mut err) = child.stderr.take() {
@@ -279,24 +306,29 @@ pub fn run(root: &Path, argv: &[String]) -> Result<(), String> {
             let _ = done_tx.send(());
         });
     }
-    let status = child.wait().map_err(|e| format!("{shown}: {e} ({hint})"))?;
+    let status = child
+        .wait()
+        .map_err(|e| bare(format!("{shown}: {e} ({hint})")))?;
     if status.success() {
         return Ok(());
     }
     let _ = done_rx.recv_timeout(STDERR_GRACE);
     let bytes = tail.lock().map(|t| t.clone()).unwrap_or_default();
     let text = String::from_utf8_lossy(&bytes);
-    let last = text
-        .lines()
-        .map(str::trim)
-        // npm ends every failure with where its own log is: the line before says why
-        .rfind(|l| !l.is_empty() && !l.contains("A complete log of this run can be found in"))
+    let last = telling_line(text.lines())
         .map(|l| {
             let l: String = l.chars().take(200).collect();
             format!(": {}", crate::sanitize::escape(&l))
         })
         .unwrap_or_default();
-    Err(format!("{shown}: {status} ({hint}){last}"))
+    Err(OpenerFailure {
+        message: format!("{shown}: {status} ({hint}){last}"),
+        stderr: text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| crate::sanitize::escape(l.trim_end()).into_owned())
+            .collect(),
+    })
 }
 
 #[cfg(test)]
@@ -413,9 +445,10 @@ mod tests {
         .iter()
         .map(|s| (*s).to_owned())
         .collect();
-        let msg = run(&root, &argv).expect_err("it exits 1");
+        let failure = run(&root, &argv).expect_err("it exits 1");
+        assert_eq!(failure.stderr[0], "first line");
         assert_eq!(
-            msg,
+            failure.message,
             "sh: exit status: 1 (another opener: [open] in config.toml): \
              cannot open \\e[31ma.png"
         );
@@ -429,10 +462,27 @@ mod tests {
             .map(|s| (*s).to_owned())
             .collect();
         assert_eq!(run(&root, &ok), Ok(()));
+        // a box's border after the cause is decoration: the cause is the line shown
+        let boxed: Vec<String> = [
+            "sh",
+            "-c",
+            "printf '╔═══╗\\n║ No browser found ║\\n╚═══╝\\n' >&2; exit 1",
+        ]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+        let failure = run(&root, &boxed).expect_err("it exits 1");
+        assert!(
+            failure.message.ends_with("║ No browser found ║"),
+            "{}",
+            failure.message
+        );
+        assert_eq!(failure.stderr.len(), 3);
         let missing = vec!["testdeck-no-such-opener".to_owned()];
         assert!(
             run(&root, &missing)
                 .expect_err("no such program")
+                .message
                 .contains("[open]")
         );
     }

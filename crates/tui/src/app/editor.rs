@@ -16,10 +16,10 @@ impl App {
             if !title.starts_with(PROBLEMS_TITLE) {
                 return Err("E opens a problem from the problems list (p)".into());
             }
-            // the problems overlay lists the workspace's problems first, one a line
-            let p = ws
+            // the problems overlay lists the located problems first, one a line
+            let p = self
                 .problems
-                .get(*scroll)
+                .at(Some(ws), *scroll)
                 .ok_or("this problem has no file to open")?;
             if p.file.is_empty() {
                 return Err("this problem has no file to open".into());

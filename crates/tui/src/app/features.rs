@@ -99,8 +99,24 @@ impl App {
                 self.why.put(run, digest);
                 return fx;
             }
+            FeatureResult::Validate(found) => {
+                self.problems.checked(found);
+                self.refresh_problems();
+            }
         }
         Vec::new()
+    }
+
+    /// The problems list, when it is open, shows what is known now (its scroll kept).
+    pub(super) fn refresh_problems(&mut self) {
+        if let Some(Overlay::Data { title, scroll, .. }) = self.layers.overlay() {
+            if title.starts_with(super::overlay::PROBLEMS_TITLE) {
+                let o = self
+                    .problems
+                    .overlay(self.ws.as_ref(), self.live.run(), *scroll);
+                self.layers.open(o);
+            }
+        }
     }
 
     /// The run folder of the selection when it failed: the selected case's latest

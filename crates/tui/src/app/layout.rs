@@ -10,6 +10,8 @@ pub struct Areas {
     /// The red banner for a non-loopback HOST.
     pub banner: Option<Rect>,
     pub panes: Panes,
+    /// The key-hint line, above the status bar (`None`: hidden in the config).
+    pub hints: Option<Rect>,
     pub status: Rect,
 }
 
@@ -86,10 +88,12 @@ pub fn areas(w: u16, h: u16, app: &App) -> Areas {
     let full = Rect::new(0, 0, w, h);
     // the one classifier the policy uses, so the banner and the prompts agree
     let banner = !testdeck_core::workspace::host::is_loopback_host(&app.opts.host);
-    let [tabs, banner_r, body, status] = Layout::vertical([
+    let hints = app.key_hints;
+    let [tabs, banner_r, body, hints_r, status] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Length(u16::from(banner)),
         Constraint::Min(0),
+        Constraint::Length(u16::from(hints)),
         Constraint::Length(1),
     ])
     .areas(full);
@@ -106,6 +110,7 @@ pub fn areas(w: u16, h: u16, app: &App) -> Areas {
             narrow,
             ..Panes::default()
         },
+        hints: hints.then_some(hints_r),
         status,
     };
     if sizing.zoom {

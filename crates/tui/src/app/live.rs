@@ -45,7 +45,12 @@ pub struct Live {
     opened_for: Option<usize>,
     /// The most timeline events the pane keeps ([`MAX_TIMELINE_EVENTS`]).
     cap: usize,
+    /// How many columns the rows are scrolled sideways (`<` / `>`).
+    hscroll: usize,
 }
+
+/// How many columns `<` / `>` scroll the rows sideways.
+pub const HSCROLL_STEP: usize = 10;
 
 /// What the live pane shows: a run folder (relative to the root), a catalog run
 /// record (its file, relative to the root), or a launched case not yet in a folder.
@@ -271,9 +276,43 @@ impl Live {
                 self.command(c);
                 true
             }
+            Command::ScrollLeft if focused => {
+                self.hscroll = self.hscroll.saturating_sub(HSCROLL_STEP);
+                true
+            }
+            Command::ScrollRight if focused => {
+                // no further than the widest row's start
+                let widest = self.widest_row();
+                self.hscroll = (self.hscroll + HSCROLL_STEP).min(widest.saturating_sub(1));
+                true
+            }
             _ if focused => rows_for(c, page).map(|d| self.step(d)).is_some(),
             _ => false,
         }
+    }
+
+    /// How many columns the rows are scrolled sideways.
+    pub fn hscroll(&self) -> usize {
+        self.hscroll
+    }
+
+    /// The characters of the longest name · message among the rows (a bound for `>`;
+    /// the fixed columns before it are 31 wide).
+    fn widest_row(&self) -> usize {
+        let Some(run) = &self.run else { return 0 };
+        if self.show_events {
+            return self
+                .rows()
+                .filter_map(|i| run.runtime_events.get(i))
+                .map(|l| l.chars().count())
+                .max()
+                .unwrap_or(0);
+        }
+        self.rows()
+            .filter_map(|i| run.events.get(i))
+            .map(|e| 40 + e.name.chars().count() + e.message.chars().count())
+            .max()
+            .unwrap_or(0)
     }
 
     /// The cursor keys on the artifacts beside the live pane. Whether `c` was one.

@@ -11,6 +11,7 @@ pub mod editor;
 mod effect;
 mod features;
 pub mod finder;
+mod hints;
 mod input;
 pub mod launch;
 pub mod layout;
@@ -21,6 +22,7 @@ mod navigate;
 pub mod opener;
 pub mod overlay;
 pub mod preview;
+pub mod problems;
 pub mod prompt;
 pub mod report;
 pub mod runs_tab;
@@ -35,6 +37,7 @@ pub mod watch;
 pub mod why;
 
 use super::action::{Action, Command};
+use super::feature_work::FeatureWork;
 use super::keymap::{Key, Keymap, Resolved, Resolver};
 use crossterm::event::{KeyEvent, MouseEventKind};
 use layout::Areas;
@@ -134,6 +137,10 @@ pub struct App {
     compare: compare::Compare,
     previews: preview::Previews,
     contract: contract::Contract,
+    /// The key-hint line is shown (`[ui] key_hints` in the person's config).
+    key_hints: bool,
+    /// The problems list (`p`): validate's problems, the openers' and runners' failures.
+    problems: problems::Problems,
     /// The failure digests read for `W` and the details' summary.
     why: why::Why,
     /// The terminal's picture protocol and the screenshot encoded for it.
@@ -158,6 +165,11 @@ const SPINNER: [&str; 8] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "�
 
 impl App {
     pub fn new(opts: Options, keymap: Keymap) -> App {
+        // the person's config only when the environment is read (never in tests)
+        let key_hints = !opts.use_env
+            || testdeck_core::userconfig::current()
+                .key_hints
+                .unwrap_or(true);
         App {
             opener_places: if opts.use_env {
                 testdeck_core::workspace::openers::UserDirs::from_env()
@@ -194,6 +206,8 @@ impl App {
             compare: compare::Compare::default(),
             previews: preview::Previews::default(),
             contract: contract::Contract::default(),
+            problems: problems::Problems::default(),
+            key_hints,
             why: why::Why::default(),
             graphics: super::graphics::Graphics::default(),
             quit: false,
@@ -431,6 +445,12 @@ impl App {
                 self.notice = Some(n);
                 Vec::new()
             }
+            Action::ToolFailed { said, stderr } => {
+                self.notice = Some(said.clone());
+                self.problems.failed(said, stderr);
+                self.refresh_problems();
+                Vec::new()
+            }
             Action::Exec(index, ev) => self.exec_event(index, *ev),
             Action::ExecQueued(index, queue) => {
                 let (evs, more) = queue.take();
@@ -568,6 +588,11 @@ impl App {
                 // a filter changes the row count: the window re-fitted to it
                 self.clamp();
             }
+            Command::ScrollLeft | Command::ScrollRight => {
+                if !self.live.handle(c, page, self.has_keys(Pane::Live)) {
+                    self.notice = Some("< and > scroll the timeline sideways: Tab to it".into());
+                }
+            }
             Command::NextFailure | Command::PrevFailure => {
                 match self.live.jump_failure(c == Command::NextFailure) {
                     Some(true) => {
@@ -582,8 +607,10 @@ impl App {
             Command::PreviewImage => return self.preview_open(),
             Command::Help => self.layers.open(Overlay::Help { scroll: 0 }),
             Command::Problems => {
+                self.problems.check();
                 self.layers
-                    .open(overlay::problems(self.ws.as_ref(), self.live.run()));
+                    .open(self.problems.overlay(self.ws.as_ref(), self.live.run(), 0));
+                return vec![Effect::Work(FeatureWork::Validate)];
             }
             Command::Close => {
                 self.marks.clear();

@@ -1,10 +1,9 @@
 //! Overlays over the panes — help, the finder, a data or problems view, the prompts —
 //! and how their keys scroll them.
 
-use super::super::action::{Command, RunData};
+use super::super::action::Command;
 use super::finder::Finder;
 use testdeck_core::sanitize::escape;
-use testdeck_core::workspace::Workspace;
 
 #[derive(Debug, Clone)]
 pub enum Prompt {
@@ -259,32 +258,8 @@ pub fn text(title: &str, text: &str) -> Overlay {
     }
 }
 
-/// The problems met while loading (and reading the shown run), located.
 /// The title of the problems overlay (before its count): `E` there edits the top problem.
 pub const PROBLEMS_TITLE: &str = "Problems";
-
-pub fn problems(ws: Option<&Workspace>, run: Option<&RunData>) -> Overlay {
-    let mut lines: Vec<String> = ws
-        .map(|w| {
-            w.problems
-                .iter()
-                .map(|p| escape(&p.to_string()).into_owned())
-                .collect()
-        })
-        .unwrap_or_default();
-    if let Some(run) = run {
-        lines.extend(run.problem_lines().iter().map(|p| escape(p).into_owned()));
-    }
-    let title = format!("{PROBLEMS_TITLE} · {}", lines.len());
-    if lines.is_empty() {
-        lines.push("No problems: every file read cleanly.".into());
-    }
-    Overlay::Data {
-        title,
-        lines,
-        scroll: 0,
-    }
-}
 
 fn scroll_overlay(c: Command, scroll: usize, max: usize) -> Option<usize> {
     match c {

@@ -12,6 +12,9 @@ pub struct Note {
     pub stale: bool,
     /// The logs' value for a stale number, the message otherwise (escaped).
     pub text: String,
+    /// Where a stale number ends in its line (a byte offset into the escaped
+    /// line): its marker goes beside it; `None`: not found, at the line's end.
+    pub at: Option<usize>,
 }
 
 #[derive(Debug, Clone)]
@@ -34,6 +37,48 @@ fn logs_value(message: &str) -> Option<&str> {
         .and_then(|(_, v)| v.strip_suffix(" in the logs"))
 }
 
+/// The field and the report's value of a `report-stale` message
+/// ("node \"x\": FIELD is R in the report but L in the logs").
+fn field_and_value(message: &str) -> Option<(&str, &str)> {
+    let (head, _) = message.rsplit_once(" but ")?;
+    let (head, value) = head.strip_suffix(" in the report")?.rsplit_once(" is ")?;
+    let field = head.rsplit_once(": ").map_or(head, |(_, f)| f);
+    Some((field, value))
+}
+
+/// Where the number `value` of `field` ends in `line`, as the core's check reads
+/// it: before `次 raw runs` / `次 passed` / `次 failed` / `个 case` in a
+/// conclusion, before the `/` of `A / B 个 case` for the passed cases, else
+/// after the field's name (`- totalRuns: 12`, `historicalSuccessRate=70%`).
+fn number_end(line: &str, field: &str, value: &str) -> Option<usize> {
+    let before = |marker: &str| -> Option<usize> {
+        let at = line.find(marker)?;
+        line[..at].rfind(value).map(|p| p + value.len())
+    };
+    let end = match field {
+        "totalRuns" if line.contains("次 raw runs") => before("次 raw runs"),
+        "passedRuns" if line.contains("次 passed") => before("次 passed"),
+        "failedRuns" if line.contains("次 failed") => before("次 failed"),
+        "latestCaseCount" if line.contains("个 case") => before("个 case"),
+        "latestPassedCases" if line.contains("个 case") => {
+            let head = &line[..line.find("个 case")?];
+            let slash = head.rfind('/')?;
+            head[..slash].rfind(value).map(|p| p + value.len())
+        }
+        _ => {
+            let f = line.find(field)? + field.len();
+            line[f..].find(value).map(|p| f + p + value.len())
+        }
+    }?;
+    // its unit and its closing backtick stay with it (`81.8%`, `` `33` ``)
+    let tail = line[end..]
+        .chars()
+        .take(2)
+        .take_while(|c| matches!(c, '%' | '`'))
+        .count();
+    Some(end + tail)
+}
+
 impl ReportScreen {
     pub fn new(file: &str, text: &str, problems: &[Problem]) -> ReportScreen {
         let lines: Vec<String> = text.lines().map(|l| escape(l).into_owned()).collect();
@@ -49,9 +94,14 @@ impl ReportScreen {
             };
             match p.line {
                 Some(l) if (l as usize) <= lines.len().max(1) => {
+                    let line = lines.get(l as usize - 1).map_or("", String::as_str);
+                    let at = field_and_value(&p.message)
+                        .filter(|_| is_stale)
+                        .and_then(|(f, v)| number_end(line, f, &escape(v)));
                     notes.entry(l as usize - 1).or_default().push(Note {
                         stale: is_stale,
                         text,
+                        at,
                     });
                 }
                 _ => general.push(text),
@@ -87,4 +137,35 @@ pub fn domain_of(scope: Option<&str>) -> Option<String> {
         .and_then(|s| s.split('/').next())
         .filter(|d| !d.is_empty() && *d != "temp")
         .map(str::to_owned)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_stale_number_is_found_where_it_ends() {
+        let line = "共 12 次 raw runs，10 次 passed，2 次 failed，historicalSuccessRate=83.3%";
+        let at = |f: &str, v: &str| number_end(line, f, v).map(|e| &line[..e]);
+        assert_eq!(at("totalRuns", "12"), Some("共 12"));
+        assert_eq!(at("passedRuns", "10"), Some("共 12 次 raw runs，10"));
+        assert_eq!(
+            at("failedRuns", "2").map(|s| s.ends_with("，2")),
+            Some(true)
+        );
+        assert_eq!(at("historicalSuccessRate", "83.3"), Some(line));
+        let ticks = "- 历史总数据: `33` 次 raw runs";
+        assert_eq!(
+            number_end(ticks, "totalRuns", "33").map(|e| &ticks[..e]),
+            Some("- 历史总数据: `33`")
+        );
+        let cases = "latest: 3 / 4 个 case";
+        assert_eq!(number_end(cases, "latestPassedCases", "3"), Some(9));
+        assert_eq!(number_end(cases, "latestCaseCount", "4"), Some(13));
+        assert_eq!(number_end("- totalRuns: 16", "totalRuns", "16"), Some(15));
+        assert_eq!(
+            field_and_value("node \"kb\": totalRuns is 16 in the report but 15 in the logs"),
+            Some(("totalRuns", "16"))
+        );
+    }
 }

@@ -41,9 +41,15 @@ pub fn draw(
         let msg = if live.run().is_some() {
             "no artifacts in this run"
         } else {
-            "—"
+            // what the pane would show, and how to get it
+            "A run's screenshots, traces and reports: select a case or a run that has some"
         };
-        f.render_widget(Paragraph::new(msg).style(theme.get("muted")), inner);
+        f.render_widget(
+            Paragraph::new(msg)
+                .style(theme.get("muted"))
+                .wrap(ratatui::widgets::Wrap { trim: true }),
+            inner,
+        );
         return;
     }
     // the list keeps its rows; what is left below it (enough of it) previews the selection

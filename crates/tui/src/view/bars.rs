@@ -1,4 +1,4 @@
-//! The tab bar, the non-loopback HOST banner and the status bar.
+//! The tab bar, the non-loopback HOST banner, the key-hint line and the status bar.
 
 use super::super::app::launch::Launch;
 use super::super::app::{App, Options, Tab};
@@ -403,4 +403,25 @@ fn fit_parts(
         }
     }
     left
+}
+
+/// The key-hint line: `key words` pairs, each whole or not at all, as many as
+/// fit the width from the first (the most used).
+pub fn hints(hints: &[(String, String)], theme: &Theme, f: &mut Frame, r: Rect) {
+    let room = usize::from(r.width);
+    let mut spans = vec![Span::raw(" ")];
+    let mut used = 1;
+    for (key, words) in hints {
+        let key = escape(key).into_owned();
+        let words = escape(words).into_owned();
+        let w = Span::raw(format!("{key} {words}  ")).width();
+        // the last pair needs no trailing gap
+        if used + w.saturating_sub(2) > room {
+            break;
+        }
+        used += w;
+        spans.push(Span::styled(key, theme.get("accent")));
+        spans.push(Span::styled(format!(" {words}  "), theme.get("muted")));
+    }
+    f.render_widget(Paragraph::new(ratatui::text::Line::from(spans)), r);
 }

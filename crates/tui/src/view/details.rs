@@ -99,9 +99,31 @@ pub fn max_scroll(lines: &[Line<'_>], r: Option<Rect>) -> usize {
     super::wrapped_rows(lines, inner.width).saturating_sub(inner.height as usize)
 }
 
-/// The details pane: `lines` (`None`: nothing loaded yet) scrolled to `scroll`.
+impl App {
+    /// What the details pane says when nothing is selected: what it would show
+    /// and how to get it, for the tab shown.
+    pub fn details_empty(&self) -> [&'static str; 2] {
+        match self.tab() {
+            Tab::Tests => [
+                "Details of the selected case or folder: fields, history, statistics",
+                "A case is tests/<domain>/<layer>/<suite>/…/<name>.test.ts",
+            ],
+            Tab::Catalog => [
+                "Details of the selected catalog case: what, how, expected, verdicts",
+                "A catalog lives in .pouch/tester/catalog.yaml",
+            ],
+            Tab::Runs => [
+                "Details of the selected run: its meta, summary and failure",
+                "A run appears when a case runs: r in the Tests tab",
+            ],
+        }
+    }
+}
+
+/// The details pane: `lines` (`None`: nothing loaded yet) scrolled to `scroll`;
+/// `empty` says what it would show and how to get it when there is nothing.
 pub fn draw(
-    (lines, scroll): (Option<Vec<Line<'static>>>, usize),
+    (lines, scroll, empty): (Option<Vec<Line<'static>>>, usize, [&'static str; 2]),
     has_focus: bool,
     theme: &Theme,
     f: &mut Frame,
@@ -115,7 +137,13 @@ pub fn draw(
     if lines.is_empty() {
         let inner = block.inner(r);
         f.render_widget(block, r);
-        empty_state(vec![Line::raw("Nothing selected")], theme, f, inner);
+        let [what, how] = empty;
+        empty_state(
+            super::headed(what, theme.get("text"), [how]),
+            theme,
+            f,
+            inner,
+        );
         return;
     }
     super::scrolled_text(f, block, (lines, true), scroll, r, theme);
@@ -568,7 +596,11 @@ fn catalog<'a>(
                 v.push(field("what", e(&c.what), theme));
             }
             if let Some(r) = &c.how.run {
-                v.push(field("how.run", e(r), theme));
+                // a script of several lines is shown as its lines, each escaped,
+                // under the field's name (never one line with a literal `\n`)
+                for (i, line) in r.trim_end().lines().enumerate() {
+                    v.push(field(if i == 0 { "how.run" } else { "" }, e(line), theme));
+                }
             }
             if let Some(u) = &c.how.url {
                 v.push(field(

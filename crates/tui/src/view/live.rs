@@ -55,6 +55,14 @@ pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect)
     } else {
         " Timeline "
     })];
+    // first, so a narrow pane still shows it
+    if live.hscroll() > 0 {
+        // the rows are scrolled sideways: by how much, and the way back
+        title.push(Span::styled(
+            format!("[→{} <] ", live.hscroll()),
+            theme.get("accent"),
+        ));
+    }
     if let Some(run) = live.run() {
         let id = live.title_id();
         title.push(Span::styled(
@@ -105,14 +113,19 @@ pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect)
     let inner = block.inner(r);
     f.render_widget(block, r);
     let Some(run) = live.run() else {
-        let msg = if live.wanted().is_some() {
-            "reading the run…"
+        let lines = if live.wanted().is_some() {
+            vec![Line::raw("reading the run…")]
         } else if around.case_selected {
-            "No runs of this case yet — r runs it"
+            vec![Line::raw("No runs of this case yet — r runs it")]
         } else {
-            "Select a case or a run to see its timeline"
+            // what the pane would show, and how to get it
+            super::headed(
+                "A run's events as they happen",
+                theme.get("text"),
+                ["Select a case or a run to see its timeline"],
+            )
         };
-        empty_state(vec![Line::raw(msg)], theme, f, inner);
+        empty_state(lines, theme, f, inner);
         return;
     };
     if live.visible_len() == 0 {
@@ -142,9 +155,12 @@ pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect)
     if live.show_events() {
         for (pos, i) in live.list().visible(live.rows(), h) {
             let mut l = super::ellipsize(
-                Line::styled(
-                    escape(&run.runtime_events[i]).into_owned(),
-                    theme.get("text"),
+                super::shift_left(
+                    Line::styled(
+                        escape(&run.runtime_events[i]).into_owned(),
+                        theme.get("text"),
+                    ),
+                    live.hscroll(),
                 ),
                 inner.width as usize,
             );
@@ -163,12 +179,18 @@ pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect)
         .flat_map(|a| [a.step_id.as_deref(), a.assertion_id.as_deref()])
         .flatten()
         .collect();
-    lines.push(Line::styled(
-        format!(
-            "{:<12} {:<9} {:<7} {}",
-            "time", "type", "status", "name · message"
+    lines.push(super::ellipsize(
+        super::shift_left(
+            Line::styled(
+                format!(
+                    "{:<12} {:<9} {:<7} {}",
+                    "time", "type", "status", "name · message"
+                ),
+                theme.get("muted"),
+            ),
+            live.hscroll(),
         ),
-        theme.get("muted"),
+        inner.width as usize,
     ));
     let rows = h.saturating_sub(1);
     let offset = if live.list().cursor >= live.list().offset + rows {
@@ -181,7 +203,8 @@ pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect)
         // the runner's own lines: dimmed, tagged out / err in the type column
         let output = is_output(e);
         let st = status_style(&e.status, theme);
-        let marked = e.id.as_deref().is_some_and(|id| refs.contains(id));
+        // an event an artifact refers to shows its id, the one the artifact names
+        let marked = e.id.as_deref().filter(|id| refs.contains(id));
         let mut spans = vec![
             Span::styled(
                 format!("{:<12} ", escape(&time_of(e.ts.as_deref().unwrap_or("")))),
@@ -192,7 +215,10 @@ pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect)
                 theme.get(if output { "muted" } else { "accent" }),
             ),
             Span::styled(format!("{:<7} ", escape(&e.status)), st),
-            Span::styled(if marked { "◆ " } else { "" }, theme.get("artifact_ref")),
+            Span::styled(
+                marked.map_or(String::new(), |id| format!("◆ {} ", escape(id))),
+                theme.get("artifact_ref"),
+            ),
             Span::styled(
                 escape(&e.name).into_owned(),
                 if is_failure(e) {
@@ -207,7 +233,10 @@ pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect)
             spans.push(Span::styled(" · ", theme.get("muted")));
             spans.extend(super::sgr_line_spans(&e.message, theme.get("muted"), theme));
         }
-        let mut l = super::ellipsize(Line::from(spans), inner.width as usize);
+        let mut l = super::ellipsize(
+            super::shift_left(Line::from(spans), live.hscroll()),
+            inner.width as usize,
+        );
         if pos == live.list().cursor && has_focus {
             l = l.style(theme.get("selection"));
         }

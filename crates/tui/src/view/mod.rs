@@ -78,7 +78,11 @@ impl App {
             }
         }
         if let Some(r) = p.details {
-            let lines = (self.details_lines(theme), self.details().cursor);
+            let lines = (
+                self.details_lines(theme),
+                self.details().cursor,
+                self.details_empty(),
+            );
             details::draw(lines, self.has_keys(Pane::Details), theme, f, r);
         }
         if let Some(r) = p.live {
@@ -88,6 +92,9 @@ impl App {
             let target = self.preview_target();
             let focus = self.has_keys(Pane::Artifacts);
             artifacts::draw(self.live(), (&target, self.pictures()), focus, theme, f, r);
+        }
+        if let (Some(r), Some(h)) = (a.hints, self.key_hints()) {
+            bars::hints(&h, theme, f, r);
         }
         bars::status(&self.status(), theme, f, a.status);
         match self.layers().screen() {
@@ -350,7 +357,8 @@ pub fn headed<S: Into<std::borrow::Cow<'static, str>>>(
 
 /// An empty-state message, centred in a pane.
 pub fn empty_state(lines: Vec<Line<'static>>, theme: &Theme, f: &mut Frame, inner: Rect) {
-    let h = lines.len() as u16;
+    // as many rows as the lines take wrapped, so a long one never hides the next
+    let h = u16::try_from(wrapped_rows(&lines, inner.width)).unwrap_or(u16::MAX);
     let [r] = Layout::vertical([Constraint::Length(h)])
         .flex(Flex::Center)
         .areas(inner);
@@ -414,6 +422,36 @@ pub fn ellipsize(line: Line<'static>, cols: usize) -> Line<'static> {
     }
     let last = spans.last().map(|s| s.style).unwrap_or_default();
     spans.push(Span::styled("…", last));
+    Line::from(spans).style(style)
+}
+
+/// `line` without its first `cols` columns, starting with `…` when anything was
+/// left out (a row scrolled sideways says so, as a cut end does).
+pub fn shift_left(line: Line<'static>, cols: usize) -> Line<'static> {
+    if cols == 0 {
+        return line;
+    }
+    let style = line.style;
+    let mut skip = cols;
+    let mut spans = Vec::new();
+    for s in line.spans {
+        if skip == 0 {
+            spans.push(s);
+            continue;
+        }
+        let w = s.width();
+        if w <= skip {
+            skip -= w;
+            continue;
+        }
+        // the part of this span past the columns skipped
+        let head = truncate(&s.content, skip);
+        let rest = s.content[head.len()..].to_owned();
+        skip = 0;
+        spans.push(Span::styled(rest, s.style));
+    }
+    let first = spans.first().map(|s| s.style).unwrap_or_default();
+    spans.insert(0, Span::styled("…", first));
     Line::from(spans).style(style)
 }
 

@@ -54,23 +54,33 @@ pub fn draw(v: &ReportScreen, cx: &super::DrawCtx, f: &mut Frame) {
         }
         let notes = v.notes.get(&i);
         let is_stale = notes.is_some_and(|n| n.iter().any(|n| n.stale));
-        let mut spans = vec![
-            Span::styled(format!("{:>4} ", i + 1), theme.get("muted")),
-            Span::styled(
-                l.clone(),
-                if is_stale {
-                    theme.get("failed")
-                } else {
-                    theme.get("text")
-                },
-            ),
-        ];
-        for n in notes.into_iter().flatten().filter(|n| n.stale) {
-            spans.push(Span::styled(
-                format!("  ⚠ {}", n.text),
-                theme.get("warning"),
-            ));
+        let text_style = if is_stale {
+            theme.get("failed")
+        } else {
+            theme.get("text")
+        };
+        let mut spans = vec![Span::styled(format!("{:>4} ", i + 1), theme.get("muted"))];
+        // each stale number's marker beside it: the line cut where each ends
+        let mut marks: Vec<(usize, &str)> = notes
+            .into_iter()
+            .flatten()
+            .filter(|n| n.stale)
+            .map(|n| (n.at.unwrap_or(l.len()).min(l.len()), n.text.as_str()))
+            .collect();
+        marks.sort_by_key(|(at, _)| *at);
+        let mut from = 0;
+        for (at, text) in marks {
+            let Some(part) = l.get(from..at) else {
+                continue;
+            };
+            spans.push(Span::styled(part.to_owned(), text_style));
+            spans.push(Span::styled(format!(" ⚠ {text}"), theme.get("warning")));
+            from = at;
         }
+        spans.push(Span::styled(
+            l.get(from..).unwrap_or("").to_owned(),
+            text_style,
+        ));
         out.push(Line::from(spans));
         for n in notes.into_iter().flatten().filter(|n| !n.stale) {
             out.push(Line::styled(

@@ -156,6 +156,11 @@ impl App {
                 // no run to show: the pane keeps how the runner ended and what it
                 // last said on stderr, and the launch's closing notice repeats it
                 let row = self.launch.runner.exited(&r, exit_code, signal);
+                // the problems list keeps all it said on stderr
+                self.problems.failed(
+                    format!("runner: {}", escape(&row.message)),
+                    self.launch.runner.stderr(),
+                );
                 self.live.push_runner_line(index, row)
             }
             E::Summary(s) => {

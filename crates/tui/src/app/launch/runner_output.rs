@@ -5,6 +5,7 @@
 
 use std::collections::VecDeque;
 use testdeck_core::sanitize::escape;
+use testdeck_core::workspace::openers::telling_line;
 use testdeck_core::workspace::timeline::TimelineEvent;
 use testdeck_exec::process::Stream;
 
@@ -83,7 +84,9 @@ impl RunnerOutput {
             (None, None) => "not started".to_owned(),
         };
         let tail: Vec<String> = self.stderr_tail.iter().cloned().collect();
-        let last = tail.last().map_or(String::new(), |l| format!(" · {l}"));
+        // the last line that says something: a box's border is no cause
+        let last = telling_line(tail.iter().map(String::as_str))
+            .map_or(String::new(), |l| format!(" · {l}"));
         let mut ev = note(
             "run",
             &format!("runner {status}"),
@@ -93,6 +96,15 @@ impl RunnerOutput {
         ev.data = serde_json::json!({ "stderr": tail });
         self.exit_note = Some(format!("{reason}{last}"));
         ev
+    }
+
+    /// The stderr lines kept of the runner that ended last, escaped (the
+    /// problems list keeps them).
+    pub fn stderr(&self) -> Vec<String> {
+        self.stderr_tail
+            .iter()
+            .map(|l| escape(l).into_owned())
+            .collect()
     }
 
     /// ` — runner: …` for the launch's closing notice, once, when the runner
