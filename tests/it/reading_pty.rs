@@ -14,7 +14,7 @@ const COLS: u16 = 200;
 /// The demo (or `root`) at 40 × 200 with the person's config `config` (a
 /// `config.toml` text), the tree loaded.
 fn open(root: &std::path::Path, config: &str) -> (Session, tempfile::TempDir) {
-    let cfg = tempfile::tempdir().expect("cfg");
+    let cfg = crate::common::fs::scratch_dir();
     common::fs::write(cfg.path(), "testdeck/config.toml", config);
     let mut cmd = Session::command(root, cfg.path());
     cmd.env("TESTDECK_IMAGES", "halfblocks");
@@ -107,7 +107,7 @@ fn the_problems_list_is_validates_and_keeps_an_openers_stderr() {
 /// get it, never `Nothing selected`; `[ui] key_hints = false` hides the hint line.
 #[test]
 fn an_empty_workspace_says_what_each_pane_shows_and_hints_can_be_hidden() {
-    let ws = tempfile::tempdir().expect("ws");
+    let ws = crate::common::fs::scratch_dir();
     std::fs::create_dir_all(ws.path().join("tests")).expect("tests/");
     let (mut s, _cfg) = open(ws.path(), "[ui]\nkey_hints = false\n");
     s.wait_sized(ROWS, COLS, "the empty tree", |sc| {
