@@ -74,11 +74,19 @@ pub enum Command {
     Section(u8),
     /// The failure view of the selected case's latest run / the selected run.
     Why,
+    /// The Insights screen: the ranked lists of the history.
+    Insights,
+    /// Cycle the order of the tree's cases.
+    Sort,
+    /// Mark the cases that changed against git's `HEAD`.
+    MarkChanged,
+    /// Launch this session's last launch again.
+    RunLast,
     Noop,
 }
 
 /// Every command with its keymap name, in the order help lists them.
-pub(crate) const COMMANDS: [(Command, &str); 58] = [
+pub(crate) const COMMANDS: [(Command, &str); 62] = [
     (Command::Quit, "quit"),
     (Command::MoveDown, "move_down"),
     (Command::MoveUp, "move_up"),
@@ -136,6 +144,10 @@ pub(crate) const COMMANDS: [(Command, &str); 58] = [
     (Command::Section(3), "section_3"),
     (Command::Section(4), "section_4"),
     (Command::Why, "why"),
+    (Command::Insights, "insights"),
+    (Command::Sort, "sort"),
+    (Command::MarkChanged, "mark_changed"),
+    (Command::RunLast, "run_last"),
     (Command::Noop, "noop"),
 ];
 

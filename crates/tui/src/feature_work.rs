@@ -46,6 +46,8 @@ pub enum FeatureWork {
     /// The failure digest of a run folder (relative to the root): `W` and the
     /// details' summary of a failed run.
     Digest { run: String },
+    /// When each case's own files changed (`ChangeTimes::files`): the stale badges.
+    ChangeTimes { files: Vec<(String, Vec<String>)> },
 }
 
 /// What a `FeatureWork` gives back.
@@ -91,4 +93,6 @@ pub enum FeatureResult {
         run: String,
         digest: Box<testdeck_core::workspace::failure::Digest>,
     },
+    /// When each case's files changed.
+    ChangeTimes(Box<testdeck_core::workspace::insights::ChangeTimes>),
 }

@@ -412,6 +412,9 @@ pub fn run_now(job: FeatureWork, root: &Path) -> Option<FeatureResult> {
             )),
             run,
         }),
+        FeatureWork::ChangeTimes { files } => Some(FeatureResult::ChangeTimes(Box::new(
+            testdeck_core::workspace::insights::ChangeTimes::read_files(root, files),
+        ))),
     }
 }
 

@@ -99,6 +99,11 @@ impl App {
                 self.why.put(run, digest);
                 return fx;
             }
+            FeatureResult::ChangeTimes(t) => {
+                if let Some(ws) = &self.ws {
+                    self.tests.set_change_times(ws, *t);
+                }
+            }
         }
         Vec::new()
     }

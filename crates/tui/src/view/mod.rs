@@ -9,10 +9,12 @@ pub mod artifacts;
 pub mod badges;
 pub mod bars;
 pub mod catalog;
+pub mod chart;
 pub mod compare;
 pub mod details;
 pub mod finder;
 pub mod help;
+pub mod insights;
 pub mod live;
 pub mod overlay;
 pub mod report;
@@ -78,8 +80,12 @@ impl App {
             }
         }
         if let Some(r) = p.details {
+            let (text, chart) = self.details_split(r);
             let lines = (self.details_lines(theme), self.details().cursor);
-            details::draw(lines, self.has_keys(Pane::Details), theme, f, r);
+            details::draw(lines, self.has_keys(Pane::Details), theme, f, text);
+            if let Some((s, c)) = chart {
+                chart::draw(&s, theme, f, c);
+            }
         }
         if let Some(r) = p.live {
             live::draw(self.live(), &self.live_around(), theme, f, r);
@@ -100,6 +106,7 @@ impl App {
                 trace::draw(v, (self.graphics(), &self.opts().root), theme, f);
             }
             Some(Screen::Why(w)) => why::draw(w, self.pictures(), &cx, f),
+            Some(Screen::Insights(v)) => insights::draw(v, &cx, f),
             None => {}
         }
         match self.layers().overlay() {
@@ -165,9 +172,36 @@ impl App {
         super::app::Measured {
             details_max: details::max_scroll(
                 &self.details_lines(theme).unwrap_or_default(),
-                self.areas().panes.details,
+                self.areas().panes.details.map(|r| self.details_split(r).0),
             ),
         }
+    }
+
+    /// The details pane `r` split: its text above, and below it the duration
+    /// chart of the selected case with two finished runs or more, when the pane
+    /// has the rows for both.
+    fn details_split(&self, r: Rect) -> (Rect, Option<(chart::Series, Rect)>) {
+        if self.tab() != Tab::Tests || r.height < chart::ROWS + chart::TEXT_ROWS {
+            return (r, None);
+        }
+        let Some((ws, c)) = self.ws().as_ref().zip(self.selected_case()) else {
+            return (r, None);
+        };
+        let runs = ws
+            .logs
+            .runs
+            .get(c.run_range.0..c.run_range.1)
+            .unwrap_or(&[]);
+        let median = self
+            .tests()
+            .figures(&c.key)
+            .and_then(|f| f.duration_ms.median);
+        let Some(s) = chart::series(runs, median) else {
+            return (r, None);
+        };
+        let [text, below] =
+            Layout::vertical([Constraint::Min(0), Constraint::Length(chart::ROWS)]).areas(r);
+        (text, Some((s, below)))
     }
 }
 

@@ -15,7 +15,11 @@ pub fn draw(tests: &TestsTab, cx: &super::TabCtx, theme: &Theme, f: &mut Frame, 
     let title = if cx.loading {
         " Tests ".to_owned()
     } else {
-        format!(" Tests · {} ", tests.cases().len())
+        format!(
+            " Tests · {} · sort: {} ",
+            tests.cases().len(),
+            tests.sort().name()
+        )
     };
     let mut block = pane(title, cx.focused, theme);
     let rows = r.height.saturating_sub(3) as usize;
@@ -136,6 +140,13 @@ pub fn draw(tests: &TestsTab, cx: &super::TabCtx, theme: &Theme, f: &mut Frame, 
                 }
                 if stats.is_some_and(|s| s.flaky_cases > 0) {
                     right.push(Span::styled("~flaky ", theme.get("warning")));
+                }
+                let figures = stats.and_then(|s| s.figures.as_ref());
+                if figures.is_some_and(|f| f.new_failure) {
+                    right.push(Span::styled("new✗ ", theme.get("failed")));
+                }
+                if figures.is_some_and(|f| f.stale) {
+                    right.push(Span::styled("stale ", theme.get("warning")));
                 }
                 match c.latest {
                     Some(RunStatus::InProgress) => {
