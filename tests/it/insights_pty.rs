@@ -50,23 +50,24 @@ fn sort_key_insights_jump_and_duration_chart() {
     // the Insights screen: the six lists, the slowest first
     s.send("I");
     s.wait_text("Insights: what the history says");
-    for list in [
-        "Slowest",
-        "Regressions",
-        "Flakiest",
-        "New failures",
-        "Failing streaks",
-    ] {
+    for list in ["Slowest", "Regressions", "Flakiest"] {
         s.wait_text(list);
     }
     s.wait_text("ai/backend/tools/terminal/live/terminal-live-plan-execute");
     // an empty list says what it would show
     s.wait_text("(no latest run is slower than the runs before it)");
+    // the last lists further down (G: the last case), then back to the first
+    s.send("G");
+    s.wait_text("New failures");
+    s.wait_text("(no case failing two runs or more in a row)");
+    s.wait_text("(no case's files changed after its latest run)");
+    s.send("g");
+    s.wait_text("Slowest");
     s.send("j");
     s.send("\r");
     s.wait_for("the jump to kb-search-live-rerank", |sc| {
         let c = sc.contents();
-        !c.contains("Insights: what") && c.contains("query/live/kb-search-live-rerank.test.ts")
+        !c.contains("Insights: what") && c.contains("scope      kb-search/backend/query/live")
     });
     // its two runs drawn under the details when they have the rows (zoomed):
     // the chart's title, its axes' labels (durations, dates, the run count)

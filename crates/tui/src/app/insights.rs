@@ -119,8 +119,11 @@ impl InsightsScreen {
                 let f = &e.figure;
                 (
                     format!(
-                        "{:>7.3}  {} flips in {} runs",
-                        f.flaky_score, f.flips, f.runs
+                        "{:>7.3}  {} flip{} in {} runs",
+                        f.flaky_score,
+                        f.flips,
+                        if f.flips == 1 { "" } else { "s" },
+                        f.runs
                     ),
                     &e.path,
                 )
@@ -230,8 +233,11 @@ impl InsightsScreen {
             Some(r) if r >= self.scroll + body => self.scroll = r + 1 - body,
             _ => {}
         }
+        // the first case shows the top, the last one the lists after it
         if self.cursor == 0 {
             self.scroll = 0;
+        } else if self.cursor == last {
+            self.scroll = self.rows.len().saturating_sub(body);
         }
         Outcome::Stay
     }
