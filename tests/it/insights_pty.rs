@@ -27,7 +27,7 @@ fn sort_key_insights_jump_and_duration_chart() {
     let ws = common::fs::demo_copy();
     let cfg = tempfile::tempdir().expect("cfg");
     let mut s = Session::start(ws.path(), cfg.path());
-    s.wait_text("Tests · 21 · sort: name");
+    s.wait_text("Tests · 21 ─");
     // docx/backend/export/basic holds two cases: heading (passed, faster) and
     // legacy-styles (failed, slower)
     s.find("'docx-export-heading");
@@ -44,7 +44,8 @@ fn sort_key_insights_jump_and_duration_chart() {
     s.wait_text("sort: duration");
     assert!(row_of(&s, legacy) < row_of(&s, heading), "slowest first");
     s.send("SSS");
-    s.wait_text("sort: name");
+    s.wait_text("tree sorted by name");
+    s.wait_for("no sort named", |sc| !sc.contents().contains("sort: "));
     assert!(row_of(&s, heading) < row_of(&s, legacy), "by name again");
 
     // the Insights screen: the six lists, the slowest first

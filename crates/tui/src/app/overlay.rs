@@ -168,7 +168,7 @@ pub const LEGEND: [(&str, &str, &str); 16] = [
     (
         "new✗",
         "failed",
-        "new failure: the latest run failed, the run before passed",
+        "new failure: latest run failed, the one before passed",
     ),
     (
         "stale",

@@ -80,8 +80,9 @@ impl App {
             }
         }
         if let Some(r) = p.details {
-            let (text, chart) = self.details_split(r);
-            let lines = (self.details_lines(theme), self.details().cursor);
+            let lines = self.details_lines(theme);
+            let (text, chart) = self.details_split(r, lines.as_deref());
+            let lines = (lines, self.details().cursor);
             details::draw(lines, self.has_keys(Pane::Details), theme, f, text);
             if let Some((s, c)) = chart {
                 chart::draw(&s, theme, f, c);
@@ -170,18 +171,27 @@ impl App {
     /// What the frame measured that the app cannot (wrapped rows depend on drawing).
     pub fn measure(&self, theme: &Theme) -> super::app::Measured {
         super::app::Measured {
-            details_max: details::max_scroll(
-                &self.details_lines(theme).unwrap_or_default(),
-                self.areas().panes.details.map(|r| self.details_split(r).0),
-            ),
+            details_max: {
+                let lines = self.details_lines(theme).unwrap_or_default();
+                let r = self.areas().panes.details;
+                details::max_scroll(&lines, r.map(|r| self.details_split(r, Some(&lines)).0))
+            },
         }
     }
 
-    /// The details pane `r` split: its text above, and below it the duration
-    /// chart of the selected case with two finished runs or more, when the pane
-    /// has the rows for both.
-    fn details_split(&self, r: Rect) -> (Rect, Option<(chart::Series, Rect)>) {
+    /// The details pane `r` split: its text (`lines`) above, and below it the
+    /// duration chart of the selected case with two finished runs or more, when
+    /// the pane has the rows for the whole text and the chart (zoomed, often).
+    fn details_split(
+        &self,
+        r: Rect,
+        lines: Option<&[Line<'_>]>,
+    ) -> (Rect, Option<(chart::Series, Rect)>) {
         if self.tab() != Tab::Tests || r.height < chart::ROWS + chart::TEXT_ROWS {
+            return (r, None);
+        }
+        let text_rows = lines.map_or(0, |l| wrapped_rows(l, r.width.saturating_sub(2)));
+        if usize::from(r.height) < text_rows + 2 + usize::from(chart::ROWS) {
             return (r, None);
         }
         let Some((ws, c)) = self.ws().as_ref().zip(self.selected_case()) else {

@@ -1,5 +1,6 @@
 //! The Tests tab: the tests tree with per-node badges.
 
+use super::super::app::tests_tab::Sort;
 use super::super::app::{NodeKind, TestsTab};
 use super::super::theme::Theme;
 use super::{empty_state, headed, pane, spread, status_icon};
@@ -15,11 +16,11 @@ pub fn draw(tests: &TestsTab, cx: &super::TabCtx, theme: &Theme, f: &mut Frame, 
     let title = if cx.loading {
         " Tests ".to_owned()
     } else {
-        format!(
-            " Tests · {} · sort: {} ",
-            tests.cases().len(),
-            tests.sort().name()
-        )
+        // the tree's own order goes unnamed; another sort is named (`S`)
+        match tests.sort() {
+            Sort::Name => format!(" Tests · {} ", tests.cases().len()),
+            s => format!(" Tests · {} · sort: {} ", tests.cases().len(), s.name()),
+        }
     };
     let mut block = pane(title, cx.focused, theme);
     let rows = r.height.saturating_sub(3) as usize;
