@@ -48,6 +48,7 @@ pub enum Sort {
 
 impl Sort {
     /// The next sort of the cycle.
+    #[must_use]
     pub fn next(self) -> Sort {
         match self {
             Sort::Name => Sort::Status,
