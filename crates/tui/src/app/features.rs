@@ -501,4 +501,14 @@ mod tests {
         });
         assert_eq!(again, first);
     }
+
+    #[test]
+    fn mark_changed_outside_a_git_checkout_says_so() {
+        let d = tempfile::tempdir().expect("tmp");
+        let mut app = demo_app(d.path());
+        app.update(Action::Cmd(Command::MarkChanged));
+        let n = app.notice().clone().unwrap_or_default();
+        assert!(n.contains("not a git checkout"), "{n}");
+        assert!(app.marks().is_empty());
+    }
 }
