@@ -32,6 +32,7 @@ mod hostile_reads;
 mod hostile_workspace;
 mod hostile_yaml;
 mod insights_cli;
+mod insights_pty;
 mod junit;
 mod line_limit;
 mod live_pane;

@@ -77,11 +77,19 @@ pub enum Command {
     /// Scroll the live pane's rows sideways (`<` left, `>` right).
     ScrollLeft,
     ScrollRight,
+    /// The Insights screen: the ranked lists of the history.
+    Insights,
+    /// Cycle the order of the tree's cases.
+    Sort,
+    /// Mark the cases that changed against git's `HEAD`.
+    MarkChanged,
+    /// Launch this session's last launch again.
+    RunLast,
     Noop,
 }
 
 /// Every command with its keymap name, in the order help lists them.
-pub(crate) const COMMANDS: [(Command, &str); 60] = [
+pub(crate) const COMMANDS: [(Command, &str); 64] = [
     (Command::Quit, "quit"),
     (Command::MoveDown, "move_down"),
     (Command::MoveUp, "move_up"),
@@ -141,6 +149,10 @@ pub(crate) const COMMANDS: [(Command, &str); 60] = [
     (Command::Why, "why"),
     (Command::ScrollLeft, "scroll_left"),
     (Command::ScrollRight, "scroll_right"),
+    (Command::Insights, "insights"),
+    (Command::Sort, "sort"),
+    (Command::MarkChanged, "mark_changed"),
+    (Command::RunLast, "run_last"),
     (Command::Noop, "noop"),
 ];
 

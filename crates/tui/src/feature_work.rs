@@ -48,6 +48,8 @@ pub enum FeatureWork {
     Digest { run: String },
     /// What `testdeck validate` finds in the workspace on disk (`p`).
     Validate,
+    /// When each case's own files changed (`ChangeTimes::files`): the stale badges.
+    ChangeTimes { files: Vec<(String, Vec<String>)> },
 }
 
 /// What a `FeatureWork` gives back.
@@ -95,4 +97,6 @@ pub enum FeatureResult {
     },
     /// What `validate` found, or why the workspace could not be read.
     Validate(Result<Vec<testdeck_core::problem::Problem>, String>),
+    /// When each case's files changed.
+    ChangeTimes(Box<testdeck_core::workspace::insights::ChangeTimes>),
 }

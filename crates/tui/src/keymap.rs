@@ -12,8 +12,8 @@ pub(crate) const BUILTIN: [(&str, &str); 1] =
     [("default", include_str!("../../../keymaps/default.toml"))];
 
 /// The modes a keymap binds, in the order help lists them.
-pub(crate) const MODES: [&str; 8] = [
-    "normal", "finder", "input", "overlay", "prompt", "judge", "preview", "trace",
+pub(crate) const MODES: [&str; 9] = [
+    "normal", "finder", "input", "overlay", "prompt", "judge", "preview", "trace", "insights",
 ];
 
 /// One key: a code and its modifiers (SHIFT is folded into the character).

@@ -424,6 +424,9 @@ pub fn run_now(job: FeatureWork, root: &Path) -> Option<FeatureResult> {
                     .map_err(|e| e.to_string()),
             ))
         }
+        FeatureWork::ChangeTimes { files } => Some(FeatureResult::ChangeTimes(Box::new(
+            testdeck_core::workspace::insights::ChangeTimes::read_files(root, files),
+        ))),
     }
 }
 

@@ -177,6 +177,13 @@ pub struct ChangeTimes {
 impl ChangeTimes {
     /// Read the change times of the workspace's tests cases (no temp cases).
     pub fn read(ws: &super::Workspace) -> ChangeTimes {
+        ChangeTimes::read_files(&ws.root, ChangeTimes::files(ws))
+    }
+
+    /// Each tests case's own files (`scope/caseId`, its test file and its plan
+    /// entry's file), relative to the root: what [`ChangeTimes::read_files`]
+    /// reads. No I/O, so a shell can take it to another thread.
+    pub fn files(ws: &super::Workspace) -> Vec<(String, Vec<String>)> {
         let mut files: Vec<(String, Vec<String>)> = Vec::new();
         for c in &ws.tests.cases {
             if c.temp {
@@ -188,7 +195,12 @@ impl ChangeTimes {
             }
             files.push((c.key(), own));
         }
-        let commits = git_commit_times(&ws.root);
+        files
+    }
+
+    /// Read the change times of `files` (from [`ChangeTimes::files`]) under `root`.
+    pub fn read_files(root: &Path, files: Vec<(String, Vec<String>)>) -> ChangeTimes {
+        let commits = git_commit_times(root);
         let mut memo: HashMap<String, Option<DateTime<Utc>>> = HashMap::new();
         let mut by_case = HashMap::new();
         for (key, own) in files {
@@ -197,7 +209,7 @@ impl ChangeTimes {
                 .filter_map(|f| {
                     *memo
                         .entry(f.clone())
-                        .or_insert_with(|| changed_at(&ws.root, &f, commits.as_ref()))
+                        .or_insert_with(|| changed_at(root, &f, commits.as_ref()))
                 })
                 .max();
             if let Some(t) = newest {

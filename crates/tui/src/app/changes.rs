@@ -55,17 +55,24 @@ impl App {
         let Some(mut ws) = self.ws.take() else {
             return Vec::new();
         };
+        let touched = super::insights::touches_cases(&updates);
         let applied = ws.apply(updates);
         if applied.reread == Reread::All {
             self.ws = Some(ws);
             return vec![Effect::Reload];
         }
         // a run record another process wrote (a headless `testdeck run`): the
-        // Runs tab reads the records again
-        let records = (applied.reread == Reread::Records).then_some(Effect::ReadRecords);
+        // Runs tab reads the records again; a case's files changed: when, again
+        let mut records: Vec<Effect> = (applied.reread == Reread::Records)
+            .then_some(Effect::ReadRecords)
+            .into_iter()
+            .collect();
+        if touched {
+            records.push(super::insights::change_times_job(&ws));
+        }
         if !applied.changed {
             self.ws = Some(ws);
-            return records.into_iter().collect();
+            return records;
         }
         self.dirty = true;
         self.install_workspace(ws, true);

@@ -122,24 +122,8 @@ impl App {
 mod tests {
     use super::super::clipboard::Copy;
     use super::super::effect::EditTarget;
-    use super::super::{Action, App, CaseRef, Options, Overlay, Pane, Tab};
-    use crate::keymap::Keymap;
-    use testdeck_core::workspace::Workspace;
-
-    fn demo_app(root: &std::path::Path) -> App {
-        testdeck_core::workspace::demo::write_demo(root).expect("demo");
-        let mut app = App::new(
-            Options {
-                root: root.to_path_buf(),
-                ..Options::default()
-            },
-            Keymap::builtin("default").unwrap_or_default(),
-        );
-        app.update(Action::Resize(120, 40));
-        let ws = Workspace::load(root).expect("load");
-        app.update(Action::Loaded(Box::new(ws)));
-        app
-    }
+    use super::super::test_support::demo_app;
+    use super::super::{Action, CaseRef, Overlay, Pane, Tab};
 
     #[test]
     fn the_selection_names_the_file_and_line_to_edit_and_the_strings_to_copy() {

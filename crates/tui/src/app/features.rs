@@ -1,4 +1,4 @@
-//! The features' keys (`w`, `F`, `c`, `R`, `i`, `W`, Enter on a trace) and their
+//! The features' keys (`w`, `F`, `c`, `R`, `i`, `W`, `I`, Enter on a trace) and their
 //! background results, each routed to its feature's own state (`watch`, `compare`,
 //! `report`, `preview`, `contract`, `why`, `trace`); the state and the rules live there.
 
@@ -6,8 +6,8 @@ use super::super::action::Command;
 use super::super::feature_work::{FeatureResult, FeatureWork};
 use super::trace::{self, TraceOutcome, TraceView};
 use super::{
-    App, CaseRef, Effect, Overlay, Pane, PreviewTarget, RunRef, Screen, Tab, compare, report,
-    watch, why,
+    App, CaseRef, Effect, Overlay, Pane, PreviewTarget, RunRef, Screen, Tab, compare, insights,
+    report, watch, why,
 };
 use std::path::PathBuf;
 use testdeck_core::sanitize::escape;
@@ -103,6 +103,11 @@ impl App {
                 self.problems.checked(found);
                 self.refresh_problems();
             }
+            FeatureResult::ChangeTimes(t) => {
+                if let Some(ws) = &self.ws {
+                    self.tests.set_change_times(ws, *t);
+                }
+            }
         }
         Vec::new()
     }
@@ -117,6 +122,38 @@ impl App {
                 self.layers.open(o);
             }
         }
+    }
+
+    /// `I`: the Insights screen.
+    pub(super) fn insights_open(&mut self) {
+        let Some(ws) = &self.ws else {
+            self.notice = Some("still indexing".into());
+            return;
+        };
+        let v = insights::InsightsScreen::new(&self.tests, &ws.config.insights);
+        self.layers.show_screen(Screen::Insights(Box::new(v)));
+    }
+
+    /// A key on the Insights screen: Enter selects the case in the Tests tab.
+    pub(super) fn insights_command(&mut self, c: Command) -> Vec<Effect> {
+        let page = (self.size.1 / 2).max(1) as isize;
+        let Some(Screen::Insights(v)) = self.layers.screen_mut() else {
+            return Vec::new();
+        };
+        match v.command(c, page) {
+            insights::Outcome::Stay => return Vec::new(),
+            insights::Outcome::Close => self.layers.close_screen(),
+            insights::Outcome::Jump(path) => {
+                self.layers.close_screen();
+                self.tab = Tab::Tests;
+                self.focus = Pane::Tree;
+                if !self.tests.jump_to(&path) {
+                    self.notice = Some(format!("{} is not in the tree", escape(&path)));
+                }
+            }
+        }
+        self.clamp();
+        self.selection_changed()
     }
 
     /// The run folder of the selection when it failed: the selected case's latest
@@ -369,5 +406,125 @@ impl App {
         let a = self.asking(&tests, &catalog);
         self.watch.ask(keys);
         self.ask_or_launch(a)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::demo_app;
+    use super::super::{Action, Effect, Screen, Tab};
+    use crate::action::Command;
+    use testdeck_core::workspace::cases::NodeKind;
+
+    /// The case labels of folder `scope` in the order shown.
+    fn cases_of(app: &super::super::App, scope: &str) -> Vec<String> {
+        let t = app.tests();
+        t.visible()
+            .iter()
+            .map(|&i| &t.nodes()[i])
+            .filter(|n| matches!(n.kind, NodeKind::Case(_)))
+            .filter(|n| n.key.rsplit_once('/').is_some_and(|(s, _)| s == scope))
+            .map(|n| n.label.clone())
+            .collect()
+    }
+
+    #[test]
+    fn the_sort_key_orders_each_folder_s_cases_and_comes_back_to_names() {
+        let d = tempfile::tempdir().expect("tmp");
+        let mut app = demo_app(d.path());
+        app.tests.expand_all();
+        let scope = "docx/backend/export/basic";
+        let by_name = cases_of(&app, scope);
+        assert_eq!(
+            by_name,
+            ["docx-export-heading", "docx-export-legacy-styles"]
+        );
+        // status: the failed (orphan) case first
+        app.update(Action::Cmd(Command::Sort));
+        assert_eq!(app.tests().sort().name(), "status");
+        assert_eq!(
+            cases_of(&app, scope),
+            ["docx-export-legacy-styles", "docx-export-heading"]
+        );
+        // duration: the slower first (1.9 s over 1.6 s)
+        app.update(Action::Cmd(Command::Sort));
+        assert_eq!(
+            cases_of(&app, scope),
+            ["docx-export-legacy-styles", "docx-export-heading"]
+        );
+        // flakiness, recency, then names again
+        for name in ["flakiness", "recency", "name"] {
+            app.update(Action::Cmd(Command::Sort));
+            assert_eq!(app.tests().sort().name(), name);
+        }
+        assert_eq!(cases_of(&app, scope), by_name);
+        // folders keep their place: the tree's top level is the same
+        let tops: Vec<&str> = app
+            .tests()
+            .visible()
+            .iter()
+            .map(|&i| &app.tests().nodes()[i])
+            .filter(|n| n.depth == 0)
+            .map(|n| n.label.as_str())
+            .collect();
+        assert_eq!(tops, ["ai", "docx", "kb-search", "temp"]);
+    }
+
+    #[test]
+    fn insights_enter_selects_the_case_and_run_last_relaunches() {
+        let d = tempfile::tempdir().expect("tmp");
+        let mut app = demo_app(d.path());
+        // no launch yet: the status line says so
+        let fx = app.update(Action::Cmd(Command::RunLast));
+        assert!(fx.is_empty());
+        assert!(
+            app.notice()
+                .as_deref()
+                .is_some_and(|n| n.contains("nothing launched"))
+        );
+        app.update(Action::Cmd(Command::Insights));
+        let Some(Screen::Insights(v)) = app.layers().screen() else {
+            panic!("no insights screen");
+        };
+        let first = v.cursor_row().and_then(|r| v.rows()[r].path.clone());
+        assert_eq!(
+            first.as_deref(),
+            Some("ai/backend/tools/terminal/live/terminal-live-plan-execute")
+        );
+        app.update(Action::Cmd(Command::MoveDown));
+        app.update(Action::Cmd(Command::Open));
+        assert!(app.layers().screen().is_none());
+        assert_eq!(app.tab(), Tab::Tests);
+        assert_eq!(
+            app.selected_case().map(|c| c.key.as_str()),
+            Some("kb-search/backend/query/live/kb-search-live-rerank")
+        );
+        // a case launched, then `.`: the same plan again
+        app.tests
+            .jump_to("kb-search/backend/query/basic/kb-search-basic");
+        let fx = app.update(Action::Cmd(Command::Run));
+        let first = fx.iter().find_map(|e| match e {
+            Effect::Launch { plan, .. } => Some(format!("{:?}", plan.tests)),
+            _ => None,
+        });
+        assert!(first.is_some(), "r launched nothing: {fx:?}");
+        app.tests
+            .jump_to("kb-search/backend/query/live/kb-search-live-rerank");
+        let fx = app.update(Action::Cmd(Command::RunLast));
+        let again = fx.iter().find_map(|e| match e {
+            Effect::Launch { plan, .. } => Some(format!("{:?}", plan.tests)),
+            _ => None,
+        });
+        assert_eq!(again, first);
+    }
+
+    #[test]
+    fn mark_changed_outside_a_git_checkout_says_so() {
+        let d = tempfile::tempdir().expect("tmp");
+        let mut app = demo_app(d.path());
+        app.update(Action::Cmd(Command::MarkChanged));
+        let n = app.notice().clone().unwrap_or_default();
+        assert!(n.contains("not a git checkout"), "{n}");
+        assert!(app.marks().is_empty());
     }
 }

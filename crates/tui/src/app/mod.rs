@@ -13,6 +13,7 @@ mod features;
 pub mod finder;
 mod hints;
 mod input;
+pub mod insights;
 pub mod launch;
 pub mod layout;
 pub mod list;
@@ -401,7 +402,9 @@ impl App {
             Action::HistoryDone => {
                 self.indexing = false;
                 self.history_progress = None;
-                self.selection_changed()
+                let mut fx = self.selection_changed();
+                fx.extend(self.ws.as_ref().map(insights::change_times_job));
+                fx
             }
             Action::Loaded(ws) => {
                 self.indexing = false;
@@ -409,6 +412,7 @@ impl App {
                 self.set_workspace(*ws);
                 let mut fx = self.selection_changed();
                 fx.extend(self.changes_after_load());
+                fx.extend(self.ws.as_ref().map(insights::change_times_job));
                 fx
             }
             Action::Changed(updates) => {
@@ -498,6 +502,9 @@ impl App {
         }
         if matches!(self.layers.screen(), Some(Screen::Trace(_))) {
             return self.trace_command(c);
+        }
+        if matches!(self.layers.screen(), Some(Screen::Insights(_))) {
+            return self.insights_command(c);
         }
         if c == Command::PreviewImage {
             if let Some(Screen::Why(w)) = self.layers.screen() {
@@ -628,6 +635,10 @@ impl App {
                 return self.feature_command(c);
             }
             Command::Why => return self.why_open(),
+            Command::Insights => self.insights_open(),
+            Command::Sort => self.sort_next(),
+            Command::MarkChanged => self.mark_changed(),
+            Command::RunLast => return self.run_last(),
             Command::Reload => {
                 self.why.forget();
                 self.notice = Some("reading the workspace again…".into());

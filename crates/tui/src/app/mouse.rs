@@ -105,6 +105,7 @@ impl ViewKey {
             Screen::Image { .. } => (0, 0),
             Screen::Trace(v) => (v.list(v.section()).cursor, 0),
             Screen::Why(v) => (v.scroll(), v.cursor()),
+            Screen::Insights(v) => (v.scroll(), v.cursor_row().unwrap_or(0)),
         });
         ViewKey {
             place: (app.tab, app.focus),

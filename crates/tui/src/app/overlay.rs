@@ -96,6 +96,7 @@ impl Layers {
             Some(Overlay::Prompt(_)) => "prompt",
             Some(Overlay::Help { .. } | Overlay::Data { .. }) => "overlay",
             None if matches!(self.screen, Some(super::screen::Screen::Trace(_))) => "trace",
+            None if matches!(self.screen, Some(super::screen::Screen::Insights(_))) => "insights",
             None if self.screen.is_some() => "overlay",
             None if self.input.is_some() => "input",
             None => "normal",
@@ -147,7 +148,7 @@ impl Layers {
 
 /// The marks and badges of the tree and the lists, what each means, and its theme
 /// style: the legend of `?` (the tree's header line names the columns).
-pub const LEGEND: [(&str, &str, &str); 14] = [
+pub const LEGEND: [(&str, &str, &str); 16] = [
     (
         "✓ ✗ … ·",
         "passed",
@@ -162,6 +163,16 @@ pub const LEGEND: [(&str, &str, &str); 14] = [
         "~2 ~flaky",
         "warning",
         "cases that both passed and failed in their runs",
+    ),
+    (
+        "new✗",
+        "failed",
+        "new failure: latest run failed, the one before passed",
+    ),
+    (
+        "stale",
+        "warning",
+        "the case's files changed after its latest run started",
     ),
     ("5×", "badge", "runs of the case on record"),
     (

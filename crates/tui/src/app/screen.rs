@@ -3,6 +3,7 @@
 
 use super::super::action::Command;
 use super::compare::CompareScreen;
+use super::insights::InsightsScreen;
 use super::report::ReportScreen;
 use super::trace::TraceView;
 use super::why::WhyScreen;
@@ -22,6 +23,8 @@ pub enum Screen {
     Trace(Box<TraceView>),
     /// Why a run failed (`W`).
     Why(Box<WhyScreen>),
+    /// What the history says (`I`; its keys: `App::insights_command`).
+    Insights(Box<InsightsScreen>),
 }
 
 /// What a key did to a screen.
@@ -53,7 +56,7 @@ impl Screen {
                     .command(c, page)
                     .map_or(ScreenOutcome::Stay, ScreenOutcome::Say);
             }
-            Screen::Image { .. } | Screen::Trace(_) => {
+            Screen::Image { .. } | Screen::Trace(_) | Screen::Insights(_) => {
                 return if matches!(c, Command::Close | Command::Quit | Command::Confirm) {
                     ScreenOutcome::Close
                 } else {

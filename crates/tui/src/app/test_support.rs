@@ -12,6 +12,22 @@ pub fn app() -> App {
     )
 }
 
+/// An app on the demo workspace written under `root`, loaded, 120 × 40.
+pub fn demo_app(root: &std::path::Path) -> App {
+    testdeck_core::workspace::demo::write_demo(root).expect("demo");
+    let mut app = App::new(
+        Options {
+            root: root.to_path_buf(),
+            ..Options::default()
+        },
+        Keymap::builtin("default").unwrap_or_default(),
+    );
+    app.update(super::Action::Resize(120, 40));
+    let ws = testdeck_core::workspace::Workspace::load(root).expect("load");
+    app.update(super::Action::Loaded(Box::new(ws)));
+    app
+}
+
 /// A passed step named `name`.
 pub fn step(name: &str) -> TimelineEvent {
     super::launch::runner_output::note("step", name, "ok", String::new())

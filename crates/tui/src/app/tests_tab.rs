@@ -1,11 +1,15 @@
 //! The Tests tab: the case rows and their tree, which folders are open, the rows
-//! shown and the cursor over them, and each node's statistics.
+//! shown and the cursor over them, the order cases are shown in (`S`), and each
+//! node's statistics with the figures of its history (stale by the change times
+//! read off the loop).
 
 use super::super::action::Command;
 use super::list::{ListState, rows_for};
 use std::collections::{BTreeSet, HashMap};
 use testdeck_core::workspace::Workspace;
 use testdeck_core::workspace::cases::{self, CaseRow, NodeKind, TreeNode};
+use testdeck_core::workspace::insights::{CaseFigures, ChangeTimes};
+use testdeck_core::workspace::logs::RunStatus;
 use testdeck_core::workspace::stats::{self, NodeStats, Window};
 
 #[derive(Debug, Default)]
@@ -17,6 +21,90 @@ pub struct TestsTab {
     visible: Vec<usize>,
     list: ListState,
     stats: HashMap<String, NodeStats>,
+    /// When each case's files last changed (`None` until read off the loop).
+    change_times: Option<ChangeTimes>,
+    /// The order cases are shown in within each folder.
+    sort: Sort,
+    /// Indices into `nodes` in the order shown (depth first, each folder's cases
+    /// sorted by `sort`; folders keep their place).
+    order: Vec<usize>,
+}
+
+/// What orders the cases of each folder (`S` cycles them).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Sort {
+    /// The tree's own order (by file name).
+    #[default]
+    Name,
+    /// Latest status: failed first, then abandoned, cancelled, running, passed, never run.
+    Status,
+    /// Median duration of the last runs, slowest first.
+    Duration,
+    /// Flaky score, flakiest first.
+    Flakiness,
+    /// When the latest run started, newest first.
+    Recency,
+}
+
+impl Sort {
+    /// The next sort of the cycle.
+    #[must_use]
+    pub fn next(self) -> Sort {
+        match self {
+            Sort::Name => Sort::Status,
+            Sort::Status => Sort::Duration,
+            Sort::Duration => Sort::Flakiness,
+            Sort::Flakiness => Sort::Recency,
+            Sort::Recency => Sort::Name,
+        }
+    }
+
+    /// How the tree's title names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Sort::Name => "name",
+            Sort::Status => "status",
+            Sort::Duration => "duration",
+            Sort::Flakiness => "flakiness",
+            Sort::Recency => "recency",
+        }
+    }
+}
+
+/// A case's rank under a sort: smaller first, ties in the tree's order.
+fn rank(sort: Sort, c: &CaseRow, f: Option<&CaseFigures>) -> (u8, i64, i64) {
+    let neg = |v: u64| -i64::try_from(v).unwrap_or(i64::MAX);
+    match sort {
+        Sort::Name => (0, 0, 0),
+        Sort::Status => {
+            let r = match c.latest {
+                Some(RunStatus::Failed) => 0,
+                Some(RunStatus::Abandoned) => 1,
+                Some(RunStatus::Cancelled) => 2,
+                Some(RunStatus::InProgress) => 3,
+                Some(RunStatus::Passed) => 4,
+                None => 5,
+            };
+            (r, 0, 0)
+        }
+        Sort::Duration => match f.and_then(|f| f.duration_ms.median) {
+            Some(m) => (0, neg(m), 0),
+            None => (1, 0, 0),
+        },
+        Sort::Flakiness => match f.and_then(|f| f.flaky_score) {
+            // three decimals: a whole number keeps the order
+            Some(s) => (
+                0,
+                -((s * 1000.0).round() as i64),
+                neg(f.map_or(0, |f| f.flips)),
+            ),
+            None => (1, 0, 0),
+        },
+        Sort::Recency => match f.and_then(|f| f.latest_start) {
+            Some(t) => (0, -t.timestamp_millis(), 0),
+            None => (1, 0, 0),
+        },
+    }
 }
 
 /// What `l` / Enter did on the tree.
@@ -62,6 +150,80 @@ impl TestsTab {
         &self.stats
     }
 
+    /// The figures of the case `key` (`scope/caseId`), when it has them.
+    pub fn figures(&self, key: &str) -> Option<&CaseFigures> {
+        self.stats.get(key)?.figures.as_ref()
+    }
+
+    /// When each case's files last changed (`None` until read).
+    pub fn change_times(&self) -> Option<&ChangeTimes> {
+        self.change_times.as_ref()
+    }
+
+    /// The order cases are shown in.
+    pub fn sort(&self) -> Sort {
+        self.sort
+    }
+
+    /// `S`: the next sort; the selection kept.
+    pub fn cycle_sort(&mut self) -> Sort {
+        self.sort = self.sort.next();
+        self.reorder();
+        self.sort
+    }
+
+    /// The change times read off the loop: the stale figures follow them.
+    pub fn set_change_times(&mut self, ws: &Workspace, t: ChangeTimes) {
+        self.change_times = Some(t);
+        self.compute_stats(ws);
+        self.reorder();
+    }
+
+    fn compute_stats(&mut self, ws: &Workspace) {
+        let window = Window::default();
+        let settings = &ws.config.insights;
+        let changes = self.change_times.as_ref();
+        self.stats = stats::compute_with(&ws.tests, &ws.logs, &window, settings, changes)
+            .into_iter()
+            .map(|n| (n.path.clone(), n))
+            .collect();
+    }
+
+    /// The nodes in the order shown: each folder's children in the tree's order,
+    /// its cases (in the places cases hold) sorted by `sort`.
+    fn reorder(&mut self) {
+        let n = self.nodes.len();
+        let mut children: Vec<Vec<usize>> = vec![Vec::new(); n + 1];
+        for (i, node) in self.nodes.iter().enumerate() {
+            children[node.parent.unwrap_or(n)].push(i);
+        }
+        if self.sort != Sort::Name {
+            for kids in &mut children {
+                let slots: Vec<usize> = (0..kids.len())
+                    .filter(|&k| matches!(self.nodes[kids[k]].kind, NodeKind::Case(_)))
+                    .collect();
+                let mut cases: Vec<usize> = slots.iter().map(|&k| kids[k]).collect();
+                cases.sort_by_key(|&i| match self.nodes[i].kind {
+                    NodeKind::Case(c) => {
+                        let row = &self.cases[c];
+                        rank(self.sort, row, self.figures(&row.key))
+                    }
+                    NodeKind::Folder => (0, 0, 0),
+                });
+                for (k, i) in slots.into_iter().zip(cases) {
+                    kids[k] = i;
+                }
+            }
+        }
+        self.order.clear();
+        let mut stack: Vec<usize> = children[n].iter().rev().copied().collect();
+        while let Some(i) = stack.pop() {
+            self.order.push(i);
+            stack.extend(children[i].iter().rev());
+        }
+        self.rebuild_visible();
+    }
+
     /// The keys that only concern this tab: the cursor moves (`page` rows a page).
     /// Whether `c` was one.
     pub fn handle(&mut self, c: Command, page: isize) -> bool {
@@ -90,14 +252,11 @@ impl TestsTab {
         self.cases = cases::case_rows(ws);
         self.nodes = cases::build_tree(&self.cases);
         cases::count_failing(&mut self.nodes, &self.cases);
-        self.stats = stats::compute(&ws.tests, &ws.logs, &Window::default())
-            .into_iter()
-            .map(|n| (n.path.clone(), n))
-            .collect();
+        self.compute_stats(ws);
         if reload {
             self.expanded = keep_expanded;
             self.list.cursor = 0;
-            self.rebuild_visible();
+            self.reorder();
             if let Some(k) = keep_key {
                 if let Some(p) = self.position(&k) {
                     self.list.cursor = p;
@@ -111,7 +270,7 @@ impl TestsTab {
                 .filter(|n| n.kind == NodeKind::Folder && n.depth < 2)
                 .map(|n| n.key.clone())
                 .collect();
-            self.rebuild_visible();
+            self.reorder();
             self.list.cursor = 0;
         }
     }
@@ -125,7 +284,8 @@ impl TestsTab {
         let keep = self.selected_node().map(|n| n.key.clone());
         self.visible.clear();
         let mut skip_below: Option<usize> = None;
-        for (i, n) in self.nodes.iter().enumerate() {
+        for &i in &self.order {
+            let n = &self.nodes[i];
             if let Some(d) = skip_below {
                 if n.depth > d {
                     continue;

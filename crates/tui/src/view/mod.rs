@@ -9,10 +9,12 @@ pub mod artifacts;
 pub mod badges;
 pub mod bars;
 pub mod catalog;
+pub mod chart;
 pub mod compare;
 pub mod details;
 pub mod finder;
 pub mod help;
+pub mod insights;
 pub mod live;
 pub mod overlay;
 pub mod report;
@@ -78,12 +80,13 @@ impl App {
             }
         }
         if let Some(r) = p.details {
-            let lines = (
-                self.details_lines(theme),
-                self.details().cursor,
-                self.details_empty(),
-            );
-            details::draw(lines, self.has_keys(Pane::Details), theme, f, r);
+            let lines = self.details_lines(theme);
+            let (text, chart) = self.details_split(r, lines.as_deref());
+            let lines = (lines, self.details().cursor, self.details_empty());
+            details::draw(lines, self.has_keys(Pane::Details), theme, f, text);
+            if let Some((s, c)) = chart {
+                chart::draw(&s, theme, f, c);
+            }
         }
         if let Some(r) = p.live {
             live::draw(self.live(), &self.live_around(), theme, f, r);
@@ -107,6 +110,7 @@ impl App {
                 trace::draw(v, (self.graphics(), &self.opts().root), theme, f);
             }
             Some(Screen::Why(w)) => why::draw(w, self.pictures(), &cx, f),
+            Some(Screen::Insights(v)) => insights::draw(v, &cx, f),
             None => {}
         }
         match self.layers().overlay() {
@@ -170,11 +174,47 @@ impl App {
     /// What the frame measured that the app cannot (wrapped rows depend on drawing).
     pub fn measure(&self, theme: &Theme) -> super::app::Measured {
         super::app::Measured {
-            details_max: details::max_scroll(
-                &self.details_lines(theme).unwrap_or_default(),
-                self.areas().panes.details,
-            ),
+            details_max: {
+                let lines = self.details_lines(theme).unwrap_or_default();
+                let r = self.areas().panes.details;
+                details::max_scroll(&lines, r.map(|r| self.details_split(r, Some(&lines)).0))
+            },
         }
+    }
+
+    /// The details pane `r` split: its text (`lines`) above, and below it the
+    /// duration chart of the selected case with two finished runs or more, when
+    /// the pane has the rows for the whole text and the chart (zoomed, often).
+    fn details_split(
+        &self,
+        r: Rect,
+        lines: Option<&[Line<'_>]>,
+    ) -> (Rect, Option<(chart::Series, Rect)>) {
+        if self.tab() != Tab::Tests || r.height < chart::ROWS + chart::TEXT_ROWS {
+            return (r, None);
+        }
+        let text_rows = lines.map_or(0, |l| wrapped_rows(l, r.width.saturating_sub(2)));
+        if usize::from(r.height) < text_rows + 2 + usize::from(chart::ROWS) {
+            return (r, None);
+        }
+        let Some((ws, c)) = self.ws().as_ref().zip(self.selected_case()) else {
+            return (r, None);
+        };
+        let runs = ws
+            .logs
+            .runs
+            .get(c.run_range.0..c.run_range.1)
+            .unwrap_or(&[]);
+        let median = self
+            .tests()
+            .figures(&c.key)
+            .and_then(|f| f.duration_ms.median);
+        let Some(s) = chart::series(runs, median) else {
+            return (r, None);
+        };
+        let [text, below] =
+            Layout::vertical([Constraint::Min(0), Constraint::Length(chart::ROWS)]).areas(r);
+        (text, Some((s, below)))
     }
 }
 

@@ -1,5 +1,6 @@
 //! The Tests tab: the tests tree with per-node badges.
 
+use super::super::app::tests_tab::Sort;
 use super::super::app::{NodeKind, TestsTab};
 use super::super::theme::Theme;
 use super::{empty_state, headed, pane, spread, status_icon};
@@ -15,7 +16,11 @@ pub fn draw(tests: &TestsTab, cx: &super::TabCtx, theme: &Theme, f: &mut Frame, 
     let title = if cx.loading {
         " Tests ".to_owned()
     } else {
-        format!(" Tests · {} ", tests.cases().len())
+        // the tree's own order goes unnamed; another sort is named (`S`)
+        match tests.sort() {
+            Sort::Name => format!(" Tests · {} ", tests.cases().len()),
+            s => format!(" Tests · {} · sort: {} ", tests.cases().len(), s.name()),
+        }
     };
     let mut block = pane(title, cx.focused, theme);
     let rows = r.height.saturating_sub(3) as usize;
@@ -136,6 +141,13 @@ pub fn draw(tests: &TestsTab, cx: &super::TabCtx, theme: &Theme, f: &mut Frame, 
                 }
                 if stats.is_some_and(|s| s.flaky_cases > 0) {
                     right.push(Span::styled("~flaky ", theme.get("warning")));
+                }
+                let figures = stats.and_then(|s| s.figures.as_ref());
+                if figures.is_some_and(|f| f.new_failure) {
+                    right.push(Span::styled("new✗ ", theme.get("failed")));
+                }
+                if figures.is_some_and(|f| f.stale) {
+                    right.push(Span::styled("stale ", theme.get("warning")));
                 }
                 match c.latest {
                     Some(RunStatus::InProgress) => {

@@ -48,6 +48,8 @@ pub struct Launch {
     verdicts_asked: usize,
     /// What the runner of the launch under way said (for when it writes no run).
     runner: runner_output::RunnerOutput,
+    /// The plan of this session's last launch (`.` launches it again).
+    last: Option<Box<testdeck_exec::LaunchPlan>>,
 }
 
 impl Launch {
@@ -278,6 +280,20 @@ impl App {
         )
     }
 
+    /// `.`: this session's last launch again — the same cases, through the
+    /// prompts with the answers the session holds (none asked again).
+    pub(super) fn run_last(&mut self) -> Vec<Effect> {
+        let Some(last) = &self.launch.last else {
+            self.notice = Some(".: nothing launched yet in this session (r runs a case)".into());
+            return Vec::new();
+        };
+        let mut plan = (**last).clone();
+        plan.grants = self.launch.grants.clone();
+        let mut a = self.asking(&[], &[]);
+        a.plan = plan;
+        self.ask_or_launch(a)
+    }
+
     /// A launch to ask about, as `r` builds it.
     pub(super) fn asking(&self, tests: &[(String, Option<String>)], catalog: &[String]) -> Asking {
         let risk = self.launch.max_risk.unwrap_or_default();
@@ -317,6 +333,7 @@ impl App {
             self.notice = Some(msg);
             return vec![self.watch.job(&self.launch.grants, self.launch.max_risk)];
         }
+        self.launch.last = Some(Box::new(a.plan.clone()));
         let index = self.launch.launches;
         self.launch.launches += 1;
         self.launch.running += 1;
