@@ -74,11 +74,13 @@ pub enum Command {
     Section(u8),
     /// The failure view of the selected case's latest run / the selected run.
     Why,
+    /// Select the run another process started (the status line announced it).
+    JumpRun,
     Noop,
 }
 
 /// Every command with its keymap name, in the order help lists them.
-pub(crate) const COMMANDS: [(Command, &str); 58] = [
+pub(crate) const COMMANDS: [(Command, &str); 59] = [
     (Command::Quit, "quit"),
     (Command::MoveDown, "move_down"),
     (Command::MoveUp, "move_up"),
@@ -136,6 +138,7 @@ pub(crate) const COMMANDS: [(Command, &str); 58] = [
     (Command::Section(3), "section_3"),
     (Command::Section(4), "section_4"),
     (Command::Why, "why"),
+    (Command::JumpRun, "jump_run"),
     (Command::Noop, "noop"),
 ];
 

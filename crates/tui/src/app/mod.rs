@@ -26,6 +26,8 @@ pub mod report;
 pub mod runs_tab;
 pub mod screen;
 mod selection;
+#[cfg(test)]
+mod selection_table;
 mod targets;
 #[cfg(test)]
 mod test_support;
@@ -601,6 +603,7 @@ impl App {
                 return self.feature_command(c);
             }
             Command::Why => return self.why_open(),
+            Command::JumpRun => return self.jump_to_announced(),
             Command::Reload => {
                 self.why.forget();
                 self.notice = Some("reading the workspace again…".into());

@@ -127,6 +127,10 @@ pub fn draw(
                 if let Some(t) = c.tag {
                     right.push(Span::styled(format!("{t} "), theme.get("badge")));
                 }
+                if let Some(g) = cat.group_of(&c.id) {
+                    // a run_together member: runs (or is left out) with its group
+                    right.push(Span::styled(format!("⇄{} ", g + 1), theme.get("info")));
+                }
                 let risk = c.risk.map_or("—", |r| r.as_str());
                 right.push(Span::styled(
                     format!("{risk:>risk_w$}"),

@@ -1,6 +1,6 @@
 //! The live pane: the timeline (or runtime events) of the selected or running run.
 
-use super::super::app::{App, InputTarget, Live, Pane, is_failure, is_output};
+use super::super::app::{App, InputTarget, Live, Pane, RunRef, is_failure, is_output};
 use super::super::theme::Theme;
 use super::{empty_state, pane, time_of};
 
@@ -105,7 +105,9 @@ pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect)
     let inner = block.inner(r);
     f.render_widget(block, r);
     let Some(run) = live.run() else {
-        let msg = if live.wanted().is_some() {
+        let msg = if matches!(live.wanted(), Some(RunRef::Launch(_))) {
+            "Launching — waiting for its first event…"
+        } else if live.wanted().is_some() {
             "reading the run…"
         } else if around.case_selected {
             "No runs of this case yet — r runs it"
