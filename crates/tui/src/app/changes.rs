@@ -92,18 +92,18 @@ impl App {
         // a launch shown keeps the live pane until it ends (its reload then
         // catches the selection up)
         let launching = self.launch.running() > 0 || self.live.launch().is_some();
-        let mut fx = if launching {
-            Vec::new()
-        } else {
-            self.selection_changed()
-        };
+        // a followed run whose folder went ends first (its note on the status
+        // line), then the selection's run is shown again
+        let mut fx = self.end_deleted(&removed);
+        if !launching {
+            fx.extend(self.selection_changed());
+        }
         // a new run still being written: followed live when nothing else is
         let fresh = applied
             .new_runs
             .iter()
             .rev()
             .find(|p| !applied.ended_runs.contains(p));
-        fx.extend(self.end_deleted(&removed));
         if let Some(p) = fresh {
             let busy = self.launch.running() > 0 || self.live.run().is_some_and(|r| r.in_progress);
             let shown = matches!(&self.live.wanted(), Some(RunRef::Folder(w)) if w == p);
@@ -113,7 +113,7 @@ impl App {
                     // swapped in under the person
                     self.changes.announced = Some(p.clone());
                     self.notice = Some(format!(
-                        "new run {} (another process) — J shows it",
+                        "J shows the new run {} (another process)",
                         escape(&super::live::run_name(p))
                     ));
                 } else {
@@ -155,7 +155,7 @@ impl App {
         }
         self.live.vanished();
         self.notice = Some(format!(
-            "run {} ended: its folder was deleted",
+            "ended, folder deleted: run {}",
             escape(&super::live::run_name(&p))
         ));
         vec![Effect::StopFollow]
@@ -177,7 +177,11 @@ impl App {
             return Vec::new();
         };
         let key = ws.logs.runs[i].key();
-        if self.tab == super::Tab::Tests && self.tests.jump_to(&key) {
+        // the Tests tab when the run is its case's latest (what the case shows)
+        if self.tab == super::Tab::Tests
+            && self.tests.jump_to(&key)
+            && self.wanted_run() == Some(RunRef::Folder(p.clone()))
+        {
             return self.selection_changed();
         }
         self.tab = super::Tab::Runs;

@@ -179,7 +179,13 @@ pub fn prompt(p: &Prompt, (launch, reruns): (&Launch, usize), theme: &Theme, f: 
                 ]));
             }
             // the cases by name, a window of them (j / k scroll)
-            let window = usize::from(area.height.saturating_sub(12)).clamp(1, PREVIEW_ROWS);
+            // what the box holds besides the rows: its borders, the line (wrapped),
+            // the offer, the blanks, the scroll line and the choices
+            let inner_w = usize::from(PROMPT_WIDTH.min(area.width).saturating_sub(2)).max(1);
+            let head = p.line.chars().count().div_ceil(inner_w) + usize::from(p.raise.is_some());
+            let window = usize::from(area.height)
+                .saturating_sub(head + 8)
+                .clamp(1, PREVIEW_ROWS);
             body.push(Line::raw(""));
             for r in p.rows.iter().skip(p.scroll).take(window) {
                 let style = if r.starts_with('✗') {

@@ -77,11 +77,14 @@ impl App {
             }
             E::CaseStart {
                 id,
+                source,
                 command,
                 path,
                 risk,
                 ..
             } => {
+                // a catalog case's path is its case file: a run folder only for tests
+                let path = path.filter(|_| source != "catalog");
                 if let Some(p) = &path {
                     self.changes.launched(p.clone());
                 }
