@@ -195,7 +195,7 @@ fn the_timeline_names_its_case_and_run_and_follows_what_happens() {
     let mut s = Session::start_with(root, cfg.path(), &[("DEMO_RUNNER_PACE", "0.3")]);
     s.wait_text("Tests · 21");
     s.find("'terminal-basic-command");
-    s.wait_text("terminal-basic-command · 20261127-125208-524");
+    s.wait_text("basic-command · 20261127-125208-524");
     s.send("r");
     s.wait_for("the old run gone at once", |sc| {
         let c = sc.contents();
@@ -235,7 +235,7 @@ fn the_timeline_names_its_case_and_run_and_follows_what_happens() {
     s.send("J");
     s.wait_for("J shows the new run", |sc| {
         let c = sc.contents();
-        c.contains("kb-search-basic · 20291201-090500-000") && c.contains("ext-b-")
+        c.contains("search-basic · 20291201-090500-000") && c.contains("ext-b-")
     });
     drop(writer_b);
     std::fs::remove_dir_all(root.join(b)).expect("rm");

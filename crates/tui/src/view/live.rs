@@ -55,6 +55,9 @@ pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect)
     } else {
         " Timeline "
     })];
+    // the case and run, cut at the front when the pane is narrow: the filters
+    // and the state after them always show
+    let id_at = title.len();
     if let Some(run) = live.run() {
         let id = live.title_id();
         title.push(Span::styled(
@@ -100,6 +103,16 @@ pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect)
             format!("s: {}▏ ", escape(live.events_filter())),
             theme.get("input"),
         ));
+    }
+    if live.run().is_some() {
+        let width: usize = title.iter().map(|s| s.content.chars().count()).sum();
+        let room = usize::from(r.width.saturating_sub(4));
+        if width > room {
+            let id = title[id_at].content.to_string();
+            let keep = id.chars().count().saturating_sub(width - room).max(1);
+            let cut: String = id.chars().skip(id.chars().count() - keep + 1).collect();
+            title[id_at].content = format!("…{cut}").into();
+        }
     }
     let block = pane(Line::from(title), around.focused, theme);
     let inner = block.inner(r);
