@@ -235,7 +235,7 @@ fn the_timeline_names_its_case_and_run_and_follows_what_happens() {
     s.send("J");
     s.wait_for("J shows the new run", |sc| {
         let c = sc.contents();
-        c.contains("search-basic · 20291201-090500-000") && c.contains("ext-b-")
+        c.contains("basic · 20291201-090500-000") && c.contains("ext-b-")
     });
     drop(writer_b);
     std::fs::remove_dir_all(root.join(b)).expect("rm");
