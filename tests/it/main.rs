@@ -48,6 +48,7 @@ mod realworld_views;
 mod realworld_why;
 mod regressions;
 mod run_states;
+mod selection_pty;
 mod state_pty;
 mod supervisor;
 mod tail_cli;

@@ -74,13 +74,13 @@ fn filters_show_in_the_title_and_reset_with_the_case_and_the_launch() {
     let mut s = Session::start_with(ws.path(), cfg.path(), &[("DEMO_RUNNER_PACE", "0.05")]);
     s.wait_text("Tests · 21");
     s.find("'workbench-approval-flow");
-    s.wait_text("Timeline 20261128-101500-250");
+    s.wait_text("approval-flow · 20261128-101500-250");
     s.send("e");
     s.send("tt");
     s.wait_text("[failures] [type: step]");
     // another case: its events, unfiltered
     s.find("'terminal-basic-command");
-    s.wait_text("Timeline 20261127-125208-524");
+    s.wait_text("basic-command · 20261127-125208-524");
     s.wait_text("terminal/open-session");
     let c = s.screen().screen().contents();
     assert!(!c.contains("No event matches"), "{c}");
@@ -94,7 +94,7 @@ fn filters_show_in_the_title_and_reset_with_the_case_and_the_launch() {
         let c = sc.contents();
         c.contains("terminal/run-command")
             && !c.contains("[failures]")
-            && !c.contains("Timeline 20261127-125208-524")
+            && !c.contains("basic-command · 20261127-125208-524")
     });
     assert!(!s.screen().screen().contents().contains("No event matches"));
     let (p, _) = s.quit();

@@ -15,7 +15,7 @@ fn watch_a_case_edit_its_file_see_it_rerun() {
     s.find("'terminal-basic-command");
     s.wait_text("5× 100.0%");
     // the live pane shows the demo's last run until the rerun replaces it
-    let old_run = "Timeline 20261127-125208-524";
+    let old_run = "basic-command · 20261127-125208-524";
     s.wait_text(old_run);
     s.send("w");
     // a readonly case that is not live: no prompt; armed once its folders are watched

@@ -224,18 +224,32 @@ fn a_run_together_member_that_cannot_run_says_why_in_the_live_pane_and_the_statu
     app.keys("2");
     select_catalog(&mut app, "TC-CLI-007");
     // at max risk mutating TC-CLI-007 (destructive) cannot run, and its group
-    // partner TC-CLI-006 not without it
+    // partner TC-CLI-006 not without it: the preview says so before anything
+    // runs, and offers to raise the max risk for this launch
     let fx = app.keys("r");
-    let _h = launch(&mut app, fx);
-    let notice = app.notice().clone().unwrap_or_default();
-    assert!(notice.starts_with("launch done: 2 skipped"), "{notice}");
+    assert!(fx.is_empty(), "{fx:?}");
+    let line = preview(&app).line.clone();
+    assert!(line.starts_with("0 cases will run"), "{line}");
     assert!(
-        notice.contains("TC-CLI-006: run_together group 0: TC-CLI-007 is above max-risk mutating"),
-        "{notice}"
+        line.contains("TC-CLI-006 (run_together group 0: TC-CLI-007 is above max-risk mutating)"),
+        "{line}"
     );
-    let s = text(&app);
-    assert!(s.contains("risk destructive is above max-risk"), "{s}");
+    assert!(
+        line.contains("risk destructive is above max-risk"),
+        "{line}"
+    );
+    assert!(preview(&app).raise.is_some());
     snapshots(&mut app, "skipped_reasons");
+    // Enter: nothing would run, so nothing launches (and no record is written)
+    let fx = app.key(KeyCode::Enter);
+    assert!(
+        !fx.iter().any(|e| matches!(e, Effect::Launch { .. })),
+        "{fx:?}"
+    );
+    assert_eq!(
+        app.notice().as_deref(),
+        Some("not launched: no case would run")
+    );
 }
 
 /// The demo with its APP category's probe off (the probe's service is not there):

@@ -419,6 +419,14 @@ impl RecordWriter {
         self.logs.join(format!("{safe}.log"))
     }
 
+    /// Remove what [`RecordWriter::create`] and the saves wrote (a launch in
+    /// which nothing ran keeps no record).
+    pub(crate) fn discard(self) {
+        let _ = std::fs::remove_file(&self.path);
+        let _ = std::fs::remove_file(&self.csv);
+        let _ = std::fs::remove_dir_all(&self.logs);
+    }
+
     /// Write the YAML and the CSV, each through a temp file and a rename.
     pub(crate) fn save(&self) -> std::io::Result<()> {
         let yaml = serde_saphyr::to_string(&self.record)

@@ -52,8 +52,14 @@ impl TestsTarget {
         let scope = match self {
             TestsTarget::Scope(s) | TestsTarget::Cases { scope: s, .. } => s,
         };
-        scope.split('/').skip(1).any(|p| p == "live")
+        is_live_scope(scope)
     }
+}
+
+/// Whether `scope` is under a `live/` folder below the domain: its cases call a
+/// real model, and the runner leaves them out of a folder above it.
+pub fn is_live_scope(scope: &str) -> bool {
+    scope.split('/').skip(1).any(|p| p == "live")
 }
 
 /// The seed's filters for a scope: `--domain --layer --suite --group…`.

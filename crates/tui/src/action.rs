@@ -85,11 +85,13 @@ pub enum Command {
     MarkChanged,
     /// Launch this session's last launch again.
     RunLast,
+    /// Select the run another process started (the status line announced it).
+    JumpRun,
     Noop,
 }
 
 /// Every command with its keymap name, in the order help lists them.
-pub(crate) const COMMANDS: [(Command, &str); 64] = [
+pub(crate) const COMMANDS: [(Command, &str); 65] = [
     (Command::Quit, "quit"),
     (Command::MoveDown, "move_down"),
     (Command::MoveUp, "move_up"),
@@ -153,6 +155,7 @@ pub(crate) const COMMANDS: [(Command, &str); 64] = [
     (Command::Sort, "sort"),
     (Command::MarkChanged, "mark_changed"),
     (Command::RunLast, "run_last"),
+    (Command::JumpRun, "jump_run"),
     (Command::Noop, "noop"),
 ];
 

@@ -5,6 +5,7 @@
 use super::live::RunRef;
 use super::{App, Effect};
 use std::collections::BTreeSet;
+use testdeck_core::sanitize::escape;
 use testdeck_core::workspace::changes::{Reread, Update};
 use testdeck_core::workspace::logs::RunStatus;
 
@@ -16,6 +17,9 @@ pub struct Changes {
     appeared: BTreeSet<String>,
     /// The run shown, to read again once the index says it ended.
     reread: Option<String>,
+    /// The run another process started while another one was shown: the status
+    /// line says so and `J` selects it.
+    announced: Option<String>,
 }
 
 impl Changes {
@@ -27,6 +31,11 @@ impl Changes {
     /// Read `path` again once the index says it ended (`None`: nothing to read).
     pub fn set_reread(&mut self, path: Option<String>) {
         self.reread = path;
+    }
+
+    /// The run the status line announced (`J` selects it).
+    pub fn announced(&self) -> Option<&str> {
+        self.announced.as_deref()
     }
 
     /// A run another process started: it appeared, and no launch of ours wrote it.
@@ -56,6 +65,14 @@ impl App {
             return Vec::new();
         };
         let touched = super::insights::touches_cases(&updates);
+        // run folders deleted: a run followed among them ends (with a note)
+        let removed: Vec<String> = updates
+            .iter()
+            .filter_map(|u| match u {
+                Update::RemoveRuns(p) => Some(p.clone()),
+                _ => None,
+            })
+            .collect();
         let applied = ws.apply(updates);
         if applied.reread == Reread::All {
             self.ws = Some(ws);
@@ -82,11 +99,12 @@ impl App {
         // a launch shown keeps the live pane until it ends (its reload then
         // catches the selection up)
         let launching = self.launch.running() > 0 || self.live.launch().is_some();
-        let mut fx = if launching {
-            Vec::new()
-        } else {
-            self.selection_changed()
-        };
+        // a followed run whose folder went ends first (its note on the status
+        // line), then the selection's run is shown again
+        let mut fx = self.end_deleted(&removed);
+        if !launching {
+            fx.extend(self.selection_changed());
+        }
         // a new run still being written: followed live when nothing else is
         let fresh = applied
             .new_runs
@@ -96,10 +114,20 @@ impl App {
         if let Some(p) = fresh {
             let busy = self.launch.running() > 0 || self.live.run().is_some_and(|r| r.in_progress);
             let shown = matches!(&self.live.wanted(), Some(RunRef::Folder(w)) if w == p);
-            if !busy && !shown {
-                self.live.set_wanted(Some(RunRef::Folder(p.clone())));
-                fx.push(Effect::StopFollow);
-                fx.push(Effect::LoadRun(p.clone()));
+            if !shown && !self.changes.launched.contains(p) {
+                if busy || self.tab == super::Tab::Catalog {
+                    // another run is followed (or the catalog shown): said, not
+                    // swapped in under the person
+                    self.changes.announced = Some(p.clone());
+                    self.notice = Some(format!(
+                        "J shows the new run {} (another process)",
+                        escape(&super::live::run_name(p))
+                    ));
+                } else {
+                    // nothing else is live: the selection goes to it, and the panes with it
+                    self.changes.announced = Some(p.clone());
+                    fx.extend(self.jump_to_announced());
+                }
             }
         }
         if let Some(p) = self.changes.reread.clone() {
@@ -110,6 +138,69 @@ impl App {
         fx.extend(self.stop_following_ended());
         fx.extend(records);
         fx
+    }
+
+    /// A followed run whose folder was deleted (`removed`: the folders gone)
+    /// ends, with a note in the pane: it is no longer `● live` and another run
+    /// can be followed.
+    fn end_deleted(&mut self, removed: &[String]) -> Vec<Effect> {
+        let Some(p) = self
+            .live
+            .run()
+            .filter(|r| r.in_progress)
+            .map(|r| r.path.clone())
+        else {
+            return Vec::new();
+        };
+        let gone = removed.iter().any(|r| {
+            p == *r
+                || p.strip_prefix(r.as_str())
+                    .is_some_and(|t| t.starts_with('/'))
+        });
+        if !gone {
+            return Vec::new();
+        }
+        self.live.vanished();
+        self.notice = Some(format!(
+            "ended, folder deleted: run {}",
+            escape(&super::live::run_name(&p))
+        ));
+        vec![Effect::StopFollow]
+    }
+
+    /// `J`: select the run the status line announced — its case in the Tests
+    /// tab, its row in the Runs tab (from the Catalog tab too) — and the panes
+    /// show it, through the selection as any other run.
+    pub(super) fn jump_to_announced(&mut self) -> Vec<Effect> {
+        let Some(p) = self.changes.announced.take() else {
+            self.notice = Some("no new run to show".into());
+            return Vec::new();
+        };
+        let Some(ws) = self.ws.as_ref() else {
+            return Vec::new();
+        };
+        let Some(i) = ws.logs.runs.iter().position(|r| r.path == p) else {
+            self.notice = Some("that run is gone".into());
+            return Vec::new();
+        };
+        let key = ws.logs.runs[i].key();
+        // the Tests tab when the run is its case's latest (what the case shows)
+        if self.tab == super::Tab::Tests
+            && self.tests.jump_to(&key)
+            && self.wanted_run() == Some(RunRef::Folder(p.clone()))
+        {
+            return self.selection_changed();
+        }
+        self.tab = super::Tab::Runs;
+        if let Some(pos) = self
+            .runs
+            .visible()
+            .iter()
+            .position(|r| *r == super::RunRow::Tests(i))
+        {
+            self.runs.set_cursor(pos);
+        }
+        self.selection_changed()
     }
 
     /// After a full load: the run shown that has ended since it was read is read

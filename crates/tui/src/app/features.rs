@@ -403,7 +403,7 @@ impl App {
             .iter()
             .filter_map(|k| k.catalog_id().map(str::to_owned))
             .collect();
-        let a = self.asking(&tests, &catalog);
+        let a = self.asking(&tests, &catalog, None);
         self.watch.ask(keys);
         self.ask_or_launch(a)
     }

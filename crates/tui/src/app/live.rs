@@ -53,12 +53,30 @@ pub struct Live {
 pub const HSCROLL_STEP: usize = 10;
 
 /// What the live pane shows: a run folder (relative to the root), a catalog run
-/// record (its file, relative to the root), or a launched case not yet in a folder.
+/// record (its file, relative to the root), one catalog case's rows in a run
+/// record (the file, the case id), or a launched case not yet in a folder (the
+/// empty id: a launch started, its first case not yet).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RunRef {
     Folder(String),
     Record(String),
+    Case(String, String),
     Launch(String),
+}
+
+/// `caseId · runId` of a run folder (its last two parts), unescaped.
+pub fn run_name(path: &str) -> String {
+    let mut parts = path.rsplit('/');
+    let run = parts.next().unwrap_or("");
+    match parts.next() {
+        Some(case) => format!("{case} · {run}"),
+        None => run.to_owned(),
+    }
+}
+
+/// A run record's id from its file name (`ID.yaml` → `ID`).
+fn record_id(file: &str) -> &str {
+    file.strip_suffix(".yaml").unwrap_or(file)
 }
 
 /// A failed event or an error.
@@ -386,14 +404,58 @@ impl Live {
             && !(self.hide_output && is_output(e))
     }
 
-    /// The name the live pane's title gives the run shown: the folder's last part
-    /// (the runId, or the record's file), `launch:ID` for a launch without a folder.
+    /// The name the live pane's title gives the run shown: the case and the run
+    /// (`caseId · runId`; a record of several cases: its runId alone; a launch
+    /// without a folder yet: `caseId · launch`).
     pub fn title_id(&self) -> String {
-        match (&self.wanted, &self.run) {
-            (Some(RunRef::Launch(id)), Some(run)) if run.path == *id => format!("launch:{id}"),
-            (_, Some(run)) => run.path.rsplit('/').next().unwrap_or("").to_owned(),
-            (_, None) => String::new(),
+        let Some(run) = &self.run else {
+            return String::new();
+        };
+        let last = run.path.rsplit('/').next().unwrap_or("");
+        match &self.wanted {
+            Some(RunRef::Launch(id)) if run.path == *id => format!("{id} · launch"),
+            Some(RunRef::Case(_, id)) => format!("{id} · {}", record_id(last)),
+            Some(RunRef::Record(_)) => record_id(last).to_owned(),
+            _ => run_name(&run.path),
         }
+    }
+
+    /// The case whose run is shown (its id, or tests key's last part), if one is.
+    pub fn case_shown(&self) -> Option<String> {
+        let run = self.run.as_ref()?;
+        match &self.wanted {
+            Some(RunRef::Launch(id)) if run.path == *id => Some(id.clone()),
+            Some(RunRef::Case(_, id)) => Some(id.clone()),
+            Some(RunRef::Record(_)) => None,
+            _ => run.path.rsplit('/').nth(1).map(str::to_owned),
+        }
+    }
+
+    /// The run followed lost its folder (deleted): it ends here, with a note.
+    pub fn vanished(&mut self) {
+        self.launch = None;
+        if let Some(run) = self.run.as_mut() {
+            run.in_progress = false;
+            run.events.push_back(super::launch::runner_output::note(
+                "run",
+                "folder deleted",
+                "skipped",
+                "the run's folder was deleted while it was followed: it ends here".into(),
+            ));
+        }
+        self.refilter();
+        if self.follow {
+            self.bottom();
+        }
+    }
+
+    /// A launch started: the previous run's rows leave at once (nothing of it
+    /// shows under the new launch), the pane waits for the launch's first case.
+    pub fn starting(&mut self) {
+        self.set_wanted(Some(RunRef::Launch(String::new())));
+        self.opened_for = None;
+        self.follow = true;
+        self.clear();
     }
 
     /// The number of artifacts of the run shown.

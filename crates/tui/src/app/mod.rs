@@ -29,6 +29,8 @@ pub mod report;
 pub mod runs_tab;
 pub mod screen;
 mod selection;
+#[cfg(test)]
+mod selection_table;
 mod targets;
 #[cfg(test)]
 mod test_support;
@@ -639,6 +641,7 @@ impl App {
             Command::Sort => self.sort_next(),
             Command::MarkChanged => self.mark_changed(),
             Command::RunLast => return self.run_last(),
+            Command::JumpRun => return self.jump_to_announced(),
             Command::Reload => {
                 self.why.forget();
                 self.notice = Some("reading the workspace again…".into());

@@ -148,7 +148,7 @@ impl Layers {
 
 /// The marks and badges of the tree and the lists, what each means, and its theme
 /// style: the legend of `?` (the tree's header line names the columns).
-pub const LEGEND: [(&str, &str, &str); 16] = [
+pub const LEGEND: [(&str, &str, &str); 17] = [
     (
         "✓ ✗ … ·",
         "passed",
@@ -191,6 +191,11 @@ pub const LEGEND: [(&str, &str, &str); 16] = [
     ("watch", "running", "watched: reruns when its files change"),
     ("⚠2", "warning", "contract warnings of the latest run"),
     ("●", "marked", "marked: r runs every marked case"),
+    (
+        "⇄1",
+        "info",
+        "run_together group 1: its cases run, or are left out, together",
+    ),
     (
         "◆",
         "artifact_ref",

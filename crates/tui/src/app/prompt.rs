@@ -122,7 +122,7 @@ pub const VERDICTS: [Verdict; 4] = [
 
 /// What a launch of more than one case will do, shown before it starts (Enter
 /// goes on to its prompts, Esc cancels).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Preview {
     /// The tests targets and catalog ids to launch (temp cases not among them
     /// unless `with_temp`).
@@ -137,4 +137,13 @@ pub struct Preview {
     pub rerun: bool,
     /// The one line: N cases, M need authorization, K excluded and why.
     pub line: String,
+    /// The cases by name, each with what the launch does with it.
+    pub rows: Vec<String>,
+    /// The first row of `rows` shown (j / k scroll them).
+    pub scroll: usize,
+    /// The max risk of this launch, raised in the preview (`m`); the session's
+    /// otherwise.
+    pub risk: Option<testdeck_exec::Risk>,
+    /// What `m` would raise the max risk to: only the max risk leaves cases out.
+    pub raise: Option<testdeck_exec::Risk>,
 }

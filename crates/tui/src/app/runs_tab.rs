@@ -222,10 +222,12 @@ fn row_key(r: RunRow) -> (u8, usize) {
     }
 }
 
-/// A run record shown in the live pane: one row per case result.
+/// A run record shown in the live pane: one row per case result (only the rows
+/// of `case` when one is given: a catalog case's run).
 pub fn record_run_data(
     path: &str,
     rec: &Result<testdeck_exec::record::RunRecord, String>,
+    case: Option<&str>,
 ) -> RunData {
     use testdeck_exec::record::Verdict;
     let mut data = RunData {
@@ -246,7 +248,11 @@ pub fn record_run_data(
                     ..TimelineEvent::default()
                 });
             }
-            for c in &r.results {
+            for c in r
+                .results
+                .iter()
+                .filter(|c| case.is_none_or(|id| c.id == id))
+            {
                 let status = match c.verdict {
                     Verdict::Pass => "ok",
                     Verdict::Fail | Verdict::EnvironmentFail => "failed",

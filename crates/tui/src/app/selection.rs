@@ -125,22 +125,34 @@ impl App {
     /// live pane when it shows one of them, show what they hold now.
     pub(super) fn records_changed(&mut self) {
         self.refilter_runs();
-        if let Some(RunRef::Record(path)) = &self.live.wanted() {
-            if let Some(data) = self
-                .runs
-                .records()
-                .iter()
-                .find(|(p, _)| p == path)
-                .map(|(p, r)| record_run_data(p, r))
-            {
+        if let Some(want @ (RunRef::Record(_) | RunRef::Case(..))) = self.live.wanted().cloned() {
+            if let Some(data) = self.record_data(&want) {
                 self.live.set_run(Some(data));
                 self.live.refilter();
             }
         }
     }
 
-    /// The run the live pane should show for the current selection.
-    fn wanted_run(&self) -> Option<RunRef> {
+    /// The rows of a run record the live pane shows: the whole record, or the
+    /// rows of one catalog case in it.
+    fn record_data(&self, want: &RunRef) -> Option<super::super::action::RunData> {
+        let (path, case) = match want {
+            RunRef::Record(p) => (p, None),
+            RunRef::Case(p, id) => (p, Some(id.as_str())),
+            RunRef::Folder(_) | RunRef::Launch(_) => return None,
+        };
+        self.runs
+            .records()
+            .iter()
+            .find(|(p, _)| p == path)
+            .map(|(p, r)| record_run_data(p, r, case))
+    }
+
+    /// The one path from the selection to the run every pane shows: the subject
+    /// the details show (a tests case or folder, a catalog case or category, a
+    /// run) → its run (the latest of a case; the launch of it while one runs) →
+    /// the rows of the timeline and the artifacts beside it.
+    pub(super) fn wanted_run(&self) -> Option<RunRef> {
         match self.tab {
             Tab::Runs => match self.runs.selected()? {
                 RunRow::Tests(_) => self.selected_run().map(|r| RunRef::Folder(r.path.clone())),
@@ -152,12 +164,55 @@ impl App {
             },
             Tab::Tests => {
                 let c = self.selected_case()?;
+                if self.live.launch() == Some(c.key.as_str()) {
+                    // the case is being launched: its launch is its run
+                    return self.live.wanted().cloned();
+                }
                 let ws = self.ws.as_ref()?;
                 (c.run_range.1 > c.run_range.0)
                     .then(|| RunRef::Folder(ws.logs.runs[c.run_range.1 - 1].path.clone()))
             }
-            Tab::Catalog => None,
+            Tab::Catalog => {
+                let id = self.selected_catalog_case()?.id.as_str();
+                if self.live.launch() == Some(id) {
+                    return self.live.wanted().cloned();
+                }
+                // the record of the case's latest verdict (the one the details show)
+                let latest =
+                    testdeck_exec::record::last_verdicts(self.runs.readable(), id, 1).pop()?;
+                self.runs
+                    .records()
+                    .iter()
+                    .rev()
+                    .find(|(_, r)| r.as_ref().is_ok_and(|r| r.run_id == latest.run_id))
+                    .map(|(p, _)| RunRef::Case(p.clone(), id.to_owned()))
+            }
         }
+    }
+
+    /// Whether a launch takes the live pane: in the Tests and Catalog tabs the
+    /// cursor follows its cases; in the Runs tab the pane keeps the run selected
+    /// (the launch's run is a row there once the index reads it).
+    pub(super) fn launch_shown_here(&self) -> bool {
+        self.tab != Tab::Runs
+    }
+
+    /// A launch's case `id` started and the live pane shows it: a cursor on a
+    /// case moves to it (the details and the timeline show the same case while
+    /// a launch goes from case to case); on a folder or a category it stays.
+    pub(super) fn select_launched(&mut self, id: &str) {
+        match self.tab {
+            Tab::Tests if self.selected_case().is_some() => {
+                self.tests.jump_to(id);
+            }
+            Tab::Catalog if self.selected_catalog_case().is_some() => {
+                if let Some(cat) = self.ws.as_ref().and_then(|w| w.catalog.as_ref()) {
+                    self.catalog.jump_to(cat, id);
+                }
+            }
+            _ => {}
+        }
+        self.last_want = self.wanted_run();
     }
 
     pub(super) fn selection_changed(&mut self) -> Vec<Effect> {
@@ -175,14 +230,9 @@ impl App {
         }
         self.live.set_wanted(want.clone());
         let mut fx = vec![Effect::StopFollow];
-        if let Some(RunRef::Record(path)) = &want {
+        if let Some(w @ (RunRef::Record(_) | RunRef::Case(..))) = &want {
             // a run record is already in memory: its results are the timeline
-            let data = self
-                .runs
-                .records()
-                .iter()
-                .find(|(p, _)| p == path)
-                .map(|(p, r)| record_run_data(p, r));
+            let data = self.record_data(w);
             self.live.set_run(data);
             self.live.top();
             self.live.refilter();

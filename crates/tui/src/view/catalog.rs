@@ -141,6 +141,12 @@ pub fn draw(
                         verdict_mark(runs.latest().get(&c.id).copied(), theme),
                         Span::raw(" "),
                         Span::styled(escape(&c.id).into_owned(), name),
+                        // a run_together member: runs (or is left out) with its group
+                        Span::styled(
+                            cat.group_of(&c.id)
+                                .map_or_else(String::new, |g| format!(" ⇄{}", g + 1)),
+                            theme.get("info"),
+                        ),
                         Span::styled(format!("  {}", escape(&c.title)), theme.get("muted")),
                     ],
                     right,

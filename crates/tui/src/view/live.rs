@@ -1,6 +1,6 @@
 //! The live pane: the timeline (or runtime events) of the selected or running run.
 
-use super::super::app::{App, InputTarget, Live, Pane, is_failure, is_output};
+use super::super::app::{App, InputTarget, Live, Pane, RunRef, is_failure, is_output};
 use super::super::theme::Theme;
 use super::{empty_state, pane, time_of};
 
@@ -63,6 +63,9 @@ pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect)
             theme.get("accent"),
         ));
     }
+    // the case and run, cut at the front when the pane is narrow: the filters
+    // and the state after them always show
+    let id_at = title.len();
     if let Some(run) = live.run() {
         let id = live.title_id();
         title.push(Span::styled(
@@ -109,11 +112,23 @@ pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect)
             theme.get("input"),
         ));
     }
+    if live.run().is_some() {
+        let width: usize = title.iter().map(|s| s.content.chars().count()).sum();
+        let room = usize::from(r.width.saturating_sub(4));
+        if width > room {
+            let id = title[id_at].content.to_string();
+            let keep = id.chars().count().saturating_sub(width - room).max(1);
+            let cut: String = id.chars().skip(id.chars().count() - keep + 1).collect();
+            title[id_at].content = format!("…{cut}").into();
+        }
+    }
     let block = pane(Line::from(title), around.focused, theme);
     let inner = block.inner(r);
     f.render_widget(block, r);
     let Some(run) = live.run() else {
-        let lines = if live.wanted().is_some() {
+        let lines = if matches!(live.wanted(), Some(RunRef::Launch(_))) {
+            vec![Line::raw("Launching — waiting for its first event…")]
+        } else if live.wanted().is_some() {
             vec![Line::raw("reading the run…")]
         } else if around.case_selected {
             vec![Line::raw("No runs of this case yet — r runs it")]

@@ -168,17 +168,56 @@ pub fn prompt(p: &Prompt, (launch, reruns): (&Launch, usize), theme: &Theme, f: 
                     "    t  bring temp in"
                 }));
             }
+            let mut body = vec![Line::raw(p.line.clone())];
+            if let Some(r) = p.raise {
+                body.push(Line::from(vec![
+                    Span::styled(" m ", theme.get("accent")),
+                    Span::raw(format!(
+                        " raise the max risk to {} for this launch",
+                        r.as_str()
+                    )),
+                ]));
+            }
+            // the cases by name, a window of them (j / k scroll)
+            // what the box holds besides the rows: its borders, the line (wrapped),
+            // the offer, the blanks, the scroll line and the choices
+            let inner_w = usize::from(PROMPT_WIDTH.min(area.width).saturating_sub(2)).max(1);
+            let head = p.line.chars().count().div_ceil(inner_w) + usize::from(p.raise.is_some());
+            let window = usize::from(area.height)
+                .saturating_sub(head + 8)
+                .clamp(1, PREVIEW_ROWS);
+            body.push(Line::raw(""));
+            for r in p.rows.iter().skip(p.scroll).take(window) {
+                let style = if r.starts_with('✗') {
+                    theme.get("skipped")
+                } else if r.starts_with('?') {
+                    theme.get("warning")
+                } else {
+                    theme.get("text")
+                };
+                body.push(Line::styled(r.clone(), style));
+            }
+            let below = p.rows.len().saturating_sub(p.scroll + window);
+            if p.scroll > 0 || below > 0 {
+                body.push(Line::styled(
+                    format!(
+                        "rows {}–{} of {} · j/k scroll",
+                        p.scroll + 1,
+                        (p.scroll + window).min(p.rows.len()),
+                        p.rows.len()
+                    ),
+                    theme.get("muted"),
+                ));
+            }
+            body.push(Line::raw(""));
+            body.push(Line::from(choices));
             (
                 if p.rerun {
                     " Rerun failed? ".to_owned()
                 } else {
                     " Launch? ".to_owned()
                 },
-                vec![
-                    Line::raw(p.line.clone()),
-                    Line::raw(""),
-                    Line::from(choices),
-                ],
+                body,
             )
         }
         Prompt::QuitLive => (
@@ -205,6 +244,9 @@ pub fn prompt(p: &Prompt, (launch, reruns): (&Launch, usize), theme: &Theme, f: 
         r,
     );
 }
+
+/// The most case rows a launch preview shows at once (j / k scroll the rest).
+const PREVIEW_ROWS: usize = 10;
 
 /// The trust question of a workspace opener: the rows the app counts (so `y`
 /// waits for the same end the person sees) from `t.scroll`, a `↓ more` line

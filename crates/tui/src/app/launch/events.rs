@@ -77,16 +77,23 @@ impl App {
             }
             E::CaseStart {
                 id,
+                source,
                 command,
                 path,
                 risk,
                 ..
             } => {
+                // a catalog case's path is its case file: a run folder only for tests
+                let path = path.filter(|_| source != "catalog");
                 if let Some(p) = &path {
                     self.changes.launched(p.clone());
                 }
+                if !self.launch_shown_here() {
+                    return Vec::new();
+                }
                 let fx = self.live.show_launch(&id, path.as_deref());
                 self.live.opened(index);
+                self.select_launched(&id);
                 let msg = command.unwrap_or_default();
                 let risk = risk.map_or(String::new(), |r| format!(" [{}]", r.as_str()));
                 self.live
@@ -103,6 +110,9 @@ impl App {
                     return Vec::new();
                 }
                 let row = self.launch.runner.line(stream, line);
+                if !self.launch_shown_here() {
+                    return Vec::new();
+                }
                 self.live.push_runner_line(index, row)
             }
             E::Timeline { id, event, .. } => {
@@ -185,7 +195,9 @@ impl App {
     /// out with its `run_together` group): its reason goes into the live pane —
     /// the launch's view, opened for it when nothing of the launch is shown yet.
     fn left_out_in_live(&mut self, id: &str, verdict: Verdict, reason: &str) -> Vec<Effect> {
-        if !matches!(verdict, Verdict::Skipped | Verdict::NotRun) || self.live.launch() == Some(id)
+        if !matches!(verdict, Verdict::Skipped | Verdict::NotRun)
+            || self.live.launch() == Some(id)
+            || !self.launch_shown_here()
         {
             return Vec::new();
         }

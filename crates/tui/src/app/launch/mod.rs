@@ -274,7 +274,7 @@ impl App {
                 with_temp: false,
                 left_out: Vec::new(),
                 rerun: false,
-                line: String::new(),
+                ..Preview::default()
             },
             false,
         )
@@ -289,14 +289,20 @@ impl App {
         };
         let mut plan = (**last).clone();
         plan.grants = self.launch.grants.clone();
-        let mut a = self.asking(&[], &[]);
+        let mut a = self.asking(&[], &[], None);
         a.plan = plan;
         self.ask_or_launch(a)
     }
 
-    /// A launch to ask about, as `r` builds it.
-    pub(super) fn asking(&self, tests: &[(String, Option<String>)], catalog: &[String]) -> Asking {
-        let risk = self.launch.max_risk.unwrap_or_default();
+    /// A launch to ask about, as `r` builds it (`risk`: this launch's max risk,
+    /// when the preview raised it; the session's otherwise).
+    pub(super) fn asking(
+        &self,
+        tests: &[(String, Option<String>)],
+        catalog: &[String],
+        risk: Option<Risk>,
+    ) -> Asking {
+        let risk = risk.or(self.launch.max_risk).unwrap_or_default();
         let plan = match &self.ws {
             Some(ws) => plan_for(ws, tests, catalog, risk, &self.launch.grants),
             None => testdeck_exec::LaunchPlan::default(),
@@ -338,8 +344,13 @@ impl App {
         self.launch.launches += 1;
         self.launch.running += 1;
         self.marks.clear();
-        // the run launched is watched unfiltered (as another case selected is)
-        self.live.reset_filters();
+        // the run launched is watched unfiltered (as another case selected is),
+        // and the previous run's rows leave the pane the moment it starts
+        if self.launch_shown_here() {
+            self.live.starting();
+        } else {
+            self.live.reset_filters();
+        }
         self.notice = Some(if a.skipped.is_empty() {
             "launched".to_owned()
         } else {
@@ -352,11 +363,14 @@ impl App {
                     .join(", ")
             )
         });
-        vec![Effect::Launch {
-            index,
-            plan: Box::new(a.plan),
-            ctx: Box::new(ctx),
-        }]
+        vec![
+            Effect::StopFollow,
+            Effect::Launch {
+                index,
+                plan: Box::new(a.plan),
+                ctx: Box::new(ctx),
+            },
+        ]
     }
 
     /// A key on a prompt, handed to that prompt's own handling.

@@ -21,7 +21,19 @@ pub struct Outlook {
     pub need_auth: usize,
     /// Cases left out, each with why.
     pub excluded: Vec<(String, String)>,
+    /// Every case by name, each with what the launch does with it: `▸ runs`,
+    /// `? asks` (a prompt first), `✗ out` and why.
+    pub rows: Vec<String>,
 }
+
+/// Whether `why` leaves a case out for the max risk alone (its own risk, or a
+/// `run_together` member's).
+pub fn above_max_risk(why: &str) -> bool {
+    why.contains("above max-risk") || why.contains("above the max risk")
+}
+
+/// Why a live case under a folder launched is left out.
+pub const LIVE_LEFT_OUT: &str = "live: left out of a folder's run (r on its live/ folder runs it)";
 
 impl Outlook {
     /// `12 cases · 2 need authorization · 3 excluded: A (why); B (why); +1 more`.
@@ -31,8 +43,9 @@ impl Outlook {
             self.cases,
             if self.cases == 1 { "case" } else { "cases" }
         );
+        s.push_str(" will run");
         if self.need_auth > 0 {
-            let _ = write!(s, " · {} need authorization", self.need_auth);
+            let _ = write!(s, " · {} need an answer first", self.need_auth);
         }
         if !self.excluded.is_empty() {
             let shown: Vec<String> = self
@@ -60,7 +73,9 @@ impl Outlook {
             excluded,
             ..Outlook::default()
         };
-        o.line().trim_start_matches("0 cases · ").to_owned()
+        o.line()
+            .trim_start_matches("0 cases will run · ")
+            .to_owned()
     }
 }
 
@@ -73,23 +88,43 @@ impl App {
             return Outlook::default();
         };
         let ctx = testdeck_exec::LaunchContext::of(ws);
-        let size = |t: &TestsTarget| match t {
-            TestsTarget::Cases { case_ids, .. } => case_ids.len(),
-            TestsTarget::Scope(scope) => self
-                .tests
-                .cases()
-                .iter()
-                .filter(|c| {
-                    !c.orphan()
-                        && (c.scope == *scope
-                            || c.scope
-                                .strip_prefix(scope.as_str())
-                                .is_some_and(|r| r.starts_with('/')))
-                })
-                .count(),
+        // a folder's cases by name; its live ones are left out (the runner runs
+        // them only when the live/ folder itself is launched)
+        let names = |t: &TestsTarget| -> (Vec<String>, Vec<String>) {
+            match t {
+                TestsTarget::Cases { scope, case_ids } => (
+                    case_ids
+                        .iter()
+                        .map(|c| testdeck_core::workspace::tree::key(scope, c))
+                        .collect(),
+                    Vec::new(),
+                ),
+                TestsTarget::Scope(scope) => {
+                    let live_target = testdeck_exec::tests_run::is_live_scope(scope);
+                    let (live, run): (Vec<&super::super::CaseRow>, _) = self
+                        .tests
+                        .cases()
+                        .iter()
+                        .filter(|c| {
+                            !c.orphan()
+                                && (c.scope == *scope
+                                    || c.scope
+                                        .strip_prefix(scope.as_str())
+                                        .is_some_and(|r| r.starts_with('/')))
+                        })
+                        .partition(|c| {
+                            !live_target && testdeck_exec::tests_run::is_live_scope(&c.scope)
+                        });
+                    (
+                        run.iter().map(|c| c.key.clone()).collect(),
+                        live.iter().map(|c| c.key.clone()).collect(),
+                    )
+                }
+            }
         };
         let targets = testdeck_exec::tests_run::merge_targets(plan.tests.clone());
-        let sizes: HashMap<String, usize> = targets.iter().map(|t| (t.label(), size(t))).collect();
+        let by_label: HashMap<String, (Vec<String>, Vec<String>)> =
+            targets.iter().map(|t| (t.label(), names(t))).collect();
         let mut o = Outlook {
             excluded: left_out.to_vec(),
             ..Outlook::default()
@@ -102,15 +137,34 @@ impl App {
             }
         }
         for (id, d) in exec::decisions(&ctx, plan) {
-            let n = sizes.get(&id).copied().unwrap_or(1);
-            match d {
-                Decision::Allowed(_) => o.cases += n,
-                Decision::NeedsPrompt(_) => {
-                    o.cases += n;
-                    o.need_auth += n;
+            let (cases, live) = by_label
+                .get(&id)
+                .cloned()
+                .unwrap_or_else(|| (vec![id.clone()], Vec::new()));
+            o.excluded
+                .extend(live.into_iter().map(|c| (c, LIVE_LEFT_OUT.to_owned())));
+            for c in cases {
+                match &d {
+                    Decision::Allowed(_) => {
+                        o.cases += 1;
+                        o.rows.push(format!("▸ runs  {c}"));
+                    }
+                    Decision::NeedsPrompt(_) => {
+                        o.cases += 1;
+                        o.need_auth += 1;
+                        o.rows.push(format!("? asks  {c}"));
+                    }
+                    Decision::Skip(why) => o.excluded.push((c, why.clone())),
                 }
-                Decision::Skip(why) => o.excluded.push((id, why)),
             }
+        }
+        o.rows.extend(
+            o.excluded
+                .iter()
+                .map(|(id, why)| format!("✗ out   {id} — {why}")),
+        );
+        for r in &mut o.rows {
+            *r = escape(r).into_owned();
         }
         o
     }
@@ -122,7 +176,7 @@ impl App {
         if p.with_temp {
             tests.extend(p.temp.iter().cloned());
         }
-        let asking = self.asking(&tests, &p.catalog);
+        let asking = self.asking(&tests, &p.catalog, p.risk);
         let mut left = p.left_out.clone();
         if !p.with_temp {
             left.extend(p.temp.iter().map(|(scope, case)| {
@@ -134,7 +188,13 @@ impl App {
             }));
         }
         let o = self.outlook(&asking.plan, &left);
-        if o.cases <= 1 && !stay {
+        // the max risk alone leaves cases out: the preview offers to raise it
+        // for this launch (never at once: a person sees what it lets run)
+        let risk = asking.plan.catalog.max_risk.unwrap_or_default();
+        p.raise = (o.excluded.iter().any(|(_, why)| above_max_risk(why))
+            && risk < testdeck_exec::Risk::Destructive)
+            .then(|| risk.cycled());
+        if o.cases == 1 && p.raise.is_none() && !stay {
             let fx = self.ask_or_launch(asking);
             // say what was left out, even when one case runs at once
             if !left.is_empty() && fx.iter().any(|e| matches!(e, Effect::Launch { .. })) {
@@ -144,13 +204,16 @@ impl App {
             return fx;
         }
         p.line = o.line();
+        p.rows = o.rows;
+        p.scroll = p.scroll.min(p.rows.len().saturating_sub(1));
         self.layers
             .open(Overlay::Prompt(PromptOverlay::Preview(Box::new(p))));
         Vec::new()
     }
 
     /// A key on the preview: Enter launches (through the prompts), `t` brings the
-    /// temp cases in or leaves them out again, Esc cancels.
+    /// temp cases in or leaves them out again, `m` raises the max risk for this
+    /// launch, j / k scroll the cases, Esc cancels.
     pub(super) fn preview_command(&mut self, mut p: Box<Preview>, c: Command) -> Vec<Effect> {
         match c {
             Command::Confirm => {
@@ -160,7 +223,12 @@ impl App {
                     tests.extend(p.temp.iter().cloned());
                 }
                 let n = tests.len() + p.catalog.len();
-                let a = self.asking(&tests, &p.catalog);
+                let a = self.asking(&tests, &p.catalog, p.risk);
+                if self.outlook(&a.plan, &[]).cases == 0 {
+                    // nothing would run: no launch, and no run record of nothing
+                    self.notice = Some("not launched: no case would run".into());
+                    return Vec::new();
+                }
                 let fx = self.ask_or_launch(a);
                 if fx.iter().any(|e| matches!(e, Effect::Launch { .. })) {
                     let prev = self.notice.take().unwrap_or_default();
@@ -175,6 +243,21 @@ impl App {
             Command::IncludeTemp if !p.temp.is_empty() => {
                 p.with_temp = !p.with_temp;
                 self.preview_or_launch(*p, true)
+            }
+            Command::MaxRisk if p.raise.is_some() => {
+                p.risk = p.raise;
+                self.notice = Some(format!(
+                    "max risk raised to {} for this launch",
+                    p.risk.unwrap_or_default().as_str()
+                ));
+                self.preview_or_launch(*p, true)
+            }
+            Command::MoveDown | Command::MoveUp => {
+                let d: isize = if c == Command::MoveDown { 1 } else { -1 };
+                let last = p.rows.len().saturating_sub(1);
+                p.scroll = p.scroll.saturating_add_signed(d).min(last);
+                self.layers.open(Overlay::Prompt(PromptOverlay::Preview(p)));
+                Vec::new()
             }
             Command::Close => {
                 self.notice = Some("not launched".into());

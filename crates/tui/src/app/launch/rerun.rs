@@ -75,7 +75,7 @@ impl App {
                 temp,
                 left_out,
                 rerun: true,
-                line: String::new(),
+                ..Preview::default()
             },
             false,
         );

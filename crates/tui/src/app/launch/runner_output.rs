@@ -188,7 +188,7 @@ mod tests {
             "out  done",
         ];
         assert_eq!(shown(&a), all);
-        assert_eq!(a.live.title_id(), "r1");
+        assert_eq!(a.live.title_id(), "kb-search-empty · r1");
         // dropping events at the front keeps the rows in step (the cap)
         a.exec_events(0, vec![ev("s3")]);
         assert_eq!(shown(&a).len(), all.len() + 1);
@@ -248,7 +248,7 @@ mod tests {
             rows[2],
             format!("run runner exit 3 {reason} · Error: cannot load vitest.config.mts")
         );
-        assert_eq!(a.live.title_id(), format!("launch:{RUNNER_ID}"));
+        assert_eq!(a.live.title_id(), format!("{RUNNER_ID} · launch"));
         let notice = a.notice.clone().unwrap_or_default();
         assert!(
             notice.starts_with("launch done: 1 environment-fail"),
