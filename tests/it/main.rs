@@ -45,6 +45,7 @@ mod realworld_views;
 mod realworld_why;
 mod regressions;
 mod run_states;
+mod runner_missing;
 mod state_pty;
 mod supervisor;
 mod tail_cli;

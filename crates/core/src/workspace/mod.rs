@@ -25,6 +25,7 @@ pub mod read;
 pub mod report;
 pub mod risk;
 pub mod run_folder;
+pub mod runner;
 pub mod select;
 pub mod stats;
 pub mod timeline;
