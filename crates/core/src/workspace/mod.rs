@@ -17,6 +17,7 @@ pub mod failure;
 pub mod fuzzy;
 pub mod git;
 pub mod host;
+pub mod init;
 pub mod insights;
 pub mod logs;
 pub mod openers;
