@@ -31,6 +31,7 @@ mod hostile_escape;
 mod hostile_reads;
 mod hostile_workspace;
 mod hostile_yaml;
+mod init_project;
 mod insights_cli;
 mod junit;
 mod line_limit;
