@@ -66,21 +66,26 @@ pub fn run(args: &Args, ctx: &super::Ctx) -> ExitCode {
     let verb = |done: &'static str, would: &'static str| if args.dry_run { would } else { done };
     for s in &steps {
         match s {
-            Step::Write(f) => crate::outln!("{} {}", verb("wrote", "would write"), escape(f)),
-            Step::Replaced(f) => crate::outln!(
-                "{} {} (the old one {} {}.bak)",
-                verb("wrote", "would write"),
-                escape(f),
-                verb("kept as", "kept as"),
-                escape(f)
-            ),
-            Step::Kept(f) => crate::outln!(
-                "left {} as it is: it exists and differs (--force writes it and keeps {}.bak)",
-                escape(f),
-                escape(f)
-            ),
+            Step::Write(f) => {
+                crate::outln!("{} {}", verb("wrote", "would write"), escape(f));
+            }
+            Step::Replaced(f) => {
+                crate::outln!(
+                    "{} {} (the old one kept as {}.bak)",
+                    verb("wrote", "would write"),
+                    escape(f),
+                    escape(f)
+                );
+            }
+            Step::Kept(f) => {
+                crate::outln!(
+                    "left {} as it is: it exists and differs (--force writes it and keeps {}.bak)",
+                    escape(f),
+                    escape(f)
+                );
+            }
             Step::Ignore(l) => {
-                crate::outln!("{} {} to .gitignore", verb("added", "would add"), escape(l))
+                crate::outln!("{} {} to .gitignore", verb("added", "would add"), escape(l));
             }
         }
     }
