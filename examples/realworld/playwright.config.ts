@@ -1,7 +1,8 @@
 import { defineConfig } from '@playwright/test';
 
-// the workflow picks a free port and a report folder per run
-const port = Number(process.env.SHOP_PORT ?? 4173);
+// the workflow (scripts/test-workflow.mjs) picks a free port (TEST_PORT) and a
+// report folder per run, and gives its reporters on the command line
+const port = Number(process.env.TEST_PORT ?? 4173);
 const baseURL = `http://127.0.0.1:${port}`;
 
 export default defineConfig({

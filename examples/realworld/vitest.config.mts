@@ -5,7 +5,6 @@ export default defineConfig({
     // the backend and temp cases; e2e specs belong to Playwright
     include: ['tests/**/*.{test,spec}.?(c|m)[jt]s?(x)'],
     exclude: ['tests/**/e2e/**', 'tests/logs/**', 'node_modules/**'],
-    reporters: ['default', './scripts/vitest-reporter.mjs'],
     // one case file per run folder: the workflow starts vitest per case
     fileParallelism: false,
   },

@@ -31,6 +31,8 @@ fn clean() -> tempfile::TempDir {
     let tmp = crate::common::fs::scratch_dir();
     let r = tmp.path();
     write(r, "doc/test-plan/web.md", PLAN);
+    // the default runner is there (else `runner-missing`)
+    write(r, "scripts/test-workflow.mjs", "// the runner\n");
     write(
         r,
         "tests/web/backend/tools/tool-call.test.ts",

@@ -4,6 +4,7 @@ pub mod catalog;
 pub mod demo;
 pub mod diff;
 pub mod explain;
+pub mod init;
 pub mod insights;
 pub mod list;
 pub mod run;
@@ -78,6 +79,14 @@ pub(crate) struct Look {
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
+    /// Set a vitest or Playwright project up for testdeck: the runner, its
+    /// reporters, testdeck.toml and the test plan's README (never over a file).
+    #[command(after_help = "\
+Examples:
+  testdeck init              write what is missing, name what is there
+  testdeck init --dry-run    list what would be written
+  testdeck init --catalog    also the tester catalog under .pouch/tester/")]
+    Init(init::Args),
     /// Every case of both sources.
     #[command(after_help = "\
 Examples:
@@ -358,6 +367,7 @@ pub fn dispatch(cli: Cli) -> Outcome {
         die_on_broken_pipe();
     }
     let code = match cli.command {
+        Some(Command::Init(a)) => init::run(&a, &ctx),
         Some(Command::List(a)) => with_workspace(&ctx, |ws| list::run(&a, &ws)),
         Some(Command::Validate(a)) => validate::run(&a, &ctx),
         Some(Command::Select(a)) => with_workspace(&ctx, |ws| select::run(&a, &ws)),

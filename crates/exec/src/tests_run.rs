@@ -155,6 +155,30 @@ pub(crate) fn launch_tests(
     sink: &Sink,
 ) -> Vec<ResultLine> {
     let mut results = Vec::new();
+    if targets.is_empty() {
+        return results;
+    }
+    // a runner that is not there: say what testdeck expected, never spawn it
+    if let Some(reason) = testdeck_core::workspace::runner::missing(root, command) {
+        sink(ExecEvent::RunnerStart {
+            command: command.to_vec(),
+        });
+        sink(ExecEvent::RunnerExit {
+            exit_code: None,
+            signal: None,
+            runs: Vec::new(),
+            reason: Some(reason.clone()),
+        });
+        results.push(ResultLine {
+            id: RUNNER_ID.into(),
+            verdict: Verdict::EnvironmentFail,
+            reason: Some(reason),
+            duration_ms: 0,
+            exit_code: None,
+            run_id: None,
+        });
+        return results;
+    }
     for target in targets {
         if cancel.is_cancelled() {
             break;
@@ -336,10 +360,15 @@ fn run_one(
         Some("cancelled".to_owned())
     } else if runs.is_empty() {
         Some(format!(
-            "the runner exited{} without writing a run",
+            "the runner exited{} without writing a run{}",
             outcome
                 .exit_code
-                .map_or_else(String::new, |c| format!(" with status {c}"))
+                .map_or_else(String::new, |c| format!(" with status {c}")),
+            if outcome.exit_code == Some(0) {
+                String::new()
+            } else {
+                format!("; {}", testdeck_core::workspace::runner::NO_RUN_HINT)
+            }
         ))
     } else {
         None

@@ -10,6 +10,10 @@
 // (repeatable: alternatives) --runs N. Live cases run only with --group live
 // or a --case naming them; temp cases only with --domain temp or --case. An
 // e2e request (without --case) first runs the same domain's backend.
+//
+// Written by `testdeck init`. The reporters are given on the command line, so
+// the project's vitest and Playwright configs stay as they are; an e2e run gets
+// a free port in TEST_PORT for a config's webServer to use.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -147,15 +151,28 @@ async function runCase(c) {
   let exit;
   if (e2e) {
     const port = await freePort();
-    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-pw-'));
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'testdeck-pw-'));
     const report = path.join(dir, 'artifacts', 'playwright', 'report');
-    exit = await runTool(['node_modules/@playwright/test/cli.js', 'test', c.file], {
-      RAW_LOG_DIR: dir,
-      SHOP_PORT: String(port),
-      PW_OUTPUT_DIR: work,
-      PW_HTML_DIR: report,
-      PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
-    });
+    exit = await runTool(
+      [
+        'node_modules/@playwright/test/cli.js',
+        'test',
+        '--reporter=./scripts/playwright-reporter.mjs,html',
+        '--trace=on',
+        `--output=${work}`,
+        c.file,
+      ],
+      {
+        RAW_LOG_DIR: dir,
+        TEST_PORT: String(port),
+        PW_OUTPUT_DIR: work,
+        PW_HTML_DIR: report,
+        PLAYWRIGHT_HTML_OUTPUT_DIR: report,
+        PLAYWRIGHT_HTML_REPORT: report,
+        PLAYWRIGHT_HTML_OPEN: 'never',
+        PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+      },
+    );
     const resultFile = path.join(dir, '.playwright-result.json');
     const result = fs.existsSync(resultFile) ? JSON.parse(fs.readFileSync(resultFile, 'utf8')) : null;
     fs.rmSync(resultFile, { force: true });
@@ -178,9 +195,10 @@ async function runCase(c) {
     }
     fs.rmSync(work, { recursive: true, force: true });
   } else {
-    exit = await runTool(['node_modules/vitest/vitest.mjs', 'run', '--config', 'vitest.config.mts', c.file], {
-      RAW_LOG_DIR: dir,
-    });
+    exit = await runTool(
+      ['node_modules/vitest/vitest.mjs', 'run', '--reporter=default', '--reporter=./scripts/vitest-reporter.mjs', c.file],
+      { RAW_LOG_DIR: dir },
+    );
   }
   for (const it of items) {
     emit(dir, 'artifact', `artifact/${it.kind}`, 'info', `${it.kind} written`, { path: it.path }, it.id);

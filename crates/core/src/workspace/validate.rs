@@ -58,6 +58,11 @@ pub fn validate_with(ws: &Workspace, contract: Vec<Problem>) -> Vec<Problem> {
     }
     out.extend(contract);
     out.extend(super::report::check(ws));
+    out.extend(super::runner::problem(
+        &ws.root,
+        &ws.config.runner.command,
+        !ws.tests.cases.is_empty(),
+    ));
     if let Some(cat) = &ws.catalog {
         out.extend(super::catalog::validate(cat, &super::vars::process_env));
     }
