@@ -152,11 +152,19 @@ impl App {
         else {
             return Vec::new();
         };
-        let gone = removed.iter().any(|r| {
+        let under = removed.iter().any(|r| {
             p == *r
                 || p.strip_prefix(r.as_str())
                     .is_some_and(|t| t.starts_with('/'))
         });
+        // a folder above it that changed is dropped from the index and read
+        // again (a new run of the same case, a reporter's temporary folder):
+        // the run is gone only when its folder is (one look, on this rare path)
+        let gone = under
+            && self
+                .ws
+                .as_ref()
+                .is_some_and(|ws| !ws.root.join(&p).is_dir());
         if !gone {
             return Vec::new();
         }
