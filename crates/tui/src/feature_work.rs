@@ -50,6 +50,8 @@ pub enum FeatureWork {
     Validate,
     /// When each case's own files changed (`ChangeTimes::files`): the stale badges.
     ChangeTimes { files: Vec<(String, Vec<String>)> },
+    /// The cases that differ from git's `HEAD` (`C`), as `--changed` finds them.
+    Changed,
 }
 
 /// What a `FeatureWork` gives back.
@@ -99,4 +101,6 @@ pub enum FeatureResult {
     Validate(Result<Vec<testdeck_core::problem::Problem>, String>),
     /// When each case's files changed.
     ChangeTimes(Box<testdeck_core::workspace::insights::ChangeTimes>),
+    /// What differs from `HEAD`, or why git could not say.
+    Changed(Result<testdeck_core::workspace::changed::Changed, String>),
 }

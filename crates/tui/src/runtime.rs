@@ -427,6 +427,14 @@ pub fn run_now(job: FeatureWork, root: &Path) -> Option<FeatureResult> {
         FeatureWork::ChangeTimes { files } => Some(FeatureResult::ChangeTimes(Box::new(
             testdeck_core::workspace::insights::ChangeTimes::read_files(root, files),
         ))),
+        // git is asked off the UI thread, on the workspace as it is on disk
+        FeatureWork::Changed => Some(FeatureResult::Changed(
+            testdeck_core::workspace::Workspace::load(root)
+                .map_err(|e| e.to_string())
+                .and_then(|ws| {
+                    testdeck_core::workspace::changed::changed(&ws, None).map_err(|e| e.to_string())
+                }),
+        )),
     }
 }
 

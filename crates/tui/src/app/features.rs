@@ -108,6 +108,7 @@ impl App {
                     self.tests.set_change_times(ws, *t);
                 }
             }
+            FeatureResult::Changed(found) => self.changed_found(found),
         }
         Vec::new()
     }
@@ -522,7 +523,13 @@ mod tests {
     fn mark_changed_outside_a_git_checkout_says_so() {
         let d = tempfile::tempdir().expect("tmp");
         let mut app = demo_app(d.path());
-        app.update(Action::Cmd(Command::MarkChanged));
+        // git is asked off the UI thread: the key gives the job, its result comes back
+        let fx = app.update(Action::Cmd(Command::MarkChanged));
+        let Some(Effect::Work(job)) = fx.into_iter().next() else {
+            panic!("C gives no job");
+        };
+        let done = crate::runtime::run_now(job, d.path()).expect("a result");
+        app.update(Action::WorkDone(Box::new(done)));
         let n = app.notice().clone().unwrap_or_default();
         assert!(n.contains("not a git checkout"), "{n}");
         assert!(app.marks().is_empty());

@@ -278,13 +278,22 @@ impl App {
     }
 
     /// `C`: mark the cases that differ from git's `HEAD` (as `--changed` selects).
-    pub(super) fn mark_changed(&mut self) {
-        let Some(ws) = &self.ws else {
+    pub(super) fn mark_changed(&mut self) -> Vec<Effect> {
+        if self.ws.is_none() {
             self.notice = Some("still indexing".into());
-            return;
-        };
-        match testdeck_core::workspace::changed::changed(ws, None) {
-            Err(e) => self.notice = Some(format!("C: {}", escape(&e.to_string()))),
+            return Vec::new();
+        }
+        self.notice = Some("C: asking git what changed…".into());
+        vec![Effect::Work(FeatureWork::Changed)]
+    }
+
+    /// What git said for `C`: the changed cases marked.
+    pub(super) fn changed_found(
+        &mut self,
+        found: Result<testdeck_core::workspace::changed::Changed, String>,
+    ) {
+        match found {
+            Err(e) => self.notice = Some(format!("C: {}", escape(&e))),
             Ok(ch) => {
                 self.marks.clear();
                 for c in self.tests.cases() {

@@ -639,7 +639,7 @@ impl App {
             Command::Why => return self.why_open(),
             Command::Insights => self.insights_open(),
             Command::Sort => self.sort_next(),
-            Command::MarkChanged => self.mark_changed(),
+            Command::MarkChanged => return self.mark_changed(),
             Command::RunLast => return self.run_last(),
             Command::JumpRun => return self.jump_to_announced(),
             Command::Reload => {
