@@ -30,17 +30,22 @@ fn run_without_the_runner_says_what_was_expected_and_suggests_init() {
     );
 }
 
+/// The `runner-missing` problem of a `validate --json` document.
+fn runner_missing(doc: &serde_json::Value) -> &serde_json::Value {
+    doc["problems"]
+        .as_array()
+        .expect("problems")
+        .iter()
+        .find(|p| p["rule"] == "runner-missing")
+        .unwrap_or_else(|| panic!("no runner-missing in {doc:#}"))
+}
+
 #[test]
 fn validate_without_the_runner_has_a_runner_missing_problem_at_testdeck_toml() {
     let ws = without_runner();
     let (code, doc) = common::cli::validate_json(ws.path());
     assert_eq!(code, Some(1), "{doc:#}");
-    let p = doc["problems"]
-        .as_array()
-        .expect("problems")
-        .iter()
-        .find(|p| p["rule"] == "runner-missing")
-        .unwrap_or_else(|| panic!("no runner-missing in {doc:#}"));
+    let p = runner_missing(&doc);
     assert_eq!(p["file"], "testdeck.toml");
     assert!(
         p["message"]
@@ -51,12 +56,7 @@ fn validate_without_the_runner_has_a_runner_missing_problem_at_testdeck_toml() {
     // the default runner, when testdeck.toml sets none
     std::fs::remove_file(ws.path().join("testdeck.toml")).expect("rm toml");
     let (_, doc) = common::cli::validate_json(ws.path());
-    let p = doc["problems"]
-        .as_array()
-        .expect("problems")
-        .iter()
-        .find(|p| p["rule"] == "runner-missing")
-        .unwrap_or_else(|| panic!("no runner-missing in {doc:#}"));
+    let p = runner_missing(&doc);
     assert_eq!(p["file"], "the default runner");
     assert!(
         p["message"]
