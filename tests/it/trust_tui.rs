@@ -270,40 +270,53 @@ const GRANTABLES: [fn() -> Grantable; 5] = [
 /// granted (headless: by flags; TUI: by answering yes to exactly those prompts
 /// and no to the rest — no to all, yes to all, yes to some), over cases of every
 /// risk × gate, a run_together pair and live / plain tests-tree cases: the two
-/// shells start the same cases.
-#[test]
-fn headless_and_tui_start_the_same_cases() {
-    // a launch waits mostly on its processes, not the CPU: the rows run on a
-    // thread per workspace and max risk, each with its own App
-    let mut workspaces = Vec::new();
-    for remote in [false, true] {
-        for switches_in_local in [false, true] {
-            let host = if remote { REMOTE_HOST } else { "127.0.0.1" };
-            // the catalog sets every switch; local.yaml (when used) only mutating
-            let vars = "  TD_ALLOW_MUTATING: \"true\"\n  TD_ALLOW_DESTRUCTIVE: \"true\"\n  TD_ALLOW_WIPE: \"true\"\n";
-            let local = if switches_in_local {
-                format!("HOST: \"{host}\"\nTD_ALLOW_MUTATING: \"true\"\n")
-            } else {
-                format!("HOST: \"{host}\"\n")
-            };
-            workspaces.push((remote, switches_in_local, workspace(vars, &local)));
-        }
-    }
+/// shells start the same cases. One workspace of the table: every max risk on its
+/// own thread (a launch waits mostly on its processes, not the CPU), each with its
+/// own App.
+fn table(remote: bool, switches_in_local: bool) {
+    let host = if remote { REMOTE_HOST } else { "127.0.0.1" };
+    // the catalog sets every switch; local.yaml (when used) only mutating
+    let vars = "  TD_ALLOW_MUTATING: \"true\"\n  TD_ALLOW_DESTRUCTIVE: \"true\"\n  TD_ALLOW_WIPE: \"true\"\n";
+    let local = if switches_in_local {
+        format!("HOST: \"{host}\"\nTD_ALLOW_MUTATING: \"true\"\n")
+    } else {
+        format!("HOST: \"{host}\"\n")
+    };
+    let ws = workspace(vars, &local);
+    let root = ws.path();
     let rows: usize = std::thread::scope(|scope| {
-        let mut handles = Vec::new();
-        for (remote, switches_in_local, ws) in &workspaces {
-            for max in Risk::ALL {
-                let root = ws.path();
-                handles
-                    .push(scope.spawn(move || table_rows(root, *remote, *switches_in_local, max)));
-            }
-        }
+        let handles: Vec<_> = Risk::ALL
+            .into_iter()
+            .map(|max| scope.spawn(move || table_rows(root, remote, switches_in_local, max)))
+            .collect();
         handles
             .into_iter()
             .map(|h| h.join().expect("a row failed"))
             .sum()
     });
-    assert_eq!(rows, 2 * 2 * 3 * 32);
+    assert_eq!(rows, 3 * 32);
+}
+
+// The table in four tests, one per workspace (the harness spreads them over its
+// threads rather than one test holding the suite's tail).
+#[test]
+fn headless_and_tui_start_the_same_cases_on_loopback() {
+    table(false, false);
+}
+
+#[test]
+fn headless_and_tui_start_the_same_cases_on_loopback_with_local_switches() {
+    table(false, true);
+}
+
+#[test]
+fn headless_and_tui_start_the_same_cases_on_a_remote_host() {
+    table(true, false);
+}
+
+#[test]
+fn headless_and_tui_start_the_same_cases_on_a_remote_host_with_local_switches() {
+    table(true, true);
 }
 
 /// Every set of grants for one workspace and max risk; returns the rows checked.
