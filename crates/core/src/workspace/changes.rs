@@ -99,8 +99,8 @@ fn run_folder_of(full: &str, rest: &str) -> String {
 /// One change read from disk, ready to apply (no I/O left).
 #[derive(Debug, Clone)]
 pub enum Update {
-    /// A run folder as it is now (new, grown, ended).
-    Run(Box<logs::RawRun>),
+    /// A run folder as it is now (new, grown, ended), and what was wrong reading it.
+    Run(Box<logs::RawRun>, Vec<Problem>),
     /// The run folders at or below this path are gone (or are no runs any more).
     RemoveRuns(String),
     /// A case file as it is now: its folders below `tests/`, caseId and path.
@@ -203,11 +203,11 @@ impl Reader {
         let root = &self.root;
         let abs = root.join(rel);
         let read = |dir: &Path, out: &mut Vec<Update>| {
-            let mut ignored = Vec::new();
-            match logs::read_folder(root, dir, &mut ignored) {
+            let mut problems = Vec::new();
+            match logs::read_folder(root, dir, &mut problems) {
                 Some(mut r) => {
                     r.judge(root, judge);
-                    out.push(Update::Run(Box::new(r)));
+                    out.push(Update::Run(Box::new(r), problems));
                 }
                 None => out.push(Update::RemoveRuns(super::rel(root, dir))),
             }
@@ -277,7 +277,7 @@ impl Workspace {
             // a removal of what was never indexed changes nothing
             let mut changed = true;
             match u {
-                Update::Run(r) => {
+                Update::Run(r, p) => {
                     let before = self
                         .logs
                         .runs
@@ -297,9 +297,14 @@ impl Workspace {
                         }
                         Some(_) => {}
                     }
+                    problems_outside(&mut self.problems, &r.path, p);
                     self.logs.upsert(*r);
                 }
-                Update::RemoveRuns(p) => changed = !self.logs.remove_under(&p).is_empty(),
+                Update::RemoveRuns(p) => {
+                    let n = self.problems.len();
+                    self.problems.retain(|x| under(&x.file, &p).is_none());
+                    changed = !self.logs.remove_under(&p).is_empty() || n != self.problems.len();
+                }
                 Update::Case {
                     folders,
                     case_id,
@@ -363,6 +368,9 @@ impl Workspace {
         self.apply(updates)
     }
 }
+
+#[cfg(test)]
+mod random_changes;
 
 #[cfg(test)]
 mod tests {
