@@ -124,6 +124,16 @@ impl World {
         out
     }
 
+    /// The test files written so far.
+    fn case_files(root: &Path) -> Vec<String> {
+        Self::below(root, "tests")
+            .into_iter()
+            .filter(|p| {
+                Path::new(p).extension().is_some_and(|e| e == "ts") && !p.starts_with("tests/logs")
+            })
+            .collect()
+    }
+
     /// Do one thing to the workspace; return the paths a watcher reports for it.
     fn step(&mut self, root: &Path) -> (String, Vec<String>) {
         match self.rng.u8(..12) {
@@ -133,10 +143,7 @@ impl World {
                 (format!("write {f}"), vec![f])
             }
             2 => {
-                let files: Vec<String> = Self::below(root, "tests")
-                    .into_iter()
-                    .filter(|p| p.ends_with(".ts") && !p.starts_with("tests/logs"))
-                    .collect();
+                let files = Self::case_files(root);
                 let Some(f) = files.get(self.rng.usize(..files.len().max(1))) else {
                     return ("nothing to delete".into(), Vec::new());
                 };
@@ -145,10 +152,7 @@ impl World {
             }
             3 => {
                 // a renamed case file: the old path and the new one
-                let files: Vec<String> = Self::below(root, "tests")
-                    .into_iter()
-                    .filter(|p| p.ends_with(".ts") && !p.starts_with("tests/logs"))
-                    .collect();
+                let files = Self::case_files(root);
                 let Some(from) = files.get(self.rng.usize(..files.len().max(1))).cloned() else {
                     return ("nothing to rename".into(), Vec::new());
                 };
