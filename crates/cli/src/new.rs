@@ -91,9 +91,10 @@ fn finish(root: &Path, made: Result<NewCase, Refusal>, json: bool) -> ExitCode {
         if let Some(e) = edited {
             crate::outln!("{}", escape(&e));
         }
-        match &case.promoted_from {
-            Some(from) => crate::outln!("moved {} to {}", escape(from), escape(&case.test_file)),
-            None => crate::outln!("wrote {} ({})", escape(&case.test_file), case.framework),
+        if let Some(from) = &case.promoted_from {
+            crate::outln!("moved {} to {}", escape(from), escape(&case.test_file));
+        } else {
+            crate::outln!("wrote {} ({})", escape(&case.test_file), case.framework);
         }
         crate::outln!("next: testdeck run {}", escape(&case.case_id));
     }

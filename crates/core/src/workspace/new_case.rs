@@ -100,6 +100,7 @@ pub struct NewCase {
 }
 
 /// A target path split: the folders under `tests/` and the caseId.
+#[derive(Debug)]
 struct Target {
     folders: Vec<String>,
     case_id: String,
@@ -340,24 +341,22 @@ impl NewCase {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(|e| io(&e))?;
         }
-        match &self.promoted_from {
-            Some(from) => move_new(&root.join(from), &path).map_err(|e| match e.kind() {
+        if let Some(from) = &self.promoted_from {
+            return move_new(&root.join(from), &path).map_err(|e| match e.kind() {
                 std::io::ErrorKind::AlreadyExists => Refusal::FileExists(self.test_file.clone()),
                 _ => io(&e),
-            }),
-            None => {
-                let template = if self.framework == "playwright" {
-                    super::init::E2E_CASE
-                } else {
-                    super::init::BACKEND_CASE
-                };
-                let text = template
-                    .replace("doc/test-plan/DOMAIN.md", &self.plan_file)
-                    .replace("DOMAIN", self.levels().0)
-                    .replace("CASE_ID", &self.case_id);
-                write_atomic(&path, text.as_bytes()).map_err(|e| io(&e))
-            }
+            });
         }
+        let template = if self.framework == "playwright" {
+            super::init::E2E_CASE
+        } else {
+            super::init::BACKEND_CASE
+        };
+        let text = template
+            .replace("doc/test-plan/DOMAIN.md", &self.plan_file)
+            .replace("DOMAIN", self.levels().0)
+            .replace("CASE_ID", &self.case_id);
+        write_atomic(&path, text.as_bytes()).map_err(|e| io(&e))
     }
 
     /// Both steps in order, `between` run after the plan entry is written and before
@@ -492,13 +491,11 @@ mod tests {
             &p,
             None,
         )
-        .ok()
         .expect("ok");
         assert_eq!(t.folders, ["calc", "backend", "math", "basic"]);
         assert_eq!(t.case_id, "sub-numbers");
-        let t = formal_target(root, "tests/calc/backend/math/x.test.ts", &p, None)
-            .ok()
-            .expect("ending cut");
+        let t =
+            formal_target(root, "tests/calc/backend/math/x.test.ts", &p, None).expect("ending cut");
         assert_eq!(t.case_id, "x");
         let rule = |g: &str| formal_target(root, g, &p, None).err().map(|e| e.rule());
         assert_eq!(rule("src/calc/backend/math/x"), Some("not-under-tests"));
