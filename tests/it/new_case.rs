@@ -19,6 +19,13 @@ fn project() -> tempfile::TempDir {
     d
 }
 
+/// `testdeck --root ROOT ARGS…`: its exit code, stdout and stderr.
+fn testdeck(root: &Path, args: &[&str]) -> (Option<i32>, String, String) {
+    let out = at(root).args(args).output().expect("run");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.code(), text(&out.stdout), text(&out.stderr))
+}
+
 fn read(root: &Path, rel: &str) -> String {
     std::fs::read_to_string(root.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
 }
@@ -83,21 +90,10 @@ fn new_writes_the_plan_entry_before_the_test_file_and_validate_finds_it_register
     assert!(text.contains("doc/test-plan/calc.md"), "{text}");
 
     // the CLI: an e2e spec through Playwright's template, JSON out
-    let out = at(root)
-        .args([
-            "new",
-            "tests/calc/e2e/page/basic/page-shows-product",
-            "--json",
-        ])
-        .output()
-        .expect("run");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let e2e = "tests/calc/e2e/page/basic/page-shows-product";
+    let (code, out, err) = testdeck(root, &["new", e2e, "--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
     assert_eq!(doc["caseId"], "page-shows-product");
     assert_eq!(
         doc["testFile"],
@@ -124,12 +120,8 @@ fn new_writes_the_plan_entry_before_the_test_file_and_validate_finds_it_register
         "doc/test-plan/extra.md",
         "# Notes\n\n### bill-rounds\n- What: planned first.\n",
     );
-    let out = at(root)
-        .args(["new", "tests/bill/backend/sums/bill-rounds"])
-        .output()
-        .expect("run");
-    let said = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{said}");
+    let (code, said, _) = testdeck(root, &["new", "tests/bill/backend/sums/bill-rounds"]);
+    assert_eq!(code, Some(0), "{said}");
     assert!(
         said.contains("plan entry of bill-rounds is there: doc/test-plan/extra.md:3"),
         "{said}"
@@ -151,8 +143,8 @@ fn new_writes_the_plan_entry_before_the_test_file_and_validate_finds_it_register
             "{f}: {p:?}"
         );
     }
-    let out = at(root).args(["list", "--json"]).output().expect("list");
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let (_, out, _) = testdeck(root, &["list", "--json"]);
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
     let cases = doc["cases"].as_array().expect("cases");
     for id in ["sub-numbers", "page-shows-product", "bill-rounds"] {
         let c = cases
@@ -171,21 +163,15 @@ fn promote_writes_the_entry_then_moves_the_temp_case_into_the_tree() {
     write(root, "tests/temp/probe-sign.test.ts", body);
     write(root, "tests/temp/probe-other.test.ts", body);
     // into a folder: its caseId kept
-    let out = at(root)
-        .args([
+    let (code, said, err) = testdeck(
+        root,
+        &[
             "promote",
             "tests/temp/probe-sign.test.ts",
             "tests/calc/backend/math/boundary/",
-        ])
-        .output()
-        .expect("run");
-    let said = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{said}{}",
-        String::from_utf8_lossy(&out.stderr)
+        ],
     );
+    assert_eq!(code, Some(0), "{said}{err}");
     assert!(
         said.contains("wrote the plan entry of probe-sign: doc/test-plan/calc.md:"),
         "{said}"
@@ -198,16 +184,16 @@ fn promote_writes_the_entry_then_moves_the_temp_case_into_the_tree() {
     );
     assert!(read(root, "doc/test-plan/calc.md").contains("### probe-sign\n- What:"));
     // to a path ending in a caseId: renamed, JSON out
-    let out = at(root)
-        .args([
+    let (_, out, _) = testdeck(
+        root,
+        &[
             "promote",
             "tests/temp/probe-other.test.ts",
             "tests/calc/backend/io/basic/read-input",
             "--json",
-        ])
-        .output()
-        .expect("run");
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        ],
+    );
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
     assert_eq!(doc["promotedFrom"], "tests/temp/probe-other.test.ts");
     assert_eq!(
         doc["testFile"],
@@ -229,16 +215,14 @@ fn promote_writes_the_entry_then_moves_the_temp_case_into_the_tree() {
         );
     }
     // what is not a temp case any more is refused
-    let out = at(root)
-        .args([
-            "promote",
-            "tests/temp/probe-sign.test.ts",
-            "tests/calc/backend/math/basic/",
-        ])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not a case under tests/temp/"));
+    let again = [
+        "promote",
+        "tests/temp/probe-sign.test.ts",
+        "tests/calc/backend/math/basic/",
+    ];
+    let (code, _, err) = testdeck(root, &again);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("not a case under tests/temp/"), "{err}");
 }
 
 #[test]
@@ -247,7 +231,7 @@ fn new_refuses_a_taken_case_id_and_a_bad_path_and_writes_nothing() {
     let root = d.path();
     write(root, "tests/temp/scratch-probe.test.ts", "");
     let plan_before = read(root, "doc/test-plan/calc.md");
-    let cases: [(&str, &str); 7] = [
+    let cases: [(&str, &str); 8] = [
         // caseIds are unique across the whole tree (seed 000)
         (
             "tests/calc/backend/other/basic/add-numbers",
@@ -265,18 +249,19 @@ fn new_refuses_a_taken_case_id_and_a_bad_path_and_writes_nothing() {
             "folder \"Backend\" is not kebab-case",
         ),
         ("tests/fixtures/a/b/x", "tests/fixtures/ holds no cases"),
+        (
+            "tests/calc/backend/math/basic",
+            "tests/calc/backend/math/basic is a folder: name the case in it",
+        ),
     ];
     for (path, says) in cases {
-        let out = at(root).args(["new", path]).output().expect("run");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{path}: {err}");
+        let (code, _, err) = testdeck(root, &["new", path]);
+        assert_eq!(code, Some(2), "{path}: {err}");
         assert!(err.contains(says), "{path}: {err}");
     }
-    let out = at(root)
-        .args(["new", "tests/calc/backend/math/basic/add-numbers", "--json"])
-        .output()
-        .expect("run");
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let taken = "tests/calc/backend/math/basic/add-numbers";
+    let (_, out, _) = testdeck(root, &["new", taken, "--json"]);
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
     assert_eq!(doc["error"]["rule"], "case-id-exists");
     assert_eq!(
         read(root, "doc/test-plan/calc.md"),

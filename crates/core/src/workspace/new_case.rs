@@ -32,6 +32,9 @@ pub enum Refusal {
         "{0}: a formal case is tests/<domain>/<layer>/<suite>/<groups…>/<caseId> (domain, layer and suite at least)"
     )]
     Shape(String),
+    /// `new` on a folder: the caseId is missing.
+    #[error("{0} is a folder: name the case in it, {0}/<caseId>")]
+    IsFolder(String),
     /// A folder name that is not kebab-case, or `..`.
     #[error("{0}: folder {1:?} is not kebab-case (lowercase letters and digits joined by -)")]
     Folder(String, String),
@@ -65,6 +68,7 @@ impl Refusal {
             Refusal::Temp(_) => "temp-target",
             Refusal::NotCases(..) => "not-a-case-folder",
             Refusal::Shape(_) => "bad-shape",
+            Refusal::IsFolder(_) => "no-case-id",
             Refusal::Folder(..) => "folder-not-kebab-case",
             Refusal::CaseId(_) => "bad-case-id",
             Refusal::Exists(..) => "case-id-exists",
@@ -169,6 +173,7 @@ fn formal_target(
     let into_folder = given.ends_with('/') || root.join(&rel).is_dir();
     let case_id = match keep_id {
         Some(id) if into_folder => id.to_owned(),
+        None if into_folder => return Err(Refusal::IsFolder(rel)),
         _ => {
             let last = parts.pop().unwrap_or_default();
             patterns.case_id_of(&last).unwrap_or(&last).to_owned()
