@@ -38,6 +38,7 @@ mod junit;
 mod line_limit;
 mod live_pane;
 mod live_workspace;
+mod new_case;
 mod one_pass;
 mod packaging;
 mod reading_pty;

@@ -7,6 +7,7 @@ pub mod explain;
 pub mod init;
 pub mod insights;
 pub mod list;
+pub mod new;
 pub mod run;
 pub mod runs;
 pub mod select;
@@ -87,6 +88,24 @@ Examples:
   testdeck init --dry-run    list what would be written
   testdeck init --catalog    also the tester catalog under .pouch/tester/")]
     Init(init::Args),
+    /// A new formal case: its test-plan entry first (What / Why / How / Oracle /
+    /// Not, opened in $VISUAL or $EDITOR at a terminal), then its test file.
+    #[command(after_help = "\
+Examples:
+  testdeck new tests/shop/backend/cart/basic/cart-empty      a vitest case (.test.ts)
+  testdeck new tests/shop/e2e/checkout/basic/pay-by-card     a Playwright spec (.spec.ts)
+  testdeck new tests/shop/backend/cart/basic/cart-empty --json
+
+Refused: a path not under tests/, tests/temp/, fewer than domain, layer and
+suite, a folder not in kebab-case, a caseId that exists already. Exit status 2.")]
+    New(new::NewArgs),
+    /// Make a temp case formal: its test-plan entry first, then the file moves from
+    /// tests/temp/ into the tree (never over a file).
+    #[command(after_help = "\
+Examples:
+  testdeck promote tests/temp/probe.test.ts tests/shop/backend/cart/basic/
+  testdeck promote tests/temp/probe.test.ts tests/shop/backend/cart/basic/cart-rounding")]
+    Promote(new::PromoteArgs),
     /// Every case of both sources.
     #[command(after_help = "\
 Examples:
@@ -257,6 +276,8 @@ fn wants_json(command: Option<&Command>) -> bool {
         Some(Command::Explain(a)) => a.json,
         Some(Command::Watch(a)) => a.json,
         Some(Command::Verdict(a)) => a.json,
+        Some(Command::New(a)) => a.json,
+        Some(Command::Promote(a)) => a.json,
         // the catalog utilities write files and JSON: never a progress line
         Some(Command::Catalog(_)) => true,
         _ => false,
@@ -368,6 +389,8 @@ pub fn dispatch(cli: Cli) -> Outcome {
     }
     let code = match cli.command {
         Some(Command::Init(a)) => init::run(&a, &ctx),
+        Some(Command::New(a)) => new::new(&a, &ctx),
+        Some(Command::Promote(a)) => new::promote(&a, &ctx),
         Some(Command::List(a)) => with_workspace(&ctx, |ws| list::run(&a, &ws)),
         Some(Command::Validate(a)) => validate::run(&a, &ctx),
         Some(Command::Select(a)) => with_workspace(&ctx, |ws| select::run(&a, &ws)),

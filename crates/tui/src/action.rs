@@ -83,6 +83,8 @@ pub enum Command {
     Sort,
     /// Mark the cases that changed against git's `HEAD`.
     MarkChanged,
+    /// Add a case in the selected folder (`testdeck new`).
+    AddCase,
     /// Launch this session's last launch again.
     RunLast,
     /// Select the run another process started (the status line announced it).
@@ -91,7 +93,7 @@ pub enum Command {
 }
 
 /// Every command with its keymap name, in the order help lists them.
-pub(crate) const COMMANDS: [(Command, &str); 65] = [
+pub(crate) const COMMANDS: [(Command, &str); 66] = [
     (Command::Quit, "quit"),
     (Command::MoveDown, "move_down"),
     (Command::MoveUp, "move_up"),
@@ -154,6 +156,7 @@ pub(crate) const COMMANDS: [(Command, &str); 65] = [
     (Command::Insights, "insights"),
     (Command::Sort, "sort"),
     (Command::MarkChanged, "mark_changed"),
+    (Command::AddCase, "add_case"),
     (Command::RunLast, "run_last"),
     (Command::JumpRun, "jump_run"),
     (Command::Noop, "noop"),

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use testdeck_core::workspace::diff::RunDiff;
 use testdeck_core::workspace::logs::RawRun;
+use testdeck_core::workspace::new_case::NewCase;
 use testdeck_core::workspace::trace::{Frame, Trace};
 use testdeck_exec::watch_mode::{WatchEvent, WatchOptions};
 
@@ -52,6 +53,10 @@ pub enum FeatureWork {
     ChangeTimes { files: Vec<(String, Vec<String>)> },
     /// The cases that differ from git's `HEAD` (`C`), as `--changed` finds them.
     Changed,
+    /// `a`: check `testdeck new <target>` and write its plan entry (step one).
+    NewCasePlan { target: String },
+    /// `a`, step two (after the editor, when one is set): the test file.
+    NewCaseFile(Box<NewCase>),
 }
 
 /// What a `FeatureWork` gives back.
@@ -103,4 +108,12 @@ pub enum FeatureResult {
     ChangeTimes(Box<testdeck_core::workspace::insights::ChangeTimes>),
     /// What differs from `HEAD`, or why git could not say.
     Changed(Result<testdeck_core::workspace::changed::Changed, String>),
+    /// The plan entry written (or why not), and whether a person's editor is set
+    /// (`$VISUAL` / `$EDITOR`) to open it in before the test file is written.
+    NewCasePlanned {
+        case: Result<Box<NewCase>, String>,
+        editor: bool,
+    },
+    /// The test file written, or why not.
+    NewCaseWritten(Result<Box<NewCase>, String>),
 }

@@ -13,6 +13,7 @@ use std::time::Duration;
 use testdeck_core::tail;
 use testdeck_core::tail::live_run::{RunUpdate, follow, load_run};
 use testdeck_core::workspace::Workspace;
+use testdeck_core::workspace::new_case::NewCase;
 use testdeck_exec::process::Cancel;
 
 /// What the follow of a run read, as the app takes it.
@@ -434,6 +435,24 @@ pub fn run_now(job: FeatureWork, root: &Path) -> Option<FeatureResult> {
                 .and_then(|ws| {
                     testdeck_core::workspace::changed::changed(&ws, None).map_err(|e| e.to_string())
                 }),
+        )),
+        // `a`: the same core steps as `testdeck new`, on the workspace as it is on disk
+        FeatureWork::NewCasePlan { target } => {
+            let case = testdeck_core::workspace::Workspace::load_tree(root)
+                .map_err(|e| e.to_string())
+                .and_then(|ws| {
+                    let mut c = NewCase::prepare(&ws, &target).map_err(|e| e.to_string())?;
+                    c.write_plan(root).map_err(|e| e.to_string())?;
+                    Ok(Box::new(c))
+                });
+            let set = |n: &str| std::env::var(n).is_ok_and(|v| !v.trim().is_empty());
+            Some(FeatureResult::NewCasePlanned {
+                case,
+                editor: set("VISUAL") || set("EDITOR"),
+            })
+        }
+        FeatureWork::NewCaseFile(c) => Some(FeatureResult::NewCaseWritten(
+            c.write_test(root).map(|()| c).map_err(|e| e.to_string()),
         )),
     }
 }

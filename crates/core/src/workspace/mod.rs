@@ -20,6 +20,7 @@ pub mod host;
 pub mod init;
 pub mod insights;
 pub mod logs;
+pub mod new_case;
 pub mod openers;
 pub mod plan;
 pub mod read;

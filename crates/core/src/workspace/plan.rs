@@ -156,6 +156,24 @@ impl TestPlan {
     pub fn entry(&self, case_id: &str) -> Option<PlanEntry> {
         self.entries(case_id).into_iter().next()
     }
+
+    /// The entry a heading or a table row that names the case defines: a mention
+    /// in prose is no entry (`testdeck new` writes one then).
+    pub fn defined(&self, case_id: &str) -> Option<PlanEntry> {
+        let places = self.index.get(case_id)?;
+        places.iter().find_map(|&(fi, line)| {
+            let (file, lines) = &self.files[fi];
+            let l = lines.get(line as usize - 1)?;
+            (heading_level(l).is_some() || l.trim_start().starts_with('|')).then(|| {
+                let (line, text) = entry_at(lines, line as usize - 1);
+                PlanEntry {
+                    file: file.clone(),
+                    line,
+                    text,
+                }
+            })
+        })
+    }
 }
 
 fn heading_level(line: &str) -> Option<usize> {

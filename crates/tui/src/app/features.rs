@@ -109,6 +109,10 @@ impl App {
                 }
             }
             FeatureResult::Changed(found) => self.changed_found(found),
+            FeatureResult::NewCasePlanned { case, editor } => {
+                return self.add_case_planned(case, editor);
+            }
+            FeatureResult::NewCaseWritten(case) => self.add_case_written(case),
         }
         Vec::new()
     }

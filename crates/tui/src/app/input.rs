@@ -82,6 +82,7 @@ impl App {
         match t {
             InputTarget::RunsFilter => self.runs.filter_mut(),
             InputTarget::EventsFilter => self.live.events_filter_mut(),
+            InputTarget::NewCase => self.adding.typed_mut(),
         }
     }
 
@@ -92,6 +93,7 @@ impl App {
                 self.live.refilter();
                 self.clamp();
             }
+            InputTarget::NewCase => {}
         }
     }
 }

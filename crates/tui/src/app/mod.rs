@@ -2,6 +2,7 @@
 //! `update(Action) -> Vec<Effect>`, which dispatches to them. No drawing, no terminal,
 //! no I/O: slow work is asked for as an `Effect` and comes back as an `Action`.
 
+pub mod add_case;
 pub mod catalog_tab;
 pub mod changes;
 pub mod clipboard;
@@ -152,6 +153,8 @@ pub struct App {
     dirty: bool,
     /// What the workspace watch made of runs (external ones, the one to read again).
     changes: changes::Changes,
+    /// `a`: the case being added in a folder.
+    adding: add_case::AddCase,
 }
 
 /// What a drawn frame measured: how far wrapped text can scroll.
@@ -216,6 +219,7 @@ impl App {
             quit: false,
             dirty: true,
             changes: changes::Changes::default(),
+            adding: add_case::AddCase::default(),
         }
     }
 
@@ -328,6 +332,8 @@ impl App {
         let before =
             matches!(action, Action::Mouse(_)).then(|| (self.dirty, mouse::ViewKey::of(self)));
         let mut fx = self.update_inner(action);
+        // a case `a` added: selected once the watch brings it into the tree
+        self.select_added();
         if let Some((was_dirty, key)) = before {
             self.dirty = was_dirty || !fx.is_empty() || key != mouse::ViewKey::of(self);
         }
@@ -524,6 +530,14 @@ impl App {
         }
         if let Some(target) = self.layers.input() {
             match c {
+                Command::Confirm if target == InputTarget::NewCase => {
+                    self.layers.stop_editing();
+                    return self.add_case_confirm();
+                }
+                Command::Close if target == InputTarget::NewCase => {
+                    self.layers.stop_editing();
+                    self.adding.cancel();
+                }
                 Command::Close => {
                     self.layers.stop_editing();
                     self.filter_mut(target).clear();
@@ -640,6 +654,7 @@ impl App {
             Command::Insights => self.insights_open(),
             Command::Sort => self.sort_next(),
             Command::MarkChanged => return self.mark_changed(),
+            Command::AddCase => self.add_case(),
             Command::RunLast => return self.run_last(),
             Command::JumpRun => return self.jump_to_announced(),
             Command::Reload => {
@@ -766,6 +781,11 @@ impl App {
     /// The Tests tab.
     pub fn tests(&self) -> &TestsTab {
         &self.tests
+    }
+
+    /// `a`: the case being added (its folder and the caseId typed).
+    pub fn adding(&self) -> &add_case::AddCase {
+        &self.adding
     }
 
     /// The Catalog tab.

@@ -54,6 +54,8 @@ pub enum Overlay {
 pub enum InputTarget {
     RunsFilter,
     EventsFilter,
+    /// The caseId of the case `a` adds.
+    NewCase,
 }
 
 /// The overlay stack over the panes: a full screen (compare, report, screenshot),

@@ -69,7 +69,10 @@ impl App {
         }
         let p = a.panes;
         match self.tab() {
-            Tab::Tests => tree::draw(self.tests(), &self.tab_ctx(), theme, f, p.tree),
+            Tab::Tests => {
+                let tests = (self.tests(), self.adding());
+                tree::draw(tests, &self.tab_ctx(), theme, f, p.tree);
+            }
             Tab::Catalog => {
                 let tabs = (self.catalog(), self.runs());
                 catalog::draw(tabs, &self.tab_ctx(), theme, f, p.tree);

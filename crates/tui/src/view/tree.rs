@@ -1,5 +1,6 @@
 //! The Tests tab: the tests tree with per-node badges.
 
+use super::super::app::add_case::AddCase;
 use super::super::app::tests_tab::Sort;
 use super::super::app::{NodeKind, TestsTab};
 use super::super::theme::Theme;
@@ -12,8 +13,23 @@ use testdeck_core::workspace::logs::RunStatus;
 use testdeck_core::workspace::stats::fmt_rate;
 
 #[allow(clippy::many_single_char_names)] // r, f, w, h, l, s: the usual drawing names
-pub fn draw(tests: &TestsTab, cx: &super::TabCtx, theme: &Theme, f: &mut Frame, r: Rect) {
-    let title = if cx.loading {
+pub fn draw(
+    (tests, adding): (&TestsTab, &AddCase),
+    cx: &super::TabCtx,
+    theme: &Theme,
+    f: &mut Frame,
+    r: Rect,
+) {
+    let title = if let Some(folder) = adding.folder() {
+        // `a`: the caseId being typed, and its folder (the cursor is on it: its last
+        // name is enough, the title of a narrow tree has no room for the whole scope)
+        let last = folder.rsplit('/').next().unwrap_or(folder);
+        format!(
+            " New case in {}/: {}▏ ",
+            testdeck_core::sanitize::escape(last),
+            testdeck_core::sanitize::escape(adding.typed())
+        )
+    } else if cx.loading {
         " Tests ".to_owned()
     } else {
         // the tree's own order goes unnamed; another sort is named (`S`)

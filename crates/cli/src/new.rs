@@ -1,0 +1,142 @@
+//! `testdeck new` and `testdeck promote`: the core's `NewCase` (plan entry first, then
+//! the test file) with the person's editor opened on the entry in between.
+
+use super::{EXIT_OK, EXIT_USAGE, print_json, usage};
+use std::io::IsTerminal as _;
+use std::path::Path;
+use std::process::ExitCode;
+use testdeck_core::sanitize::escape;
+use testdeck_core::workspace::new_case::{NewCase, Refusal};
+
+#[derive(Debug, clap::Args)]
+pub struct NewArgs {
+    /// `tests/<domain>/<layer>/<suite>/<groups…>/<caseId>`.
+    #[arg(value_name = "PATH")]
+    pub(crate) path: String,
+    /// One JSON document.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct PromoteArgs {
+    /// The temp case's file, `tests/temp/…`.
+    #[arg(value_name = "TEMP_PATH")]
+    pub(crate) temp: String,
+    /// Where it goes: `tests/<domain>/<layer>/<suite>/<groups…>/` (its caseId kept) or
+    /// `…/<caseId>` (renamed).
+    #[arg(value_name = "PATH")]
+    pub(crate) target: String,
+    /// One JSON document.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn new(args: &NewArgs, ctx: &super::Ctx) -> ExitCode {
+    let root = match testdeck_core::workspace::resolve_root(ctx.root.as_deref()) {
+        Ok(r) => r,
+        Err(e) => return usage(&e),
+    };
+    let made = load(&root).and_then(|ws| NewCase::prepare(&ws, &args.path));
+    finish(&root, made, args.json)
+}
+
+pub fn promote(args: &PromoteArgs, ctx: &super::Ctx) -> ExitCode {
+    let root = match testdeck_core::workspace::resolve_root(ctx.root.as_deref()) {
+        Ok(r) => r,
+        Err(e) => return usage(&e),
+    };
+    let made = load(&root).and_then(|ws| NewCase::promote(&ws, &args.temp, &args.target));
+    finish(&root, made, args.json)
+}
+
+fn load(root: &Path) -> Result<testdeck_core::workspace::Workspace, Refusal> {
+    testdeck_core::workspace::Workspace::load_tree(root)
+        .map_err(|e| Refusal::Io(root.display().to_string(), e.to_string()))
+}
+
+fn finish(root: &Path, made: Result<NewCase, Refusal>, json: bool) -> ExitCode {
+    let mut case = match made {
+        Ok(c) => c,
+        Err(r) => return refused(&r, json),
+    };
+    let mut edited = None;
+    let done = case.create(root, |c| edited = open_editor(root, c, json));
+    if let Err(r) = done {
+        return refused(&r, json);
+    }
+    if json {
+        let mut v = serde_json::to_value(&case).unwrap_or_default();
+        v["planEntry"] = if case.plan_existed {
+            "existing".into()
+        } else {
+            "written".into()
+        };
+        print_json(&v);
+    } else {
+        let at = case.plan_line.map(|l| format!(":{l}")).unwrap_or_default();
+        if case.plan_existed {
+            crate::outln!(
+                "plan entry of {} is there: {}{at}",
+                escape(&case.case_id),
+                escape(&case.plan_file)
+            );
+        } else {
+            crate::outln!(
+                "wrote the plan entry of {}: {}{at} (fill in What / Why / How / Oracle / Not)",
+                escape(&case.case_id),
+                escape(&case.plan_file)
+            );
+        }
+        if let Some(e) = edited {
+            crate::outln!("{}", escape(&e));
+        }
+        if let Some(from) = &case.promoted_from {
+            crate::outln!("moved {} to {}", escape(from), escape(&case.test_file));
+        } else {
+            crate::outln!("wrote {} ({})", escape(&case.test_file), case.framework);
+        }
+        crate::outln!("next: testdeck run {}", escape(&case.case_id));
+    }
+    ExitCode::from(EXIT_OK)
+}
+
+fn refused(r: &Refusal, json: bool) -> ExitCode {
+    if json {
+        print_json(&serde_json::json!({
+            "error": { "rule": r.rule(), "message": r.to_string() }
+        }));
+        ExitCode::from(EXIT_USAGE)
+    } else {
+        usage(&r.to_string())
+    }
+}
+
+/// Open the plan entry in `$VISUAL` / `$EDITOR` when one is set and a person is at a
+/// terminal (never under `--json`, a pipe or a test); what happened, to print.
+fn open_editor(root: &Path, c: &NewCase, json: bool) -> Option<String> {
+    let var = |n: &str| std::env::var(n).ok().filter(|v| !v.trim().is_empty());
+    let (visual, editor) = (var("VISUAL"), var("EDITOR"));
+    if json
+        || (visual.is_none() && editor.is_none())
+        || !std::io::stdin().is_terminal()
+        || !std::io::stdout().is_terminal()
+    {
+        return None;
+    }
+    let cmd = testdeck_core::workspace::editor::command(visual.as_deref(), editor.as_deref());
+    let argv = match testdeck_core::workspace::editor::argv(&cmd, &c.plan_file, c.plan_line) {
+        Ok(a) => a,
+        Err(why) => return Some(why),
+    };
+    let (prog, rest) = argv.split_first()?;
+    let status = std::process::Command::new(prog)
+        .args(rest)
+        .current_dir(root)
+        .status();
+    Some(match status {
+        Ok(s) if s.success() => format!("edited {}", escape(&c.plan_file)),
+        Ok(s) => format!("{} ended with {s}", escape(prog)),
+        Err(e) => format!("cannot start the editor {}: {e}", escape(prog)),
+    })
+}
