@@ -260,16 +260,14 @@ fn read_input(tx: UnboundedSender<Msg>) -> tokio::task::JoinHandle<()> {
         let mut late = LateAnswers::default();
         loop {
             let next = if late.holding() {
-                match tokio::time::timeout(HOLD, events.next()).await {
-                    Ok(n) => n,
-                    Err(_) => {
-                        // nothing more in time: a person's keys
-                        for ev in late.release() {
-                            let _ = tx.send(Msg::Term(ev));
-                        }
-                        continue;
+                let Ok(n) = tokio::time::timeout(HOLD, events.next()).await else {
+                    // nothing more in time: a person's keys
+                    for ev in late.release() {
+                        let _ = tx.send(Msg::Term(ev));
                     }
-                }
+                    continue;
+                };
+                n
             } else {
                 events.next().await
             };

@@ -133,7 +133,8 @@ pub(crate) fn read_answers(
         };
         let mut fds = [PollFd::new(&stdin, PollFlags::IN)];
         match poll(&mut fds, Some(&ts)) {
-            Ok(0) => {}
+            // the slice over, or a signal: look at `stop` and the deadline again
+            Ok(0) | Err(rustix::io::Errno::INTR) => {}
             Ok(_) => match rustix::io::read(&stdin, &mut buf) {
                 Ok(0) | Err(_) => break,
                 Ok(n) => {
@@ -147,7 +148,6 @@ pub(crate) fn read_answers(
                     unfinished = s.unfinished;
                 }
             },
-            Err(rustix::io::Errno::INTR) => {}
             Err(_) => break,
         }
     }

@@ -108,7 +108,7 @@ pub(crate) fn keys(typed: &[u8]) -> Vec<Event> {
     while let Some(c) = it.next() {
         let ev = match c {
             '\u{1b}' => match it.next() {
-                None => Some(key(KeyCode::Esc, KeyModifiers::NONE)),
+                None | Some('\u{1b}') => Some(key(KeyCode::Esc, KeyModifiers::NONE)),
                 Some('[') => {
                     let mut params = String::new();
                     let mut fin = None;
@@ -127,7 +127,6 @@ pub(crate) fn keys(typed: &[u8]) -> Vec<Event> {
                     .next()
                     .and_then(|f| csi_key("", f))
                     .map(|k| key(k, KeyModifiers::NONE)),
-                Some('\u{1b}') => Some(key(KeyCode::Esc, KeyModifiers::NONE)),
                 Some(c) => plain(c).map(|(k, m)| key(k, m | KeyModifiers::ALT)),
             },
             c => plain(c).map(|(k, m)| key(k, m)),
