@@ -205,7 +205,10 @@ pub async fn run(
                     input = Some(read_input(utx.clone()));
                 }
                 app.set_graphics(*g);
-                Vec::new()
+                // a resize while the query had stdin came as no event
+                terminal.autoresize()?;
+                let size = terminal.size()?;
+                app.update(Action::Resize(size.width, size.height))
             }
             Msg::LateKitty => {
                 if app.graphics().kind() == super::graphics::Kind::Halfblocks {

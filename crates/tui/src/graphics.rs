@@ -133,8 +133,15 @@ pub(crate) fn read_answers(
         };
         let mut fds = [PollFd::new(&stdin, PollFlags::IN)];
         match poll(&mut fds, Some(&ts)) {
-            // the slice over, or a signal: look at `stop` and the deadline again
-            Ok(0) | Err(rustix::io::Errno::INTR) => {}
+            // the slice over: a lone ESC left is the Esc key
+            Ok(0) => {
+                if super::term_answers::Split::lone_esc(&unfinished) {
+                    typed(super::term_answers::keys(&unfinished));
+                    unfinished.clear();
+                }
+            }
+            // a signal: look at `stop` and the deadline again
+            Err(rustix::io::Errno::INTR) => {}
             Ok(_) => match rustix::io::read(&stdin, &mut buf) {
                 Ok(0) | Err(_) => break,
                 Ok(n) => {
@@ -150,6 +157,9 @@ pub(crate) fn read_answers(
             },
             Err(_) => break,
         }
+    }
+    if super::term_answers::Split::lone_esc(&unfinished) {
+        typed(super::term_answers::keys(&unfinished));
     }
     got
 }

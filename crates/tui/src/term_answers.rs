@@ -20,6 +20,13 @@ pub(crate) struct Split {
     pub unfinished: Vec<u8>,
 }
 
+impl Split {
+    /// Only a lone ESC is unfinished: once nothing more comes, it is the Esc key.
+    pub(crate) fn lone_esc(unfinished: &[u8]) -> bool {
+        unfinished == [ESC]
+    }
+}
+
 /// Part `bytes` as [`Split`] says.
 pub(crate) fn split(bytes: &[u8]) -> Split {
     let mut out = Split::default();
@@ -59,8 +66,9 @@ enum Seq {
 /// What the escape sequence at the start of `b` (`b[0]` is ESC) is, and its length.
 fn sequence(b: &[u8]) -> Seq {
     match b.get(1) {
-        // a lone ESC at the end of what was read is the Esc key (as crossterm takes it)
-        None => Seq::Typed(1),
+        // a lone ESC at the end of what was read: the Esc key, or an answer cut by the
+        // read; the next bytes say, or a quiet moment ([`Split::lone_esc`])
+        None => Seq::Unfinished,
         // APC, DCS, OSC: a string up to ST (`ESC \`) or BEL
         Some(b'_' | b'P' | b']') => {
             let mut j = 2;
@@ -91,6 +99,8 @@ fn sequence(b: &[u8]) -> Seq {
                 Seq::Typed(j + 1)
             }
         }
+        // the Esc key, then what the second ESC starts
+        Some(&ESC) => Seq::Typed(1),
         Some(b'O') if b.len() == 2 => Seq::Unfinished,
         Some(b'O') => Seq::Typed(3),
         Some(_) => Seq::Typed(2),
@@ -279,8 +289,12 @@ mod tests {
         read.extend_from_slice(b"/ab\x1b[A\r\x1b");
         let s = split(&read);
         assert_eq!(s.answers, kitty);
-        assert_eq!(s.typed, b"j/ab\x1b[A\r\x1b");
-        assert!(s.unfinished.is_empty());
+        assert_eq!(s.typed, b"j/ab\x1b[A\r");
+        // the Esc key, or an answer's first byte: the next read says
+        assert!(Split::lone_esc(&s.unfinished));
+        let esc = split(b"\x1b\x1b_Gi=31;OK\x1b\\");
+        assert_eq!(esc.typed, b"\x1b");
+        assert_eq!(esc.answers, b"\x1b_Gi=31;OK\x1b\\");
         assert_eq!(
             keys(&s.typed),
             vec![
@@ -290,7 +304,6 @@ mod tests {
                 ch('b'),
                 Event::Key(KeyCode::Up.into()),
                 Event::Key(KeyCode::Enter.into()),
-                Event::Key(KeyCode::Esc.into()),
             ]
         );
         // an answer cut by the read waits for its end
