@@ -1,6 +1,7 @@
 //! TUI benchmarks (figures, not pass/fail): first frame, first frame with the tree,
 //! the history streamed in by domain, the headless full load, finder keystroke → frame at every case, the same filter through fzf
-//! when installed, opening a huge timeline in the live pane, idle CPU of the real
+//! when installed, opening a huge timeline in the live pane, the real binary's first
+//! frame in a bare pty (one that answers no query) on the demo, idle CPU of the real
 //! binary in a pty, peak RSS.
 //!
 //!     cargo run --release --example gen-workspace -- ws10k --cases 10000 --runs 50000
@@ -128,7 +129,11 @@ fn main() {
     // 5. a huge timeline opened in the live pane
     huge_timeline();
 
-    // 6. idle CPU of the real binary in a pty
+    // 6. the real binary's first frame in a pty that answers nothing, the graphics
+    // query asked (auto) and not (half blocks forced)
+    first_frame_bare_pty();
+
+    // 7. idle CPU of the real binary in a pty
     idle_cpu(&root);
 
     if let Some(kb) = common::vm_hwm_kb(None) {
@@ -188,16 +193,94 @@ fn fzf(app: &App, query: &str) {
     }
 }
 
-fn idle_cpu(root: &Path) {
-    use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+/// The testdeck binary built next to the bench, or why not (said for `what`).
+fn testdeck_exe(what: &str) -> Option<PathBuf> {
     let exe = std::env::current_exe().ok().and_then(|p| {
         // target/release/deps/tui-HASH → target/release/testdeck
         p.parent()?.parent().map(|d| d.join("testdeck"))
     });
-    let Some(exe) = exe.filter(|e| e.is_file()) else {
+    let exe = exe.filter(|e| e.is_file());
+    if exe.is_none() {
         println!(
-            "idle CPU: the testdeck binary is not built next to the bench (cargo build --release)"
+            "{what}: the testdeck binary is not built next to the bench (cargo build --release)"
         );
+    }
+    exe
+}
+
+/// From the start of the binary to its first frame (the tree pane's title among its
+/// bytes) in a pty that answers no terminal query, on the demo: median of 5, with
+/// `TESTDECK_IMAGES` `auto` (the graphics query written) and `halfblocks` (none).
+fn first_frame_bare_pty() {
+    use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+    let Some(exe) = testdeck_exe("first frame in a bare pty") else {
+        return;
+    };
+    let demo = tempfile::tempdir().expect("tmp");
+    testdeck_core::workspace::demo::write_demo(demo.path()).expect("demo");
+    let cfg = tempfile::tempdir().expect("tmp");
+    for images in ["auto", "halfblocks"] {
+        let mut times = Vec::new();
+        for _ in 0..5 {
+            let Ok(pty) = native_pty_system().openpty(PtySize {
+                rows: 40,
+                cols: 140,
+                pixel_width: 0,
+                pixel_height: 0,
+            }) else {
+                return;
+            };
+            let mut cmd = CommandBuilder::new(&exe);
+            cmd.arg("--root");
+            cmd.arg(demo.path());
+            cmd.env("TERM", "xterm-256color");
+            cmd.env("XDG_CONFIG_HOME", cfg.path());
+            cmd.env("TESTDECK_IMAGES", images);
+            for v in ["TERM_PROGRAM", "LC_TERMINAL"] {
+                cmd.env_remove(v);
+            }
+            let t0 = Instant::now();
+            let Ok(mut child) = pty.slave.spawn_command(cmd) else {
+                return;
+            };
+            drop(pty.slave);
+            let mut reader = pty.master.try_clone_reader().expect("reader");
+            let (tx, rx) = std::sync::mpsc::channel();
+            std::thread::spawn(move || {
+                let mut all = Vec::new();
+                let mut b = vec![0u8; 65536];
+                while let Ok(n) = std::io::Read::read(&mut reader, &mut b) {
+                    if n == 0 {
+                        break;
+                    }
+                    all.extend_from_slice(&b[..n]);
+                    if all.windows(5).any(|w| w == b"Tests") {
+                        let _ = tx.send(t0.elapsed());
+                        break;
+                    }
+                }
+                while matches!(std::io::Read::read(&mut reader, &mut b), Ok(n) if n > 0) {}
+            });
+            if let Ok(t) = rx.recv_timeout(Duration::from_secs(30)) {
+                times.push(t);
+            }
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        times.sort();
+        if let (Some(med), Some(max)) = (times.get(times.len() / 2), times.last()) {
+            println!(
+                "first frame in a bare pty (TESTDECK_IMAGES={images}), demo: median {:.1} ms, max {:.1} ms",
+                ms(*med),
+                ms(*max)
+            );
+        }
+    }
+}
+
+fn idle_cpu(root: &Path) {
+    use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+    let Some(exe) = testdeck_exe("idle CPU") else {
         return;
     };
     let Ok(pty) = native_pty_system().openpty(PtySize {

@@ -252,3 +252,93 @@ fn auto_detects_kitty_from_the_terminal_s_answer() {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+/// The answers a kitty terminal gives to the startup query.
+const KITTY_ANSWER: &str = "\x1b_Gi=31;OK\x1b\\\x1b[6;20;10t\x1b[?62;22c";
+
+/// The cockpit with `TESTDECK_IMAGES=auto` in this pty, which answers nothing by itself,
+/// the query's wait set to `wait_ms` (the test hook); none of the machine's terminal names.
+fn bare_pty(wait_ms: &str) -> (Session, [tempfile::TempDir; 2]) {
+    let d = demo();
+    let cfg = crate::common::fs::scratch_dir();
+    let mut cmd = Session::command(d.path(), cfg.path());
+    cmd.env("TESTDECK_IMAGES", "auto");
+    cmd.env("TESTDECK_QUERY_TIMEOUT_MS", wait_ms);
+    for v in ["TERM_PROGRAM", "LC_TERMINAL"] {
+        cmd.env_remove(v);
+    }
+    (Session::spawn(cmd, common::ROWS, common::COLS), [d, cfg])
+}
+
+/// The plan card's screenshot full screen from the finder's result, then wait for a
+/// kitty picture (`a=T`) among the bytes written from then on.
+fn kitty_picture_follows(s: &mut Session) {
+    s.wait_text("Artifacts · 2");
+    s.send("\t\t\t");
+    s.send("j");
+    let before = s.bytes.lock().expect("lock").len();
+    s.send("i");
+    s.wait_text("plan-card.png · 320×200");
+    let start = std::time::Instant::now();
+    while !contains(&s.bytes.lock().expect("lock")[before..], b"a=T") {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(40),
+            "no kitty picture after the kitty answer"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+/// What the finder's input line holds (up to its cursor).
+fn finder_query(s: &Session) -> String {
+    let sc = s.screen().screen().contents();
+    let line = sc.lines().find(|l| l.contains('❯')).unwrap_or_default();
+    let after = line.split_once("❯ ").map_or("", |(_, q)| q);
+    after.split('▏').next().unwrap_or_default().to_owned()
+}
+
+/// A terminal that does not answer the graphics query (the wait made endless): the tree
+/// is drawn and keys are taken while the query is pending; the answer that comes after
+/// the first frame puts no character in the finder, and the picture is kitty's then.
+#[test]
+fn the_first_frame_does_not_wait_for_the_terminal_s_answers() {
+    let (mut s, _dirs) = bare_pty("600000");
+    s.wait_text("Tests · 21");
+    assert!(
+        contains(&s.bytes.lock().expect("lock"), b"\x1b[c"),
+        "the query is written (and pending: nothing answers it)"
+    );
+    s.send("/");
+    s.wait_text("Find cases");
+    s.send("'workbench-plan-artifact-smoke");
+    s.wait_text("❯ 'workbench-plan-artifact-smoke");
+    s.send(KITTY_ANSWER);
+    s.send("\x7f");
+    s.wait_text("❯ 'workbench-plan-artifact-smok▏");
+    assert_eq!(finder_query(&s), "'workbench-plan-artifact-smok");
+    s.send("e\r");
+    kitty_picture_follows(&mut s);
+    s.send("\x1b");
+    s.quit();
+}
+
+/// The wait is over before the terminal answers (crossterm reads stdin then): the late
+/// answer is no keys — nothing typed into the finder, the tree not moved — and the
+/// pictures are kitty's from then on.
+#[test]
+fn an_answer_after_the_wait_is_no_keys_and_images_follow() {
+    let (mut s, _dirs) = bare_pty("0");
+    s.wait_text("Tests · 21");
+    s.send("/");
+    s.wait_text("Find cases");
+    s.send("'workbench-plan");
+    s.wait_text("❯ 'workbench-plan");
+    s.send(KITTY_ANSWER);
+    s.send("-artifact-smoke");
+    s.wait_text("❯ 'workbench-plan-artifact-smoke");
+    assert_eq!(finder_query(&s), "'workbench-plan-artifact-smoke");
+    s.send("\r");
+    kitty_picture_follows(&mut s);
+    s.send("\x1b");
+    s.quit();
+}

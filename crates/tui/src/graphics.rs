@@ -1,7 +1,7 @@
 //! Terminal graphics for the full-screen screenshot (`i`) and a trace's frames: the protocol — kitty, sixel,
 //! iTerm2, or the half blocks of `tui::image` — forced by `TESTDECK_IMAGES` or found by a
-//! bounded query at startup, and the picture on screen encoded for it (by ratatui-image,
-//! from the bounded decode's copy).
+//! bounded query written after the first frame (half blocks until it is answered), and
+//! the picture on screen encoded for it (by ratatui-image, from the bounded decode's copy).
 
 use super::image::Rgb;
 use ratatui::layout::{Rect, Size};
@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// How long the startup query waits for the terminal's answers (every terminal answers
-/// the device-attributes query at its end at once; one that does not costs this, once).
+/// the device-attributes query at its end at once; one that does not keeps half blocks,
+/// and the cockpit is drawn and takes keys meanwhile).
 pub(crate) const QUERY_TIMEOUT: Duration = Duration::from_secs(1);
 /// The variable that forces a protocol.
 pub(crate) const ENV: &str = "TESTDECK_IMAGES";
@@ -93,49 +94,82 @@ pub(crate) fn iterm2_env(var: impl Fn(&str) -> Option<String>) -> bool {
     ) || var("LC_TERMINAL").as_deref() == Some("iTerm2")
 }
 
-/// Write [`QUERIES`] and read the answers until the device attributes come or the
-/// deadline passes. The terminal is in raw mode and nothing else reads it yet.
+/// The wait for the answers: [`QUERY_TIMEOUT`], or `TESTDECK_QUERY_TIMEOUT_MS` (a test
+/// hook: a terminal that answers late, or never within the test).
+pub(crate) fn query_timeout() -> Duration {
+    std::env::var("TESTDECK_QUERY_TIMEOUT_MS")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .map_or(QUERY_TIMEOUT, Duration::from_millis)
+}
+
+/// Read the answers to [`QUERIES`] (written after the first frame) from stdin until the
+/// device attributes come, the deadline passes or `stop` is set. crossterm's reader
+/// does not have stdin yet: what the person types meanwhile is handed to `typed` as
+/// keys (and an answer never is a key).
 #[cfg(unix)]
-fn query(timeout: Duration) -> Vec<u8> {
+pub(crate) fn read_answers(
+    timeout: Duration,
+    stop: &std::sync::atomic::AtomicBool,
+    typed: &dyn Fn(Vec<crossterm::event::Event>),
+) -> Vec<u8> {
     use rustix::event::{PollFd, PollFlags, Timespec, poll};
-    use std::io::Write as _;
-    let mut out = std::io::stdout();
-    if out
-        .write_all(QUERIES.as_bytes())
-        .and_then(|()| out.flush())
-        .is_err()
-    {
-        return Vec::new();
-    }
+    use std::sync::atomic::Ordering;
     let stdin = std::io::stdin();
     let deadline = Instant::now() + timeout;
     let mut got = Vec::new();
+    let mut unfinished = Vec::new();
     let mut buf = [0u8; 1024];
-    while !da1_answered(&got) {
+    while !da1_answered(&got) && !stop.load(Ordering::Relaxed) {
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() || got.len() > 64 * 1024 {
             break;
         }
+        // in slices, to see `stop` (an editor about to take the terminal)
+        let left = left.min(Duration::from_millis(50));
         let ts = Timespec {
             tv_sec: left.as_secs() as _,
             tv_nsec: left.subsec_nanos().into(),
         };
         let mut fds = [PollFd::new(&stdin, PollFlags::IN)];
         match poll(&mut fds, Some(&ts)) {
-            Ok(0) => break,
+            // the slice over: a lone ESC left is the Esc key
+            Ok(0) => {
+                if super::term_answers::Split::lone_esc(&unfinished) {
+                    typed(super::term_answers::keys(&unfinished));
+                    unfinished.clear();
+                }
+            }
+            // a signal: look at `stop` and the deadline again
+            Err(rustix::io::Errno::INTR) => {}
             Ok(_) => match rustix::io::read(&stdin, &mut buf) {
                 Ok(0) | Err(_) => break,
-                Ok(n) => got.extend_from_slice(&buf[..n]),
+                Ok(n) => {
+                    unfinished.extend_from_slice(&buf[..n]);
+                    let s = super::term_answers::split(&unfinished);
+                    got.extend_from_slice(&s.answers);
+                    let keys = super::term_answers::keys(&s.typed);
+                    if !keys.is_empty() {
+                        typed(keys);
+                    }
+                    unfinished = s.unfinished;
+                }
             },
-            Err(rustix::io::Errno::INTR) => {}
             Err(_) => break,
         }
+    }
+    if super::term_answers::Split::lone_esc(&unfinished) {
+        typed(super::term_answers::keys(&unfinished));
     }
     got
 }
 
 #[cfg(not(unix))]
-fn query(_: Duration) -> Vec<u8> {
+pub(crate) fn read_answers(
+    _: Duration,
+    _: &std::sync::atomic::AtomicBool,
+    _: &dyn Fn(Vec<crossterm::event::Event>),
+) -> Vec<u8> {
     Vec::new()
 }
 
@@ -151,24 +185,43 @@ fn da1_answered(b: &[u8]) -> bool {
     })
 }
 
-/// The graphics of this terminal, decided once at startup: `TESTDECK_IMAGES`, else (stdin
-/// a terminal) the answers to a query bounded by [`QUERY_TIMEOUT`]. Call it in raw mode,
-/// before terminal input is read. The error is a notice (an unknown value).
-pub(crate) fn detect() -> (Graphics, Option<String>) {
+/// How the graphics of this terminal are decided.
+pub(crate) enum Start {
+    /// Known now: forced by `TESTDECK_IMAGES`, or half blocks (stdin no terminal, `TERM=dumb`).
+    Known(Graphics),
+    /// Asked: the cockpit draws half blocks until [`read_answers`] says more
+    /// ([`answered`]); the first frame does not wait for them.
+    Ask,
+}
+
+/// The graphics of this terminal as far as they are known before the first frame:
+/// `TESTDECK_IMAGES`, else (stdin a terminal) a query to write after it. The error is
+/// a notice (an unknown value).
+pub(crate) fn start() -> (Start, Option<String>) {
     use std::io::IsTerminal as _;
     let var = |n: &str| std::env::var(n).ok();
-    let cell = window_cell();
     match choice(var(ENV).as_deref()) {
-        Err(e) => (Graphics::default(), Some(e)),
-        Ok(Choice::Forced(k)) => (Graphics::new(k, cell), None),
-        Ok(Choice::Auto) if !std::io::stdin().is_terminal() => (Graphics::default(), None),
-        Ok(Choice::Auto) if var("TERM").as_deref() == Some("dumb") => (Graphics::default(), None),
-        Ok(Choice::Auto) => {
-            let answers = query(QUERY_TIMEOUT);
-            let (k, told) = from_answers(&answers, iterm2_env(var));
-            (Graphics::new(k, cell.or(told)), None)
+        Err(e) => (Start::Known(Graphics::default()), Some(e)),
+        Ok(Choice::Forced(k)) => (Start::Known(Graphics::new(k, window_cell())), None),
+        Ok(Choice::Auto) if !std::io::stdin().is_terminal() => {
+            (Start::Known(Graphics::default()), None)
         }
+        Ok(Choice::Auto) if var("TERM").as_deref() == Some("dumb") => {
+            (Start::Known(Graphics::default()), None)
+        }
+        Ok(Choice::Auto) => (Start::Ask, None),
     }
+}
+
+/// The graphics the answers to [`QUERIES`] say (none: half blocks).
+pub(crate) fn answered(answers: &[u8]) -> Graphics {
+    let (k, told) = from_answers(answers, iterm2_env(|n| std::env::var(n).ok()));
+    Graphics::new(k, window_cell().or(told))
+}
+
+/// Kitty, said by an answer that came after the wait (read by crossterm's reader).
+pub(crate) fn answered_late_kitty() -> Graphics {
+    Graphics::new(Kind::Kitty, window_cell())
 }
 
 /// The cell size in pixels the kernel knows for the terminal (often 0 = unknown).

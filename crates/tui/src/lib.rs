@@ -13,6 +13,7 @@ pub(crate) mod launch_queue;
 pub(crate) mod queue_handle;
 pub mod runtime;
 pub(crate) mod suspend;
+pub(crate) mod term_answers;
 pub mod theme;
 pub mod view;
 pub mod workspace_watch;
@@ -182,13 +183,20 @@ pub fn open(root: &Path, theme: Option<&str>, keymap: Option<&str>) -> Result<()
                 ratatui::Terminal::new(ratatui::backend::CrosstermBackend::new(std::io::stdout()))
             })
             .and_then(|mut term| {
-                // before anything reads the terminal: the query's answers come on stdin
-                let (graphics, notice) = graphics::detect();
-                app.set_graphics(graphics);
+                // the query, if any, is written after the first frame (its answers
+                // come on stdin, read by the loop)
+                let (graphics, notice) = graphics::start();
+                let ask = match graphics {
+                    graphics::Start::Known(g) => {
+                        app.set_graphics(g);
+                        false
+                    }
+                    graphics::Start::Ask => true,
+                };
                 if let Some(n) = notice {
                     app.say(n);
                 }
-                rt.block_on(event::run(app, th, &mut term, root.to_path_buf()))
+                rt.block_on(event::run(app, th, &mut term, root.to_path_buf(), ask))
             })
     };
     // the guard has restored the terminal; end background tasks without waiting

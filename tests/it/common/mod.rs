@@ -59,8 +59,9 @@ impl Session {
     /// The same, with extra environment variables (e.g. `DEMO_RUNNER_PACE`).
     pub fn start_with(root: &Path, config: &Path, env: &[(&str, &str)]) -> Session {
         let mut cmd = Session::command(root, config);
-        // the startup graphics query gets no answer from this pty (and would cost each
-        // session its timeout): half blocks unless a test asks (tui_graphics_pty)
+        // the startup graphics query gets no answer from this pty (its second of
+        // waiting would read the first keys beside crossterm): half blocks unless a
+        // test asks (tui_graphics_pty)
         cmd.env("TESTDECK_IMAGES", "halfblocks");
         for (k, v) in env {
             cmd.env(k, v);

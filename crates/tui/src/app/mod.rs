@@ -883,9 +883,12 @@ impl App {
         self.notice = Some(n);
     }
 
-    /// The terminal's picture protocol, found when the terminal was taken.
+    /// The terminal's picture protocol: forced when the terminal was taken, or found
+    /// from its answers after the first frame (the pictures shown are encoded again).
     pub fn set_graphics(&mut self, g: super::graphics::Graphics) {
         self.graphics = g;
+        self.sync_graphics();
+        self.dirty = true;
     }
 
     /// The theme's background, which screenshot previews are blended on.
