@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::sync::mpsc::Receiver;
 use testdeck_core::workspace::changes::{Change, Reader};
 use testdeck_core::workspace::config::Config;
-use testdeck_core::workspace::watch::{Batch, WorkspaceWatcher};
+use testdeck_core::workspace::watch::{Batch, Subscription, WorkspaceWatcher};
 
 /// The watcher and the thread reading its batches; dropping it stops both.
 pub struct WorkspaceWatch {
@@ -18,11 +18,9 @@ pub struct WorkspaceWatch {
 }
 
 impl WorkspaceWatch {
-    /// Another subscriber to the same watcher (watch mode): every batch from
-    /// now on, the changes of the code under test (`sources`, the `[watch]
-    /// paths` globs) included.
-    pub fn subscribe(&self, sources: &[String]) -> Option<Receiver<Arc<Batch>>> {
-        self.watcher.as_ref().map(|w| w.subscribe(sources))
+    /// Another subscriber to the same watcher (watch mode): every batch from now on.
+    pub fn subscribe(&self) -> Option<Subscription> {
+        self.watcher.as_ref().map(WorkspaceWatcher::subscribe)
     }
 }
 

@@ -13,7 +13,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::{Duration, Instant, SystemTime};
 
 /// An environment variable that sets the budget (a number of watches): tests
@@ -219,25 +219,64 @@ impl WorkspaceWatcher {
         &self.root
     }
 
-    /// Another subscriber: every batch from now on, until the receiver is
-    /// dropped. `sources`: the `[watch] paths` globs of the code under test,
-    /// whose changes come in [`Batch::paths`] too (their folders are watched
-    /// from now on, within the same budget).
-    pub fn subscribe(&self, sources: &[String]) -> Receiver<Arc<Batch>> {
+    /// Another subscriber: every batch from now on, until the subscription is
+    /// dropped.
+    pub fn subscribe(&self) -> Subscription {
         let (tx, rx) = channel();
         self.shared
             .subscribers
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .push(tx);
-        if !sources.is_empty() {
-            *self
-                .shared
+        Subscription {
+            rx,
+            shared: Arc::downgrade(&self.shared),
+        }
+    }
+}
+
+/// One subscriber's batches (watch mode's, beside the cockpit's model).
+#[derive(Debug)]
+pub struct Subscription {
+    rx: Receiver<Arc<Batch>>,
+    /// Weak: a subscription never keeps the watcher's channels open.
+    shared: Weak<Shared>,
+}
+
+impl Subscription {
+    /// The next batch within `wait`; `Disconnected` once the watcher is gone.
+    pub fn recv_timeout(&self, wait: Duration) -> Result<Arc<Batch>, RecvTimeoutError> {
+        self.rx.recv_timeout(wait)
+    }
+
+    /// Tell this subscriber about the code under test too: the `[watch] paths`
+    /// `globs`, whose folders are watched from now on (within the same budget)
+    /// and whose changed paths come in [`Batch::paths`].
+    pub fn watch_sources(&self, globs: &[String]) {
+        if let (Some(shared), false) = (self.shared.upgrade(), globs.is_empty()) {
+            *shared
                 .sources
                 .lock()
-                .unwrap_or_else(PoisonError::into_inner) = Some(sources.to_vec());
+                .unwrap_or_else(PoisonError::into_inner) = Some(globs.to_vec());
         }
-        rx
+    }
+
+    /// Whether the watches are set up, the code under test's included: a change
+    /// from now on is seen (`true` once the watcher is gone: nothing to wait for).
+    pub fn ready(&self) -> bool {
+        self.shared.upgrade().is_none_or(|s| {
+            s.ready.load(Ordering::SeqCst)
+                && s.sources
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .is_none()
+        })
+    }
+}
+
+impl std::fmt::Debug for Shared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Shared")
     }
 }
 
@@ -713,17 +752,19 @@ fn run(root: &Path, budget: usize, shared: &Shared, stop: &AtomicBool) {
     let mut next_poll = Instant::now() + POLL_EVERY;
     let mut globs: Vec<String> = Vec::new();
     while !stop.load(Ordering::SeqCst) {
-        if let Some(g) = shared
-            .sources
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .take()
         {
-            for glob in &g {
-                plan.source(watcher.as_mut(), glob);
+            // held while the folders are watched: a subscriber asking `ready` waits
+            let mut asked = shared
+                .sources
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            if let Some(g) = asked.take() {
+                for glob in &g {
+                    plan.source(watcher.as_mut(), glob);
+                }
+                plan.sources.clone_from(&g);
+                globs = g;
             }
-            plan.sources.clone_from(&g);
-            globs = g;
         }
         let now = Instant::now();
         let wait = debouncer
