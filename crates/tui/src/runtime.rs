@@ -919,18 +919,17 @@ mod tests {
         };
         rt.apply(Effect::Work(FeatureWork::Watch(1, Some(Box::new(opts)))));
         let note = |want: &dyn Fn(&WatchNote) -> bool| loop {
-            match rx
+            let a = rx
                 .recv_timeout(Duration::from_secs(20))
-                .expect("a watch event")
-            {
-                Action::WorkDone(d) => match *d {
-                    FeatureResult::Watch { event, .. } => match *event {
-                        WatchEvent::Note(n) if want(&n) => return,
-                        _ => {}
-                    },
-                    FeatureResult::WatchEnded { error, .. } => panic!("watch ended: {error:?}"),
-                    _ => {}
-                },
+                .expect("a watch event");
+            let Action::WorkDone(d) = a else { continue };
+            match *d {
+                FeatureResult::Watch { event, .. } => {
+                    if matches!(*event, WatchEvent::Note(ref n) if want(n)) {
+                        return;
+                    }
+                }
+                FeatureResult::WatchEnded { error, .. } => panic!("watch ended: {error:?}"),
                 _ => {}
             }
         };

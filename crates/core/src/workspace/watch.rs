@@ -529,9 +529,9 @@ impl Plan {
         for f in folders.into_iter().filter(|f| f != top) {
             if is_run(&f) {
                 if ended(&f) {
-                    done.push(f)
+                    done.push(f);
                 } else {
-                    live.push(f)
+                    live.push(f);
                 }
             } else {
                 above.push(f);
