@@ -214,3 +214,39 @@ fn a_run_record_another_process_writes_appears_in_the_runs_tab() {
     s.wait_text("nightly-x");
     s.quit();
 }
+
+#[test]
+fn past_the_watch_budget_a_run_of_another_process_appears_and_is_said_once() {
+    let ws = common::fs::demo_copy();
+    let root = ws.path();
+    let cfg = crate::common::fs::scratch_dir();
+    // a budget of 8 watches: the demo's logs are polled
+    let mut s = Session::start_with(root, cfg.path(), &[("TESTDECK_WATCH_BUDGET", "8")]);
+    s.wait_text("Tests · 21");
+    s.wait_text("71 runs");
+    // another process writes a whole run of a case that has run before
+    let run =
+        "tests/logs/kb-search/backend/query/boundary/kb-search-empty-result/20990101-000000-000";
+    let status = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "mkdir -p {run} && printf '{{}}\\n' > {run}/timeline.jsonl && \
+             printf '{{\"schemaVersion\":4,\"status\":\"passed\"}}' > {run}/meta.json"
+        ))
+        .current_dir(root)
+        .status()
+        .expect("sh");
+    assert!(status.success());
+    s.wait_text("72 runs");
+    // said once in the problems list, never in the status line
+    s.send("p");
+    s.wait_text("polled every");
+    let text = s.screen().screen().contents();
+    assert_eq!(text.matches("polled every").count(), 1, "{text}");
+    s.send("\x1b");
+    s.wait_for("the status line keeps its counts", |sc| {
+        let t = sc.contents();
+        t.contains("72 runs") && !t.contains("polled") && !t.contains("cannot watch")
+    });
+    s.quit();
+}

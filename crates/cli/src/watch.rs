@@ -70,7 +70,10 @@ pub fn run(args: &Args, ws: &testdeck_core::workspace::Workspace) -> ExitCode {
     // process groups are gone before testdeck exits
     let on_signal = stop.clone();
     super::run::on_termination_signal(move || on_signal.cancel());
-    match watch_mode::watch(&ws.root, &opts, &sink, &stop) {
+    // the one workspace watcher of this process; watch mode subscribes to it
+    let (watcher, _model) = testdeck_core::workspace::watch::WorkspaceWatcher::start(&ws.root);
+    let changes = watcher.subscribe();
+    match watch_mode::watch(&ws.root, &opts, &sink, &stop, &changes) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => usage(&format!("watch: {e}")),
     }

@@ -12,91 +12,34 @@ use serde::Serialize;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::mpsc::{RecvTimeoutError, channel};
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
+use testdeck_core::workspace::changes::{Change, Reader, classify};
 use testdeck_core::workspace::stats::under;
 use testdeck_core::workspace::tree::TestCase;
+use testdeck_core::workspace::watch::Subscription;
 use testdeck_core::workspace::{Workspace, rel};
 
 /// The quiet period that ends a burst of saves.
 pub(crate) const QUIET: Duration = Duration::from_millis(300);
 /// A burst that never goes quiet still triggers after this long.
 pub(crate) const MAX_WAIT: Duration = Duration::from_secs(3);
-/// The folders watched (recursively), relative to the root.
+/// The folders whose changes rerun cases, relative to the root (as the watch
+/// start says them).
 pub(crate) const WATCHED_DIRS: [&str; 3] = ["tests", "doc/test-plan", ".pouch/tester/cases"];
 /// Folders whose changes are testdeck's or the runner's own writes.
 pub(crate) const IGNORED_DIRS: [&str; 2] = ["tests/logs", ".pouch/tester/runs"];
 
-/// Collects changed paths and says when a burst is over: `quiet` after the
-/// last change, or `max_wait` after the first. Driven by timestamps only, so
-/// it is tested without sleeping.
-#[derive(Debug, Clone)]
-pub struct Debouncer {
-    quiet: Duration,
-    max_wait: Duration,
-    pending: BTreeSet<PathBuf>,
-    first: Option<Instant>,
-    last: Option<Instant>,
-}
+pub use testdeck_core::workspace::watch::Debouncer;
 
-impl Default for Debouncer {
-    fn default() -> Self {
-        Self::new(QUIET, MAX_WAIT)
-    }
-}
-
-impl Debouncer {
-    /// A debouncer that waits for `quiet` without changes, at most `max_wait`.
-    pub fn new(quiet: Duration, max_wait: Duration) -> Self {
-        Self {
-            quiet,
-            max_wait,
-            pending: BTreeSet::new(),
-            first: None,
-            last: None,
-        }
-    }
-    /// A change at `now`.
-    pub fn push(&mut self, path: PathBuf, now: Instant) {
-        self.pending.insert(path);
-        self.first.get_or_insert(now);
-        self.last = Some(now);
-    }
-    /// When the current burst ends (none without pending changes).
-    pub(crate) fn deadline(&self) -> Option<Instant> {
-        match (self.first, self.last) {
-            (Some(f), Some(l)) => Some((l + self.quiet).min(f + self.max_wait)),
-            _ => None,
-        }
-    }
-    /// How long a watch loop may wait for the next event at `now`: until the
-    /// burst ends, and never longer than `tick` (its stop flag is looked at then).
-    pub fn wait(&self, now: Instant, tick: Duration) -> Duration {
-        self.deadline()
-            .map_or(tick, |d| d.saturating_duration_since(now))
-            .min(tick)
-    }
-    /// The paths of a burst that is over at `now`, sorted; `None` while it goes on.
-    pub fn take_due(&mut self, now: Instant) -> Option<Vec<PathBuf>> {
-        if self.deadline().is_some_and(|d| now >= d) {
-            self.first = None;
-            self.last = None;
-            Some(std::mem::take(&mut self.pending).into_iter().collect())
-        } else {
-            None
-        }
-    }
-    /// Whether no change is waiting.
-    pub fn is_idle(&self) -> bool {
-        self.pending.is_empty()
-    }
-}
-
-/// Whether a changed path is one of ours (logs, run records) or outside the
-/// watched folders. `path` is absolute or relative to `root`.
-pub(crate) fn ignored(root: &Path, path: &Path) -> bool {
-    let r = rel(root, path);
-    IGNORED_DIRS.iter().any(|d| under(&r, d)) || !WATCHED_DIRS.iter().any(|d| under(&r, d))
+/// Whether a changed path concerns watch mode: a test file, a plan file or a
+/// catalog file as `workspace::changes` classifies it (never the logs or the
+/// run records: testdeck's and the runner's own writes), or code under test.
+pub(crate) fn concerns(root: &Path, globs: &[String], path: &Path) -> bool {
+    matches!(
+        classify(root, path),
+        Some(Change::Tests(_) | Change::Plan | Change::Catalog)
+    ) || source_change(root, globs, path)
 }
 
 /// Whether a changed path is code under test: matched by one of `globs` (the
@@ -225,7 +168,7 @@ fn plan_file_names(ws: &Workspace, file: &str, case_id: &str) -> bool {
 pub fn affected(old: &Workspace, new: &Workspace, watched: &Watched, paths: &[PathBuf]) -> Watched {
     let rels: Vec<String> = paths
         .iter()
-        .filter(|p| !ignored(&new.root, p))
+        .filter(|p| concerns(&new.root, &[], p))
         .map(|p| rel(&new.root, p))
         .collect();
     let mut out = Watched::default();
@@ -443,82 +386,48 @@ fn plan_ids(plan: &LaunchPlan) -> Watched {
 }
 
 /// Watch until `stop` is cancelled (then the rerun in flight is cancelled too,
-/// and its processes are gone when this returns). `Err` before anything is
-/// watched: targets that match nothing, or a folder that cannot be watched.
+/// and its processes are gone when this returns), on the classified changes of
+/// the process's one workspace watcher (`changes`, a subscription to it): the
+/// workspace is loaded once, and each burst of changes is read into it, never
+/// loaded again. `Err` before anything is watched: targets that match nothing.
 pub fn watch(
     root: &Path,
     opts: &WatchOptions,
     sink: &WatchSink,
     stop: &Cancel,
+    changes: &Subscription,
 ) -> Result<(), String> {
-    use notify::{EventKind, RecursiveMode, Watcher};
     let root = root
         .canonicalize()
         .map_err(|e| format!("{}: {e}", root.display()))?;
     let mut ws = Workspace::load(&root).map_err(|e| e.to_string())?;
     let watched = resolve(&ws, &opts.targets)
         .map_err(|u| format!("no case or scope matches: {}", u.join(", ")))?;
-    let (tx, rx) = channel::<notify::Result<notify::Event>>();
-    let mut watcher = testdeck_core::workspace::walk::watcher(move |ev| {
-        let _ = tx.send(ev);
-    })
-    .map_err(|e| format!("cannot watch files: {e}"))?;
     let real_dir = testdeck_core::workspace::walk::is_real_dir;
-    let watch_error = testdeck_core::workspace::walk::watch_error;
-    let mut folders = Vec::new();
-    let tests = root.join("tests");
-    // tests/logs may hold a great many folders: it is never watched
-    let watch_tree = testdeck_core::workspace::walk::watch_tree;
-    let watch_tests_child = |w: &mut notify::RecommendedWatcher, p: &Path| -> Result<(), String> {
-        if real_dir(p) && !ignored(&root, p) {
-            watch_tree(w, &root, p, &rel(&root, p))?;
-        }
-        Ok(())
-    };
-    if real_dir(&tests) {
-        watcher
-            .watch(&tests, RecursiveMode::NonRecursive)
-            .map_err(|e| watch_error("tests/", &e))?;
-        for e in std::fs::read_dir(&tests).into_iter().flatten().flatten() {
-            watch_tests_child(&mut watcher, &e.path())?;
-        }
-        folders.push("tests".to_owned());
-    }
-    for d in &WATCHED_DIRS[1..] {
-        let p = root.join(d);
-        if real_dir(&p) {
-            watch_tree(&mut watcher, &root, &p, d)?;
-            folders.push((*d).to_owned());
-        }
-    }
-    // the code under test: each glob's base folder, recursively (a glob from the
-    // root: the root's own folders but tests/ (watched above), .git and node_modules)
+    // the code under test: the one watcher watches each glob's base folder too
     let globs = ws.config.watch.globs(&root);
-    let mut bases: BTreeSet<String> = BTreeSet::new();
+    changes.watch_sources(&globs);
+    let mut folders: Vec<String> = WATCHED_DIRS
+        .iter()
+        .filter(|d| real_dir(&root.join(d)))
+        .map(|d| (*d).to_owned())
+        .collect();
     for g in &globs {
         let base = glob_base(g);
-        if base.is_empty() {
-            if bases.insert(".".into()) {
-                watcher
-                    .watch(&root, RecursiveMode::NonRecursive)
-                    .map_err(|e| watch_error("the root", &e))?;
-                for e in std::fs::read_dir(&root).into_iter().flatten().flatten() {
-                    let name = e.file_name().to_string_lossy().into_owned();
-                    let p = e.path();
-                    if real_dir(&p) && !matches!(name.as_str(), "tests" | ".git" | "node_modules") {
-                        watch_tree(&mut watcher, &root, &p, &name)?;
-                    }
-                }
-            }
-            continue;
-        }
-        let p = root.join(&base);
-        let covered = under(&base, "tests") || WATCHED_DIRS.iter().any(|d| under(&base, d));
-        if !covered && real_dir(&p) && bases.insert(base.clone()) {
-            watch_tree(&mut watcher, &root, &p, &base)?;
+        let base = if base.is_empty() {
+            ".".to_owned()
+        } else {
+            base
+        };
+        let covered = WATCHED_DIRS.iter().any(|d| under(&base, d));
+        if !covered && !folders.contains(&base) {
+            folders.push(base);
         }
     }
-    folders.extend(bases);
+    // armed only once the watcher sees changes: a save right after the start counts
+    while !changes.ready() && !stop.is_cancelled() {
+        std::thread::sleep(Duration::from_millis(10));
+    }
     sink(WatchEvent::Note(WatchNote::WatchStart {
         folders,
         tests: watched.tests,
@@ -528,65 +437,72 @@ pub fn watch(
         let s = sink.clone();
         Arc::new(move |e| s(WatchEvent::Exec(e)))
     };
+    let mut reader = Reader::new(&root, &ws.config);
     let mut debouncer = Debouncer::new(opts.quiet.unwrap_or(QUIET), MAX_WAIT);
+    let mut pending: BTreeSet<Change> = BTreeSet::new();
     let mut current: Option<(LaunchHandle, Watched)> = None;
     while !stop.is_cancelled() {
         let wait = debouncer.wait(Instant::now(), Duration::from_millis(100));
-        match rx.recv_timeout(wait) {
-            Ok(Ok(ev)) => {
-                let relevant = matches!(
-                    ev.kind,
-                    EventKind::Create(_)
-                        | EventKind::Remove(_)
-                        | EventKind::Modify(
-                            notify::event::ModifyKind::Data(_)
-                                | notify::event::ModifyKind::Name(_)
-                                | notify::event::ModifyKind::Any
-                        )
-                        | EventKind::Any
-                );
-                if relevant {
-                    for p in ev.paths {
-                        // a new folder directly under tests/ (a new domain) is watched too
-                        if p.parent() == Some(tests.as_path()) && p.is_dir() {
-                            if let Err(e) = watch_tests_child(&mut watcher, &p) {
-                                sink(WatchEvent::Note(WatchNote::WatchError {
-                                    message: format!("cannot watch {}: {e}", rel(&root, &p)),
-                                }));
-                            }
-                        }
-                        if !ignored(&root, &p) || source_change(&root, &globs, &p) {
-                            debouncer.push(p, Instant::now());
-                        }
+        match changes.recv_timeout(wait) {
+            Ok(batch) => {
+                for p in &batch.paths {
+                    if concerns(&root, &globs, p) {
+                        debouncer.push(p.clone(), Instant::now());
                     }
                 }
+                // the logs and run records are testdeck's and the runner's own writes
+                pending.extend(
+                    batch
+                        .changes
+                        .iter()
+                        .filter(|c| {
+                            matches!(
+                                c,
+                                Change::Tests(_) | Change::Plan | Change::Catalog | Change::Config
+                            )
+                        })
+                        .cloned(),
+                );
             }
-            Ok(Err(e)) => sink(WatchEvent::Note(WatchNote::WatchError {
-                message: e.to_string(),
-            })),
             Err(RecvTimeoutError::Timeout) => {}
             Err(RecvTimeoutError::Disconnected) => break,
         }
         let Some(paths) = debouncer.take_due(Instant::now()) else {
             continue;
         };
-        let new_ws = match Workspace::load(&root) {
-            Ok(w) => w,
-            Err(e) => {
-                sink(WatchEvent::Note(WatchNote::WatchError {
-                    message: e.to_string(),
-                }));
-                continue;
-            }
+        let read = std::mem::take(&mut pending);
+        // what the cases were before the changes (the plan and catalog files
+        // that named them), then the workspace as the changes leave it
+        let before = Workspace {
+            root: root.clone(),
+            config: ws.config.clone(),
+            tests: testdeck_core::workspace::tree::TestsTree::default(),
+            logs: testdeck_core::workspace::logs::Logs::default(),
+            plan: ws.plan.clone(),
+            catalog: ws.catalog.clone(),
+            problems: Vec::new(),
         };
-        let now_watched = resolve(&new_ws, &opts.targets).unwrap_or_default();
+        if read.contains(&Change::Config) {
+            match Workspace::load(&root) {
+                Ok(w) => ws = w,
+                Err(e) => {
+                    sink(WatchEvent::Note(WatchNote::WatchError {
+                        message: e.to_string(),
+                    }));
+                    continue;
+                }
+            }
+            reader = Reader::new(&root, &ws.config);
+        } else {
+            ws.apply(reader.read(&read));
+        }
+        let now_watched = resolve(&ws, &opts.targets).unwrap_or_default();
         // the code under test may be used by any case: all of them rerun
         let mut cases = if paths.iter().any(|p| source_change(&root, &globs, p)) {
             now_watched
         } else {
-            affected(&ws, &new_ws, &now_watched, &paths)
+            affected(&before, &ws, &now_watched, &paths)
         };
-        ws = new_ws;
         if cases.is_empty() {
             continue;
         }
@@ -628,44 +544,6 @@ pub fn watch(
 mod tests {
     use super::*;
 
-    fn ms(n: u64) -> Duration {
-        Duration::from_millis(n)
-    }
-
-    #[test]
-    fn one_burst_one_trigger() {
-        let t0 = Instant::now();
-        let mut d = Debouncer::new(ms(300), ms(3000));
-        assert!(d.take_due(t0).is_none() && d.deadline().is_none());
-        for i in 0..5 {
-            d.push(PathBuf::from(format!("f{}", i % 2)), t0 + ms(i * 100));
-        }
-        // quiet 300 ms after the last save (at 400 ms)
-        assert_eq!(d.deadline(), Some(t0 + ms(700)));
-        // a loop waits until the burst ends, and at most its tick
-        assert_eq!(d.wait(t0 + ms(650), ms(100)), ms(50));
-        assert_eq!(d.wait(t0 + ms(400), ms(100)), ms(100));
-        assert_eq!(d.wait(t0 + ms(800), ms(100)), ms(0));
-        assert!(d.take_due(t0 + ms(699)).is_none());
-        let paths = d.take_due(t0 + ms(700)).expect("due");
-        assert_eq!(paths, [PathBuf::from("f0"), PathBuf::from("f1")]);
-        assert!(d.is_idle() && d.take_due(t0 + ms(5000)).is_none());
-    }
-
-    #[test]
-    fn an_endless_burst_triggers_at_max_wait() {
-        let t0 = Instant::now();
-        let mut d = Debouncer::new(ms(300), ms(1000));
-        for i in 0..20 {
-            d.push(PathBuf::from("f"), t0 + ms(i * 100));
-        }
-        assert_eq!(d.deadline(), Some(t0 + ms(1000)));
-        assert!(d.take_due(t0 + ms(1000)).is_some());
-        // the next burst starts its own clock
-        d.push(PathBuf::from("g"), t0 + ms(2000));
-        assert_eq!(d.deadline(), Some(t0 + ms(2300)));
-    }
-
     #[test]
     fn source_changes_follow_the_globs_never_our_logs() {
         let root = Path::new("/w");
@@ -688,15 +566,24 @@ mod tests {
     }
 
     #[test]
-    fn own_writes_are_ignored() {
+    fn own_writes_never_concern_the_watch() {
         let root = Path::new("/w");
-        assert!(ignored(root, Path::new("/w/tests/logs/a/b/c/r/meta.json")));
-        assert!(ignored(root, Path::new("/w/.pouch/tester/runs/x.yaml")));
-        assert!(ignored(root, Path::new("/w/src/main.rs")));
-        assert!(ignored(root, Path::new("/w/tests-other/a.test.ts")));
-        assert!(!ignored(root, Path::new("/w/tests/ai/b/s/a.test.ts")));
-        assert!(!ignored(root, Path::new("/w/doc/test-plan/ai.md")));
-        assert!(!ignored(root, Path::new("/w/.pouch/tester/cases/api.yaml")));
-        assert!(!ignored(root, Path::new("tests/ai/b/s/a.test.ts")));
+        let no = |p: &str| !concerns(root, &[], Path::new(p));
+        assert!(no("/w/tests/logs/a/b/c/r/meta.json"));
+        assert!(no("/w/.pouch/tester/runs/x.yaml"));
+        assert!(no("/w/src/main.rs"));
+        assert!(no("/w/tests-other/a.test.ts"));
+        assert!(concerns(root, &[], Path::new("/w/tests/ai/b/s/a.test.ts")));
+        assert!(concerns(root, &[], Path::new("/w/doc/test-plan/ai.md")));
+        assert!(concerns(
+            root,
+            &[],
+            Path::new("/w/.pouch/tester/cases/api.yaml")
+        ));
+        assert!(concerns(
+            root,
+            &["src/**".into()],
+            Path::new("/w/src/main.rs")
+        ));
     }
 }

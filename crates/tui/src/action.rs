@@ -248,4 +248,7 @@ pub enum Action {
     WorkDone(Box<super::feature_work::FeatureResult>),
     /// The workspace watch read what changed on disk (see `workspace::changes`).
     Changed(Vec<testdeck_core::workspace::changes::Update>),
+    /// The workspace watch says what it cannot watch (past its budget it polls):
+    /// once, for the problems list, not the status line.
+    WatchProblems(Vec<testdeck_core::problem::Problem>),
 }

@@ -159,7 +159,13 @@ impl Runtime {
                 }
                 self.launches[index] = Some(h);
             }
-            Effect::Work(job) => self.jobs.run(job, &self.root, self.send.clone()),
+            Effect::Work(job) => {
+                // watch mode subscribes to the one workspace watcher
+                let changes = matches!(job, FeatureWork::Watch(..))
+                    .then(|| self.workspace_watch.as_ref()?.subscribe())
+                    .flatten();
+                self.jobs.run(job, &self.root, self.send.clone(), changes);
+            }
             Effect::Requeue(action) => (self.send)(*action),
             // the loop does these itself: they need the terminal
             Effect::Edit(_) | Effect::Copy(_) => {}
@@ -478,7 +484,13 @@ pub(crate) struct Jobs {
 }
 
 impl Jobs {
-    pub fn run(&mut self, job: FeatureWork, root: &Path, send: ActionSink) {
+    pub fn run(
+        &mut self,
+        job: FeatureWork,
+        root: &Path,
+        send: ActionSink,
+        changes: Option<testdeck_core::workspace::watch::Subscription>,
+    ) {
         match job {
             FeatureWork::Watch(generation, opts) => {
                 if let Some((c, h)) = self.watch.take() {
@@ -486,6 +498,13 @@ impl Jobs {
                     self.stopping.push(h);
                 }
                 let Some(opts) = opts else { return };
+                let Some(changes) = changes else {
+                    send(Action::WorkDone(Box::new(FeatureResult::WatchEnded {
+                        generation,
+                        error: Some("the workspace is not watched".into()),
+                    })));
+                    return;
+                };
                 let cancel = Cancel::default();
                 let stop = cancel.clone();
                 let root = root.to_path_buf();
@@ -497,7 +516,7 @@ impl Jobs {
                             event: Box::new(ev),
                         })));
                     });
-                    let r = testdeck_exec::watch_mode::watch(&root, &opts, &sink, &stop);
+                    let r = testdeck_exec::watch_mode::watch(&root, &opts, &sink, &stop, &changes);
                     send(Action::WorkDone(Box::new(FeatureResult::WatchEnded {
                         generation,
                         error: r.err(),
@@ -894,5 +913,57 @@ mod tests {
         let want: Vec<String> = (13..=20).map(|i| format!("e{i}")).collect();
         assert_eq!(shown(&app), want);
         assert_eq!(app.live().run().expect("run").skipped, 12);
+    }
+
+    #[test]
+    fn watch_mode_subscribes_to_the_one_workspace_watcher() {
+        use testdeck_core::workspace::watch::instances;
+        use testdeck_exec::watch_mode::{WatchEvent, WatchNote, WatchOptions};
+        let ws = tempfile::tempdir().expect("tmp");
+        let root = ws.path().canonicalize().expect("real");
+        let file = root.join("tests/ai/backend/s/case-a.test.ts");
+        std::fs::create_dir_all(file.parent().expect("parent")).expect("mkdir");
+        std::fs::write(&file, "// case\n").expect("write");
+        let (tx, rx) = mpsc::channel();
+        let tx = std::sync::Mutex::new(tx);
+        let send: ActionSink = Arc::new(move |a| {
+            let _ = tx.lock().map(|t| t.send(a));
+        });
+        let mut rt = Runtime::new(root.clone(), send);
+        rt.start_watching();
+        // `w` on: watch mode's job
+        let opts = WatchOptions {
+            targets: vec!["ai/backend/s/case-a".into()],
+            ..WatchOptions::default()
+        };
+        rt.apply(Effect::Work(FeatureWork::Watch(1, Some(Box::new(opts)))));
+        let note = |want: &dyn Fn(&WatchNote) -> bool| loop {
+            let a = rx
+                .recv_timeout(Duration::from_secs(20))
+                .expect("a watch event");
+            let Action::WorkDone(d) = a else { continue };
+            match *d {
+                FeatureResult::Watch { event, .. } => {
+                    if matches!(*event, WatchEvent::Note(ref n) if want(n)) {
+                        return;
+                    }
+                }
+                FeatureResult::WatchEnded { error, .. } => panic!("watch ended: {error:?}"),
+                _ => {}
+            }
+        };
+        note(&|n| matches!(n, WatchNote::WatchStart { .. }));
+        assert_eq!(
+            instances(&root),
+            1,
+            "one watcher for the model and watch mode"
+        );
+        // a save reaches watch mode through the one watcher
+        std::fs::write(&file, "// saved\n").expect("save");
+        note(&|n| matches!(n, WatchNote::WatchTrigger { .. }));
+        assert_eq!(instances(&root), 1);
+        rt.stop();
+        drop(rt);
+        assert_eq!(instances(&root), 0);
     }
 }

@@ -36,6 +36,7 @@ pub mod tree;
 pub mod validate;
 pub mod vars;
 pub mod walk;
+pub mod watch;
 
 use crate::problem::Problem;
 use std::path::{Path, PathBuf};

@@ -427,6 +427,11 @@ impl App {
                 self.dirty = was_dirty;
                 self.workspace_changed(updates)
             }
+            Action::WatchProblems(found) => {
+                self.problems.watching(found);
+                self.refresh_problems();
+                Vec::new()
+            }
             Action::LoadFailed(e) => {
                 self.load_error = Some(e);
                 Vec::new()

@@ -30,6 +30,8 @@ pub struct Problems {
     checking: bool,
     /// The openers' and runners' failures, the latest last.
     failures: VecDeque<Failure>,
+    /// What the workspace watch said it cannot watch (each once).
+    watch: Vec<Problem>,
 }
 
 impl Problems {
@@ -52,6 +54,15 @@ impl Problems {
         }
     }
 
+    /// The workspace watch said what it cannot watch: kept, each once.
+    pub fn watching(&mut self, found: Vec<Problem>) {
+        for p in found {
+            if !self.watch.contains(&p) {
+                self.watch.push(p);
+            }
+        }
+    }
+
     /// The located problems listed first, one a line: `validate`'s once checked,
     /// else the ones met while loading.
     fn located<'a>(&'a self, ws: Option<&'a Workspace>) -> &'a [Problem] {
@@ -64,13 +75,16 @@ impl Problems {
 
     /// The located problem on row `row` of the list (`E` opens it).
     pub fn at<'a>(&'a self, ws: Option<&'a Workspace>, row: usize) -> Option<&'a Problem> {
-        self.located(ws).get(row)
+        let located = self.located(ws);
+        located
+            .get(row)
+            .or_else(|| self.watch.get(row.checked_sub(located.len())?))
     }
 
     /// The list as an overlay: the title counts each severity (and the failures),
     /// then the located problems, the run's, the failures with their stderr.
     pub fn overlay(&self, ws: Option<&Workspace>, run: Option<&RunData>, scroll: usize) -> Overlay {
-        let located = self.located(ws);
+        let located: Vec<&Problem> = self.located(ws).iter().chain(&self.watch).collect();
         let errors = located.iter().filter(|p| p.is_error()).count();
         let mut lines: Vec<String> = located
             .iter()
