@@ -440,14 +440,17 @@ impl Plan {
         );
     }
 
-    /// Watch the tree `dir` recursively when all its folders fit in the budget;
-    /// else watch what fits folder by folder, the shallowest first, and poll the rest.
+    /// Watch the tree `dir` recursively when all its folders fit in the budget and
+    /// it ends within the walk's depth cap; else watch what fits folder by folder,
+    /// the shallowest first, and poll the rest (a chain of thousands of folders
+    /// costs neither time nor thousands of watches: notify's own recursive walk has
+    /// no cap, and looks every deep path up whole).
     fn tree(&mut self, mut w: Option<&mut notify::RecommendedWatcher>, dir: &Path) {
         if !walk::is_real_dir(dir) || self.covered(dir) {
             return;
         }
-        let folders = folders_of(&self.root, dir, &|_| true);
-        if self.used + folders.len() <= self.budget {
+        let (folders, too_deep) = folders_of(&self.root, dir, &|_| true);
+        if !too_deep && self.used + folders.len() <= self.budget {
             if let Some(w) = w.as_deref_mut() {
                 match w.watch(dir, RecursiveMode::Recursive) {
                     Ok(()) => {
@@ -525,7 +528,7 @@ impl Plan {
         let mut live = Vec::new();
         let mut done = Vec::new();
         let mut above = Vec::new();
-        let folders = folders_of(&self.root, top, &|p| !is_run(p));
+        let (folders, _) = folders_of(&self.root, top, &|p| !is_run(p));
         for f in folders.into_iter().filter(|f| f != top) {
             if is_run(&f) {
                 if ended(&f) {
@@ -708,8 +711,13 @@ impl Plan {
 }
 
 /// `dir` and its folders, found by the capped walk (links not followed);
-/// `descend` says which to enter.
-fn folders_of(root: &Path, dir: &Path, descend: &(dyn Fn(&Path) -> bool + Sync)) -> Vec<PathBuf> {
+/// `descend` says which to enter. True beside them when the walk stopped at
+/// [`walk::MAX_DEPTH`]: the tree goes deeper than it read.
+fn folders_of(
+    root: &Path,
+    dir: &Path,
+    descend: &(dyn Fn(&Path) -> bool + Sync),
+) -> (Vec<PathBuf>, bool) {
     let folders = Mutex::new(vec![dir.to_path_buf()]);
     let problems = Mutex::new(Vec::new());
     let visit = |e: &walk::Entry<'_>| {
@@ -721,7 +729,15 @@ fn folders_of(root: &Path, dir: &Path, descend: &(dyn Fn(&Path) -> bool + Sync))
         }
     };
     walk::walk(root, dir, &|p: &Path| descend(p), &visit, &problems);
-    folders.into_inner().unwrap_or_else(PoisonError::into_inner)
+    let too_deep = problems
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner)
+        .iter()
+        .any(|p: &crate::problem::Problem| p.rule == "folder-too-deep");
+    (
+        folders.into_inner().unwrap_or_else(PoisonError::into_inner),
+        too_deep,
+    )
 }
 
 fn deliver(shared: &Shared, batch: Batch) {
