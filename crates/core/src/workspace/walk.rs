@@ -266,4 +266,3 @@ pub fn watch_error(what: &str, e: &notify::Error) -> String {
         format!("cannot watch {what}: {e}")
     }
 }
-

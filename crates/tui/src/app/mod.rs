@@ -364,6 +364,20 @@ impl App {
         }
         self.sync_graphics();
         self.ask_next_verdict();
+        // asked to quit while runs were live, and they all ended meanwhile: the
+        // only reason to ask is gone, so the person's `q` goes through
+        if !self.quit
+            && matches!(
+                self.layers.overlay(),
+                Some(Overlay::Prompt(Prompt::QuitLive))
+            )
+            && self.launch.running() == 0
+            && self.watch.reruns() == 0
+        {
+            self.layers.take();
+            self.quit = true;
+            fx.push(Effect::Quit);
+        }
         fx
     }
 

@@ -266,3 +266,46 @@ fn every_pane_shows_the_subject_s_run_whatever_changes_it() {
         }
     }
 }
+
+/// `q` while a launch runs asks first; when the launch ends meanwhile, the
+/// question has no reason left and the `q` goes through (the prompt would say
+/// "0 runs are live" and wait for an answer about nothing).
+#[test]
+fn a_quit_asked_during_a_launch_goes_through_when_the_launch_ends() {
+    let d = tempfile::tempdir().expect("tmp");
+    let root = d.path();
+    testdeck_core::workspace::demo::write_demo(root).expect("demo");
+    let mut a = app();
+    a.opts.root = root.to_path_buf();
+    a.update(Action::Resize(140, 40));
+    let ws = Workspace::load(root).expect("load");
+    let fx = a.update(Action::Loaded(Box::new(ws)));
+    settle(&mut a, root, fx);
+    cmd(&mut a, root, Command::ExpandAll);
+    while a.selected_case().is_none() {
+        cmd(&mut a, root, Command::MoveDown);
+    }
+    let fx = a.update(Action::Cmd(Command::Run));
+    assert!(
+        fx.iter().any(|e| matches!(e, Effect::Launch { .. })),
+        "no launch: {fx:?}"
+    );
+    assert_eq!(a.launch.running(), 1);
+    let fx = a.update(Action::Cmd(Command::Quit));
+    assert!(!fx.iter().any(|e| matches!(e, Effect::Quit)));
+    assert!(matches!(
+        a.layers.overlay(),
+        Some(super::Overlay::Prompt(super::Prompt::QuitLive))
+    ));
+    // something else happening meanwhile keeps the question
+    a.update(Action::Tick);
+    assert!(a.layers.overlay().is_some());
+    let fx = a.update(Action::Exec(
+        0,
+        Box::new(testdeck_exec::ExecEvent::Summary(
+            testdeck_exec::Summary::default(),
+        )),
+    ));
+    assert!(fx.iter().any(|e| matches!(e, Effect::Quit)), "{fx:?}");
+    assert!(a.layers.overlay().is_none());
+}
