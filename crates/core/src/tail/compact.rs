@@ -476,15 +476,25 @@ fn number_end(b: &[u8], i: usize) -> Option<(usize, bool)> {
 
 /// Whether serde_json reads this number and prints it back byte for byte.
 fn round_trips(text: &[u8]) -> bool {
-    reprint(text).is_some_and(|p| p.as_bytes() == text)
+    reprint(text, &mut [0; NUMBER_ROOM]).is_some_and(|p| p == text)
 }
 
-/// How serde_json prints the number it reads from `text` (a float in
-/// shortest form, a big integer as a float); `None` if it refuses it (out of
-/// range).
-fn reprint(text: &[u8]) -> Option<String> {
-    let v: serde_json::Value = serde_json::from_slice(text).ok()?;
-    serde_json::to_string(&v).ok()
+/// Room for any number serde_json prints (a float in shortest form is at most
+/// 24 bytes).
+const NUMBER_ROOM: usize = 32;
+
+/// How serde_json prints the number it reads from `text` when it is not an
+/// integer it keeps (see [`number_end`]): a float (a big integer or `-0` too,
+/// as serde_json reads them), in shortest form, written into `buf` without an
+/// allocation; `None` if it refuses it (out of range).
+fn reprint<'b>(text: &[u8], buf: &'b mut [u8; NUMBER_ROOM]) -> Option<&'b [u8]> {
+    let v: f64 = serde_json::from_slice(text).ok()?;
+    let room = {
+        let mut w = &mut buf[..];
+        serde_json::to_writer(&mut w, &v).ok()?;
+        w.len()
+    };
+    Some(&buf[..NUMBER_ROOM - room])
 }
 
 /// A line of any valid JSON in compact form, exactly as serde_json would print
@@ -706,7 +716,10 @@ impl Steps for Scan<'_, Rewrite> {
         if canonical {
             self.mode.out.push_str(text);
         } else {
-            self.mode.out.push_str(&reprint(text.as_bytes())?);
+            let mut buf = [0; NUMBER_ROOM];
+            let printed = reprint(text.as_bytes(), &mut buf)?;
+            // serde_json prints ASCII
+            self.mode.out.push_str(std::str::from_utf8(printed).ok()?);
         }
         Some(())
     }
@@ -1396,7 +1409,9 @@ mod tests {
                     }
                     sp(rng, out);
                     let tail = one_of(rng, &["", "é", "\\u00e9", "\\n"]);
-                    out.push_str(&format!("\"k{k}{tail}\""));
+                    for piece in ["\"k", &k.to_string(), tail, "\""] {
+                        out.push_str(piece);
+                    }
                     sp(rng, out);
                     out.push(':');
                     gen_data(rng, depth + 1, out);
@@ -1446,11 +1461,11 @@ mod tests {
                     // mostly a value of the field's set
                     (1, 0..=6) => {
                         let v = one_of(&mut rng, &["run", "step", "error"]);
-                        line.push_str(&format!("\"{v}\""));
+                        line.extend(["\"", v, "\""]);
                     }
                     (3, 0..=6) => {
                         let v = one_of(&mut rng, &["ok", "failed", "info"]);
-                        line.push_str(&format!("\"{v}\""));
+                        line.extend(["\"", v, "\""]);
                     }
                     _ => gen_field(&mut rng, key, &mut line),
                 }
