@@ -1,11 +1,14 @@
 //! Figures for the tail engine, measured on the real binary beside GNU `tail -F`:
-//! write-to-print latency (p50/p99), a 200k-line burst (lines in compact JSON,
-//! and the same lines with spaces as Python's `json.dumps` writes them), RSS and
-//! throughput on a 1 GB timeline, CPU while idle for 10 s, and the line index
-//! on the same file.
+//! write-to-print latency (p50/p99), a 200k-line burst for each shape of line
+//! (compact JSON; the same with spaces as Python's `json.dumps` writes them;
+//! `null`, `true`/`false`, numbers of every form, nested arrays and objects),
+//! RSS and throughput on a 1 GB timeline, CPU while idle for 10 s, and the line
+//! index on the same file.
 //!
 //! `cargo bench --bench tail` (release). `TAIL_BENCH_MB` sets the big file's size
-//! (default 1024; 0 skips it). Prints figures; asserts nothing about speed.
+//! (default 1024; 0 skips it); `TAIL_BENCH_FORMS` the shapes measured (a comma
+//! list of [`FORMS`]' names, default all); `TAIL_BENCH_PRETTY=0` leaves out the
+//! pretty follower. Prints figures; asserts nothing about speed.
 #![allow(clippy::unwrap_used)]
 
 use common::{Follow, LineFn, line, spaced_line};
@@ -25,6 +28,53 @@ const BURST: u64 = 200_000;
 /// Bursts per follower; the median is reported.
 const BURSTS: usize = 7;
 
+/// A clean event with `"id":null` and a `null` in its data (as runners write
+/// events without an id).
+fn null_line(seq: u64) -> String {
+    format!(
+        "{{\"ts\":\"2026-03-15T10:15:30.112Z\",\"type\":\"step\",\"name\":\"l{seq}\",\"status\":\"ok\",\"id\":null,\"message\":\"step number {seq}\",\"data\":{{\"i\":{seq},\"e\":null}}}}\n"
+    )
+}
+
+/// `true` and `false` in the data.
+fn bool_line(seq: u64) -> String {
+    format!(
+        "{{\"ts\":\"2026-03-15T10:15:30.112Z\",\"type\":\"step\",\"name\":\"l{seq}\",\"status\":\"ok\",\"message\":\"step number {seq}\",\"data\":{{\"i\":{seq},\"ok\":true,\"skip\":false}}}}\n"
+    )
+}
+
+/// Negative integers, fractions and exponents in the data.
+fn number_line(seq: u64) -> String {
+    format!(
+        "{{\"ts\":\"2026-03-15T10:15:30.112Z\",\"type\":\"step\",\"name\":\"l{seq}\",\"status\":\"ok\",\"message\":\"step number {seq}\",\"data\":{{\"i\":{seq},\"n\":-42,\"f\":0.25,\"e\":2.5e-7,\"E\":1E+3}}}}\n"
+    )
+}
+
+/// Arrays and objects four deep in the data.
+fn nested_line(seq: u64) -> String {
+    format!(
+        "{{\"ts\":\"2026-03-15T10:15:30.112Z\",\"type\":\"step\",\"name\":\"l{seq}\",\"status\":\"ok\",\"message\":\"step number {seq}\",\"data\":{{\"i\":{seq},\"a\":[1,[2,[3,{{\"b\":[\"x\",{{}}]}}]]],\"o\":{{\"p\":{{\"q\":{{\"r\":[]}}}}}}}}}}\n"
+    )
+}
+
+/// Every shape at once, spaced as `json.dumps` writes it.
+fn mixed_line(seq: u64) -> String {
+    format!(
+        "{{\"ts\": \"2026-03-15T10:15:30.112Z\", \"type\": \"step\", \"name\": \"l{seq}\", \"status\": \"ok\", \"id\": null, \"message\": \"step number {seq}\", \"data\": {{\"i\": {seq}, \"ok\": true, \"e\": 2.5e-07, \"a\": [1, {{\"b\": null}}]}}}}\n"
+    )
+}
+
+/// The shapes of line measured, by name.
+const FORMS: [(&str, LineFn); 7] = [
+    ("compact", line),
+    ("spaced", spaced_line),
+    ("null", null_line),
+    ("bool", bool_line),
+    ("numbers", number_line),
+    ("nested", nested_line),
+    ("mixed", mixed_line),
+];
+
 fn pct(sorted: &[Duration], p: f64) -> f64 {
     let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
     sorted[i].as_secs_f64() * 1000.0
@@ -32,7 +82,8 @@ fn pct(sorted: &[Duration], p: f64) -> f64 {
 
 /// Latency samples, the burst, idle CPU for one follower command, fed the
 /// lines `line` writes.
-fn run_small(label: &str, cmd: Command, file: &Path, idle: bool, line: LineFn) {
+/// Returns the burst's median (s).
+fn run_small(label: &str, cmd: Command, file: &Path, idle: bool, line: LineFn) -> f64 {
     let mut w = OpenOptions::new().append(true).open(file).unwrap();
     let f = Follow::start(cmd);
     f.until_following(&mut w, line);
@@ -63,6 +114,7 @@ fn run_small(label: &str, cmd: Command, file: &Path, idle: bool, line: LineFn) {
         let after = f.cpu_seconds();
         println!("{label:<36} CPU while idle 10 s: {:.2} s", after - before);
     }
+    pct(&bursts, 0.5) / 1000.0
 }
 
 /// Where the time of a burst goes, inside the process: reading and parsing,
@@ -118,14 +170,30 @@ fn main() {
     let small = dir.path().join("timeline.jsonl");
     let has_tail = Command::new("tail").arg("--version").output().is_ok();
 
-    engine("compact", &small, line);
-    engine("spaced", &small, spaced_line);
+    let wanted = std::env::var("TAIL_BENCH_FORMS").ok();
+    let forms: Vec<(&str, LineFn)> = FORMS
+        .into_iter()
+        .filter(|(name, _)| {
+            wanted
+                .as_deref()
+                .is_none_or(|w| w.split(',').any(|x| x.trim() == *name))
+        })
+        .collect();
+    let pretty = std::env::var("TAIL_BENCH_PRETTY").map_or(true, |v| v != "0");
+    for &(form, gen_line) in &forms {
+        engine(form, &small, gen_line);
+    }
     println!("== write-to-print latency ({SAMPLES} samples, 3 ms apart) and a {BURST}-line burst");
-    for (form, gen_line) in [("compact", line as LineFn), ("spaced", spaced_line)] {
+    let mut table = Vec::new();
+    for &(form, gen_line) in &forms {
+        let mut ours = 0.0;
         for (label, args) in [
             ("testdeck tail -f --json", vec!["--json"]),
             ("testdeck tail -f (pretty)", vec![]),
         ] {
+            if args.is_empty() && !pretty {
+                continue;
+            }
             File::create(&small).unwrap();
             let mut cmd = Command::new(exe);
             cmd.args(["tail", "--follow"])
@@ -134,9 +202,12 @@ fn main() {
                 .env("NO_COLOR", "1");
             // idle CPU does not depend on the form: measured once
             let idle = args.is_empty() && form == "compact";
-            run_small(&format!("{label} {form}"), cmd, &small, idle, gen_line);
+            let median = run_small(&format!("{label} {form}"), cmd, &small, idle, gen_line);
+            if !args.is_empty() {
+                ours = median;
+            }
         }
-        if has_tail {
+        let gnu = has_tail.then(|| {
             File::create(&small).unwrap();
             let mut cmd = Command::new("tail");
             cmd.args(["-F", "-n", "0"]).arg(&small);
@@ -146,7 +217,16 @@ fn main() {
                 &small,
                 form == "compact",
                 gen_line,
-            );
+            )
+        });
+        table.push((form, ours, gnu));
+    }
+    println!("| {BURST}-line burst (s) | `testdeck tail -f --json` | GNU `tail -F` | ratio |");
+    println!("|---|---|---|---|");
+    for (form, ours, gnu) in table {
+        match gnu {
+            Some(g) => println!("| {form} | {ours:.3} | {g:.3} | {:.1}x |", ours / g),
+            None => println!("| {form} | {ours:.3} | (not installed) | |"),
         }
     }
 

@@ -4,13 +4,18 @@
 //!
 //! Writers of `timeline.jsonl` almost always emit exactly that form (fields in
 //! the seed's order, no spaces, minimal escapes), and a burst of 200k such lines
-//! should cost a scan, not 200k trees of owned strings. Anything this scanner
-//! is not sure of — another key order, spaces, floats, unknown fields, a
-//! `type` outside its value set — goes the slow, full way
+//! should cost a scan, not 200k trees of owned strings. A clean event written
+//! any other valid way — spaces, `\u` escapes, `null` for a field, another key
+//! order, a field missing or repeated, floats in another form — is rewritten
+//! to that form in one scan ([`canonical_event`]) and then takes the same path.
+//! What the full parse has something to say about or keeps beside the fixed
+//! fields — a field of another type, an unknown field, a `type` outside its
+//! value set, broken JSON — goes the slow, full way
 //! ([`crate::workspace::timeline::parse_line`]); the contract checked by the
 //! tests (and the `tail_compact` fuzz target) is: when [`compact_fields`]
 //! accepts a line, `parse_line` gives no issue and serializing its event gives
-//! the line back unchanged.
+//! the line back unchanged, and a line [`canonical_event`] rewrites gives the
+//! full parse's output.
 
 use crate::workspace::timeline::{EVENT_STATUSES, EVENT_TYPES};
 use std::borrow::Cow;
@@ -471,15 +476,25 @@ fn number_end(b: &[u8], i: usize) -> Option<(usize, bool)> {
 
 /// Whether serde_json reads this number and prints it back byte for byte.
 fn round_trips(text: &[u8]) -> bool {
-    reprint(text).is_some_and(|p| p.as_bytes() == text)
+    reprint(text, &mut [0; NUMBER_ROOM]).is_some_and(|p| p == text)
 }
 
-/// How serde_json prints the number it reads from `text` (a float in
-/// shortest form, a big integer as a float); `None` if it refuses it (out of
-/// range).
-fn reprint(text: &[u8]) -> Option<String> {
-    let v: serde_json::Value = serde_json::from_slice(text).ok()?;
-    serde_json::to_string(&v).ok()
+/// Room for any number serde_json prints (a float in shortest form is at most
+/// 24 bytes).
+const NUMBER_ROOM: usize = 32;
+
+/// How serde_json prints the number it reads from `text` when it is not an
+/// integer it keeps (see [`number_end`]): a float (a big integer or `-0` too,
+/// as serde_json reads them), in shortest form, written into `buf` without an
+/// allocation; `None` if it refuses it (out of range).
+fn reprint<'b>(text: &[u8], buf: &'b mut [u8; NUMBER_ROOM]) -> Option<&'b [u8]> {
+    let v: f64 = serde_json::from_slice(text).ok()?;
+    let room = {
+        let mut w = &mut buf[..];
+        serde_json::to_writer(&mut w, &v).ok()?;
+        w.len()
+    };
+    Some(&buf[..NUMBER_ROOM - room])
 }
 
 /// A line of any valid JSON in compact form, exactly as serde_json would print
@@ -492,7 +507,10 @@ fn reprint(text: &[u8]) -> Option<String> {
 /// `None` for invalid JSON and for what this scan does not decide alone —
 /// nesting deeper than [`MAX_DEPTH`], objects with more than [`MAX_KEYS`]
 /// keys, a repeated key (serde_json keeps one): the caller then takes the full
-/// parse, which reports what is wrong.
+/// parse, which reports what is wrong. The engine rewrites a whole event
+/// ([`canonical_event`], the same steps); this rewrite of one value is the
+/// contract those steps are checked by.
+#[cfg(test)]
 pub(crate) fn normalize(line: &str) -> Option<String> {
     if line.len() > u32::MAX as usize {
         return None;
@@ -503,6 +521,112 @@ pub(crate) fn normalize(line: &str) -> Option<String> {
     n.value(0)?;
     n.ws();
     n.at_end().then_some(n.mode.out)
+}
+
+/// The fixed keys of an event as the rewrite ([`Rewrite`]) writes them, in the
+/// seed's order (the order the full parse writes them back in).
+const FIXED_KEYS: [&str; 7] = [
+    "\"ts\"",
+    "\"type\"",
+    "\"name\"",
+    "\"status\"",
+    "\"id\"",
+    "\"message\"",
+    "\"data\"",
+];
+
+/// The compact JSON the full parse writes back for `line`
+/// (`serde_json::to_string` of [`crate::workspace::timeline::parse_line`]'s
+/// event), built in one scan without a tree, for every line whose fields the
+/// full parse takes without a word: the fixed fields in any order, any of them
+/// missing or repeated (the last one counts), `null` for a text field (no `ts`
+/// or `id`, an empty text for the others), a number for `ts` (its text), any
+/// JSON value for `data`, spaces between tokens, every escape form.
+///
+/// `None` where the full parse has something to say or keeps more than the
+/// fixed fields — a text field of another type, a field of another name — and
+/// for whatever [`normalize`] refuses: the line then takes the full parse. The
+/// caller still checks the result with [`compact_fields`] (a `type` or
+/// `status` outside its value set is reported by the full parse).
+pub(crate) fn canonical_event(line: &str) -> Option<String> {
+    if line.len() > u32::MAX as usize {
+        return None;
+    }
+    let mut n = Scan::new(
+        line,
+        Rewrite {
+            out: String::with_capacity(line.len()),
+        },
+    );
+    // where each fixed field's value is in the scan's output (the last one)
+    let mut at: [Option<(usize, usize)>; 7] = [None; 7];
+    let mut wrong = [false; 7];
+    n.ws();
+    n.lit(b"{")?;
+    n.ws();
+    if n.lit(b"}").is_none() {
+        loop {
+            let (ks, ke) = n.string()?;
+            let key = FIXED_KEYS
+                .iter()
+                .position(|k| k.as_bytes() == &n.mode.out.as_bytes()[ks..ke])?;
+            n.ws();
+            n.lit(b":")?;
+            n.ws();
+            let start = n.mode.out.len();
+            n.value(0)?;
+            let fits = match n.mode.out.as_bytes()[start] {
+                b'"' | b'n' => true,
+                b'-' | b'0'..=b'9' => key == 0,
+                _ => false,
+            };
+            // a text field of another type is reported by the full parse,
+            // unless a later value of the field replaces it
+            wrong[key] = !fits && key != 6;
+            at[key] = Some((start, n.mode.out.len()));
+            n.ws();
+            if n.lit(b"}").is_some() {
+                break;
+            }
+            n.lit(b",")?;
+            n.ws();
+        }
+    }
+    n.ws();
+    if !n.at_end() || wrong.contains(&true) {
+        return None;
+    }
+    let scanned = n.mode.out;
+    let mut out = String::with_capacity(scanned.len() + 64);
+    out.push('{');
+    for (i, key) in FIXED_KEYS.iter().enumerate() {
+        let data = i == 6;
+        let value = at[i]
+            .map(|(s, e)| &scanned[s..e])
+            .filter(|v| data || *v != "null");
+        if value.is_none() && (i == 0 || i == 4) {
+            // no `ts` or `id`: not written
+            continue;
+        }
+        if out.len() > 1 {
+            out.push(',');
+        }
+        out.push_str(key);
+        out.push(':');
+        match value {
+            // a number for `ts` is taken as its text
+            Some(v) if !data && !v.starts_with('"') => {
+                out.push('"');
+                out.push_str(v);
+                out.push('"');
+            }
+            Some(v) => out.push_str(v),
+            None if data => out.push_str("null"),
+            None => out.push_str("\"\""),
+        }
+    }
+    out.push('}');
+    Some(out)
 }
 
 impl Steps for Scan<'_, Rewrite> {
@@ -592,7 +716,10 @@ impl Steps for Scan<'_, Rewrite> {
         if canonical {
             self.mode.out.push_str(text);
         } else {
-            self.mode.out.push_str(&reprint(text.as_bytes())?);
+            let mut buf = [0; NUMBER_ROOM];
+            let printed = reprint(text.as_bytes(), &mut buf)?;
+            // serde_json prints ASCII
+            self.mode.out.push_str(std::str::from_utf8(printed).ok()?);
         }
         Some(())
     }
@@ -1126,14 +1253,245 @@ mod tests {
                 assert_eq!(l.pretty(color), pretty_line(&ev, color));
             }
         }
-        // not clean (a type outside the set) or another key order: the full way
+        // not clean (a type outside the set) or a field beyond the fixed ones: the full way
         for line in [
             r#"{"type": "weird", "name": "n", "status": "ok", "message": "m", "data": null}"#,
-            r#"{"name": "n", "type": "step", "status": "ok", "message": "m", "data": null}"#,
+            r#"{"name": "n", "type": "step", "status": "ok", "message": "m", "data": null, "x": 1}"#,
         ] {
             let l = Line::from_raw(1, 0, line.as_bytes()).expect("a line");
             assert!(!l.is_compact(), "{line}");
             assert_eq!(l.issues, parse_line(line.as_bytes()).1);
         }
+    }
+
+    /// What the full parse gives for `raw`: the reference of every path.
+    fn full_parse(raw: &str) -> crate::tail::Line {
+        let (ev, issues) = parse_line(raw.as_bytes());
+        crate::tail::Line::parsed(1, 0, ev, issues)
+    }
+
+    /// The line as the engine reads it gives the full parse's output, byte for
+    /// byte, and nothing raw that `--json` output must not carry; returns
+    /// whether it took the fast path.
+    fn same_as_full_parse(raw: &str) -> bool {
+        let Some(got) = crate::tail::Line::from_raw(1, 0, raw.as_bytes()) else {
+            assert!(raw.bytes().all(|b| b.is_ascii_whitespace()), "{raw:?}");
+            return false;
+        };
+        let want = full_parse(raw);
+        assert_eq!(got.issues, want.issues, "{raw:?}");
+        assert_eq!(got.event(), want.event(), "{raw:?}");
+        let json = |l: &crate::tail::Line| {
+            let mut out = Vec::new();
+            l.write_json(&mut out).expect("to memory");
+            String::from_utf8(out).expect("utf-8")
+        };
+        let out = json(&got);
+        assert_eq!(out, json(&want), "{raw:?}");
+        assert!(
+            !out.chars().any(|c| c < ' '
+                || ('\u{7f}'..'\u{a0}').contains(&c)
+                || crate::sanitize::is_invisible_format(c)),
+            "raw control in {out:?}"
+        );
+        for color in [false, true] {
+            assert_eq!(got.pretty(color), want.pretty(color), "{raw:?}");
+        }
+        if got.is_compact() {
+            assert!(got.issues.is_empty(), "{raw:?}");
+        }
+        got.is_compact()
+    }
+
+    /// Every valid shape of a clean event takes the fast path (kept as written
+    /// or rewritten in one scan, never parsed into a tree) with the full
+    /// parse's output.
+    #[test]
+    fn every_valid_shape_takes_the_fast_path() {
+        let base = r#""type":"step","name":"n","status":"ok","message":"m""#;
+        for line in [
+            // `null` where runners write it: no id, no time, no data
+            r#"{"ts":"t","type":"step","name":"n","status":"ok","id":null,"message":"m","data":null}"#.to_owned(),
+            format!(r#"{{"ts":null,{base},"data":1}}"#),
+            r#"{"type":"step","name":null,"status":null,"message":null,"data":null}"#.into(),
+            // true, false, numbers of every form, nesting
+            format!(r#"{{{base},"data":[true,false,null]}}"#),
+            format!(
+                r#"{{{base},"data":{{"i":-42,"f":0.25,"e":2.5e-7,"E":1E+3,"z":-0,"big":18446744073709551616}}}}"#
+            ),
+            format!(
+                r#"{{{base},"data":{{"a":[1,[2,[3,{{"b":[true,{{}}]}}]]],"o":{{"p":{{"q":[]}}}}}}}}"#
+            ),
+            // spaces between every token, another key order, missing and repeated fields
+            r#" { "data" : { "a" : [ 1 , null ] } , "message" : "m" , "status" : "ok" , "name" : "n" , "type" : "step" } "#.into(),
+            r#"{"type":"run"}"#.into(),
+            "{}".into(),
+            format!(r#"{{{base},"data":1,"data":2,"name":"again"}}"#),
+            // a time in epoch milliseconds, kept as its text
+            format!(r#"{{"ts":1773569730112,{base},"data":null}}"#),
+            format!(r#"{{"ts":1.5e3,{base},"data":null}}"#),
+            // escapes of every kind, bidi and control characters inside strings
+            r#"{"type":"st\u0065p","name":"caf\u00e9 \ud83d\ude00 \/","status":"ok","message":"\u202e\u2066\u2028\u001b[2J\u007f\u0085\u0007","data":{"k\u0000":"\u202e\t"}}"#.into(),
+            format!("{{{base},\"data\":\"\u{202e}\u{2028}\u{85}\u{7f}\"}}"),
+        ] {
+            assert!(same_as_full_parse(&line), "not on the fast path: {line}");
+        }
+        // what the full parse has to say, or keeps beside the fixed fields
+        for line in [
+            r#"{"type":"weird","name":"n","status":"ok","message":"m","data":null}"#,
+            r#"{"type":"step","name":5,"status":"ok","message":"m","data":null}"#,
+            r#"{"type":"step","name":true,"status":"ok","message":"m","data":null}"#,
+            r#"{"type":"step","name":"n","status":"ok","message":"m","data":null,"x":1}"#,
+            r#"{"type":"step","name":"n","status":"ok","message":"m","data":{"a":1,"a":2}}"#,
+            r#"{"type":"step","name":"n","status":"ok","message":"m","data":null"#,
+            "[1]",
+            "{\"type\":\"step\",\"name\":\"a\tb\"}",
+        ] {
+            assert!(!same_as_full_parse(line), "on the fast path: {line}");
+        }
+    }
+
+    /// A random field value: every JSON shape, the text fields' own shapes more
+    /// often (strings, `null`, a number for `ts`).
+    fn gen_field(rng: &mut fastrand::Rng, key: &str, out: &mut String) {
+        match rng.u8(..20) {
+            0 => out.push_str("null"),
+            1 if key == "\"ts\"" => out.push_str(one_of(rng, &NUMBERS)),
+            1..=18 if key != "\"data\"" => gen_text(rng, out),
+            _ => gen_data(rng, 0, out),
+        }
+    }
+
+    /// A string, mostly valid: every escape form, bidi and control characters
+    /// raw and escaped; one in 20 from [`gen_string`] (broken escapes, raw
+    /// C0 controls).
+    fn gen_text(rng: &mut fastrand::Rng, out: &mut String) {
+        if rng.u8(..20) == 0 {
+            return gen_string(rng, out);
+        }
+        out.push('"');
+        for _ in 0..rng.usize(..5) {
+            out.push_str(one_of(rng, &STRING_PIECES[..25]));
+        }
+        out.push('"');
+    }
+
+    /// A random `data` value with distinct keys (the full parse keeps one of
+    /// a repeated key: left to it), now and then one from [`gen_value`].
+    fn gen_data(rng: &mut fastrand::Rng, depth: u32, out: &mut String) {
+        let sp = |rng: &mut fastrand::Rng, out: &mut String| {
+            if rng.u8(..4) == 0 {
+                out.push_str(one_of(rng, &[" ", "  ", "\t", " \r\n "]));
+            }
+        };
+        sp(rng, out);
+        match rng.u8(..if depth > 4 { 5 } else { 8 }) {
+            0 => out.push_str(one_of(rng, &["null", "true", "false"])),
+            1 | 2 => out.push_str(one_of(rng, &NUMBERS)),
+            3 => gen_text(rng, out),
+            4 if rng.u8(..8) == 0 => gen_value(rng, depth, out),
+            4 | 5 => {
+                out.push('[');
+                for k in 0..rng.usize(..4) {
+                    if k > 0 {
+                        out.push(',');
+                    }
+                    gen_data(rng, depth + 1, out);
+                }
+                sp(rng, out);
+                out.push(']');
+            }
+            _ => {
+                out.push('{');
+                for k in 0..rng.usize(..4) {
+                    if k > 0 {
+                        out.push(',');
+                    }
+                    sp(rng, out);
+                    let tail = one_of(rng, &["", "é", "\\u00e9", "\\n"]);
+                    for piece in ["\"k", &k.to_string(), tail, "\""] {
+                        out.push_str(piece);
+                    }
+                    sp(rng, out);
+                    out.push(':');
+                    gen_data(rng, depth + 1, out);
+                }
+                sp(rng, out);
+                out.push('}');
+            }
+        }
+        sp(rng, out);
+    }
+
+    /// Many random lines of every shape — fields in any order, missing,
+    /// repeated or of another type, `null`, numbers, nesting, spaces, escapes,
+    /// bidi and control characters, unknown fields, broken JSON: the engine's
+    /// output is the full parse's, and every clean event with only the fixed
+    /// fields takes the fast path.
+    #[test]
+    fn the_fast_path_gives_the_full_parse_output_for_every_line() {
+        const FIELDS: [&str; 8] = [
+            "\"ts\"",
+            "\"type\"",
+            "\"name\"",
+            "\"status\"",
+            "\"id\"",
+            "\"message\"",
+            "\"data\"",
+            "\"extra\"",
+        ];
+        let mut rng = fastrand::Rng::with_seed(30);
+        let (mut fast, mut full) = (0, 0);
+        for _ in 0..40_000 {
+            let mut order: Vec<usize> = (0..7).filter(|_| rng.u8(..8) != 0).collect();
+            rng.shuffle(&mut order);
+            if rng.u8(..10) == 0 {
+                order.push(rng.usize(..8));
+            }
+            let mut line = String::from(one_of(&mut rng, &["", " ", "\t"]));
+            line.push('{');
+            for (k, &f) in order.iter().enumerate() {
+                if k > 0 {
+                    line.push_str(one_of(&mut rng, &[",", ", ", " ,\t"]));
+                }
+                let key = FIELDS[f];
+                line.push_str(key);
+                line.push_str(one_of(&mut rng, &[":", ": ", " : "]));
+                match (f, rng.u8(..8)) {
+                    // mostly a value of the field's set
+                    (1, 0..=6) => {
+                        let v = one_of(&mut rng, &["run", "step", "error"]);
+                        line.extend(["\"", v, "\""]);
+                    }
+                    (3, 0..=6) => {
+                        let v = one_of(&mut rng, &["ok", "failed", "info"]);
+                        line.extend(["\"", v, "\""]);
+                    }
+                    _ => gen_field(&mut rng, key, &mut line),
+                }
+            }
+            line.push('}');
+            if rng.u8(..50) == 0 {
+                // broken on purpose (cut on a character boundary)
+                let mut cut = rng.usize(..line.len());
+                while !line.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                line.truncate(cut);
+            }
+            if same_as_full_parse(&line) {
+                fast += 1;
+            } else {
+                full += 1;
+                let (ev, issues) = parse_line(line.as_bytes());
+                // gen_value's values may repeat a key or nest deep: left to the full parse
+                let unsure = KEYS.iter().any(|k| line.contains(k));
+                assert!(
+                    !issues.is_empty() || !ev.extra.is_empty() || unsure,
+                    "a clean event took the full parse: {line}"
+                );
+            }
+        }
+        assert!(fast > 10_000 && full > 5_000, "{fast} {full}");
     }
 }

@@ -2,7 +2,7 @@
 //! (positioned reads, identity) the follower and the index share.
 
 use super::Line;
-use super::compact::{compact_fields, normalize};
+use super::compact::{canonical_event, compact_fields};
 use crate::workspace::timeline::{LineIssue, parse_line};
 use std::fs::{File, Metadata};
 use std::io;
@@ -100,11 +100,12 @@ pub(crate) fn make_line(lineno: u64, offset: u64, raw: &[u8], dropped: u64) -> O
             if let Some(fields) = compact_fields(text) {
                 return Some(Line::compact(lineno, offset, text, fields));
             }
-            // another valid form of the same JSON (spaces, escapes): its
-            // compact form, if that is a clean event, still skips the tree
-            if let Some(norm) = normalize(text).filter(|n| n != text) {
-                if let Some(fields) = compact_fields(&norm) {
-                    return Some(Line::compact(lineno, offset, norm, fields));
+            // another valid form of a clean event (spaces, escapes, `null`,
+            // another key order…): what the full parse would write back, if
+            // the full parse has nothing to say, still skips the tree
+            if let Some(canon) = canonical_event(text) {
+                if let Some(fields) = compact_fields(&canon) {
+                    return Some(Line::compact(lineno, offset, canon, fields));
                 }
             }
         }
