@@ -217,10 +217,8 @@ fn walk(a: &mut App, root: &Path, tab: Tab, n: &mut usize) {
     check(a, "reload");
 }
 
-#[test]
-fn every_pane_shows_the_subject_s_run_whatever_changes_it() {
-    let d = tempfile::tempdir().expect("tmp");
-    let root = d.path();
+/// An App at 140×40 on the demo written to `root`, loaded with its records.
+fn demo_loaded(root: &Path) -> App {
     testdeck_core::workspace::demo::write_demo(root).expect("demo");
     let mut a = app();
     a.opts.root = root.to_path_buf();
@@ -230,6 +228,14 @@ fn every_pane_shows_the_subject_s_run_whatever_changes_it() {
     settle(&mut a, root, fx);
     let fx = a.update(Action::Records(crate::runtime::read_records(root)));
     settle(&mut a, root, fx);
+    a
+}
+
+#[test]
+fn every_pane_shows_the_subject_s_run_whatever_changes_it() {
+    let d = tempfile::tempdir().expect("tmp");
+    let root = d.path();
+    let mut a = demo_loaded(root);
     let mut n = 0;
     for tab in [
         Tab::Tests,
@@ -274,13 +280,7 @@ fn every_pane_shows_the_subject_s_run_whatever_changes_it() {
 fn a_quit_asked_during_a_launch_goes_through_when_the_launch_ends() {
     let d = tempfile::tempdir().expect("tmp");
     let root = d.path();
-    testdeck_core::workspace::demo::write_demo(root).expect("demo");
-    let mut a = app();
-    a.opts.root = root.to_path_buf();
-    a.update(Action::Resize(140, 40));
-    let ws = Workspace::load(root).expect("load");
-    let fx = a.update(Action::Loaded(Box::new(ws)));
-    settle(&mut a, root, fx);
+    let mut a = demo_loaded(root);
     cmd(&mut a, root, Command::ExpandAll);
     while a.selected_case().is_none() {
         cmd(&mut a, root, Command::MoveDown);
