@@ -177,8 +177,11 @@ impl Session {
     pub fn send(&mut self, s: &str) {
         self.writer.write_all(s.as_bytes()).expect("write");
         self.writer.flush().expect("flush");
-        // let the app read the keys one batch at a time, as a person types
-        std::thread::sleep(Duration::from_millis(60));
+        // let the app read the keys one batch at a time, as a person types; a lone
+        // Esc longer, since Esc and the next key read in one go are Alt+key (as in
+        // any terminal) and a cockpit busy under a loaded test run reads late
+        let pause = if s == "\x1b" { 250 } else { 60 };
+        std::thread::sleep(Duration::from_millis(pause));
     }
 
     /// Find `query` with the finder (`/`, its overlay open, the query, its echo on screen, Enter).
