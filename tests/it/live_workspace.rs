@@ -113,9 +113,10 @@ fn a_run_of_another_process_during_a_launch_is_not_counted_in_it() {
     assert!(text.contains("launch done: 1 pass"), "{text}");
     // the other run is in the Runs tab, marked as another process's
     s.send("3");
+    // the Runs list's title, not only the two names (the Tests tab shows them too)
     s.wait_for("both runs in the Runs tab", |sc| {
         let t = sc.contents();
-        t.contains("case-a") && t.contains("case-b")
+        t.contains("╭ Runs · ") && t.contains("case-a") && t.contains("case-b")
     });
     let text = s.screen().screen().contents();
     // the Runs list is the left pane: each screen line up to the pane's border
