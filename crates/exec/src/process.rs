@@ -1,7 +1,8 @@
 //! One child process in a session of its own: spawn, stream its output lines
 //! (bounded), keep it in full in a log file, enforce a timeout even while it
 //! floods, cancel, and make sure no descendant outlives it, wherever it moved
-//! (found through /proc, see [`super::sweep`]; SIGTERM, then SIGKILL after 3 s).
+//! (found through /proc, see [`super::sweep`]; frozen whole with SIGSTOP, then
+//! SIGTERM, then SIGKILL after 3 s).
 
 use super::own_children;
 use super::sweep;
@@ -317,6 +318,7 @@ pub fn run(spec: &Spec, cancel: &Cancel, on_line: &mut dyn FnMut(Stream, &str)) 
     let mut last_scan: Option<Instant> = None;
     let mut gone: Option<Instant> = None;
     let mut termed: std::collections::HashSet<i32> = std::collections::HashSet::new();
+    let mut frozen = false;
     loop {
         match rx.recv_timeout(TICK) {
             Ok((stream, data)) => out.chunk(stream, &data),
@@ -357,6 +359,18 @@ pub fn run(spec: &Spec, cancel: &Cancel, on_line: &mut dyn FnMut(Stream, &str)) 
             Ending::Term(t) if now.duration_since(t) >= KILL_GRACE => {
                 ending = Ending::Kill;
                 case.signal(sys::SIGKILL);
+                case.members()
+            }
+            // the first look freezes the case whole, so that the ending signal
+            // reaches every process of it at once
+            Ending::Term(_) if !frozen => {
+                frozen = true;
+                let stopped = case.freeze();
+                for &p in &stopped {
+                    termed.insert(p);
+                    sys::signal_pid(p, sys::SIGTERM);
+                }
+                sweep::Case::resume(&stopped);
                 case.members()
             }
             // once each, newcomers (forked while it was ending) too
@@ -566,6 +580,33 @@ mod tests {
         );
         assert!(o.timed_out);
         assert!(with_marker(&format!("sleep {m}")).is_empty());
+    }
+
+    /// Cancelled at any moment while it is still forking, a case whose
+    /// processes clear their environment and leave its session loses none of
+    /// them: a child forked between a look at /proc and the signal that then
+    /// ends its parent is what a look-then-signal ending missed.
+    #[test]
+    fn a_cancel_while_the_case_forks_leaves_nothing() {
+        for round in 0..4u64 {
+            let n = 4000 + fastrand::u32(..5000);
+            let script = format!(
+                "i=0; while [ $i -lt 80 ]; do env -i setsid sh -c 'sleep {n} & sleep {n}' & i=$((i+1)); done\n\
+                 sleep 300\n"
+            );
+            let cancel = Cancel::default();
+            let c2 = cancel.clone();
+            let t = std::thread::spawn(move || run(&spec(&script, None), &c2, &mut |_, _| {}));
+            std::thread::sleep(Duration::from_millis(10 + round * 20 + fastrand::u64(..20)));
+            cancel.cancel();
+            let o = t.join().expect("run");
+            assert!(o.cancelled);
+            let left = with_marker(&format!("sleep {n}"));
+            assert!(
+                left.is_empty(),
+                "round {round}: survivors or zombies: {left:?}"
+            );
+        }
     }
 
     #[test]

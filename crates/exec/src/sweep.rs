@@ -189,6 +189,19 @@ impl Case {
         let leader = self.leader.unwrap_or(-1);
         let mut member: HashSet<i32> = HashSet::new();
         let mut tokens: HashMap<i32, Option<String>> = HashMap::new();
+        // a session or group led by a process of the case seen before is the
+        // case's, its leader dead or not (a cleared environment and `setsid`,
+        // then the parent gone: its children keep the session's number). The
+        // kernel reuses no pid still naming a session or group; a pid reused
+        // after it was freed names a process with another start time.
+        let start_of: HashMap<i32, u64> = procs.iter().map(|(p, st)| (*p, st.start)).collect();
+        let seen = &self.seen;
+        let led_by_seen = |id: i32| {
+            id > 1
+                && seen
+                    .get(&id)
+                    .is_some_and(|s| start_of.get(&id).is_none_or(|now| now == s))
+        };
         for (pid, st) in &procs {
             // a process older than the leader cannot carry the case's token (it
             // descends from the leader); the orphans handed to us are read for
@@ -198,6 +211,8 @@ impl Case {
             let t = if may_carry { token_of(*pid) } else { None };
             let mine = (*pid == leader && self.leader_start.is_none_or(|s| s == st.start))
                 || (leader > 1 && (st.sid == leader || st.pgrp == leader))
+                || led_by_seen(st.sid)
+                || led_by_seen(st.pgrp)
                 || self.seen.get(pid) == Some(&st.start)
                 || t.as_deref() == Some(self.token.as_str());
             if mine {
@@ -245,6 +260,42 @@ impl Case {
         end_strays(me, &procs, &tokens);
         reap_orphans(&procs);
         out
+    }
+
+    /// Stop (SIGSTOP) every living process of the case, looking again until a
+    /// look finds none not stopped yet: a stopped process forks nothing (a fork
+    /// under way when the signal came is undone), and the children it made before
+    /// keep it as their parent, so they are found by ancestry whatever session
+    /// or environment they moved to. Then nothing of the case can slip away
+    /// between a look and the signal that ends it. Returns the stopped ones;
+    /// give them [`Case::resume`] after the ending signal.
+    pub(crate) fn freeze(&mut self) -> Vec<i32> {
+        const LOOKS: usize = 20;
+        let mut stopped: Vec<i32> = Vec::new();
+        let mut done: HashSet<i32> = HashSet::new();
+        for _ in 0..LOOKS {
+            let mut new = false;
+            for p in self.members().alive {
+                if done.insert(p) {
+                    new = true;
+                    if sys::signal_pid(p, sys::SIGSTOP) {
+                        stopped.push(p);
+                    }
+                }
+            }
+            if !new {
+                break;
+            }
+        }
+        stopped
+    }
+
+    /// Let the processes [`Case::freeze`] stopped go on (to the signal sent
+    /// them meanwhile).
+    pub(crate) fn resume(stopped: &[i32]) {
+        for &p in stopped {
+            sys::signal_pid(p, sys::SIGCONT);
+        }
     }
 
     /// Send `sig` to every living process of the case; returns how many there were.

@@ -120,3 +120,5 @@ pub(crate) fn new_session(cmd: &mut std::process::Command) {
 
 pub(crate) const SIGTERM: i32 = Signal::TERM.as_raw();
 pub(crate) const SIGKILL: i32 = Signal::KILL.as_raw();
+pub(crate) const SIGSTOP: i32 = Signal::STOP.as_raw();
+pub(crate) const SIGCONT: i32 = Signal::CONT.as_raw();
