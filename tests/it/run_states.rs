@@ -309,7 +309,8 @@ fn x_in_the_cockpit_leaves_a_cancelled_badge_also_after_a_restart() {
     s.send("r");
     s.wait_text("run/start");
     s.send("x");
-    // the launch ends, the workspace is read again: the badge says what happened,
+    // the launch ends and reads its run again (testdeck's record of the cancel is
+    // outside the workspace, no watch sees it): the badge says what happened,
     // and the live pane shows the run ended, not live
     s.wait_text("cancelled ");
     s.wait_for("the live pane's run ended", |sc| {

@@ -20,8 +20,9 @@ use testdeck_tui::app::{App, CaseRef, Effect, Overlay, Prompt};
 
 const SIZES: [(u16, u16); 3] = [(140, 40), (100, 30), (60, 15)];
 
-/// The demo at 140×40 with its records; run folders and reloads (the workspace and
-/// the records read again) run as the runtime runs them, launches left to `launch`.
+/// The demo at 140×40 with its records; run folders and what the model reads
+/// again (the workspace, a launch's runs, the records) as the runtime reads them,
+/// launches left to `launch`.
 fn loaded(root: &Path) -> Deck {
     Deck::new(options(root, "demo"), Runs::RELOADS)
         .sized(140, 40)

@@ -6,13 +6,15 @@ use super::action::{Action, ActionSink};
 use super::app::Effect;
 use super::feature_work::{FeatureResult, FeatureWork};
 use super::queue_handle::QueueHandle;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use testdeck_core::tail;
 use testdeck_core::tail::live_run::{RunUpdate, follow, load_run};
 use testdeck_core::workspace::Workspace;
+use testdeck_core::workspace::changes::Change;
 use testdeck_core::workspace::new_case::NewCase;
 use testdeck_exec::process::Cancel;
 
@@ -25,6 +27,30 @@ pub fn timeline_append(path: &str, u: RunUpdate) -> Action {
         problems: u.problems,
         finished: u.finished,
     }
+}
+
+/// The full loads of the workspace the runtimes of this process started, by
+/// root (a test hook, as the watcher's `instances`): the first index and each
+/// `Effect::Reload`; whatever else changes reaches the model one change at a time.
+static FULL_LOADS: Mutex<BTreeMap<PathBuf, usize>> = Mutex::new(BTreeMap::new());
+
+fn count_full_load(root: &Path) {
+    *FULL_LOADS
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .entry(root.to_path_buf())
+        .or_default() += 1;
+}
+
+/// How many full loads of the workspace at `root` (as the runtime was given it)
+/// the runtimes of this process started.
+pub fn full_loads(root: &Path) -> usize {
+    FULL_LOADS
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get(root)
+        .copied()
+        .unwrap_or_default()
 }
 
 /// The tasks of one app: what it asked for runs here until it quits.
@@ -63,6 +89,7 @@ impl Runtime {
     /// Index the workspace on a blocking task in stages ([`index_staged`]), with a
     /// spinner tick while it lasts. Needs a tokio runtime.
     pub(crate) fn start_indexing(&self) {
+        count_full_load(&self.root);
         let done = Arc::new(AtomicBool::new(false));
         {
             let send = self.send.clone();
@@ -116,11 +143,23 @@ impl Runtime {
             Effect::Reload => {
                 let send = self.send.clone();
                 let root = self.root.clone();
+                count_full_load(&root);
                 tokio::task::spawn_blocking(move || {
                     if let Ok(Ok(ws)) = std::panic::catch_unwind(|| Workspace::load(&root)) {
                         send(Action::Loaded(Box::new(ws)));
                     }
                     send(Action::Records(read_records(&root)));
+                });
+            }
+            Effect::ReadRuns(runs) => {
+                let send = self.send.clone();
+                let root = self.root.clone();
+                tokio::task::spawn_blocking(move || {
+                    let changes = runs.into_iter().map(Change::Logs).collect();
+                    let updates = super::workspace_watch::reader_of(&root).read(&changes);
+                    if !updates.is_empty() {
+                        send(Action::Changed(updates));
+                    }
                 });
             }
             Effect::ReadRecords => {
@@ -664,7 +703,9 @@ mod tests {
             ));
             let fx = app.update(a);
             if seen.last().is_some_and(|s| s.2) {
-                assert!(matches!(fx.as_slice(), [Effect::Reload]), "{fx:?}");
+                // no full load: the watch applies the run's end, and the run is
+                // read again once the index has it ended (no index here)
+                assert!(fx.is_empty(), "{fx:?}");
                 return seen;
             }
         }
@@ -913,6 +954,217 @@ mod tests {
         let want: Vec<String> = (13..=20).map(|i| format!("e{i}")).collect();
         assert_eq!(shown(&app), want);
         assert_eq!(app.live().run().expect("run").skipped, 12);
+    }
+
+    /// The cockpit as `event::run` drives it, without a terminal: the runtime
+    /// (its index, the one workspace watcher, launches) on a tokio runtime, its
+    /// actions applied to the App and the App's effects handed back to it.
+    struct Cockpit {
+        app: App,
+        rt: Runtime,
+        rx: mpsc::Receiver<Action>,
+        tokio: tokio::runtime::Runtime,
+    }
+
+    impl Cockpit {
+        /// The cockpit opened on `root`, its first index done.
+        fn open(root: &Path) -> Cockpit {
+            let tokio = tokio::runtime::Runtime::new().expect("tokio");
+            let (tx, rx) = mpsc::channel();
+            let tx = std::sync::Mutex::new(tx);
+            let send: ActionSink = Arc::new(move |a| {
+                let _ = tx.lock().map(|t| t.send(a));
+            });
+            let opts = crate::app::Options {
+                root: root.to_path_buf(),
+                ..crate::app::Options::default()
+            };
+            let mut c = Cockpit {
+                app: App::new(opts, Keymap::builtin("default").unwrap_or_default()),
+                rt: Runtime::new(root.to_path_buf(), send),
+                rx,
+                tokio,
+            };
+            c.app.update(Action::Resize(140, 40));
+            {
+                let _in = c.tokio.enter();
+                c.rt.start_indexing();
+                c.rt.start_watching();
+            }
+            c.until("the first index", |a| a.ws().is_some() && !a.indexing());
+            let end = std::time::Instant::now() + Duration::from_secs(20);
+            while !c
+                .rt
+                .workspace_watch
+                .as_ref()
+                .is_some_and(crate::workspace_watch::WorkspaceWatch::ready)
+            {
+                assert!(std::time::Instant::now() < end, "the watch is not set up");
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            c
+        }
+
+        /// Hand `fx` to the runtime, as the loop does.
+        fn apply(&mut self, fx: Vec<Effect>) {
+            let _in = self.tokio.enter();
+            for e in fx {
+                assert!(self.rt.apply(e), "the app asked to quit");
+            }
+        }
+
+        /// Apply what the runtime sends until `done` holds (within 60 s).
+        fn until(&mut self, what: &str, done: impl Fn(&App) -> bool) {
+            let end = std::time::Instant::now() + Duration::from_secs(60);
+            while !done(&self.app) {
+                assert!(
+                    std::time::Instant::now() < end,
+                    "never {what}; notice {:?}",
+                    self.app.notice()
+                );
+                if let Ok(a) = self.rx.recv_timeout(Duration::from_millis(100)) {
+                    let fx = self.app.update(a);
+                    self.apply(fx);
+                }
+            }
+        }
+    }
+
+    impl Drop for Cockpit {
+        fn drop(&mut self) {
+            // the launches and the watch end before the tokio runtime does
+            self.rt.stop();
+        }
+    }
+
+    const CASE: &str = "shop/backend/cart/add";
+    const CASE_RUN: &str = "tests/logs/shop/backend/cart/add/20260401-120000-000";
+
+    /// A workspace with the case `CASE` and a runner script, `runner.sh`, that
+    /// does `script` in the root.
+    fn workspace_with_runner(script: &str) -> (tempfile::TempDir, PathBuf) {
+        let d = tempfile::tempdir().expect("tmp");
+        let root = d.path().canonicalize().expect("real");
+        let write = |rel: &str, text: &str| {
+            let p = root.join(rel);
+            std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+            std::fs::write(p, text).expect("write");
+        };
+        write("tests/shop/backend/cart/add.test.ts", "// the case\n");
+        write("doc/test-plan/shop.md", "| add | adds to the cart |\n");
+        write(
+            "testdeck.toml",
+            "[runner]\ncommand = [\"sh\", \"runner.sh\"]\n",
+        );
+        write("runner.sh", script);
+        (d, root)
+    }
+
+    /// Issue 30: a launch's end is no full load of the workspace. The runtime
+    /// as it runs (its index, the one watcher, a real launch of a runner that
+    /// writes a failed run with an artifact): once the launch is done the tree
+    /// shows the case failed, the statistics and the Runs tab count the run,
+    /// the live pane shows its artifact — and the workspace was loaded whole
+    /// once, at the start.
+    #[test]
+    fn a_launch_s_end_reaches_the_tree_stats_runs_and_artifacts_without_a_full_load() {
+        let (_d, root) = workspace_with_runner(&format!(
+            "d={CASE_RUN}\n\
+             mkdir -p $d/artifacts\n\
+             printf '{{\"type\":\"step\",\"name\":\"first-step\",\"status\":\"ok\"}}\\n' >> $d/timeline.jsonl\n\
+             printf 'not really a png' > $d/artifacts/shot.png\n\
+             printf '{{\"schemaVersion\":4,\"items\":[{{\"id\":\"shot\",\"kind\":\"screenshot\",\"path\":\"artifacts/shot.png\",\"refs\":{{}}}}]}}' > $d/artifacts.json\n\
+             printf '{{\"schemaVersion\":4,\"runId\":\"20260401-120000-000\",\"caseId\":\"add\",\"scope\":\"shop/backend/cart\",\"status\":\"failed\"}}' > $d/meta.json\n"
+        ));
+        let mut c = Cockpit::open(&root);
+        assert_eq!(full_loads(&root), 1, "the first index");
+        assert!(c.app.jump_to(CASE), "no case {CASE}");
+        assert_eq!(c.app.selected_case().map(|r| r.latest), Some(None));
+        let fx = c.app.update(Action::Cmd(crate::action::Command::Run));
+        assert!(
+            fx.iter().any(|e| matches!(e, Effect::Launch { .. })),
+            "no launch: {fx:?} {:?}",
+            c.app.notice()
+        );
+        c.apply(fx);
+        c.until("the launch done", |a| {
+            a.launch().running() == 0
+                && a.notice()
+                    .as_deref()
+                    .is_some_and(|n| n.starts_with("launch done"))
+        });
+        let failed = Some(testdeck_core::workspace::logs::RunStatus::Failed);
+        c.until(
+            "the case failed, its run counted and its artifact shown",
+            |a| {
+                let case = a.tests().cases().iter().find(|r| r.key == CASE);
+                let counted = a
+                    .tests()
+                    .stats()
+                    .get(CASE)
+                    .is_some_and(|s| s.historical.failed_runs == 1);
+                let listed = a.ws().as_ref().is_some_and(|ws| {
+                    a.runs().visible().iter().any(|r| {
+                    matches!(r, crate::app::RunRow::Tests(i) if ws.logs.runs[*i].path == CASE_RUN)
+                })
+                });
+                let shown = a.live().run().is_some_and(|r| {
+                    r.path == CASE_RUN && !r.in_progress && r.artifacts.len() == 1
+                });
+                case.is_some_and(|r| r.latest == failed && r.runs == 1)
+                    && counted
+                    && listed
+                    && shown
+            },
+        );
+        // the tree's row says it too
+        assert_eq!(c.app.selected_case().map(|r| r.latest), Some(failed));
+        assert_eq!(full_loads(&root), 1, "a full load after the launch");
+    }
+
+    /// Issue 30: a run another process writes, followed live, ends without a
+    /// full load: the watch applies its end (the tree, the statistics) and the
+    /// live pane reads it again once the index has it ended (its artifact).
+    #[test]
+    fn a_followed_run_s_end_reaches_the_tree_and_its_artifacts_without_a_full_load() {
+        let (_d, root) = workspace_with_runner("exit 0\n");
+        let mut c = Cockpit::open(&root);
+        let write = |rel: &str, text: &str| {
+            let p = root.join(CASE_RUN).join(rel);
+            std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+            std::fs::write(p, text).expect("write");
+        };
+        write("timeline.jsonl", &line("external-step"));
+        // nothing else live: the selection goes to the new run, followed
+        c.until("the new run followed", |a| {
+            a.live()
+                .run()
+                .is_some_and(|r| r.path == CASE_RUN && r.in_progress && r.events.len() == 1)
+        });
+        write("artifacts/shot.png", "not really a png");
+        write(
+            "artifacts.json",
+            r#"{"schemaVersion":4,"items":[{"id":"shot","kind":"screenshot","path":"artifacts/shot.png","refs":{}}]}"#,
+        );
+        write(
+            "meta.json",
+            r#"{"schemaVersion":4,"runId":"20260401-120000-000","status":"passed"}"#,
+        );
+        let passed = Some(testdeck_core::workspace::logs::RunStatus::Passed);
+        c.until("the case passed and the run's artifact shown", |a| {
+            let case = a.tests().cases().iter().find(|r| r.key == CASE);
+            let counted = a
+                .tests()
+                .stats()
+                .get(CASE)
+                .is_some_and(|s| s.historical.passed_runs == 1);
+            let shown = a
+                .live()
+                .run()
+                .is_some_and(|r| r.path == CASE_RUN && !r.in_progress && r.artifacts.len() == 1);
+            case.is_some_and(|r| r.latest == passed) && counted && shown
+        });
+        assert_eq!(full_loads(&root), 1, "a full load after the run ended");
     }
 
     #[test]

@@ -22,6 +22,11 @@ impl WorkspaceWatch {
     pub fn subscribe(&self) -> Option<Subscription> {
         self.watcher.as_ref().map(WorkspaceWatcher::subscribe)
     }
+
+    /// Whether the watches are set up: a change from now on is seen.
+    pub fn ready(&self) -> bool {
+        self.watcher.as_ref().is_some_and(WorkspaceWatcher::ready)
+    }
 }
 
 impl Drop for WorkspaceWatch {
@@ -45,7 +50,8 @@ pub fn start(root: &Path, send: ActionSink) -> WorkspaceWatch {
     }
 }
 
-fn reader_of(root: &Path) -> Reader {
+/// A reader of changes for the workspace at `root`, with its settings as they are now.
+pub(crate) fn reader_of(root: &Path) -> Reader {
     let mut problems = Vec::new();
     Reader::new(root, &Config::load(root, &mut problems))
 }

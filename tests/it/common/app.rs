@@ -7,6 +7,7 @@ use std::ops::{Deref, DerefMut};
 use std::path::{Path, PathBuf};
 use testdeck_core::tail::live_run::load_run;
 use testdeck_core::workspace::Workspace;
+use testdeck_core::workspace::changes::{Change, Reader};
 use testdeck_tui::action::{Action, Command};
 use testdeck_tui::app::{App, Effect, Options};
 use testdeck_tui::feature_work::FeatureWork;
@@ -32,7 +33,9 @@ pub struct Runs {
     /// Read the run folders asked for (`Effect::LoadRun`).
     pub folders: bool,
     pub jobs: Jobs,
-    /// Index the workspace and read the records again (`Effect::Reload`).
+    /// Read again what the model asks for: the whole workspace and the records
+    /// (`Effect::Reload`), run folders a launch wrote (`Effect::ReadRuns`), the
+    /// records alone (`Effect::ReadRecords`).
     pub reload: bool,
 }
 
@@ -58,7 +61,7 @@ impl Runs {
         jobs: Jobs::Finite,
         ..Runs::FOLDERS
     };
-    /// The run folders and the reloads.
+    /// The run folders and what the model reads again (reloads, a launch's runs and records).
     pub const RELOADS: Runs = Runs {
         reload: true,
         ..Runs::FOLDERS
@@ -146,6 +149,16 @@ impl Deck {
                     let ws = Workspace::load(&self.root).expect("reload");
                     let more = self.app.update(Action::Loaded(Box::new(ws)));
                     left.extend(self.settle(more));
+                    self.app.update(Action::Records(read_records(&self.root)))
+                }
+                Effect::ReadRuns(runs) if self.runs.reload => {
+                    // as the runtime reads them: the workspace's settings as they are now
+                    let config = self.app.ws().as_ref().expect("loaded").config.clone();
+                    let changes = runs.into_iter().map(Change::Logs).collect();
+                    let updates = Reader::new(&self.root, &config).read(&changes);
+                    self.app.update(Action::Changed(updates))
+                }
+                Effect::ReadRecords if self.runs.reload => {
                     self.app.update(Action::Records(read_records(&self.root)))
                 }
                 other => {

@@ -4,7 +4,7 @@
 
 use super::live::RunRef;
 use super::{App, Effect};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use testdeck_core::sanitize::escape;
 use testdeck_core::workspace::changes::{Reread, Update};
 use testdeck_core::workspace::logs::RunStatus;
@@ -13,6 +13,13 @@ use testdeck_core::workspace::logs::RunStatus;
 pub struct Changes {
     /// Run folders of this session's launches.
     launched: BTreeSet<String>,
+    /// Run folders of the launches still going, by launch number: read again
+    /// when their launch ends.
+    ending: BTreeMap<usize, BTreeSet<String>>,
+    /// Run folders of launches that ended while the first index was on its way:
+    /// read once it is done (it may have read them before they ended, and a
+    /// change read meanwhile is not applied).
+    after_index: BTreeSet<String>,
     /// Run folders the watch saw appear while the cockpit was open.
     appeared: BTreeSet<String>,
     /// The run shown, to read again once the index says it ended.
@@ -23,14 +30,10 @@ pub struct Changes {
 }
 
 impl Changes {
-    /// Run folder `path` is one of this session's launches.
-    pub fn launched(&mut self, path: String) {
+    /// Run folder `path` is one of launch `index`'s.
+    pub fn launched(&mut self, index: usize, path: String) {
+        self.ending.entry(index).or_default().insert(path.clone());
         self.launched.insert(path);
-    }
-
-    /// Read `path` again once the index says it ended (`None`: nothing to read).
-    pub fn set_reread(&mut self, path: Option<String>) {
-        self.reread = path;
     }
 
     /// The run the status line announced (`J` selects it).
@@ -96,8 +99,8 @@ impl App {
         self.changes
             .appeared
             .extend(applied.new_runs.iter().cloned());
-        // a launch shown keeps the live pane until it ends (its reload then
-        // catches the selection up)
+        // a launch shown keeps the live pane until the person moves on (the
+        // selection stays on its case meanwhile)
         let launching = self.launch.running() > 0 || self.live.launch().is_some();
         // a followed run whose folder went ends first (its note on the status
         // line), then the selection's run is shown again
@@ -211,9 +214,53 @@ impl App {
         self.selection_changed()
     }
 
+    /// Launch `index` ended (its summary came, a watch rerun's too): what it
+    /// changed reaches the model as the watch's changes do, never by a full
+    /// load. The run folders it wrote are read as they are now (a run it
+    /// cancelled is told so only in testdeck's state folder, outside the
+    /// workspace: no write the watch could see ends it); the run the live pane
+    /// shows from it is read again (artifacts, details) once the index has it
+    /// ended; and the run records when it wrote one (the Runs tab).
+    pub(super) fn launch_ended(&mut self, index: usize, wrote_record: bool) -> Vec<Effect> {
+        let runs = self.changes.ending.remove(&index).unwrap_or_default();
+        let mut fx = Vec::new();
+        if self.live.launch().is_some() {
+            match self.live.run().map(|r| r.path.clone()) {
+                Some(p) => fx.extend(self.reread_when_ended(&p)),
+                None => self.changes.reread = None,
+            }
+        }
+        if self.indexing {
+            self.changes.after_index.extend(runs);
+        } else if !runs.is_empty() {
+            fx.push(Effect::ReadRuns(runs.into_iter().collect()));
+        }
+        if wrote_record {
+            fx.push(Effect::ReadRecords);
+        }
+        fx
+    }
+
+    /// Read the run `path` the live pane shows again (its artifacts and details
+    /// are written last) once the index has it ended: now when the watch has
+    /// already applied its end, else when the change that ends it is applied.
+    pub(super) fn reread_when_ended(&mut self, path: &str) -> Vec<Effect> {
+        self.changes.reread = Some(path.to_owned());
+        self.reread_shown(path)
+    }
+
+    /// The first index is done: the runs of the launches that ended meanwhile
+    /// are read as they are now.
+    pub(super) fn runs_after_index(&mut self) -> Option<Effect> {
+        let runs = std::mem::take(&mut self.changes.after_index);
+        (!runs.is_empty()).then(|| Effect::ReadRuns(runs.into_iter().collect()))
+    }
+
     /// After a full load: the run shown that has ended since it was read is read
     /// again, so its artifacts and details are there without a key press.
     pub(super) fn changes_after_load(&mut self) -> Vec<Effect> {
+        // the load read every run as it is now
+        self.changes.after_index.clear();
         let mut fx = match self.changes.reread.clone() {
             Some(p) => self.reread_shown(&p),
             None => Vec::new(),
@@ -268,4 +315,92 @@ pub fn ended_without_meta(app: &App, path: &str) -> Option<&'static str> {
     let ws = app.ws.as_ref()?;
     let r = ws.logs.runs.iter().find(|r| r.path == path)?;
     matches!(r.status, RunStatus::Cancelled | RunStatus::Abandoned).then(|| r.status.as_str())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::app;
+    use super::super::{Action, Effect};
+    use testdeck_core::workspace::Workspace;
+    use testdeck_core::workspace::changes::{Change, Reader};
+    use testdeck_core::workspace::logs::RunStatus;
+    use testdeck_exec::ExecEvent;
+
+    /// A launch that ends while the first index is on its way: a change read
+    /// then is not applied (the index is awaited), and the index may have read
+    /// the launch's folders before they ended. Its runs are read once the
+    /// index is done — not by a full load.
+    #[test]
+    fn a_launch_that_ends_during_the_first_index_reads_its_runs_after_it() {
+        let d = tempfile::tempdir().expect("tmp");
+        let root = d.path();
+        testdeck_core::workspace::demo::write_demo(root).expect("demo");
+        let mut a = app();
+        a.opts.root = root.to_path_buf();
+        let tree = Workspace::load_tree(root).expect("tree");
+        a.update(Action::TreeLoaded(Box::new(tree)));
+        assert!(a.indexing);
+        let key = a
+            .tests
+            .cases()
+            .iter()
+            .find(|c| !c.orphan())
+            .map(|c| c.key.clone())
+            .expect("a case");
+        let run = format!("tests/logs/{key}/29990101-120000-000");
+        a.update(Action::Exec(
+            0,
+            Box::new(ExecEvent::CaseStart {
+                id: key.clone(),
+                source: "tests".into(),
+                title: None,
+                category: None,
+                risk: None,
+                command: None,
+                run_id: None,
+                path: Some(run.clone()),
+            }),
+        ));
+        let dir = root.join(&run);
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        std::fs::write(dir.join("timeline.jsonl"), "").expect("timeline");
+        std::fs::write(
+            dir.join("meta.json"),
+            r#"{"schemaVersion":4,"status":"failed"}"#,
+        )
+        .expect("meta");
+        let fx = a.update(Action::Exec(
+            0,
+            Box::new(ExecEvent::Summary(testdeck_exec::Summary::default())),
+        ));
+        assert!(
+            !fx.iter()
+                .any(|e| matches!(e, Effect::Reload | Effect::ReadRuns(_))),
+            "{fx:?}"
+        );
+        let fx = a.update(Action::HistoryDone);
+        let runs = fx
+            .iter()
+            .find_map(|e| match e {
+                Effect::ReadRuns(r) => Some(r.clone()),
+                _ => None,
+            })
+            .expect("the launch's runs read after the index");
+        assert_eq!(runs, std::slice::from_ref(&run));
+        assert!(!fx.iter().any(|e| matches!(e, Effect::Reload)), "{fx:?}");
+        // read as the runtime reads them: the run is in the model, ended
+        let config = a.ws.as_ref().expect("ws").config.clone();
+        let changes = runs.into_iter().map(Change::Logs).collect();
+        a.update(Action::Changed(Reader::new(root, &config).read(&changes)));
+        let ws = a.ws.as_ref().expect("ws");
+        let got = ws
+            .logs
+            .runs
+            .iter()
+            .find(|r| r.path == run)
+            .map(|r| r.status);
+        assert_eq!(got, Some(RunStatus::Failed));
+        // read once: the next index's end has nothing left to read
+        assert!(a.runs_after_index().is_none());
+    }
 }

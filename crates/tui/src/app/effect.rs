@@ -17,8 +17,13 @@ pub enum Effect {
     },
     /// Stop following.
     StopFollow,
-    /// Index the workspace again (a followed run finished) → `Action::Loaded`.
+    /// Index the whole workspace again (the person's `reload`, or changes the
+    /// model cannot apply one by one) → `Action::Loaded`.
     Reload,
+    /// Read these run folders (relative paths) as they are now → `Action::Changed`,
+    /// applied as the workspace watch's changes are: a launch's end and a followed
+    /// run's end read the runs they know of, not the whole workspace.
+    ReadRuns(Vec<String>),
     /// Read the catalog's run records again (another process wrote one) →
     /// `Action::Records`.
     ReadRecords,

@@ -21,9 +21,9 @@ impl App {
                 match self.watch.event(generation, *event) {
                     None => {}
                     Some(watch::Step::Say(m)) => self.notice = Some(m),
-                    Some(watch::Step::Reload(m)) => {
-                        self.notice = Some(m);
-                        return vec![Effect::Reload];
+                    Some(watch::Step::Done { said, record }) => {
+                        self.notice = Some(said);
+                        return self.launch_ended(watch::WATCH_LAUNCH, record);
                     }
                     Some(watch::Step::Exec(e)) => return self.exec_event(watch::WATCH_LAUNCH, e),
                 }

@@ -600,10 +600,10 @@ impl Live {
         events: Vec<TimelineEvent>,
         problems: Vec<String>,
         finished: bool,
-    ) -> Vec<Effect> {
+    ) {
         let at_end = self.follow;
         if self.run.as_ref().is_none_or(|r| r.path != path) {
-            return Vec::new();
+            return;
         }
         // events dropped at the front (the cap): the rows the person looks at move up
         let gone = self.append_rows(reset, events, problems);
@@ -618,17 +618,11 @@ impl Live {
             self.list.cursor = self.list.cursor.saturating_sub(gone);
             self.list.offset = self.list.offset.saturating_sub(gone);
         }
-        // a finished run changes statuses and statistics: index again
-        if finished {
-            vec![Effect::Reload]
-        } else {
-            Vec::new()
-        }
     }
 
     /// What waited in the follow queue: as [`Live::append`], and the events the
     /// queue dropped (more came than the pane keeps) counted as not loaded.
-    pub fn append_queued(&mut self, path: &str, t: crate::follow_queue::Taken) -> Vec<Effect> {
+    pub fn append_queued(&mut self, path: &str, t: crate::follow_queue::Taken) {
         let u = t.update;
         let reset = u.reset;
         if !reset {
@@ -636,13 +630,12 @@ impl Live {
                 run.skipped += t.dropped;
             }
         }
-        let fx = self.append(path, reset, u.events, u.problems, u.finished);
+        self.append(path, reset, u.events, u.problems, u.finished);
         if reset {
             if let Some(run) = self.run.as_mut().filter(|r| r.path == path) {
                 run.skipped += t.dropped;
             }
         }
-        fx
     }
 
     /// The selected row's data, pretty-printed: the overlay's title and lines.

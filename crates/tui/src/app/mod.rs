@@ -426,6 +426,7 @@ impl App {
                 self.history_progress = None;
                 let mut fx = self.selection_changed();
                 fx.extend(self.ws.as_ref().map(insights::change_times_job));
+                fx.extend(self.runs_after_index());
                 fx
             }
             Action::Loaded(ws) => {
@@ -458,19 +459,25 @@ impl App {
                 problems,
                 finished,
             } => {
+                self.live.append(&path, reset, events, problems, finished);
+                // its artifacts and details are read again once the index has it
+                // ended (the watch applies its end: the statuses, the statistics)
                 if finished {
-                    // its artifacts and details are read again once the index has it
-                    self.changes.set_reread(Some(path.clone()));
+                    self.reread_when_ended(&path)
+                } else {
+                    Vec::new()
                 }
-                self.live.append(&path, reset, events, problems, finished)
             }
             Action::FollowQueued(path, queue) => {
                 let t = queue.take();
-                if t.update.finished {
-                    // as for TimelineAppend: read again once the index has it
-                    self.changes.set_reread(Some(path.clone()));
+                let finished = t.update.finished;
+                self.live.append_queued(&path, t);
+                // as for TimelineAppend
+                if finished {
+                    self.reread_when_ended(&path)
+                } else {
+                    Vec::new()
                 }
-                self.live.append_queued(&path, t)
             }
             Action::Notice(n) => {
                 self.notice = Some(n);

@@ -2,7 +2,7 @@
 //! changes (cursor move, tab switch, launch start, launch end, an external run
 //! appearing, a reload), and after each the details' subject, the timeline's
 //! case and the artifacts' run are the same. The demo, driven as the runtime
-//! drives the App (run folders, reloads and records read at once).
+//! drives the App (run folders, reloads, a launch's runs and records read at once).
 
 use super::live::RunRef;
 use super::test_support::app;
@@ -78,6 +78,12 @@ fn settle(a: &mut App, root: &Path, fx: Vec<Effect>) {
                 more
             }
             Effect::ReadRecords => a.update(Action::Records(crate::runtime::read_records(root))),
+            Effect::ReadRuns(runs) => {
+                let ws = a.ws.as_ref().expect("ws");
+                let changes = runs.into_iter().map(Change::Logs).collect();
+                let updates = Reader::new(root, &ws.config).read(&changes);
+                a.update(Action::Changed(updates))
+            }
             _ => continue,
         };
         settle(a, root, more);

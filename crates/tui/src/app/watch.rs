@@ -32,8 +32,12 @@ pub struct Watch {
 #[derive(Debug)]
 pub enum Step {
     Say(String),
-    /// A rerun is done: say so and index again.
-    Reload(String),
+    /// A rerun is done: say so, and read what it wrote (`record`: a run record
+    /// too) as a launch's end does.
+    Done {
+        said: String,
+        record: bool,
+    },
     /// A rerun's launch event, shown as a launch's.
     Exec(ExecEvent),
 }
@@ -212,7 +216,10 @@ impl Watch {
             }
             WatchEvent::Exec(ExecEvent::Summary(s)) => {
                 self.reruns = self.reruns.saturating_sub(1);
-                Step::Reload(format!("watch rerun done: {}", counts(&s.results)))
+                Step::Done {
+                    said: format!("watch rerun done: {}", counts(&s.results)),
+                    record: s.record.is_some(),
+                }
             }
             WatchEvent::Exec(e) => Step::Exec(e),
         })

@@ -86,7 +86,7 @@ impl App {
                 // a catalog case's path is its case file: a run folder only for tests
                 let path = path.filter(|_| source != "catalog");
                 if let Some(p) = &path {
-                    self.changes.launched(p.clone());
+                    self.changes.launched(index, p.clone());
                 }
                 if !self.launch_shown_here() {
                     return Vec::new();
@@ -175,18 +175,13 @@ impl App {
             }
             E::Summary(s) => {
                 self.launch.running = self.launch.running.saturating_sub(1);
-                // the launch's run shown is read again (artifacts, details) after the reload
-                if self.live.launch().is_some() {
-                    self.changes
-                        .set_reread(self.live.run().map(|r| r.path.clone()));
-                }
                 self.notice = Some(format!(
                     "launch done: {}{}{}",
                     watch::counts(&s.results),
                     skip_reasons(&s.results),
                     self.launch.runner.closing()
                 ));
-                vec![Effect::Reload]
+                self.launch_ended(index, s.record.is_some())
             }
         }
     }
