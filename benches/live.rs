@@ -142,13 +142,13 @@ fn main() {
         std::fs::write(dir.join("meta.json"), "{\"status\":\"passed\"}").expect("meta");
         // what the cockpit's follow task (not run here) says when meta.json reads
         let rel = testdeck_core::workspace::rel(&root, &dir);
-        app.update(Action::TimelineAppend {
-            path: rel,
-            reset: false,
-            events: Vec::new(),
-            problems: Vec::new(),
-            finished: true,
-        });
+        app.follow_queued(
+            &rel,
+            testdeck_core::tail::live_run::RunUpdate {
+                finished: true,
+                ..Default::default()
+            },
+        );
         std::thread::sleep(Duration::from_millis(800));
         while let Ok(a) = rx.try_recv() {
             app.update(a);

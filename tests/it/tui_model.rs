@@ -61,10 +61,8 @@ fn launch(app: &mut Deck, fx: Vec<Effect>) -> LaunchHandle {
     loop {
         let batch: Vec<ExecEvent> = std::mem::take(&mut *events.lock().expect("lock"));
         let done = batch.iter().any(|e| matches!(e, ExecEvent::Summary(_)));
-        for ev in batch {
-            let more = app.update(Action::Exec(index, Box::new(ev)));
-            app.settle(more);
-        }
+        let more = app.exec_queued(index, batch);
+        app.settle(more);
         if done {
             return h;
         }
@@ -133,12 +131,12 @@ fn r_on_a_category_previews_what_runs_and_what_is_excluded_and_why() {
     );
     // one case: no preview
     // the launch ends
-    app.update(Action::Exec(
+    app.exec_queued(
         0,
-        Box::new(testdeck_exec::ExecEvent::Summary(
+        [testdeck_exec::ExecEvent::Summary(
             testdeck_exec::Summary::default(),
-        )),
-    ));
+        )],
+    );
     select_catalog(&mut app, "TC-CLI-001");
     let fx = app.keys("r");
     assert!(fx.iter().any(|e| matches!(e, Effect::Launch { .. })));
@@ -197,12 +195,12 @@ fn f_leaves_temp_cases_out_unless_t_and_names_the_failed_orphan() {
     );
     // t brings it in, and says so; t again leaves it out
     // the launch ends
-    app.update(Action::Exec(
+    app.exec_queued(
         0,
-        Box::new(testdeck_exec::ExecEvent::Summary(
+        [testdeck_exec::ExecEvent::Summary(
             testdeck_exec::Summary::default(),
-        )),
-    ));
+        )],
+    );
     app.keys("Ft");
     let p = preview(&app);
     assert!(p.with_temp && !p.line.contains("temp case"), "{}", p.line);

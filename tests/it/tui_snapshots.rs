@@ -489,12 +489,12 @@ fn rerun_failed_launches_the_failed_cases() {
     assert_eq!(app.launch().running(), 1);
     // a live case asks first
     // the launch ends
-    app.update(Action::Exec(
+    app.exec_queued(
         0,
-        Box::new(testdeck_exec::ExecEvent::Summary(
+        [testdeck_exec::ExecEvent::Summary(
             testdeck_exec::Summary::default(),
-        )),
-    ));
+        )],
+    );
     app.jump("ai/backend/tools/terminal/live/terminal-live-model");
     let fx = app.on_key(KeyEvent::new(KeyCode::Char('r'), KeyModifiers::NONE));
     assert!(fx.is_empty());

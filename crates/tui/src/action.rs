@@ -3,7 +3,6 @@
 use super::queue_handle::QueueHandle;
 use crossterm::event::{KeyEvent, MouseEvent};
 use testdeck_core::workspace::Workspace;
-use testdeck_core::workspace::timeline::TimelineEvent;
 
 /// Sends an action to the app's loop (from any thread).
 pub type ActionSink = std::sync::Arc<dyn Fn(Action) + Send + Sync>;
@@ -210,19 +209,9 @@ pub enum Action {
     LoadFailed(String),
     /// A run folder was read.
     RunLoaded(Box<RunData>),
-    /// What the tail engine read next in the followed run's (`path`) timeline:
-    /// `reset` when the file was truncated or replaced (the events shown so far
-    /// are gone; `events` come from the new file's first line), `finished` when
-    /// `meta.json` appeared and this was the last of it.
-    TimelineAppend {
-        path: String,
-        reset: bool,
-        events: Vec<TimelineEvent>,
-        problems: Vec<String>,
-        finished: bool,
-    },
     /// What the follow of run `.0` read waits in its queue (one such action is
-    /// pending at a time, however fast the timeline grows).
+    /// pending at a time, however fast the timeline grows): the one way a
+    /// run's events reach the live pane, whoever started the run.
     FollowQueued(String, QueueHandle<super::follow_queue::FollowQueue>),
     /// A message for the status bar (e.g. an opener failed).
     Notice(String),
@@ -237,10 +226,9 @@ pub enum Action {
         title: String,
         text: String,
     },
-    /// An event of launch number `.0` (from the exec engine's threads).
-    Exec(usize, Box<testdeck_exec::ExecEvent>),
     /// Events of launch `.0` wait in its queue (one such action is pending at a
-    /// time, however much the launch sends).
+    /// time, however much the launch sends): its lifecycle and the runner's
+    /// output, never its runs' timelines (those come by `FollowQueued`).
     ExecQueued(usize, QueueHandle<super::launch_queue::LaunchQueue>),
     /// SIGTERM / SIGHUP / SIGINT: end now.
     Terminate,

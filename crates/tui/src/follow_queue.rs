@@ -18,6 +18,8 @@ pub struct FollowQueue {
     problems: Vec<String>,
     finished: bool,
     scheduled: bool,
+    /// Events handed to the app so far (the tests' look at which way a run came).
+    taken: u64,
 }
 
 /// One take of the queue: a [`RunUpdate`] and how many events before its
@@ -56,9 +58,16 @@ impl FollowQueue {
         self.events.len()
     }
 
+    /// Events handed to the app so far.
+    #[cfg(test)]
+    pub(crate) fn taken(&self) -> u64 {
+        self.taken
+    }
+
     /// Everything queued, in order; the next push wakes the app again.
     pub fn take(&mut self) -> Taken {
         self.scheduled = false;
+        self.taken += self.events.len() as u64;
         Taken {
             update: RunUpdate {
                 reset: std::mem::take(&mut self.reset),

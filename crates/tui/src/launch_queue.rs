@@ -23,6 +23,8 @@ pub(crate) const LIVE_LINE: usize = 2_048;
 pub struct LaunchQueue {
     items: std::collections::VecDeque<Queued>,
     scheduled: bool,
+    /// Timeline events that entered (the tests' look at which way a run came).
+    timelines: u64,
 }
 
 enum Queued {
@@ -59,9 +61,18 @@ fn count(skipped: &mut Vec<(String, u64)>, id: &str) {
 }
 
 impl LaunchQueue {
+    /// Timeline events that entered so far.
+    #[cfg(test)]
+    pub(crate) fn timelines(&self) -> u64 {
+        self.timelines
+    }
+
     /// Queue `ev`; true when the app must be woken (no drain is pending).
     pub fn push(&mut self, ev: testdeck_exec::ExecEvent) -> bool {
         use testdeck_exec::ExecEvent as E;
+        if matches!(ev, E::Timeline { .. }) {
+            self.timelines += 1;
+        }
         let ev = match ev {
             E::Output {
                 id,

@@ -18,17 +18,6 @@ use testdeck_core::workspace::changes::Change;
 use testdeck_core::workspace::new_case::NewCase;
 use testdeck_exec::process::Cancel;
 
-/// What the follow of a run read, as the app takes it.
-pub fn timeline_append(path: &str, u: RunUpdate) -> Action {
-    Action::TimelineAppend {
-        path: path.to_owned(),
-        reset: u.reset,
-        events: u.events,
-        problems: u.problems,
-        finished: u.finished,
-    }
-}
-
 /// The full loads of the workspace the runtimes of this process started, by
 /// root (a test hook, as the watcher's `instances`): the first index and each
 /// `Effect::Reload`; whatever else changes reaches the model one change at a time.
@@ -173,21 +162,31 @@ impl Runtime {
             Effect::Follow { path, follower } => {
                 // the previous task (another run) ends here
                 drop(self.following.take());
+                let dir = self.root.join(&path);
+                // a launch's run, its folder just found: from its first line (the
+                // follower only sets up its watch and looks for the file here)
+                let follower =
+                    follower.map_or_else(|| tail::live_run::follower_from_start(&dir), |f| *f);
                 let stop = Arc::new(AtomicBool::new(false));
                 self.following = Some(Following {
                     stop: stop.clone(),
                     wake: follower.interrupt_handle(),
                 });
                 let send = self.send.clone();
-                let dir = self.root.join(&path);
                 tokio::task::spawn_blocking(move || {
-                    follow_queued(*follower, &dir, &stop, &path, &*send);
+                    follow_queued(follower, &dir, &stop, &path, &*send);
                 });
             }
             Effect::Launch { index, plan, ctx } => {
                 let send = self.send.clone();
                 let queue = QueueHandle::<super::launch_queue::LaunchQueue>::default();
                 let sink: testdeck_exec::Sink = Arc::new(move |ev| {
+                    // a run's events reach the pane through its follow
+                    // (`Effect::Follow`), whoever started the run: the launch's
+                    // own reading of its timeline (for `testdeck run`) stays out
+                    if matches!(ev, testdeck_exec::ExecEvent::Timeline { .. }) {
+                        return;
+                    }
                     if queue.push(ev) {
                         send(Action::ExecQueued(index, queue.clone()));
                     }
@@ -550,6 +549,15 @@ impl Jobs {
                 let h = std::thread::spawn(move || {
                     let s = send.clone();
                     let sink: testdeck_exec::watch_mode::WatchSink = Arc::new(move |ev| {
+                        // a rerun's run reaches the pane through its follow, as a launch's
+                        if matches!(
+                            ev,
+                            testdeck_exec::watch_mode::WatchEvent::Exec(
+                                testdeck_exec::ExecEvent::Timeline { .. }
+                            )
+                        ) {
+                            return;
+                        }
                         s(Action::WorkDone(Box::new(FeatureResult::Watch {
                             generation,
                             event: Box::new(ev),
@@ -651,7 +659,7 @@ mod tests {
             .set_wanted(Some(crate::app::RunRef::Folder(REL.into())));
         let fx = app.update(Action::RunLoaded(Box::new(load_run(root, REL))));
         let follower = fx.into_iter().find_map(|e| match e {
-            Effect::Follow { path, follower } if path == REL => Some(follower),
+            Effect::Follow { path, follower } if path == REL => follower,
             _ => None,
         });
         (app, follower)
@@ -670,8 +678,10 @@ mod tests {
         let stop = Arc::new(AtomicBool::new(false));
         let (dir, s) = (dir.to_path_buf(), stop.clone());
         let t = std::thread::spawn(move || {
-            let send = |u| tx.send(timeline_append(REL, u)).is_ok();
-            follow(*follower, &dir, &s, &send);
+            let send = move |a| {
+                let _ = tx.send(a);
+            };
+            follow_queued(*follower, &dir, &s, REL, &send);
         });
         (rx, stop, t)
     }
@@ -687,21 +697,8 @@ mod tests {
             let a = rx
                 .recv_timeout(Duration::from_secs(30))
                 .expect("the follow task went silent before the run finished");
-            let Action::TimelineAppend {
-                reset,
-                events,
-                finished,
-                ..
-            } = &a
-            else {
-                panic!("unexpected action {a:?}");
-            };
-            seen.push((
-                *reset,
-                events.iter().map(|e| e.name.clone()).collect(),
-                *finished,
-            ));
-            let fx = app.update(a);
+            let (fx, s) = taken(app, a);
+            seen.push(s);
             if seen.last().is_some_and(|s| s.2) {
                 // no full load: the watch applies the run's end, and the run is
                 // read again once the index has it ended (no index here)
@@ -709,6 +706,23 @@ mod tests {
                 return seen;
             }
         }
+    }
+
+    /// Hand the app what the follow task's action left in its queue, as the
+    /// loop does; the effects, and what it held as `(reset, names, finished)`.
+    fn taken(app: &mut App, a: Action) -> (Vec<Effect>, (bool, Vec<String>, bool)) {
+        let Action::FollowQueued(path, queue) = a else {
+            panic!("unexpected action {a:?}");
+        };
+        // taken here to be looked at, then handed on through a queue again
+        let t = queue.take();
+        assert_eq!(t.dropped, 0, "these runs stay within the queue's bound");
+        let seen = (
+            t.update.reset,
+            t.update.events.iter().map(|e| e.name.clone()).collect(),
+            t.update.finished,
+        );
+        (app.follow_queued(&path, t.update), seen)
     }
 
     fn shown(app: &App) -> Vec<String> {
@@ -817,16 +831,9 @@ mod tests {
             let a = rx
                 .recv_timeout(Duration::from_secs(30))
                 .expect("the line after the half meta.json");
-            let Action::TimelineAppend {
-                events, finished, ..
-            } = &a
-            else {
-                panic!("unexpected action {a:?}");
-            };
+            let (_, (_, events, finished)) = taken(&mut app, a);
             assert!(!finished, "ended on a meta.json still being written");
-            let got = events.iter().any(|e| e.name == "after-half-meta");
-            app.update(a);
-            if got {
+            if events.iter().any(|e| e == "after-half-meta") {
                 break;
             }
         }
@@ -857,10 +864,7 @@ mod tests {
             let a = rx
                 .recv_timeout(Duration::from_secs(30))
                 .unwrap_or_else(|_| panic!("never shown {want:?}; shown {:?}", shown(app)));
-            if let Action::TimelineAppend { reset, .. } = &a {
-                resets.push(*reset);
-            }
-            app.update(a);
+            resets.push(taken(app, a).1.0);
         }
         resets
     }
@@ -964,6 +968,10 @@ mod tests {
         rt: Runtime,
         rx: mpsc::Receiver<Action>,
         tokio: tokio::runtime::Runtime,
+        /// Every follow queue and launch queue the app was handed (the way each
+        /// run's events came).
+        follows: Vec<QueueHandle<crate::follow_queue::FollowQueue>>,
+        launches: Vec<QueueHandle<crate::launch_queue::LaunchQueue>>,
     }
 
     impl Cockpit {
@@ -984,6 +992,8 @@ mod tests {
                 rt: Runtime::new(root.to_path_buf(), send),
                 rx,
                 tokio,
+                follows: Vec::new(),
+                launches: Vec::new(),
             };
             c.app.update(Action::Resize(140, 40));
             {
@@ -1023,10 +1033,39 @@ mod tests {
                     self.app.notice()
                 );
                 if let Ok(a) = self.rx.recv_timeout(Duration::from_millis(100)) {
+                    self.remember(&a);
                     let fx = self.app.update(a);
                     self.apply(fx);
                 }
             }
+        }
+    }
+
+    impl Cockpit {
+        /// Keep the queue `a` hands over (once each).
+        fn remember(&mut self, a: &Action) {
+            fn keep<Q>(all: &mut Vec<QueueHandle<Q>>, q: &QueueHandle<Q>) {
+                if !all.iter().any(|k| Arc::ptr_eq(&k.0, &q.0)) {
+                    all.push(q.clone());
+                }
+            }
+            match a {
+                Action::FollowQueued(_, q) => keep(&mut self.follows, q),
+                Action::ExecQueued(_, q) => keep(&mut self.launches, q),
+                _ => {}
+            }
+        }
+
+        /// Timeline events the app took from follow queues, and that entered
+        /// launch queues.
+        fn timeline_ways(&self) -> (u64, u64) {
+            let followed = self.follows.iter().map(|q| q.with(0, |q| q.taken())).sum();
+            let launched = self
+                .launches
+                .iter()
+                .map(|q| q.with(0, |q| q.timelines()))
+                .sum();
+            (followed, launched)
         }
     }
 
@@ -1120,6 +1159,85 @@ mod tests {
         // the tree's row says it too
         assert_eq!(c.app.selected_case().map(|r| r.latest), Some(failed));
         assert_eq!(full_loads(&root), 1, "a full load after the launch");
+    }
+
+    /// Issue 30, one pipe per run: a launch's run reaches the live pane through
+    /// the follow of its folder only, as a run another process started does.
+    /// A real launch of a runner that writes its timeline over time: the pane
+    /// shows every event, in order, among the launch's own rows (the case's
+    /// start and end, the runner's line); the app took them from a follow
+    /// queue, and none entered the launch's queue.
+    #[test]
+    fn a_launch_s_run_reaches_the_live_pane_through_the_follow_path_only() {
+        let (_d, root) = workspace_with_runner(&format!(
+            "d={CASE_RUN}\n\
+             echo runner-says-hi\n\
+             mkdir -p $d\n\
+             for i in 1 2 3 4 5; do\n\
+               printf '{{\"type\":\"step\",\"name\":\"step-%s\",\"status\":\"ok\"}}\\n' $i >> $d/timeline.jsonl\n\
+               sleep 0.1\n\
+             done\n\
+             printf '{{\"schemaVersion\":4,\"runId\":\"20260401-120000-000\",\"caseId\":\"add\",\"scope\":\"shop/backend/cart\",\"status\":\"passed\"}}' > $d/meta.json\n"
+        ));
+        let mut c = Cockpit::open(&root);
+        assert!(c.app.jump_to(CASE), "no case {CASE}");
+        let fx = c.app.update(Action::Cmd(crate::action::Command::Run));
+        assert!(
+            fx.iter().any(|e| matches!(e, Effect::Launch { .. })),
+            "no launch: {fx:?} {:?}",
+            c.app.notice()
+        );
+        c.apply(fx);
+        let want: Vec<String> = (1..=5).map(|i| format!("step-{i}")).collect();
+        let steps = |a: &App| -> Vec<String> {
+            a.live()
+                .run()
+                .filter(|r| r.path == CASE_RUN)
+                .map(|r| {
+                    r.events
+                        .iter()
+                        .filter(|e| e.kind == "step")
+                        .map(|e| e.name.clone())
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        c.until("every step of the launch's run shown", |a| steps(a) == want);
+        let (followed, launched) = c.timeline_ways();
+        assert!(followed >= 5, "{followed} events came through a follow");
+        assert_eq!(launched, 0, "timeline events entered a launch queue");
+        c.until("the launch done", |a| {
+            a.launch().running() == 0
+                && a.notice()
+                    .as_deref()
+                    .is_some_and(|n| n.starts_with("launch done"))
+        });
+        // the launch's own rows around its run's events, each once, in order
+        let rows: Vec<String> = c
+            .app
+            .live()
+            .run()
+            .expect("the launch's run shown")
+            .events
+            .iter()
+            .map(|e| format!("{} {} {}", e.kind, e.name, e.message))
+            .collect();
+        let at = |p: &str| {
+            let hits: Vec<usize> = (0..rows.len())
+                .filter(|&i| rows[i].starts_with(p))
+                .collect();
+            assert_eq!(hits.len(), 1, "{p:?} in {rows:#?}");
+            hits[0]
+        };
+        at("out  runner-says-hi");
+        let start = at(&format!("run start {CASE}"));
+        let first = at("step step-1");
+        let last = at("step step-5");
+        let end = at("run end pass");
+        assert!(start < first && first < last && last < end, "{rows:#?}");
+        assert_eq!(steps(&c.app), want);
+        let (_, launched) = c.timeline_ways();
+        assert_eq!(launched, 0, "timeline events entered a launch queue");
     }
 
     /// Issue 30: a run another process writes, followed live, ends without a

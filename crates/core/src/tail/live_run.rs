@@ -285,6 +285,19 @@ impl Batch {
     }
 }
 
+/// A follower of the timeline of the run folder `dir` from its first line,
+/// woken by filesystem events: a run whose folder was just found (a launch's
+/// case) is followed from the start, so no line written before the follow
+/// began is lost. Hand it to [`follow`].
+pub fn follower_from_start(dir: &Path) -> Follower {
+    Follower::within(
+        dir.join(run_folder::TIMELINE),
+        Start::Beginning,
+        Watch::Auto,
+        Some(dir.to_path_buf()),
+    )
+}
+
 /// Follow an in-progress run's timeline with the follower that loaded it, until
 /// `stop` is set or `meta.json` appears: each batch the tail engine reads becomes
 /// one [`RunUpdate`] (sent through `send`, which returns false when

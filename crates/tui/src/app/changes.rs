@@ -348,9 +348,9 @@ mod tests {
             .map(|c| c.key.clone())
             .expect("a case");
         let run = format!("tests/logs/{key}/29990101-120000-000");
-        a.update(Action::Exec(
+        a.exec_queued(
             0,
-            Box::new(ExecEvent::CaseStart {
+            [ExecEvent::CaseStart {
                 id: key.clone(),
                 source: "tests".into(),
                 title: None,
@@ -359,8 +359,8 @@ mod tests {
                 command: None,
                 run_id: None,
                 path: Some(run.clone()),
-            }),
-        ));
+            }],
+        );
         let dir = root.join(&run);
         std::fs::create_dir_all(&dir).expect("mkdir");
         std::fs::write(dir.join("timeline.jsonl"), "").expect("timeline");
@@ -369,10 +369,7 @@ mod tests {
             r#"{"schemaVersion":4,"status":"failed"}"#,
         )
         .expect("meta");
-        let fx = a.update(Action::Exec(
-            0,
-            Box::new(ExecEvent::Summary(testdeck_exec::Summary::default())),
-        ));
+        let fx = a.exec_queued(0, [ExecEvent::Summary(testdeck_exec::Summary::default())]);
         assert!(
             !fx.iter()
                 .any(|e| matches!(e, Effect::Reload | Effect::ReadRuns(_))),

@@ -9,11 +9,13 @@ use crate::feature_work::FeatureWork;
 pub enum Effect {
     /// Read a run folder (relative path) → `Action::RunLoaded`.
     LoadRun(String),
-    /// Follow the in-progress run `path` with the follower that loaded it, from
-    /// where loading stopped → `Action::TimelineAppend`s until `meta.json` appears.
+    /// Follow the in-progress run `path` → `Action::FollowQueued`s until its
+    /// `meta.json` reads: with the follower that loaded it, from where loading
+    /// stopped, or (`None`: a launch's case whose folder was just found) from
+    /// its timeline's first line. The one way a run's events reach the pane.
     Follow {
         path: String,
-        follower: Box<testdeck_core::tail::Follower>,
+        follower: Option<Box<testdeck_core::tail::Follower>>,
     },
     /// Stop following.
     StopFollow,

@@ -43,6 +43,11 @@ pub struct Live {
     deferred: Option<bool>,
     /// The launch (its index) whose view the pane opened last.
     opened_for: Option<usize>,
+    /// The launched case's run whose follow has not handed on its last batch
+    /// yet, and its case's end row when it came first (the launch reads the
+    /// run's end on its own): the row goes under the run's last events.
+    awaiting: Option<String>,
+    held_end: Option<TimelineEvent>,
     /// The most timeline events the pane keeps ([`MAX_TIMELINE_EVENTS`]).
     cap: usize,
     /// How many columns the rows are scrolled sideways (`<` / `>`).
@@ -118,6 +123,8 @@ impl Live {
     /// a selection that moves and a launch that starts).
     pub fn set_wanted(&mut self, want: Option<RunRef>) {
         self.launch = None;
+        self.awaiting = None;
+        self.held_end = None;
         if want != self.wanted {
             self.reset_filters();
         }
@@ -211,6 +218,8 @@ impl Live {
     /// The launch shown is no longer fed here (its run is read from its folder).
     pub fn drop_launch(&mut self) {
         self.launch = None;
+        self.awaiting = None;
+        self.held_end = None;
     }
 
     /// The pane opened launch `index`'s view.
@@ -561,11 +570,13 @@ impl Live {
         // only an in-progress run comes with its follower
         let follow = data.follower.take().map(|follower| Effect::Follow {
             path: data.path.clone(),
-            follower,
+            follower: Some(follower),
         });
         // the run shown read again when it ended (its artifacts, details): the rows
         // already shown stay when they hold the runner's output lines and every
         // timeline event read from disk, so the output does not leave the pane
+        // (a launch's run: its follow, begun with its case, goes on to its end)
+        let again = self.run.as_ref().is_some_and(|r| r.path == data.path);
         if let Some(old) = self.run.take_if(|r| r.path == data.path) {
             let timeline = old.events.iter().filter(|e| !is_output(e)).count();
             if old.events.iter().any(is_output)
@@ -582,6 +593,9 @@ impl Live {
                 return follow.into_iter().collect();
             }
         }
+        // an ended run shown again as read: a follow still under way (a
+        // launch's) would add what this read already holds
+        let follow = follow.or_else(|| (again && !data.in_progress).then_some(Effect::StopFollow));
         self.run = Some(data);
         self.artifacts.cursor = 0;
         self.list.reset();
@@ -605,11 +619,15 @@ impl Live {
         if self.run.as_ref().is_none_or(|r| r.path != path) {
             return;
         }
+        let reset = reset && !self.launch_rows();
         // events dropped at the front (the cap): the rows the person looks at move up
         let gone = self.append_rows(reset, events, problems);
         if finished {
             if let Some(run) = self.run.as_mut() {
                 run.in_progress = false;
+            }
+            if self.awaiting.as_deref() == Some(path) {
+                self.release_end();
             }
         }
         if at_end {
@@ -624,7 +642,7 @@ impl Live {
     /// queue dropped (more came than the pane keeps) counted as not loaded.
     pub fn append_queued(&mut self, path: &str, t: crate::follow_queue::Taken) {
         let u = t.update;
-        let reset = u.reset;
+        let reset = u.reset && !self.launch_rows();
         if !reset {
             if let Some(run) = self.run.as_mut().filter(|r| r.path == path) {
                 run.skipped += t.dropped;
@@ -732,8 +750,17 @@ impl Live {
         Some(hit.is_some())
     }
 
-    /// Show launched case `id` in the live pane. The runner's lines shown before
-    /// its first case (the launch's own view) stay, above the case's events.
+    /// Whether the rows shown are a launch's: its case's start and end, the
+    /// runner's lines, between the run's events. A new version of the timeline
+    /// (created after the follow began, rewritten) then adds its lines and
+    /// clears nothing: those rows are not in the file.
+    fn launch_rows(&self) -> bool {
+        self.launch.is_some()
+    }
+
+    /// Show launched case `id` in the live pane, following its run folder
+    /// `path` when it has one. The runner's lines shown before its first case
+    /// (the launch's own view) stay, above the case's events.
     pub fn show_launch(&mut self, id: &str, path: Option<&str>) -> Vec<Effect> {
         let key = path.unwrap_or(id).to_owned();
         let carried = if self.launch.as_deref() == Some(RUNNER_ID)
@@ -758,9 +785,17 @@ impl Live {
         self.follow = true;
         self.show_events = false;
         self.launch = Some(id.to_owned());
+        self.awaiting = path.map(str::to_owned);
+        self.held_end = None;
         self.refilter();
         self.bottom();
-        vec![Effect::StopFollow]
+        // its run's events come as those of any run followed: through the follow
+        // of its folder, from the timeline's first line (the launch brings its
+        // lifecycle and the runner's output only)
+        vec![path.map_or(Effect::StopFollow, |p| Effect::Follow {
+            path: p.to_owned(),
+            follower: None,
+        })]
     }
 
     /// Several events are about to be pushed: the cursor follows once, at [`Live::end_batch`].
@@ -783,6 +818,19 @@ impl Live {
         self.push_shown(ev);
     }
 
+    /// The end row of launched case `id`: under its run's last events, so held
+    /// while the follow of its run has not handed on its last batch.
+    pub fn push_end(&mut self, id: &str, ev: TimelineEvent) {
+        if self.launch.as_deref() != Some(id) {
+            return;
+        }
+        if self.awaiting.is_some() {
+            self.held_end = Some(ev);
+        } else {
+            self.push_shown(ev);
+        }
+    }
+
     /// `n` events of launched case `id` were dropped on their way (a flood):
     /// counted with the earlier events not loaded, when that case is shown.
     pub fn skipped(&mut self, id: &str, n: u64) {
@@ -791,6 +839,16 @@ impl Live {
         }
         if let Some(run) = self.run.as_mut() {
             run.skipped += n;
+        }
+    }
+
+    /// The follow of the launched case's run handed on its last batch, or the
+    /// launch ended (a run cancelled, or without `meta.json`, is never
+    /// finished by its follow): the end row held goes in now.
+    pub fn release_end(&mut self) {
+        self.awaiting = None;
+        if let Some(ev) = self.held_end.take().filter(|_| self.launch.is_some()) {
+            self.push_shown(ev);
         }
     }
 
@@ -983,7 +1041,7 @@ mod tests {
         let follower = fx
             .into_iter()
             .find_map(|e| match e {
-                Effect::Follow { follower, .. } => Some(follower),
+                Effect::Follow { follower, .. } => follower,
                 _ => None,
             })
             .expect("an in-progress run is followed");
@@ -1029,12 +1087,8 @@ mod tests {
         let mut waiting = 0;
         let pending: Vec<Action> = rx.try_iter().collect();
         for act in &pending {
-            match act {
-                Action::FollowQueued(_, q) => {
-                    waiting += q.0.lock().map_or(0, |q| q.pending());
-                }
-                Action::TimelineAppend { events, .. } => waiting += events.len(),
-                _ => {}
+            if let Action::FollowQueued(_, q) = act {
+                waiting += q.0.lock().map_or(0, |q| q.pending());
             }
         }
         assert!(

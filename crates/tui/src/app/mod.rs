@@ -302,6 +302,51 @@ impl App {
         &mut self.launch
     }
 
+    /// Events of launch `index` as the runtime hands them on: through a launch
+    /// queue and `Action::ExecQueued` (its requeues applied); the other effects.
+    #[cfg(any(test, feature = "test-support"))]
+    pub fn exec_queued(
+        &mut self,
+        index: usize,
+        evs: impl IntoIterator<Item = testdeck_exec::ExecEvent>,
+    ) -> Vec<Effect> {
+        let queue = crate::queue_handle::QueueHandle::<crate::launch_queue::LaunchQueue>::default();
+        let mut wake = false;
+        for ev in evs {
+            wake |= queue.push(ev);
+        }
+        self.settle_queued(wake.then(|| Action::ExecQueued(index, queue)))
+    }
+
+    /// What the follow of run `path` read, as the runtime hands it on: through
+    /// a follow queue and `Action::FollowQueued`; the effects.
+    #[cfg(any(test, feature = "test-support"))]
+    pub fn follow_queued(
+        &mut self,
+        path: &str,
+        u: testdeck_core::tail::live_run::RunUpdate,
+    ) -> Vec<Effect> {
+        let queue = crate::queue_handle::QueueHandle::<crate::follow_queue::FollowQueue>::default();
+        let wake = queue.push(u, testdeck_core::tail::live_run::MAX_TIMELINE_EVENTS);
+        self.settle_queued(wake.then(|| Action::FollowQueued(path.to_owned(), queue)))
+    }
+
+    /// Apply `first` and every action it requeues, as the loop does; the other effects.
+    #[cfg(any(test, feature = "test-support"))]
+    fn settle_queued(&mut self, first: Option<Action>) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        let mut next = first;
+        while let Some(a) = next.take() {
+            for e in self.update(a) {
+                match e {
+                    Effect::Requeue(a) => next = Some(*a),
+                    other => fx.push(other),
+                }
+            }
+        }
+        fx
+    }
+
     /// The selected artifact as something to preview.
     pub fn preview_target(&self) -> PreviewTarget {
         preview::target(&self.live, &self.opts.root)
@@ -452,27 +497,12 @@ impl App {
                 Vec::new()
             }
             Action::RunLoaded(data) => self.live.loaded(*data),
-            Action::TimelineAppend {
-                path,
-                reset,
-                events,
-                problems,
-                finished,
-            } => {
-                self.live.append(&path, reset, events, problems, finished);
-                // its artifacts and details are read again once the index has it
-                // ended (the watch applies its end: the statuses, the statistics)
-                if finished {
-                    self.reread_when_ended(&path)
-                } else {
-                    Vec::new()
-                }
-            }
             Action::FollowQueued(path, queue) => {
                 let t = queue.take();
                 let finished = t.update.finished;
                 self.live.append_queued(&path, t);
-                // as for TimelineAppend
+                // its artifacts and details are read again once the index has it
+                // ended (the watch applies its end: the statuses, the statistics)
                 if finished {
                     self.reread_when_ended(&path)
                 } else {
@@ -489,7 +519,6 @@ impl App {
                 self.refresh_problems();
                 Vec::new()
             }
-            Action::Exec(index, ev) => self.exec_event(index, *ev),
             Action::ExecQueued(index, queue) => {
                 let (evs, more) = queue.take();
                 let mut fx = self.exec_events(index, evs);
@@ -949,13 +978,15 @@ mod tests {
     }
 
     fn append(a: &mut App, reset: bool, names: &[&str]) -> Vec<Effect> {
-        a.update(Action::TimelineAppend {
-            path: "run".into(),
-            reset,
-            events: names.iter().map(|n| step(n)).collect(),
-            problems: Vec::new(),
-            finished: false,
-        })
+        a.follow_queued(
+            "run",
+            testdeck_core::tail::live_run::RunUpdate {
+                reset,
+                events: names.iter().map(|n| step(n)).collect(),
+                problems: Vec::new(),
+                finished: false,
+            },
+        )
     }
 
     #[test]
@@ -979,13 +1010,15 @@ mod tests {
         let row = a.live.row(a.live.list().cursor).expect("a row");
         assert_eq!(run.events[row].name, "b");
         // another run's lines are not ours
-        a.update(Action::TimelineAppend {
-            path: "other".into(),
-            reset: true,
-            events: vec![step("x")],
-            problems: vec!["line 1: x".into()],
-            finished: true,
-        });
+        a.follow_queued(
+            "other",
+            testdeck_core::tail::live_run::RunUpdate {
+                reset: true,
+                events: vec![step("x")],
+                problems: vec!["line 1: x".into()],
+                finished: true,
+            },
+        );
         assert_eq!(a.live.run().expect("run").events.len(), 4);
         // the file was replaced: only the new lines are shown, the count starts again
         append(&mut a, true, &["n1"]);

@@ -96,7 +96,7 @@ fn cmd(a: &mut App, root: &Path, c: Command) {
 }
 
 fn exec(a: &mut App, root: &Path, ev: testdeck_exec::ExecEvent) {
-    let fx = a.update(Action::Exec(0, Box::new(ev)));
+    let fx = a.exec_queued(0, [ev]);
     settle(a, root, fx);
 }
 
@@ -306,12 +306,12 @@ fn a_quit_asked_during_a_launch_goes_through_when_the_launch_ends() {
     // something else happening meanwhile keeps the question
     a.update(Action::Tick);
     assert!(a.layers.overlay().is_some());
-    let fx = a.update(Action::Exec(
+    let fx = a.exec_queued(
         0,
-        Box::new(testdeck_exec::ExecEvent::Summary(
+        [testdeck_exec::ExecEvent::Summary(
             testdeck_exec::Summary::default(),
-        )),
-    ));
+        )],
+    );
     assert!(fx.iter().any(|e| matches!(e, Effect::Quit)), "{fx:?}");
     assert!(a.layers.overlay().is_none());
 }

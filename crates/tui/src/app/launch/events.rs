@@ -1,5 +1,5 @@
 //! A launch's events as the cockpit applies them: its run record, each case's
-//! start, timeline and end in the live pane (a case left out says why there), the
+//! start (its run folder followed) and end in the live pane (a case left out says why there), the
 //! runner's lines (`runner_output`), and the closing summary.
 
 use super::super::{App, Effect, watch};
@@ -115,15 +115,15 @@ impl App {
                 }
                 self.live.push_runner_line(index, row)
             }
-            E::Timeline { id, event, .. } => {
-                self.live.push(&id, *event);
-                Vec::new()
-            }
+            // a run's events reach the pane through the follow of its folder
+            // (`Effect::Follow` from `CaseStart`), whoever started the run: the
+            // runtime's sinks drop the launch's own reading of its timeline
+            E::Timeline { .. } => Vec::new(),
             E::CaseEnd(r) => {
                 let status = super::super::live::status_of(r.verdict);
                 let reason = r.reason.clone().unwrap_or_default();
                 let fx = self.left_out_in_live(&r.id, r.verdict, &reason);
-                self.live.push(
+                self.live.push_end(
                     &r.id,
                     note(
                         "run",
@@ -174,6 +174,7 @@ impl App {
                 self.live.push_runner_line(index, row)
             }
             E::Summary(s) => {
+                self.live.release_end();
                 self.launch.running = self.launch.running.saturating_sub(1);
                 self.notice = Some(format!(
                     "launch done: {}{}{}",

@@ -149,16 +149,21 @@ mod tests {
     fn runner_lines_interleave_with_the_timeline_and_o_hides_them() {
         const KEY: &str = "kb/backend/search/basic/kb-search-empty";
         let mut a = app();
-        let ev = |name: &str| E::Timeline {
-            run_id: "r1".into(),
-            id: KEY.into(),
-            lineno: 1,
-            event: Box::new(step(name)),
-            issues: Vec::new(),
+        let run = format!("tests/logs/{KEY}/r1");
+        // the run's events come through the follow of its folder, the runner's
+        // lines through the launch: each as the runtime hands them on
+        let ev = |a: &mut App, name: &str| {
+            a.follow_queued(
+                &run,
+                testdeck_core::tail::live_run::RunUpdate {
+                    events: vec![step(name)],
+                    ..Default::default()
+                },
+            )
         };
-        a.exec_events(
+        let fx = a.exec_queued(
             0,
-            vec![
+            [
                 E::RunnerStart {
                     command: vec!["sh".into()],
                 },
@@ -171,14 +176,20 @@ mod tests {
                     risk: None,
                     command: None,
                     run_id: Some("r1".into()),
-                    path: Some(format!("tests/logs/{KEY}/r1")),
+                    path: Some(run.clone()),
                 },
-                ev("s1"),
-                out(Stream::Stderr, "warning: slow"),
-                ev("s2"),
-                out(Stream::Stdout, "done"),
             ],
         );
+        assert!(
+            fx.iter().any(
+                |e| matches!(e, crate::app::Effect::Follow { path, follower: None } if *path == run)
+            ),
+            "the launch's run is followed from its first line: {fx:?}"
+        );
+        ev(&mut a, "s1");
+        a.exec_queued(0, [out(Stream::Stderr, "warning: slow")]);
+        ev(&mut a, "s2");
+        a.exec_queued(0, [out(Stream::Stdout, "done")]);
         let all = [
             "out  compiling",
             &format!("run start {KEY} "),
@@ -190,7 +201,7 @@ mod tests {
         assert_eq!(shown(&a), all);
         assert_eq!(a.live.title_id(), "kb-search-empty · r1");
         // dropping events at the front keeps the rows in step (the cap)
-        a.exec_events(0, vec![ev("s3")]);
+        ev(&mut a, "s3");
         assert_eq!(shown(&a).len(), all.len() + 1);
         a.live.command(Command::ToggleOutput);
         assert_eq!(
@@ -203,7 +214,8 @@ mod tests {
             ]
         );
         // hidden output stays hidden as more streams in, and comes back with O
-        a.exec_events(0, vec![out(Stream::Stderr, "late"), ev("s4")]);
+        a.exec_queued(0, [out(Stream::Stderr, "late")]);
+        ev(&mut a, "s4");
         assert!(shown(&a).iter().all(|r| !r.starts_with("err")));
         a.live.command(Command::ToggleOutput);
         assert_eq!(shown(&a).last().map(String::as_str), Some("step s4 "));
