@@ -1,23 +1,21 @@
-//! The queue between a followed run's tail task and the app: what the tail engine
-//! reads is coalesced (one wake-up on the loop's channel at a time, however fast
-//! the timeline grows) and bounded to the live pane's window, so a flooding writer
-//! neither grows memory nor delays keys.
+//! The queue between a followed run's tail task and the app: what the tail
+//! engine reads goes through the one coalescing queue (`coalescing`), bounded
+//! to the live pane's window, so a flooding writer neither grows memory nor
+//! delays keys; beside it, what a run's update says besides its events.
 
+use super::coalescing::{Coalescing, Taken as Item};
 use super::queue_handle::QueueHandle;
-use std::collections::VecDeque;
 use testdeck_core::tail::live_run::RunUpdate;
 use testdeck_core::workspace::timeline::TimelineEvent;
 
 /// What the follow task read and the app has not taken yet.
 #[derive(Debug, Default)]
 pub struct FollowQueue {
+    /// The events, every one droppable: the pane keeps the last ones anyway.
+    events: Coalescing<TimelineEvent>,
     reset: bool,
-    events: VecDeque<TimelineEvent>,
-    /// Events read but dropped here (more came than the pane keeps).
-    dropped: u64,
     problems: Vec<String>,
     finished: bool,
-    scheduled: bool,
     /// Events handed to the app so far (the tests' look at which way a run came).
     taken: u64,
 }
@@ -37,25 +35,18 @@ impl FollowQueue {
         if u.reset {
             // a new version of the file: what waited belongs to the old one
             self.events.clear();
-            self.dropped = 0;
             self.reset = true;
-        }
-        self.events.extend(u.events);
-        let over = self.events.len().saturating_sub(cap.max(1));
-        if over > 0 {
-            self.events.drain(..over);
-            self.dropped += over as u64;
         }
         let room =
             testdeck_core::tail::live_run::MAX_RUN_PROBLEMS.saturating_sub(self.problems.len());
         self.problems.extend(u.problems.into_iter().take(room));
         self.finished |= u.finished;
-        !std::mem::replace(&mut self.scheduled, true)
+        self.events.extend_bounded(u.events, cap)
     }
 
     /// How many events wait.
     pub fn pending(&self) -> usize {
-        self.events.len()
+        self.events.pending()
     }
 
     /// Events handed to the app so far.
@@ -66,16 +57,24 @@ impl FollowQueue {
 
     /// Everything queued, in order; the next push wakes the app again.
     pub fn take(&mut self) -> Taken {
-        self.scheduled = false;
-        self.taken += self.events.len() as u64;
+        let (taken, _) = self.events.take(usize::MAX);
+        let mut events = Vec::with_capacity(taken.len());
+        let mut dropped = 0;
+        for t in taken {
+            match t {
+                Item::Item(ev) => events.push(ev),
+                Item::Dropped(n) => dropped += n,
+            }
+        }
+        self.taken += events.len() as u64;
         Taken {
             update: RunUpdate {
                 reset: std::mem::take(&mut self.reset),
-                events: std::mem::take(&mut self.events).into(),
+                events,
                 problems: std::mem::take(&mut self.problems),
                 finished: std::mem::take(&mut self.finished),
             },
-            dropped: std::mem::take(&mut self.dropped),
+            dropped,
         }
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod action;
 pub mod app;
+pub(crate) mod coalescing;
 pub mod event;
 pub mod feature_work;
 pub(crate) mod follow_queue;

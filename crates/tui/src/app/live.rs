@@ -606,7 +606,7 @@ impl Live {
         follow.into_iter().collect()
     }
 
-    /// New lines of the followed run's timeline (see `Action::TimelineAppend`).
+    /// New lines of the followed run's timeline (see `Action::FollowQueued`).
     pub fn append(
         &mut self,
         path: &str,
@@ -828,17 +828,6 @@ impl Live {
             self.held_end = Some(ev);
         } else {
             self.push_shown(ev);
-        }
-    }
-
-    /// `n` events of launched case `id` were dropped on their way (a flood):
-    /// counted with the earlier events not loaded, when that case is shown.
-    pub fn skipped(&mut self, id: &str, n: u64) {
-        if self.launch.as_deref() != Some(id) {
-            return;
-        }
-        if let Some(run) = self.run.as_mut() {
-            run.skipped += n;
         }
     }
 

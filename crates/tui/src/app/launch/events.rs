@@ -34,20 +34,15 @@ impl App {
     /// Several events of a launch at once, in order (a flood of output comes in
     /// batches): the live pane is refiltered once, so applying a batch costs the
     /// same whatever the pane already holds.
-    pub(crate) fn exec_events<I: Into<crate::launch_queue::Item>>(
+    pub(crate) fn exec_events(
         &mut self,
         index: usize,
-        evs: impl IntoIterator<Item = I>,
+        evs: impl IntoIterator<Item = testdeck_exec::ExecEvent>,
     ) -> Vec<Effect> {
-        use crate::launch_queue::Item;
         self.live.begin_batch();
         let mut fx = Vec::new();
-        for item in evs {
-            match item.into() {
-                Item::Event(ev) => fx.extend(self.exec_event(index, ev)),
-                // a flood's events the queue dropped: counted as not loaded
-                Item::Skipped { id, n } => self.live.skipped(&id, n),
-            }
+        for ev in evs {
+            fx.extend(self.exec_event(index, ev));
         }
         self.live.end_batch();
         self.clamp();
