@@ -222,6 +222,70 @@ mod tests {
         assert!(shown(&a).contains(&"err  late".to_owned()));
     }
 
+    /// The launch and the follow of its run are two queues: a case's end that
+    /// comes before its run's last events waits under them, a timeline that
+    /// appears after the follow began (a reset) clears none of the launch's
+    /// rows, and a case whose run never ends (cancelled) gets its end row when
+    /// the launch ends.
+    #[test]
+    fn a_case_s_end_row_stays_under_its_run_s_last_events() {
+        const KEY: &str = "kb/backend/search/basic/kb-search-empty";
+        let run = format!("tests/logs/{KEY}/r1");
+        let start = |run_id: &str| E::CaseStart {
+            id: KEY.into(),
+            source: "tests".into(),
+            title: None,
+            category: None,
+            risk: None,
+            command: None,
+            run_id: Some(run_id.into()),
+            path: Some(format!("tests/logs/{KEY}/{run_id}")),
+        };
+        let end = |verdict| {
+            E::CaseEnd(ResultLine {
+                id: KEY.into(),
+                verdict,
+                reason: None,
+                duration_ms: 1,
+                exit_code: None,
+                run_id: Some("r1".into()),
+            })
+        };
+        let update = |names: &[&str], reset: bool, finished: bool| {
+            testdeck_core::tail::live_run::RunUpdate {
+                reset,
+                events: names.iter().map(|n| step(n)).collect(),
+                problems: Vec::new(),
+                finished,
+            }
+        };
+        let mut a = app();
+        a.exec_queued(0, [start("r1")]);
+        // the timeline created after the follow began: a reset of nothing shown
+        a.follow_queued(&run, update(&["s1"], true, false));
+        a.exec_queued(0, [end(testdeck_exec::record::Verdict::Pass)]);
+        let head = [format!("run start {KEY} "), "step s1 ".to_owned()];
+        assert_eq!(shown(&a), head, "the end row came before s2");
+        a.follow_queued(&run, update(&["s2"], false, true));
+        assert_eq!(
+            shown(&a),
+            [
+                &head[..],
+                &["step s2 ".to_owned(), "run end pass ".to_owned()]
+            ]
+            .concat()
+        );
+        // cancelled: no meta.json, its follow never ends; the launch's end says it
+        a.exec_queued(0, [start("r2")]);
+        a.exec_queued(0, [end(testdeck_exec::record::Verdict::NotRun)]);
+        assert_eq!(shown(&a), [format!("run start {KEY} ")]);
+        a.exec_queued(0, [E::Summary(Summary::default())]);
+        assert_eq!(
+            shown(&a),
+            [format!("run start {KEY} "), "run end not-run ".to_owned()]
+        );
+    }
+
     #[test]
     fn a_runner_that_writes_no_run_leaves_its_exit_and_stderr_in_the_pane() {
         let mut a = app();
