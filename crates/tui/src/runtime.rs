@@ -1247,10 +1247,15 @@ mod tests {
     fn a_followed_run_s_end_reaches_the_tree_and_its_artifacts_without_a_full_load() {
         let (_d, root) = workspace_with_runner("exit 0\n");
         let mut c = Cockpit::open(&root);
+        // each file appears whole (written aside, then renamed), as a runner
+        // finishing a run writes them: what is checked here is that the end
+        // reaches the panes, not how a half-written meta.json is read
         let write = |rel: &str, text: &str| {
             let p = root.join(CASE_RUN).join(rel);
             std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
-            std::fs::write(p, text).expect("write");
+            let aside = p.with_extension("part");
+            std::fs::write(&aside, text).expect("write");
+            std::fs::rename(&aside, &p).expect("rename");
         };
         write("timeline.jsonl", &line("external-step"));
         // nothing else live: the selection goes to the new run, followed
