@@ -237,6 +237,16 @@ fn the_status_line_counts_every_run_and_a_live_external_one_as_running() {
     });
     // and one count of runs still: the tab's and the status line's
     s.wait_text("Runs · 72/72");
+    // the cursor stays on its run, the demo's run in progress followed live:
+    // the new run is said (it takes the counts' place), not swapped in; `J`
+    // shows it
+    s.wait_for("the new run said", |sc| {
+        sc.contents()
+            .lines()
+            .last()
+            .is_some_and(|l| l.contains("J shows the new run"))
+    });
+    s.send("J");
     s.wait_for("72 runs on the status line", |sc| {
         sc.contents()
             .lines()

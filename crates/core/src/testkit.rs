@@ -5,6 +5,8 @@ pub fn strings(v: &[&str]) -> Vec<String> {
     v.iter().map(|x| (*x).to_owned()).collect()
 }
 
+pub mod random_changes;
+
 /// Zip archives written by hand, so a test can declare any size, name or method:
 /// what a hostile `trace.zip` holds (bombs, lying sizes, names that climb out).
 pub mod zip {

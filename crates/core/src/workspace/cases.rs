@@ -121,29 +121,8 @@ pub struct TreeNode {
 /// The cases of the tests tree plus orphans (logged cases whose file is gone).
 pub fn case_rows(ws: &Workspace) -> Vec<CaseRow> {
     let runs = &ws.logs.runs;
-    let range_of = |scope: &str, case_id: &str| -> (usize, usize) {
-        let s = runs.partition_point(|r| (&*r.scope, &*r.case_id) < (scope, case_id));
-        let e = s + runs[s..]
-            .iter()
-            .take_while(|r| &*r.scope == scope && &*r.case_id == case_id)
-            .count();
-        (s, e)
-    };
-    let summary = |range: (usize, usize)| {
-        let rs = &runs[range.0..range.1];
-        let latest = rs
-            .iter()
-            .rev()
-            .find(|r| r.status.is_finished())
-            .map(|r| r.status);
-        // the newest run without an outcome (running, cancelled, abandoned) is
-        // what the badge says; the rate still comes from finished runs only
-        let latest = match rs.last() {
-            Some(r) if !r.status.is_finished() => Some(r.status),
-            _ => latest,
-        };
-        (latest, rs.iter().filter(|r| r.status.is_finished()).count())
-    };
+    let range_of = |scope: &str, case_id: &str| run_range(runs, scope, case_id);
+    let summary_of = |range: (usize, usize)| summary(&runs[range.0..range.1]);
     let mut rows = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for (i, c) in ws.tests.cases.iter().enumerate() {
@@ -152,7 +131,7 @@ pub fn case_rows(ws: &Workspace) -> Vec<CaseRow> {
             continue;
         }
         let range = range_of(&c.scope, &c.case_id);
-        let (latest, n) = summary(range);
+        let (latest, n) = summary_of(range);
         rows.push(CaseRow {
             key,
             case_id: c.case_id.clone(),
@@ -168,7 +147,7 @@ pub fn case_rows(ws: &Workspace) -> Vec<CaseRow> {
     }
     for range in orphan_ranges(ws) {
         let r = &runs[range.0];
-        let (latest, n) = summary(range);
+        let (latest, n) = summary_of(range);
         rows.push(CaseRow {
             key: r.key(),
             case_id: r.case_id.to_string(),
@@ -183,6 +162,37 @@ pub fn case_rows(ws: &Workspace) -> Vec<CaseRow> {
         });
     }
     rows
+}
+
+/// The index range in `runs` (sorted as [`super::logs::Logs::runs`]) of the
+/// runs of the case `scope` / `case_id`.
+pub fn run_range(runs: &[super::logs::RawRun], scope: &str, case_id: &str) -> (usize, usize) {
+    let s = runs.partition_point(|r| (&*r.scope, &*r.case_id) < (scope, case_id));
+    let e = s + runs[s..]
+        .iter()
+        .take_while(|r| &*r.scope == scope && &*r.case_id == case_id)
+        .count();
+    (s, e)
+}
+
+/// What a case's row says of its runs (oldest first): the status its badge
+/// shows and how many finished.
+pub fn summary(runs: &[super::logs::RawRun]) -> (Option<RunStatus>, usize) {
+    let latest = runs
+        .iter()
+        .rev()
+        .find(|r| r.status.is_finished())
+        .map(|r| r.status);
+    // the newest run without an outcome (running, cancelled, abandoned) is
+    // what the badge says; the rate still comes from finished runs only
+    let latest = match runs.last() {
+        Some(r) if !r.status.is_finished() => Some(r.status),
+        _ => latest,
+    };
+    (
+        latest,
+        runs.iter().filter(|r| r.status.is_finished()).count(),
+    )
 }
 
 /// The orphans: logged cases whose test file is gone, each as the index range of

@@ -136,6 +136,14 @@ pub struct Applied {
     pub changed: bool,
     /// What the model does not hold, for the caller to read itself.
     pub reread: Reread,
+    /// Where the runs moved, and whose runs changed: what a view keeps up to
+    /// date without building itself again.
+    pub moves: logs::RunMoves,
+    /// The cases of the tests tree changed (a case file came or went, the tree
+    /// was scanned again, the plan registered other cases).
+    pub tree: bool,
+    /// The tester catalog changed.
+    pub catalog: bool,
 }
 
 /// What the caller of [`Workspace::apply`] must read again itself, the most
@@ -278,12 +286,7 @@ impl Workspace {
             let mut changed = true;
             match u {
                 Update::Run(r, p) => {
-                    let before = self
-                        .logs
-                        .runs
-                        .iter()
-                        .find(|x| x.path == r.path)
-                        .map(|x| x.status);
+                    let before = self.logs.status_of(&r);
                     let ended = r.status != logs::RunStatus::InProgress;
                     match before {
                         None => {
@@ -298,12 +301,13 @@ impl Workspace {
                         Some(_) => {}
                     }
                     problems_outside(&mut self.problems, &r.path, p);
-                    self.logs.upsert(*r);
+                    self.logs.upsert(*r, &mut a.moves);
                 }
                 Update::RemoveRuns(p) => {
                     let n = self.problems.len();
                     self.problems.retain(|x| under(&x.file, &p).is_none());
-                    changed = !self.logs.remove_under(&p).is_empty() || n != self.problems.len();
+                    changed =
+                        self.logs.remove_under(&p, &mut a.moves) > 0 || n != self.problems.len();
                 }
                 Update::Case {
                     folders,
@@ -318,6 +322,7 @@ impl Workspace {
                     let key = k(&case);
                     let at = cases.partition_point(|c| k(c) < key);
                     cases.insert(at, case);
+                    a.tree = true;
                 }
                 Update::RemoveCases(p) => {
                     let n = self.tests.cases.len();
@@ -325,15 +330,18 @@ impl Workspace {
                         .cases
                         .retain(|c| c.path != p && under(&c.path, &p).is_none());
                     changed = n != self.tests.cases.len();
+                    a.tree |= changed;
                 }
                 Update::Tree(mut t) => {
                     for c in &mut t.cases {
                         c.registered = c.temp || self.plan.is_registered(&c.case_id);
                     }
                     self.tests = t;
+                    a.tree = true;
                 }
                 Update::Plan(plan, p) => {
                     self.plan = plan;
+                    a.tree = true;
                     for c in &mut self.tests.cases {
                         c.registered = c.temp || self.plan.is_registered(&c.case_id);
                     }
@@ -341,6 +349,7 @@ impl Workspace {
                 }
                 Update::Catalog(cat, p) => {
                     self.catalog = cat.map(|c| *c);
+                    a.catalog = true;
                     let runs: Vec<Problem> = self
                         .problems
                         .iter()

@@ -196,10 +196,12 @@ impl Workspace {
     }
 
     /// Add one domain's runs (from [`Workspace::history`]) to the history.
-    pub fn add_history(&mut self, mut chunk: logs::Chunk) {
-        self.logs.runs.append(&mut chunk.runs);
-        self.logs.sort();
-        self.problems.append(&mut chunk.problems);
+    pub fn add_history(&mut self, chunk: logs::Chunk) -> logs::RunMoves {
+        let mut moves = logs::RunMoves::default();
+        self.logs.merge_sorted(chunk.runs, &mut moves);
+        let mut problems = chunk.problems;
+        self.problems.append(&mut problems);
+        moves
     }
 
     /// A path relative to the root, with `/`.

@@ -169,6 +169,151 @@ struct Acc {
     figures: Option<CaseFigures>,
 }
 
+/// One case's counts, latest status and figures over `group`, its runs the
+/// window admits (oldest first): the one home of what a case adds to its nodes.
+fn case_figures(
+    group: &[&RawRun],
+    key: &str,
+    settings: &Insights,
+    changes: Option<&ChangeTimes>,
+) -> (Historical, Option<RunStatus>, CaseFigures) {
+    let mut h = Historical::default();
+    for r in group {
+        h.total_runs += 1;
+        if r.status == RunStatus::Passed {
+            h.passed_runs += 1;
+        } else {
+            h.failed_runs += 1;
+        }
+    }
+    let latest = group.last().map(|r| r.status);
+    let mut f = figures(group, settings);
+    f.stale = changes.is_some_and(|c| c.stale(key, f.latest_start));
+    (h, latest, f)
+}
+
+/// The node of one case as [`compute_with`] (no window) gives it: from `runs`,
+/// every run of the case (oldest first); `known` when the tests tree holds the
+/// case (not under `temp/`). `None` when it has no node: an orphan without a
+/// finished run, or a temp case.
+pub fn case_node(
+    key: &str,
+    runs: &[RawRun],
+    known: bool,
+    settings: &Insights,
+    changes: Option<&ChangeTimes>,
+) -> Option<NodeStats> {
+    let window = Window::default();
+    let group: Vec<&RawRun> = runs.iter().filter(|r| window.admits(r)).collect();
+    if group.is_empty() && !known {
+        return None;
+    }
+    let (mut h, latest, f) = if group.is_empty() {
+        (Historical::default(), None, CaseFigures::default())
+    } else {
+        case_figures(&group, key, settings, changes)
+    };
+    let mut l = Latest::default();
+    add_latest(&mut l, latest, 1);
+    h.historical_success_rate = rate(h.passed_runs, h.total_runs);
+    l.latest_success_rate = rate(l.latest_passed_cases, l.latest_case_count);
+    Some(NodeStats {
+        path: key.to_owned(),
+        kind: NodeKind::Case,
+        historical: h,
+        latest: l,
+        flaky_cases: u64::from(f.flaky),
+        stale_cases: u64::from(f.stale),
+        orphan: !known,
+        figures: Some(f),
+    })
+}
+
+/// Count a case's latest status into `l`, `sign` times (-1 takes it out).
+fn add_latest(l: &mut Latest, latest: Option<RunStatus>, sign: i64) {
+    let add = |n: &mut u64| *n = n.saturating_add_signed(sign);
+    if let Some(s) = latest {
+        add(&mut l.latest_case_count);
+        if s == RunStatus::Passed {
+            add(&mut l.latest_passed_cases);
+        } else {
+            add(&mut l.latest_failed_cases);
+        }
+    }
+}
+
+/// Put a case's node `new` (from [`case_node`]) in place of the one `nodes`
+/// holds for it (`key`: `scope/caseId`), and change each of its folders and the
+/// root by the difference: no other case is looked at. A folder left with no
+/// case below it goes, as in [`compute_with`].
+pub fn apply_case<S: std::hash::BuildHasher>(
+    nodes: &mut std::collections::HashMap<String, NodeStats, S>,
+    key: &str,
+    new: Option<NodeStats>,
+) {
+    let old = nodes.remove(key).filter(|n| n.kind == NodeKind::Case);
+    if old.is_none() && new.is_none() {
+        return;
+    }
+    let scope = key.rsplit_once('/').map_or("", |(s, _)| s);
+    let segs: Vec<&str> = scope.split('/').filter(|s| !s.is_empty()).collect();
+    let mut chain = vec![String::new()];
+    for d in 1..=segs.len() {
+        chain.push(segs[..d].join("/"));
+    }
+    for (d, path) in chain.iter().enumerate() {
+        let n = nodes.entry(path.clone()).or_insert_with(|| NodeStats {
+            path: path.clone(),
+            kind: NodeKind::of_depth(d),
+            historical: Historical::default(),
+            latest: Latest::default(),
+            flaky_cases: 0,
+            stale_cases: 0,
+            orphan: false,
+            figures: None,
+        });
+        for (c, sign) in [(&old, -1i64), (&new, 1)] {
+            let Some(c) = c else { continue };
+            let add = |n: &mut u64, v: u64| {
+                *n = if sign < 0 {
+                    n.saturating_sub(v)
+                } else {
+                    n.saturating_add(v)
+                };
+            };
+            add(&mut n.historical.total_runs, c.historical.total_runs);
+            add(&mut n.historical.passed_runs, c.historical.passed_runs);
+            add(&mut n.historical.failed_runs, c.historical.failed_runs);
+            add(&mut n.latest.latest_case_count, c.latest.latest_case_count);
+            add(
+                &mut n.latest.latest_passed_cases,
+                c.latest.latest_passed_cases,
+            );
+            add(
+                &mut n.latest.latest_failed_cases,
+                c.latest.latest_failed_cases,
+            );
+            add(&mut n.flaky_cases, c.flaky_cases);
+            add(&mut n.stale_cases, c.stale_cases);
+        }
+        n.historical.historical_success_rate =
+            rate(n.historical.passed_runs, n.historical.total_runs);
+        n.latest.latest_success_rate =
+            rate(n.latest.latest_passed_cases, n.latest.latest_case_count);
+    }
+    if let Some(n) = new {
+        nodes.insert(key.to_owned(), n);
+    } else {
+        // a folder (never the root) with no case below it any more goes
+        for path in chain.iter().skip(1).rev() {
+            let prefix = format!("{path}/");
+            if !nodes.keys().any(|k| k.starts_with(&prefix)) {
+                nodes.remove(path);
+            }
+        }
+    }
+}
+
 /// Compute every node with the default `[insights]` and no staleness. Nodes
 /// come in tree order (root, then depth first).
 pub fn compute(tree: &TestsTree, logs: &Logs, window: &Window) -> Vec<NodeStats> {
@@ -236,19 +381,8 @@ pub fn compute_with(
         if group.is_empty() {
             continue;
         }
-        let mut h = Historical::default();
-        for r in &group {
-            h.total_runs += 1;
-            if r.status == RunStatus::Passed {
-                h.passed_runs += 1;
-            } else {
-                h.failed_runs += 1;
-            }
-        }
-        let latest = group.last().map(|r| r.status);
         let key = first.key();
-        let mut f = figures(&group, settings);
-        f.stale = changes.is_some_and(|c| c.stale(&key, f.latest_start));
+        let (h, latest, f) = case_figures(&group, &key, settings, changes);
         let orphan = !known.contains(&key);
         updates.push((touch(&first.scope, &first.case_id), h, latest, f, orphan));
     }
@@ -261,14 +395,7 @@ pub fn compute_with(
             acc.h.total_runs += h.total_runs;
             acc.h.passed_runs += h.passed_runs;
             acc.h.failed_runs += h.failed_runs;
-            if let Some(s) = latest {
-                acc.l.latest_case_count += 1;
-                if s == RunStatus::Passed {
-                    acc.l.latest_passed_cases += 1;
-                } else {
-                    acc.l.latest_failed_cases += 1;
-                }
-            }
+            add_latest(&mut acc.l, latest, 1);
             acc.flaky += u64::from(flaky);
             acc.stale += u64::from(stale);
             if n == last {

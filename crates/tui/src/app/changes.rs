@@ -95,7 +95,7 @@ impl App {
             return records;
         }
         self.dirty = true;
-        self.install_workspace(ws, true);
+        self.runs_applied(ws, &applied.moves, applied.tree || applied.catalog);
         self.changes
             .appeared
             .extend(applied.new_runs.iter().cloned());

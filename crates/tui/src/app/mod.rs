@@ -26,6 +26,8 @@ pub mod overlay;
 pub mod preview;
 pub mod problems;
 pub mod prompt;
+#[cfg(test)]
+mod random_changes;
 pub mod report;
 pub mod runs_tab;
 pub mod screen;

@@ -6,7 +6,7 @@ use super::super::action::RunData;
 use super::list::{ListState, rows_for};
 use testdeck_core::workspace::Workspace;
 use testdeck_core::workspace::fuzzy::Query;
-use testdeck_core::workspace::logs::RawRun;
+use testdeck_core::workspace::logs::{RawRun, RunMoves};
 use testdeck_core::workspace::timeline::TimelineEvent;
 use testdeck_exec::record::{RunRecord, Verdict};
 
@@ -26,6 +26,8 @@ pub type Record = (String, Result<RunRecord, String>);
 pub struct RunsTab {
     /// Runs of both sources, newest first, after the filter.
     visible: Vec<RunRow>,
+    /// When each visible row's run started (what orders them).
+    times: Vec<Started>,
     filter: String,
     list: ListState,
     /// The catalog's run records (oldest first, as they are read).
@@ -180,13 +182,9 @@ impl RunsTab {
     /// The rows of both sources the filter keeps, newest first.
     pub fn refilter(&mut self, ws: &Workspace) {
         let mut q = Query::new(&self.filter);
-        // (start time for the order, row)
-        let mut v: Vec<(String, RunRow)> = Vec::new();
+        let mut v: Vec<(Started, RunRow)> = Vec::new();
         for (i, r) in ws.logs.runs.iter().enumerate() {
-            if q.score(&format!("{} {} {}", r.run_id, r.key(), r.status.as_str()))
-                .is_some()
-            {
-                let t = r.start_time().map(|t| t.to_rfc3339()).unwrap_or_default();
+            if let Some(t) = tests_row(&mut q, r) {
                 v.push((t, RunRow::Tests(i)));
             }
         }
@@ -195,24 +193,100 @@ impl RunsTab {
                 Ok(r) => {
                     let ids: Vec<&str> = r.results.iter().map(|c| c.id.as_str()).collect();
                     let t = chrono::DateTime::parse_from_rfc3339(&r.started_at)
-                        .map(|d| d.with_timezone(&chrono::Utc).to_rfc3339())
-                        .unwrap_or_default();
+                        .ok()
+                        .map(|d| started(d.with_timezone(&chrono::Utc)));
                     (
                         format!("{} {} catalog {}", r.run_id, r.label, ids.join(" ")),
                         t,
                     )
                 }
-                Err(_) => (path.clone(), String::new()),
+                Err(_) => (path.clone(), None),
             };
             if q.score(&text).is_some() {
                 v.push((t, RunRow::Record(i)));
             }
         }
-        // newest first; ties by row so the order is stable
-        v.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| row_key(b.1).cmp(&row_key(a.1))));
-        self.visible = v.into_iter().map(|(_, r)| r).collect();
+        v.sort_by(newest_first);
+        (self.times, self.visible) = v.into_iter().unzip();
         self.list.clamp_to(self.visible.len());
     }
+
+    /// Runs came, went or were read again as `moves` says (applied to `ws`
+    /// already): the rows follow their runs, the runs touched are filtered and
+    /// put in their place — the other rows are not looked at again. The cursor
+    /// stays on its run.
+    pub fn runs_moved(&mut self, ws: &Workspace, moves: &RunMoves) {
+        let runs = &ws.logs.runs;
+        let at = self.selected();
+        let map = moves
+            .moved()
+            .then(|| moves.map(moves.len_before(runs.len())));
+        let follow = |r: RunRow| match (r, &map) {
+            (RunRow::Tests(i), Some(m)) => m.get(i).copied().flatten().map(RunRow::Tests),
+            _ => Some(r),
+        };
+        let touched = moves.touched();
+        let is_touched =
+            |r: RunRow| matches!(r, RunRow::Tests(i) if touched.binary_search(&i).is_ok());
+        let mut kept: Vec<(Started, RunRow)> = Vec::with_capacity(self.visible.len());
+        for (t, r) in std::mem::take(&mut self.times)
+            .into_iter()
+            .zip(std::mem::take(&mut self.visible))
+        {
+            if let Some(r) = follow(r).filter(|&r| !is_touched(r)) {
+                kept.push((t, r));
+            }
+        }
+        let mut q = Query::new(&self.filter);
+        let mut new: Vec<(Started, RunRow)> = touched
+            .iter()
+            .filter_map(|&i| Some((tests_row(&mut q, runs.get(i)?)?, RunRow::Tests(i))))
+            .collect();
+        new.sort_by(newest_first);
+        // both newest first: merged
+        let mut out = Vec::with_capacity(kept.len() + new.len());
+        let mut old_rows = kept.into_iter().peekable();
+        let mut new_rows = new.into_iter().peekable();
+        loop {
+            let from_new = match (old_rows.peek(), new_rows.peek()) {
+                (Some(x), Some(y)) => newest_first(y, x) == std::cmp::Ordering::Less,
+                (None, Some(_)) => true,
+                (Some(_), None) => false,
+                (None, None) => break,
+            };
+            out.extend(if from_new {
+                new_rows.next()
+            } else {
+                old_rows.next()
+            });
+        }
+        (self.times, self.visible) = out.into_iter().unzip();
+        if let Some(p) = at
+            .and_then(follow)
+            .and_then(|r| self.visible.iter().position(|&v| v == r))
+        {
+            self.list.cursor = p;
+        }
+        self.list.clamp_to(self.visible.len());
+    }
+}
+
+/// When a run started: what orders the Runs tab (`None`: not known, last).
+type Started = Option<(i64, u32)>;
+
+fn started(t: chrono::DateTime<chrono::Utc>) -> (i64, u32) {
+    (t.timestamp(), t.timestamp_subsec_nanos())
+}
+
+/// A tests run's place in the tab when the filter `q` keeps it.
+fn tests_row(q: &mut Query, r: &RawRun) -> Option<Started> {
+    q.score(&format!("{} {} {}", r.run_id, r.key(), r.status.as_str()))?;
+    Some(r.start_time().map(started))
+}
+
+/// Newest first; ties by row, so the order is stable.
+fn newest_first(a: &(Started, RunRow), b: &(Started, RunRow)) -> std::cmp::Ordering {
+    b.0.cmp(&a.0).then_with(|| row_key(b.1).cmp(&row_key(a.1)))
 }
 
 fn row_key(r: RunRow) -> (u8, usize) {

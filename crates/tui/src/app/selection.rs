@@ -3,6 +3,7 @@
 
 use super::{App, Effect, RunRef, RunRow, Tab, finder, record_run_data};
 use testdeck_core::workspace::Workspace;
+use testdeck_core::workspace::logs::RunMoves;
 
 impl App {
     /// Install a loaded workspace: cases, tree, stats, finder candidates, runs list.
@@ -59,17 +60,31 @@ impl App {
             return;
         };
         let n = chunk.runs.len();
-        ws.add_history(chunk);
+        let moves = ws.add_history(chunk);
         if let Some((done, _)) = &mut self.history_progress {
             *done += n;
         }
         // the Runs tab's top row is the newest run: while the history streams in, a
         // cursor left there stays on the newest (not on the run that was newest so far)
         let at_top = self.runs.list().cursor == 0;
-        self.install_workspace(ws, true);
+        self.runs_applied(ws, &moves, false);
         if at_top {
             self.runs.set_cursor(0);
         }
+    }
+
+    /// Runs came, went or were read again (`moves`, applied to `ws` already):
+    /// each view takes only what changed — unless `shape` says the tree or the
+    /// catalog changed, or a case's row comes or goes, when `ws` is installed.
+    pub(super) fn runs_applied(&mut self, ws: Workspace, moves: &RunMoves, shape: bool) {
+        if shape || !self.tests.takes_runs(&ws, moves) {
+            self.install_workspace(ws, true);
+            return;
+        }
+        self.tests.runs_changed(&ws, moves);
+        self.runs.runs_moved(&ws, moves);
+        self.ws = Some(ws);
+        self.clamp();
     }
 
     /// [`App::set_workspace`], told whether it replaces one shown (a change the

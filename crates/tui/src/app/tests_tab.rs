@@ -9,8 +9,9 @@ use std::collections::{BTreeSet, HashMap};
 use testdeck_core::workspace::Workspace;
 use testdeck_core::workspace::cases::{self, CaseRow, NodeKind, TreeNode};
 use testdeck_core::workspace::insights::{CaseFigures, ChangeTimes};
-use testdeck_core::workspace::logs::RunStatus;
+use testdeck_core::workspace::logs::{RunMoves, RunStatus};
 use testdeck_core::workspace::stats::{self, NodeStats, Window};
+use testdeck_core::workspace::tree;
 
 #[derive(Debug, Default)]
 pub struct TestsTab {
@@ -28,6 +29,8 @@ pub struct TestsTab {
     /// Indices into `nodes` in the order shown (depth first, each folder's cases
     /// sorted by `sort`; folders keep their place).
     order: Vec<usize>,
+    /// Each case row by its key (`scope/caseId`).
+    by_key: HashMap<String, usize>,
 }
 
 /// What orders the cases of each folder (`S` cycles them).
@@ -250,6 +253,12 @@ impl TestsTab {
         let keep_key = self.selected_node().map(|n| n.key.clone());
         let keep_expanded = std::mem::take(&mut self.expanded);
         self.cases = cases::case_rows(ws);
+        self.by_key = self
+            .cases
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.key.clone(), i))
+            .collect();
         self.nodes = cases::build_tree(&self.cases);
         cases::count_failing(&mut self.nodes, &self.cases);
         self.compute_stats(ws);
@@ -423,6 +432,75 @@ impl TestsTab {
 
     /// The case row of a tests key `scope/caseId`.
     pub fn case(&self, key: &str) -> Option<&CaseRow> {
-        self.cases.iter().find(|c| c.key == key)
+        self.by_key.get(key).and_then(|&i| self.cases.get(i))
+    }
+
+    /// Whether runs that changed as `moves` says (applied to `ws` already) can
+    /// be taken by [`TestsTab::runs_changed`]: `false` when a case's row would
+    /// come or go (an orphan's first run, or its last run deleted), which the
+    /// tree's shape follows only by an install.
+    pub fn takes_runs(&self, ws: &Workspace, moves: &RunMoves) -> bool {
+        moves.cases(&ws.logs.runs).iter().all(|(scope, case_id)| {
+            let has_runs = ws.logs.of_case(scope, case_id).next().is_some();
+            match self.by_key.get(&tree::key(scope, case_id)) {
+                Some(&i) => has_runs || !self.cases[i].orphan(),
+                None => !has_runs,
+            }
+        })
+    }
+
+    /// Runs changed as `moves` says (applied to `ws` already; see
+    /// [`TestsTab::takes_runs`]): each changed case's row, its statistics and
+    /// those of its folders by the difference, the failing counts, the other
+    /// rows' run ranges moved — no row, node or other case's figures built again.
+    pub fn runs_changed(&mut self, ws: &Workspace, moves: &RunMoves) {
+        let runs = &ws.logs.runs;
+        let changed = moves.cases(runs);
+        let keys: std::collections::HashSet<String> = changed
+            .iter()
+            .map(|(scope, case_id)| tree::key(scope, case_id))
+            .collect();
+        // the other rows keep their runs, which moved when runs came or went
+        if moves.moved() {
+            let map = moves.map(moves.len_before(runs.len()));
+            for row in &mut self.cases {
+                if keys.contains(&row.key) {
+                    continue;
+                }
+                let (s, e) = row.run_range;
+                row.run_range = match (map.get(s).copied().flatten(), e.checked_sub(1)) {
+                    (Some(ns), Some(last)) if e > s => {
+                        let ne = map.get(last).copied().flatten().map_or(ns, |l| l + 1);
+                        (ns, ne)
+                    }
+                    // no runs: its place among the runs now
+                    _ => cases::run_range(runs, &row.scope, &row.case_id),
+                };
+            }
+        }
+        let settings = &ws.config.insights;
+        let mut failing_changed = false;
+        for key in &keys {
+            let Some(&i) = self.by_key.get(key) else {
+                continue;
+            };
+            let row = &mut self.cases[i];
+            row.run_range = cases::run_range(runs, &row.scope, &row.case_id);
+            let mine = &runs[row.run_range.0..row.run_range.1];
+            let (latest, n) = cases::summary(mine);
+            failing_changed |=
+                (row.latest == Some(RunStatus::Failed)) != (latest == Some(RunStatus::Failed));
+            row.latest = latest;
+            row.runs = n;
+            let known = !row.orphan() && !row.temp;
+            let node = stats::case_node(key, mine, known, settings, self.change_times.as_ref());
+            stats::apply_case(&mut self.stats, key, node);
+        }
+        if failing_changed {
+            cases::count_failing(&mut self.nodes, &self.cases);
+        }
+        if self.sort != Sort::Name {
+            self.reorder();
+        }
     }
 }

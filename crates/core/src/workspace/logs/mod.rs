@@ -171,10 +171,14 @@ impl Logs {
         judge_runs(&mut self.runs, root, judge);
     }
 
-    /// Put the runs in their order (after runs were added).
-    pub(crate) fn sort(&mut self) {
-        // chunks arrive sorted: the sort merges them (runs already in order are cheap)
-        self.runs.sort_by(run_order);
+    /// The status indexed for the folder of `run` (found by its scope, caseId
+    /// and runId), if it is indexed.
+    pub fn status_of(&self, run: &RawRun) -> Option<RunStatus> {
+        let key = (&*run.scope, &*run.case_id, &*run.run_id);
+        self.runs
+            .binary_search_by(|r| (&*r.scope, &*r.case_id, &*r.run_id).cmp(&key))
+            .ok()
+            .map(|i| self.runs[i].status)
     }
 
     /// Runs of one case (scope + caseId), oldest first.
@@ -193,32 +197,232 @@ impl Logs {
 }
 
 impl Logs {
-    /// Put one run in its place (sorted), replacing the run of the same folder.
-    pub(crate) fn upsert(&mut self, run: RawRun) {
-        let k = |r: &RawRun| (r.scope.clone(), r.case_id.clone(), r.run_id.clone());
-        let key = k(&run);
-        match self.runs.binary_search_by(|r| k(r).cmp(&key)) {
-            Ok(i) => self.runs[i] = run,
-            Err(i) => self.runs.insert(i, run),
+    /// Put one run in its place (sorted), replacing the run of the same folder;
+    /// where it went is written to `moves`.
+    pub(crate) fn upsert(&mut self, run: RawRun, moves: &mut RunMoves) {
+        let key = (&*run.scope, &*run.case_id, &*run.run_id);
+        match self
+            .runs
+            .binary_search_by(|r| (&*r.scope, &*r.case_id, &*r.run_id).cmp(&key))
+        {
+            Ok(i) => {
+                self.runs[i] = run;
+                moves.edits.push(Edit::Replace(i));
+            }
+            Err(i) => {
+                self.runs.insert(i, run);
+                moves.edits.push(Edit::Insert(i));
+            }
         }
     }
 
-    /// Take out the runs whose folder is `path` or below it; their paths.
-    pub(crate) fn remove_under(&mut self, path: &str) -> Vec<String> {
+    /// Take out the runs whose folder is `path` or below it; how many. Where
+    /// they were, and their cases, are written to `moves`.
+    pub(crate) fn remove_under(&mut self, path: &str, moves: &mut RunMoves) -> usize {
         let below = |r: &RawRun| {
             r.path == path
                 || r.path
                     .strip_prefix(path)
                     .is_some_and(|rest| rest.starts_with('/'))
         };
-        let gone: Vec<String> = self
-            .runs
-            .iter()
-            .filter(|r| below(r))
-            .map(|r| r.path.clone())
-            .collect();
-        self.runs.retain(|r| !below(r));
+        let mut j = 0;
+        let mut gone = 0;
+        self.runs.retain(|r| {
+            let keep = !below(r);
+            if !keep {
+                // its index once the runs before it that went are gone
+                moves.edits.push(Edit::Remove(j - gone));
+                moves
+                    .cases
+                    .insert((r.scope.to_string(), r.case_id.to_string()));
+                gone += 1;
+            }
+            j += 1;
+            keep
+        });
         gone
+    }
+
+    /// Merge runs sorted in the logs' order (a domain of the history) into the
+    /// runs; where they went is written to `moves`.
+    pub(crate) fn merge_sorted(&mut self, mut more: Vec<RawRun>, moves: &mut RunMoves) {
+        if more.is_empty() {
+            return;
+        }
+        more.sort_by(run_order);
+        let old = std::mem::take(&mut self.runs);
+        let mut out = Vec::with_capacity(old.len() + more.len());
+        let mut a = old.into_iter().peekable();
+        let mut b = more.into_iter().peekable();
+        loop {
+            let take_new = match (a.peek(), b.peek()) {
+                (Some(x), Some(y)) => run_order(y, x) == std::cmp::Ordering::Less,
+                (None, Some(_)) => true,
+                (Some(_), None) => false,
+                (None, None) => break,
+            };
+            let next = if take_new { b.next() } else { a.next() };
+            if let Some(r) = next {
+                if take_new {
+                    moves.edits.push(Edit::Insert(out.len()));
+                }
+                out.push(r);
+            }
+        }
+        self.runs = out;
+    }
+}
+
+/// One change of place in [`Logs::runs`], at the index it had when made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Edit {
+    /// A run came in at this index (the ones from it on moved one down).
+    Insert(usize),
+    /// The run at this index went (the ones after it moved one up).
+    Remove(usize),
+    /// The run at this index was read again (no run moved).
+    Replace(usize),
+}
+
+/// Where the runs moved with one update of the logs, in the order it was made:
+/// what a view holding indices into [`Logs::runs`] needs to follow them without
+/// rebuilding itself, and which cases' runs changed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RunMoves {
+    edits: Vec<Edit>,
+    /// The cases (scope, caseId) of the runs taken out.
+    cases: std::collections::BTreeSet<(String, String)>,
+}
+
+impl RunMoves {
+    /// No run came, went or was read again.
+    pub fn is_empty(&self) -> bool {
+        self.edits.is_empty()
+    }
+
+    /// Runs came or went: the indices after them moved.
+    pub fn moved(&self) -> bool {
+        self.edits.iter().any(|e| !matches!(e, Edit::Replace(_)))
+    }
+
+    /// Where each of the `before` runs held before the update is now (`None`:
+    /// it went).
+    pub fn map(&self, before: usize) -> Vec<Option<usize>> {
+        if self.merged() {
+            // a merge (a domain of the history): one pass
+            let mut out = Vec::with_capacity(before);
+            let mut new = self.edits.iter().peekable();
+            let mut at = 0;
+            while out.len() < before {
+                if let Some(Edit::Insert(i)) = new.peek() {
+                    if *i == at {
+                        new.next();
+                        at += 1;
+                        continue;
+                    }
+                }
+                out.push(Some(at));
+                at += 1;
+            }
+            return out;
+        }
+        // where each place holds its run from: followed edit by edit
+        let mut origin: Vec<Option<usize>> = (0..before).map(Some).collect();
+        for e in &self.edits {
+            match *e {
+                Edit::Insert(i) => origin.insert(i.min(origin.len()), None),
+                Edit::Remove(i) if i < origin.len() => {
+                    origin.remove(i);
+                }
+                Edit::Remove(_) | Edit::Replace(_) => {}
+            }
+        }
+        let mut out = vec![None; before];
+        for (now, from) in origin.into_iter().enumerate() {
+            if let Some(f) = from {
+                out[f] = Some(now);
+            }
+        }
+        out
+    }
+
+    /// Only runs that came in, in the order of their places (a merge).
+    fn merged(&self) -> bool {
+        self.edits.iter().all(|e| matches!(e, Edit::Insert(_)))
+            && self.edits.windows(2).all(|w| match (w[0], w[1]) {
+                (Edit::Insert(a), Edit::Insert(b)) => a < b,
+                _ => false,
+            })
+    }
+
+    /// How many runs there were before, `now` runs after.
+    pub fn len_before(&self, now: usize) -> usize {
+        let (mut ins, mut rem) = (0, 0);
+        for e in &self.edits {
+            match e {
+                Edit::Insert(_) => ins += 1,
+                Edit::Remove(_) => rem += 1,
+                Edit::Replace(_) => {}
+            }
+        }
+        (now + rem).saturating_sub(ins)
+    }
+
+    /// The runs that came in or were read again, by their index now (sorted).
+    pub fn touched(&self) -> Vec<usize> {
+        if self.merged() {
+            return self
+                .edits
+                .iter()
+                .filter_map(|e| match e {
+                    Edit::Insert(i) => Some(*i),
+                    _ => None,
+                })
+                .collect();
+        }
+        let mut out: Vec<usize> = Vec::new();
+        for e in &self.edits {
+            match *e {
+                Edit::Insert(i) => {
+                    for t in &mut out {
+                        if *t >= i {
+                            *t += 1;
+                        }
+                    }
+                    out.push(i);
+                }
+                Edit::Remove(i) => {
+                    out.retain(|&t| t != i);
+                    for t in &mut out {
+                        if *t > i {
+                            *t -= 1;
+                        }
+                    }
+                }
+                Edit::Replace(i) => out.push(i),
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The cases (scope, caseId) whose runs changed: those of the runs that
+    /// came in or were read again (`runs`: the logs now) and of the runs taken out.
+    pub fn cases(&self, runs: &[RawRun]) -> std::collections::BTreeSet<(String, String)> {
+        let mut out = self.cases.clone();
+        for i in self.touched() {
+            if let Some(r) = runs.get(i) {
+                out.insert((r.scope.to_string(), r.case_id.to_string()));
+            }
+        }
+        out
+    }
+
+    /// Take `later`'s edits after these.
+    pub fn extend(&mut self, later: RunMoves) {
+        self.edits.extend(later.edits);
+        self.cases.extend(later.cases);
     }
 }
 
@@ -237,6 +441,63 @@ fn run_order(a: &RawRun, b: &RawRun) -> std::cmp::Ordering {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `map` and `touched` follow every run through random insertions,
+    /// removals and re-reads, as the runs' own ids say where each went.
+    #[test]
+    fn run_moves_follow_every_run() {
+        for seed in 0..200 {
+            let mut rng = fastrand::Rng::with_seed(seed);
+            let before: Vec<u32> = (0..rng.usize(0..12) as u32).collect();
+            let mut now = before.clone();
+            let mut next = 1000;
+            let mut moves = RunMoves::default();
+            let mut touched_ids = std::collections::BTreeSet::new();
+            // a merge (ascending insertions only) in some sequences
+            let merge = seed % 4 == 0;
+            let mut last_insert = 0;
+            for _ in 0..rng.usize(0..8) {
+                match rng.u8(0..3) {
+                    0 => {
+                        let lo = if merge { last_insert } else { 0 };
+                        if lo > now.len() {
+                            continue;
+                        }
+                        let i = rng.usize(lo..=now.len());
+                        now.insert(i, next);
+                        touched_ids.insert(next);
+                        next += 1;
+                        moves.edits.push(Edit::Insert(i));
+                        last_insert = i + 1;
+                    }
+                    1 if !now.is_empty() && !merge => {
+                        let i = rng.usize(0..now.len());
+                        touched_ids.remove(&now.remove(i));
+                        moves.edits.push(Edit::Remove(i));
+                    }
+                    2 if !now.is_empty() && !merge => {
+                        let i = rng.usize(0..now.len());
+                        touched_ids.insert(now[i]);
+                        moves.edits.push(Edit::Replace(i));
+                    }
+                    _ => {}
+                }
+            }
+            assert_eq!(moves.len_before(now.len()), before.len(), "seed {seed}");
+            let map = moves.map(before.len());
+            for (old, id) in before.iter().enumerate() {
+                let want = now.iter().position(|x| x == id);
+                assert_eq!(map[old], want, "seed {seed}: run {id}");
+            }
+            let got: Vec<u32> = moves.touched().iter().map(|&i| now[i]).collect();
+            let want: Vec<u32> = now
+                .iter()
+                .copied()
+                .filter(|x| touched_ids.contains(x))
+                .collect();
+            assert_eq!(got, want, "seed {seed}");
+        }
+    }
 
     #[test]
     fn run_ids() {
