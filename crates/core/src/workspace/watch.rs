@@ -70,6 +70,8 @@ pub struct Debouncer {
     pending: BTreeSet<PathBuf>,
     first: Option<Instant>,
     last: Option<Instant>,
+    /// A change that must not wait for the burst's end is pending.
+    urgent: bool,
 }
 
 impl Debouncer {
@@ -81,6 +83,7 @@ impl Debouncer {
             pending: BTreeSet::new(),
             first: None,
             last: None,
+            urgent: false,
         }
     }
     /// A change at `now`.
@@ -89,9 +92,16 @@ impl Debouncer {
         self.first.get_or_insert(now);
         self.last = Some(now);
     }
+    /// A change at `now` handed on at once, with whatever is pending (a new
+    /// run: on screen without waiting for its runner to pause).
+    pub fn push_urgent(&mut self, path: PathBuf, now: Instant) {
+        self.push(path, now);
+        self.urgent = true;
+    }
     /// When the current burst ends (none without pending changes).
     pub fn deadline(&self) -> Option<Instant> {
         match (self.first, self.last) {
+            (Some(f), _) if self.urgent => Some(f),
             (Some(f), Some(l)) => Some((l + self.quiet).min(f + self.max_wait)),
             _ => None,
         }
@@ -108,6 +118,7 @@ impl Debouncer {
         if self.deadline().is_some_and(|d| now >= d) {
             self.first = None;
             self.last = None;
+            self.urgent = false;
             Some(std::mem::take(&mut self.pending).into_iter().collect())
         } else {
             None
@@ -740,6 +751,18 @@ fn folders_of(
     )
 }
 
+/// Whether `path`, just created, starts a run: a runId folder under
+/// `tests/logs/`, or a run's timeline. Handed on at once, it reaches the screen
+/// without waiting for the runner's writes to pause (they seldom do).
+fn new_run(root: &Path, path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    (name == "timeline.jsonl" || logs::is_run_id(name))
+        && matches!(classify(root, path), Some(Change::Logs(_)))
+}
+
 fn deliver(shared: &Shared, batch: Batch) {
     let batch = Arc::new(batch);
     // a subscriber gone (its receiver dropped) is forgotten
@@ -790,9 +813,14 @@ fn run(root: &Path, budget: usize, shared: &Shared, stop: &AtomicBool) {
             Ok(Ok(ev)) => {
                 // an access (a read, an open) changes nothing
                 if !matches!(ev.kind, notify::EventKind::Access(_)) {
+                    let created = matches!(ev.kind, notify::EventKind::Create(_));
                     for p in ev.paths {
                         plan.event(watcher.as_mut(), &p);
-                        debouncer.push(p, Instant::now());
+                        if created && new_run(root, &p) {
+                            debouncer.push_urgent(p, Instant::now());
+                        } else {
+                            debouncer.push(p, Instant::now());
+                        }
                     }
                 }
             }
@@ -847,6 +875,33 @@ mod tests {
 
     fn ms(n: u64) -> Duration {
         Duration::from_millis(n)
+    }
+
+    /// A new run is handed on at once with what was pending; the writes
+    /// after it wait for their burst's end again.
+    #[test]
+    fn a_new_run_does_not_wait_for_the_burst_to_end() {
+        let t0 = Instant::now();
+        let mut d = Debouncer::new(ms(80), ms(400));
+        d.push(PathBuf::from("a"), t0);
+        assert!(d.take_due(t0 + ms(10)).is_none());
+        d.push_urgent(PathBuf::from("run"), t0 + ms(20));
+        assert_eq!(
+            d.take_due(t0 + ms(20)),
+            Some(vec![PathBuf::from("a"), PathBuf::from("run")])
+        );
+        d.push(PathBuf::from("run/timeline.jsonl"), t0 + ms(30));
+        assert!(d.take_due(t0 + ms(40)).is_none());
+        assert!(d.take_due(t0 + ms(110)).is_some());
+        let root = Path::new("/ws");
+        let run = "/ws/tests/logs/shop/backend/cart/add/20260310-120000-000";
+        assert!(new_run(root, Path::new(run)));
+        assert!(new_run(root, &Path::new(run).join("timeline.jsonl")));
+        assert!(!new_run(root, &Path::new(run).join("meta.json")));
+        assert!(!new_run(
+            root,
+            Path::new("/ws/tests/shop/20260310-120000-000")
+        ));
     }
 
     #[test]
