@@ -95,7 +95,7 @@ impl App {
             return records;
         }
         self.dirty = true;
-        self.runs_applied(ws, &applied.moves, applied.tree || applied.catalog);
+        self.apply_change(ws, &applied.moves, applied.tree, applied.catalog);
         self.changes
             .appeared
             .extend(applied.new_runs.iter().cloned());

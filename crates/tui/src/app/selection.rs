@@ -67,23 +67,45 @@ impl App {
         // the Runs tab's top row is the newest run: while the history streams in, a
         // cursor left there stays on the newest (not on the run that was newest so far)
         let at_top = self.runs.list().cursor == 0;
-        self.runs_applied(ws, &moves, false);
+        self.apply_change(ws, &moves, false, false);
         if at_top {
             self.runs.set_cursor(0);
         }
     }
 
-    /// Runs came, went or were read again (`moves`, applied to `ws` already):
-    /// each view takes only what changed — unless `shape` says the tree or the
-    /// catalog changed, or a case's row comes or goes, when `ws` is installed.
-    pub(super) fn runs_applied(&mut self, ws: Workspace, moves: &RunMoves, shape: bool) {
-        if shape || !self.tests.takes_runs(&ws, moves) {
-            self.install_workspace(ws, true);
-            return;
+    /// A change applied to `ws` (`moves`: where its runs moved; `tree`: the
+    /// cases of the tests tree changed; `catalog`: the catalog did): each view
+    /// takes only what changed. Runs alone update their cases' rows and figures
+    /// and the Runs tab's touched rows; a changed tree builds the rows and the
+    /// tree again but computes only the figures of the cases that came, went or
+    /// changed; nothing else is looked at again.
+    pub(super) fn apply_change(
+        &mut self,
+        ws: Workspace,
+        moves: &RunMoves,
+        tree: bool,
+        catalog: bool,
+    ) {
+        if tree || !self.tests.takes_runs(&ws, moves) {
+            self.tests.reshape(&ws, moves);
+            self.candidates = finder::candidates(&ws, self.tests.cases());
+        } else {
+            self.tests.runs_changed(&ws, moves);
         }
-        self.tests.runs_changed(&ws, moves);
+        if catalog {
+            if let Some(cat) = &ws.catalog {
+                self.catalog.install(cat);
+                let vars = self.vars_of(cat);
+                vars.host().clone_into(&mut self.opts.host);
+                self.launch.default_risk(cat.max_risk());
+            }
+            if !tree {
+                self.candidates = finder::candidates(&ws, self.tests.cases());
+            }
+        }
         self.runs.runs_moved(&ws, moves);
         self.ws = Some(ws);
+        self.catalog.clamp();
         self.clamp();
     }
 

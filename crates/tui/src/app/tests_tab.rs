@@ -252,15 +252,7 @@ impl TestsTab {
     pub fn install(&mut self, ws: &Workspace, reload: bool) {
         let keep_key = self.selected_node().map(|n| n.key.clone());
         let keep_expanded = std::mem::take(&mut self.expanded);
-        self.cases = cases::case_rows(ws);
-        self.by_key = self
-            .cases
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (c.key.clone(), i))
-            .collect();
-        self.nodes = cases::build_tree(&self.cases);
-        cases::count_failing(&mut self.nodes, &self.cases);
+        self.build_rows(ws);
         self.compute_stats(ws);
         if reload {
             self.expanded = keep_expanded;
@@ -281,6 +273,66 @@ impl TestsTab {
                 .collect();
             self.reorder();
             self.list.cursor = 0;
+        }
+    }
+
+    /// The rows, their keys, the tree and its failing counts, from `ws`.
+    fn build_rows(&mut self, ws: &Workspace) {
+        self.cases = cases::case_rows(ws);
+        self.by_key = self
+            .cases
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.key.clone(), i))
+            .collect();
+        self.nodes = cases::build_tree(&self.cases);
+        cases::count_failing(&mut self.nodes, &self.cases);
+    }
+
+    /// The cases of the tests tree changed (a case file came or went, the plan
+    /// changed) and maybe runs (`moves`), applied to `ws` already: the rows and
+    /// the tree are built again (the open folders and the selection kept), the
+    /// figures only of the cases that came, went, became or stopped being
+    /// orphans, or whose runs changed — by the difference, as
+    /// [`TestsTab::runs_changed`] does.
+    pub fn reshape(&mut self, ws: &Workspace, moves: &RunMoves) {
+        let keep_key = self.selected_node().map(|n| n.key.clone());
+        let known = |c: &CaseRow| !c.orphan() && !c.temp;
+        let before: HashMap<String, bool> = self
+            .cases
+            .iter()
+            .map(|c| (c.key.clone(), known(c)))
+            .collect();
+        self.build_rows(ws);
+        let mut keys: BTreeSet<String> = moves
+            .cases(&ws.logs.runs)
+            .iter()
+            .map(|(scope, case_id)| tree::key(scope, case_id))
+            .collect();
+        for c in &self.cases {
+            if before.get(&c.key) != Some(&known(c)) {
+                keys.insert(c.key.clone());
+            }
+        }
+        keys.extend(
+            before
+                .keys()
+                .filter(|k| !self.by_key.contains_key(*k))
+                .cloned(),
+        );
+        let settings = &ws.config.insights;
+        for key in &keys {
+            let node = self.by_key.get(key).and_then(|&i| {
+                let row = &self.cases[i];
+                let mine = &ws.logs.runs[row.run_range.0..row.run_range.1];
+                stats::case_node(key, mine, known(row), settings, self.change_times.as_ref())
+            });
+            stats::apply_case(&mut self.stats, key, node);
+        }
+        self.list.cursor = 0;
+        self.reorder();
+        if let Some(p) = keep_key.and_then(|k| self.position(&k)) {
+            self.list.cursor = p;
         }
     }
 
