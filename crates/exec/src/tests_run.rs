@@ -199,6 +199,55 @@ pub(crate) fn launch_tests(
     results
 }
 
+/// The folders of `tests/logs/` (`logs`) below which `target`'s runs are
+/// written (see [`asked_for`]): each case's folder, or the scope's (and the
+/// domain's backend for an e2e scope); the whole domain (`domain`) when the
+/// target names no scope.
+fn target_folders(logs: &Path, target: &TestsTarget, domain: &str) -> Vec<PathBuf> {
+    // a name that is no plain folder name (`..`, absolute) never leads the walk
+    // out of the logs: the domain's folder is walked instead
+    let plain = |s: &str| {
+        Path::new(s)
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)))
+    };
+    let named = match target {
+        TestsTarget::Cases { scope, case_ids } => {
+            plain(scope) && case_ids.iter().all(|c| plain(c) && !c.contains('/'))
+        }
+        TestsTarget::Scope(top) => plain(top),
+    };
+    if !named || !plain(domain) {
+        return vec![if domain.is_empty() || !plain(domain) {
+            logs.to_path_buf()
+        } else {
+            logs.join(domain)
+        }];
+    }
+    match target {
+        TestsTarget::Cases { scope, case_ids } => {
+            let scope = scope.trim_matches('/');
+            case_ids.iter().map(|c| logs.join(scope).join(c)).collect()
+        }
+        TestsTarget::Scope(top) => {
+            let top = top.trim_matches('/');
+            if top.is_empty() {
+                return vec![if domain.is_empty() {
+                    logs.to_path_buf()
+                } else {
+                    logs.join(domain)
+                }];
+            }
+            let mut out = vec![logs.join(top)];
+            let mut parts = top.split('/');
+            if let (Some(d), Some("e2e")) = (parts.next(), parts.next()) {
+                out.push(logs.join(d).join("backend"));
+            }
+            out
+        }
+    }
+}
+
 /// Whether a run of `scope`/`case_id` is one the runner was asked for by
 /// `target`: its scope (or one below it) and, for cases, one of its caseIds. An
 /// e2e request without `--case` first runs the same domain's backend (seed 000
@@ -234,13 +283,12 @@ fn run_one(
     sink: &Sink,
 ) -> Vec<ResultLine> {
     let logs = root.join("tests/logs");
-    let top = if domain.is_empty() {
-        logs.clone()
-    } else {
-        logs.join(domain)
-    };
+    // only where the runs asked for are written is looked at, and a folder
+    // only listed again when it changed: a poll of a large history is a stat
+    // per folder of the target
+    let mut scan = run_folder::RunScan::new(target_folders(&logs, target, domain));
     // every run folder seen (there before, followed, or external): not read again
-    let mut known = run_folders(&top, &BTreeSet::new());
+    let mut known = scan.poll().clone();
     sink(ExecEvent::RunnerStart {
         command: argv.clone(),
     });
@@ -277,10 +325,7 @@ fn run_one(
                 results.push(r);
             }
         }
-        let fresh: Vec<PathBuf> = run_folders(&top, &known)
-            .difference(&known)
-            .cloned()
-            .collect();
+        let fresh: Vec<PathBuf> = scan.poll().difference(&known).cloned().collect();
         for dir in &fresh {
             known.insert(dir.clone());
             let ident = testdeck_core::workspace::logs::FolderIdent::of(&logs, dir);

@@ -113,6 +113,84 @@ pub(crate) fn is_run_folder(dir: &Path) -> bool {
     dir.join(META).is_file() || dir.join(TIMELINE).is_file()
 }
 
+/// The run folders below some folders, found again as a launch polls for the
+/// runs its runner writes: a folder is listed again only when its mtime moved
+/// (a run folder made in it, a run's first file) or is too recent to trust (a
+/// change within the file system's timestamp tick leaves it as it was); the
+/// run folders found are never listed again. A poll of a large history costs a
+/// `stat` per folder, not a directory read.
+#[derive(Debug, Default)]
+pub struct RunScan {
+    tops: Vec<PathBuf>,
+    /// Each folder listed that is no run: its mtime then, and its subfolders.
+    listed: std::collections::HashMap<PathBuf, (SystemTime, Vec<PathBuf>)>,
+    runs: BTreeSet<PathBuf>,
+}
+
+/// How recent an mtime is too recent to prove a folder unchanged.
+const RACY: std::time::Duration = std::time::Duration::from_secs(2);
+
+impl RunScan {
+    /// A scan of the run folders below each of `tops` (a top itself is never a run).
+    pub fn new(tops: Vec<PathBuf>) -> RunScan {
+        RunScan {
+            tops,
+            ..RunScan::default()
+        }
+    }
+
+    /// The run folders now (every one found so far, and those made since).
+    pub fn poll(&mut self) -> &BTreeSet<PathBuf> {
+        let now = SystemTime::now();
+        let mut stack: Vec<PathBuf> = self.tops.clone();
+        let mut seen = std::collections::HashSet::new();
+        while let Some(dir) = stack.pop() {
+            if self.runs.contains(&dir) || !seen.insert(dir.clone()) {
+                continue;
+            }
+            let Ok(mtime) = std::fs::symlink_metadata(&dir).and_then(|m| {
+                if m.is_dir() {
+                    m.modified()
+                } else {
+                    Err(std::io::Error::other("not a folder"))
+                }
+            }) else {
+                self.listed.remove(&dir);
+                continue;
+            };
+            let fresh = now.duration_since(mtime).map_or(true, |age| age < RACY);
+            if let Some((m, subdirs)) = self.listed.get(&dir) {
+                if *m == mtime && !fresh {
+                    stack.extend(subdirs.iter().cloned());
+                    continue;
+                }
+            }
+            let Ok(rd) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            let mut subdirs = Vec::new();
+            let mut is_run = false;
+            for e in rd.flatten() {
+                let Ok(ft) = e.file_type() else { continue };
+                let name = e.file_name();
+                if ft.is_file() && (name == META || name == TIMELINE) {
+                    is_run = true;
+                } else if ft.is_dir() {
+                    subdirs.push(e.path());
+                }
+            }
+            if is_run && !self.tops.contains(&dir) {
+                self.listed.remove(&dir);
+                self.runs.insert(dir);
+            } else {
+                stack.extend(subdirs.iter().cloned());
+                self.listed.insert(dir, (mtime, subdirs));
+            }
+        }
+        &self.runs
+    }
+}
+
 /// Every run folder under `top` (a folder holding `meta.json` or
 /// `timeline.jsonl`); run folders are not descended into, and folders of
 /// `known` (run folders seen before) are not read again.
@@ -149,6 +227,46 @@ pub fn run_folders(top: &Path, known: &BTreeSet<PathBuf>) -> BTreeSet<PathBuf> {
 
 #[cfg(test)]
 mod tests {
+
+    /// A folder is listed again only when its mtime moved (or is too recent to
+    /// trust): a run made in a folder whose mtime is put back is not seen until
+    /// the folder changes again; run folders found stay found.
+    #[test]
+    fn a_scan_lists_a_folder_again_only_when_it_changed() {
+        let d = tempfile::tempdir().expect("tmp");
+        let logs = d.path().join("tests/logs");
+        let case = logs.join("shop/cart/add");
+        std::fs::create_dir_all(case.join("20260101-000000-000")).expect("mkdir");
+        std::fs::write(case.join("20260101-000000-000").join(TIMELINE), "").expect("w");
+        let old = SystemTime::now() - std::time::Duration::from_secs(3600);
+        let age = |p: &Path| {
+            std::fs::File::open(p)
+                .and_then(|f| f.set_modified(old))
+                .expect("mtime");
+        };
+        for p in [&logs, &logs.join("shop"), &logs.join("shop/cart"), &case] {
+            age(p);
+        }
+        let mut scan = RunScan::new(vec![logs.clone()]);
+        assert_eq!(scan.poll().len(), 1);
+        // a run made, its folder's mtime put back: not listed again
+        let second = case.join("20260101-000001-000");
+        std::fs::create_dir_all(&second).expect("mkdir");
+        std::fs::write(second.join(TIMELINE), "").expect("w");
+        age(&case);
+        assert_eq!(scan.poll().len(), 1, "an unchanged folder is not read");
+        // the folder changes: listed again, the run found
+        std::fs::File::open(&case)
+            .and_then(|f| f.set_modified(SystemTime::now()))
+            .expect("mtime");
+        assert!(scan.poll().contains(&second));
+        // a run in a new case folder (its parent's mtime moved)
+        let other = logs.join("shop/cart/remove/20260101-000002-000");
+        std::fs::create_dir_all(&other).expect("mkdir");
+        std::fs::write(other.join(META), "{}").expect("w");
+        assert!(scan.poll().contains(&other));
+        assert_eq!(scan.poll().len(), 3);
+    }
     use super::*;
 
     #[test]
