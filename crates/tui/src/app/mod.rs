@@ -466,6 +466,10 @@ impl App {
                 self.history_chunk(*chunk);
                 Vec::new()
             }
+            Action::HistoryVerified { updates, problems } => {
+                self.history_verified(updates, problems);
+                Vec::new()
+            }
             Action::HistoryDone => {
                 self.indexing = false;
                 self.history_progress = None;

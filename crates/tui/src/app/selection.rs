@@ -72,6 +72,30 @@ impl App {
         }
     }
 
+    /// The history cache's check: what differs from the cached history shown
+    /// is applied (no run of it is new to the person: none is followed or
+    /// announced), and the walk's problems join the list.
+    pub(super) fn history_verified(
+        &mut self,
+        updates: Vec<testdeck_core::workspace::changes::Update>,
+        mut problems: Vec<testdeck_core::Problem>,
+    ) {
+        let Some(mut ws) = self.ws.take() else {
+            return;
+        };
+        let changed = !updates.is_empty() && ws.apply(updates).changed;
+        ws.problems.append(&mut problems);
+        if !changed {
+            self.ws = Some(ws);
+            return;
+        }
+        let at_top = self.runs.list().cursor == 0;
+        self.install_workspace(ws, true);
+        if at_top {
+            self.runs.set_cursor(0);
+        }
+    }
+
     /// [`App::set_workspace`], told whether it replaces one shown (a change the
     /// watch applied to the workspace taken out of `self.ws` is one).
     pub(super) fn install_workspace(&mut self, ws: Workspace, reload: bool) {
