@@ -207,6 +207,10 @@ pub enum Action {
         updates: Vec<testdeck_core::workspace::changes::Update>,
         problems: Vec<testdeck_core::problem::Problem>,
     },
+    /// The history cache's check found more changed than is worth applying
+    /// change by change: the history whole as it is now (runs and the problems
+    /// of `tests/logs/`), in place of the cached one.
+    HistoryRebuilt(Box<testdeck_core::workspace::logs::Chunk>),
     /// The staged index read the whole history.
     HistoryDone,
     /// The workspace finished loading on its blocking task.

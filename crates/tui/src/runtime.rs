@@ -307,6 +307,10 @@ impl Drop for Following {
     }
 }
 
+/// The most differences a check of the history cache hands the app one by one
+/// (each costs the app a search of the history); past it the history whole.
+const APPLY_AT_MOST: usize = 64;
+
 /// How often the streamed history is handed to the app at most (after its first domain).
 const CHUNK_EVERY: Duration = Duration::from_millis(250);
 
@@ -357,13 +361,20 @@ pub fn index_staged_cached(
             gate();
             let judge = testdeck_core::workspace::logs::Judge::load(root, &runs);
             let v = cached.verify(root, &judge);
-            send(Action::HistoryVerified {
-                updates: v.updates,
-                problems: v.problems,
-            });
+            // the app applies a change at a time: past a few, the history
+            // whole in place of the cached one costs it less
+            let mut fresh = if v.updates.len() > APPLY_AT_MOST {
+                send(Action::HistoryRebuilt(Box::new(v.history())));
+                v.cache
+            } else {
+                send(Action::HistoryVerified {
+                    updates: v.updates,
+                    problems: v.problems,
+                });
+                v.cache
+            };
             send(Action::HistoryDone);
             send(Action::Records(read_records(root)));
-            let mut fresh = v.cache;
             let _ = fresh.store(dir, root);
             return;
         }
@@ -1670,5 +1681,31 @@ mod tests {
         let c = Cockpit::open_with(&root, None);
         drop(c);
         assert_eq!(full_loads(&root), 4, "--no-cache read the cache");
+    }
+
+    /// Issue 30: a warm open that finds more changed than it hands on change
+    /// by change (here, more new runs than `APPLY_AT_MOST`, and a run folder
+    /// gone) shows the history whole as it is now, still without a full load.
+    #[test]
+    fn a_warm_open_after_many_changes_shows_the_history_as_it_is_now() {
+        let (_d, root) = history_workspace();
+        let cache = tempfile::tempdir().expect("cache");
+        drop(Cockpit::open_with(&root, Some(cache.path())));
+        cache_written(cache.path(), &root);
+        for i in 0..=APPLY_AT_MOST {
+            finished_run(&root, CASES[2], &format!("20260501-12{i:04}-000"), "failed");
+        }
+        std::fs::remove_dir_all(root.join(format!(
+            "tests/logs/shop/backend/{}/20260401-120000-000",
+            CASES[3]
+        )))
+        .expect("rm");
+        let loads = full_loads(&root);
+        let c = Cockpit::open_with(&root, Some(cache.path()));
+        let shown = history_shown(&c.app);
+        assert_eq!(shown.0, full_history(&root));
+        assert_eq!(shown.1, 13 + APPLY_AT_MOST);
+        assert_eq!(shown.2, (9, 3 + APPLY_AT_MOST as u64));
+        assert_eq!(full_loads(&root), loads, "a warm open is no full load");
     }
 }

@@ -430,6 +430,36 @@ impl HistoryCache {
     }
 }
 
+impl Verified {
+    /// The whole history as checked, in place of the cached one: the cache's
+    /// runs as the folders are now, the runs read that it does not keep (in
+    /// progress, just changed), and every problem of their reading and of the
+    /// walk. For a check that found too much changed to apply change by change.
+    pub fn history(&self) -> Chunk {
+        let mut chunk = self.cache.history();
+        let mut more = Vec::new();
+        {
+            let cached: HashSet<&str> = chunk.runs.iter().map(|r| r.path.as_str()).collect();
+            for u in &self.updates {
+                if let Update::Run(r, p) = u {
+                    if !cached.contains(r.path.as_str()) {
+                        more.push(((**r).clone(), p));
+                    }
+                }
+            }
+        }
+        for (r, p) in more {
+            chunk.runs.push(r);
+            chunk.problems.extend(p.iter().cloned());
+        }
+        let mut logs = logs::Logs { runs: chunk.runs };
+        logs.sort();
+        chunk.runs = logs.runs;
+        chunk.problems.extend(self.problems.iter().cloned());
+        chunk
+    }
+}
+
 impl CaseEntry {
     fn empty() -> CaseEntry {
         CaseEntry {
@@ -618,7 +648,8 @@ fn visit(
         } = listing;
         let mut p = Vec::new();
         let run = logs::read_run(root, logs, &abs, folder, names, &mut p, None);
-        out.problems.append(&mut passed_over);
+        // what its listing passed over is the run's too (replaced with it)
+        p.append(&mut passed_over);
         out.read.push((run, p, stamp));
         return out;
     }

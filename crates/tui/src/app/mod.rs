@@ -470,6 +470,10 @@ impl App {
                 self.history_verified(updates, problems);
                 Vec::new()
             }
+            Action::HistoryRebuilt(chunk) => {
+                self.history_rebuilt(*chunk);
+                Vec::new()
+            }
             Action::HistoryDone => {
                 self.indexing = false;
                 self.history_progress = None;
