@@ -13,6 +13,7 @@ fn main() -> ExitCode {
             theme,
             keymap,
             demo,
+            no_cache,
         } => {
             let root = match testdeck_core::workspace::resolve_root(root.as_deref()) {
                 Ok(r) => r,
@@ -23,7 +24,13 @@ fn main() -> ExitCode {
                 // the cockpit takes the whole screen: say where the copy is before and after
                 eprintln!("testdeck: demo workspace copied to {shown}");
             }
-            let code = match testdeck_tui::open(&root, theme.as_deref(), keymap.as_deref()) {
+            // the history cache: the person's cache folder, unless `--no-cache`
+            let cache = if no_cache {
+                None
+            } else {
+                testdeck_core::workspace::history_cache::default_dir()
+            };
+            let code = match testdeck_tui::open(&root, theme.as_deref(), keymap.as_deref(), cache) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => cli::usage(&e),
             };

@@ -539,6 +539,8 @@ fn cockpit(root: &Path, xdg: &Path, args: &[&str]) -> Session {
     cmd.arg(root);
     cmd.args(args);
     cmd.env("XDG_CONFIG_HOME", xdg);
+    // the history cache beside the config, never the person's own
+    cmd.env("XDG_CACHE_HOME", std::path::Path::new(&xdg).join("cache"));
     cmd.env_remove("HOST");
     cmd.env_remove("NO_COLOR");
     Session::spawn(cmd, common::ROWS, common::COLS)
@@ -588,6 +590,11 @@ fn the_cockpit_shows_a_runs_start_in_the_local_zone() {
     cmd.arg("--root");
     cmd.arg(ws.path());
     cmd.env("XDG_CONFIG_HOME", cfg.path());
+    // the history cache beside the config, never the person's own
+    cmd.env(
+        "XDG_CACHE_HOME",
+        std::path::Path::new(&cfg.path()).join("cache"),
+    );
     cmd.env("TZ", tokyo());
     cmd.env_remove("TESTDECK_TIME");
     let mut s = Session::spawn(cmd, common::ROWS, common::COLS);

@@ -164,6 +164,11 @@ fn a_broken_vitest_config_shows_the_runner_s_error_in_the_cockpit() {
     cmd.arg("--root");
     cmd.arg(ws.path());
     cmd.env("XDG_CONFIG_HOME", cfg.path());
+    // the history cache beside the config, never the person's own
+    cmd.env(
+        "XDG_CACHE_HOME",
+        std::path::Path::new(&cfg.path()).join("cache"),
+    );
     cmd.env("TESTDECK_IMAGES", "halfblocks");
     cmd.env_remove("NO_COLOR");
     let mut s = Session::spawn(cmd, rows, cols);

@@ -170,6 +170,11 @@ fn auto_detects_kitty_from_the_terminal_s_answer() {
     cmd.arg("--root");
     cmd.arg(d.path());
     cmd.env("XDG_CONFIG_HOME", cfg.path());
+    // the history cache beside the config, never the person's own
+    cmd.env(
+        "XDG_CACHE_HOME",
+        std::path::Path::new(&cfg.path()).join("cache"),
+    );
     cmd.env("TERM", "xterm-256color");
     cmd.env("TESTDECK_IMAGES", "auto");
     for v in ["TERM_PROGRAM", "LC_TERMINAL", "NO_COLOR", "HOST"] {

@@ -173,3 +173,75 @@ fn staged_history_is_the_full_load() {
     b.sort();
     assert_eq!(a, b);
 }
+
+/// Issue 30: the binary writes the workspace's history cache under
+/// `$XDG_CACHE_HOME/testdeck/history/` once its first index is done, starts
+/// from it at the next open, and with `--no-cache` neither reads nor writes it.
+#[test]
+fn the_binary_keeps_a_history_cache_unless_told_no_cache() {
+    use common::Session;
+    let ws = common::fs::demo_copy();
+    // the copy's folders as a person's: written long ago (the cache vouches
+    // for nothing changed in the seconds before it reads)
+    let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
+    let mut stack = vec![ws.path().join("tests/logs")];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("ls").flatten() {
+            if e.file_type().expect("type").is_dir() {
+                stack.push(e.path());
+            }
+        }
+        std::fs::File::open(&d)
+            .expect("dir")
+            .set_modified(hour_ago)
+            .expect("mtime");
+    }
+    let cfg = common::fs::scratch_dir();
+    let cache_home = common::fs::scratch_dir();
+    let history = cache_home.path().join("testdeck/history");
+    let files = || -> Vec<std::path::PathBuf> {
+        std::fs::read_dir(&history)
+            .map(|d| d.flatten().map(|e| e.path()).collect())
+            .unwrap_or_default()
+    };
+    let open = |no_cache: bool| {
+        let mut cmd = Session::command(ws.path(), cfg.path());
+        cmd.env("TESTDECK_IMAGES", "halfblocks");
+        cmd.env("XDG_CACHE_HOME", cache_home.path());
+        if no_cache {
+            cmd.arg("--no-cache");
+        }
+        let s = Session::spawn(cmd, common::ROWS, common::COLS);
+        // the history drawn: the tree's counts, the status line done indexing
+        s.wait_for("the history drawn", |sc| {
+            let c = sc.contents();
+            c.contains("Tests · 21") && !c.contains("indexing")
+        });
+        s
+    };
+    // --no-cache: the whole history drawn, and nothing written
+    let s = open(true);
+    std::thread::sleep(Duration::from_millis(500));
+    s.quit();
+    assert!(files().is_empty(), "--no-cache wrote {:?}", files());
+    // without it: the cache is written once the history is read
+    let s = open(false);
+    let end = std::time::Instant::now() + WAIT;
+    while files().is_empty() {
+        assert!(std::time::Instant::now() < end, "no history cache written");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    s.quit();
+    let written = files();
+    assert_eq!(written.len(), 1, "{written:?}");
+    assert!(
+        testdeck_core::workspace::history_cache::HistoryCache::load(&history, ws.path())
+            .is_some_and(|c| c.runs() > 0),
+        "the file is no cache of this workspace"
+    );
+    // --no-cache again: the cache is left as it was, not read
+    let before = std::fs::read(&written[0]).expect("read");
+    let s = open(true);
+    s.quit();
+    assert_eq!(std::fs::read(&written[0]).expect("read"), before);
+}

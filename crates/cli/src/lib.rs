@@ -76,6 +76,10 @@ pub(crate) struct Look {
     /// Keymap name (a file of keymaps/ or $XDG_CONFIG_HOME/testdeck/).
     #[arg(long)]
     pub keymap: Option<String>,
+    /// Neither read nor write the history cache ($XDG_CACHE_HOME/testdeck/history/):
+    /// the whole history is read from the run folders.
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -348,6 +352,8 @@ pub enum Outcome {
         keymap: Option<String>,
         /// The cockpit is the demo's.
         demo: bool,
+        /// `--no-cache`: no history cache read or written.
+        no_cache: bool,
     },
 }
 
@@ -362,6 +368,7 @@ pub fn dispatch(cli: Cli) -> Outcome {
     if let Some(zone) = user.time {
         testdeck_core::clock::set_zone(zone);
     }
+    let no_cache = cli.look.no_cache;
     let ctx = Ctx {
         root: cli.root,
         theme: cli.look.theme.or_else(|| user.theme.clone()),
@@ -409,6 +416,7 @@ pub fn dispatch(cli: Cli) -> Outcome {
                     theme: a.look.theme.or(ctx.theme),
                     keymap: a.look.keymap.or(ctx.keymap),
                     demo: true,
+                    no_cache: a.look.no_cache || no_cache,
                 };
             }
             Err(code) => code,
@@ -429,6 +437,7 @@ pub fn dispatch(cli: Cli) -> Outcome {
                 theme: ctx.theme,
                 keymap: ctx.keymap,
                 demo: false,
+                no_cache,
             };
         }
     };

@@ -1,10 +1,10 @@
 //! Located problems: what `validate` reports and what loading collects instead of failing.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// How bad a problem is: errors make `validate` exit 1, warnings do not.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// Breaks a rule of the contract: `validate` exits 1.
@@ -24,7 +24,7 @@ impl fmt::Display for Severity {
 
 /// One problem at one place. `file` is relative to the workspace root with `/`;
 /// `line` and `column` are 1-based and `None` where the input has no place.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Problem {
     /// The file, relative to the workspace root, with `/`.
     pub file: String,

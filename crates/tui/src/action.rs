@@ -199,6 +199,18 @@ pub enum Action {
     },
     /// One domain's runs of the history, read.
     HistoryChunk(Box<testdeck_core::workspace::logs::Chunk>),
+    /// The history cache's check against the folders: what differs from the
+    /// cached history the app was handed (run folders gone, new or changed), and
+    /// the problems of the walk of `tests/logs/`. Applied while the history is
+    /// still indexing (before `HistoryDone`).
+    HistoryVerified {
+        updates: Vec<testdeck_core::workspace::changes::Update>,
+        problems: Vec<testdeck_core::problem::Problem>,
+    },
+    /// The history cache's check found more changed than is worth applying
+    /// change by change: the history whole as it is now (runs and the problems
+    /// of `tests/logs/`), in place of the cached one.
+    HistoryRebuilt(Box<testdeck_core::workspace::logs::Chunk>),
     /// The staged index read the whole history.
     HistoryDone,
     /// The workspace finished loading on its blocking task.

@@ -89,15 +89,27 @@ impl Drop for Query {
     }
 }
 
-/// Run the app until it quits. `root` is loaded on a blocking task so the first frame
-/// shows at once.
+/// Where the cockpit works: the workspace, and the folder of its history cache.
+pub struct At {
+    /// The workspace root.
+    pub root: PathBuf,
+    /// The folder of the history cache (`None`: `--no-cache`, neither read nor written).
+    pub history_cache: Option<PathBuf>,
+}
+
+/// Run the app until it quits. The workspace at `at.root` is loaded on a blocking
+/// task so the first frame shows at once.
 pub async fn run(
     mut app: App,
     theme: Theme,
     terminal: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
-    root: PathBuf,
+    at: At,
     ask: bool,
 ) -> std::io::Result<()> {
+    let At {
+        root,
+        history_cache,
+    } = at;
     let (tx, mut rx) = unbounded_channel::<Msg>();
     // keys and signals: read before anything else (a person's `q` or a SIGTERM is
     // handled within one message's work, whatever streams in)
@@ -136,7 +148,7 @@ pub async fn run(
     let send: super::action::ActionSink = Arc::new(move |a| {
         let _ = send_tx.send(Msg::Act(a));
     });
-    let mut runtime = Runtime::new(root.clone(), send);
+    let mut runtime = Runtime::new(root.clone(), send).with_history_cache(history_cache);
     runtime.start_indexing();
     runtime.start_watching();
     let size = terminal.size()?;

@@ -149,8 +149,15 @@ impl Drop for TerminalGuard {
     }
 }
 
-/// Open the cockpit on `root` until the person quits; the error is the message to show.
-pub fn open(root: &Path, theme: Option<&str>, keymap: Option<&str>) -> Result<(), String> {
+/// Open the cockpit on `root` until the person quits; the error is the message to
+/// show. `history_cache`: the folder of the history cache to start from and keep
+/// (`None`: `--no-cache`).
+pub fn open(
+    root: &Path,
+    theme: Option<&str>,
+    keymap: Option<&str>,
+    history_cache: Option<PathBuf>,
+) -> Result<(), String> {
     if !root.is_dir() {
         return Err(format!("{}: not a folder", root.display()));
     }
@@ -197,7 +204,11 @@ pub fn open(root: &Path, theme: Option<&str>, keymap: Option<&str>) -> Result<()
                 if let Some(n) = notice {
                     app.say(n);
                 }
-                rt.block_on(event::run(app, th, &mut term, root.to_path_buf(), ask))
+                let at = event::At {
+                    root: root.to_path_buf(),
+                    history_cache,
+                };
+                rt.block_on(event::run(app, th, &mut term, at, ask))
             })
     };
     // the guard has restored the terminal; end background tasks without waiting

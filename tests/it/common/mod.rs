@@ -76,6 +76,8 @@ impl Session {
         cmd.arg("--root");
         cmd.arg(root);
         cmd.env("XDG_CONFIG_HOME", config);
+        // the history cache beside the config, never the person's own
+        cmd.env("XDG_CACHE_HOME", config.join("cache"));
         cmd.env_remove("HOST");
         cmd.env_remove("NO_COLOR");
         cmd

@@ -47,6 +47,9 @@ pub enum Kind {
     /// An artifact copied out of its run folder for the program that opens it
     /// ([`checked_copy`]): videos and traces, never a sparse giant filling the disk.
     Opened,
+    /// testdeck's own history cache of a workspace (`workspace::history_cache`), in
+    /// the person's cache folder: read and written whole, never past its cap.
+    HistoryCache,
 }
 
 /// One timeline line (an event) is at most this long, for `validate`, `tail` and
@@ -71,6 +74,7 @@ impl Kind {
             Kind::Config | Kind::UserConfig | Kind::Source => 1 << 20,
             Kind::Trace => 128 << 20,
             Kind::Opened => 1 << 30,
+            Kind::HistoryCache => 256 << 20,
         }
     }
 }
@@ -262,6 +266,8 @@ pub(crate) fn open_beneath(
     rel: &Path,
     links: Links,
 ) -> Result<(File, Metadata), Error> {
+    #[cfg(any(test, feature = "testkit"))]
+    hold::wait_beneath(dir, rel);
     // O_NONBLOCK: opening a FIFO with no writer returns at once instead of
     // waiting for one; it has no effect on the reads of a regular file.
     let fd = beneath(dir, rel, OFlags::RDONLY | OFlags::NONBLOCK, links)?;
@@ -336,6 +342,8 @@ fn split_under(path: &Path, within: &Path) -> Result<(PathBuf, PathBuf), Error> 
 /// when it (after every symlink) stays inside that folder; without, the path is
 /// the person's own choice (a command-line argument) and may be a link.
 pub fn open(path: &Path, within: Option<&Path>) -> Result<(File, Metadata), Error> {
+    #[cfg(any(test, feature = "testkit"))]
+    hold::wait(path);
     if let Some(w) = within {
         let (base, rel) = split_under(path, w)?;
         let dir = folder_path(&base)?;
@@ -560,6 +568,106 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         let _ = std::fs::remove_file(&tmp);
     }
     result
+}
+
+/// A test hook: the opens of `meta.json` files under a workspace held until the
+/// test releases them, so a test can look at what a shell shows before any run
+/// summary is read. Only the threads other than the holder's wait (the holder
+/// is the test's own thread, which drives the app), and only under the roots
+/// held: tests running beside it are never touched.
+#[cfg(any(test, feature = "testkit"))]
+pub mod hold {
+    use std::os::fd::{AsRawFd as _, BorrowedFd};
+    use std::path::{Path, PathBuf};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::{Condvar, Mutex, PoisonError};
+    use std::thread::ThreadId;
+
+    struct Held {
+        root: PathBuf,
+        holder: ThreadId,
+        waiting: usize,
+    }
+
+    static HELD: Mutex<Vec<Held>> = Mutex::new(Vec::new());
+    static RELEASED: Condvar = Condvar::new();
+    /// How many roots are held: the opens look no further while it is 0.
+    static ANY: AtomicUsize = AtomicUsize::new(0);
+
+    /// The opens of `meta.json` under `root` (a real path) wait while this lives.
+    pub struct Hold {
+        root: PathBuf,
+    }
+
+    /// Hold the opens of `meta.json` under the folder `root` by other threads.
+    pub fn meta_json(root: &Path) -> Hold {
+        let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+        let mut held = HELD.lock().unwrap_or_else(PoisonError::into_inner);
+        held.push(Held {
+            root: root.clone(),
+            holder: std::thread::current().id(),
+            waiting: 0,
+        });
+        ANY.fetch_add(1, Ordering::SeqCst);
+        Hold { root }
+    }
+
+    impl Hold {
+        /// How many opens wait now.
+        pub fn waiting(&self) -> usize {
+            let held = HELD.lock().unwrap_or_else(PoisonError::into_inner);
+            held.iter()
+                .filter(|h| h.root == self.root)
+                .map(|h| h.waiting)
+                .sum()
+        }
+    }
+
+    impl Drop for Hold {
+        fn drop(&mut self) {
+            let mut held = HELD.lock().unwrap_or_else(PoisonError::into_inner);
+            if let Some(i) = held.iter().position(|h| h.root == self.root) {
+                held.remove(i);
+                ANY.fetch_sub(1, Ordering::SeqCst);
+            }
+            RELEASED.notify_all();
+        }
+    }
+
+    /// Wait while the open of `path` is held.
+    pub(super) fn wait(path: &Path) {
+        if ANY.load(Ordering::SeqCst) == 0 || path.file_name() != Some("meta.json".as_ref()) {
+            return;
+        }
+        let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        wait_under(&abs);
+    }
+
+    /// Wait while the open of `rel` under the open folder `dir` is held.
+    pub(super) fn wait_beneath(dir: BorrowedFd<'_>, rel: &Path) {
+        if ANY.load(Ordering::SeqCst) == 0 || rel.file_name() != Some("meta.json".as_ref()) {
+            return;
+        }
+        let Ok(at) = std::fs::read_link(format!("/proc/self/fd/{}", dir.as_raw_fd())) else {
+            return;
+        };
+        wait_under(&at.join(rel));
+    }
+
+    fn wait_under(file: &Path) {
+        let me = std::thread::current().id();
+        let mut held = HELD.lock().unwrap_or_else(PoisonError::into_inner);
+        let mine = |held: &mut Vec<Held>| {
+            held.iter_mut()
+                .position(|h| h.holder != me && file.starts_with(&h.root))
+        };
+        let Some(i) = mine(&mut held) else { return };
+        held[i].waiting += 1;
+        let root = held[i].root.clone();
+        while held.iter().any(|h| h.root == root) {
+            held = RELEASED.wait(held).unwrap_or_else(PoisonError::into_inner);
+        }
+    }
 }
 
 #[cfg(test)]

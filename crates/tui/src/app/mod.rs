@@ -468,6 +468,14 @@ impl App {
                 self.history_chunk(*chunk);
                 Vec::new()
             }
+            Action::HistoryVerified { updates, problems } => {
+                self.history_verified(updates, problems);
+                Vec::new()
+            }
+            Action::HistoryRebuilt(chunk) => {
+                self.history_rebuilt(*chunk);
+                Vec::new()
+            }
             Action::HistoryDone => {
                 self.indexing = false;
                 self.history_progress = None;

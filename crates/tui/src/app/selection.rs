@@ -109,6 +109,47 @@ impl App {
         self.clamp();
     }
 
+    /// The history cache's check: what differs from the cached history shown
+    /// is applied (no run of it is new to the person: none is followed or
+    /// announced), and the walk's problems join the list.
+    pub(super) fn history_verified(
+        &mut self,
+        updates: Vec<testdeck_core::workspace::changes::Update>,
+        mut problems: Vec<testdeck_core::Problem>,
+    ) {
+        let Some(mut ws) = self.ws.take() else {
+            return;
+        };
+        let applied = ws.apply(updates);
+        ws.problems.append(&mut problems);
+        if !applied.changed {
+            self.ws = Some(ws);
+            return;
+        }
+        let at_top = self.runs.list().cursor == 0;
+        self.apply_change(ws, &applied.moves, applied.tree, applied.catalog);
+        if at_top {
+            self.runs.set_cursor(0);
+        }
+    }
+
+    /// The history cache's check found much changed: the history whole in
+    /// place of the cached one (the problems of `tests/logs/` with it).
+    pub(super) fn history_rebuilt(&mut self, chunk: testdeck_core::workspace::logs::Chunk) {
+        let Some(mut ws) = self.ws.take() else {
+            return;
+        };
+        ws.problems
+            .retain(|p| !(p.file == "tests/logs" || p.file.starts_with("tests/logs/")));
+        ws.logs.runs.clear();
+        ws.add_history(chunk);
+        let at_top = self.runs.list().cursor == 0;
+        self.install_workspace(ws, true);
+        if at_top {
+            self.runs.set_cursor(0);
+        }
+    }
+
     /// [`App::set_workspace`], told whether it replaces one shown (a change the
     /// watch applied to the workspace taken out of `self.ws` is one).
     pub(super) fn install_workspace(&mut self, ws: Workspace, reload: bool) {

@@ -66,7 +66,7 @@ impl FolderIdent {
 
 /// Read the run folder `dir`, open as `folder`, whose listing showed `names`;
 /// with `contract`, its contract checks too.
-pub(super) fn read_run(
+pub(crate) fn read_run(
     root: &Path,
     logs: &Path,
     dir: &Path,

@@ -3,7 +3,7 @@
 use super::files::{json_syntax, read_json_file, wrong_type};
 use crate::problem::Problem;
 use crate::workspace::rel;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::path::Path;
 
@@ -78,7 +78,8 @@ pub struct Meta {
 /// What the views keep of a `meta.json` for every run: its times and counts. The
 /// rest (runtime, schema, unknown fields) is read on demand ([`super::RawRun::details`]):
 /// the index grows with runs, so a run costs only what the lists and statistics show.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// The history cache keeps it as it is (serde).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct MetaSummary {
     /// `startedAt`.
     pub started_at: Option<Box<str>>,

@@ -14,17 +14,19 @@ pub use artifacts::{ARTIFACT_KINDS, Artifact, artifacts_from, read_artifacts, st
 pub use files::{
     MAX_JSON_FILE, locate_key, locate_key_value, read_json_beneath, read_json_file, read_timeline,
 };
+pub(crate) use folder::read_run;
 pub use folder::{FolderIdent, read_folder};
 pub use history::{Chunk, History};
 pub use judge::Judge;
 pub use meta::{META_FIELDS, Meta, MetaRuntime, MetaStats, MetaSummary, parse_meta, read_meta};
+pub(crate) use scan::{Listing, misplaced};
 pub use scan::{scan, scan_with};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::sync::Arc;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 /// The state of a run: its `meta.json` `status`, or why there is none.
 pub enum RunStatus {
@@ -169,6 +171,11 @@ impl Logs {
     /// whose `meta.json` is there but broken stays in progress.
     pub fn judge(&mut self, root: &Path, judge: &Judge) {
         judge_runs(&mut self.runs, root, judge);
+    }
+
+    /// Put the runs in their order (after runs were added).
+    pub(crate) fn sort(&mut self) {
+        self.runs.sort_by(run_order);
     }
 
     /// The status indexed for the folder of `run` (found by its scope, caseId

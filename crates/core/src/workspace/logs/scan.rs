@@ -8,6 +8,7 @@ use crate::workspace::run_folder::{self, Names};
 use crate::workspace::walk::{self, Folder, Kind as EntryKind};
 use rayon::prelude::*;
 use std::collections::HashSet;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -128,6 +129,76 @@ pub(super) fn share_names(names: &mut HashSet<Arc<str>>, run: &mut RawRun) {
     run.case_id = shared(names, &run.case_id);
 }
 
+/// A folder's listing as the walks of `tests/logs/` read it: its subfolders (never
+/// a link), the run files it shows, and what is passed over and said (links, a
+/// FIFO or device under a run file's name).
+pub(crate) struct Listing {
+    pub(crate) subdirs: Vec<OsString>,
+    pub(crate) names: Names,
+    pub(crate) passed_over: Vec<Problem>,
+}
+
+impl Listing {
+    /// The listing `entries` of the folder `dir`.
+    pub(crate) fn of(root: &Path, dir: &Path, entries: Vec<(OsString, EntryKind)>) -> Listing {
+        let mut out = Listing {
+            subdirs: Vec::new(),
+            names: Names::default(),
+            passed_over: Vec::new(),
+        };
+        for (name, kind) in entries {
+            let run_file = matches!(
+                name.to_str(),
+                Some(
+                    run_folder::META
+                        | run_folder::TIMELINE
+                        | run_folder::RUNTIME_EVENTS
+                        | run_folder::ARTIFACTS
+                )
+            );
+            let passed_over = match kind {
+                EntryKind::Link => Some((
+                    "symlink-not-followed",
+                    "symbolic link under tests/logs is not followed",
+                )),
+                // a FIFO or device under a run file's name is never read (it would
+                // block or never end): said, not silently passed over
+                EntryKind::Special if run_file => Some((
+                    "not-a-regular-file",
+                    "a run file that is not a regular file (FIFO, device, socket) is not read",
+                )),
+                _ => None,
+            };
+            if let Some((rule, message)) = passed_over {
+                out.passed_over
+                    .push(Problem::warning(rel(root, &dir.join(&name)), rule, message));
+                continue;
+            }
+            out.names.note(&name, kind);
+            // symlinks are never followed: no loops, no escape from the workspace
+            if kind == EntryKind::Dir {
+                out.subdirs.push(name);
+            }
+        }
+        out
+    }
+
+    /// The folder holds a run (`meta.json` or `timeline.jsonl`).
+    pub(crate) fn is_run(&self) -> bool {
+        self.names.meta || self.names.timeline
+    }
+}
+
+/// Run files directly under `tests/logs` or a domain folder (`dir`): a run folder
+/// needs at least a caseId folder above it.
+pub(crate) fn misplaced(root: &Path, dir: &Path) -> Problem {
+    Problem::warning(
+        rel(root, dir),
+        "log-misplaced",
+        "run files directly under tests/logs or a domain folder: no caseId folder above them",
+    )
+}
+
 /// One folder, held open: its entries' types come from the listing, its run
 /// files are read relative to it, its subfolders opened relative to it.
 fn scan_dir(
@@ -142,51 +213,15 @@ fn scan_dir(
         Ok(e) => e,
         Err(e) => return Found::unreadable(root, dir, &e),
     };
-    let mut subdirs = Vec::new();
-    let mut names = Names::default();
-    let mut links = Vec::new();
-    for (name, kind) in entries {
-        let run_file = matches!(
-            name.to_str(),
-            Some(
-                run_folder::META
-                    | run_folder::TIMELINE
-                    | run_folder::RUNTIME_EVENTS
-                    | run_folder::ARTIFACTS
-            )
-        );
-        let passed_over = match kind {
-            EntryKind::Link => Some((
-                "symlink-not-followed",
-                "symbolic link under tests/logs is not followed",
-            )),
-            // a FIFO or device under a run file's name is never read (it would
-            // block or never end): said, not silently passed over
-            EntryKind::Special if run_file => Some((
-                "not-a-regular-file",
-                "a run file that is not a regular file (FIFO, device, socket) is not read",
-            )),
-            _ => None,
-        };
-        if let Some((rule, message)) = passed_over {
-            links.push(Problem::warning(rel(root, &dir.join(&name)), rule, message));
-            continue;
-        }
-        names.note(&name, kind);
-        // symlinks are never followed: no loops, no escape from the workspace
-        if kind == EntryKind::Dir {
-            subdirs.push(name);
-        }
-    }
+    let Listing {
+        subdirs,
+        names,
+        passed_over: mut links,
+    } = Listing::of(root, dir, entries);
     if names.meta || names.timeline {
         if dir == logs || dir.parent() == Some(logs) {
-            // a run folder needs at least a caseId folder above it
             return Found {
-                probs: vec![Problem::warning(
-                    rel(root, dir),
-                    "log-misplaced",
-                    "run files directly under tests/logs or a domain folder: no caseId folder above them",
-                )],
+                probs: vec![misplaced(root, dir)],
                 ..Found::default()
             };
         }
