@@ -143,7 +143,7 @@ fn timeline_launch(exe: &Path, quit_mid: bool) {
     if quit_mid {
         let q = flood::launch_then_quit(exe, Duration::from_secs(1));
         println!(
-            "TUI, launch writing a {FLOOD_LINES}-line timeline, q + y 1 s in: ended {} after the keys, peak RSS {} MB",
+            "TUI, launch writing a {FLOOD_LINES}-line timeline, q + y 1 s in: ended {} after the last key, peak RSS {} MB",
             q.latency
                 .map_or_else(|| "never (300 s)".to_owned(), |s| format!("{s:.3} s")),
             q.peak_mb

@@ -68,21 +68,30 @@ pub fn peak_until(pid: u32, mut done: impl FnMut() -> bool) -> (u64, bool) {
     }
 }
 
-/// The quit keys mid-flood, then how long the cockpit took to end, in seconds
-/// (the typing's own 100 ms per key taken off); `None`: not within 300 s.
+/// The quit keys mid-flood, 100 ms apart, then how long the cockpit took to
+/// end after the last key it was typed before it ended, in seconds; `None`:
+/// not within 300 s.
 pub fn quit_latency(t: &mut Cockpit, keys: &[&str]) -> Option<f64> {
-    let start = Instant::now();
+    let mut pressed = None;
     for k in keys {
-        t.send(k);
+        if t.ended() {
+            break;
+        }
+        t.press(k);
+        pressed = Some(Instant::now());
+        let next = Instant::now() + Duration::from_millis(100);
+        while Instant::now() < next && !t.ended() {
+            std::thread::sleep(Duration::from_millis(1));
+        }
     }
-    let typing = 0.1 * keys.len() as f64;
+    let pressed = pressed?;
     while !t.ended() {
-        if start.elapsed() > Duration::from_secs(300) {
+        if pressed.elapsed() > Duration::from_secs(300) {
             return None;
         }
-        std::thread::sleep(Duration::from_millis(5));
+        std::thread::sleep(Duration::from_millis(1));
     }
-    Some((start.elapsed().as_secs_f64() - typing).max(0.0))
+    Some(pressed.elapsed().as_secs_f64())
 }
 
 /// A quit in the middle of a launch's flood.

@@ -143,6 +143,12 @@ impl Cockpit {
         std::thread::sleep(Duration::from_millis(100));
     }
 
+    /// Type `s` at once, no pause after it.
+    pub fn press(&mut self, s: &str) {
+        let _ = self.writer.write_all(s.as_bytes());
+        let _ = self.writer.flush();
+    }
+
     /// The screen's text now.
     pub fn text(&self) -> String {
         self.screen
