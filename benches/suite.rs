@@ -31,7 +31,8 @@
 //!   most 5 minutes after the runner ended), from `/proc/PID/stat`; the runner's from the shell's own `times`
 //!   (itself and every child: `date`, `sleep`, `mkdir`, `mv`). Goal: the
 //!   cockpit's below the runner's.
-//! - `SUITE_SCREEN=1` prints the cockpit's screen as the runner ends.
+//! - `SUITE_SCREEN=1` prints the cockpit's screen as the runner ends;
+//!   `TESTDECK_BENCH_EXE=PATH` runs another build of the cockpit.
 #![allow(clippy::unwrap_used)]
 
 use common::pty::{Cockpit, FirstSeen, Start, history_count};

@@ -24,9 +24,16 @@ use testdeck_tui::app::{App, Options};
 use testdeck_tui::keymap::Keymap;
 use testdeck_tui::theme::Theme;
 
-/// The testdeck binary cargo built for the bench (release under `cargo bench`).
+/// The testdeck binary cargo built for the bench (release under `cargo bench`),
+/// or the one `TESTDECK_BENCH_EXE` names (another build to compare).
 pub fn exe() -> &'static Path {
-    Path::new(env!("CARGO_BIN_EXE_testdeck"))
+    static EXE: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    EXE.get_or_init(|| {
+        std::env::var_os("TESTDECK_BENCH_EXE").map_or_else(
+            || std::path::PathBuf::from(env!("CARGO_BIN_EXE_testdeck")),
+            std::path::PathBuf::from,
+        )
+    })
 }
 
 pub fn ms(d: Duration) -> f64 {
