@@ -10,25 +10,20 @@
 //! keeps the workspaces in `DIR/<size>` and reuses them.
 #![allow(clippy::unwrap_used)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-// the generator of `cargo run --example gen-workspace`, one home
+// the generated workspaces (the scale bench's) and the median, one home
 #[allow(dead_code)]
-#[path = "../examples/gen-workspace.rs"]
-mod generator;
+mod common;
 
-const RUNS_PER_CASE: usize = 5;
+use common::median;
+
 const REPS: usize = 5;
 
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v[v.len() / 2]
-}
-
 fn time(root: &Path, args: &[&str]) -> (Duration, usize) {
-    let exe = env!("CARGO_BIN_EXE_testdeck");
+    let exe = common::exe();
     let mut v = Vec::new();
     let mut bytes = 0;
     // one warm-up run: the page cache holds the workspace for both commands
@@ -51,14 +46,6 @@ fn time(root: &Path, args: &[&str]) -> (Duration, usize) {
     (median(v), bytes)
 }
 
-fn parse_size(s: &str) -> Option<usize> {
-    let s = s.trim();
-    match s.strip_suffix('k') {
-        Some(n) => n.parse::<usize>().ok().map(|n| n * 1000),
-        None => s.parse().ok(),
-    }
-}
-
 fn main() {
     if std::env::args().any(|a| a == "--list") {
         return;
@@ -66,33 +53,12 @@ fn main() {
     let sizes = std::env::var("INSIGHTS_SIZES").unwrap_or_else(|_| "10k,30k".to_owned());
     let mut rows = Vec::new();
     for label in sizes.split(',') {
-        let Some(cases) = parse_size(label) else {
+        let Some(cases) = common::ws::parse_size(label) else {
             continue;
         };
-        let (dir, _tmp) = if let Some(base) = std::env::var_os("TESTDECK_BENCH_WS") {
-            (PathBuf::from(base).join(label), None)
-        } else {
-            let t = tempfile::tempdir().unwrap();
-            (t.path().join("ws"), Some(t))
+        let Some((dir, _tmp)) = common::ws::workspace(cases, label.trim()) else {
+            continue;
         };
-        if !dir.join("tests").is_dir() {
-            let t = Instant::now();
-            let s = generator::generate(&generator::Options {
-                out: dir.clone(),
-                cases,
-                runs: cases * RUNS_PER_CASE,
-                catalog: 0,
-                seed: 42,
-            })
-            .unwrap();
-            println!(
-                "generated {label}: {} cases, {} runs, {} files in {:.1} s",
-                s.cases,
-                s.runs,
-                s.files,
-                t.elapsed().as_secs_f64()
-            );
-        }
         let (stats, stats_b) = time(&dir, &["stats", "--json"]);
         let (ins, ins_b) = time(&dir, &["insights", "--json"]);
         let (ins_all, _) = time(&dir, &["insights", "--json", "--top", "1000000"]);

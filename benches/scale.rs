@@ -1,105 +1,625 @@
-//! The scaling curve of issue 17 (figures, never pass/fail): for generated
-//! workspaces of 1k / 10k / 30k / 100k cases (5 runs a case), every row of the
-//! issue's table beside its peer — the tree drawn and the history indexed (in
-//! process), the TUI's and `list --json`'s peak RSS, `stats --json` beside the
-//! `find … meta.json -exec cat` floor, `validate`'s opens and readlinks per
-//! file (strace), the finder beside `fzf --filter` — and `tail -f --json`
-//! beside GNU `tail -F` on compact and on spaced JSON lines. Ends with the
-//! markdown tables `docs/performance.md` holds.
+//! Issue 30's table (figures, never pass/fail): for generated workspaces of
+//! 10k and 30k cases (5 runs a case), each row of the issue beside its goal and
+//! its peer, printed as it is measured as `row | size | measured | goal | peer`,
+//! and at the end the markdown table `docs/performance.md` holds.
 //!
-//!     SCALE_SIZES=1k,10k,30k cargo bench --bench scale
+//!     SCALE_SIZES=10k cargo bench --bench scale
 //!
-//! `SCALE_SIZES` (default `1k,10k`) chooses the sizes. `TESTDECK_BENCH_WS=DIR`
-//! keeps the workspaces in `DIR/<size>` and reuses them; otherwise each is
-//! generated in a temporary folder and deleted when measured. A size is
-//! skipped when generating it would leave less than 20 GB free.
+//! - `SCALE_SIZES` chooses the sizes (default `10k,30k`; any `Nk` or number of
+//!   cases). `TESTDECK_BENCH_WS=DIR` keeps the workspaces in `DIR/<size>` and
+//!   reuses them; otherwise each is generated in a temporary folder (about
+//!   150 KB a case; 10k cases take 1.1 GB) and deleted once measured. A size is
+//!   skipped (and says so) when generating it would leave less than 20 GB free.
+//! - `SCALE_ROWS` chooses the rows (default `1,2,3,4,5,6,7,8,9`; `issue17` adds
+//!   the last round's `list --json` RSS, `stats --json`, `validate` and finder
+//!   rows). Rows 6 and 7 are read from row 3's open, so they open it too.
+//! - The cockpit is the release binary cargo built for the bench (or the one
+//!   `TESTDECK_BENCH_EXE` names, to compare another build), in a 160×48
+//!   pseudo-terminal that answers no query, its screen read through vt100, with
+//!   config, state and cache folders of its own (`XDG_*_HOME`); except in row 2
+//!   it runs with `TESTDECK_IMAGES=halfblocks` (no graphics query). The
+//!   in-process rows always measure this checkout's library.
+//! - Cold pages: the page cache is dropped (`sync; echo 3 >
+//!   /proc/sys/vm/drop_caches`, root only) before each cold row and before its
+//!   floor alike; where it cannot be, the row says so and is a warm-page figure.
+//!   Every other row runs after the page cache was warmed
+//!   (`find -type f -exec cat`).
+//!
+//! The rows:
+//!
+//! 1. **TUI: tree drawn.** In process: the cockpit's own staged index
+//!    (`tui::runtime::index_staged` on another thread) from the start to the
+//!    first frame with the tree on a 160×48 test backend. The binary: from its
+//!    spawn to the first screen whose tree pane's title counts the cases
+//!    (`Tests · N`), no index in its cache, pages warm: median of 3; and cold,
+//!    in row 3's cold open (no index, the page cache dropped). Goal ≤ 100 ms at
+//!    10k, ≤ 200 ms at 30k.
+//! 2. **First frame in a bare pty.** From the spawn to the first screen with the
+//!    tree pane's title, `TESTDECK_IMAGES=auto` (the graphics query written; the
+//!    pty never answers) and `halfblocks`; median and max of 5. Goal: the first
+//!    frame never waits on the terminal (the two alike).
+//! 3. **TUI: full history drawn.** From the spawn until the status line shows
+//!    the history's counts (`N cases · M runs`, no `indexing`). Cold: no index
+//!    (an empty cache folder) and the page cache dropped; beside it the floor,
+//!    `find tests/logs -name meta.json -exec cat {} +`, the page cache dropped
+//!    too (goal: cold ≤ the floor). Also with warm pages and no index, beside
+//!    the floor with warm pages (median of 3), and the in-process index's
+//!    figure (row 1's run, until the last domain is drawn). Warm: the second
+//!    open, when the binary has a persistent index (its `--help` names
+//!    `--no-cache`): the same cache folder as the cold open (goal ≤ 300 ms at
+//!    30k); otherwise "n/a: no index".
+//! 4. **Run folder appears → its first event on screen** (`common::live`, as
+//!    `cargo bench --bench live`): in process, the whole workspace loaded, the
+//!    cockpit's real workspace watch running; 10 run folders, each in its own
+//!    case, written with one event; from the folder's creation to the frame
+//!    that shows the event; median and max. Goal ≤ 100 ms.
+//! 5. **A run ends → tree, statistics, details updated.** In process, the same
+//!    app: a run written in progress and applied (its case selected, as the
+//!    cockpit selects a new run), then its `meta.json` (`failed`) renamed into
+//!    place and read as the watch reads it; from the app taking that update
+//!    to the frame whose details say `<runId> failed`; median and max of 10.
+//!    Peer: the same app taking the whole workspace again (`Action::Loaded`,
+//!    read beforehand) and drawing it, the full rebuild. Goal ≤ 20 ms, no full
+//!    rebuild.
+//! 6. **TUI peak RSS**: `VmHWM` of row 3's warm-page open once the history is
+//!    drawn and its CPU time stops growing (and of the warm open, with an
+//!    index). Goal ≤ 100 MB at 10k, ≤ 250 MB at 30k.
+//! 7. **inotify watches**: the same process, the `inotify wd:` lines of
+//!    `/proc/PID/fdinfo` of each of its inotify descriptors, once the count
+//!    holds for a second; beside the watcher's budget
+//!    (`workspace::watch::budget`) and the user's limit
+//!    (`fs.inotify.max_user_watches`). Goal: within the budget, the rest polled.
+//! 8. **`tail --json`, 200k lines with `"id":null`** appended at once to a
+//!    followed file, until the last is printed (median of 5 bursts), beside GNU
+//!    `tail -F -n 0` on the same lines (`common::tail_burst`, as `cargo bench
+//!    --bench tail`). Goal ≤ 1.5x. Once, not per size.
+//! 9. **Quitting 6 s into a 2M-line flood the cockpit launched**
+//!    (`common::flood`, as `cargo bench --bench flood`): `q` then `y` 100 ms
+//!    later; from the last of them typed before the process ended to its end
+//!    (polled every millisecond); median and max of 3. Goal ≤ 100 ms.
+//!    Once, not per size.
 #![allow(clippy::unwrap_used)]
 
-use common::{Follow, LineFn, median, ms};
+use common::pty::{Cockpit, FirstSeen, Start, history_count, tree_drawn};
+use common::{median, ms};
 use std::fmt::Write as _;
-use std::fs::{File, OpenOptions};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 #[allow(dead_code)]
 mod common;
 
-// the generator of `cargo run --example gen-workspace`, one home
-#[allow(dead_code)]
-#[path = "../examples/gen-workspace.rs"]
-mod generator;
+/// The pty the cockpit runs in.
+const ROWS: u16 = 48;
+const COLS: u16 = 160;
+/// Longest a cockpit is waited for (a screen, its history).
+const LIMIT: Duration = Duration::from_secs(600);
+/// Runs of rows 4 and 5.
+const LIVE_RUNS: usize = 10;
 
-/// Runs generated per case (the issue's 10k cases / 50k runs).
-const RUNS_PER_CASE: usize = 5;
-/// Free space a generated workspace must leave on its filesystem.
-const KEEP_FREE: u64 = 20 << 30;
-/// Disk a generated case takes with its runs, about (measured: 10k cases,
-/// 242k files, 1.1 GB).
-const BYTES_PER_CASE: u64 = 150 << 10;
-/// Lines of one tail burst, and bursts per follower (the median is kept).
-const BURST: u64 = 200_000;
-const BURSTS: usize = 5;
-
-/// One size's figures; `None` where a tool is missing or a step failed.
-#[derive(Default)]
-struct Figures {
-    label: String,
-    cases: usize,
-    runs: usize,
-    files: u64,
-    tree_ms: f64,
-    indexed_ms: f64,
-    tui_rss_mb: Option<f64>,
-    list_rss_mb: Option<f64>,
-    stats_s: f64,
-    floor_s: f64,
-    /// (opens, readlinks) per file.
-    validate: Option<(f64, f64)>,
-    key_ms: f64,
-    fzf_ms: Option<f64>,
+/// One printed row.
+struct Row {
+    name: String,
+    size: String,
+    measured: String,
+    goal: String,
+    peer: String,
 }
 
-fn parse_size(s: &str) -> Option<usize> {
-    let s = s.trim().to_ascii_lowercase();
-    match s.strip_suffix('k') {
-        Some(k) => k.parse::<usize>().ok().map(|k| k * 1000),
-        None => s.parse().ok(),
+#[derive(Default)]
+struct Table(Vec<Row>);
+
+impl Table {
+    fn add(&mut self, row: &str, size: &str, measured: String, goal: &str, peer: String) {
+        let r = Row {
+            name: row.to_owned(),
+            size: size.to_owned(),
+            measured,
+            goal: goal.to_owned(),
+            peer,
+        };
+        println!(
+            "{} | {} | {} | {} | {}",
+            r.name, r.size, r.measured, r.goal, r.peer
+        );
+        self.0.push(r);
+    }
+
+    /// The rows by their number, each row's sizes together, in the order
+    /// they were measured.
+    fn markdown(&self) -> String {
+        // the workspace's counts first, issue 17's rows last
+        let number = |r: &Row| {
+            r.name
+                .split_once(". ")
+                .and_then(|(n, _)| n.parse::<u32>().ok())
+                .unwrap_or(if r.name.starts_with("cases") { 0 } else { 100 })
+        };
+        let first = |r: &Row| self.0.iter().position(|o| o.name == r.name).unwrap_or(0);
+        let mut rows: Vec<&Row> = self.0.iter().collect();
+        rows.sort_by_key(|r| (number(r), first(r)));
+        let mut t = String::new();
+        let _ = writeln!(t, "| | cases | measured | goal | peer |");
+        let _ = writeln!(t, "|---|---|---|---|---|");
+        for r in rows {
+            let _ = writeln!(
+                t,
+                "| {} | {} | {} | {} | {} |",
+                r.name, r.size, r.measured, r.goal, r.peer
+            );
+        }
+        t
     }
 }
 
-fn free_bytes(path: &Path) -> Option<u64> {
-    let st = rustix::fs::statvfs(path).ok()?;
-    Some(st.f_bavail * st.f_frsize)
+/// Which rows to measure (`SCALE_ROWS`).
+struct Rows(Vec<String>);
+
+impl Rows {
+    fn from_env() -> Rows {
+        let v = std::env::var("SCALE_ROWS").unwrap_or_else(|_| "1,2,3,4,5,6,7,8,9".into());
+        Rows(v.split(',').map(|s| s.trim().to_owned()).collect())
+    }
+    fn has(&self, r: &str) -> bool {
+        self.0.iter().any(|x| x == r)
+    }
+    fn any(&self, rs: &[&str]) -> bool {
+        rs.iter().any(|r| self.has(r))
+    }
 }
 
-fn exe() -> &'static str {
-    env!("CARGO_BIN_EXE_testdeck")
+fn exe() -> &'static Path {
+    common::exe()
 }
 
-/// Regular files under `dir`, from the directory entries' types.
-fn count_files(dir: &Path) -> u64 {
-    let mut n = 0;
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            match e.file_type() {
-                Ok(t) if t.is_dir() => stack.push(e.path()),
-                Ok(t) if t.is_file() => n += 1,
-                _ => {}
+fn grouped(n: u64) -> String {
+    testdeck_core::number::grouped(n)
+}
+
+fn ms0(d: Duration) -> String {
+    format!("{} ms", grouped(ms(d).round() as u64))
+}
+
+/// `median ms (max ms)` of sorted times, or why there are none.
+fn med_max(v: &[Duration]) -> String {
+    match (v.get(v.len() / 2), v.last()) {
+        (Some(m), Some(x)) => format!("median {}, max {}", ms0(*m), ms0(*x)),
+        _ => "none measured".into(),
+    }
+}
+
+fn time_runs(cmd: &mut Command, reps: usize) -> Duration {
+    let mut v = Vec::new();
+    for _ in 0..reps {
+        let t = Instant::now();
+        let _ = cmd.stdout(Stdio::null()).stderr(Stdio::null()).status();
+        v.push(t.elapsed());
+    }
+    median(v)
+}
+
+fn has(tool: &str) -> bool {
+    Command::new(tool)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok()
+}
+
+/// Whether the binary has a persistent index: its help names `--no-cache`.
+fn has_index() -> bool {
+    Command::new(exe())
+        .arg("--help")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("--no-cache"))
+}
+
+/// The page cache dropped (`true`), or said why not (`false`).
+fn drop_pages(why_not: &mut Option<String>) -> bool {
+    match common::drop_page_cache() {
+        Ok(()) => true,
+        Err(e) => {
+            if why_not.is_none() {
+                println!("{e}: the cold rows are warm-page figures");
             }
+            *why_not = Some(e);
+            false
         }
     }
-    n
 }
 
-/// The time of `cmd` and its peak RSS in MB, through `/usr/bin/time` (the
-/// child's rusage) when it is there, else by sampling `/proc` (a lower bound).
+/// An open of the cockpit until its history is drawn.
+struct Open {
+    cockpit: Cockpit,
+    tree: Option<Duration>,
+    history: Option<Duration>,
+}
+
+/// Open the cockpit on `root` with its caches in `home` and wait for its
+/// history to be drawn.
+fn open_until_history(root: &Path, home: &Path) -> Open {
+    let (tree, hist) = (FirstSeen::default(), FirstSeen::default());
+    let cockpit = Cockpit::open(
+        exe(),
+        root,
+        Start::new(ROWS, COLS)
+            .home(home)
+            .hook(tree.hook(tree_drawn))
+            .hook(hist.hook(|s| history_count(s).is_some())),
+    );
+    let history = hist.wait(LIMIT).map(|t| t - cockpit.spawned);
+    if history.is_none() {
+        println!(
+            "the history was not drawn within {LIMIT:?}; the screen:\n{}",
+            cockpit.text()
+        );
+    }
+    let tree = tree.get().map(|t| t - cockpit.spawned);
+    Open {
+        cockpit,
+        tree,
+        history,
+    }
+}
+
+/// Quit an open cockpit (`q`: a persistent index is written as the cockpit
+/// writes it on its way out), killed after 30 s.
+fn quit(mut o: Open) {
+    if !o.cockpit.quit(&["q"], Duration::from_secs(30)) {
+        println!("(the cockpit did not quit within 30 s of q: killed)");
+    }
+}
+
+/// Peak RSS in MB and inotify watches (watches, instances) of an open cockpit
+/// once its work is done: its CPU time stops growing, its watch count holds
+/// for a second.
+fn settle_and_read(o: &Open) -> (Option<f64>, Option<(usize, usize)>) {
+    o.cockpit.settle(Duration::from_secs(30));
+    let pid = o.cockpit.pid();
+    let start = Instant::now();
+    let mut last = common::inotify_watches(pid);
+    loop {
+        std::thread::sleep(Duration::from_secs(1));
+        let now = common::inotify_watches(pid);
+        if now == last || start.elapsed() > Duration::from_secs(30) {
+            last = now;
+            break;
+        }
+        last = now;
+    }
+    let rss = common::vm_hwm_kb(Some(pid)).map(|k| k as f64 / 1024.0);
+    (rss, last)
+}
+
+fn inotify_limit() -> Option<usize> {
+    std::fs::read_to_string("/proc/sys/fs/inotify/max_user_watches")
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
+}
+
+fn mb(v: Option<f64>) -> String {
+    v.map_or_else(|| "?".to_owned(), |m| format!("{m:.0} MB"))
+}
+
+fn opt_ms(d: Option<Duration>) -> String {
+    d.map_or_else(|| "not drawn".to_owned(), ms0)
+}
+
+/// Every row of one size.
+#[allow(clippy::too_many_lines)]
+fn measure(label: &str, root: &Path, rows: &Rows, t: &mut Table, index: bool) {
+    let files = common::ws::count_files(root);
+    let mut cold_why: Option<String> = None;
+    // the page cache warm for every warm row, testdeck's and the floor's
+    let t0 = Instant::now();
+    let _ = Command::new("sh")
+        .arg("-c")
+        .arg("find \"$1\" -type f -exec cat {} + > /dev/null")
+        .arg("sh")
+        .arg(root)
+        .status();
+    println!(
+        "{label}: {} files, page cache warmed in {:.1} s",
+        grouped(files),
+        t0.elapsed().as_secs_f64()
+    );
+
+    // in process: the tree and the whole history (row 1; row 3's in-process
+    // figure; the finder of issue 17)
+    let mut in_process = None;
+    if rows.any(&["1", "3", "issue17"]) {
+        let tui = common::measure_tui(root);
+        t.add(
+            "cases / runs / files",
+            label,
+            format!(
+                "{} / {} / {}",
+                grouped(tui.cases as u64),
+                grouped(tui.runs as u64),
+                grouped(files)
+            ),
+            "",
+            String::new(),
+        );
+        in_process = Some(tui);
+    }
+    let floor_warm = rows
+        .any(&["3", "issue17"])
+        .then(|| time_runs(&mut common::meta_floor(root), 3));
+    let goal_tree = if label == "10k" {
+        "≤ 100 ms"
+    } else if label == "30k" {
+        "≤ 200 ms"
+    } else {
+        "≤ 100 ms at 10k, ≤ 200 ms at 30k"
+    };
+
+    if rows.has("1") {
+        if let Some(tui) = &in_process {
+            t.add(
+                "1. TUI: tree drawn, in process",
+                label,
+                ms0(tui.tree),
+                goal_tree,
+                "—".into(),
+            );
+        }
+        let mut times = Vec::new();
+        for _ in 0..3 {
+            let seen = FirstSeen::default();
+            let c = Cockpit::open(
+                exe(),
+                root,
+                Start::new(ROWS, COLS).hook(seen.hook(tree_drawn)),
+            );
+            if let Some(at) = seen.wait(LIMIT) {
+                times.push(at - c.spawned);
+            }
+        }
+        times.sort();
+        t.add(
+            "1. TUI: tree drawn, the binary in a pty",
+            label,
+            med_max(&times),
+            goal_tree,
+            "—".into(),
+        );
+    }
+
+    if rows.has("2") {
+        for images in ["auto", "halfblocks"] {
+            let times = common::pty::first_frame_bare(exe(), root, images, 5, (ROWS, COLS));
+            t.add(
+                &format!("2. first frame in a bare pty, TESTDECK_IMAGES={images}"),
+                label,
+                med_max(&times),
+                "never waits on the terminal (auto ≈ halfblocks)",
+                "—".into(),
+            );
+        }
+    }
+
+    if rows.any(&["3", "6", "7"]) {
+        // no index, warm pages: rows 3, 6 and 7 from the same process
+        let home = tempfile::tempdir().unwrap();
+        let o = open_until_history(root, home.path());
+        let (rss, watches) = settle_and_read(&o);
+        let warm_pages = o.history;
+        quit(o);
+        let mut warm_rss = None;
+        if rows.has("3") {
+            let floor_peer =
+                |f: Duration, pages: &str| format!("find -exec cat floor, {pages}: {}", ms0(f));
+            if let (Some(tui), Some(floor)) = (&in_process, floor_warm) {
+                t.add(
+                    "3. TUI: full history drawn, in process, no index, pages warm",
+                    label,
+                    ms0(tui.indexed),
+                    "≤ the floor",
+                    floor_peer(floor, "pages warm"),
+                );
+            }
+            if let Some(floor) = floor_warm {
+                t.add(
+                    "3. TUI: full history drawn, no index, pages warm",
+                    label,
+                    opt_ms(warm_pages),
+                    "≤ the floor",
+                    floor_peer(floor, "pages warm"),
+                );
+            }
+            // cold: no index, the page cache dropped, for testdeck and the floor alike
+            let cold_home = tempfile::tempdir().unwrap();
+            let dropped = drop_pages(&mut cold_why);
+            let o = open_until_history(root, cold_home.path());
+            let (cold, cold_tree) = (o.history, o.tree);
+            quit(o);
+            let dropped = drop_pages(&mut cold_why) && dropped;
+            let floor_cold = time_runs(&mut common::meta_floor(root), 1);
+            let pages = if dropped {
+                "pages dropped"
+            } else {
+                "pages warm (not dropped)"
+            };
+            if rows.has("1") {
+                t.add(
+                    &format!("1. TUI: tree drawn, the binary in a pty, cold (no index, {pages})"),
+                    label,
+                    opt_ms(cold_tree),
+                    goal_tree,
+                    "—".into(),
+                );
+            }
+            t.add(
+                &format!("3. TUI: full history drawn, cold (no index, {pages})"),
+                label,
+                opt_ms(cold),
+                "≤ the floor",
+                floor_peer(floor_cold, pages),
+            );
+            // warm: the second open, from the index the cold open left
+            let warm = if index {
+                let o = open_until_history(root, cold_home.path());
+                let warm = o.history;
+                warm_rss = settle_and_read(&o).0;
+                quit(o);
+                opt_ms(warm)
+            } else {
+                "n/a: no index".to_owned()
+            };
+            t.add(
+                "3. TUI: full history drawn, warm (second open)",
+                label,
+                warm,
+                "≤ 300 ms at 30k",
+                format!("cold: {}", opt_ms(cold)),
+            );
+        }
+        if rows.has("6") {
+            let goal = match label {
+                "10k" => "≤ 100 MB",
+                "30k" => "≤ 250 MB",
+                _ => "≤ 100 MB at 10k, ≤ 250 MB at 30k",
+            };
+            let measured = match warm_rss {
+                Some(w) => format!("{} (warm open: {})", mb(rss), mb(Some(w))),
+                None => mb(rss),
+            };
+            t.add(
+                "6. TUI peak RSS, history drawn",
+                label,
+                measured,
+                goal,
+                "—".into(),
+            );
+        }
+        if rows.has("7") {
+            let budget = testdeck_core::workspace::watch::budget();
+            let limit = inotify_limit();
+            t.add(
+                "7. inotify watches",
+                label,
+                watches.map_or_else(
+                    || "?".to_owned(),
+                    |(w, n)| format!("{} in {n} inotify instance(s)", grouped(w as u64)),
+                ),
+                "within a budget, polling beyond it",
+                format!(
+                    "budget {} (1/{} of the limit, at most {}); the user's limit {}",
+                    grouped(budget as u64),
+                    testdeck_core::workspace::watch::BUDGET_SHARE,
+                    grouped(testdeck_core::workspace::watch::BUDGET_CAP as u64),
+                    limit.map_or_else(|| "?".to_owned(), |l| grouped(l as u64)),
+                ),
+            );
+        }
+    }
+
+    if rows.any(&["4", "5"]) {
+        let mut l = common::live::Loaded::new(root, 2 * LIVE_RUNS + 5);
+        if rows.has("4") {
+            let f = common::live::first_events(&mut l, LIVE_RUNS);
+            t.add(
+                "4. run folder appears → its first event on screen",
+                label,
+                format!("{} ({} runs)", med_max(&f.times), f.times.len()),
+                "≤ 100 ms",
+                format!("(the watch set up in {})", ms0(f.watch_setup)),
+            );
+        }
+        if rows.has("5") {
+            let e = common::live::run_ends(&mut l, LIVE_RUNS);
+            let missed = if e.missed > 0 {
+                format!(", {} not shown", e.missed)
+            } else {
+                String::new()
+            };
+            t.add(
+                "5. a run ends → tree, statistics, details drawn",
+                label,
+                format!("{} ({} runs{missed})", med_max(&e.times), e.times.len()),
+                "≤ 20 ms, no full rebuild",
+                format!("full rebuild and frame: {}", med_max(&e.rebuild)),
+            );
+        }
+    }
+
+    if rows.has("issue17") {
+        issue17(label, root, files, in_process.as_ref(), floor_warm, t);
+    }
+}
+
+/// The last round's rows (issue 17) still worth a look: `list --json`'s peak
+/// RSS, `stats --json` beside the warm floor, `validate`'s opens and readlinks
+/// per file, the finder beside `fzf --filter`.
+fn issue17(
+    label: &str,
+    root: &Path,
+    files: u64,
+    tui: Option<&common::TuiFigures>,
+    floor: Option<Duration>,
+    t: &mut Table,
+) {
+    t.add(
+        "issue 17: `list --json` peak RSS",
+        label,
+        mb(timed_peak(&["list", "--json"], root).1),
+        "≤ 150 MB at 30k",
+        "—".into(),
+    );
+    let stats = time_runs(
+        Command::new(exe())
+            .arg("--root")
+            .arg(root)
+            .args(["stats", "--json"]),
+        3,
+    );
+    t.add(
+        "issue 17: `stats --json`",
+        label,
+        ms0(stats),
+        "≤ 0.5x the floor",
+        floor.map_or_else(String::new, |f| format!("find -exec cat floor: {}", ms0(f))),
+    );
+    let validate = if has("strace") {
+        validate_syscalls(root).map_or_else(
+            || "?".to_owned(),
+            |(o, r)| {
+                let n = files.max(1) as f64;
+                format!("{:.2} / {:.2}", o as f64 / n, r as f64 / n)
+            },
+        )
+    } else {
+        "strace missing".to_owned()
+    };
+    t.add(
+        "issue 17: `validate`, opens / readlinks per file",
+        label,
+        validate,
+        "≤ 1.05 / 0",
+        "—".into(),
+    );
+    if let Some(tui) = tui {
+        let fzf = common::fzf(&tui.app, common::QUERY).map_or_else(
+            || "fzf missing".to_owned(),
+            |d| format!("fzf --filter: {:.1} ms", ms(d)),
+        );
+        t.add(
+            "issue 17: finder keystroke → frame",
+            label,
+            format!("{:.1} ms", ms(tui.key_median)),
+            "",
+            fzf,
+        );
+    }
+}
+
+/// The time of `testdeck ARGS` and its peak RSS in MB, through `/usr/bin/time`
+/// (the child's rusage) when it is there, else by sampling `/proc` (a lower bound).
 fn timed_peak(args: &[&str], root: &Path) -> (Duration, Option<f64>) {
     let time = Path::new("/usr/bin/time");
     if time.is_file() {
@@ -139,77 +659,11 @@ fn timed_peak(args: &[&str], root: &Path) -> (Duration, Option<f64>) {
     (t.elapsed(), Some(peak as f64 / 1024.0))
 }
 
-fn time_runs(cmd: &mut Command, reps: usize) -> Duration {
-    let mut v = Vec::new();
-    for _ in 0..reps {
-        let t = Instant::now();
-        let _ = cmd.stdout(Stdio::null()).stderr(Stdio::null()).status();
-        v.push(t.elapsed());
-    }
-    median(v)
-}
-
-/// Peak RSS of the real TUI in a pseudo-terminal once it has indexed the
-/// workspace (no "indexing" on its screen, its CPU time no longer growing), in MB.
-fn tui_peak_rss(root: &Path) -> Option<f64> {
-    use portable_pty::{CommandBuilder, PtySize, native_pty_system};
-    let pty = native_pty_system()
-        .openpty(PtySize {
-            rows: 48,
-            cols: 160,
-            pixel_width: 0,
-            pixel_height: 0,
-        })
-        .ok()?;
-    let mut cmd = CommandBuilder::new(exe());
-    cmd.arg("--root");
-    cmd.arg(root);
-    cmd.env("TERM", "xterm-256color");
-    let mut child = pty.slave.spawn_command(cmd).ok()?;
-    let mut reader = pty.master.try_clone_reader().ok()?;
-    // what the screen says: drawn at all, and "indexing…" in the status bar
-    let drawn = Arc::new(AtomicBool::new(false));
-    let indexing = Arc::new(AtomicBool::new(true));
-    {
-        let (drawn, indexing) = (drawn.clone(), indexing.clone());
-        std::thread::spawn(move || {
-            let mut screen = vt100::Parser::new(48, 160, 0);
-            let mut b = vec![0u8; 65536];
-            while let Ok(n @ 1..) = std::io::Read::read(&mut reader, &mut b) {
-                screen.process(&b[..n]);
-                let text = screen.screen().contents();
-                drawn.store(!text.trim().is_empty(), Ordering::Relaxed);
-                indexing.store(text.contains("indexing"), Ordering::Relaxed);
-            }
-        });
-    }
-    let pid = child.process_id()?;
-    let until = Instant::now() + Duration::from_secs(600);
-    let (mut last, mut quiet) = (0, 0);
-    // indexed: the screen drawn without "indexing", and the CPU time no longer
-    // growing for a second (a starved process on a loaded machine also gets
-    // few ticks, so the screen decides, not the CPU alone)
-    while Instant::now() < until && quiet < 4 {
-        std::thread::sleep(Duration::from_millis(250));
-        let now = common::cpu_ticks(pid)?;
-        let done = drawn.load(Ordering::Relaxed) && !indexing.load(Ordering::Relaxed);
-        quiet = if done && now.saturating_sub(last) <= 1 {
-            quiet + 1
-        } else {
-            0
-        };
-        last = now;
-    }
-    let kb = common::vm_hwm_kb(Some(pid));
-    let _ = child.kill();
-    let _ = child.wait();
-    kb.map(|k| k as f64 / 1024.0)
-}
-
 /// `validate` under `strace -f -c`: (opens, readlinks) in all.
 fn validate_syscalls(root: &Path) -> Option<(u64, u64)> {
     let out = tempfile::NamedTempFile::new().ok()?;
-    let st = Command::new("strace")
+    // validate exits 1 when it finds problems; strace itself failing leaves no table
+    let _ = Command::new("strace")
         .args(["-f", "-c", "-e", "trace=%file", "-o"])
         .arg(out.path())
         .arg(exe())
@@ -220,8 +674,6 @@ fn validate_syscalls(root: &Path) -> Option<(u64, u64)> {
         .stderr(Stdio::null())
         .status()
         .ok()?;
-    // validate exits 1 when it finds problems; strace itself failing leaves no table
-    let _ = st;
     let table = std::fs::read_to_string(out.path()).ok()?;
     let (mut opens, mut readlinks) = (0, 0);
     for l in table.lines() {
@@ -239,277 +691,55 @@ fn validate_syscalls(root: &Path) -> Option<(u64, u64)> {
     (opens > 0).then_some((opens, readlinks))
 }
 
-fn has(tool: &str) -> bool {
-    Command::new(tool)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok()
-}
-
-/// The workspace of `cases` cases: reused or generated; the temporary folder
-/// that holds it when it is to be deleted.
-fn workspace(cases: usize, label: &str) -> Option<(PathBuf, Option<tempfile::TempDir>)> {
-    let (dir, tmp) = if let Some(base) = std::env::var_os("TESTDECK_BENCH_WS") {
-        (PathBuf::from(base).join(label), None)
-    } else {
-        let t = tempfile::tempdir().unwrap();
-        (t.path().join("ws"), Some(t))
-    };
-    if dir.join("tests").is_dir() {
-        println!("reusing {label} workspace");
-        return Some((dir, tmp));
-    }
-    let parent = dir.parent().unwrap_or(&dir).to_path_buf();
-    std::fs::create_dir_all(&parent).ok()?;
-    let need = cases as u64 * BYTES_PER_CASE;
-    let free = free_bytes(&parent).unwrap_or(0);
-    if free < need + KEEP_FREE {
-        println!(
-            "{label}: skipped, generating needs about {:.1} GB and only {:.1} GB are free (20 GB are kept free)",
-            need as f64 / f64::from(1u32 << 30),
-            free as f64 / f64::from(1u32 << 30)
-        );
-        return None;
-    }
-    let t = Instant::now();
-    let s = generator::generate(&generator::Options {
-        out: dir.clone(),
-        cases,
-        runs: cases * RUNS_PER_CASE,
-        catalog: 0,
-        seed: 42,
-    })
-    .unwrap();
-    println!(
-        "generated {label}: {} cases, {} runs, {} files in {:.1} s",
-        s.cases,
-        s.runs,
-        s.files,
-        t.elapsed().as_secs_f64()
-    );
-    Some((dir, tmp))
-}
-
-fn measure(label: &str, root: &Path, tools: &Tools) -> Figures {
-    let mut f = Figures {
-        label: label.to_owned(),
-        files: count_files(root),
-        ..Figures::default()
-    };
-    // the page cache warm for every side
-    let _ = Command::new("sh")
-        .arg("-c")
-        .arg("find \"$1\" -type f -exec cat {} + > /dev/null")
-        .arg("sh")
-        .arg(root)
-        .status();
-
-    let tui = common::measure_tui(root);
-    f.cases = tui.cases;
-    f.runs = tui.runs;
-    f.tree_ms = ms(tui.tree);
-    f.indexed_ms = ms(tui.indexed);
-    f.key_ms = ms(tui.key_median);
-    f.fzf_ms = tools
-        .fzf
-        .then(|| common::fzf(&tui.app, common::QUERY).map(ms))
-        .flatten();
-    println!(
-        "{label}: {} cases, {} runs, {} files; tree drawn {:.0} ms, history indexed {:.0} ms; finder key → frame median {:.2} ms (max {:.2}) over {} candidates",
-        f.cases,
-        f.runs,
-        f.files,
-        f.tree_ms,
-        f.indexed_ms,
-        f.key_ms,
-        ms(tui.key_max),
-        tui.candidates
-    );
-    drop(tui);
-
-    f.tui_rss_mb = tui_peak_rss(root);
-    f.list_rss_mb = timed_peak(&["list", "--json"], root).1;
-    let stats = time_runs(
-        Command::new(exe())
-            .arg("--root")
-            .arg(root)
-            .args(["stats", "--json"]),
-        3,
-    );
-    let floor = time_runs(&mut common::meta_floor(root), 3);
-    f.stats_s = stats.as_secs_f64();
-    f.floor_s = floor.as_secs_f64();
-    if tools.strace {
-        f.validate = validate_syscalls(root).map(|(o, r)| {
-            let n = f.files.max(1) as f64;
-            (o as f64 / n, r as f64 / n)
-        });
-    }
-    println!(
-        "{label}: TUI peak RSS {}; list --json peak RSS {}; stats --json {:.2} s vs find+cat {:.2} s; validate opens/readlinks per file {}",
-        mb(f.tui_rss_mb),
-        mb(f.list_rss_mb),
-        f.stats_s,
-        f.floor_s,
-        f.validate.map_or_else(
-            || "(strace missing)".to_owned(),
-            |(o, r)| format!("{o:.2} / {r:.2}")
-        )
-    );
-    f
-}
-
-fn mb(v: Option<f64>) -> String {
-    v.map_or_else(|| "?".to_owned(), |m| format!("{m:.0} MB"))
-}
-
-struct Tools {
-    strace: bool,
-    fzf: bool,
-    tail: bool,
-}
-
-/// Median time of a 200k-line burst through `cmd`, fed `line`.
-fn tail_burst(cmd: Command, line: LineFn) -> f64 {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("timeline.jsonl");
-    File::create(&file).unwrap();
-    let mut cmd = cmd;
-    cmd.arg(&file);
-    let mut w = OpenOptions::new().append(true).open(&file).unwrap();
-    let f = Follow::start(cmd);
-    f.until_following(&mut w, line);
-    let mut next = 0;
-    let b = f.bursts(&mut w, line, &mut next, BURST, BURSTS);
-    b[b.len() / 2].as_secs_f64()
-}
-
-/// (testdeck, GNU tail) burst seconds for compact and spaced lines.
-fn tails(tools: &Tools) -> Vec<(&'static str, f64, Option<f64>)> {
-    let forms: [(&str, LineFn); 2] = [
-        ("compact", common::line),
-        ("spaced (`json.dumps`)", common::spaced_line),
-    ];
-    forms
-        .into_iter()
-        .map(|(form, line)| {
-            let mut td = Command::new(exe());
-            td.args(["tail", "--follow", "--json"]);
-            let ours = tail_burst(td, line);
-            let gnu = tools.tail.then(|| {
-                let mut t = Command::new("tail");
-                t.args(["-F", "-n", "0"]);
-                tail_burst(t, line)
-            });
-            println!(
-                "tail, {BURST}-line burst of {form} lines: testdeck tail -f --json {ours:.3} s, GNU tail -F {}",
-                gnu.map_or_else(|| "(not installed)".to_owned(), |g| format!("{g:.3} s ({:.1}x)", ours / g))
-            );
-            (form, ours, gnu)
-        })
-        .collect()
-}
-
-fn table(figs: &[Figures], tails: &[(&str, f64, Option<f64>)], tools: &Tools) -> String {
-    let mut t = String::new();
-    let head: Vec<&str> = figs.iter().map(|f| f.label.as_str()).collect();
-    let _ = writeln!(t, "| | {} | goal |", head.join(" | "));
-    let _ = writeln!(t, "|---|{}---|", "---|".repeat(figs.len()));
-    let row = |t: &mut String, name: &str, goal: &str, cell: &dyn Fn(&Figures) -> String| {
-        let cells: Vec<String> = figs.iter().map(cell).collect();
-        let _ = writeln!(t, "| {name} | {} | {goal} |", cells.join(" | "));
-    };
-    row(&mut t, "cases / runs / files", "", &|f| {
-        format!(
-            "{} / {} / {}",
-            thousands(f.cases as u64),
-            thousands(f.runs as u64),
-            thousands(f.files)
-        )
-    });
-    row(
-        &mut t,
-        "TUI: tree drawn (ms)",
-        "≤ 100 at 10k, ≤ 200 at 30k",
-        &|f| thousands(f.tree_ms.round() as u64),
-    );
-    row(
-        &mut t,
-        "TUI: history indexed (ms) vs the cat floor",
-        "≤ the cat floor",
-        &|f| {
-            format!(
-                "{} vs {}",
-                thousands(f.indexed_ms.round() as u64),
-                thousands((f.floor_s * 1000.0).round() as u64)
-            )
+/// Row 8: `tail --json` beside GNU `tail -F` on 200k `"id":null` lines.
+fn tail_row(t: &mut Table) {
+    let ours = common::tail_burst(common::testdeck_tail(), common::null_line, 5);
+    let gnu = has("tail").then(|| common::tail_burst(common::gnu_tail(), common::null_line, 5));
+    t.add(
+        &format!(
+            "8. `tail --json`, {}-line burst with `\"id\":null`",
+            grouped(common::BURST)
+        ),
+        "—",
+        match gnu {
+            Some(g) => format!("{:.3} s ({:.1}x)", ours, ours / g),
+            None => format!("{ours:.3} s"),
         },
+        "≤ 1.5x `tail -F`",
+        gnu.map_or_else(
+            || "GNU tail missing".to_owned(),
+            |g| format!("GNU `tail -F`: {g:.3} s"),
+        ),
     );
-    row(
-        &mut t,
-        "TUI peak RSS (MB)",
-        "≤ 100 at 10k, ≤ 250 at 30k",
-        &|f| f.tui_rss_mb.map_or("?".into(), |m| format!("{m:.0}")),
-    );
-    row(
-        &mut t,
-        "`list --json` peak RSS (MB)",
-        "≤ 150 at 30k",
-        &|f| f.list_rss_mb.map_or("?".into(), |m| format!("{m:.0}")),
-    );
-    row(
-        &mut t,
-        "`stats --json` (s) vs `find -name meta.json -exec cat`",
-        "≤ 0.5x the floor",
-        &|f| format!("{:.2} vs {:.2}", f.stats_s, f.floor_s),
-    );
-    row(
-        &mut t,
-        "`validate`: opens / readlinks per file",
-        "≤ 1.05 / 0",
-        &|f| match (tools.strace, f.validate) {
-            (false, _) => "strace missing".into(),
-            (true, None) => "?".into(),
-            (true, Some((o, r))) => format!("{o:.2} / {r:.2}"),
-        },
-    );
-    row(
-        &mut t,
-        "finder keystroke → frame (ms) vs `fzf --filter`",
-        "",
-        &|f| match (tools.fzf, f.fzf_ms) {
-            (false, _) => format!("{:.1} vs fzf missing", f.key_ms),
-            (true, None) => format!("{:.1} vs ?", f.key_ms),
-            (true, Some(z)) => format!("{:.1} vs {z:.1}", f.key_ms),
-        },
-    );
-    let _ = writeln!(t);
-    let _ = writeln!(
-        t,
-        "| {BURST}-line burst (s) | `testdeck tail -f --json` | GNU `tail -F` | ratio | goal |"
-    );
-    let _ = writeln!(t, "|---|---|---|---|---|");
-    for (form, ours, gnu) in tails {
-        let (g, r) = gnu.map_or(("not installed".to_owned(), "?".to_owned()), |g| {
-            (format!("{g:.3}"), format!("{:.1}x", ours / g))
-        });
-        let _ = writeln!(t, "| {form} | {ours:.3} | {g} | {r} | ≤ 2x |");
-    }
-    t
 }
 
-fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
+/// Row 9: `q` `y` 6 s into a launch's 2M-line flood, 3 times.
+fn flood_row(t: &mut Table) {
+    let (mut times, mut never, mut peak) = (Vec::new(), 0, 0);
+    for _ in 0..3 {
+        let q = common::flood::launch_then_quit(exe(), Duration::from_secs(6));
+        match q.latency {
+            Some(s) => times.push(Duration::from_secs_f64(s)),
+            None => never += 1,
         }
-        out.push(c);
+        peak = peak.max(q.peak_mb);
     }
-    out
+    times.sort();
+    let never = if never > 0 {
+        format!(", {never} never ended (300 s)")
+    } else {
+        String::new()
+    };
+    t.add(
+        &format!(
+            "9. quitting 6 s into a {}-line flood the cockpit launched",
+            grouped(common::flood::FLOOD_LINES)
+        ),
+        "—",
+        format!("{} of 3{never}", med_max(&times)),
+        "≤ 100 ms",
+        format!("(peak RSS before the keys: {peak} MB)"),
+    );
 }
 
 fn main() {
@@ -518,31 +748,34 @@ fn main() {
         eprintln!("run with `cargo bench --bench scale`");
         return;
     }
-    let sizes = std::env::var("SCALE_SIZES").unwrap_or_else(|_| "1k,10k".into());
-    let tools = Tools {
-        strace: has("strace"),
-        fzf: has("fzf"),
-        tail: has("tail"),
-    };
-    for (tool, there) in [
-        ("strace", tools.strace),
-        ("fzf", tools.fzf),
-        ("GNU tail", tools.tail),
-    ] {
-        if !there {
-            println!("{tool} missing: its figures are left out");
-        }
+    if !exe().is_file() {
+        println!("the testdeck binary is not built (cargo bench builds it)");
+        return;
     }
-    let mut figs = Vec::new();
+    let sizes = std::env::var("SCALE_SIZES").unwrap_or_else(|_| "10k,30k".into());
+    let rows = Rows::from_env();
+    let index = has_index();
+    println!(
+        "persistent index: {}",
+        if index {
+            "yes (--no-cache): warm opens measured"
+        } else {
+            "no (the binary has no --no-cache): warm opens are n/a"
+        }
+    );
+    let mut t = Table::default();
+    let started = Instant::now();
     for label in sizes.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        let Some(cases) = parse_size(label) else {
-            println!("{label}: not a size (1k, 10k, 30k, 100k or a number)");
+        let Some(cases) = common::ws::parse_size(label) else {
+            println!("{label}: not a size (10k, 30k or a number of cases)");
             continue;
         };
-        let Some((root, tmp)) = workspace(cases, label) else {
+        let Some((root, tmp)) = common::ws::workspace(cases, label) else {
             continue;
         };
-        figs.push(measure(label, &root, &tools));
+        let t0 = Instant::now();
+        measure(label, &root, &rows, &mut t, index);
+        println!("{label}: measured in {:.0} s", t0.elapsed().as_secs_f64());
         if let Some(tmp) = tmp {
             let t = Instant::now();
             drop(tmp);
@@ -552,6 +785,15 @@ fn main() {
             );
         }
     }
-    let tails = tails(&tools);
-    println!("\n{}", table(&figs, &tails, &tools));
+    if rows.has("8") {
+        tail_row(&mut t);
+    }
+    if rows.has("9") {
+        flood_row(&mut t);
+    }
+    println!(
+        "\nall rows in {:.0} s\n\n{}",
+        started.elapsed().as_secs_f64(),
+        t.markdown()
+    );
 }

@@ -11,7 +11,7 @@
 //! pretty follower. Prints figures; asserts nothing about speed.
 #![allow(clippy::unwrap_used)]
 
-use common::{Follow, LineFn, line, spaced_line};
+use common::{BURST, FORMS, Follow, LineFn, line};
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::Path;
@@ -24,56 +24,8 @@ use testdeck_core::tail::{Follower, LineIndex, Start, TailEvent, Watch};
 mod common;
 
 const SAMPLES: u64 = 500;
-const BURST: u64 = 200_000;
 /// Bursts per follower; the median is reported.
 const BURSTS: usize = 7;
-
-/// A clean event with `"id":null` and a `null` in its data (as runners write
-/// events without an id).
-fn null_line(seq: u64) -> String {
-    format!(
-        "{{\"ts\":\"2026-03-15T10:15:30.112Z\",\"type\":\"step\",\"name\":\"l{seq}\",\"status\":\"ok\",\"id\":null,\"message\":\"step number {seq}\",\"data\":{{\"i\":{seq},\"e\":null}}}}\n"
-    )
-}
-
-/// `true` and `false` in the data.
-fn bool_line(seq: u64) -> String {
-    format!(
-        "{{\"ts\":\"2026-03-15T10:15:30.112Z\",\"type\":\"step\",\"name\":\"l{seq}\",\"status\":\"ok\",\"message\":\"step number {seq}\",\"data\":{{\"i\":{seq},\"ok\":true,\"skip\":false}}}}\n"
-    )
-}
-
-/// Negative integers, fractions and exponents in the data.
-fn number_line(seq: u64) -> String {
-    format!(
-        "{{\"ts\":\"2026-03-15T10:15:30.112Z\",\"type\":\"step\",\"name\":\"l{seq}\",\"status\":\"ok\",\"message\":\"step number {seq}\",\"data\":{{\"i\":{seq},\"n\":-42,\"f\":0.25,\"e\":2.5e-7,\"E\":1E+3}}}}\n"
-    )
-}
-
-/// Arrays and objects four deep in the data.
-fn nested_line(seq: u64) -> String {
-    format!(
-        "{{\"ts\":\"2026-03-15T10:15:30.112Z\",\"type\":\"step\",\"name\":\"l{seq}\",\"status\":\"ok\",\"message\":\"step number {seq}\",\"data\":{{\"i\":{seq},\"a\":[1,[2,[3,{{\"b\":[\"x\",{{}}]}}]]],\"o\":{{\"p\":{{\"q\":{{\"r\":[]}}}}}}}}}}\n"
-    )
-}
-
-/// Every shape at once, spaced as `json.dumps` writes it.
-fn mixed_line(seq: u64) -> String {
-    format!(
-        "{{\"ts\": \"2026-03-15T10:15:30.112Z\", \"type\": \"step\", \"name\": \"l{seq}\", \"status\": \"ok\", \"id\": null, \"message\": \"step number {seq}\", \"data\": {{\"i\": {seq}, \"ok\": true, \"e\": 2.5e-07, \"a\": [1, {{\"b\": null}}]}}}}\n"
-    )
-}
-
-/// The shapes of line measured, by name.
-const FORMS: [(&str, LineFn); 7] = [
-    ("compact", line),
-    ("spaced", spaced_line),
-    ("null", null_line),
-    ("bool", bool_line),
-    ("numbers", number_line),
-    ("nested", nested_line),
-    ("mixed", mixed_line),
-];
 
 fn pct(sorted: &[Duration], p: f64) -> f64 {
     let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
@@ -165,7 +117,7 @@ fn main() {
         eprintln!("run with `cargo bench --bench tail`");
         return;
     }
-    let exe = env!("CARGO_BIN_EXE_testdeck");
+    let exe = common::exe();
     let dir = tempfile::tempdir().unwrap();
     let small = dir.path().join("timeline.jsonl");
     let has_tail = Command::new("tail").arg("--version").output().is_ok();

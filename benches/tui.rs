@@ -20,7 +20,7 @@ use testdeck_tui::action::Action;
 use testdeck_tui::app::App;
 use testdeck_tui::theme::Theme;
 
-// the in-process TUI and fzf, shared with the scale bench
+// the in-process TUI, fzf, the cockpit in a pty: shared with the scale bench
 #[allow(dead_code)]
 mod common;
 
@@ -193,81 +193,27 @@ fn fzf(app: &App, query: &str) {
     }
 }
 
-/// The testdeck binary built next to the bench, or why not (said for `what`).
+/// The testdeck binary cargo built for the bench, or why not (said for `what`).
 fn testdeck_exe(what: &str) -> Option<PathBuf> {
-    let exe = std::env::current_exe().ok().and_then(|p| {
-        // target/release/deps/tui-HASH → target/release/testdeck
-        p.parent()?.parent().map(|d| d.join("testdeck"))
-    });
-    let exe = exe.filter(|e| e.is_file());
-    if exe.is_none() {
-        println!(
-            "{what}: the testdeck binary is not built next to the bench (cargo build --release)"
-        );
+    let exe = common::exe();
+    if !exe.is_file() {
+        println!("{what}: the testdeck binary is not built (cargo bench builds it)");
+        return None;
     }
-    exe
+    Some(exe.to_path_buf())
 }
 
-/// From the start of the binary to its first frame (the tree pane's title among its
-/// bytes) in a pty that answers no terminal query, on the demo: median of 5, with
+/// From the start of the binary to its first frame (the tree pane's title on its
+/// screen) in a pty that answers no terminal query, on the demo: median of 5, with
 /// `TESTDECK_IMAGES` `auto` (the graphics query written) and `halfblocks` (none).
 fn first_frame_bare_pty() {
-    use portable_pty::{CommandBuilder, PtySize, native_pty_system};
     let Some(exe) = testdeck_exe("first frame in a bare pty") else {
         return;
     };
     let demo = tempfile::tempdir().expect("tmp");
     testdeck_core::workspace::demo::write_demo(demo.path()).expect("demo");
-    let cfg = tempfile::tempdir().expect("tmp");
     for images in ["auto", "halfblocks"] {
-        let mut times = Vec::new();
-        for _ in 0..5 {
-            let Ok(pty) = native_pty_system().openpty(PtySize {
-                rows: 40,
-                cols: 140,
-                pixel_width: 0,
-                pixel_height: 0,
-            }) else {
-                return;
-            };
-            let mut cmd = CommandBuilder::new(&exe);
-            cmd.arg("--root");
-            cmd.arg(demo.path());
-            cmd.env("TERM", "xterm-256color");
-            cmd.env("XDG_CONFIG_HOME", cfg.path());
-            cmd.env("TESTDECK_IMAGES", images);
-            for v in ["TERM_PROGRAM", "LC_TERMINAL"] {
-                cmd.env_remove(v);
-            }
-            let t0 = Instant::now();
-            let Ok(mut child) = pty.slave.spawn_command(cmd) else {
-                return;
-            };
-            drop(pty.slave);
-            let mut reader = pty.master.try_clone_reader().expect("reader");
-            let (tx, rx) = std::sync::mpsc::channel();
-            std::thread::spawn(move || {
-                let mut all = Vec::new();
-                let mut b = vec![0u8; 65536];
-                while let Ok(n) = std::io::Read::read(&mut reader, &mut b) {
-                    if n == 0 {
-                        break;
-                    }
-                    all.extend_from_slice(&b[..n]);
-                    if all.windows(5).any(|w| w == b"Tests") {
-                        let _ = tx.send(t0.elapsed());
-                        break;
-                    }
-                }
-                while matches!(std::io::Read::read(&mut reader, &mut b), Ok(n) if n > 0) {}
-            });
-            if let Ok(t) = rx.recv_timeout(Duration::from_secs(30)) {
-                times.push(t);
-            }
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-        times.sort();
+        let times = common::pty::first_frame_bare(&exe, demo.path(), images, 5, (40, 140));
         if let (Some(med), Some(max)) = (times.get(times.len() / 2), times.last()) {
             println!(
                 "first frame in a bare pty (TESTDECK_IMAGES={images}), demo: median {:.1} ms, max {:.1} ms",
@@ -279,45 +225,18 @@ fn first_frame_bare_pty() {
 }
 
 fn idle_cpu(root: &Path) {
-    use portable_pty::{CommandBuilder, PtySize, native_pty_system};
     let Some(exe) = testdeck_exe("idle CPU") else {
         return;
     };
-    let Ok(pty) = native_pty_system().openpty(PtySize {
-        rows: 40,
-        cols: 140,
-        pixel_width: 0,
-        pixel_height: 0,
-    }) else {
-        return;
-    };
-    let mut cmd = CommandBuilder::new(exe);
-    cmd.arg("--root");
-    cmd.arg(root);
-    cmd.env("TERM", "xterm-256color");
-    let Ok(mut child) = pty.slave.spawn_command(cmd) else {
-        return;
-    };
-    let mut reader = pty.master.try_clone_reader().expect("reader");
-    std::thread::spawn(move || {
-        let mut b = vec![0u8; 65536];
-        while matches!(std::io::Read::read(&mut reader, &mut b), Ok(n) if n > 0) {}
-    });
-    let Some(pid) = child.process_id() else {
-        return;
-    };
-    let cpu = || -> Option<u64> {
-        let s = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-        let f: Vec<&str> = s.rsplit(')').next()?.split_whitespace().collect();
-        Some(f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?)
-    };
+    let c = common::pty::Cockpit::open(&exe, root, common::pty::Start::new(40, 140).images("auto"));
+    let pid = c.pid();
     // let it index, then watch it sit idle
     std::thread::sleep(Duration::from_secs(5));
-    let (Some(a), t) = (cpu(), Instant::now()) else {
+    let (Some(a), t) = (common::cpu_ticks(pid), Instant::now()) else {
         return;
     };
     std::thread::sleep(Duration::from_secs(5));
-    if let Some(b) = cpu() {
+    if let Some(b) = common::cpu_ticks(pid) {
         let ticks = b.saturating_sub(a);
         println!(
             "idle CPU over {:.0} s after indexing: {ticks} clock ticks ({:.2}% of one core)",
@@ -325,14 +244,7 @@ fn idle_cpu(root: &Path) {
             ticks as f64 / t.elapsed().as_secs_f64()
         );
     }
-    if let Ok(s) = std::fs::read_to_string(format!("/proc/{pid}/status")) {
-        if let Some(l) = s.lines().find(|l| l.starts_with("VmHWM:")) {
-            println!(
-                "peak RSS of the running TUI: {}",
-                l.trim_start_matches("VmHWM:").trim()
-            );
-        }
+    if let Some(kb) = common::vm_hwm_kb(Some(pid)) {
+        println!("peak RSS of the running TUI: {kb} kB");
     }
-    let _ = child.kill();
-    let _ = child.wait();
 }

@@ -1,7 +1,15 @@
-//! What the benches share: the in-process TUI (model and frame on a test
-//! backend, the finder, fzf beside it), a follower child fed bursts of lines
-//! (compact and spaced JSON), and peak memory of a process.
+//! What the benches share: the release binary, the in-process TUI (model and
+//! frame on a test backend, the finder, fzf beside it), a follower child fed
+//! bursts of lines of every shape, and a process's peak memory, CPU time and
+//! inotify watches; in the modules, the generated workspaces ([`ws`]), the
+//! cockpit in a pseudo-terminal ([`pty`]), a run appearing and ending under the
+//! real watcher ([`live`]) and the timeline flood ([`flood`]).
 #![allow(clippy::unwrap_used)]
+
+pub mod flood;
+pub mod live;
+pub mod pty;
+pub mod ws;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
@@ -15,6 +23,18 @@ use testdeck_tui::action::Action;
 use testdeck_tui::app::{App, Options};
 use testdeck_tui::keymap::Keymap;
 use testdeck_tui::theme::Theme;
+
+/// The testdeck binary cargo built for the bench (release under `cargo bench`),
+/// or the one `TESTDECK_BENCH_EXE` names (another build to compare).
+pub fn exe() -> &'static Path {
+    static EXE: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    EXE.get_or_init(|| {
+        std::env::var_os("TESTDECK_BENCH_EXE").map_or_else(
+            || std::path::PathBuf::from(env!("CARGO_BIN_EXE_testdeck")),
+            std::path::PathBuf::from,
+        )
+    })
+}
 
 pub fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
@@ -49,6 +69,47 @@ pub fn vm_hwm_kb(pid: Option<u32>) -> Option<u64> {
         .find_map(|l| l.strip_prefix("VmHWM:"))
         .and_then(|v| v.split_whitespace().next())
         .and_then(|v| v.parse().ok())
+}
+
+/// Watches the inotify instances of a process hold, and how many instances: the
+/// `inotify wd:` lines of `/proc/PID/fdinfo/FD` for each fd that is one.
+pub fn inotify_watches(pid: u32) -> Option<(usize, usize)> {
+    let (mut watches, mut fds) = (0, 0);
+    for e in std::fs::read_dir(format!("/proc/{pid}/fd")).ok()?.flatten() {
+        let is_inotify =
+            std::fs::read_link(e.path()).is_ok_and(|l| l.to_string_lossy().contains("inotify"));
+        if !is_inotify {
+            continue;
+        }
+        let Ok(info) = std::fs::read_to_string(format!(
+            "/proc/{pid}/fdinfo/{}",
+            e.file_name().to_string_lossy()
+        )) else {
+            continue;
+        };
+        fds += 1;
+        watches += info
+            .lines()
+            .filter(|l| l.starts_with("inotify wd:"))
+            .count();
+    }
+    Some((watches, fds))
+}
+
+/// Drop the page cache (`sync`, then `3` into `/proc/sys/vm/drop_caches`: root
+/// only), or why it cannot be dropped.
+pub fn drop_page_cache() -> Result<(), String> {
+    let _ = Command::new("sync").status();
+    std::fs::write("/proc/sys/vm/drop_caches", "3\n")
+        .map_err(|e| format!("the page cache cannot be dropped here ({e})"))
+}
+
+/// CPU time of a process and of its children it waited for (utime + stime +
+/// cutime + cstime), in clock ticks.
+pub fn cpu_ticks_with_children(pid: u32) -> Option<u64> {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let f: Vec<&str> = s.rsplit_once(')')?.1.split_whitespace().collect();
+    (11..=14).map(|i| f.get(i)?.parse::<u64>().ok()).sum()
 }
 
 /// CPU time (user + system) of a process, in clock ticks.
@@ -192,6 +253,53 @@ pub fn spaced_line(seq: u64) -> String {
     )
 }
 
+/// A clean event with `"id":null` and a `null` in its data (as runners write
+/// events without an id).
+pub fn null_line(seq: u64) -> String {
+    format!(
+        "{{\"ts\":\"2026-03-15T10:15:30.112Z\",\"type\":\"step\",\"name\":\"l{seq}\",\"status\":\"ok\",\"id\":null,\"message\":\"step number {seq}\",\"data\":{{\"i\":{seq},\"e\":null}}}}\n"
+    )
+}
+
+/// `true` and `false` in the data.
+pub fn bool_line(seq: u64) -> String {
+    format!(
+        "{{\"ts\":\"2026-03-15T10:15:30.112Z\",\"type\":\"step\",\"name\":\"l{seq}\",\"status\":\"ok\",\"message\":\"step number {seq}\",\"data\":{{\"i\":{seq},\"ok\":true,\"skip\":false}}}}\n"
+    )
+}
+
+/// Negative integers, fractions and exponents in the data.
+pub fn number_line(seq: u64) -> String {
+    format!(
+        "{{\"ts\":\"2026-03-15T10:15:30.112Z\",\"type\":\"step\",\"name\":\"l{seq}\",\"status\":\"ok\",\"message\":\"step number {seq}\",\"data\":{{\"i\":{seq},\"n\":-42,\"f\":0.25,\"e\":2.5e-7,\"E\":1E+3}}}}\n"
+    )
+}
+
+/// Arrays and objects four deep in the data.
+pub fn nested_line(seq: u64) -> String {
+    format!(
+        "{{\"ts\":\"2026-03-15T10:15:30.112Z\",\"type\":\"step\",\"name\":\"l{seq}\",\"status\":\"ok\",\"message\":\"step number {seq}\",\"data\":{{\"i\":{seq},\"a\":[1,[2,[3,{{\"b\":[\"x\",{{}}]}}]]],\"o\":{{\"p\":{{\"q\":{{\"r\":[]}}}}}}}}}}\n"
+    )
+}
+
+/// Every shape at once, spaced as `json.dumps` writes it.
+pub fn mixed_line(seq: u64) -> String {
+    format!(
+        "{{\"ts\": \"2026-03-15T10:15:30.112Z\", \"type\": \"step\", \"name\": \"l{seq}\", \"status\": \"ok\", \"id\": null, \"message\": \"step number {seq}\", \"data\": {{\"i\": {seq}, \"ok\": true, \"e\": 2.5e-07, \"a\": [1, {{\"b\": null}}]}}}}\n"
+    )
+}
+
+/// The shapes of line the tail benches measure, by name.
+pub const FORMS: [(&str, LineFn); 7] = [
+    ("compact", line),
+    ("spaced", spaced_line),
+    ("null", null_line),
+    ("bool", bool_line),
+    ("numbers", number_line),
+    ("nested", nested_line),
+    ("mixed", mixed_line),
+];
+
 /// The sequence number of a printed line: the token after `l` in `"name":"l…"`
 /// or `"name": "l…"` (JSON and raw lines) or the 4th field (pretty lines).
 pub fn seq_of(printed: &str) -> Option<u64> {
@@ -323,4 +431,40 @@ impl Drop for Follow {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Lines of one tail burst.
+pub const BURST: u64 = 200_000;
+
+/// A [`BURST`]-line burst appended at once to a followed file, until its last
+/// line is printed by `cmd` (a follower given the file as its last argument):
+/// the median of `bursts` bursts, in seconds.
+pub fn tail_burst(mut cmd: Command, line: LineFn, bursts: usize) -> f64 {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("timeline.jsonl");
+    std::fs::File::create(&file).unwrap();
+    cmd.arg(&file);
+    let mut w = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&file)
+        .unwrap();
+    let f = Follow::start(cmd);
+    f.until_following(&mut w, line);
+    let mut next = 0;
+    let b = f.bursts(&mut w, line, &mut next, BURST, bursts);
+    b[b.len() / 2].as_secs_f64()
+}
+
+/// `testdeck tail --follow --json`, the file to be appended.
+pub fn testdeck_tail() -> Command {
+    let mut c = Command::new(exe());
+    c.args(["tail", "--follow", "--json"]);
+    c
+}
+
+/// GNU `tail -F -n 0`, the file to be appended.
+pub fn gnu_tail() -> Command {
+    let mut c = Command::new("tail");
+    c.args(["-F", "-n", "0"]);
+    c
 }
