@@ -307,11 +307,14 @@ impl Drop for Following {
     }
 }
 
-/// The most differences a check of the history cache hands the app one by one:
-/// each costs the app a search of the history and an insert into it (100 of
-/// them took 300 ms at 50k runs, against a rebuild's 280 ms), so past a few the
-/// history goes whole, made on this task.
-const APPLY_AT_MOST: usize = 16;
+/// The most differences a check of the history cache hands the app as changes:
+/// the runs new to it are merged into the history in one pass and each view
+/// takes only the cases they touch, but past this many (a history mostly
+/// rewritten since the last open) the history goes whole, made on this task.
+/// (When each difference was an insert into the history and a rebuild of the
+/// views, 100 of them cost 300 ms at 50k runs and the limit was 16: the
+/// in-progress runs alone, never cached, went past it.)
+const APPLY_AT_MOST: usize = 1024;
 
 /// How often the streamed history is handed to the app at most (after its first domain).
 const CHUNK_EVERY: Duration = Duration::from_millis(250);

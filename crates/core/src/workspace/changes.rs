@@ -4,7 +4,7 @@
 
 use super::{Workspace, catalog, config, logs, plan, run_folder, tree};
 use crate::problem::Problem;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// What a changed path is to the workspace.
@@ -281,6 +281,7 @@ impl Workspace {
     /// Apply updates read by a [`Reader`]: no I/O.
     pub fn apply(&mut self, updates: Vec<Update>) -> Applied {
         let mut a = Applied::default();
+        let updates = self.merge_new_runs(updates, &mut a);
         for u in updates {
             // a removal of what was never indexed changes nothing
             let mut changed = true;
@@ -368,6 +369,43 @@ impl Workspace {
             a.changed |= changed;
         }
         a
+    }
+
+    /// The runs of `updates` new to the history, merged into it in one pass
+    /// when there are several and nothing is removed meanwhile (a check of the
+    /// history cache, a burst of runs starting): each insert on its own moves
+    /// the runs after it. The updates left to apply one by one.
+    fn merge_new_runs(&mut self, updates: Vec<Update>, a: &mut Applied) -> Vec<Update> {
+        let removes = updates
+            .iter()
+            .any(|u| matches!(u, Update::RemoveRuns(_) | Update::Tree(_)));
+        let new = |u: &Update, logs: &logs::Logs| matches!(u, Update::Run(r, _) if logs.status_of(r).is_none());
+        if removes || updates.iter().filter(|u| new(u, &self.logs)).count() < 2 {
+            return updates;
+        }
+        let mut fresh: BTreeMap<String, (logs::RawRun, Vec<Problem>)> = BTreeMap::new();
+        let mut rest = Vec::new();
+        for u in updates {
+            match u {
+                Update::Run(r, p) if self.logs.status_of(&r).is_none() => {
+                    // the same folder read twice: the later reading
+                    fresh.insert(r.path.clone(), (*r, p));
+                }
+                other => rest.push(other),
+            }
+        }
+        let mut runs = Vec::with_capacity(fresh.len());
+        for (path, (r, p)) in fresh {
+            if r.status != logs::RunStatus::InProgress {
+                a.ended_runs.push(path.clone());
+            }
+            a.new_runs.push(path.clone());
+            problems_outside(&mut self.problems, &path, p);
+            runs.push(r);
+        }
+        self.logs.merge_sorted(runs, &mut a.moves);
+        a.changed = true;
+        rest
     }
 
     /// Read `change` from disk and apply it (for a caller without a UI thread to spare).

@@ -26,9 +26,12 @@ pub const BUDGET_ENV: &str = "TESTDECK_WATCH_BUDGET";
 pub const BUDGET_SHARE: usize = 8;
 /// And never more than this many, whatever the limit (a kernel that sizes the
 /// limit from its memory may allow a million): a watch costs about a kilobyte
-/// of kernel memory, and a tests tree, its plan, its catalog and the live
-/// folders of its logs fit well within it.
-pub const BUDGET_CAP: usize = 4096;
+/// of kernel memory. A new run folder is seen at once only in a watched case
+/// folder (elsewhere by the next poll, up to [`POLL_EVERY`] later), so the cap
+/// leaves room for the tests tree, its plan and catalog and every case folder
+/// of a 10k-case history (4,096 left most of them polled: a new run took a
+/// second to appear).
+pub const BUDGET_CAP: usize = 16_384;
 /// How often the folders past the budget are polled (one `stat` each).
 pub const POLL_EVERY: Duration = Duration::from_secs(1);
 /// A burst of writes is handed on this long after its last change: a new run

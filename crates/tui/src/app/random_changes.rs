@@ -89,13 +89,16 @@ fn sequence(seed: u64, steps: usize) {
     );
     let reader = Reader::new(root, &config);
     let mut done = Vec::new();
+    // one to four steps read as one burst (several runs new at once are
+    // merged into the history in one pass)
+    let mut burst = fastrand::Rng::with_seed(seed);
     for _ in 0..steps {
-        let (what, paths) = world.step(root);
-        done.push(what);
-        let changes: BTreeSet<Change> = paths
-            .iter()
-            .filter_map(|p| classify(root, &root.join(p)))
-            .collect();
+        let mut changes: BTreeSet<Change> = BTreeSet::new();
+        for _ in 0..burst.usize(1..=4) {
+            let (what, paths) = world.step(root);
+            done.push(what);
+            changes.extend(paths.iter().filter_map(|p| classify(root, &root.join(p))));
+        }
         a.update(Action::Changed(reader.read(&changes)));
         let (x, y) = (render(&mut a), render(&mut fresh(root, &a)));
         assert!(

@@ -333,9 +333,39 @@ impl RunMoves {
             }
             return out;
         }
-        // where each place holds its run from: followed edit by edit
-        let mut origin: Vec<Option<usize>> = (0..before).map(Some).collect();
-        for e in &self.edits {
+        // where each place holds its run from: a leading merge (runs that came
+        // in, in the order of their places) in one pass, then edit by edit
+        let lead = self
+            .edits
+            .iter()
+            .zip(self.edits.iter().skip(1).map(Some).chain([None]))
+            .take_while(|(e, next)| match (e, next) {
+                (Edit::Insert(a), Some(Edit::Insert(b))) => a < b,
+                (Edit::Insert(_), _) => true,
+                _ => false,
+            })
+            .count();
+        let mut origin: Vec<Option<usize>> = Vec::with_capacity(before + lead);
+        let mut inserts = self.edits[..lead].iter().peekable();
+        let mut next_old = 0;
+        while next_old < before || inserts.peek().is_some() {
+            match inserts.peek() {
+                Some(Edit::Insert(i)) if *i == origin.len() => {
+                    inserts.next();
+                    origin.push(None);
+                }
+                _ if next_old < before => {
+                    origin.push(Some(next_old));
+                    next_old += 1;
+                }
+                // an insert past the end (not made by the logs)
+                _ => {
+                    inserts.next();
+                    origin.push(None);
+                }
+            }
+        }
+        for e in &self.edits[lead..] {
             match *e {
                 Edit::Insert(i) => origin.insert(i.min(origin.len()), None),
                 Edit::Remove(i) if i < origin.len() => {
