@@ -173,15 +173,7 @@ pub fn first_events(l: &mut Loaded, n: usize) -> FirstEvents {
         times.push(t0.elapsed());
         // end the run so the next one is followed as the new one
         std::fs::write(dir.join("meta.json"), "{\"status\":\"passed\"}").expect("meta");
-        // what the cockpit's follow task (not run here) says when meta.json reads
-        let rel = testdeck_core::workspace::rel(&root, &dir);
-        l.app.follow_queued(
-            &rel,
-            testdeck_core::tail::live_run::RunUpdate {
-                finished: true,
-                ..Default::default()
-            },
-        );
+        ended(&mut l.app, &root, &dir);
         std::thread::sleep(Duration::from_millis(800));
         while let Ok(a) = rx.try_recv() {
             l.app.update(a);
@@ -275,16 +267,8 @@ pub fn run_ends(l: &mut Loaded, n: usize) -> RunEnds {
         } else {
             missed += 1;
         }
-        // what the cockpit's follow task (not run here) says when meta.json reads:
         // the pane's run ended, the next new run is followed
-        let rel = testdeck_core::workspace::rel(&root, &dir);
-        l.app.follow_queued(
-            &rel,
-            testdeck_core::tail::live_run::RunUpdate {
-                finished: true,
-                ..Default::default()
-            },
-        );
+        ended(&mut l.app, &root, &dir);
     }
     let mut rebuild = Vec::new();
     for _ in 0..3 {
@@ -304,4 +288,17 @@ pub fn run_ends(l: &mut Loaded, n: usize) -> RunEnds {
         missed,
         rebuild,
     }
+}
+
+/// What the cockpit's follow task (not run here) says when the run at `dir`
+/// reads its `meta.json`: its run ended.
+fn ended(app: &mut testdeck_tui::app::App, root: &std::path::Path, dir: &std::path::Path) {
+    let rel = testdeck_core::workspace::rel(root, dir);
+    app.follow_queued(
+        &rel,
+        testdeck_core::tail::live_run::RunUpdate {
+            finished: true,
+            ..Default::default()
+        },
+    );
 }

@@ -183,19 +183,7 @@ fn the_binary_keeps_a_history_cache_unless_told_no_cache() {
     let ws = common::fs::demo_copy();
     // the copy's folders as a person's: written long ago (the cache vouches
     // for nothing changed in the seconds before it reads)
-    let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
-    let mut stack = vec![ws.path().join("tests/logs")];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).expect("ls").flatten() {
-            if e.file_type().expect("type").is_dir() {
-                stack.push(e.path());
-            }
-        }
-        std::fs::File::open(&d)
-            .expect("dir")
-            .set_modified(hour_ago)
-            .expect("mtime");
-    }
+    testdeck_core::testkit::settle_logs(ws.path());
     let cfg = common::fs::scratch_dir();
     let cache_home = common::fs::scratch_dir();
     let history = cache_home.path().join("testdeck/history");

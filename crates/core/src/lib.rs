@@ -24,6 +24,7 @@ pub mod number;
 pub mod problem;
 pub mod progress;
 pub mod sanitize;
+pub mod sorted;
 pub mod tail;
 #[cfg(any(test, feature = "testkit"))]
 pub mod testkit;

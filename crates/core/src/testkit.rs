@@ -7,6 +7,25 @@ pub fn strings(v: &[&str]) -> Vec<String> {
 
 pub mod random_changes;
 
+/// Every folder under `root`'s `tests/logs/` last changed an hour ago, as a
+/// person's history is: settled, nothing too recent for the history cache to
+/// vouch for.
+pub fn settle_logs(root: &std::path::Path) {
+    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    let mut stack = vec![root.join("tests/logs")];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("ls").flatten() {
+            if e.file_type().expect("type").is_dir() {
+                stack.push(e.path());
+            }
+        }
+        std::fs::File::open(&d)
+            .expect("dir")
+            .set_modified(hour_ago)
+            .expect("mtime");
+    }
+}
+
 /// Zip archives written by hand, so a test can declare any size, name or method:
 /// what a hostile `trace.zip` holds (bombs, lying sizes, names that climb out).
 pub mod zip {

@@ -1465,7 +1465,7 @@ mod tests {
             ),
             &line("still-going"),
         );
-        age(&root);
+        testdeck_core::testkit::settle_logs(&root);
         (d, root)
     }
 
@@ -1485,23 +1485,6 @@ mod tests {
             &format!("{dir}/meta.json"),
             &format!(r#"{{"schemaVersion":4,"runId":"{run}","status":"{status}"}}"#),
         );
-    }
-
-    /// Every folder under `tests/logs/` last changed an hour ago.
-    fn age(root: &Path) {
-        let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
-        let mut stack = vec![root.join("tests/logs")];
-        while let Some(d) = stack.pop() {
-            for e in std::fs::read_dir(&d).expect("ls").flatten() {
-                if e.file_type().expect("type").is_dir() {
-                    stack.push(e.path());
-                }
-            }
-            std::fs::File::open(&d)
-                .expect("dir")
-                .set_modified(hour_ago)
-                .expect("mtime");
-        }
     }
 
     /// What the app shows of the history: each run in the model (path and

@@ -165,20 +165,9 @@ impl RunScan {
                     continue;
                 }
             }
-            let Ok(rd) = std::fs::read_dir(&dir) else {
+            let Some((is_run, subdirs)) = list(&dir) else {
                 continue;
             };
-            let mut subdirs = Vec::new();
-            let mut is_run = false;
-            for e in rd.flatten() {
-                let Ok(ft) = e.file_type() else { continue };
-                let name = e.file_name();
-                if ft.is_file() && (name == META || name == TIMELINE) {
-                    is_run = true;
-                } else if ft.is_dir() {
-                    subdirs.push(e.path());
-                }
-            }
             if is_run && !self.tops.contains(&dir) {
                 self.listed.remove(&dir);
                 self.runs.insert(dir);
@@ -189,6 +178,24 @@ impl RunScan {
         }
         &self.runs
     }
+}
+
+/// What one read of `dir` tells a search for run folders: whether it holds
+/// `meta.json` or `timeline.jsonl` (a run folder), and its subfolders.
+fn list(dir: &Path) -> Option<(bool, Vec<PathBuf>)> {
+    let rd = std::fs::read_dir(dir).ok()?;
+    let mut subdirs = Vec::new();
+    let mut is_run = false;
+    for e in rd.flatten() {
+        let Ok(ft) = e.file_type() else { continue };
+        let name = e.file_name();
+        if ft.is_file() && (name == META || name == TIMELINE) {
+            is_run = true;
+        } else if ft.is_dir() {
+            subdirs.push(e.path());
+        }
+    }
+    Some((is_run, subdirs))
 }
 
 /// Every run folder under `top` (a folder holding `meta.json` or
@@ -202,20 +209,9 @@ pub fn run_folders(top: &Path, known: &BTreeSet<PathBuf>) -> BTreeSet<PathBuf> {
             out.insert(dir);
             continue;
         }
-        let Ok(rd) = std::fs::read_dir(&dir) else {
+        let Some((is_run, subdirs)) = list(&dir) else {
             continue;
         };
-        let mut subdirs = Vec::new();
-        let mut is_run = false;
-        for e in rd.flatten() {
-            let Ok(ft) = e.file_type() else { continue };
-            let name = e.file_name();
-            if ft.is_file() && (name == META || name == TIMELINE) {
-                is_run = true;
-            } else if ft.is_dir() {
-                subdirs.push(e.path());
-            }
-        }
         if is_run && dir != top {
             out.insert(dir);
         } else {

@@ -244,22 +244,7 @@ impl RunsTab {
             .collect();
         new.sort_by(newest_first);
         // both newest first: merged
-        let mut out = Vec::with_capacity(kept.len() + new.len());
-        let mut old_rows = kept.into_iter().peekable();
-        let mut new_rows = new.into_iter().peekable();
-        loop {
-            let from_new = match (old_rows.peek(), new_rows.peek()) {
-                (Some(x), Some(y)) => newest_first(y, x) == std::cmp::Ordering::Less,
-                (None, Some(_)) => true,
-                (Some(_), None) => false,
-                (None, None) => break,
-            };
-            out.extend(if from_new {
-                new_rows.next()
-            } else {
-                old_rows.next()
-            });
-        }
+        let out = testdeck_core::sorted::merge(kept, new, newest_first, |_| {});
         (self.times, self.visible) = out.into_iter().unzip();
         if let Some(p) = at
             .and_then(follow)

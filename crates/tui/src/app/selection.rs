@@ -86,19 +86,15 @@ impl App {
         tree: bool,
         catalog: bool,
     ) {
-        if tree || !self.tests.takes_runs(&ws, moves) {
-            self.tests.reshape(&ws, moves);
+        let cases = moves.cases(&ws.logs.runs);
+        if tree || !self.tests.takes_runs(&ws, &cases) {
+            self.tests.reshape(&ws, &cases);
             self.candidates = finder::candidates(&ws, self.tests.cases());
         } else {
-            self.tests.runs_changed(&ws, moves);
+            self.tests.runs_changed(&ws, moves, &cases);
         }
         if catalog {
-            if let Some(cat) = &ws.catalog {
-                self.catalog.install(cat);
-                let vars = self.vars_of(cat);
-                vars.host().clone_into(&mut self.opts.host);
-                self.launch.default_risk(cat.max_risk());
-            }
+            self.install_catalog(&ws);
             if !tree {
                 self.candidates = finder::candidates(&ws, self.tests.cases());
             }
@@ -156,12 +152,7 @@ impl App {
         let keep_row = self.runs.selected();
         self.tests.install(&ws, reload);
         self.candidates = finder::candidates(&ws, self.tests.cases());
-        if let Some(cat) = &ws.catalog {
-            self.catalog.install(cat);
-            let vars = self.vars_of(cat);
-            vars.host().clone_into(&mut self.opts.host);
-            self.launch.default_risk(cat.max_risk());
-        }
+        self.install_catalog(&ws);
         self.ws = Some(ws);
         self.catalog.clamp();
         self.refilter_runs();
@@ -172,6 +163,16 @@ impl App {
             }
         }
         self.clamp();
+    }
+
+    /// The Catalog tab, the host and the default max risk from `ws`'s catalog.
+    fn install_catalog(&mut self, ws: &Workspace) {
+        if let Some(cat) = &ws.catalog {
+            self.catalog.install(cat);
+            let vars = self.vars_of(cat);
+            vars.host().clone_into(&mut self.opts.host);
+            self.launch.default_risk(cat.max_risk());
+        }
     }
 
     /// The catalog's vars as cases see them (the process environment only when the

@@ -290,12 +290,12 @@ impl TestsTab {
     }
 
     /// The cases of the tests tree changed (a case file came or went, the plan
-    /// changed) and maybe runs (`moves`), applied to `ws` already: the rows and
+    /// changed) and maybe the runs of `cases`, applied to `ws` already: the rows and
     /// the tree are built again (the open folders and the selection kept), the
     /// figures only of the cases that came, went, became or stopped being
     /// orphans, or whose runs changed — by the difference, as
     /// [`TestsTab::runs_changed`] does.
-    pub fn reshape(&mut self, ws: &Workspace, moves: &RunMoves) {
+    pub fn reshape(&mut self, ws: &Workspace, cases: &BTreeSet<(String, String)>) {
         let keep_key = self.selected_node().map(|n| n.key.clone());
         let known = |c: &CaseRow| !c.orphan() && !c.temp;
         let before: HashMap<String, bool> = self
@@ -304,8 +304,7 @@ impl TestsTab {
             .map(|c| (c.key.clone(), known(c)))
             .collect();
         self.build_rows(ws);
-        let mut keys: BTreeSet<String> = moves
-            .cases(&ws.logs.runs)
+        let mut keys: BTreeSet<String> = cases
             .iter()
             .map(|(scope, case_id)| tree::key(scope, case_id))
             .collect();
@@ -487,12 +486,12 @@ impl TestsTab {
         self.by_key.get(key).and_then(|&i| self.cases.get(i))
     }
 
-    /// Whether runs that changed as `moves` says (applied to `ws` already) can
-    /// be taken by [`TestsTab::runs_changed`]: `false` when a case's row would
-    /// come or go (an orphan's first run, or its last run deleted), which the
+    /// Whether the changed runs of `cases` (scope, caseId: `RunMoves::cases`,
+    /// applied to `ws` already) can be taken by [`TestsTab::runs_changed`]:
+    /// `false` when a case's row would come or go (an orphan's first run, or its last run deleted), which the
     /// tree's shape follows only by an install.
-    pub fn takes_runs(&self, ws: &Workspace, moves: &RunMoves) -> bool {
-        moves.cases(&ws.logs.runs).iter().all(|(scope, case_id)| {
+    pub fn takes_runs(&self, ws: &Workspace, cases: &BTreeSet<(String, String)>) -> bool {
+        cases.iter().all(|(scope, case_id)| {
             let has_runs = ws.logs.of_case(scope, case_id).next().is_some();
             match self.by_key.get(&tree::key(scope, case_id)) {
                 Some(&i) => has_runs || !self.cases[i].orphan(),
@@ -501,14 +500,18 @@ impl TestsTab {
         })
     }
 
-    /// Runs changed as `moves` says (applied to `ws` already; see
-    /// [`TestsTab::takes_runs`]): each changed case's row, its statistics and
+    /// Runs changed as `moves` says, those of `cases` (applied to `ws` already;
+    /// see [`TestsTab::takes_runs`]): each changed case's row, its statistics and
     /// those of its folders by the difference, the failing counts, the other
     /// rows' run ranges moved — no row, node or other case's figures built again.
-    pub fn runs_changed(&mut self, ws: &Workspace, moves: &RunMoves) {
+    pub fn runs_changed(
+        &mut self,
+        ws: &Workspace,
+        moves: &RunMoves,
+        cases: &BTreeSet<(String, String)>,
+    ) {
         let runs = &ws.logs.runs;
-        let changed = moves.cases(runs);
-        let keys: std::collections::HashSet<String> = changed
+        let keys: std::collections::HashSet<String> = cases
             .iter()
             .map(|(scope, case_id)| tree::key(scope, case_id))
             .collect();

@@ -1,6 +1,5 @@
 use super::*;
 use crate::workspace::changes::Update;
-use std::time::Duration;
 
 fn write(root: &Path, rel: &str, text: &str) {
     let p = root.join(rel);
@@ -23,23 +22,6 @@ fn run(root: &Path, case: &str, run: &str, status: &str) {
     write(root, &format!("{case}/{run}/meta.json"), &meta(status));
 }
 
-/// Every folder under `tests/logs/` changed an hour ago: settled.
-fn age(root: &Path) {
-    let hour_ago = SystemTime::now() - Duration::from_secs(3600);
-    let mut stack = vec![root.join(LOGS)];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).expect("ls").flatten() {
-            if e.file_type().expect("type").is_dir() {
-                stack.push(e.path());
-            }
-        }
-        std::fs::File::open(&d)
-            .expect("dir")
-            .set_modified(hour_ago)
-            .expect("mtime");
-    }
-}
-
 /// Two cases, three finished runs and one in progress; settled.
 fn workspace() -> (tempfile::TempDir, PathBuf) {
     let d = tempfile::tempdir().expect("tmp");
@@ -59,7 +41,7 @@ fn workspace() -> (tempfile::TempDir, PathBuf) {
         &format!("{CASE_B}/20260313-120000-000/timeline.jsonl"),
         "{}\n",
     );
-    age(&root);
+    crate::testkit::settle_logs(&root);
     (d, root)
 }
 
@@ -243,7 +225,7 @@ fn verify_reads_nothing_when_nothing_changed() {
     assert!(removals(&v.updates).is_empty(), "{:?}", v.updates);
     // and with nothing in progress, nothing at all
     std::fs::remove_dir_all(root.join(CASE_B).join("20260313-120000-000")).expect("rm");
-    age(&root);
+    crate::testkit::settle_logs(&root);
     stored(&root, cache_dir.path());
     let c = HistoryCache::load(cache_dir.path(), &root).expect("loaded");
     let mut v = c.verify(&root, &judge(&root));
@@ -314,7 +296,7 @@ fn verify_finds_a_new_run_a_changed_run_and_a_removed_case_folder() {
 
     // a case folder removed, a run folder removed, a domain removed
     let mut v = v;
-    age(&root);
+    crate::testkit::settle_logs(&root);
     v.cache.written = None;
     let mut c = v.cache;
     assert!(c.store(cache_dir.path(), &root).expect("store"));
@@ -335,7 +317,7 @@ fn verify_finds_a_new_run_a_changed_run_and_a_removed_case_folder() {
     );
     let mut c = v.cache;
     c.written = None;
-    age(&root);
+    crate::testkit::settle_logs(&root);
     assert!(c.store(cache_dir.path(), &root).expect("store"));
     std::fs::remove_dir_all(root.join("tests/logs/shop")).expect("rm");
     let v = same_as_a_full_load(&root, cache_dir.path());
@@ -343,7 +325,7 @@ fn verify_finds_a_new_run_a_changed_run_and_a_removed_case_folder() {
     // and every log gone
     let mut c = v.cache;
     c.written = None;
-    age(&root);
+    crate::testkit::settle_logs(&root);
     assert!(c.store(cache_dir.path(), &root).expect("store"));
     std::fs::remove_dir_all(root.join("tests/logs")).expect("rm");
     let v = same_as_a_full_load(&root, cache_dir.path());
@@ -357,7 +339,7 @@ fn verify_says_the_walk_s_problems_as_a_full_read_does() {
     let (_d, root) = workspace();
     std::os::unix::fs::symlink("/etc", root.join(CASE_A).join("a-link")).expect("link");
     std::os::unix::fs::symlink("/etc", root.join("tests/logs/shop/elsewhere")).expect("link");
-    age(&root);
+    crate::testkit::settle_logs(&root);
     let cache_dir = tempfile::tempdir().expect("cache");
     stored(&root, cache_dir.path());
     let v = same_as_a_full_load(&root, cache_dir.path());

@@ -258,25 +258,9 @@ impl Logs {
         }
         more.sort_by(run_order);
         let old = std::mem::take(&mut self.runs);
-        let mut out = Vec::with_capacity(old.len() + more.len());
-        let mut a = old.into_iter().peekable();
-        let mut b = more.into_iter().peekable();
-        loop {
-            let take_new = match (a.peek(), b.peek()) {
-                (Some(x), Some(y)) => run_order(y, x) == std::cmp::Ordering::Less,
-                (None, Some(_)) => true,
-                (Some(_), None) => false,
-                (None, None) => break,
-            };
-            let next = if take_new { b.next() } else { a.next() };
-            if let Some(r) = next {
-                if take_new {
-                    moves.edits.push(Edit::Insert(out.len()));
-                }
-                out.push(r);
-            }
-        }
-        self.runs = out;
+        self.runs = crate::sorted::merge(old, more, run_order, |i| {
+            moves.edits.push(Edit::Insert(i));
+        });
     }
 }
 
@@ -315,24 +299,6 @@ impl RunMoves {
     /// Where each of the `before` runs held before the update is now (`None`:
     /// it went).
     pub fn map(&self, before: usize) -> Vec<Option<usize>> {
-        if self.merged() {
-            // a merge (a domain of the history): one pass
-            let mut out = Vec::with_capacity(before);
-            let mut new = self.edits.iter().peekable();
-            let mut at = 0;
-            while out.len() < before {
-                if let Some(Edit::Insert(i)) = new.peek() {
-                    if *i == at {
-                        new.next();
-                        at += 1;
-                        continue;
-                    }
-                }
-                out.push(Some(at));
-                at += 1;
-            }
-            return out;
-        }
         // where each place holds its run from: a leading merge (runs that came
         // in, in the order of their places) in one pass, then edit by edit
         let lead = self
