@@ -23,6 +23,7 @@ pub mod insights;
 pub mod logs;
 pub mod new_case;
 pub mod openers;
+pub mod outside;
 pub mod plan;
 pub mod read;
 pub mod report;
