@@ -2,6 +2,7 @@
 //! (`app`), run fixtures, and the binary in a real pty read back through vt100 (`Session`).
 #![allow(dead_code)] // each test binary uses a part
 
+pub mod adopt;
 pub mod app;
 pub mod cli;
 pub mod editor;
