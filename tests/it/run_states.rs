@@ -139,6 +139,7 @@ fn a_run_cancelled_through_the_core_is_cancelled_for_a_fresh_process() {
     let ctx = LaunchContext {
         root: root.to_path_buf(),
         runner: vec!["sh".into(), "runner.sh".into()],
+        runner_env: Vec::new(),
         catalog: None,
         cancelled: Some(testdeck_core::workspace::cancelled::file_in(
             &state.path().join("testdeck"),

@@ -54,6 +54,39 @@ pub fn run(args: &Args, ctx: &super::Ctx) -> ExitCode {
             }
         );
     }
+    if !found.env.is_empty() {
+        let mut what: Vec<String> = found.env.vars.iter().map(|(k, _)| k.clone()).collect();
+        what.extend(
+            found
+                .env
+                .files
+                .iter()
+                .map(|f| format!("the dotenv file {f}")),
+        );
+        let scripts: Vec<String> = found
+            .env
+            .scripts
+            .iter()
+            .map(|s| format!("scripts.{s}"))
+            .collect();
+        crate::outln!(
+            "package.json's {} set{} {}: testdeck.toml's [runner] {} give{} {} to the runner",
+            escape(&scripts.join(", ")),
+            if scripts.len() == 1 { "s" } else { "" },
+            escape(&what.join(", ")),
+            match (found.env.vars.is_empty(), found.env.files.is_empty()) {
+                (false, false) => "env and env-files",
+                (true, _) => "env-files",
+                _ => "env",
+            },
+            if found.env.vars.is_empty() == found.env.files.is_empty() {
+                ""
+            } else {
+                "s"
+            },
+            if what.len() == 1 { "it" } else { "them" },
+        );
+    }
     let files = init::files(&found, args.catalog);
     let steps = match init::apply(&root, &files, args.catalog, args.dry_run, args.force) {
         Ok(s) => s,

@@ -318,6 +318,9 @@ pub struct LaunchContext {
     pub root: PathBuf,
     /// The tests runner command (`testdeck.toml` `[runner] command`).
     pub runner: Vec<String>,
+    /// What the runner's process is given besides the inherited environment
+    /// (`[runner] env`, see [`testdeck_core::workspace::config::Runner::process_env`]).
+    pub runner_env: Vec<(String, String)>,
     /// The tester catalog, when there is one.
     pub catalog: Option<testdeck_core::workspace::catalog::Catalog>,
     /// Where the runs this launch cancels are recorded (see
@@ -331,6 +334,7 @@ impl LaunchContext {
         Self {
             root: ws.root.clone(),
             runner: ws.config.runner.command.clone(),
+            runner_env: ws.config.runner.process_env(&ws.root),
             catalog: ws.catalog.clone(),
             cancelled: testdeck_core::workspace::cancelled::file(&ws.root),
         }
@@ -384,7 +388,10 @@ pub fn launch_with(
         }
         summary.results.extend(tests_run::launch_tests(
             &ctx.root,
-            &ctx.runner,
+            &tests_run::Runner {
+                command: &ctx.runner,
+                env: &ctx.runner_env,
+            },
             &targets,
             plan.runs,
             ctx.cancelled.as_deref(),
@@ -489,6 +496,7 @@ mod tests {
         let ctx = LaunchContext {
             root: dir.path().to_path_buf(),
             runner: vec!["sh".into(), "-c".into(), "echo out".into()],
+            runner_env: Vec::new(),
             catalog: None,
             cancelled: None,
         };

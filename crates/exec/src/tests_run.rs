@@ -141,13 +141,23 @@ struct Followed {
     timeline: Follower,
     started: Instant,
     ended: bool,
+    /// `run/finish`'s `data.environment`: why nothing could run here (a
+    /// browser not installed), which makes the run environment-fail.
+    environment: Option<String>,
 }
 
 /// Run the runner once per target and follow every run it writes. Returns one
 /// result per run (and one for a runner that wrote none).
+/// The runner: its command (the filters are appended) and what its process
+/// is given besides the inherited environment (`[runner] env`).
+pub(crate) struct Runner<'a> {
+    pub(crate) command: &'a [String],
+    pub(crate) env: &'a [(String, String)],
+}
+
 pub(crate) fn launch_tests(
     root: &Path,
-    command: &[String],
+    runner: &Runner<'_>,
     targets: &[TestsTarget],
     runs: Option<u32>,
     cancelled: Option<&Path>,
@@ -158,6 +168,7 @@ pub(crate) fn launch_tests(
     if targets.is_empty() {
         return results;
     }
+    let Runner { command, env } = *runner;
     // a runner that is not there: say what testdeck expected, never spawn it
     if let Some(reason) = testdeck_core::workspace::runner::missing(root, command) {
         sink(ExecEvent::RunnerStart {
@@ -192,8 +203,9 @@ pub(crate) fn launch_tests(
                 s.split('/').next().unwrap_or_default().to_owned()
             }
         };
+        let call = Call { argv, env };
         results.extend(run_one(
-            root, target, &domain, argv, cancelled, cancel, sink,
+            root, target, &domain, call, cancelled, cancel, sink,
         ));
     }
     results
@@ -273,11 +285,17 @@ pub(crate) fn asked_for(target: &TestsTarget, scope: &str, case_id: &str) -> boo
     }
 }
 
+/// One runner call: its argv and its process's added environment.
+struct Call<'a> {
+    argv: Vec<String>,
+    env: &'a [(String, String)],
+}
+
 fn run_one(
     root: &Path,
     target: &TestsTarget,
     domain: &str,
-    argv: Vec<String>,
+    call: Call<'_>,
     cancelled: Option<&Path>,
     cancel: &Cancel,
     sink: &Sink,
@@ -289,13 +307,14 @@ fn run_one(
     let mut scan = run_folder::RunScan::new(target_folders(&logs, target, domain));
     // every run folder seen (there before, followed, or external): not read again
     let mut known = scan.poll().clone();
+    let Call { argv, env } = call;
     sink(ExecEvent::RunnerStart {
         command: argv.clone(),
     });
     let spec = Spec {
         program: Program::Argv(argv),
         cwd: root.to_path_buf(),
-        env: Vec::new(),
+        env: env.to_vec(),
         timeout: None,
         log: None,
     };
@@ -477,21 +496,30 @@ fn start_following(root: &Path, logs: &Path, dir: &Path, sink: &Sink) -> Followe
         ),
         started: Instant::now(),
         ended: false,
+        environment: None,
     }
 }
 
-fn emit(f: &Followed, events: Vec<TailEvent>, sink: &Sink) {
+fn emit(f: &mut Followed, events: Vec<TailEvent>, sink: &Sink) {
     for ev in events {
         let (TailEvent::Line(mut line) | TailEvent::Incomplete(mut line)) = ev else {
             // created, truncated, replaced, deleted: the lines that follow say it
             continue;
         };
         let issues = std::mem::take(&mut line.issues);
+        let lineno = line.lineno;
+        let event = line.into_event();
+        if event.kind == "run" && event.name == "run/finish" {
+            f.environment = event.data["environment"]
+                .as_str()
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned);
+        }
         sink(ExecEvent::Timeline {
             run_id: f.run_id.clone(),
             id: f.key.clone(),
-            lineno: line.lineno,
-            event: Box::new(line.into_event()),
+            lineno,
+            event: Box::new(event),
             issues: issues.into_iter().map(|i| i.message).collect(),
         });
     }
@@ -528,6 +556,8 @@ fn step(root: &Path, f: &mut Followed, sink: &Sink, cancel: &Cancel) -> Option<R
     f.ended = true;
     let status = meta.status.clone().unwrap_or_default();
     let (verdict, reason) = match status.as_str() {
+        // nothing could run here (the runner said why): not the tests' failure
+        _ if f.environment.is_some() => (Verdict::EnvironmentFail, f.environment.clone()),
         "passed" => (Verdict::Pass, None),
         // the failed assertion's own message is the reason a person and a CI page need
         "failed" => (

@@ -169,14 +169,78 @@ impl Runs {
 pub struct Runner {
     /// The command, as argv; the selection's filters are appended.
     pub command: Vec<String>,
+    /// `env`: variables the runner's process is given (the project's own test
+    /// script's, which `init` reads from `package.json`), over the inherited ones.
+    pub env: std::collections::BTreeMap<String, String>,
+    /// `env-files`: dotenv files (relative to the root) the project's test
+    /// script loads (`dotenv -e FILE`), read at each launch; `env` wins over them.
+    #[serde(rename = "env-files")]
+    pub env_files: Vec<String>,
 }
 
 impl Default for Runner {
     fn default() -> Self {
         Self {
             command: DEFAULT_RUNNER.iter().map(|s| (*s).to_owned()).collect(),
+            env: std::collections::BTreeMap::new(),
+            env_files: Vec::new(),
         }
     }
+}
+
+impl Runner {
+    /// What the runner's process is given: each `env` variable, and
+    /// `TESTDECK_RUNNER_ENV` naming them (the runner records the names, never
+    /// the values, in `run/start`'s `data.env`).
+    pub fn process_env(&self, root: &Path) -> Vec<(String, String)> {
+        let mut all = std::collections::BTreeMap::new();
+        for f in &self.env_files {
+            // a file that cannot be read gives nothing: the runner's own
+            // output says what is missing then
+            if let Ok(b) = super::read::read(&root.join(f), Some(root), super::read::Kind::Config) {
+                all.extend(dotenv(&String::from_utf8_lossy(&b)));
+            }
+        }
+        all.extend(self.env.iter().map(|(k, v)| (k.clone(), v.clone())));
+        let names: Vec<String> = all.keys().cloned().collect();
+        let mut out: Vec<(String, String)> = all.into_iter().collect();
+        out.push(("TESTDECK_RUNNER_ENV".to_owned(), names.join(",")));
+        out
+    }
+}
+
+/// Whether `s` is a variable name a shell takes (`[A-Za-z_][A-Za-z0-9_]*`).
+pub fn is_var_name(s: &str) -> bool {
+    let mut c = s.chars();
+    c.next()
+        .is_some_and(|f| f.is_ascii_alphabetic() || f == '_')
+        && c.all(|x| x.is_ascii_alphanumeric() || x == '_')
+}
+
+/// The `NAME=value` lines of a dotenv file (`export ` allowed, `#` comments,
+/// a value in quotes taken as it is written between them); other lines are skipped.
+pub fn dotenv(text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let l = line.trim();
+        let l = l.strip_prefix("export ").unwrap_or(l).trim_start();
+        if l.starts_with('#') {
+            continue;
+        }
+        let Some((k, v)) = l.split_once('=') else {
+            continue;
+        };
+        let (k, v) = (k.trim(), v.trim());
+        if !is_var_name(k) {
+            continue;
+        }
+        let v = match v.chars().next() {
+            Some(q @ ('"' | '\'')) => v[1..].split(q).next().unwrap_or_default().to_owned(),
+            _ => v.split(" #").next().unwrap_or_default().trim().to_owned(),
+        };
+        out.push((k.to_owned(), v));
+    }
+    out
 }
 
 /// Openers for artifacts, as argv; the artifact's absolute path is appended.
@@ -257,6 +321,47 @@ pub fn line_col(text: &str, offset: usize) -> (u32, u32) {
 #[cfg(test)]
 mod watch_tests {
     use super::*;
+
+    #[test]
+    fn the_runner_env_is_read_and_named() {
+        let dir = tempfile::tempdir().expect("dir");
+        std::fs::write(
+            dir.path().join("testdeck.toml"),
+            "[runner]\nenv = { TZ = \"America/New_York\", NODE_OPTIONS = \"--no-warnings\" }\n",
+        )
+        .expect("write");
+        let mut problems = Vec::new();
+        let c = Config::load(dir.path(), &mut problems);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(c.runner.env["TZ"], "America/New_York");
+        assert_eq!(c.runner.command, DEFAULT_RUNNER);
+        let env = c.runner.process_env(dir.path());
+        assert!(env.contains(&("TZ".into(), "America/New_York".into())));
+        assert!(env.contains(&("TESTDECK_RUNNER_ENV".into(), "NODE_OPTIONS,TZ".into())));
+        // a value that is not a string is a located problem
+        std::fs::write(
+            dir.path().join("testdeck.toml"),
+            "[runner]\nenv = { TZ = 5 }\n",
+        )
+        .expect("write");
+        let c = Config::load(dir.path(), &mut problems);
+        assert!(c.runner.env.is_empty());
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(problems[0].line, Some(2), "{problems:?}");
+    }
+
+    #[test]
+    fn dotenv_lines() {
+        let text = "# c\nexport TZ=\"America/New_York\"\nA = 'x y'\nB=1 # one\n1X=no\nnone\n";
+        assert_eq!(
+            dotenv(text),
+            vec![
+                ("TZ".into(), "America/New_York".into()),
+                ("A".into(), "x y".into()),
+                ("B".into(), "1".into())
+            ]
+        );
+    }
 
     #[test]
     fn globs_match_folders_and_names() {

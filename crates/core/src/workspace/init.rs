@@ -4,6 +4,7 @@
 //! (`assets/init/`). Every file goes through [`super::read::write_atomic`]; an
 //! existing file is never overwritten unless forced (then a `.bak` keeps it).
 
+use std::fmt::Write as _;
 use std::path::Path;
 
 /// The runner of seed 000 §4 (vitest and Playwright, the reporters on its command line).
@@ -40,6 +41,113 @@ pub struct Found {
     pub configs: Vec<String>,
     /// The source folders that exist (what `[watch] paths` follows).
     pub sources: Vec<String>,
+    /// The environment the project's own test scripts set (`[runner] env`).
+    pub env: TestEnv,
+}
+
+/// What `package.json`'s test scripts give their tools: leading `NAME=value`
+/// assignments (also after `env` or `cross-env`) and `dotenv -e FILE` files.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TestEnv {
+    /// The variables, in the order found (the first script to set one wins).
+    pub vars: Vec<(String, String)>,
+    /// The dotenv files named, relative to the root.
+    pub files: Vec<String>,
+    /// The scripts they came from (`test`, `test:unit`…).
+    pub scripts: Vec<String>,
+}
+
+impl TestEnv {
+    /// Nothing found.
+    pub fn is_empty(&self) -> bool {
+        self.vars.is_empty() && self.files.is_empty()
+    }
+}
+
+/// The environment of `package.json`'s `scripts.test` and the scripts named
+/// `test:…` / `test-…` (in that order). Nothing runs: the scripts are read as words.
+pub fn test_env(pkg: &serde_json::Value) -> TestEnv {
+    let mut out = TestEnv::default();
+    let Some(scripts) = pkg.get("scripts").and_then(|s| s.as_object()) else {
+        return out;
+    };
+    let mut names: Vec<&String> = scripts
+        .keys()
+        .filter(|k| *k == "test" || k.starts_with("test:") || k.starts_with("test-"))
+        .collect();
+    names.sort_by_key(|k| (*k != "test", (*k).clone()));
+    for name in names {
+        let Some(cmd) = scripts[name].as_str() else {
+            continue;
+        };
+        let before = (out.vars.len(), out.files.len());
+        read_script(cmd, &mut out);
+        if (out.vars.len(), out.files.len()) != before {
+            out.scripts.push(name.clone());
+        }
+    }
+    out
+}
+
+/// The leading assignments and dotenv files of one script's first command.
+fn read_script(cmd: &str, out: &mut TestEnv) {
+    // the first command only: what runs after `&&` / `;` is another program
+    let first = cmd.split(['&', ';', '|']).next().unwrap_or_default();
+    let Ok(words) = shell_words::split(first) else {
+        return;
+    };
+    let mut i = 0;
+    let assign = |w: &str, out: &mut TestEnv| -> bool {
+        let Some((k, v)) = w.split_once('=') else {
+            return false;
+        };
+        if !super::config::is_var_name(k) {
+            return false;
+        }
+        if !out.vars.iter().any(|(n, _)| n == k) {
+            out.vars.push((k.to_owned(), v.to_owned()));
+        }
+        true
+    };
+    while i < words.len() {
+        let w = words[i].as_str();
+        if assign(w, out) || matches!(w, "env" | "cross-env" | "cross-env-shell" | "npx" | "--") {
+            i += 1;
+            continue;
+        }
+        if matches!(w, "dotenv" | "dotenv-cli") {
+            // dotenv [-e FILE]… [-v NAME=value]… -- command
+            i += 1;
+            let mut named = false;
+            while i < words.len() {
+                match words[i].as_str() {
+                    "-e" if i + 1 < words.len() => {
+                        let f = words[i + 1].trim_start_matches("./").to_owned();
+                        if !out.files.contains(&f) {
+                            out.files.push(f);
+                        }
+                        named = true;
+                        i += 2;
+                    }
+                    "-v" if i + 1 < words.len() => {
+                        assign(&words[i + 1].clone(), out);
+                        i += 2;
+                    }
+                    "--" => {
+                        i += 1;
+                        break;
+                    }
+                    x if x.starts_with('-') => i += 1,
+                    _ => break,
+                }
+            }
+            if !named && !out.files.iter().any(|f| f == ".env") {
+                out.files.push(".env".to_owned());
+            }
+            continue;
+        }
+        break;
+    }
 }
 
 const CONFIG_EXTS: [&str; 6] = ["ts", "mts", "cts", "js", "mjs", "cjs"];
@@ -72,6 +180,7 @@ pub fn detect(root: &Path) -> Found {
     }
     let config_of = |tool: &str| configs.iter().any(|c| c.starts_with(tool));
     Found {
+        env: pkg.as_ref().map(test_env).unwrap_or_default(),
         vitest: has_dep("vitest") || config_of("vitest"),
         playwright: has_dep("@playwright/test") || config_of("playwright"),
         sources: SOURCE_DIRS
@@ -105,11 +214,44 @@ pub fn config_text(found: &Found) -> String {
             .map(|d| format!("\"{d}/**\""))
             .collect()
     };
+    let mut env = String::new();
+    if !found.env.is_empty() {
+        let scripts: Vec<String> = found
+            .env
+            .scripts
+            .iter()
+            .map(|s| format!("scripts.{s}"))
+            .collect();
+        let _ = writeln!(
+            env,
+            "# the environment of package.json's {} (the runner's process gets it)",
+            scripts.join(", ")
+        );
+    }
+    if !found.env.vars.is_empty() {
+        let vars: Vec<String> = found
+            .env
+            .vars
+            .iter()
+            .map(|(k, v)| format!("{k} = {}", toml::Value::String(v.clone())))
+            .collect();
+        let _ = writeln!(env, "env = {{ {} }}", vars.join(", "));
+    }
+    if !found.env.files.is_empty() {
+        let files: Vec<String> = found
+            .env
+            .files
+            .iter()
+            .map(|f| toml::Value::String(f.clone()).to_string())
+            .collect();
+        let _ = writeln!(env, "env-files = [{}]", files.join(", "));
+    }
     format!(
         "# testdeck settings, written by `testdeck init` (found: {}).\n\
          [runner]\n\
          # seed 000 §4: the project's own workflow, given the selection's filters\n\
          command = [\"node\", \"scripts/test-workflow.mjs\"]\n\
+         {env}\
          \n\
          [tests]\n\
          # the case files (vitest's and Playwright's defaults)\n\
@@ -253,6 +395,48 @@ fn set_executable(_path: &Path) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn env_of(scripts: &serde_json::Value) -> TestEnv {
+        test_env(&serde_json::json!({ "scripts": scripts }))
+    }
+
+    #[test]
+    fn the_test_scripts_environment() {
+        let e = env_of(&serde_json::json!({"test": "TZ=\"America/New_York\" vitest run"}));
+        assert_eq!(e.vars, vec![("TZ".into(), "America/New_York".into())]);
+        assert_eq!(e.scripts, vec!["test".to_owned()]);
+        let e = env_of(&serde_json::json!({
+            "test:unit": "cross-env NODE_ENV=test LANG=C vitest && TZ=UTC other",
+            "test": "vitest",
+            "build": "X=1 tsc"
+        }));
+        assert_eq!(
+            e.vars,
+            vec![
+                ("NODE_ENV".into(), "test".into()),
+                ("LANG".into(), "C".into())
+            ]
+        );
+        assert_eq!(e.scripts, vec!["test:unit".to_owned()]);
+        let e = env_of(&serde_json::json!({"test": "dotenv -e .env.test -- vitest run"}));
+        assert_eq!(e.files, vec![".env.test".to_owned()]);
+        assert!(e.vars.is_empty());
+        // a quote left open reads as nothing, never a panic
+        assert!(env_of(&serde_json::json!({"test": "TZ=\"x vitest"})).is_empty());
+        let found = Found {
+            vitest: true,
+            env: env_of(&serde_json::json!({"test": "TZ='America/New_York' A=\"q\\\"\" vitest"})),
+            ..Found::default()
+        };
+        let text = config_text(&found);
+        let c: super::super::config::Config = toml::from_str(&text).expect("valid toml");
+        assert_eq!(c.runner.env["TZ"], "America/New_York");
+        assert_eq!(c.runner.env["A"], "q\"");
+        assert!(
+            text.contains("# the environment of package.json's scripts.test"),
+            "{text}"
+        );
+    }
 
     #[test]
     fn twice_is_nothing_to_do_and_an_existing_file_is_kept() {
