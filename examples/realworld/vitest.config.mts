@@ -5,7 +5,7 @@ export default defineConfig({
     // the backend and temp cases; e2e specs belong to Playwright
     include: ['tests/**/*.{test,spec}.?(c|m)[jt]s?(x)'],
     exclude: ['tests/**/e2e/**', 'tests/logs/**', 'node_modules/**'],
-    // one case file per run folder: the workflow starts vitest per case
+    // the files one after another: their run folders open and close in turn
     fileParallelism: false,
   },
 });

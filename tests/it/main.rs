@@ -41,6 +41,7 @@ mod live_workspace;
 mod new_case;
 mod one_pass;
 mod packaging;
+mod per_test_events;
 mod reading_pty;
 mod reading_view;
 mod readme_capture;

@@ -304,12 +304,12 @@ fn two_e2e_launches_keep_trace_screenshot_report_and_leave_no_process_behind() {
     );
     assert!(String::from_utf8_lossy(&file("playwright-report")).contains("<html"));
     let shot = items.iter().find(|a| a.kind == "screenshot").expect("shot");
-    assert_eq!(
-        shot.step_id.as_deref(),
-        Some("s2"),
-        "bound to the step it failed in"
-    );
+    // bound to its test's step and that test's first failure event, the
+    // Oracle assertion that failed (docs/per-test-events.md), kept under its
+    // own folder
+    assert_eq!(shot.step_id.as_deref(), Some("t1"), "{items:#?}");
     assert_eq!(shot.assertion_id.as_deref(), Some("a1"));
+    assert_eq!(shot.path, "artifacts/tests/t1/failure.png");
     // the passing run keeps its trace, and no HTML report (seed 000 §6)
     let runs = json(p.path(), &["runs", "--case", "storefront-add-to-cart"]);
     let pass_dir = p

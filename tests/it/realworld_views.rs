@@ -191,7 +191,7 @@ fn a_failing_npx_opener_says_its_own_stderr_line() {
     s.send("storefront-checkout");
     wait(&s, "❯ storefront-checkout");
     s.send("\r");
-    wait(&s, "artifacts/trace.zip");
+    wait(&s, "artifacts/tests/t1/trace.zip");
     s.send("\t");
     s.send("\t");
     s.send("\t");

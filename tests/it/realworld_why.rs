@@ -203,7 +203,7 @@ fn the_playwright_failure_reads_on_lines_of_its_own_in_the_view_and_the_data_ove
     // the screenshot bound to the failure, beside the text in half blocks
     s.wait_for("the screenshot beside", |sc| {
         let c = sc.contents();
-        c.contains("artifacts/failure.png · ") && c.contains('▀')
+        c.contains("artifacts/tests/t1/failure.png · ") && c.contains('▀')
     });
     // the next frame brings the screenshot bound to the failure into view; i shows
     // it full screen, Esc goes back to the failure view
@@ -218,8 +218,9 @@ fn the_playwright_failure_reads_on_lines_of_its_own_in_the_view_and_the_data_ove
     s.wait_text("Why it failed");
     s.send("\x1b");
     s.wait_for("the panes", |sc| !sc.contents().contains("Why it failed"));
-    // the data overlay of the failed step: its message first, then the data with
-    // the error's message and stack as blocks of lines, not `\n` in a JSON string
+    // the data overlay of the test's failure event (the last failed event,
+    // docs/per-test-events.md): its message first, then the data with the
+    // error's message and stack as blocks of lines, not `\n` in a JSON string
     s.wait_text("◆ a1 order-confirmed · order-confirmed");
     s.send("N");
     s.send("\r");
@@ -228,7 +229,7 @@ fn the_playwright_failure_reads_on_lines_of_its_own_in_the_view_and_the_data_ove
     let sc = screen.screen();
     let text = sc.contents();
     assert!(
-        text.contains("step check out failed"),
+        text.contains("assertion checks out a cart — failed"),
         "the event's message:\n{text}"
     );
     let key = find(sc, "\"message\":")

@@ -30,14 +30,14 @@ fn half_blocks(sc: &vt100::Screen, from: u16) -> usize {
 fn open_trace(s: &mut Session) {
     s.wait_text("Tests ·");
     s.find("storefront-checkout");
-    s.wait_text("artifacts/trace.zip");
+    s.wait_text("artifacts/tests/t1/trace.zip");
     // the Artifacts pane, then the trace (the second artifact, after the screenshot)
     s.send("\t");
     s.send("\t");
     s.send("\t");
     s.send("j");
     s.send("\r");
-    s.wait_text("Trace · artifacts/trace.zip");
+    s.wait_text("Trace · artifacts/tests/t1/trace.zip");
     s.wait_text("s2 check out");
 }
 

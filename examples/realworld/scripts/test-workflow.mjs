@@ -11,16 +11,20 @@
 // or a --case naming them; temp cases only with --domain temp or --case. An
 // e2e request (without --case) first runs the same domain's backend.
 //
-// Written by `testdeck init`. The reporters are given on the command line, so
-// the project's vitest and Playwright configs stay as they are; an e2e run gets
-// a free port in TEST_PORT for a config's webServer to use.
-import { spawn } from 'node:child_process';
+// Written by `testdeck init`. vitest gets the reporters on its command line;
+// Playwright gets a config of the runner's own (in a temp folder) that imports
+// the project's and overrides only the reporters, the files, the trace and
+// failure screenshot, and the projects whose browser is missing (skipped, or
+// the system Chromium) — the project's configs stay as they are. An e2e run
+// gets a free port in TEST_PORT for a config's webServer to use.
+import { spawn, spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRun, emit, readTimeline, writeAtomic } from './lib/raw-log.mjs';
+import { emit, finishRun, readNote, readTimeline, skipSignal, startRun } from './lib/raw-log.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const NOT_CASES = new Set(['harness', 'fixtures', 'logs', 'report']);
@@ -123,7 +127,11 @@ for (const sig of ['SIGTERM', 'SIGINT']) {
 
 function runTool(argv, env) {
   return new Promise((resolve) => {
-    child = spawn(process.execPath, argv, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+    child = spawn(process.execPath, argv, {
+      cwd: root,
+      env: { ...process.env, TESTDECK_RUNNER_PID: String(process.pid), ...env },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
     const pid = child.pid;
     child.on('error', (e) => resolve({ pid, code: null, signal: null, error: e.message }));
     child.on('exit', (code, signal) => {
@@ -133,113 +141,287 @@ function runTool(argv, env) {
   });
 }
 
-function copyInto(dir, from, name) {
-  fs.mkdirSync(path.join(dir, 'artifacts', path.dirname(name)), { recursive: true });
-  fs.copyFileSync(from, path.join(dir, 'artifacts', name));
-  return `artifacts/${name}`;
+/** git, with no program the repository configures (hooks, fsmonitor, pager,
+ * external diff, text conversion) and no system config; `null` on failure. */
+function git(args) {
+  const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_PAGER: 'cat', PAGER: 'cat', GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' };
+  delete env.GIT_EXTERNAL_DIFF;
+  const r = spawnSync(
+    'git',
+    ['--no-pager', '-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-c', 'core.pager=cat', ...args],
+    { cwd: root, env, maxBuffer: 64 << 20, timeout: 20_000, stdio: ['ignore', 'pipe', 'ignore'] },
+  );
+  return r.status === 0 ? r.stdout : null;
 }
 
-async function runCase(c) {
-  const e2e = c.layer === 'e2e';
-  const { dir, runId, started } = createRun(root, c.scope, c.caseId);
-  const rel = path.relative(root, dir);
-  console.log(`[workflow] ${c.scope}/${c.caseId} run ${runId} started`);
-  const tool = e2e ? 'playwright' : 'vitest';
-  emit(dir, 'run', 'run/start', 'info', `case ${c.caseId} started`, { runner: 'scripts/test-workflow.mjs', file: c.file, tool });
+/** The id git gives a file's bytes (as they are: no filter runs). */
+function blobId(bytes, long) {
+  const h = crypto.createHash(long ? 'sha256' : 'sha1');
+  h.update(`blob ${bytes.length}\0`);
+  h.update(bytes);
+  return h.digest('hex');
+}
 
-  const items = [];
-  let exit;
-  if (e2e) {
-    const port = await freePort();
-    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'testdeck-pw-'));
-    const report = path.join(dir, 'artifacts', 'playwright', 'report');
-    exit = await runTool(
-      [
-        'node_modules/@playwright/test/cli.js',
-        'test',
-        '--reporter=./scripts/playwright-reporter.mjs,html',
-        '--trace=on',
-        `--output=${work}`,
-        c.file,
-      ],
-      {
-        RAW_LOG_DIR: dir,
-        TEST_PORT: String(port),
-        PW_OUTPUT_DIR: work,
-        PW_HTML_DIR: report,
-        PLAYWRIGHT_HTML_OUTPUT_DIR: report,
-        PLAYWRIGHT_HTML_REPORT: report,
-        PLAYWRIGHT_HTML_OPEN: 'never',
-        PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
-      },
-    );
-    const resultFile = path.join(dir, '.playwright-result.json');
-    const result = fs.existsSync(resultFile) ? JSON.parse(fs.readFileSync(resultFile, 'utf8')) : null;
-    fs.rmSync(resultFile, { force: true });
-    const failed = exit.code !== 0;
-    for (const a of result?.attachments ?? []) {
-      if (a.name === 'trace') {
-        items.push({ id: 'trace', kind: 'trace', path: copyInto(dir, a.path, 'trace.zip'), refs: {} });
-      } else if (a.name === 'screenshot' && failed) {
-        const refs = {};
-        if (result.failed?.stepId ?? result.lastStep) refs.stepId = result.failed?.stepId ?? result.lastStep;
-        if (result.failed?.assertionId) refs.assertionId = result.failed.assertionId;
-        items.push({ id: 'failure-screenshot', kind: 'screenshot', path: copyInto(dir, a.path, 'failure.png'), refs });
+/** `run/start`'s `data.code`: the commit the work tree stands on and a hash of
+ * the uncommitted changes to tracked files and test files (`null` when none);
+ * `null` outside git. Blob ids are compared, so no clean filter runs. */
+function codeOf() {
+  const head = git(['rev-parse', '--verify', '-q', 'HEAD']);
+  if (head === null) return null;
+  const commit = head.toString().trim();
+  const changes = [];
+  const diff = git(['diff-index', '-z', '--no-renames', '--no-ext-diff', '--no-textconv', 'HEAD', '--']);
+  if (diff === null) return { commit, dirty: null };
+  const parts = diff.toString('utf8').split('\0');
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const [, , from, to, kind] = parts[i].replace(/^:/, '').split(' ');
+    const file = parts[i + 1];
+    let now = to;
+    if (/^0+$/.test(to) && kind !== 'D') {
+      try {
+        now = blobId(fs.readFileSync(path.join(root, file)), from.length === 64);
+      } catch {
+        now = 'gone';
       }
     }
-    // seed 000 §6: the HTML diagnostics page only for a failed run
-    if (failed && fs.existsSync(path.join(report, 'index.html'))) {
-      items.push({ id: 'playwright-report', kind: 'playwright-report', path: 'artifacts/playwright/report/index.html', refs: {} });
-    } else {
-      fs.rmSync(path.join(dir, 'artifacts', 'playwright'), { recursive: true, force: true });
+    if (now !== from) changes.push(`${file}\0${from}\0${kind === 'D' ? 'deleted' : now}`);
+  }
+  const untracked = git([
+    'ls-files', '-z', '--others', '--exclude-standard', '--',
+    'tests/', ':(glob)**/*.test.*', ':(glob)**/*.spec.*', ':(exclude)tests/logs',
+  ]);
+  for (const file of (untracked?.toString('utf8') ?? '').split('\0').filter(Boolean)) {
+    try {
+      changes.push(`${file}\0new\0${blobId(fs.readFileSync(path.join(root, file)), false)}`);
+    } catch {
+      // gone since it was listed
     }
-    fs.rmSync(work, { recursive: true, force: true });
-  } else {
-    exit = await runTool(
-      ['node_modules/vitest/vitest.mjs', 'run', '--reporter=default', '--reporter=./scripts/vitest-reporter.mjs', c.file],
-      { RAW_LOG_DIR: dir },
-    );
   }
-  for (const it of items) {
-    emit(dir, 'artifact', `artifact/${it.kind}`, 'info', `${it.kind} written`, { path: it.path }, it.id);
-  }
-  const events = readTimeline(dir);
-  const passed = exit.code === 0;
-  if (!passed && !events.some((e) => e.status === 'failed')) {
-    // the tool ended badly without saying why in a step: say that it did
-    emit(dir, 'error', 'runner/tool-exit', 'failed', `${tool} exited without a passing result`, {
-      exitCode: exit.code,
-      signal: exit.signal,
-      error: exit.error,
-    });
-  }
-  const finishedAt = new Date();
-  const durationMs = finishedAt - started;
-  emit(dir, 'run', 'run/finish', passed ? 'ok' : 'failed', `case ${c.caseId} ${passed ? 'passed' : 'failed'}`, { durationMs });
+  if (!changes.length) return { commit, dirty: null };
+  const h = crypto.createHash('sha256');
+  for (const c of changes.sort()) h.update(`${c}\n`);
+  return { commit, dirty: h.digest('hex').slice(0, 16) };
+}
 
-  const all = readTimeline(dir);
-  const count = (t) => all.filter((e) => e.type === t).length;
-  const runtime = [
-    { type: 'runner.child.started', tool, pid: exit.pid, file: c.file, at: started.toISOString() },
-    { type: 'runner.child.exited', tool, exitCode: exit.code, signal: exit.signal, at: finishedAt.toISOString() },
-  ];
-  fs.writeFileSync(path.join(dir, 'runtime-events.jsonl'), runtime.map((e) => `${JSON.stringify(e)}\n`).join(''));
-  writeAtomic(path.join(dir, 'artifacts.json'), `${JSON.stringify({ schemaVersion: 4, items }, null, 2)}\n`);
-  const meta = {
-    schemaVersion: 4,
-    runId,
-    caseId: c.caseId,
-    scope: c.scope,
-    status: passed ? 'passed' : 'failed',
-    startedAt: started.toISOString(),
-    finishedAt: finishedAt.toISOString(),
-    stats: { durationMs, steps: count('step'), assertions: count('assertion'), errors: count('error'), artifacts: items.length },
-    runtime: { driver: tool, target: e2e ? 'chromium' : 'node', modelName: null },
+/** The variables testdeck gave from `testdeck.toml`'s `[runner] env`: their
+ * names only (never the values). */
+function envNames() {
+  return (process.env.TESTDECK_RUNNER_ENV ?? '').split(',').filter(Boolean).sort();
+}
+
+const CONFIG_EXTS = ['ts', 'mts', 'cts', 'js', 'mjs', 'cjs'];
+
+/** The project's own Playwright config (absolute), if it has one at the root. */
+function playwrightConfig() {
+  for (const ext of CONFIG_EXTS) {
+    const f = path.join(root, `playwright.config.${ext}`);
+    if (fs.existsSync(f)) return f;
+  }
+  return null;
+}
+
+/** A Playwright config of testdeck's own, in the run's work folder: it imports
+ * the project's (left as it is) and overrides only the reporters, the files to
+ * run, where output goes, the trace and failure screenshot seed 000 §6 keeps,
+ * and the projects whose browser is not installed (skipped, said in
+ * `projects.json`), with the system Chromium for a chromium project whose
+ * bundled browser is missing. */
+function generatedConfig(work, files, htmlDir) {
+  const settings = {
+    root,
+    theirs: playwrightConfig(),
+    files: files.map((f) => path.resolve(root, f)),
+    reporter: path.join(root, 'scripts', 'playwright-reporter.mjs'),
+    htmlDir,
+    outputDir: path.join(work, 'output'),
+    decisions: path.join(work, 'projects.json'),
+    chromium: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
   };
-  // meta.json last, through a temp file: its arrival means the run is over
-  writeAtomic(path.join(dir, 'meta.json'), `${JSON.stringify(meta, null, 2)}\n`);
-  console.log(`[workflow] ${rel} ${meta.status} (${durationMs} ms)`);
-  return passed;
+  const file = path.join(work, 'playwright.config.mjs');
+  fs.writeFileSync(file, `${PW_CONFIG.replace('__SETTINGS__', () => JSON.stringify(settings))}\n`);
+  return file;
+}
+
+const PW_CONFIG = `// Written by the testdeck runner for one run; the project's config is imported, not changed.
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+
+const S = __SETTINGS__;
+const pw = createRequire(path.join(S.root, 'package.json'))('@playwright/test');
+let theirs = S.theirs ? (await import(pathToFileURL(S.theirs).href)).default ?? {} : {};
+if (theirs && typeof theirs.then === 'function') theirs = await theirs;
+const dir = S.theirs ? path.dirname(S.theirs) : S.root;
+const at = (p) => (typeof p === 'string' ? path.resolve(dir, p) : p);
+const local = (p) => (typeof p === 'string' && p.startsWith('.') ? path.resolve(dir, p) : p);
+const esc = (s) => s.replace(/[.*+?^\${}()|[\\]\\\\]/g, '\\\\$&');
+const testDir = (() => {
+  const dirs = S.files.map((f) => path.dirname(f));
+  let common = dirs[0] ?? S.root;
+  while (!dirs.every((d) => d === common || d.startsWith(common + path.sep))) common = path.dirname(common);
+  return common;
+})();
+const testMatch = S.files.map((f) => new RegExp('^' + esc(f) + '$'));
+const HOW = { chromium: 'npx playwright install chromium', firefox: 'npx playwright install firefox', webkit: 'npx playwright install webkit' };
+
+function decide(name, use) {
+  const browser = use.browserName ?? use.defaultBrowserType ?? 'chromium';
+  const channel = use.channel;
+  if (use.launchOptions?.executablePath || (channel && !String(channel).startsWith('chromium'))) return { name, browser, run: true, use };
+  let bundled = null;
+  try {
+    bundled = pw[browser]?.executablePath() ?? null;
+  } catch {
+    bundled = null;
+  }
+  if (bundled && fs.existsSync(bundled)) return { name, browser, run: true, use };
+  if (browser === 'chromium' && fs.existsSync(S.chromium)) {
+    const launchOptions = { ...(use.launchOptions ?? {}), executablePath: S.chromium };
+    return { name, browser, run: true, system: S.chromium, use: { ...use, launchOptions } };
+  }
+  const reason =
+    'its browser ' + browser + ' is not installed (' + HOW[browser] + (browser === 'chromium' ? ', or set CHROMIUM_PATH to a Chromium' : '') + ')';
+  return { name, browser, run: false, reason, use };
+}
+
+const mine = { trace: 'on', screenshot: 'only-on-failure' };
+const top = { ...(theirs.use ?? {}), ...mine };
+const given = Array.isArray(theirs.projects) && theirs.projects.length ? theirs.projects : null;
+const needed = new Set((given ?? []).flatMap((p) => [...(p.dependencies ?? []), ...(p.teardown ? [p.teardown] : [])]));
+const decisions = [];
+let projects;
+if (given) {
+  projects = [];
+  for (const p of given) {
+    const d = decide(p.name ?? '', { ...top, ...(p.use ?? {}), ...mine });
+    decisions.push({ name: d.name, browser: d.browser, run: d.run, reason: d.reason ?? null, system: d.system ?? null, setup: needed.has(p.name) });
+    if (!d.run) continue;
+    const q = { ...p, use: d.use, outputDir: S.outputDir };
+    if (needed.has(p.name)) Object.assign(q, { testDir: at(p.testDir ?? theirs.testDir ?? '.') });
+    else Object.assign(q, { testDir, testMatch, testIgnore: [] });
+    projects.push(q);
+  }
+} else {
+  const d = decide('', top);
+  decisions.push({ name: '', browser: d.browser, run: d.run, reason: d.reason ?? null, system: d.system ?? null, setup: false });
+  projects = d.run ? [{ name: '', use: d.use, testDir, testMatch, testIgnore: [], outputDir: S.outputDir }] : [];
+}
+fs.writeFileSync(S.decisions, JSON.stringify(decisions));
+const runnable = decisions.some((d) => d.run && !d.setup);
+if (!runnable) {
+  // nothing can run here: a project that finds no file, so Playwright starts no browser
+  projects = [{ name: 'no-browser', testDir: path.dirname(S.decisions), testMatch: /^$/, outputDir: S.outputDir }];
+}
+const webServer = theirs.webServer
+  ? [].concat(theirs.webServer).map((w) => ({ ...w, cwd: at(w.cwd ?? '.') }))
+  : undefined;
+
+export default {
+  ...theirs,
+  use: top,
+  testDir,
+  testMatch,
+  testIgnore: [],
+  outputDir: S.outputDir,
+  ...(theirs.globalSetup ? { globalSetup: [].concat(theirs.globalSetup).map(local) } : {}),
+  ...(theirs.globalTeardown ? { globalTeardown: [].concat(theirs.globalTeardown).map(local) } : {}),
+  ...(theirs.tsconfig ? { tsconfig: at(theirs.tsconfig) } : {}),
+  ...(theirs.snapshotDir ? { snapshotDir: at(theirs.snapshotDir) } : {}),
+  ...(webServer && runnable ? { webServer } : { webServer: undefined }),
+  projects,
+  reporter: [[S.reporter], ['html', { open: 'never', outputFolder: S.htmlDir }]],
+};`;
+
+/** The test tool of a case: the one its selection named, else Playwright for
+ * an e2e case and vitest for the rest. */
+function toolOf(c) {
+  return c.tool ?? (c.layer === 'e2e' ? 'playwright' : 'vitest');
+}
+
+/** What every run of this invocation records of the code and the env. */
+let runInfo = null;
+function infoOf(tool) {
+  runInfo ??= { code: codeOf(), env: envNames() };
+  return { tool, ...runInfo };
+}
+
+/** One Playwright case: its run folder, Playwright on the runner's config. */
+async function runPlaywright(c) {
+  const run = startRun(root, c, infoOf('playwright'));
+  const { dir } = run;
+  // what the reporter hands back (the counts, the projects), outside the run
+  // folder and the person's tree; gone when the run ends
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'testdeck-run-'));
+  const report = path.join(dir, 'artifacts', 'playwright', 'report');
+  const port = await freePort();
+  const config = generatedConfig(work, [c.file], report);
+  const exit = await runTool(['node_modules/@playwright/test/cli.js', 'test', '-c', config], {
+    RAW_LOG_DIR: dir,
+    TESTDECK_WORK: work,
+    TESTDECK_ROOT: root,
+    TEST_PORT: String(port),
+    PLAYWRIGHT_HTML_OPEN: 'never',
+    PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+  });
+  let environment = null;
+  const decisions = readNote(work, 'projects.json') ?? [];
+  const signalled = readTimeline(dir).some((e) => e.name === 'runner/project-skipped');
+  if (!signalled) for (const d of decisions.filter((x) => !x.run)) skipSignal(dir, d);
+  if (decisions.length && !decisions.some((d) => d.run && !d.setup)) {
+    environment = `no Playwright project can run here: ${decisions.map((d) => `${d.name || 'default'} (${d.reason})`).join('; ')}`;
+    emit(dir, 'error', 'runner/environment', 'failed', environment, { kind: 'environment', projects: decisions });
+  }
+  const tests = readNote(work, 'tests.json');
+  fs.rmSync(work, { recursive: true, force: true });
+  const ok = exit.code === 0;
+  // seed 000 §6: the HTML diagnostics page only for a failed run
+  if (!ok && !environment && fs.existsSync(path.join(report, 'index.html'))) {
+    const data = { kind: 'playwright-report', path: 'artifacts/playwright/report/index.html', refs: {} };
+    emit(dir, 'artifact', 'artifact/playwright-report', 'info', 'the HTML report written', data, 'playwright-report');
+  } else {
+    fs.rmSync(path.join(dir, 'artifacts', 'playwright'), { recursive: true, force: true });
+  }
+  return [finishRun(root, run, { ok, tests, environment, exit })];
+}
+
+/** Every vitest case of the selection in ONE vitest process: its reporter
+ * opens each case's run folder as the file starts and closes it (meta.json
+ * last) as the file ends; a file vitest never started ends here, failed,
+ * with what vitest said. */
+async function runVitest(cases) {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'testdeck-run-'));
+  const info = infoOf('vitest');
+  fs.writeFileSync(
+    path.join(work, 'cases.json'),
+    JSON.stringify({ info, cases: cases.map((c) => ({ ...c, abs: path.resolve(root, c.file) })) }),
+  );
+  const exit = await runTool(
+    [
+      'node_modules/vitest/vitest.mjs',
+      'run',
+      '--includeTaskLocation',
+      '--reporter=default',
+      '--reporter=./scripts/vitest-reporter.mjs',
+      ...cases.map((c) => c.file),
+    ],
+    { TESTDECK_WORK: work, TESTDECK_ROOT: root },
+  );
+  const ended = readNote(work, 'runs.json') ?? {};
+  const out = [];
+  for (const c of cases) {
+    const done = ended[c.file];
+    if (done) {
+      out.push(done.passed);
+      continue;
+    }
+    // vitest did not run this file (it stopped, or its config leaves the file out)
+    const run = startRun(root, c, info);
+    const noTests = readNote(work, 'no-tests.json') ?? `vitest did not run ${c.file}`;
+    out.push(finishRun(root, run, { ok: false, tests: { noTests }, exit }));
+  }
+  fs.rmSync(work, { recursive: true, force: true });
+  return out;
 }
 
 const filters = parseArgs(process.argv.slice(2));
@@ -256,11 +438,15 @@ if (filters.layer === 'e2e' && !filters.cases.length) {
 }
 let total = 0;
 let failed = 0;
+// one vitest process for all the vitest cases (the backend an e2e request
+// runs first among them), then each Playwright case
+const vitestCases = chosen.filter((c) => toolOf(c) !== 'playwright');
+const pwCases = chosen.filter((c) => toolOf(c) === 'playwright');
 for (let i = 0; i < filters.runs; i += 1) {
-  for (const c of chosen) {
-    total += 1;
-    if (!(await runCase(c))) failed += 1;
-  }
+  const verdicts = vitestCases.length ? await runVitest(vitestCases) : [];
+  for (const c of pwCases) verdicts.push(...(await runPlaywright(c)));
+  total += verdicts.length;
+  failed += verdicts.filter((v) => !v).length;
 }
 console.log(`[workflow] ${total} run(s), ${failed} failed`);
 process.exit(failed ? 1 : 0);
