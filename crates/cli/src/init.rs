@@ -127,7 +127,7 @@ pub fn run(args: &Args, ctx: &super::Ctx) -> ExitCode {
     }
     if wrote || steps.is_empty() {
         crate::outln!(
-            "the runner passes its reporters on the command line: your vitest and Playwright configs are left as they are"
+            "the runner gives vitest its reporter on the command line and Playwright a config of its own that imports yours: your vitest and Playwright configs are left as they are"
         );
         crate::outln!("next:");
         crate::outln!(
