@@ -837,6 +837,45 @@ pub fn rename_beneath(root: &Path, from: &Path, to: &Path) -> std::io::Result<()
     rename_new(fdir.as_fd(), flast, tdir.as_fd(), tlast).map_err(|e| exists_or(e, to))
 }
 
+/// Make `dir` (testdeck's own cache or state folder) the person's own: made
+/// 0700 where missing (its missing parents too); one there must be a folder,
+/// no link, owned by this user, and is made 0700 when others could enter or
+/// write to it. `Err`: it is not used, and says why (another user's folder, a
+/// link, or one whose mode cannot be fixed).
+pub fn own_folder(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::DirBuilderExt as _;
+    let not_used = |why: &str| {
+        std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            format!("{}: {why}: not used", dir.display()),
+        )
+    };
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)?;
+    let fd = match rustix::fs::open(
+        dir,
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+        Mode::empty(),
+    ) {
+        Ok(fd) => fd,
+        Err(rustix::io::Errno::LOOP | rustix::io::Errno::NOTDIR) => {
+            return Err(not_used("a symbolic link or not a folder"));
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let st = rustix::fs::fstat(&fd)?;
+    if st.st_uid != rustix::process::geteuid().as_raw() {
+        return Err(not_used("a folder of another user"));
+    }
+    if st.st_mode & 0o077 != 0 {
+        rustix::fs::fchmod(&fd, Mode::from_raw_mode(0o700))
+            .map_err(|_| not_used("others can write to it and it cannot be made 0700"))?;
+    }
+    Ok(())
+}
+
 /// Write `bytes` to `path`, its folder trusted as the caller's (testdeck's own
 /// cache and state folders, a path the person named): [`write_beneath`] with
 /// the folder as the root, so the file itself is never a link, FIFO or device.
@@ -1177,6 +1216,37 @@ mod tests {
         }
         assert!(root.join("tests/temp/b.ts").is_file());
         assert_eq!(std::fs::read_dir(out).expect("ls").count(), 0);
+    }
+
+    #[test]
+    fn own_folder_is_made_private_fixed_when_ours_and_refused_when_not() {
+        use std::os::unix::fs::{PermissionsExt as _, symlink};
+        let d = tempfile::tempdir().expect("dir");
+        let mode = |p: &Path| std::fs::metadata(p).expect("stat").permissions().mode() & 0o777;
+        let made = d.path().join("cache/testdeck/history");
+        own_folder(&made).expect("made");
+        assert_eq!(mode(&made), 0o700);
+        let open = d.path().join("open");
+        std::fs::create_dir(&open).expect("mkdir");
+        std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o777)).expect("chmod");
+        own_folder(&open).expect("ours: fixed");
+        assert_eq!(mode(&open), 0o700);
+        symlink(&open, d.path().join("link")).expect("ln");
+        let e = own_folder(&d.path().join("link")).expect_err("a link");
+        assert!(e.to_string().contains("not used"), "{e}");
+        // another user's folder (only root can make one here)
+        if rustix::process::geteuid().is_root() {
+            let theirs = d.path().join("theirs");
+            std::fs::create_dir(&theirs).expect("mkdir");
+            std::fs::set_permissions(&theirs, std::fs::Permissions::from_mode(0o777))
+                .expect("chmod");
+            std::os::unix::fs::chown(&theirs, Some(65534), Some(65534)).expect("chown");
+            let e = own_folder(&theirs).expect_err("theirs");
+            assert!(e.to_string().contains("another user"), "{e}");
+            assert_eq!(mode(&theirs), 0o777, "another user's folder is left alone");
+        } else {
+            eprintln!("another user's folder: skipped (not root)");
+        }
     }
 
     #[test]
