@@ -126,7 +126,7 @@ mod tests {
         symlink("a.ts", root.join("tests/inside.ts")).expect("ln");
         rustix::fs::mknodat(
             rustix::fs::CWD,
-            &root.join("tests/fifo.ts"),
+            root.join("tests/fifo.ts"),
             rustix::fs::FileType::Fifo,
             rustix::fs::Mode::from_raw_mode(0o644),
             0,
