@@ -82,9 +82,7 @@ pub fn handable(root: &std::path::Path, file: &str) -> Result<(), String> {
     }
     match open(&root.join(p), Some(root)) {
         Ok(_) => Ok(()),
-        Err(Error::LinkOut) => Err(format!(
-            "{shown} leads out of the workspace through a link: not opened"
-        )),
+        Err(Error::LinkOut) => Err(format!("{shown} leads out of the workspace: not opened")),
         Err(Error::NotRegular(what)) => Err(format!(
             "{shown} is a {what}, not a regular file: not opened"
         )),
