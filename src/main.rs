@@ -28,7 +28,11 @@ fn main() -> ExitCode {
             let cache = if no_cache {
                 None
             } else {
-                testdeck_core::workspace::history_cache::default_dir()
+                // a cache folder that is not the person's own is not used
+                testdeck_core::workspace::history_cache::checked_default_dir().unwrap_or_else(|w| {
+                    eprintln!("testdeck: warning: {w}");
+                    None
+                })
             };
             let code = match testdeck_tui::open(&root, theme.as_deref(), keymap.as_deref(), cache) {
                 Ok(()) => ExitCode::SUCCESS,

@@ -62,6 +62,7 @@ mod trace;
 mod trace_pane;
 mod trust_boundary;
 mod trust_second;
+mod trust_third;
 mod trust_tui;
 mod tui_editor_clip;
 mod tui_extras;

@@ -125,10 +125,11 @@ fn open_editor(root: &Path, c: &NewCase, json: bool) -> Option<String> {
         return None;
     }
     let cmd = testdeck_core::workspace::editor::command(visual.as_deref(), editor.as_deref());
-    let argv = match testdeck_core::workspace::editor::argv(&cmd, &c.plan_file, c.plan_line) {
-        Ok(a) => a,
-        Err(why) => return Some(why),
-    };
+    let argv =
+        match testdeck_core::workspace::editor::hand_over(root, &cmd, &c.plan_file, c.plan_line) {
+            Ok(a) => a,
+            Err(why) => return Some(why),
+        };
     let (prog, rest) = argv.split_first()?;
     let status = std::process::Command::new(prog)
         .args(rest)

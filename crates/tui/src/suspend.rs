@@ -18,14 +18,16 @@ pub(crate) fn editing() -> bool {
     EDITING.load(Ordering::Relaxed)
 }
 
-/// The editor's argument vector from the environment (`$VISUAL`, `$EDITOR`, `vi`).
-pub(crate) fn editor_argv(t: &EditTarget) -> Result<Vec<String>, String> {
+/// The editor's argument vector from the environment (`$VISUAL`, `$EDITOR`, `vi`),
+/// once the file is checked ([`testdeck_core::workspace::editor::hand_over`]: a
+/// regular file whose real path lies inside `root`); `Err` is the reason.
+pub(crate) fn editor_argv(root: &Path, t: &EditTarget) -> Result<Vec<String>, String> {
     let var = |n: &str| std::env::var(n).ok();
     let cmd = testdeck_core::workspace::editor::command(
         var("VISUAL").as_deref(),
         var("EDITOR").as_deref(),
     );
-    testdeck_core::workspace::editor::argv(&cmd, &t.file, t.line)
+    testdeck_core::workspace::editor::hand_over(root, &cmd, &t.file, t.line)
 }
 
 /// Open `t` in the editor in `root`, the terminal suspended around it; the notice to show
@@ -35,7 +37,8 @@ pub(crate) async fn edit(
     root: &Path,
     t: &EditTarget,
 ) -> std::io::Result<String> {
-    let argv = match editor_argv(t) {
+    // checked here, when it is handed over: nothing is started when it fails
+    let argv = match editor_argv(root, t) {
         Ok(a) => a,
         Err(why) => return Ok(why),
     };

@@ -62,7 +62,8 @@ pub fn record(f: &Path, root: &Path, runs: &[String]) -> std::io::Result<()> {
         return Ok(());
     }
     if let Some(dir) = f.parent() {
-        std::fs::create_dir_all(dir)?;
+        // the person's own state folder: 0700, never another user's
+        read::own_folder(dir)?;
     }
     // the file is rewritten whole: two testdeck processes cancelling at once
     // take turns on a lock beside it, so neither rewrites without the other's

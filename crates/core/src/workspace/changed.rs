@@ -243,6 +243,72 @@ mod tests {
     }
 
     #[test]
+    fn no_program_the_repository_configures_runs_and_the_changes_are_right() {
+        use crate::testkit::hostile_git::{arm, git as g, have_git, ran};
+        if !have_git() {
+            eprintln!("skipped: no git on this machine");
+            return;
+        }
+        let d = tempfile::tempdir().expect("dir");
+        let root = &d.path().join("repo");
+        let log = d.path().join("ran.log");
+        write(root, "tests/a/b/c/one.test.ts", "1\n");
+        write(root, "tests/a/b/c/two.test.ts", "2\n");
+        write(
+            root,
+            "doc/test-plan/a.md",
+            "# plan\n\n## two\n\nWhat: two\n",
+        );
+        write(root, "src/app.js", "x\n");
+        write(root, "other.txt", "x\n");
+        g(root, &["init", "-q"]);
+        g(root, &["add", "."]);
+        g(root, &["commit", "-q", "-m", "first"]);
+        arm(root, &d.path().join("programs"), &log);
+        // changed only in the work tree, through a file a filter would clean
+        write(root, "tests/a/b/c/one.test.ts", "1 edited\n");
+        let ws = Workspace::load(root).expect("ws");
+        let c = changed(&ws, None).expect("changed");
+        assert_eq!(c.tests, ["a/b/c/one"]);
+        assert!(!c.sources);
+        let prefix = git::prefix(root).expect("prefix");
+        let dirty = git::dirty(root, &prefix, &["tests", "doc/test-plan"]).expect("dirty");
+        assert_eq!(dirty, ["tests/a/b/c/one.test.ts"]);
+        let times = git::commit_times(root, &prefix, &["tests", "doc/test-plan"]).expect("log");
+        assert!(times.contains_key("tests/a/b/c/two.test.ts"));
+        // a plan entry and a watched source, each through its filter
+        write(
+            root,
+            "doc/test-plan/a.md",
+            "# plan\n\n## two\n\nWhat: two, edited\n",
+        );
+        write(root, "src/app.js", "y\n");
+        let c = changed(&Workspace::load(root).expect("ws"), None).expect("changed");
+        assert!(c.files.contains(&"doc/test-plan/a.md".to_owned()), "{c:?}");
+        assert!(c.files.contains(&"src/app.js".to_owned()), "{c:?}");
+        assert_eq!(ran(&log), Vec::<String>::new(), "a repository program ran");
+        // the same checkout does run them for a git that is not told otherwise
+        let plain = |args: &[&str]| {
+            std::process::Command::new("git")
+                .current_dir(root)
+                .args(args)
+                .env("GIT_CONFIG_GLOBAL", "/dev/null")
+                .env("GIT_CONFIG_NOSYSTEM", "1")
+                .output()
+                .expect("git")
+        };
+        plain(&["status"]);
+        plain(&["diff", "HEAD"]);
+        let got = ran(&log);
+        for p in ["fsmonitor", "filter-clean", "ext-diff"] {
+            assert!(
+                got.iter().any(|g| g == p),
+                "{p} not run by plain git: {got:?}"
+            );
+        }
+    }
+
+    #[test]
     fn not_a_checkout_says_so() {
         let d = tempfile::tempdir().expect("dir");
         write(d.path(), "tests/a/b/c/one.test.ts", "1\n");

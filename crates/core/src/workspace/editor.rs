@@ -62,9 +62,96 @@ pub fn argv(command: &str, file: &str, line: Option<u32>) -> Result<Vec<String>,
     Ok(argv)
 }
 
+/// Whether `file` (relative to the workspace `root`) may be handed to an editor,
+/// checked when it is handed over: it must be a regular file whose real path lies
+/// inside the workspace (a link inside that stays inside is fine). `Err` is the
+/// reason, for the status line; nothing is started then.
+pub fn handable(root: &std::path::Path, file: &str) -> Result<(), String> {
+    use super::read::{Error, open};
+    let shown = crate::sanitize::escape(file);
+    let p = std::path::Path::new(file);
+    if p.is_absolute()
+        || p.components().any(|c| {
+            !matches!(
+                c,
+                std::path::Component::Normal(_) | std::path::Component::CurDir
+            )
+        })
+    {
+        return Err(format!("{shown} is outside the workspace: not opened"));
+    }
+    match open(&root.join(p), Some(root)) {
+        Ok(_) => Ok(()),
+        Err(Error::LinkOut) => Err(format!("{shown} leads out of the workspace: not opened")),
+        Err(Error::NotRegular(what)) => Err(format!(
+            "{shown} is a {what}, not a regular file: not opened"
+        )),
+        Err(Error::Missing(_)) => Err(format!("{shown} is not there: not opened")),
+        Err(e) => Err(format!("{shown}: {e}: not opened")),
+    }
+}
+
+/// The argument vector that opens `file` under `root` with the editor `command`
+/// ([`argv`]), after [`handable`] says it may: what every editor hand-off
+/// (the cockpit's `E`, `new`'s plan entry) calls.
+pub fn hand_over(
+    root: &std::path::Path,
+    command: &str,
+    file: &str,
+    line: Option<u32>,
+) -> Result<Vec<String>, String> {
+    handable(root, file)?;
+    argv(command, file, line)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_regular_file_that_stays_inside_is_handed_over() {
+        use std::os::unix::fs::symlink;
+        let d = tempfile::tempdir().expect("dir");
+        let root = &d.path().join("ws");
+        let out = &d.path().join("out");
+        std::fs::create_dir_all(root.join("tests")).expect("mkdir");
+        std::fs::create_dir_all(out).expect("mkdir");
+        std::fs::write(root.join("tests/a.ts"), "a\n").expect("w");
+        std::fs::write(out.join("secret.ts"), "s\n").expect("w");
+        symlink(out.join("secret.ts"), root.join("tests/lnk.ts")).expect("ln");
+        symlink(out, root.join("tests/outdir")).expect("ln");
+        symlink("/dev/zero", root.join("tests/zero.ts")).expect("ln");
+        symlink("a.ts", root.join("tests/inside.ts")).expect("ln");
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            root.join("tests/fifo.ts"),
+            rustix::fs::FileType::Fifo,
+            rustix::fs::Mode::from_raw_mode(0o644),
+            0,
+        )
+        .expect("fifo");
+        assert_eq!(
+            hand_over(root, "vi", "tests/a.ts", Some(3)),
+            Ok(crate::testkit::strings(&["vi", "+3", "tests/a.ts"]))
+        );
+        assert!(
+            handable(root, "tests/inside.ts").is_ok(),
+            "a link inside stays inside"
+        );
+        for (f, why) in [
+            ("tests/lnk.ts", "leads out"),
+            ("tests/outdir/secret.ts", "leads out"),
+            ("tests/zero.ts", "leads out"),
+            ("tests/fifo.ts", "FIFO"),
+            ("tests", "folder"),
+            ("tests/none.ts", "not there"),
+            ("../out/secret.ts", "outside"),
+            ("/etc/passwd", "outside"),
+        ] {
+            let e = hand_over(root, "vi", f, Some(1)).expect_err(f);
+            assert!(e.contains(why) && e.contains("not opened"), "{f}: {e}");
+        }
+    }
     use crate::testkit::strings;
 
     #[test]

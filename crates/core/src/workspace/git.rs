@@ -1,5 +1,12 @@
 //! The `git` binary asked about the checkout holding a workspace: bounded in
-//! output and time, in a process group of its own, optional (no git, no answer).
+//! output and time, in a process group of its own, optional (no git, no answer),
+//! and a reader only. [`run`] is the one place git starts, and every call turns
+//! off each program a repository (or an included file) can configure: the
+//! fsmonitor hook, hooks, external diff and textconv drivers, every clean /
+//! smudge / process filter by name, the pager, signature programs, submodule
+//! recursion and lazy fetches of a partial clone; the system config is not read.
+//! A repository owned by another user is refused as git refuses it (its
+//! `safe.directory`, from the person's own config).
 
 use std::io::Read as _;
 use std::path::Path;
@@ -31,15 +38,67 @@ pub enum GitError {
     Failed(String),
 }
 
-/// Run `git -C root ARGS…` with no input, its output bounded.
-pub fn run(root: &Path, args: &[&str]) -> Result<Output, GitError> {
+/// The settings given to every git call (`-c`, above every config file): each
+/// program a repository's config could start is off. Filters are per name and
+/// are added by [`filter_overrides`].
+pub const READER_CONFIG: [&str; 13] = [
+    "core.fsmonitor=false",
+    "core.hooksPath=/dev/null",
+    "core.pager=cat",
+    "core.untrackedCache=false",
+    "diff.ignoreSubmodules=all",
+    "status.submoduleSummary=false",
+    "submodule.recurse=false",
+    "log.showSignature=false",
+    "gpg.program=/dev/null",
+    "gpg.ssh.program=/dev/null",
+    "gpg.x509.program=/dev/null",
+    "protocol.allow=never",
+    "core.sshCommand=/dev/null",
+];
+
+/// The options added after each subcommand that has them: no external diff,
+/// no textconv, no submodule recursion.
+fn reader_options(sub: &str) -> &'static [&'static str] {
+    match sub {
+        "diff" => &["--no-ext-diff", "--no-textconv", "--ignore-submodules=all"],
+        "log" | "show" => &["--no-ext-diff", "--no-textconv", "--no-show-signature"],
+        "status" => &["--ignore-submodules=all"],
+        _ => &[],
+    }
+}
+
+/// A git command for `root` with no program of the repository's choosing: the
+/// reader's settings, the environment that could name programs taken out.
+fn command(root: &Path) -> Command {
     let mut cmd = Command::new("git");
-    cmd.arg("-C")
-        .arg(root)
-        .args(args)
-        // no pager, no prompt for credentials, no locale-dependent quoting
-        .env("GIT_TERMINAL_PROMPT", "0")
+    cmd.arg("--no-pager")
+        .arg("--no-optional-locks")
+        .arg("--no-replace-objects");
+    for c in READER_CONFIG {
+        cmd.arg("-c").arg(c);
+    }
+    cmd.arg("-C").arg(root);
+    for v in [
+        "GIT_EXTERNAL_DIFF",
+        "GIT_PAGER",
+        "PAGER",
+        "GIT_ASKPASS",
+        "SSH_ASKPASS",
+        "GIT_SSH",
+        "GIT_SSH_COMMAND",
+        "GIT_EDITOR",
+        "GIT_CONFIG_SYSTEM",
+    ] {
+        cmd.env_remove(v);
+    }
+    // no prompt for credentials, no locale-dependent quoting, no system config,
+    // no lazy fetch of a partial clone's missing objects
+    cmd.env("GIT_TERMINAL_PROMPT", "0")
         .env("GIT_OPTIONAL_LOCKS", "0")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_NO_LAZY_FETCH", "1")
+        .env("GIT_PAGER", "cat")
         .env("LC_ALL", "C")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -50,6 +109,81 @@ pub fn run(root: &Path, args: &[&str]) -> Result<Output, GitError> {
         use std::os::unix::process::CommandExt as _;
         cmd.process_group(0);
     }
+    cmd
+}
+
+/// The names of every filter driver any config git reads for `root` defines
+/// (`filter.<name>.*`, included files too), from `git config`, which runs nothing.
+fn filter_names(root: &Path) -> Vec<Vec<u8>> {
+    let mut cmd = command(root);
+    cmd.args(["config", "-z", "--name-only", "--get-regexp", r"^filter\."]);
+    let Ok(out) = collect(cmd) else {
+        return Vec::new();
+    };
+    let mut names: Vec<Vec<u8>> = out
+        .stdout
+        .split(|b| *b == 0)
+        .filter_map(|key| {
+            // `filter.<name>.<key>`: the name may hold dots, the key not
+            let rest = key.strip_prefix(b"filter.")?;
+            let dot = rest.iter().rposition(|b| *b == b'.')?;
+            Some(rest[..dot].to_vec())
+        })
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// Every filter driver of `names` turned off, as `GIT_CONFIG_KEY_<n>` /
+/// `GIT_CONFIG_VALUE_<n>` pairs (a name may hold any byte, `=` too, which `-c`
+/// could not carry): no clean, smudge or process program, and none required
+/// (a required filter left without its program would make git fail).
+fn filter_overrides(names: &[Vec<u8>]) -> Vec<(std::ffi::OsString, std::ffi::OsString)> {
+    use std::os::unix::ffi::OsStringExt as _;
+    let mut env = Vec::new();
+    let mut n = 0usize;
+    for name in names {
+        for (key, value) in [
+            ("clean", ""),
+            ("smudge", ""),
+            ("process", ""),
+            ("required", "false"),
+        ] {
+            let mut k = b"filter.".to_vec();
+            k.extend_from_slice(name);
+            k.push(b'.');
+            k.extend_from_slice(key.as_bytes());
+            env.push((
+                format!("GIT_CONFIG_KEY_{n}").into(),
+                std::ffi::OsString::from_vec(k),
+            ));
+            env.push((format!("GIT_CONFIG_VALUE_{n}").into(), value.into()));
+            n += 1;
+        }
+    }
+    env.push(("GIT_CONFIG_COUNT".into(), n.to_string().into()));
+    env
+}
+
+/// Run `git -C root ARGS…` with no input, its output bounded, as a reader only
+/// (see the module's text): the one place testdeck starts git.
+pub fn run(root: &Path, args: &[&str]) -> Result<Output, GitError> {
+    let mut cmd = command(root);
+    if let Some((sub, rest)) = args.split_first() {
+        cmd.arg(sub).args(reader_options(sub)).args(rest);
+        // a subcommand that may read the work tree's files could clean them
+        if matches!(*sub, "status" | "diff" | "ls-files" | "log") {
+            cmd.envs(filter_overrides(&filter_names(root)));
+        } else {
+            cmd.env("GIT_CONFIG_COUNT", "0");
+        }
+    }
+    collect(cmd)
+}
+
+/// Start `cmd` and read its output, bounded in bytes and time.
+fn collect(mut cmd: Command) -> Result<Output, GitError> {
     let mut child = cmd.spawn().map_err(|e| GitError::NoGit(e.to_string()))?;
     let stdout = child.stdout.take();
     let stderr = child.stderr.take();

@@ -69,6 +69,27 @@ pub fn default_dir() -> Option<PathBuf> {
     Some(base.join("testdeck").join("history"))
 }
 
+/// [`default_dir`] when it and its `testdeck` folder are the person's own
+/// ([`read::own_folder`]: made 0700, or fixed to 0700 when theirs). `Ok(None)`:
+/// no home to put it in; `Err`: the warning to show, and the cockpit runs as
+/// with `--no-cache` (a folder of another user, or one others can write to
+/// that cannot be fixed, is never used).
+pub fn checked_default_dir() -> Result<Option<PathBuf>, String> {
+    let Some(dir) = default_dir() else {
+        return Ok(None);
+    };
+    for d in [dir.parent(), Some(dir.as_path())].into_iter().flatten() {
+        read::own_folder(d).map_err(|e| {
+            format!(
+                "the history cache is not used ({}): {}",
+                crate::sanitize::escape(&e.to_string()),
+                "the cockpit reads the history in full"
+            )
+        })?;
+    }
+    Ok(Some(dir))
+}
+
 /// The cache file of the workspace at `root` in the folder `dir`: named by a
 /// hash of its real root (the root itself is in the file). `None`: the root
 /// does not resolve.
@@ -245,6 +266,8 @@ impl HistoryCache {
     /// bounded reader; `None` when there is none, or it is not one to show
     /// (corrupt, truncated, another workspace's, another format, over the cap).
     pub fn load(dir: &Path, root: &Path) -> Option<HistoryCache> {
+        // a folder others can write to is not the person's: nothing read from it
+        read::own_folder(dir).ok()?;
         let real = root.canonicalize().ok()?;
         let file = dir.join(file_name(&real));
         let bytes = read::read(&file, Some(dir), read::Kind::HistoryCache).ok()?;
@@ -302,7 +325,8 @@ impl HistoryCache {
     }
 
     /// Write the cache of the workspace at `root` into the folder `dir` (made
-    /// private to the person where missing), aside and renamed; nothing when
+    /// private to the person where missing, made private again when theirs,
+    /// refused when another user's), as a 0600 file, aside and renamed; nothing when
     /// the file holds these bytes already. `Ok(false)`: nothing written (the
     /// same bytes, or over [`MAX_BYTES`]: then no file is left).
     pub fn store(&mut self, dir: &Path, root: &Path) -> std::io::Result<bool> {
@@ -318,14 +342,17 @@ impl HistoryCache {
             let _ = std::fs::remove_file(&file);
             return Ok(false);
         }
-        {
-            use std::os::unix::fs::DirBuilderExt as _;
-            std::fs::DirBuilder::new()
-                .recursive(true)
-                .mode(0o700)
-                .create(dir)?;
-        }
-        read::write_atomic(&file, &bytes)?;
+        // made 0700, or fixed to 0700; another user's folder is refused
+        read::own_folder(dir)?;
+        read::write_beneath_with(
+            dir,
+            Path::new(&file_name(&real)),
+            &bytes,
+            read::WriteMode {
+                mode: 0o600,
+                replace: true,
+            },
+        )?;
         self.written = Some((crc, payload.len()));
         Ok(true)
     }

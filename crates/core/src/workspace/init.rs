@@ -1,8 +1,10 @@
 //! `testdeck init`: what a vitest or Playwright project needs to follow seed 000
 //! (the runner, the reporters, `testdeck.toml`, the test plan's README, with
 //! `--catalog` seed 001's tester catalog), from templates embedded in the binary
-//! (`assets/init/`). Every file goes through [`super::read::write_atomic`]; an
-//! existing file is never overwritten unless forced (then a `.bak` keeps it).
+//! (`assets/init/`). Every file goes through the guarded writer
+//! ([`super::read::write_beneath`]: no link on the way), all checked before the
+//! first is written; an existing file is never overwritten unless forced (then a
+//! `.bak` keeps it).
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -320,6 +322,9 @@ pub enum Step {
 /// Write `files` under `root`: an existing file with other content is kept
 /// (named), or with `force` replaced after a `.bak`; one with the same content
 /// needs nothing. With `dry_run` nothing is written and the steps say what would be.
+/// Every file (the `.bak` files and `.gitignore` too) is checked by the guarded
+/// writer before the first is written: a link at any part of any of them refuses
+/// the whole, with the part named, dry run or not.
 pub fn apply(
     root: &Path,
     files: &[(String, String)],
@@ -327,69 +332,71 @@ pub fn apply(
     dry_run: bool,
     force: bool,
 ) -> std::io::Result<Vec<Step>> {
+    use super::read::{WriteMode, check_write, check_writes, write_beneath_with};
     let mut steps = Vec::new();
+    let mut writes: Vec<(String, Vec<u8>, WriteMode)> = Vec::new();
     for (rel, text) in files {
-        let path = root.join(rel);
-        let existing = path.exists().then(|| {
-            super::read::read(&path, Some(root), super::read::Kind::Config).unwrap_or_default()
-        });
-        let step = match existing {
+        check_write(root, Path::new(rel))?;
+        let step = match existing(root, rel)? {
             Some(old) if old == text.as_bytes() => continue,
             Some(_) if !force => {
                 steps.push(Step::Kept(rel.clone()));
                 continue;
             }
             Some(old) => {
-                if !dry_run {
-                    super::read::write_atomic(&root.join(format!("{rel}.bak")), &old)?;
-                }
+                writes.push((format!("{rel}.bak"), old, WriteMode::FILE));
                 Step::Replaced(rel.clone())
             }
             None => Step::Write(rel.clone()),
         };
-        if !dry_run {
-            if let Some(parent) = path.parent() {
-                std::fs::create_dir_all(parent)?;
-            }
-            super::read::write_atomic(&path, text.as_bytes())?;
-            if rel.ends_with("test-workflow.mjs") {
-                set_executable(&path)?;
-            }
-        }
+        let mode = if rel.ends_with("test-workflow.mjs") {
+            0o755
+        } else {
+            0o644
+        };
+        writes.push((
+            rel.clone(),
+            text.as_bytes().to_vec(),
+            WriteMode {
+                mode,
+                replace: true,
+            },
+        ));
         steps.push(step);
     }
     if ignore_local {
-        let path = root.join(".gitignore");
-        let old = super::read::read(&path, Some(root), super::read::Kind::Config)
+        check_write(root, Path::new(".gitignore"))?;
+        let old = existing(root, ".gitignore")?
             .map(|b| String::from_utf8_lossy(&b).into_owned())
             .unwrap_or_default();
         if !old.lines().any(|l| l.trim() == GITIGNORE_LINE) {
-            if !dry_run {
-                let mut text = old;
-                if !text.is_empty() && !text.ends_with('\n') {
-                    text.push('\n');
-                }
-                text.push_str(GITIGNORE_LINE);
+            let mut text = old;
+            if !text.is_empty() && !text.ends_with('\n') {
                 text.push('\n');
-                super::read::write_atomic(&path, text.as_bytes())?;
             }
+            text.push_str(GITIGNORE_LINE);
+            text.push('\n');
+            writes.push((".gitignore".to_owned(), text.into_bytes(), WriteMode::FILE));
             steps.push(Step::Ignore(GITIGNORE_LINE.to_owned()));
+        }
+    }
+    check_writes(root, writes.iter().map(|(rel, ..)| Path::new(rel.as_str())))?;
+    if !dry_run {
+        for (rel, bytes, how) in &writes {
+            write_beneath_with(root, Path::new(rel), bytes, *how)?;
         }
     }
     Ok(steps)
 }
 
-#[cfg(unix)]
-fn set_executable(path: &Path) -> std::io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    let mut perm = std::fs::metadata(path)?.permissions();
-    perm.set_mode(perm.mode() | 0o755);
-    std::fs::set_permissions(path, perm)
-}
-
-#[cfg(not(unix))]
-fn set_executable(_path: &Path) -> std::io::Result<()> {
-    Ok(())
+/// The content of `rel` under `root` when it is there (read through the bounded
+/// reader); an unreadable one is an error naming it.
+fn existing(root: &Path, rel: &str) -> std::io::Result<Option<Vec<u8>>> {
+    match super::read::read(&root.join(rel), Some(root), super::read::Kind::Config) {
+        Ok(b) => Ok(Some(b)),
+        Err(e) if e.is_missing() => Ok(None),
+        Err(e) => Err(std::io::Error::other(format!("{rel}: {e}"))),
+    }
 }
 
 #[cfg(test)]

@@ -3,10 +3,13 @@
 //! file — a new one from the framework's template, or a temp case moved into the tree.
 //! [`NewCase::prepare`] / [`NewCase::promote`] check everything and write nothing;
 //! [`NewCase::write_plan`] then [`NewCase::write_test`] write, in that order, each file
-//! through [`super::read::write_atomic`] and never over an existing test file.
+//! through the guarded writer ([`super::read::write_beneath`]: no link on the way) and
+//! never over an existing test file; both are checked before the first is written.
 
 use super::Workspace;
-use super::read::{Kind, read, write_atomic};
+use super::read::{
+    Kind, WriteMode, check_write, read, rename_beneath, write_beneath, write_beneath_with,
+};
 use super::tree::{CasePatterns, NOT_CASES, is_kebab};
 use serde::Serialize;
 use std::path::Path;
@@ -58,6 +61,10 @@ pub enum Refusal {
     /// Reading or writing failed.
     #[error("{0}: {1}")]
     Io(String, String),
+    /// A part of the path is a symbolic link (or not a folder, or not a regular
+    /// file): the guarded writer's located message; nothing was written.
+    #[error("{0}")]
+    Link(String),
 }
 
 impl Refusal {
@@ -76,6 +83,7 @@ impl Refusal {
             Refusal::NotACase(_) => "not-a-case-file",
             Refusal::NotTemp(_) => "not-a-temp-case",
             Refusal::Io(..) => "io",
+            Refusal::Link(_) => "symlink-not-followed",
         }
     }
 }
@@ -280,14 +288,11 @@ impl NewCase {
         }
         let scope = t.folders.join("/");
         let test_file = format!("tests/{scope}/{name}");
-        if ws.root.join(&test_file).exists() {
-            return Err(Refusal::FileExists(test_file));
-        }
         let (plan_file, plan_line, plan_existed) = match ws.plan.defined(id) {
             Some(e) => (e.file, Some(e.line), true),
             None => (plan_file_of(ws, &t.folders[0]), None, false),
         };
-        Ok(NewCase {
+        let case = NewCase {
             case_id: id.clone(),
             scope,
             test_file,
@@ -300,7 +305,27 @@ impl NewCase {
             } else {
                 "vitest"
             },
-        })
+        };
+        case.check(&ws.root)?;
+        Ok(case)
+    }
+
+    /// Every file [`NewCase::create`] would write (and, promoted, the temp case
+    /// it moves) checked by the guarded writer before the first is written: a
+    /// link at any part, or a test file there already, refuses the whole.
+    pub fn check(&self, root: &Path) -> Result<(), Refusal> {
+        let link = |e: std::io::Error| Refusal::Link(e.to_string());
+        if !self.plan_existed {
+            check_write(root, Path::new(&self.plan_file)).map_err(link)?;
+        }
+        check_write(root, Path::new(&self.test_file)).map_err(link)?;
+        if let Some(from) = &self.promoted_from {
+            check_write(root, Path::new(from)).map_err(link)?;
+        }
+        if std::fs::symlink_metadata(root.join(&self.test_file)).is_ok() {
+            return Err(Refusal::FileExists(self.test_file.clone()));
+        }
+        Ok(())
     }
 
     fn levels(&self) -> (&str, &str, &str) {
@@ -327,10 +352,8 @@ impl NewCase {
             Err(e) => return Err(io(&e)),
         };
         let (text, line) = with_entry(&old, self.levels(), &self.case_id);
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| io(&e))?;
-        }
-        write_atomic(&path, text.as_bytes()).map_err(|e| io(&e))?;
+        write_beneath(root, Path::new(&self.plan_file), text.as_bytes())
+            .map_err(|e| guarded(&e, &io))?;
         self.plan_line = Some(line);
         Ok(())
     }
@@ -338,19 +361,14 @@ impl NewCase {
     /// Step two: the test file — the framework's template with the caseId, or the
     /// temp case moved here. Never over a file that is there.
     pub fn write_test(&self, root: &Path) -> Result<(), Refusal> {
-        let path = root.join(&self.test_file);
+        let rel = Path::new(&self.test_file);
         let io = |e: &dyn std::fmt::Display| Refusal::Io(self.test_file.clone(), e.to_string());
-        if path.exists() {
-            return Err(Refusal::FileExists(self.test_file.clone()));
-        }
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| io(&e))?;
-        }
+        let taken = |e: std::io::Error| match e.kind() {
+            std::io::ErrorKind::AlreadyExists => Refusal::FileExists(self.test_file.clone()),
+            _ => guarded(&e, &io),
+        };
         if let Some(from) = &self.promoted_from {
-            return move_new(&root.join(from), &path).map_err(|e| match e.kind() {
-                std::io::ErrorKind::AlreadyExists => Refusal::FileExists(self.test_file.clone()),
-                _ => io(&e),
-            });
+            return rename_beneath(root, Path::new(from), rel).map_err(taken);
         }
         let template = if self.framework == "playwright" {
             super::init::E2E_CASE
@@ -361,12 +379,13 @@ impl NewCase {
             .replace("doc/test-plan/DOMAIN.md", &self.plan_file)
             .replace("DOMAIN", self.levels().0)
             .replace("CASE_ID", &self.case_id);
-        write_atomic(&path, text.as_bytes()).map_err(|e| io(&e))
+        write_beneath_with(root, rel, text.as_bytes(), WriteMode::NEW).map_err(taken)
     }
 
     /// Both steps in order, `between` run after the plan entry is written and before
     /// the test file (the CLI opens the entry in the person's editor there).
     pub fn create(&mut self, root: &Path, between: impl FnOnce(&NewCase)) -> Result<(), Refusal> {
+        self.check(root)?;
         self.write_plan(root)?;
         between(self);
         self.write_test(root)
@@ -377,14 +396,13 @@ fn patterns(ws: &Workspace) -> CasePatterns {
     CasePatterns::new(&ws.config.tests.patterns, &mut Vec::new())
 }
 
-/// Move `from` to `to`, never over a file there: a hard link (which fails when `to`
-/// exists) and the old name removed; where links are refused, a rename after a check.
-fn move_new(from: &Path, to: &Path) -> std::io::Result<()> {
-    match std::fs::hard_link(from, to) {
-        Ok(()) => std::fs::remove_file(from),
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(e),
-        Err(_) if to.exists() => Err(std::io::ErrorKind::AlreadyExists.into()),
-        Err(_) => std::fs::rename(from, to),
+/// A refusal of the guarded writer as [`Refusal::Link`] (its message is located);
+/// another error of the disk through `io`.
+fn guarded(e: &std::io::Error, io: &dyn Fn(&dyn std::fmt::Display) -> Refusal) -> Refusal {
+    if super::read::is_refusal(e) {
+        Refusal::Link(e.to_string())
+    } else {
+        io(e)
     }
 }
 

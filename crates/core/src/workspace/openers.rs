@@ -229,7 +229,8 @@ pub fn trust(
     );
     let text = toml::to_string(&doc).map_err(std::io::Error::other)?;
     if let Some(dir) = file.parent() {
-        std::fs::create_dir_all(dir)?;
+        // the person's own state folder: 0700, never another user's
+        read::own_folder(dir)?;
     }
     read::write_atomic(&file, text.as_bytes())
 }

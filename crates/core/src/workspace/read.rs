@@ -541,9 +541,344 @@ fn private_dir() -> std::io::Result<PathBuf> {
     }
 }
 
-/// Write `bytes` to `path` through a temp file created exclusively in the same
-/// folder (never an existing file or a planted link) and a rename, so a reader
-/// never sees half a file and a crash leaves the previous version.
+/// The most bytes one guarded write ([`write_beneath`]) writes: the biggest file
+/// testdeck writes is its history cache ([`Kind::HistoryCache`]).
+pub const WRITE_CAP: u64 = Kind::HistoryCache.cap();
+
+/// How [`write_beneath_with`] writes a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WriteMode {
+    /// The file's permission bits (0644 for most, 0755 for a script, 0600 for the
+    /// person's own state).
+    pub mode: u32,
+    /// Replace a regular file that is there (atomically); else a file there
+    /// (`AlreadyExists`) leaves everything as it was.
+    pub replace: bool,
+}
+
+impl WriteMode {
+    /// A file readable by all, replaced when there.
+    pub const FILE: WriteMode = WriteMode {
+        mode: 0o644,
+        replace: true,
+    };
+    /// A new file only: one there already is an `AlreadyExists` error.
+    pub const NEW: WriteMode = WriteMode {
+        mode: 0o644,
+        replace: false,
+    };
+}
+
+/// A refusal of a guarded write: its message is located at the part of the
+/// path (relative to the root) that stopped it, and nothing was written.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Refused(String);
+
+/// Whether `e` is a refusal of the guarded writer ([`Refused`]) rather than an
+/// error of the disk.
+pub fn is_refusal(e: &std::io::Error) -> bool {
+    e.get_ref()
+        .is_some_and(<dyn std::error::Error + Send + Sync>::is::<Refused>)
+}
+
+fn refusal(at: &Path, why: &str) -> std::io::Error {
+    std::io::Error::other(Refused(format!(
+        "{}: {why}; testdeck writes only through folders of the workspace that are \
+         not links: nothing written",
+        at.display()
+    )))
+}
+
+/// The parts of `rel`, each a plain name: no root, `..` or empty path.
+fn plain_parts(rel: &Path) -> std::io::Result<Vec<&std::ffi::OsStr>> {
+    let mut parts = Vec::new();
+    for c in rel.components() {
+        match c {
+            std::path::Component::Normal(n) => parts.push(n),
+            std::path::Component::CurDir => {}
+            _ => return Err(refusal(rel, "not a path under the workspace")),
+        }
+    }
+    if parts.is_empty() {
+        return Err(refusal(rel, "not a file under the workspace"));
+    }
+    Ok(parts)
+}
+
+/// What the entry `name` of the open folder `dir` is, without following it.
+fn entry_type(dir: BorrowedFd<'_>, name: &std::ffi::OsStr) -> Option<FileType> {
+    rustix::fs::statat(dir, name, rustix::fs::AtFlags::SYMLINK_NOFOLLOW)
+        .ok()
+        .map(|st| FileType::from_raw_mode(st.st_mode))
+}
+
+/// The open root folder (a link to it is the person's choice, followed).
+fn open_root(root: &Path) -> std::io::Result<OwnedFd> {
+    Ok(rustix::fs::open(
+        root,
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+        Mode::empty(),
+    )?)
+}
+
+/// Walk the folders `parts` under the open `root`, one `openat` with
+/// `O_NOFOLLOW` each, so the check of each is the call that opens it; with
+/// `create`, a missing one is made (0755). `Ok(None)`: a folder is missing (and
+/// not made); nothing on the way is a link.
+fn walk_folders(
+    root: OwnedFd,
+    parts: &[&std::ffi::OsStr],
+    create: bool,
+) -> std::io::Result<Option<OwnedFd>> {
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    let mut at = root;
+    let mut seen = PathBuf::new();
+    for name in parts {
+        seen.push(name);
+        let opened = match rustix::fs::openat(&at, *name, flags, Mode::empty()) {
+            Err(rustix::io::Errno::NOENT) if create => {
+                match rustix::fs::mkdirat(&at, *name, Mode::from_raw_mode(0o755)) {
+                    Ok(()) | Err(rustix::io::Errno::EXIST) => {}
+                    Err(e) => return Err(e.into()),
+                }
+                rustix::fs::openat(&at, *name, flags, Mode::empty())
+            }
+            other => other,
+        };
+        at = match opened {
+            Ok(fd) => fd,
+            Err(rustix::io::Errno::NOENT) => return Ok(None),
+            Err(rustix::io::Errno::LOOP | rustix::io::Errno::NOTDIR) => {
+                let what = if entry_type(at.as_fd(), name) == Some(FileType::Symlink) {
+                    "a symbolic link"
+                } else {
+                    "not a folder"
+                };
+                return Err(refusal(&seen, what));
+            }
+            Err(e) => return Err(e.into()),
+        };
+    }
+    Ok(Some(at))
+}
+
+/// Whether the last part `name` (at `rel`) may be written in `dir`: missing, or
+/// a regular file (never a link, FIFO, device or folder).
+fn check_last(dir: BorrowedFd<'_>, name: &std::ffi::OsStr, rel: &Path) -> std::io::Result<()> {
+    match entry_type(dir, name) {
+        None | Some(FileType::RegularFile) => Ok(()),
+        Some(FileType::Symlink) => Err(refusal(rel, "a symbolic link")),
+        Some(FileType::Directory) => Err(refusal(rel, "a folder")),
+        Some(_) => Err(refusal(rel, "not a regular file")),
+    }
+}
+
+/// Whether `rel` under `root` could be written by [`write_beneath`]: every
+/// folder on the way that is there is a folder and no link, and the file is
+/// missing or a regular file. Nothing is created. A command that writes several
+/// files checks them all ([`check_writes`]) before it writes the first.
+pub fn check_write(root: &Path, rel: &Path) -> std::io::Result<()> {
+    let parts = plain_parts(rel)?;
+    let Some((last, folders)) = parts.split_last() else {
+        return Err(refusal(rel, "not a file under the workspace"));
+    };
+    match walk_folders(open_root(root)?, folders, false)? {
+        Some(dir) => check_last(dir.as_fd(), last, rel),
+        None => Ok(()),
+    }
+}
+
+/// [`check_write`] of each of `rels`: the first refusal, before anything is written.
+pub fn check_writes<'a>(
+    root: &Path,
+    rels: impl IntoIterator<Item = &'a Path>,
+) -> std::io::Result<()> {
+    rels.into_iter().try_for_each(|rel| check_write(root, rel))
+}
+
+/// The one guarded writer: `bytes` to `rel` under `root` as a regular file of
+/// 0644, replacing one there. See [`write_beneath_with`].
+pub fn write_beneath(root: &Path, rel: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_beneath_with(root, rel, bytes, WriteMode::FILE)
+}
+
+/// Write `bytes` to `rel` under `root`: each folder on the way opened with
+/// `O_NOFOLLOW` (made where missing), so no part under the root can be a link
+/// and the check is the call that opens it; a temp file created exclusively in
+/// the last folder, written, synced and renamed over the file, so a reader
+/// never sees half a file and a crash leaves the previous version. A link,
+/// FIFO, device or folder where the file goes is refused; so are more than
+/// [`WRITE_CAP`] bytes. A refusal names the part that stopped it and writes
+/// nothing (a folder made before a refusal further on is left, empty).
+pub fn write_beneath_with(
+    root: &Path,
+    rel: &Path,
+    bytes: &[u8],
+    how: WriteMode,
+) -> std::io::Result<()> {
+    if bytes.len() as u64 > WRITE_CAP {
+        return Err(refusal(
+            rel,
+            &format!("{} bytes is over the {WRITE_CAP} byte limit", bytes.len()),
+        ));
+    }
+    let parts = plain_parts(rel)?;
+    let Some((last, folders)) = parts.split_last() else {
+        return Err(refusal(rel, "not a file under the workspace"));
+    };
+    // the last part is checked before any folder is made: a refusal makes nothing
+    check_write(root, rel)?;
+    let dir = walk_folders(open_root(root)?, folders, true)?
+        .ok_or_else(|| refusal(rel, "a folder on the way vanished"))?;
+    check_last(dir.as_fd(), last, rel)?;
+    let tmp = format!(".{}.{:08x}.tmp", last.to_string_lossy(), fastrand::u32(..));
+    let fd = rustix::fs::openat(
+        &dir,
+        tmp.as_str(),
+        OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+        Mode::from_raw_mode(how.mode),
+    )?;
+    let result = (|| {
+        rustix::fs::fchmod(&fd, Mode::from_raw_mode(how.mode))?;
+        let mut f = File::from(fd);
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        drop(f);
+        if how.replace {
+            // a link swapped in since the check is replaced, never followed
+            check_last(dir.as_fd(), last, rel)?;
+            rustix::fs::renameat(&dir, tmp.as_str(), &dir, *last)?;
+        } else {
+            rename_new(dir.as_fd(), tmp.as_str().as_ref(), dir.as_fd(), last)
+                .map_err(|e| exists_or(e, rel))?;
+        }
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = rustix::fs::unlinkat(&dir, tmp.as_str(), rustix::fs::AtFlags::empty());
+    }
+    result
+}
+
+fn exists_or(e: std::io::Error, rel: &Path) -> std::io::Error {
+    if e.kind() == std::io::ErrorKind::AlreadyExists {
+        std::io::Error::new(
+            std::io::ErrorKind::AlreadyExists,
+            format!("{}: there already: nothing written", rel.display()),
+        )
+    } else {
+        e
+    }
+}
+
+/// Rename `from` in `fd` to `to` in `td`, never over anything there: the
+/// kernel's no-replace rename, or where it has none, a hard link (which fails
+/// when the name is taken) and the old name removed.
+fn rename_new(
+    fd: BorrowedFd<'_>,
+    from: &std::ffi::OsStr,
+    td: BorrowedFd<'_>,
+    to: &std::ffi::OsStr,
+) -> std::io::Result<()> {
+    use rustix::io::Errno;
+    match rustix::fs::renameat_with(fd, from, td, to, rustix::fs::RenameFlags::NOREPLACE) {
+        Ok(()) => Ok(()),
+        Err(Errno::NOSYS | Errno::INVAL | Errno::PERM) => {
+            rustix::fs::linkat(fd, from, td, to, rustix::fs::AtFlags::empty())?;
+            Ok(rustix::fs::unlinkat(
+                fd,
+                from,
+                rustix::fs::AtFlags::empty(),
+            )?)
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Move `from` to `to` (both relative to `root`), never over anything at `to`:
+/// the folders on both ways opened with `O_NOFOLLOW` (those of `to` made where
+/// missing), `from` itself a regular file or a folder (a moved run folder),
+/// never a link. A promoted case and a moved run folder go this way.
+pub fn rename_beneath(root: &Path, from: &Path, to: &Path) -> std::io::Result<()> {
+    let fparts = plain_parts(from)?;
+    let tparts = plain_parts(to)?;
+    let (Some((flast, ffolders)), Some((tlast, tfolders))) =
+        (fparts.split_last(), tparts.split_last())
+    else {
+        return Err(refusal(to, "not a path under the workspace"));
+    };
+    let fdir = walk_folders(open_root(root)?, ffolders, false)?.ok_or_else(|| {
+        std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            format!("{}: not there", from.display()),
+        )
+    })?;
+    match entry_type(fdir.as_fd(), flast) {
+        Some(FileType::RegularFile | FileType::Directory) => {}
+        Some(FileType::Symlink) => return Err(refusal(from, "a symbolic link")),
+        Some(_) => return Err(refusal(from, "not a regular file")),
+        None => {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                format!("{}: not there", from.display()),
+            ));
+        }
+    }
+    // the destination is checked whole before a folder of it is made
+    match walk_folders(open_root(root)?, tfolders, false)? {
+        Some(d) if entry_type(d.as_fd(), tlast).is_some() => {
+            return Err(exists_or(std::io::ErrorKind::AlreadyExists.into(), to));
+        }
+        _ => {}
+    }
+    let tdir = walk_folders(open_root(root)?, tfolders, true)?
+        .ok_or_else(|| refusal(to, "a folder on the way vanished"))?;
+    rename_new(fdir.as_fd(), flast, tdir.as_fd(), tlast).map_err(|e| exists_or(e, to))
+}
+
+/// Make `dir` (testdeck's own cache or state folder) the person's own: made
+/// 0700 where missing (its missing parents too); one there must be a folder,
+/// no link, owned by this user, and is made 0700 when others could enter or
+/// write to it. `Err`: it is not used, and says why (another user's folder, a
+/// link, or one whose mode cannot be fixed).
+pub fn own_folder(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::DirBuilderExt as _;
+    let not_used = |why: &str| {
+        std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            format!("{}: {why}: not used", dir.display()),
+        )
+    };
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)?;
+    let fd = match rustix::fs::open(
+        dir,
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+        Mode::empty(),
+    ) {
+        Ok(fd) => fd,
+        Err(rustix::io::Errno::LOOP | rustix::io::Errno::NOTDIR) => {
+            return Err(not_used("a symbolic link or not a folder"));
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let st = rustix::fs::fstat(&fd)?;
+    if st.st_uid != rustix::process::geteuid().as_raw() {
+        return Err(not_used("a folder of another user"));
+    }
+    if st.st_mode & 0o077 != 0 {
+        rustix::fs::fchmod(&fd, Mode::from_raw_mode(0o700))
+            .map_err(|_| not_used("others can write to it and it cannot be made 0700"))?;
+    }
+    Ok(())
+}
+
+/// Write `bytes` to `path`, its folder trusted as the caller's (testdeck's own
+/// cache and state folders, a path the person named): [`write_beneath`] with
+/// the folder as the root, so the file itself is never a link, FIFO or device.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
@@ -551,23 +886,8 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     };
     let name = path
         .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.{:08x}.tmp", fastrand::u32(..)));
-    let result = (|| {
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o644)
-            .open(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
+        .ok_or_else(|| refusal(path, "not a file"))?;
+    write_beneath(dir, Path::new(name), bytes)
 }
 
 /// A test hook: the opens of `meta.json` files under a workspace held until the
@@ -762,6 +1082,171 @@ mod tests {
         write_atomic(&p, b"two").expect("w2");
         assert_eq!(std::fs::read(&p).expect("r"), b"two");
         assert_eq!(std::fs::read_dir(d.path()).expect("ls").count(), 1);
+    }
+
+    /// Every file and folder under `dir`, relative, sorted (links as links).
+    fn tree(dir: &Path) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut stack = vec![dir.to_path_buf()];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).expect("ls").flatten() {
+                let p = e.path();
+                out.push(p.strip_prefix(dir).expect("under").display().to_string());
+                if e.file_type().expect("type").is_dir() {
+                    stack.push(p);
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn a_guarded_write_refuses_a_link_at_each_part_and_writes_nothing() {
+        use std::os::unix::fs::{PermissionsExt as _, symlink};
+        let d = tempfile::tempdir().expect("dir");
+        let root = &d.path().join("ws");
+        let out = &d.path().join("out");
+        std::fs::create_dir_all(root.join("a/b")).expect("mkdir");
+        std::fs::create_dir_all(out.join("b")).expect("mkdir");
+        std::fs::write(out.join("f.txt"), b"outside").expect("w");
+        // a plain write makes its folders and the file, 0644 (or as asked)
+        write_beneath(root, Path::new("x/y/new.txt"), b"one").expect("w");
+        write_beneath(root, Path::new("x/y/new.txt"), b"two").expect("replace");
+        assert_eq!(std::fs::read(root.join("x/y/new.txt")).expect("r"), b"two");
+        let mode = |p: &Path| std::fs::metadata(p).expect("stat").permissions().mode() & 0o777;
+        assert_eq!(mode(&root.join("x/y/new.txt")), 0o644);
+        let script = WriteMode {
+            mode: 0o755,
+            replace: true,
+        };
+        write_beneath_with(root, Path::new("s.sh"), b"#!/bin/sh\n", script).expect("w");
+        assert_eq!(mode(&root.join("s.sh")), 0o755);
+        // new only: a file there is AlreadyExists and stays as it was
+        let e = write_beneath_with(root, Path::new("x/y/new.txt"), b"3", WriteMode::NEW)
+            .expect_err("there");
+        assert_eq!(e.kind(), std::io::ErrorKind::AlreadyExists);
+        assert_eq!(std::fs::read(root.join("x/y/new.txt")).expect("r"), b"two");
+        // a link as the first folder, a deeper folder, and the file itself
+        symlink(out, root.join("l1")).expect("ln");
+        symlink(out.join("b"), root.join("a/b/l2")).expect("ln");
+        symlink(out.join("f.txt"), root.join("a/f.txt")).expect("ln");
+        symlink("/dev/null", root.join("a/null")).expect("ln");
+        let fifo = root.join("a/fifo");
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            &fifo,
+            FileType::Fifo,
+            Mode::from_raw_mode(0o644),
+            0,
+        )
+        .expect("fifo");
+        let with_links = (tree(root), tree(out));
+        for (rel, at) in [
+            ("l1/new.txt", "l1: a symbolic link"),
+            ("l1/deeper/new.txt", "l1: a symbolic link"),
+            ("a/b/l2/new.txt", "a/b/l2: a symbolic link"),
+            ("a/f.txt", "a/f.txt: a symbolic link"),
+            ("a/null", "a/null: a symbolic link"),
+            ("a/fifo", "a/fifo: not a regular file"),
+            ("a", "a: a folder"),
+            ("a/f.txt/x", "a/f.txt: a symbolic link"),
+            ("../out/f.txt", "not a path under the workspace"),
+            ("/etc/passwd", "not a path under the workspace"),
+        ] {
+            let e = write_beneath(root, Path::new(rel), b"evil").expect_err(rel);
+            assert!(is_refusal(&e), "{rel}: {e}");
+            assert!(e.to_string().contains(at), "{rel}: {e}");
+            assert!(e.to_string().contains("nothing written"), "{rel}: {e}");
+            assert!(check_write(root, Path::new(rel)).is_err(), "{rel}");
+            assert_eq!((tree(root), tree(out)), with_links, "{rel} wrote something");
+        }
+        assert_eq!(std::fs::read(out.join("f.txt")).expect("r"), b"outside");
+        // a set of writes with one link among them: refused before the first
+        let set = [Path::new("fine/one.txt"), Path::new("a/b/l2/two.txt")];
+        assert!(check_writes(root, set).is_err());
+        assert!(!root.join("fine").exists());
+        // the cap
+        let big = vec![0u8; usize::try_from(WRITE_CAP).expect("cap") + 1];
+        assert!(is_refusal(
+            &write_beneath(root, Path::new("big"), &big).expect_err("cap")
+        ));
+    }
+
+    #[test]
+    fn a_guarded_rename_moves_files_and_folders_never_through_or_over_anything() {
+        use std::os::unix::fs::symlink;
+        let d = tempfile::tempdir().expect("dir");
+        let root = &d.path().join("ws");
+        let out = &d.path().join("out");
+        std::fs::create_dir_all(root.join("tests/temp")).expect("mkdir");
+        std::fs::create_dir_all(root.join("runs/r1")).expect("mkdir");
+        std::fs::create_dir_all(out).expect("mkdir");
+        std::fs::write(root.join("tests/temp/a.ts"), b"a").expect("w");
+        std::fs::write(root.join("runs/r1/meta.json"), b"{}").expect("w");
+        rename_beneath(
+            root,
+            Path::new("tests/temp/a.ts"),
+            Path::new("tests/x/y/a.ts"),
+        )
+        .expect("file");
+        assert_eq!(std::fs::read(root.join("tests/x/y/a.ts")).expect("r"), b"a");
+        rename_beneath(root, Path::new("runs/r1"), Path::new("moved/r1")).expect("folder");
+        assert!(root.join("moved/r1/meta.json").is_file());
+        // over something there: refused, both as they were
+        std::fs::write(root.join("tests/temp/b.ts"), b"b").expect("w");
+        let e = rename_beneath(
+            root,
+            Path::new("tests/temp/b.ts"),
+            Path::new("tests/x/y/a.ts"),
+        )
+        .expect_err("there");
+        assert_eq!(e.kind(), std::io::ErrorKind::AlreadyExists);
+        assert_eq!(std::fs::read(root.join("tests/x/y/a.ts")).expect("r"), b"a");
+        // through a link, to or from, or a link itself: refused
+        symlink(out, root.join("tests/lnk")).expect("ln");
+        symlink(out, root.join("tests/temp/c.ts")).expect("ln");
+        for (from, to) in [
+            ("tests/temp/b.ts", "tests/lnk/b.ts"),
+            ("tests/lnk/b.ts", "tests/z.ts"),
+            ("tests/temp/c.ts", "tests/c.ts"),
+        ] {
+            let e = rename_beneath(root, Path::new(from), Path::new(to)).expect_err(from);
+            assert!(is_refusal(&e), "{from} -> {to}: {e}");
+        }
+        assert!(root.join("tests/temp/b.ts").is_file());
+        assert_eq!(std::fs::read_dir(out).expect("ls").count(), 0);
+    }
+
+    #[test]
+    fn own_folder_is_made_private_fixed_when_ours_and_refused_when_not() {
+        use std::os::unix::fs::{PermissionsExt as _, symlink};
+        let d = tempfile::tempdir().expect("dir");
+        let mode = |p: &Path| std::fs::metadata(p).expect("stat").permissions().mode() & 0o777;
+        let made = d.path().join("cache/testdeck/history");
+        own_folder(&made).expect("made");
+        assert_eq!(mode(&made), 0o700);
+        let open = d.path().join("open");
+        std::fs::create_dir(&open).expect("mkdir");
+        std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o777)).expect("chmod");
+        own_folder(&open).expect("ours: fixed");
+        assert_eq!(mode(&open), 0o700);
+        symlink(&open, d.path().join("link")).expect("ln");
+        let e = own_folder(&d.path().join("link")).expect_err("a link");
+        assert!(e.to_string().contains("not used"), "{e}");
+        // another user's folder (only root can make one here)
+        if rustix::process::geteuid().is_root() {
+            let theirs = d.path().join("theirs");
+            std::fs::create_dir(&theirs).expect("mkdir");
+            std::fs::set_permissions(&theirs, std::fs::Permissions::from_mode(0o777))
+                .expect("chmod");
+            std::os::unix::fs::chown(&theirs, Some(65534), Some(65534)).expect("chown");
+            let e = own_folder(&theirs).expect_err("theirs");
+            assert!(e.to_string().contains("another user"), "{e}");
+            assert_eq!(mode(&theirs), 0o777, "another user's folder is left alone");
+        } else {
+            eprintln!("another user's folder: skipped (not root)");
+        }
     }
 
     #[test]

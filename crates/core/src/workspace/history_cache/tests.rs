@@ -353,3 +353,41 @@ fn verify_says_the_walk_s_problems_as_a_full_read_does() {
         ]
     );
 }
+
+/// A cache folder that was there already with mode 0777: the person's is made
+/// 0700 before the index goes in (0600); another user's is not used at all.
+#[test]
+fn a_cache_folder_others_can_write_to_is_fixed_or_not_used() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let (_d, root) = workspace();
+    let base = tempfile::tempdir().expect("cache");
+    let mode = |p: &Path| std::fs::metadata(p).expect("stat").permissions().mode() & 0o777;
+    let dir = base.path().join("testdeck/history");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).expect("chmod");
+    stored(&root, &dir);
+    assert_eq!(mode(&dir), 0o700, "the person's folder made private first");
+    let file = file_of(&dir, &root).expect("file");
+    assert_eq!(mode(&file), 0o600, "the index is the person's alone");
+    assert!(HistoryCache::load(&dir, &root).is_some());
+    if rustix::process::geteuid().is_root() {
+        let theirs = base.path().join("theirs");
+        std::fs::create_dir(&theirs).expect("mkdir");
+        std::fs::set_permissions(&theirs, std::fs::Permissions::from_mode(0o777)).expect("chmod");
+        std::os::unix::fs::chown(&theirs, Some(65534), Some(65534)).expect("chown");
+        let ws = Workspace::load(&root).expect("load");
+        let mut c = HistoryCache::of_workspace(&ws, SystemTime::now());
+        assert!(
+            c.store(&theirs, &root).is_err(),
+            "another user's folder is not used"
+        );
+        assert_eq!(
+            std::fs::read_dir(&theirs).expect("ls").count(),
+            0,
+            "nothing written"
+        );
+        assert!(HistoryCache::load(&theirs, &root).is_none());
+    } else {
+        eprintln!("another user's folder: skipped (not root)");
+    }
+}
