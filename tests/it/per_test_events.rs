@@ -347,18 +347,6 @@ fn a_vitest_file_writes_each_test_by_its_describe_path_and_counts_as_vitest_does
     }
     let p = adopt::project("app");
     let root = p.path();
-    // the fixture names no dependency: as a project would, it lists vitest
-    // (init then writes the vitest reporter and the .test pattern)
-    let pkg = root.join("package.json");
-    let text = std::fs::read_to_string(&pkg).expect("package.json");
-    std::fs::write(
-        &pkg,
-        text.replace(
-            "\"scripts\": {",
-            "\"devDependencies\": { \"vitest\": \"4\" },\n  \"scripts\": {",
-        ),
-    )
-    .expect("write");
     init(root);
     // vitest looks in src/ only here: the copy's config also looks in tests/
     // (a file left where it is runs through the runner's outside selection)
