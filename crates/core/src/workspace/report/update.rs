@@ -443,3 +443,329 @@ impl Update {
             .map_err(|e| format!("{}: {e}", self.file))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::stats::{NodeStats, Window, compute};
+    use super::super::{NODE_SECTIONS, OVERVIEW_SECTIONS, PLACEHOLDER, check_report};
+    use super::*;
+    use crate::workspace::Workspace;
+    use std::collections::HashMap;
+
+    fn demo() -> tempfile::TempDir {
+        let d = tempfile::tempdir().expect("tempdir");
+        crate::workspace::demo::write_demo(d.path()).expect("demo");
+        d
+    }
+
+    fn load(root: &Path) -> Workspace {
+        Workspace::load(root).expect("load")
+    }
+
+    /// The report problems of `text` as the domain's report of `ws`.
+    fn check(ws: &Workspace, domain: &str, text: &str) -> Vec<(String, u32)> {
+        let nodes = compute(&ws.tests, &ws.logs, &Window::default());
+        let by: HashMap<&str, &NodeStats> = nodes.iter().map(|n| (n.path.as_str(), n)).collect();
+        check_report("r.md", domain, text, &by)
+            .into_iter()
+            .map(|p| (p.rule, p.line.unwrap_or(0)))
+            .collect()
+    }
+
+    /// A copy of a run folder of the demo as a new run `run_id` with `status`.
+    fn new_run(root: &Path, from: &str, run_id: &str, status: &str) {
+        let src = root.join(from);
+        let dst = src.parent().expect("case").join(run_id);
+        std::fs::create_dir_all(&dst).expect("mkdir");
+        for e in std::fs::read_dir(&src).expect("run") {
+            let e = e.expect("entry");
+            if e.file_type().expect("type").is_file() {
+                std::fs::copy(e.path(), dst.join(e.file_name())).expect("copy");
+            }
+        }
+        let meta = dst.join("meta.json");
+        let mut m: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&meta).expect("meta")).expect("json");
+        m["runId"] = run_id.into();
+        m["status"] = status.into();
+        std::fs::write(&meta, m.to_string()).expect("write meta");
+    }
+
+    /// The lines a person wrote: every line but the log-backed ones (numbers of
+    /// 总体结论 and 通过率, evidence, 分析范围's run lines).
+    fn human(text: &str) -> Vec<&str> {
+        let mut section = "";
+        text.lines()
+            .filter(|l| {
+                if l.starts_with('#') {
+                    section = l.trim_start_matches('#').trim();
+                    return true;
+                }
+                let backed = match section {
+                    "总体结论" => !conclusion_fields(l).is_empty(),
+                    "通过率" => {
+                        block_field(l).is_some_and(|(k, _)| block_values_keys().contains(&k))
+                    }
+                    "证据" => is_evidence(l),
+                    "分析范围" => {
+                        l.starts_with("- 计入 run:") || l.starts_with("- 未计入 run:")
+                    }
+                    _ => false,
+                };
+                !backed
+            })
+            .collect()
+    }
+
+    fn block_values_keys() -> [&'static str; 8] {
+        [
+            "totalRuns",
+            "passedRuns",
+            "failedRuns",
+            "historicalSuccessRate",
+            "latestCaseCount",
+            "latestPassedCases",
+            "latestFailedCases",
+            "latestSuccessRate",
+        ]
+    }
+
+    #[test]
+    fn the_draft_of_each_demo_domain_passes_the_checks_in_the_seed_order() {
+        let d = demo();
+        let ws = load(d.path());
+        let nodes = compute(&ws.tests, &ws.logs, &Window::default());
+        for domain in ["ai", "docx", "kb-search"] {
+            let text = Facts::read(&ws, domain).expect("facts").draft_text();
+            // only a person's parts are left: no stale number, no structure problem
+            let problems = check(&ws, domain, &text);
+            assert!(!problems.is_empty(), "{domain}: no placeholder");
+            assert!(
+                problems.iter().all(|(r, _)| r == "report-unwritten"),
+                "{domain}: {problems:?}\n{text}"
+            );
+            for (_, line) in &problems {
+                let l = text.lines().nth(*line as usize - 1).expect("line");
+                assert!(l.contains(PLACEHOLDER), "{l}");
+            }
+            // the headings read back in §7's order and levels
+            let o = Outline::read(&text, domain);
+            assert_eq!(o.hs[0].level, 1);
+            assert_eq!(o.hs[0].text, format!("{domain} 域测试报告"));
+            assert_eq!(o.overview, Some(1));
+            let subs: Vec<(&str, usize)> = o
+                .overview_subs
+                .iter()
+                .map(|&k| (o.hs[k].text.as_str(), o.hs[k].level))
+                .collect();
+            assert_eq!(subs, OVERVIEW_SECTIONS.map(|s| (s, 3)));
+            let analysed: Vec<_> = o.nodes.iter().filter(|n| n.analysed(&o.hs)).collect();
+            assert!(!analysed.is_empty());
+            for n in &o.nodes {
+                let level = o.hs[n.at].level;
+                assert_eq!(level, n.path.split('/').count(), "{}", n.path);
+                let layer = n.path.split('/').nth(1).expect("layer");
+                assert!(["backend", "e2e"].contains(&layer), "{}", n.path);
+            }
+            for n in analysed {
+                let subs: Vec<(&str, usize)> = n
+                    .subs
+                    .iter()
+                    .map(|&k| (o.hs[k].text.as_str(), o.hs[k].level))
+                    .collect();
+                let want = (o.hs[n.at].level + 1).clamp(5, 6);
+                assert_eq!(subs, NODE_SECTIONS.map(|s| (s, want)), "{}", n.path);
+                // its numbers are stats' numbers
+                let s = nodes.iter().find(|s| s.path == n.path).expect("node");
+                let block = format!(
+                    "{} 通过率\n\n{}",
+                    "#".repeat(want),
+                    stats::markdown_block(s)
+                );
+                assert!(text.contains(&block), "{}", n.path);
+            }
+            // the domain's numbers in 总体结论
+            let s = nodes.iter().find(|s| s.path == domain).expect("domain");
+            assert!(text.contains(&format!(
+                "`{}` 次 raw runs，其中 `{}` 次 passed、`{}` 次 failed",
+                s.historical.total_runs, s.historical.passed_runs, s.historical.failed_runs
+            )));
+        }
+        // the demo's own analysed nodes are the draft's
+        let text = Facts::read(&ws, "ai").expect("facts").draft_text();
+        let paths: Vec<String> = Outline::read(&text, "ai")
+            .nodes
+            .into_iter()
+            .filter(|n| !n.subs.is_empty())
+            .map(|n| n.path)
+            .collect();
+        assert_eq!(
+            paths,
+            [
+                "ai/backend/director-plan",
+                "ai/backend/tools/terminal",
+                "ai/e2e/workbench"
+            ]
+        );
+        assert!(text.contains(
+            "- `workbench-approval-flow` | run=`20261126-104125-203` | status=`failed` | event=`a2` | name=`oracle/session-completed`"
+        ));
+        assert!(
+            text.contains("未写完 meta.json（`workbench-approval-flow` 的 `20261128-101500-250`）")
+        );
+        assert!(Facts::read(&ws, "nope").is_err());
+        assert!(Facts::read(&ws, "temp").is_err());
+        assert!(Facts::read(&ws, "../ai").is_err());
+    }
+
+    #[test]
+    fn an_update_after_new_runs_fixes_every_number_and_keeps_every_human_line() {
+        let d = demo();
+        let root = d.path();
+        let before = std::fs::read_to_string(root.join("tests/report/ai/report.md")).expect("r");
+        new_run(
+            root,
+            "tests/logs/ai/backend/tools/terminal/live/terminal-live-plan-execute/20261122-123450-422",
+            "20261129-090000-000",
+            "failed",
+        );
+        new_run(
+            root,
+            "tests/logs/ai/e2e/workbench/scenario/workbench-approval-flow/20261126-104125-203",
+            "20261129-100000-000",
+            "passed",
+        );
+        let ws = load(root);
+        let stale = check(&ws, "ai", &before);
+        assert!(
+            stale.iter().filter(|(r, _)| r == "report-stale").count() >= 10,
+            "{stale:?}"
+        );
+        let u = update(&ws, "ai").expect("update");
+        assert!(u.changed);
+        let after = check(&ws, "ai", &u.after);
+        assert!(after.is_empty(), "{after:?}\n{}", u.after);
+        // every line a person wrote, byte for byte and in its order
+        assert_eq!(human(&before), human(&u.after));
+        assert!(u.after.contains(
+            "- `terminal-live-plan-execute` | run=`20261129-090000-000` | status=`failed` | event=`a2` | name=`oracle/answer-count`"
+        ));
+        assert!(u.changes.iter().any(|c| c.kind == "number"
+            && c.field.as_deref() == Some("totalRuns")
+            && c.report.as_deref() == Some("33")
+            && c.logs.as_deref() == Some("35")));
+        assert!(
+            u.diff
+                .starts_with("--- a/tests/report/ai/report.md\n+++ b/tests/report/ai/report.md\n")
+        );
+        // written, then a second update changes nothing
+        u.write(root).expect("write");
+        let again = update(&ws, "ai").expect("again");
+        assert!(!again.changed, "{}", again.diff);
+        assert!(again.changes.is_empty());
+    }
+
+    #[test]
+    fn an_update_adds_a_node_the_logs_gained_and_marks_one_whose_cases_are_gone() {
+        let d = demo();
+        let ws = load(d.path());
+        let facts = Facts::read(&ws, "ai").expect("facts");
+        let mine = "# AI 域测试报告\n\n## 总览\n\n### 分析范围\n\n我的范围说明。\n\n### 总体结论\n\n- 历史总数据: `1` 次 raw runs\n- 当前结论: 很好。\n\n### 下一阶段建议\n\n- 多跑。\n\n## backend\n\n### tools\n\n#### terminal\n\n##### 证据\n\n##### 通过率\n\n##### 失败分析\n\n- 我的分析。\n\n##### 当前评估\n\n- 稳定。\n\n##### 下一步建议\n\n- 无。\n\n### old-suite\n\n##### 证据\n\n- `gone-case` | run=`20250101-000000-000` | status=`passed`\n\n##### 通过率\n\n- totalRuns: 3\n\n##### 失败分析\n\n- 旧的。\n\n##### 当前评估\n\n- 旧的。\n\n##### 下一步建议\n\n- 旧的。\n";
+        let u = update_text(&facts, "r.md", mine);
+        let nodes: Vec<(&str, &str)> = u
+            .changes
+            .iter()
+            .filter(|c| c.kind.starts_with("node"))
+            .map(|c| (c.kind, c.node.as_str()))
+            .collect();
+        assert!(
+            nodes.contains(&("node-added", "ai/backend/director-plan")),
+            "{nodes:?}"
+        );
+        assert!(
+            nodes.contains(&("node-added", "ai/e2e/workbench")),
+            "{nodes:?}"
+        );
+        assert!(
+            nodes.contains(&("node-gone", "ai/backend/old-suite")),
+            "{nodes:?}"
+        );
+        assert_eq!(nodes.len(), 3, "{nodes:?}");
+        let problems = check(&ws, "ai", &u.after);
+        let rules: std::collections::BTreeSet<&str> =
+            problems.iter().map(|(r, _)| r.as_str()).collect();
+        // the gone node stays (its words are the person's), named; the rest is filled
+        let want: std::collections::BTreeSet<&str> = ["report-unknown-node", "report-unwritten"]
+            .into_iter()
+            .collect();
+        assert_eq!(rules, want, "{problems:?}\n{}", u.after);
+        assert!(u.after.contains(&format!("### old-suite\n\n{GONE}\n")));
+        assert!(
+            u.after
+                .contains("##### 通过率\n\n- 历史总数据:\n  - totalRuns: 15\n")
+        );
+        assert!(
+            u.after
+                .contains("\n## e2e\n\n### workbench\n\n##### 证据\n")
+        );
+        // every line of the person's is there, in its order, the added ones between
+        let after = human(&u.after);
+        let mut at = 0;
+        for l in human(mine) {
+            let found = after[at..].iter().position(|a| *a == l);
+            assert!(found.is_some(), "{l:?} lost or moved\n{}", u.after);
+            at += found.unwrap_or(0) + 1;
+        }
+        let again = update_text(&facts, "r.md", &u.after);
+        assert!(!again.changed, "{}", again.diff);
+    }
+
+    #[test]
+    fn an_update_keeps_crlf_line_ends_and_a_missing_last_newline() {
+        let d = demo();
+        let ws = load(d.path());
+        let facts = Facts::read(&ws, "ai").expect("facts");
+        let lf = std::fs::read_to_string(d.path().join("tests/report/ai/report.md")).expect("r");
+        let stale = lf.replace("totalRuns: 15", "totalRuns: 99");
+        let crlf = stale.replace('\n', "\r\n");
+        let crlf = crlf.strip_suffix("\r\n").unwrap_or(&crlf);
+        let u = update_text(&facts, "r.md", crlf);
+        assert!(u.after.contains("totalRuns: 15\r\n"));
+        assert!(!u.after.replace("\r\n", "").contains('\n'), "a bare LF");
+        assert!(!u.after.ends_with('\n'));
+        assert_eq!(
+            update_text(&facts, "r.md", &u.after).after,
+            u.after,
+            "idempotent"
+        );
+    }
+
+    #[test]
+    fn hostile_report_text_is_kept_and_hostile_names_stay_on_their_line() {
+        let d = demo();
+        let ws = load(d.path());
+        let facts = Facts::read(&ws, "ai").expect("facts");
+        let lf = std::fs::read_to_string(d.path().join("tests/report/ai/report.md")).expect("r");
+        let huge = "x".repeat(1 << 20);
+        let hostile = lf.replace(
+            "### 下一阶段建议\n",
+            &format!("### 下一阶段建议\n\n- \u{1b}]52;c;ZXZpbA==\u{7} \u{202e}rtl {huge}\n"),
+        );
+        let u = update_text(&facts, "r.md", &hostile);
+        assert!(
+            u.after
+                .contains(&format!("\u{1b}]52;c;ZXZpbA==\u{7} \u{202e}rtl {huge}\n"))
+        );
+        assert_eq!(human(&hostile), human(&u.after));
+        assert_eq!(
+            super::super::draft::quoted("a`b\nc\u{1b}[2J"),
+            "ab\\nc\\e[2J"
+        );
+        assert_eq!(
+            super::super::draft::quoted(&"y".repeat(300))
+                .chars()
+                .count(),
+            201
+        );
+    }
+}
