@@ -109,7 +109,17 @@ impl Edits {
         if spans.is_empty() {
             return;
         }
-        spans.sort_by_key(|s| std::cmp::Reverse(s.span.start));
+        // two places of one line never overlap (the first of them is kept)
+        spans.sort_by_key(|s| s.span.start);
+        let mut end = 0;
+        spans.retain(|s| {
+            let keep = s.span.start >= end;
+            if keep {
+                end = s.span.end;
+            }
+            keep
+        });
+        spans.reverse();
         let mut l = line.to_owned();
         for s in &spans {
             l.replace_range(s.span.clone(), &s.logs);
