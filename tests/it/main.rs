@@ -50,6 +50,8 @@ mod realworld_shot;
 mod realworld_views;
 mod realworld_why;
 mod regressions;
+mod report_cli;
+mod report_pty;
 mod run_states;
 mod runner_missing;
 mod selection_pty;

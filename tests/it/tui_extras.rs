@@ -10,6 +10,7 @@ use std::path::Path;
 use testdeck_core::workspace::Workspace;
 use testdeck_tui::action::Action;
 use testdeck_tui::app::Screen;
+use testdeck_tui::app::report::ReportKind;
 use testdeck_tui::app::{CaseRef, Effect, Tab};
 use testdeck_tui::feature_work::FeatureWork;
 
@@ -142,9 +143,15 @@ fn clean_report_and_no_report() {
     };
     assert_eq!(v.stale, 0, "the demo's report is current: {:?}", v.notes);
     app.key(KeyCode::Esc);
-    std::fs::remove_file(d.path().join("tests/report/ai/report.md")).expect("rm");
+    // no report: its draft is offered, every placeholder marked; y writes it
+    let file = d.path().join("tests/report/ai/report.md");
+    std::fs::remove_file(&file).expect("rm");
     app.keys("R");
-    assert!(app.layers().screen().is_none());
+    let Some(Screen::Report(v)) = app.layers().screen() else {
+        panic!("no draft: {:?}", app.notice());
+    };
+    assert!(matches!(v.kind, ReportKind::Draft(_)));
+    assert!(!v.unwritten.is_empty());
     assert!(
         app.notice()
             .as_deref()
@@ -152,6 +159,20 @@ fn clean_report_and_no_report() {
         "{:?}",
         app.notice()
     );
+    let s = text(&draw(&app));
+    assert!(s.contains("Draft · tests/report/ai/report.md"), "{s}");
+    assert!(s.contains("✎"), "{s}");
+    assert!(!file.exists(), "shown, not written");
+    app.keys("y");
+    let written = std::fs::read_to_string(&file).expect("the draft written");
+    assert!(written.starts_with("# ai 域测试报告\n"));
+    // the report view again, on the file written
+    let Some(Screen::Report(v)) = app.layers().screen() else {
+        panic!("no report view: {:?}", app.notice());
+    };
+    assert!(matches!(v.kind, ReportKind::Report));
+    assert_eq!(v.stale, 0);
+    assert_eq!(v.unwritten.len(), written.matches("【待填写】").count());
 }
 
 #[test]

@@ -8,6 +8,7 @@ pub mod init;
 pub mod insights;
 pub mod list;
 pub mod new;
+pub mod report;
 pub mod run;
 pub mod runs;
 pub mod select;
@@ -158,6 +159,18 @@ Examples:
   testdeck stats --since 2026-01-01
   testdeck stats --scope checkout --markdown")]
     Stats(stats::Args),
+    /// A domain's formal report from the logs (seed 000 §7): a draft, or the
+    /// report brought back to the logs with a person's words kept.
+    #[command(after_help = "\
+Examples:
+  testdeck report --draft checkout            print the draft
+  testdeck report --draft checkout --write    write tests/report/checkout/report.md (never over one)
+  testdeck report --update checkout           a unified diff of what the logs change
+  testdeck report --update checkout --write   write it
+
+Exit status: 0 done (or nothing to update), 1 --update without --write found
+differences, 2 usage error, no workspace, no such domain or report.")]
+    Report(report::Args),
     /// Ranked lists from the history: slowest, duration regressions, flakiest by
     /// score, new failures, failing streaks, stale results.
     #[command(after_help = "\
@@ -273,6 +286,7 @@ fn wants_json(command: Option<&Command>) -> bool {
         Some(Command::Run(a)) => a.json,
         Some(Command::Runs(a)) => a.json,
         Some(Command::Stats(a)) => a.json,
+        Some(Command::Report(a)) => a.json,
         Some(Command::Insights(a)) => a.json,
         Some(Command::Tail(a)) => a.json,
         Some(Command::Trace(a)) => a.json,
@@ -384,6 +398,7 @@ pub fn dispatch(cli: Cli) -> Outcome {
                 | Command::Select(_)
                 | Command::Runs(_)
                 | Command::Stats(_)
+                | Command::Report(_)
                 | Command::Insights(_)
                 | Command::Explain(_)
                 | Command::Trace(_)
@@ -404,6 +419,7 @@ pub fn dispatch(cli: Cli) -> Outcome {
         Some(Command::Run(a)) => with_workspace(&ctx, |ws| run::run(&a, &ws)),
         Some(Command::Runs(a)) => with_workspace(&ctx, |ws| runs::run(&a, &ws)),
         Some(Command::Stats(a)) => stats::run(&a, &ctx),
+        Some(Command::Report(a)) => with_workspace(&ctx, |ws| report::run(&a, &ws)),
         Some(Command::Insights(a)) => insights::run(&a, &ctx),
         Some(Command::Tail(a)) => tail::run(&a, &ctx),
         Some(Command::Trace(a)) => trace::run(&a),

@@ -54,6 +54,10 @@ pub enum Command {
     Problems,
     MaxRisk,
     Report,
+    /// The report screen: the report's update from the logs, as a diff.
+    ReportUpdate,
+    /// The report screen: write the draft or the update shown.
+    Apply,
     Reload,
     Edit,
     CopyCaseId,
@@ -92,7 +96,7 @@ pub enum Command {
 }
 
 /// Every command with its keymap name, in the order help lists them.
-pub(crate) const COMMANDS: [(Command, &str); 66] = [
+pub(crate) const COMMANDS: [(Command, &str); 68] = [
     (Command::Quit, "quit"),
     (Command::MoveDown, "move_down"),
     (Command::MoveUp, "move_up"),
@@ -134,6 +138,8 @@ pub(crate) const COMMANDS: [(Command, &str); 66] = [
     (Command::Problems, "problems"),
     (Command::MaxRisk, "max_risk"),
     (Command::Report, "report"),
+    (Command::ReportUpdate, "report_update"),
+    (Command::Apply, "apply"),
     (Command::Reload, "reload"),
     (Command::Edit, "edit"),
     (Command::CopyCaseId, "copy_case_id"),

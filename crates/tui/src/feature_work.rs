@@ -8,6 +8,7 @@ use std::sync::Arc;
 use testdeck_core::workspace::diff::RunDiff;
 use testdeck_core::workspace::logs::RawRun;
 use testdeck_core::workspace::new_case::NewCase;
+use testdeck_core::workspace::report::{Draft, Update};
 use testdeck_core::workspace::trace::{Frame, Trace};
 use testdeck_exec::watch_mode::{WatchEvent, WatchOptions};
 
@@ -20,6 +21,10 @@ pub enum FeatureWork {
     Compare { a: String, b: String },
     /// Read `tests/report/<domain>/report.md`.
     Report { domain: String },
+    /// The domain's report brought back to the logs (`report --update`), as a diff.
+    ReportUpdate { domain: String },
+    /// Write a report's draft (where none is) or its update (`y`).
+    ReportWrite(Box<ReportWrite>),
     /// The contract checks of these runs.
     Contract(Vec<RawRun>),
     /// Decode a screenshot (`file`: inside its run folder `within`, opened beneath
@@ -59,6 +64,13 @@ pub enum FeatureWork {
     NewCaseFile(Box<NewCase>),
 }
 
+/// What `y` writes in the report view: what the person saw.
+#[derive(Debug, Clone)]
+pub enum ReportWrite {
+    Draft(Draft),
+    Update(Update),
+}
+
 /// What a `FeatureWork` gives back.
 #[derive(Debug)]
 pub enum FeatureResult {
@@ -77,6 +89,18 @@ pub enum FeatureResult {
         domain: String,
         file: String,
         text: Result<String, String>,
+    },
+    /// The domain has no report: its draft from the logs (or why none).
+    ReportDraft {
+        domain: String,
+        draft: Result<Box<Draft>, String>,
+    },
+    /// The update of a domain's report.
+    ReportUpdate(Result<Box<Update>, String>),
+    /// A draft or an update written (what to say), or why not.
+    ReportWritten {
+        domain: String,
+        result: Result<String, String>,
     },
     /// (run folder, number of contract warnings).
     Contract(Vec<(String, usize)>),

@@ -4,7 +4,7 @@
 
 use super::action::{Action, ActionSink};
 use super::app::Effect;
-use super::feature_work::{FeatureResult, FeatureWork};
+use super::feature_work::{FeatureResult, FeatureWork, ReportWrite};
 use super::queue_handle::QueueHandle;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -482,12 +482,50 @@ pub fn run_now(job: FeatureWork, root: &Path) -> Option<FeatureResult> {
         )),
         FeatureWork::Report { domain } => {
             let file = format!("tests/report/{domain}/report.md");
+            if std::fs::symlink_metadata(root.join(&file)).is_err() {
+                // no report yet: the draft the logs give, on the workspace on disk
+                return Some(FeatureResult::ReportDraft {
+                    draft: testdeck_core::workspace::Workspace::load(root)
+                        .map_err(|e| e.to_string())
+                        .and_then(|ws| testdeck_core::workspace::report::draft(&ws, &domain))
+                        .map(Box::new),
+                    domain,
+                });
+            }
             Some(FeatureResult::Report {
                 text: read_report(root, &file),
                 domain,
                 file,
             })
         }
+        FeatureWork::ReportUpdate { domain } => Some(FeatureResult::ReportUpdate(
+            testdeck_core::workspace::Workspace::load(root)
+                .map_err(|e| e.to_string())
+                .and_then(|ws| testdeck_core::workspace::report::update(&ws, &domain))
+                .map(Box::new),
+        )),
+        FeatureWork::ReportWrite(w) => Some(match *w {
+            ReportWrite::Draft(d) => FeatureResult::ReportWritten {
+                result: d.write(root).map(|()| {
+                    format!(
+                        "wrote {}: the parts marked {} are yours to write",
+                        d.file,
+                        testdeck_core::workspace::report::PLACEHOLDER
+                    )
+                }),
+                domain: d.domain,
+            },
+            ReportWrite::Update(u) => FeatureResult::ReportWritten {
+                result: u.write(root).map(|()| {
+                    format!(
+                        "updated {}: {} changes from the logs",
+                        u.file,
+                        u.changes.len()
+                    )
+                }),
+                domain: u.domain,
+            },
+        }),
         FeatureWork::Contract(runs) => Some(FeatureResult::Contract(
             runs.iter()
                 .map(|r| {

@@ -351,7 +351,7 @@ fn indent(s: &str) -> String {
 }
 
 /// A failed assertion, step or error.
-fn is_failure(e: &TimelineEvent) -> bool {
+pub(crate) fn is_failure(e: &TimelineEvent) -> bool {
     e.status == "failed" && matches!(e.kind.as_str(), "assertion" | "step" | "error")
 }
 

@@ -3,7 +3,7 @@
 //! `report`, `preview`, `contract`, `why`, `trace`); the state and the rules live there.
 
 use super::super::action::Command;
-use super::super::feature_work::{FeatureResult, FeatureWork};
+use super::super::feature_work::{FeatureResult, FeatureWork, ReportWrite};
 use super::trace::{self, TraceOutcome, TraceView};
 use super::{
     App, CaseRef, Effect, Overlay, Pane, PreviewTarget, RunRef, Screen, Tab, compare, insights,
@@ -55,12 +55,55 @@ impl App {
                     let problems = testdeck_core::workspace::report::check_report(
                         &file, &domain, &text, &by_path,
                     );
+                    let unwritten = problems
+                        .iter()
+                        .filter(|p| p.rule == "report-unwritten")
+                        .count();
                     self.layers
                         .show_screen(Screen::Report(Box::new(report::ReportScreen::new(
-                            &file, &text, &problems,
+                            &domain, &file, &text, &problems,
                         ))));
+                    // what a write just said stays; else what is left to write
+                    if unwritten > 0 && self.notice.is_none() {
+                        self.notice = Some(format!(
+                            "{unwritten} parts still to write · u: the update from the logs"
+                        ));
+                    }
                 }
                 Err(e) => self.notice = Some(escape(&e).into_owned()),
+            },
+            FeatureResult::ReportDraft { domain, draft } => match draft {
+                Ok(d) => {
+                    self.notice = Some(format!(
+                        "no report for {} yet: its draft from the logs · y writes it",
+                        escape(&domain)
+                    ));
+                    self.layers
+                        .show_screen(Screen::Report(Box::new(report::ReportScreen::draft(*d))));
+                }
+                Err(e) => self.notice = Some(format!("report: {}", escape(&e))),
+            },
+            FeatureResult::ReportUpdate(u) => match u {
+                Ok(u) if !u.changed => {
+                    self.notice = Some("the report matches the logs: nothing to update".into());
+                }
+                Ok(u) => {
+                    self.notice = Some(format!(
+                        "{} changes from the logs · y writes them · Esc leaves the report as it is",
+                        u.changes.len()
+                    ));
+                    self.layers
+                        .show_screen(Screen::Report(Box::new(report::ReportScreen::update(*u))));
+                }
+                Err(e) => self.notice = Some(format!("report: {}", escape(&e))),
+            },
+            FeatureResult::ReportWritten { domain, result } => match result {
+                Ok(said) => {
+                    self.notice = Some(escape(&said).into_owned());
+                    // the report as written, with its checks
+                    return vec![Effect::Work(FeatureWork::Report { domain })];
+                }
+                Err(e) => self.notice = Some(format!("report: {}", escape(&e))),
             },
             FeatureResult::Contract(v) => self.contract.add(v),
             FeatureResult::Preview { file, preview } => self.previews.put(file, preview),
@@ -354,6 +397,39 @@ impl App {
                 self.notice = Some("comparing…".into());
                 vec![Effect::Work(FeatureWork::Compare { a, b })]
             }
+        }
+    }
+
+    /// `u` and `y` on the report screen: the update as a diff; write the draft or
+    /// the update shown.
+    pub(super) fn report_command(&mut self, c: Command) -> Vec<Effect> {
+        let Some(Screen::Report(v)) = self.layers.screen() else {
+            return Vec::new();
+        };
+        match (c, &v.kind) {
+            (Command::ReportUpdate, report::ReportKind::Draft(_)) => {
+                self.notice = Some("no report yet: y writes the draft".into());
+                Vec::new()
+            }
+            (Command::ReportUpdate, _) => {
+                self.notice = Some("bringing the report to the logs…".into());
+                vec![Effect::Work(FeatureWork::ReportUpdate {
+                    domain: v.domain.clone(),
+                })]
+            }
+            (Command::Apply, report::ReportKind::Draft(d)) => {
+                let w = ReportWrite::Draft((**d).clone());
+                vec![Effect::Work(FeatureWork::ReportWrite(Box::new(w)))]
+            }
+            (Command::Apply, report::ReportKind::Update(u)) => {
+                let w = ReportWrite::Update((**u).clone());
+                vec![Effect::Work(FeatureWork::ReportWrite(Box::new(w)))]
+            }
+            (Command::Apply, report::ReportKind::Report) => {
+                self.notice = Some("u first: the update from the logs, as a diff".into());
+                Vec::new()
+            }
+            _ => Vec::new(),
         }
     }
 

@@ -88,6 +88,22 @@ impl App {
             return None;
         }
         let mode = self.layers.mode();
+        if mode == "overlay" && !matches!(self.layers.screen(), Some(super::Screen::Report(_))) {
+            // the report screen's own keys only on it
+            let cmds: Vec<Command> = self
+                .keymap
+                .bindings(mode)
+                .iter()
+                .map(|b| b.run)
+                .filter(|c| !matches!(c, Command::ReportUpdate | Command::Apply | Command::Noop))
+                .fold(Vec::new(), |mut v, c| {
+                    if !v.contains(&c) {
+                        v.push(c);
+                    }
+                    v
+                });
+            return Some(self.keymap.hints(mode, &cmds));
+        }
         let cmds = if mode == "normal" {
             pane_commands(self.tab, self.focus)
         } else {

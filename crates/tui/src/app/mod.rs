@@ -585,6 +585,11 @@ impl App {
                 return self.why_screenshot(shot);
             }
         }
+        if matches!(c, Command::ReportUpdate | Command::Apply)
+            && matches!(self.layers.screen(), Some(Screen::Report(_)))
+        {
+            return self.report_command(c);
+        }
         if let Some(screen) = self.layers.screen_mut() {
             match screen.command(c, (self.size.1 / 2).max(1) as isize) {
                 ScreenOutcome::Close => self.layers.close_screen(),
@@ -747,6 +752,9 @@ impl App {
             | Command::ToggleStep
             | Command::IncludeTemp
             | Command::Section(_)
+            // the report screen's own (handled with the screens)
+            | Command::ReportUpdate
+            | Command::Apply
             | Command::Noop => {}
         }
         self.selection_changed()

@@ -1,10 +1,24 @@
 //! The domain report (`R`): which domain's `tests/report/<domain>/report.md` to read,
 //! and the screen's model — its lines, each `report-stale` line with the logs' value,
-//! and the other report problems under their line.
+//! the lines a person has still to write (`report-unwritten`), and the other report
+//! problems under their line; a domain without a report shows its draft, and `u`
+//! shows the report's update from the logs as a diff (`y` writes either).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use testdeck_core::problem::Problem;
 use testdeck_core::sanitize::escape;
+use testdeck_core::workspace::report::{Draft, PLACEHOLDER, Update};
+
+/// What the report screen shows.
+#[derive(Debug, Clone)]
+pub enum ReportKind {
+    /// The report on disk.
+    Report,
+    /// No report yet: the draft from the logs (`y` writes it).
+    Draft(Box<Draft>),
+    /// The report's update from the logs as a unified diff (`y` writes it).
+    Update(Box<Update>),
+}
 
 /// What a line of the report is told.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,6 +33,8 @@ pub struct Note {
 
 #[derive(Debug, Clone)]
 pub struct ReportScreen {
+    pub domain: String,
+    pub kind: ReportKind,
     pub file: String,
     /// The report's lines, escaped.
     pub lines: Vec<String>,
@@ -27,6 +43,8 @@ pub struct ReportScreen {
     /// Problems without a line.
     pub general: Vec<String>,
     pub stale: usize,
+    /// The lines that still hold the draft's placeholder (0-based).
+    pub unwritten: BTreeSet<usize>,
     pub scroll: usize,
 }
 
@@ -80,12 +98,13 @@ fn number_end(line: &str, field: &str, value: &str) -> Option<usize> {
 }
 
 impl ReportScreen {
-    pub fn new(file: &str, text: &str, problems: &[Problem]) -> ReportScreen {
+    pub fn new(domain: &str, file: &str, text: &str, problems: &[Problem]) -> ReportScreen {
         let lines: Vec<String> = text.lines().map(|l| escape(l).into_owned()).collect();
         let mut notes: BTreeMap<usize, Vec<Note>> = BTreeMap::new();
         let mut general = Vec::new();
         let mut stale = 0;
-        for p in problems {
+        // a placeholder is marked on its own line (not as a note under it)
+        for p in problems.iter().filter(|p| p.rule != "report-unwritten") {
             let is_stale = p.rule == "report-stale";
             stale += usize::from(is_stale);
             let text = match (is_stale, logs_value(&p.message)) {
@@ -113,7 +132,10 @@ impl ReportScreen {
             .find(|(_, n)| n.iter().any(|n| n.stale))
             .map_or(0, |(l, _)| l.saturating_sub(2));
         ReportScreen {
+            domain: domain.to_owned(),
+            kind: ReportKind::Report,
             file: escape(file).into_owned(),
+            unwritten: unwritten(text),
             lines,
             notes,
             general,
@@ -122,13 +144,69 @@ impl ReportScreen {
         }
     }
 
+    /// The draft of a domain without a report.
+    pub fn draft(d: Draft) -> ReportScreen {
+        let mut v = ReportScreen::plain(&d.domain, &d.file, &d.text);
+        v.unwritten = unwritten(&d.text);
+        v.kind = ReportKind::Draft(Box::new(d));
+        v
+    }
+
+    /// The update of a report, as its unified diff.
+    pub fn update(u: Update) -> ReportScreen {
+        let mut v = ReportScreen::plain(&u.domain, &u.file, &u.diff);
+        // open on the first hunk
+        v.scroll = v
+            .lines
+            .iter()
+            .position(|l| l.starts_with("@@"))
+            .unwrap_or(0);
+        v.kind = ReportKind::Update(Box::new(u));
+        v
+    }
+
+    fn plain(domain: &str, file: &str, text: &str) -> ReportScreen {
+        ReportScreen {
+            domain: domain.to_owned(),
+            kind: ReportKind::Report,
+            file: escape(file).into_owned(),
+            lines: text.lines().map(|l| escape(l).into_owned()).collect(),
+            notes: BTreeMap::new(),
+            general: Vec::new(),
+            stale: 0,
+            unwritten: BTreeSet::new(),
+            scroll: 0,
+        }
+    }
+
     /// The next line with a note, below the top one (shown two lines down).
     pub fn next_stale(&self) -> Option<usize> {
-        self.notes
+        let hunks = self
+            .lines
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| matches!(self.kind, ReportKind::Update(_)) && l.starts_with("@@"))
+            .map(|(i, _)| i);
+        let mut at: Vec<usize> = self
+            .notes
             .keys()
+            .chain(&self.unwritten)
+            .copied()
             .map(|l| l.saturating_sub(2))
-            .find(|&s| s > self.scroll)
+            .chain(hunks)
+            .collect();
+        at.sort_unstable();
+        at.into_iter().find(|&s| s > self.scroll)
     }
+}
+
+/// The lines of `text` that hold the draft's placeholder.
+fn unwritten(text: &str) -> BTreeSet<usize> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| l.contains(PLACEHOLDER))
+        .map(|(i, _)| i)
+        .collect()
 }
 
 /// The domain a report is asked for from the selected scope (`temp` has none).

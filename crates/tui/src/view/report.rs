@@ -1,8 +1,10 @@
 //! The domain report screen (`R`): the report beside the tree, each `report-stale`
-//! line in the failed style with the logs' value beside it, the other problems under
-//! their line.
+//! line in the failed style with the logs' value beside it, each line a person has
+//! still to write marked `✎`, the other problems under their line; a domain's draft,
+//! or the report's update as a diff (added lines in the passed style, removed ones
+//! in the failed style).
 
-use super::super::app::report::ReportScreen;
+use super::super::app::report::{ReportKind, ReportScreen};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -24,22 +26,48 @@ pub fn draw(v: &ReportScreen, cx: &super::DrawCtx, f: &mut Frame) {
     let theme = cx.theme;
     let r = area(cx);
     super::clear_box(f, r);
-    let stale = if v.stale == 0 {
-        Span::styled("no stale numbers ", theme.get("passed"))
-    } else {
-        Span::styled(format!("{} stale ", v.stale), theme.get("failed"))
+    let (what, status, keys) = match &v.kind {
+        ReportKind::Report => {
+            let status = if v.stale == 0 {
+                Span::styled("no stale numbers ", theme.get("passed"))
+            } else {
+                Span::styled(format!("{} stale ", v.stale), theme.get("failed"))
+            };
+            (
+                "Report",
+                status,
+                " j/k scroll · n next problem · u update · Esc close ",
+            )
+        }
+        ReportKind::Draft(_) => (
+            "Draft",
+            Span::styled("not written yet ", theme.get("warning")),
+            " j/k scroll · n next placeholder · y write it · Esc close ",
+        ),
+        ReportKind::Update(u) => (
+            "Update",
+            Span::styled(
+                format!("{} changes ", u.changes.len()),
+                theme.get("warning"),
+            ),
+            " j/k scroll · n next hunk · y write it · Esc close ",
+        ),
     };
+    let mut title = vec![
+        Span::styled(format!(" {what} · {} · ", v.file), theme.get("title")),
+        status,
+    ];
+    if !v.unwritten.is_empty() {
+        title.push(Span::styled(
+            format!("✎ {} to write ", v.unwritten.len()),
+            theme.get("warning"),
+        ));
+    }
     let block = Block::bordered()
         .border_type(BorderType::Rounded)
         .border_style(theme.get("border_focus"))
-        .title(Line::from(vec![
-            Span::styled(format!(" Report · {} · ", v.file), theme.get("title")),
-            stale,
-        ]))
-        .title_bottom(Span::styled(
-            " j/k scroll · n next problem · Esc close ",
-            theme.get("muted"),
-        ));
+        .title(Line::from(title))
+        .title_bottom(Span::styled(keys, theme.get("muted")));
     let inner = block.inner(r);
     f.render_widget(block, r);
     let mut out: Vec<Line> = v
@@ -54,12 +82,21 @@ pub fn draw(v: &ReportScreen, cx: &super::DrawCtx, f: &mut Frame) {
         }
         let notes = v.notes.get(&i);
         let is_stale = notes.is_some_and(|n| n.iter().any(|n| n.stale));
-        let text_style = if is_stale {
+        let diff = matches!(v.kind, ReportKind::Update(_));
+        let text_style = if is_stale || (diff && l.starts_with('-') && !l.starts_with("---")) {
             theme.get("failed")
+        } else if diff && l.starts_with('+') && !l.starts_with("+++") {
+            theme.get("passed")
+        } else if diff && (l.starts_with("@@") || l.starts_with("---") || l.starts_with("+++")) {
+            theme.get("muted")
         } else {
             theme.get("text")
         };
-        let mut spans = vec![Span::styled(format!("{:>4} ", i + 1), theme.get("muted"))];
+        let mark = if v.unwritten.contains(&i) { "✎" } else { " " };
+        let mut spans = vec![
+            Span::styled(format!("{:>4}", i + 1), theme.get("muted")),
+            Span::styled(mark, theme.get("warning")),
+        ];
         // each stale number's marker beside it: the line cut where each ends
         let mut marks: Vec<(usize, &str)> = notes
             .into_iter()
