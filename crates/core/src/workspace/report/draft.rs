@@ -433,8 +433,13 @@ impl Draft {
                 self.file
             ));
         }
-        let at = super::super::read::owned_dir(root, &dir).map_err(|e| e.to_string())?;
-        super::super::read::write_atomic(&at.join("report.md"), self.text.as_bytes())
-            .map_err(|e| format!("{}: {e}", self.file))
+        // the guarded writer: no part a link, never over a file (`NEW`)
+        super::super::read::write_beneath_with(
+            root,
+            &dir.join("report.md"),
+            self.text.as_bytes(),
+            super::super::read::WriteMode::NEW,
+        )
+        .map_err(|e| format!("{}: {e}", self.file))
     }
 }

@@ -449,7 +449,7 @@ impl Update {
                 self.file
             ));
         }
-        super::super::read::write_atomic(&root.join(&self.file), self.after.as_bytes())
+        super::super::read::write_beneath(root, Path::new(&self.file), self.after.as_bytes())
             .map_err(|e| format!("{}: {e}", self.file))
     }
 }
