@@ -5,6 +5,7 @@ pub fn strings(v: &[&str]) -> Vec<String> {
     v.iter().map(|x| (*x).to_owned()).collect()
 }
 
+pub mod per_test;
 pub mod random_changes;
 
 /// Every folder under `root`'s `tests/logs/` last changed an hour ago, as a
