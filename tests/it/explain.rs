@@ -219,14 +219,14 @@ fn explain_reads_the_failure_as_text_and_json() {
         "✗ assertion line-merged [a1]",
         &format!("    {MESSAGE}"),
         "  at tests/shop/backend/cart/cart-merge.test.ts:4",
-        "  expected: [",
+        "  diff:",
         "+     \"qty\": 1,",
         "    > 4 |   expect(lines).toEqual([{ sku: 'tea', qty: 2 }]);",
         "      3 |   const lines = [{ sku: 'tea', qty: 1 }];",
         "(+2 frames in node_modules or node internals)",
         "✗ step merges two lines of one sku [s1]",
         "before the first failure:",
-        "  ok step opens the cart  step opens the cart done",
+        "  ok step opens the cart  done",
         "(bound to a1)",
         "artifacts/missing.log  (missing)",
         "runtime events: 2",
@@ -234,6 +234,9 @@ fn explain_reads_the_failure_as_text_and_json() {
         assert!(text.contains(want), "{want:?} in\n{text}");
     }
     assert!(!text.contains('\u{1b}') && !text.contains("\\e["), "{text}");
+    // said once: the diff holds both sides; a step's name is not said again
+    assert!(!text.contains("  expected: ["), "{text}");
+    assert!(!text.contains("step opens the cart done"), "{text}");
 
     // a caseId alone, and the run folder itself, give the same digest
     let d = explain_json(ws.path(), "cart-merge");

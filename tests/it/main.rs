@@ -41,6 +41,7 @@ mod live_workspace;
 mod new_case;
 mod one_pass;
 mod packaging;
+mod per_test_why;
 mod reading_pty;
 mod reading_view;
 mod readme_capture;

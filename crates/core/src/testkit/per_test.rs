@@ -1,7 +1,8 @@
 //! Run folders of a case file holding many framework tests, written by hand as
 //! the reporters write them (docs/per-test-events.md, followed field by field):
 //! a Playwright-like spec of 6 tests, 2 failing, each failure with its own
-//! `trace.zip` and screenshot; a vitest-like file of nested `describe`s, 2 of
+//! `trace.zip` and screenshot (and a passing test's trace listed before them, as
+//! a project that keeps every trace has it); a vitest-like file of nested `describe`s, 2 of
 //! its tests failing with expected / actual; and the same vitest file passing.
 //! The sources they point into are written too, so snippets read.
 
@@ -205,7 +206,26 @@ pub fn playwright_run(root: &Path) {
             "Control+K",
         ),
     ];
-    let mut items = Vec::new();
+    // the HTML report first: the failed test's trace is what a reader opens
+    write(
+        root,
+        &format!("{PW_RUN}/artifacts/playwright/report/index.html"),
+        "<!doctype html><title>report</title>\n",
+    );
+    let mut items = vec![
+        json!({"id": "report", "kind": "playwright-report", "path": "artifacts/playwright/report/index.html", "refs": {}}),
+    ];
+    // a passing test's trace too (a project that keeps every trace), listed first
+    write(root, &format!("{PW_RUN}/artifacts/tests/t1/trace.zip"), "");
+    std::fs::write(
+        root.join(PW_RUN).join("artifacts/tests/t1/trace.zip"),
+        zip_of(&[stored(
+            "test.trace",
+            br#"{"version":8,"type":"context-options","origin":"testRunner"}"#,
+        )]),
+    )
+    .expect("trace");
+    items.push(json!({"id": "trace-t1", "kind": "trace", "path": "artifacts/tests/t1/trace.zip", "refs": {"stepId": "t1"}}));
     for (id, t, line) in &passed[..2] {
         events.push(step(id, t, *line, "ok", ""));
     }
@@ -259,6 +279,7 @@ pub fn playwright_run(root: &Path) {
         "message": "2 of 6 tests failed", "data": {"tests": {"total": 6, "passed": 4, "failed": 2, "skipped": 0}}
     }));
     write(root, &format!("{PW_RUN}/timeline.jsonl"), &lines(&events));
+    write(root, &format!("{PW_RUN}/runtime-events.jsonl"), "");
     write(
         root,
         &format!("{PW_RUN}/artifacts.json"),
@@ -330,7 +351,7 @@ pub fn vitest_runs(root: &Path) {
                      "location": {"file": VT_FILE, "line": at, "column": 46}, "stack": stack}
         }));
     }
-    for (events, status) in [(&mut failed, "failed"), (&mut passed, "passed")] {
+    for (events, status) in [(&mut failed, "failed"), (&mut passed, "ok")] {
         let n = if status == "failed" { 2 } else { 0 };
         events.push(json!({
             "ts": "2026-03-01T10:00:02.000Z", "type": "run", "name": "run/finish", "status": status,
@@ -343,6 +364,12 @@ pub fn vitest_runs(root: &Path) {
         (VT_PASSED_RUN, &passed, "passed"),
     ] {
         write(root, &format!("{run}/timeline.jsonl"), &lines(events));
+        write(root, &format!("{run}/runtime-events.jsonl"), "");
+        write(
+            root,
+            &format!("{run}/artifacts.json"),
+            r#"{"schemaVersion":4,"items":[]}"#,
+        );
         write(
             root,
             &format!("{run}/meta.json"),

@@ -387,7 +387,13 @@ fn failure_text(o: &mut String, f: &Failure) {
     } else {
         let _ = writeln!(o, "\n✗ {} {}{id}", f.kind, f.name);
     }
-    if let Some(loc) = &f.location {
+    // the place, unless its frame (with its snippet) says it below
+    let framed = |l: &Location| {
+        f.frames
+            .iter()
+            .any(|fr| fr.in_workspace && fr.file == l.file && fr.line == l.line)
+    };
+    if let Some(loc) = f.location.as_ref().filter(|l| !framed(l)) {
         let _ = writeln!(o, "  at {}:{}", loc.file, loc.line);
     }
     for l in f.message.lines() {
@@ -1191,7 +1197,7 @@ mod tests {
         assert_eq!(text.matches("toBeFocused() failed").count(), 1, "{text}");
         assert!(
             text.contains(
-                "✗ PostsSearch › should focus and select input on Cmd+K shortcut [t3.e1]\n  at tests/web/e2e/search/posts-search.spec.ts:16"
+                "✗ PostsSearch › should focus and select input on Cmd+K shortcut [t3.e1]\n    Error: expect(locator).toBeFocused() failed"
             ),
             "{text}"
         );
@@ -1220,6 +1226,8 @@ mod tests {
                 ("failure-t3", Some("t3.e1")),
                 ("trace-t5", Some("t5.e1")),
                 ("failure-t5", Some("t5.e1")),
+                ("report", None),
+                ("trace-t1", None),
             ]
         );
     }

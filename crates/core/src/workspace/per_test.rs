@@ -6,6 +6,7 @@
 //! Old logs (no `data.kind`) read as before; their rows only lose the name a
 //! message repeats (`step X done` under the name `X`).
 
+use super::logs::Artifact;
 use super::timeline::TimelineEvent;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -72,7 +73,8 @@ pub fn own_message(ev: &TimelineEvent) -> Cow<'_, str> {
         _ => {}
     }
     let name = ev.name.trim();
-    if name.is_empty() {
+    // only a step's and an assertion's message repeats its name (old reporters)
+    if name.is_empty() || !matches!(ev.kind.as_str(), "step" | "assertion") {
         return Cow::Borrowed(m);
     }
     if m.trim() == name {
@@ -101,6 +103,26 @@ pub fn row_name(ev: &TimelineEvent) -> Cow<'_, str> {
         },
         Role::Test | Role::Other => Cow::Borrowed(&ev.name),
     }
+}
+
+/// Of a run's artifacts, the trace a person opens first: the first one whose
+/// `refs.stepId` names a failed test (or, in an old log, a failed step).
+pub fn failed_trace<'a>(
+    artifacts: &[Artifact],
+    events: impl IntoIterator<Item = &'a TimelineEvent>,
+) -> Option<usize> {
+    let mut failed: Vec<&str> = Vec::new();
+    for e in events.into_iter().filter(|e| e.status == "failed") {
+        failed.extend(e.id.as_deref());
+        failed.extend(test_of(e));
+    }
+    artifacts.iter().position(|a| {
+        let trace = a.kind == "trace"
+            || std::path::Path::new(&a.path)
+                .extension()
+                .is_some_and(|x| x.eq_ignore_ascii_case("zip"));
+        trace && a.step_id.as_deref().is_some_and(|s| failed.contains(&s))
+    })
 }
 
 /// `data.location`'s file and line, as written.
