@@ -120,6 +120,18 @@ fn run_gives_the_assertions_message_as_reason_in_text_and_junit_and_no_escape_te
         text.contains(&format!("✗ shop/backend/cart/cart-merge fail ({MESSAGE})")),
         "{text}"
     );
+    // the failed assertion streamed as one short line: its message's first line
+    // and where, not its data (the stack through node_modules, the diff)
+    let line = text
+        .lines()
+        .find(|l| l.contains("line-merged [a1]"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        line.contains(&format!("line-merged [a1] {MESSAGE} ("))
+            && line.ends_with("cart-merge.test.ts:4)"),
+        "{line}"
+    );
+    assert!(!text.contains("node_modules/@vitest"), "{text}");
     // the runner's colours: dropped when piped, never shown as text
     assert!(text.contains("RUN  v4.0.0"), "{text}");
     assert!(!text.contains("\\e[") && !text.contains('\u{1b}'), "{text}");

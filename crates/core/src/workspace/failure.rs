@@ -158,7 +158,7 @@ pub struct Before {
     pub name: String,
     /// The event's `status`.
     pub status: String,
-    /// The event's `message`.
+    /// The event's `message` (as written; a reader drops the name it repeats).
     pub message: String,
 }
 
@@ -227,7 +227,7 @@ impl Digest {
                 kind: e.kind.clone(),
                 name: plain(&e.name),
                 status: e.status.clone(),
-                message: plain(&per_test::own_message(e)),
+                message: plain(&e.message),
             })
             .collect();
         d.before = before[before.len().saturating_sub(BEFORE)..].to_vec();
@@ -322,7 +322,8 @@ impl Digest {
         if !self.before.is_empty() {
             let _ = writeln!(o, "\nbefore the first failure:");
             for b in &self.before {
-                let _ = writeln!(o, "  {} {} {}  {}", b.status, b.kind, b.name, b.message);
+                let message = per_test::without_name(&b.kind, &b.name, &b.message);
+                let _ = writeln!(o, "  {} {} {}  {message}", b.status, b.kind, b.name);
             }
         }
         if !self.artifacts.is_empty() {

@@ -72,20 +72,25 @@ pub fn own_message(ev: &TimelineEvent) -> Cow<'_, str> {
         }
         _ => {}
     }
-    let name = ev.name.trim();
-    // only a step's and an assertion's message repeats its name (old reporters)
-    if name.is_empty() || !matches!(ev.kind.as_str(), "step" | "assertion") {
-        return Cow::Borrowed(m);
+    Cow::Borrowed(without_name(&ev.kind, &ev.name, m))
+}
+
+/// A step's or an assertion's message without the name it repeats (old
+/// reporters: `step X done`, `X did not hold`); any other message as it is.
+pub fn without_name<'a>(kind: &str, name: &str, message: &'a str) -> &'a str {
+    let name = name.trim();
+    if name.is_empty() || !matches!(kind, "step" | "assertion") {
+        return message;
     }
-    if m.trim() == name {
-        return Cow::Borrowed("");
+    if message.trim() == name {
+        return "";
     }
-    for lead in [format!("{} {name} ", ev.kind), format!("{name} ")] {
-        if let Some(rest) = m.strip_prefix(lead.as_str()) {
-            return Cow::Borrowed(rest.trim_start());
+    for lead in [format!("{kind} {name} "), format!("{name} ")] {
+        if let Some(rest) = message.strip_prefix(lead.as_str()) {
+            return rest.trim_start();
         }
     }
-    Cow::Borrowed(m)
+    message
 }
 
 /// The name a timeline row shows: a test's title path; under it, a `test.step`

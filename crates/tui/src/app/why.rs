@@ -11,6 +11,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use testdeck_core::sanitize::{escape, escape_keep_sgr, strip_sgr};
 use testdeck_core::workspace::failure::{Digest, Failure, tests_count};
+use testdeck_core::workspace::per_test;
 
 /// Digests kept: past this the cache starts again (a digest is read in milliseconds).
 const CACHE: usize = 32;
@@ -358,7 +359,7 @@ impl Builder {
                     "failed" => ("✗", Look::Failed),
                     _ => ("·", Look::Muted),
                 };
-                let message = first_line(&b.message);
+                let message = first_line(per_test::without_name(&b.kind, &b.name, &b.message));
                 self.push(
                     look,
                     format!(
