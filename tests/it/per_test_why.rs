@@ -5,8 +5,9 @@
 //! each failed test once by its title path with its `file:line`, frames and
 //! snippet; `trace` opens the failed test's own trace and names its failed
 //! action; in the cockpit `E` from `W` opens each failing test's line, the
-//! Artifacts pane stands on the failed test's trace, and the timeline of a
-//! passing run lists every test by its title path, once.
+//! Artifacts pane stands on the failed test's trace, `W` marks the characters a
+//! string diff differs by, and the timeline of a passing run lists every test by
+//! its title path, once.
 
 use crate::common;
 use common::Session;
@@ -202,5 +203,41 @@ fn a_passing_runs_timeline_lists_every_test_by_its_title_path_once() {
     }
     assert_eq!(text.matches("joinURL ›").count(), 4, "{text}");
     assert!(!text.contains("· passed"), "the status says it: {text}");
+    s.quit();
+}
+
+#[test]
+fn w_marks_the_characters_a_string_diff_differs_by() {
+    let d = common::fs::scratch_dir();
+    let root = d.path();
+    fx::vitest_runs(root);
+    // the failed run is the case's latest
+    std::fs::remove_dir_all(root.join(fx::VT_PASSED_RUN)).expect("rm");
+    let cfg = common::fs::scratch_dir();
+    let mut s = Session::start(root, cfg.path());
+    s.wait_text("Tests ·");
+    s.find("join-url");
+    s.wait_text("W: why");
+    s.send("W");
+    s.wait_text("Why it failed");
+    s.wait_text("✓ 2 tests passed");
+    s.wait_text("✗ joinURL › with a base › keeps the trailing slash");
+    let screen = s.screen();
+    let sc = screen.screen();
+    let text = sc.contents();
+    let (row, col) =
+        common::find_text(sc, "- https://a.dev/api/").unwrap_or_else(|| panic!("{text}"));
+    let cell = |c: u16| sc.cell(row, c).expect("cell").clone();
+    // `- https://a.dev/api/`: the last slash (column + 19) is the one received lacks
+    let slash = cell(col + 19);
+    assert_eq!(slash.contents(), "/", "{text}");
+    assert!(slash.inverse(), "the differing character is marked: {text}");
+    assert!(!cell(col + 18).inverse(), "the rest is not: {text}");
+    assert_eq!(
+        slash.fgcolor(),
+        cell(col + 18).fgcolor(),
+        "in the side's own colour"
+    );
+    s.send("\x1b");
     s.quit();
 }
