@@ -480,8 +480,9 @@ fn text_of(v: Option<&Value>) -> Option<String> {
 
 /// The run's failures: per test (docs/per-test-events.md) each error of a failed
 /// test — the test's own failed `step` and its `test.step`s only when it wrote no
-/// error — its title path on each; a message the same test (or, in an old log,
-/// the run) already said is not said again, its artifacts and frames kept.
+/// error — its title path on each; a message the same test (or its retry, or,
+/// in an old log, the run) already said is not said again, its artifacts and
+/// frames kept.
 fn failures(
     events: &[TimelineEvent],
     artifacts: &[Artifact],
@@ -513,7 +514,11 @@ fn failures(
             (_, Some(t)) => per_test::title_path(t),
             (_, None) => per_test::title_path(ev),
         };
-        let said = |g: &Failure| g.test == f.test && same_message(&g.message, &f.message);
+        // the same test (a retry too: its title) saying the same again
+        let said = |g: &Failure| {
+            (g.test == f.test || !f.title_path.is_empty() && g.title_path == f.title_path)
+                && same_message(&g.message, &f.message)
+        };
         if let Some(g) = out.iter_mut().find(|g| said(g)) {
             for a in f.artifacts {
                 if !g.artifacts.contains(&a) {
