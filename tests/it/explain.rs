@@ -120,6 +120,18 @@ fn run_gives_the_assertions_message_as_reason_in_text_and_junit_and_no_escape_te
         text.contains(&format!("✗ shop/backend/cart/cart-merge fail ({MESSAGE})")),
         "{text}"
     );
+    // the failed assertion streamed as one short line: its message's first line
+    // and where, not its data (the stack through node_modules, the diff)
+    let line = text
+        .lines()
+        .find(|l| l.contains("line-merged [a1]"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        line.contains(&format!("line-merged [a1] {MESSAGE} ("))
+            && line.ends_with("cart-merge.test.ts:4)"),
+        "{line}"
+    );
+    assert!(!text.contains("node_modules/@vitest"), "{text}");
     // the runner's colours: dropped when piped, never shown as text
     assert!(text.contains("RUN  v4.0.0"), "{text}");
     assert!(!text.contains("\\e[") && !text.contains('\u{1b}'), "{text}");
@@ -219,14 +231,14 @@ fn explain_reads_the_failure_as_text_and_json() {
         "✗ assertion line-merged [a1]",
         &format!("    {MESSAGE}"),
         "  at tests/shop/backend/cart/cart-merge.test.ts:4",
-        "  expected: [",
+        "  diff:",
         "+     \"qty\": 1,",
         "    > 4 |   expect(lines).toEqual([{ sku: 'tea', qty: 2 }]);",
         "      3 |   const lines = [{ sku: 'tea', qty: 1 }];",
         "(+2 frames in node_modules or node internals)",
         "✗ step merges two lines of one sku [s1]",
         "before the first failure:",
-        "  ok step opens the cart  step opens the cart done",
+        "  ok step opens the cart  done",
         "(bound to a1)",
         "artifacts/missing.log  (missing)",
         "runtime events: 2",
@@ -234,6 +246,9 @@ fn explain_reads_the_failure_as_text_and_json() {
         assert!(text.contains(want), "{want:?} in\n{text}");
     }
     assert!(!text.contains('\u{1b}') && !text.contains("\\e["), "{text}");
+    // said once: the diff holds both sides; a step's name is not said again
+    assert!(!text.contains("  expected: ["), "{text}");
+    assert!(!text.contains("step opens the cart done"), "{text}");
 
     // a caseId alone, and the run folder itself, give the same digest
     let d = explain_json(ws.path(), "cart-merge");

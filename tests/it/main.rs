@@ -42,6 +42,7 @@ mod new_case;
 mod one_pass;
 mod packaging;
 mod per_test_events;
+mod per_test_why;
 mod reading_pty;
 mod reading_view;
 mod readme_capture;

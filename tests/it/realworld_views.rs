@@ -118,7 +118,7 @@ fn a_playwright_failure_reads_with_its_colours_in_every_view() {
     let mut s = Session::start(root, cfg.path());
     s.wait_text("Tests ·");
     s.find("storefront-checkout");
-    s.wait_text("◆ a1 order-confirmed · order-confirmed");
+    s.wait_text("◆ a1 order-confirmed · did not hold");
     assert_none_escaped("the timeline", &s.screen().screen().contents());
     // the failed step's data (the timeline follows its end: the previous failure):
     // Playwright's message with its colours as styles

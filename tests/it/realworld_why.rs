@@ -218,10 +218,9 @@ fn the_playwright_failure_reads_on_lines_of_its_own_in_the_view_and_the_data_ove
     s.wait_text("Why it failed");
     s.send("\x1b");
     s.wait_for("the panes", |sc| !sc.contents().contains("Why it failed"));
-    // the data overlay of the test's failure event (the last failed event,
-    // docs/per-test-events.md): its message first, then the data with the
-    // error's message and stack as blocks of lines, not `\n` in a JSON string
-    s.wait_text("◆ a1 order-confirmed · order-confirmed");
+    // the data overlay of the failed step: its message first, then the data with
+    // the error's message and stack as blocks of lines, not `\n` in a JSON string
+    s.wait_text("◆ a1 order-confirmed · did not hold");
     s.send("N");
     s.send("\r");
     s.wait_text("\"error\": {");

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use testdeck_core::sanitize::{escape, sgr_text};
 use testdeck_core::workspace::Workspace;
-use testdeck_core::workspace::failure::Digest;
+use testdeck_core::workspace::failure::{self, Digest};
 use testdeck_core::workspace::stats::under;
 use testdeck_exec::process::Stream;
 use testdeck_exec::record::Verdict;
@@ -487,10 +487,15 @@ pub(crate) fn human(ev: &ExecEvent) -> String {
                 sgr_text(line, testdeck_core::color::stdout())
             )
         }
+        // a failure in one short line (no stack of node_modules frames): the
+        // whole is `explain`'s
         ExecEvent::Timeline { id, event, .. } => format!(
             "  {}  {}",
             escape(id),
-            testdeck_core::tail::pretty_line(event, testdeck_core::tail::color_wanted())
+            testdeck_core::tail::pretty_line(
+                failure::short_event(event).as_ref().unwrap_or(event),
+                testdeck_core::tail::color_wanted()
+            )
         ),
         ExecEvent::CaseEnd(r) => format!(
             "{} {} {}{} {}ms",

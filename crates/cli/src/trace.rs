@@ -52,7 +52,13 @@ fn open(path: &Path) -> Result<Trace, Problem> {
         return Trace::read(path, None, &shown);
     }
     let (items, problems) = testdeck_core::workspace::logs::read_artifacts(path, path);
-    let trace = items.iter().find(|a| a.kind == "trace");
+    // several traces (one per failed test): the first failed test's own
+    let timeline = path.join(testdeck_core::workspace::run_folder::TIMELINE);
+    let (events, _) = testdeck_core::workspace::logs::read_timeline(path, &timeline);
+    let failed = testdeck_core::workspace::per_test::failed_trace(&items, &events);
+    let trace = failed
+        .and_then(|i| items.get(i))
+        .or_else(|| items.iter().find(|a| a.kind == "trace"));
     match trace.and_then(|a| a.file(path).map(|f| (a, f))) {
         Some((a, file)) => Trace::read(&file, Some(path), &format!("{shown}/{}", a.path)),
         None => Err(problems.into_iter().next().unwrap_or_else(|| {

@@ -6,6 +6,7 @@ pub fn strings(v: &[&str]) -> Vec<String> {
 }
 
 pub mod hostile_git;
+pub mod per_test;
 pub mod random_changes;
 
 /// Every folder under `root`'s `tests/logs/` last changed an hour ago, as a

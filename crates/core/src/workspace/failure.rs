@@ -7,13 +7,14 @@
 //! bounded reader; a source snippet is read only inside the workspace.
 
 use super::logs::{Artifact, RunStatus, read_artifacts, read_meta, read_timeline};
+use super::per_test::{self, Role};
 use super::read::{self, Kind};
 use super::timeline::TimelineEvent;
 use super::{rel, run_folder};
 use crate::sanitize::{escape, strip_sgr};
 use serde::Serialize;
 use serde_json::Value;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -42,8 +43,14 @@ pub struct Digest {
     pub status: String,
     /// The run folder, relative to the workspace root.
     pub path: String,
-    /// Every failed assertion, step and error event, in timeline order.
+    /// Every failed assertion, step and error event, in timeline order: per
+    /// test (docs/per-test-events.md) each error of a failed test, a message
+    /// said twice (a step and the assertion that failed it) once.
     pub failures: Vec<Failure>,
+    /// The title paths of the file's tests that passed (their last attempt).
+    pub passed: Vec<String>,
+    /// The title paths of the file's tests that were skipped.
+    pub skipped: Vec<String>,
     /// The steps and assertions just before the first failure (what happened before).
     pub before: Vec<Before>,
     /// The run's artifacts: those bound to a failed event first.
@@ -65,6 +72,10 @@ pub struct Failure {
     pub name: String,
     /// The event's `id`, which `artifacts.json` `refs` name.
     pub id: Option<String>,
+    /// The step id of the framework test it failed (`data.test`), per test.
+    pub test: Option<String>,
+    /// That test's title path, outermost `describe` first (empty for an old log).
+    pub title_path: Vec<String>,
     /// The whole message: `data.error.message`, else the event's `message`.
     pub message: String,
     /// The same message with the runner's SGR colours (for a view that draws them
@@ -77,7 +88,8 @@ pub struct Failure {
     pub received: Option<String>,
     /// The runner's own diff (`data.error.diff`, or a `- Expected / + Received` block).
     pub diff: Option<String>,
-    /// `data.location`: where the runner says it failed.
+    /// `data.location`: where the runner says it failed (per test: where the
+    /// error was raised in the workspace, else the test's own line).
     pub location: Option<Location>,
     /// The stack, frames inside the workspace first.
     pub frames: Vec<Frame>,
@@ -146,7 +158,7 @@ pub struct Before {
     pub name: String,
     /// The event's `status`.
     pub status: String,
-    /// The event's `message`.
+    /// The event's `message` (as written; a reader drops the name it repeats).
     pub message: String,
 }
 
@@ -202,13 +214,15 @@ impl Digest {
         d.problems.extend(problems.iter().map(ToString::to_string));
         let mut sources = Sources::new(root);
         let first_failure = events.iter().position(is_failure);
-        for ev in events.iter().filter(|e| is_failure(e)) {
-            d.failures.push(failure_of(ev, &artifacts, &mut sources));
-        }
+        d.failures = failures(&events, &artifacts, &mut sources);
+        (d.passed, d.skipped) = tests_not_failed(&events);
         let upto = first_failure.unwrap_or(events.len());
+        // a file's tests are the folded line of those that passed, not "before"
         let before: Vec<Before> = events[..upto]
             .iter()
-            .filter(|e| matches!(e.kind.as_str(), "step" | "assertion"))
+            .filter(|e| {
+                matches!(e.kind.as_str(), "step" | "assertion") && per_test::role(e) == Role::Other
+            })
             .map(|e| Before {
                 kind: e.kind.clone(),
                 name: plain(&e.name),
@@ -224,7 +238,12 @@ impl Digest {
 
     /// Why the run failed, on one line: the first failed assertion's message,
     /// else the first error's, else the first step's (`None`: no failed event).
+    /// Per test: the first failed test's title path, its message's first line
+    /// and its `file:line` (and how many more tests failed).
     pub fn reason(&self) -> Option<String> {
+        if let Some(f) = self.failures.iter().find(|f| f.test.is_some()) {
+            return Some(self.test_reason(f));
+        }
         let first = |kind: &str| self.failures.iter().find(|f| f.kind == kind);
         let f = first("assertion")
             .or_else(|| first("error"))
@@ -247,6 +266,35 @@ impl Digest {
         Some(out)
     }
 
+    /// The one line of a failed test: `title › path: first line (file:line)`,
+    /// then `(+N more failed tests)`.
+    fn test_reason(&self, f: &Failure) -> String {
+        let mut out = f.title();
+        let _ = write!(out, ": {}", first_line(&f.message));
+        if let Some(l) = &f.location {
+            let _ = write!(out, " ({}:{})", l.file, l.line);
+        }
+        let mut tests: Vec<&str> = self
+            .failures
+            .iter()
+            .filter_map(|g| g.test.as_deref())
+            .collect();
+        tests.dedup();
+        if tests.len() > 1 {
+            let more = tests.len() - 1;
+            let _ = write!(
+                out,
+                " (+{more} more failed test{})",
+                if more == 1 { "" } else { "s" }
+            );
+        }
+        let mut s: String = escape(&out).chars().take(REASON_CHARS).collect();
+        if s.chars().count() == REASON_CHARS {
+            s.push('…');
+        }
+        s
+    }
+
     /// The digest as plain text for a person (every piece escaped; no colour).
     pub fn text(&self) -> String {
         let mut o = String::new();
@@ -256,6 +304,15 @@ impl Digest {
             self.scope, self.case_id, self.run_id, self.status
         );
         let _ = writeln!(o, "  {}", self.path);
+        if !self.passed.is_empty() || !self.skipped.is_empty() {
+            o.push('\n');
+        }
+        if !self.passed.is_empty() {
+            let _ = writeln!(o, "✓ {}", tests_count(self.passed.len(), "passed"));
+        }
+        if !self.skipped.is_empty() {
+            let _ = writeln!(o, "- {}", tests_count(self.skipped.len(), "skipped"));
+        }
         if self.failures.is_empty() {
             let _ = writeln!(o, "\nno failed assertion, step or error in the timeline");
         }
@@ -265,7 +322,8 @@ impl Digest {
         if !self.before.is_empty() {
             let _ = writeln!(o, "\nbefore the first failure:");
             for b in &self.before {
-                let _ = writeln!(o, "  {} {} {}  {}", b.status, b.kind, b.name, b.message);
+                let message = per_test::without_name(&b.kind, &b.name, &b.message);
+                let _ = writeln!(o, "  {} {} {}  {message}", b.status, b.kind, b.name);
             }
         }
         if !self.artifacts.is_empty() {
@@ -288,23 +346,68 @@ impl Digest {
     }
 }
 
+impl Failure {
+    /// The failed test's title path (` › ` between titles), else the event's name.
+    pub fn title(&self) -> String {
+        if self.title_path.is_empty() {
+            self.name.clone()
+        } else {
+            self.title_path.join(" › ")
+        }
+    }
+
+    /// The message says what was expected and received (`Expected…:` /
+    /// `Received…:` lines, a `- Expected` / `+ Received` block): not again.
+    pub fn message_shows_values(&self) -> bool {
+        let (e, r) = expected_received_lines(&self.message);
+        e && r || diff_block(&self.message).is_some()
+    }
+}
+
+/// `N tests passed` (`1 test passed`).
+pub fn tests_count(n: usize, what: &str) -> String {
+    format!("{n} test{} {what}", if n == 1 { "" } else { "s" })
+}
+
+/// The first line of a message with text, without its `Error: `.
+fn first_line(message: &str) -> &str {
+    let l = message
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or_default();
+    l.strip_prefix("Error: ").unwrap_or(l)
+}
+
 fn failure_text(o: &mut String, f: &Failure) {
     let id =
         f.id.as_deref()
             .map_or_else(String::new, |i| format!(" [{i}]"));
-    let _ = writeln!(o, "\n✗ {} {}{id}", f.kind, f.name);
+    if f.test.is_some() {
+        let _ = writeln!(o, "\n✗ {}{id}", f.title());
+    } else {
+        let _ = writeln!(o, "\n✗ {} {}{id}", f.kind, f.name);
+    }
+    // the place, unless its frame (with its snippet) says it below
+    let framed = |l: &Location| {
+        f.frames
+            .iter()
+            .any(|fr| fr.in_workspace && fr.file == l.file && fr.line == l.line)
+    };
+    if let Some(loc) = f.location.as_ref().filter(|l| !framed(l)) {
+        let _ = writeln!(o, "  at {}:{}", loc.file, loc.line);
+    }
     for l in f.message.lines() {
         indented(o, l);
     }
-    if let Some(loc) = &f.location {
-        let _ = writeln!(o, "  at {}:{}", loc.file, loc.line);
-    }
     let (expected, received) = (f.expected.as_deref(), f.received.as_deref());
-    if expected.is_some() || received.is_some() {
+    // said once: the runner's diff holds both sides, and so may the message
+    let shown = f.diff.is_some() || f.message_shows_values();
+    if !shown && (expected.is_some() || received.is_some()) {
         let _ = writeln!(o, "  expected: {}", indent(expected.unwrap_or("(none)")));
         let _ = writeln!(o, "  received: {}", indent(received.unwrap_or("(none)")));
     }
-    if let Some(diff) = &f.diff {
+    if let Some(diff) = f.diff.as_ref().filter(|_| diff_block(&f.message).is_none()) {
         let _ = writeln!(o, "  diff:");
         for l in diff.lines() {
             indented(o, l);
@@ -324,6 +427,12 @@ fn failure_text(o: &mut String, f: &Failure) {
             for l in lines {
                 let mark = if l.marked { '>' } else { ' ' };
                 let _ = writeln!(o, "    {mark} {:>width$} | {}", l.line, l.text);
+                // a caret under the column, as the framework prints it
+                if let (true, Some(col)) = (l.marked, fr.column) {
+                    let pad = usize::try_from(col).unwrap_or(1).saturating_sub(1);
+                    let pad = pad.min(l.text.chars().count());
+                    let _ = writeln!(o, "      {:>width$} | {}^", "", " ".repeat(pad));
+                }
             }
         }
     }
@@ -369,7 +478,121 @@ fn text_of(v: Option<&Value>) -> Option<String> {
     }
 }
 
+/// The run's failures: per test (docs/per-test-events.md) each error of a failed
+/// test — the test's own failed `step` and its `test.step`s only when it wrote no
+/// error — its title path on each; a message the same test (or its retry, or,
+/// in an old log, the run) already said is not said again, its artifacts and
+/// frames kept.
+fn failures(
+    events: &[TimelineEvent],
+    artifacts: &[Artifact],
+    sources: &mut Sources,
+) -> Vec<Failure> {
+    let tests: HashMap<&str, &TimelineEvent> = events
+        .iter()
+        .filter(|e| per_test::role(e) == Role::Test)
+        .filter_map(|e| Some((e.id.as_deref()?, e)))
+        .collect();
+    let erred: HashSet<&str> = events
+        .iter()
+        .filter(|e| per_test::role(e) == Role::TestError && is_failure(e))
+        .filter_map(per_test::test_of)
+        .collect();
+    let mut out: Vec<Failure> = Vec::new();
+    for ev in events.iter().filter(|e| is_failure(e)) {
+        let role = per_test::role(ev);
+        let test_id = per_test::test_of(ev);
+        if matches!(role, Role::Test | Role::TestStep) && test_id.is_some_and(|t| erred.contains(t))
+        {
+            continue; // its errors say it, each once
+        }
+        let test = test_id.and_then(|t| tests.get(t).copied());
+        let mut f = failure_at(ev, test, artifacts, sources);
+        f.test = test_id.map(str::to_owned);
+        f.title_path = match (role, test) {
+            (Role::Other, _) => Vec::new(),
+            (_, Some(t)) => per_test::title_path(t),
+            (_, None) => per_test::title_path(ev),
+        };
+        // the same test (a retry too: its title) saying the same again
+        let said = |g: &Failure| {
+            (g.test == f.test || !f.title_path.is_empty() && g.title_path == f.title_path)
+                && same_message(&g.message, &f.message)
+        };
+        if let Some(g) = out.iter_mut().find(|g| said(g)) {
+            for a in f.artifacts {
+                if !g.artifacts.contains(&a) {
+                    g.artifacts.push(a);
+                }
+            }
+            if !g.frames.iter().any(|fr| fr.in_workspace) {
+                g.frames = f.frames;
+                g.location = g.location.take().or(f.location);
+            }
+            continue;
+        }
+        // the test's own trace and screenshot (`refs.stepId` the test) go with
+        // its first failure
+        if let Some(t) = f
+            .test
+            .as_deref()
+            .filter(|t| !out.iter().any(|g| g.test.as_deref() == Some(*t)))
+        {
+            for a in artifacts.iter().filter(|a| a.step_id.as_deref() == Some(t)) {
+                if !f.artifacts.contains(&a.id) {
+                    f.artifacts.push(a.id.clone());
+                }
+            }
+        }
+        out.push(f);
+    }
+    out
+}
+
+/// Two messages that say the same (but for colour and blank ends).
+fn same_message(a: &str, b: &str) -> bool {
+    let t = |s: &str| {
+        s.trim()
+            .strip_prefix("Error: ")
+            .unwrap_or(s.trim())
+            .to_owned()
+    };
+    !a.trim().is_empty() && t(a) == t(b)
+}
+
+/// The title paths of the tests that passed (a retried test by its last
+/// attempt) and of those skipped, in the order they ended.
+fn tests_not_failed(events: &[TimelineEvent]) -> (Vec<String>, Vec<String>) {
+    let mut last: Vec<(&str, &TimelineEvent)> = Vec::new();
+    for e in events.iter().filter(|e| per_test::role(e) == Role::Test) {
+        let key = e.name.as_str();
+        match last.iter_mut().find(|(k, _)| *k == key) {
+            Some(slot) => slot.1 = e,
+            None => last.push((key, e)),
+        }
+    }
+    let of = |status: &[&str]| {
+        last.iter()
+            .filter(|(_, e)| status.contains(&e.status.as_str()))
+            .map(|(_, e)| plain(&per_test::title_path(e).join(" › ")))
+            .collect()
+    };
+    (of(&["ok", "passed"]), of(&["skipped"]))
+}
+
+#[cfg(test)]
 fn failure_of(ev: &TimelineEvent, artifacts: &[Artifact], sources: &mut Sources) -> Failure {
+    failure_at(ev, None, artifacts, sources)
+}
+
+/// One failed event; `test` the framework test it belongs to, whose line is the
+/// place when the error names none in the workspace.
+fn failure_at(
+    ev: &TimelineEvent,
+    test: Option<&TimelineEvent>,
+    artifacts: &[Artifact],
+    sources: &mut Sources,
+) -> Failure {
     let data = &ev.data;
     let error = data.get("error").filter(|e| e.is_object());
     let field = |k: &str| error.and_then(|e| e.get(k));
@@ -390,7 +613,8 @@ fn failure_of(ev: &TimelineEvent, artifacts: &[Artifact], sources: &mut Sources)
         (expected, received) = expected_received(&message);
     }
     let diff = text_of(field("diff")).or_else(|| diff_block(&message));
-    let location = [data.get("location"), field("location")]
+    let test_location = test.and_then(|t| t.data.get("location"));
+    let location = [data.get("location"), field("location"), test_location]
         .into_iter()
         .flatten()
         .find_map(|l| location_of(l, sources));
@@ -411,6 +635,26 @@ fn failure_of(ev: &TimelineEvent, artifacts: &[Artifact], sources: &mut Sources)
     for fr in &mut frames {
         (fr.file, fr.in_workspace) = sources.place(&fr.file);
     }
+    // a stack all in node_modules (Playwright's `expect` of a helper, a timeout):
+    // the place the runner names is the one a person opens
+    if !frames.iter().any(|f| f.in_workspace) {
+        if let Some(loc) = location
+            .as_ref()
+            .filter(|l| !frames.is_empty() && sources.place(&l.file).1)
+        {
+            frames.insert(
+                0,
+                Frame {
+                    function: None,
+                    file: loc.file.clone(),
+                    line: loc.line,
+                    column: None,
+                    in_workspace: true,
+                    snippet: None,
+                },
+            );
+        }
+    }
     // the frame the runner names first, then the workspace's own: the test's
     // line is what a person fixes (a harness's frame may come before it)
     let named = |f: &Frame| {
@@ -426,11 +670,14 @@ fn failure_of(ev: &TimelineEvent, artifacts: &[Artifact], sources: &mut Sources)
     {
         fr.snippet = sources.snippet(&fr.file, fr.line);
     }
+    // an assertion by `refs.assertionId`, a step by `refs.stepId`; a test's
+    // error by its `assertionId` too (the screenshot of docs/per-test-events.md)
+    let per_test = per_test::role(ev) == Role::TestError;
     let bound = artifacts
         .iter()
         .filter(|a| {
             ev.id.is_some()
-                && (a.assertion_id == ev.id && ev.kind == "assertion"
+                && (a.assertion_id == ev.id && (ev.kind == "assertion" || per_test)
                     || a.step_id == ev.id && ev.kind != "assertion")
         })
         .map(|a| a.id.clone())
@@ -439,6 +686,8 @@ fn failure_of(ev: &TimelineEvent, artifacts: &[Artifact], sources: &mut Sources)
         kind: ev.kind.clone(),
         name: plain(&ev.name),
         id: ev.id.clone(),
+        test: None,
+        title_path: Vec::new(),
         message,
         styled,
         expected,
@@ -452,20 +701,10 @@ fn failure_of(ev: &TimelineEvent, artifacts: &[Artifact], sources: &mut Sources)
 
 /// `{"file", "line"}` (or `"file:line"`), its file placed in the workspace.
 fn location_of(v: &Value, sources: &Sources) -> Option<Location> {
-    let (file, line) = match v {
-        Value::Object(m) => {
-            let line = m.get("line").and_then(Value::as_u64)?;
-            (m.get("file").and_then(Value::as_str)?.to_owned(), line)
-        }
-        Value::String(s) => {
-            let (f, l) = s.rsplit_once(':')?;
-            (f.to_owned(), l.parse().ok()?)
-        }
-        _ => return None,
-    };
+    let (file, line) = per_test::location_value(v)?;
     Some(Location {
         file: sources.place(&plain(&file)).0,
-        line: u32::try_from(line).ok()?,
+        line,
     })
 }
 
@@ -473,16 +712,8 @@ fn location_of(v: &Value, sources: &Sources) -> Option<Location> {
 /// chai's `expected X to (deeply) equal Y` (vitest): what was wanted and got.
 pub fn expected_received(message: &str) -> (Option<String>, Option<String>) {
     let text = strip_sgr(message);
-    let value = |line: &str, word: &str| -> Option<String> {
-        let rest = line.trim().strip_prefix(word)?;
-        let (label, value) = rest.split_once(':')?;
-        // `Expected:`, `Expected string:`, `Expected pattern:` — not prose
-        let label_ok =
-            label.is_empty() || label.starts_with(' ') && label.split_whitespace().count() <= 2;
-        (label_ok && !value.trim().is_empty()).then(|| value.trim().to_owned())
-    };
-    let expected = text.lines().find_map(|l| value(l, "Expected"));
-    let received = text.lines().find_map(|l| value(l, "Received"));
+    let expected = text.lines().find_map(|l| labelled_value(l, "Expected"));
+    let received = text.lines().find_map(|l| labelled_value(l, "Received"));
     if expected.is_some() || received.is_some() {
         return (expected, received);
     }
@@ -506,6 +737,53 @@ pub fn expected_received(message: &str) -> (Option<String>, Option<String>) {
         }
     }
     (None, None)
+}
+
+/// `Expected…: value` of one line: `Expected:`, `Expected string:`, `Expected
+/// pattern:` — not prose.
+fn labelled_value(line: &str, word: &str) -> Option<String> {
+    let rest = line.trim().strip_prefix(word)?;
+    let (label, value) = rest.split_once(':')?;
+    let label_ok =
+        label.is_empty() || label.starts_with(' ') && label.split_whitespace().count() <= 2;
+    (label_ok && !value.trim().is_empty()).then(|| value.trim().to_owned())
+}
+
+/// Whether a message has an `Expected…:` line and a `Received…:` line.
+fn expected_received_lines(message: &str) -> (bool, bool) {
+    let text = strip_sgr(message);
+    let has = |w: &str| text.lines().any(|l| labelled_value(l, w).is_some());
+    (has("Expected"), has("Received"))
+}
+
+/// A failed event as one short line for a stream (`run`'s output): the event
+/// without its `data` (a whole stack of `node_modules` frames), its message the
+/// first line of the error and `(file:line)` where it was raised; the rest is
+/// `explain`'s. `None`: no failed event, shown whole.
+pub fn short_event(ev: &TimelineEvent) -> Option<TimelineEvent> {
+    if !is_failure(ev) {
+        return None;
+    }
+    let data = &ev.data;
+    let error = data.get("error").filter(|e| e.is_object());
+    let whole = error
+        .and_then(|e| e.get("message"))
+        .and_then(Value::as_str)
+        .filter(|m| !m.trim().is_empty())
+        .unwrap_or(&ev.message);
+    let whole = plain(whole);
+    let mut message = first_line(&whole).to_owned();
+    if message.is_empty() {
+        message = plain(&ev.message);
+    }
+    let place = per_test::location(data).or_else(|| error.and_then(per_test::location));
+    if let Some((file, line)) = place {
+        let _ = write!(message, " ({file}:{line})");
+    }
+    let mut short = ev.clone();
+    short.message = message;
+    short.data = Value::Null;
+    Some(short)
 }
 
 /// A `- Expected` / `+ Received` block of a message, from its header on.
@@ -872,5 +1150,177 @@ mod tests {
                 "node_modules/x.js"
             ]
         );
+    }
+
+    use crate::testkit::per_test as fx;
+
+    #[test]
+    fn a_playwright_file_of_six_tests_gives_two_failures_each_by_its_title_and_line() {
+        let d = tempfile::tempdir().expect("tmp");
+        let root = d.path();
+        fx::playwright_run(root);
+        let dg = Digest::read(root, &root.join(fx::PW_RUN));
+        assert!(dg.problems.is_empty(), "{:?}", dg.problems);
+        let got: Vec<(Option<&str>, String, Option<Location>)> = dg
+            .failures
+            .iter()
+            .map(|f| (f.test.as_deref(), f.title(), f.location.clone()))
+            .collect();
+        let want: Vec<(Option<&str>, String, Option<Location>)> = fx::PW_FAILED
+            .iter()
+            .map(|(id, title, _, line)| {
+                let at = Location {
+                    file: fx::PW_SPEC.into(),
+                    line: *line,
+                };
+                (Some(*id), (*title).to_owned(), Some(at))
+            })
+            .collect();
+        assert_eq!(
+            got, want,
+            "the failed test.steps and tests say nothing twice"
+        );
+        assert_eq!(dg.passed.len(), 4, "{:?}", dg.passed);
+        assert_eq!(dg.passed[0], "PostsSearch › renders the search input");
+        for (f, (id, ..)) in dg.failures.iter().zip(fx::PW_FAILED) {
+            assert_eq!(
+                f.artifacts,
+                [format!("failure-{id}"), format!("trace-{id}")],
+                "its own screenshot and trace"
+            );
+            let first = &f.frames[0];
+            assert!(first.in_workspace, "{:?}", f.frames);
+            let marked: Vec<&SnippetLine> = first
+                .snippet
+                .iter()
+                .flatten()
+                .filter(|l| l.marked)
+                .collect();
+            assert!(marked[0].text.contains("await expect("), "{marked:?}");
+        }
+        let text = dg.text();
+        assert!(text.contains("✓ 4 tests passed"), "{text}");
+        assert_eq!(text.matches("toBeFocused() failed").count(), 1, "{text}");
+        assert!(
+            text.contains(
+                "✗ PostsSearch › should focus and select input on Cmd+K shortcut [t3.e1]\n    Error: expect(locator).toBeFocused() failed"
+            ),
+            "{text}"
+        );
+        assert!(!text.contains("expected:"), "the message says it: {text}");
+        assert!(text.contains("(+1 frames in node_modules"), "{text}");
+        assert!(
+            text.contains("                                               ^"),
+            "a caret at column 48: {text}"
+        );
+        assert_eq!(
+            dg.reason().as_deref(),
+            Some(
+                "PostsSearch › should focus and select input on Cmd+K shortcut: expect(locator).toBeFocused() failed (tests/web/e2e/search/posts-search.spec.ts:16) (+1 more failed test)"
+            )
+        );
+        // the artifacts bound to each failure come first, each to its own test
+        let bound: Vec<(&str, Option<&str>)> = dg
+            .artifacts
+            .iter()
+            .map(|a| (a.id.as_str(), a.bound_to.as_deref()))
+            .collect();
+        assert_eq!(
+            bound,
+            [
+                ("trace-t3", Some("t3.e1")),
+                ("failure-t3", Some("t3.e1")),
+                ("trace-t5", Some("t5.e1")),
+                ("failure-t5", Some("t5.e1")),
+                ("report", None),
+                ("trace-t1", None),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_vitest_file_of_nested_describes_gives_each_failure_its_title_path_and_values() {
+        let d = tempfile::tempdir().expect("tmp");
+        let root = d.path();
+        fx::vitest_runs(root);
+        let dg = Digest::read(root, &root.join(fx::VT_RUN));
+        let titles: Vec<Vec<&str>> = dg
+            .failures
+            .iter()
+            .map(|f| f.title_path.iter().map(String::as_str).collect())
+            .collect();
+        assert_eq!(
+            titles,
+            [
+                vec!["joinURL", "with a base", "keeps the trailing slash"],
+                vec!["joinURL", "segments", "splits every part"],
+            ]
+        );
+        let f = &dg.failures[0];
+        assert_eq!(f.expected.as_deref(), Some("'https://a.dev/api/'"));
+        assert_eq!(f.received.as_deref(), Some("'https://a.dev/api'"));
+        assert_eq!(
+            (f.frames[0].file.as_str(), f.frames[0].line),
+            (fx::VT_FILE, 7)
+        );
+        assert_eq!(f.frames.iter().filter(|f| !f.in_workspace).count(), 2);
+        let text = dg.text();
+        // the diff holds both sides: no expected / received dumps again
+        assert!(!text.contains("expected: "), "{text}");
+        assert_eq!(text.matches("- Expected").count(), 2, "{text}");
+        assert!(text.contains("✓ 2 tests passed"), "{text}");
+        assert!(!text.contains("before the first failure"), "{text}");
+        // the run that passed: every test, no failure
+        let ok = Digest::read(root, &root.join(fx::VT_PASSED_RUN));
+        assert!(ok.failures.is_empty());
+        assert_eq!(ok.passed.len(), 4);
+        assert_eq!(ok.reason(), None);
+    }
+
+    #[test]
+    fn an_old_log_says_a_step_and_its_assertion_once_and_names_a_step_once() {
+        let d = tempfile::tempdir().expect("tmp");
+        let root = d.path();
+        let run = root.join("tests/logs/s/c/20260101-000000-001");
+        std::fs::create_dir_all(&run).expect("mkdir");
+        // the old Playwright reporter: the assertion, then its test.step with the same error
+        let timeline = r#"{"type":"step","name":"open the page","status":"ok","id":"s1","message":"step open the page done","data":{"durationMs":3}}
+{"type":"assertion","name":"order-confirmed","status":"failed","id":"a1","message":"order-confirmed did not hold","data":{"error":{"message":"Error: a1 order-confirmed\n\nExpected string: \"Order confirmed\"\nReceived string: \"Checkout\""}}}
+{"type":"step","name":"check out","status":"failed","id":"s2","message":"step check out failed","data":{"error":{"message":"Error: a1 order-confirmed\n\nExpected string: \"Order confirmed\"\nReceived string: \"Checkout\""}}}
+"#;
+        std::fs::write(run.join("timeline.jsonl"), timeline).expect("write");
+        std::fs::write(
+            run.join("artifacts.json"),
+            r#"{"schemaVersion":4,"items":[{"id":"shot","kind":"screenshot","path":"artifacts/failure.png","refs":{"stepId":"s2"}}]}"#,
+        )
+        .expect("write");
+        let dg = Digest::read(root, &run);
+        assert_eq!(dg.failures.len(), 1, "{:?}", dg.failures);
+        assert_eq!(dg.failures[0].id.as_deref(), Some("a1"));
+        assert_eq!(
+            dg.failures[0].artifacts,
+            ["shot"],
+            "the step's artifact kept"
+        );
+        assert_eq!(dg.failures[0].test, None);
+        let text = dg.text();
+        assert!(text.contains("✗ assertion order-confirmed [a1]"), "{text}");
+        assert!(text.contains("  ok step open the page  done"), "{text}");
+        assert!(!text.contains("step open the page done"), "{text}");
+        assert_eq!(dg.passed, Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_failed_event_is_one_short_line_for_a_stream() {
+        let (ev, _) = crate::workspace::timeline::parse_line(
+            br#"{"type":"assertion","name":"a b","status":"failed","id":"t1.e1","message":"m","data":{"kind":"test-error","test":"t1","error":{"message":"Error: expected 1 to be 2\n\nmore"},"location":{"file":"tests/a.test.ts","line":4,"column":9},"stack":"at /w/node_modules/x.js:1:1"}}"#,
+        );
+        let s = short_event(&ev).expect("a failure");
+        assert_eq!(s.message, "expected 1 to be 2 (tests/a.test.ts:4)");
+        assert!(s.data.is_null());
+        let (ok, _) = crate::workspace::timeline::parse_line(
+            br#"{"type":"step","name":"x","status":"ok","message":"passed","data":null}"#,
+        );
+        assert!(short_event(&ok).is_none());
     }
 }

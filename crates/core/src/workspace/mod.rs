@@ -24,6 +24,7 @@ pub mod logs;
 pub mod new_case;
 pub mod openers;
 pub mod outside;
+pub mod per_test;
 pub mod plan;
 pub mod read;
 pub mod report;

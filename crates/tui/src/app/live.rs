@@ -596,8 +596,11 @@ impl Live {
         // an ended run shown again as read: a follow still under way (a
         // launch's) would add what this read already holds
         let follow = follow.or_else(|| (again && !data.in_progress).then_some(Effect::StopFollow));
+        // a run of several traces opens on the failed test's own
+        self.artifacts.cursor =
+            testdeck_core::workspace::per_test::failed_trace(&data.artifacts, &data.events)
+                .unwrap_or(0);
         self.run = Some(data);
-        self.artifacts.cursor = 0;
         self.list.reset();
         self.refilter();
         if self.follow {

@@ -7,9 +7,11 @@ use super::super::action::Command;
 use super::super::feature_work::FeatureWork;
 use super::effect::{EditTarget, Effect};
 use std::collections::HashMap;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use testdeck_core::sanitize::{escape, escape_keep_sgr, strip_sgr};
-use testdeck_core::workspace::failure::{Digest, Failure};
+use testdeck_core::workspace::failure::{Digest, Failure, tests_count};
+use testdeck_core::workspace::per_test;
 
 /// Digests kept: past this the cache starts again (a digest is read in milliseconds).
 const CACHE: usize = 32;
@@ -17,6 +19,8 @@ const CACHE: usize = 32;
 const DIFF_LINES: usize = 400;
 /// Message lines the details' summary shows.
 const SUMMARY_LINES: usize = 3;
+/// Characters of a value beyond which its string diff marks nothing.
+const CHAR_DIFF: usize = 1000;
 
 /// The failure digests read so far, by run folder (relative to the root).
 #[derive(Debug, Default)]
@@ -101,12 +105,16 @@ pub enum Look {
 pub struct Row {
     pub look: Look,
     pub text: String,
+    /// Byte ranges of `text` that differ from the other side of a diff (the
+    /// characters a string diff marks); `text` has no SGR then.
+    pub marks: Vec<Range<usize>>,
 }
 
 fn row(look: Look, text: impl Into<String>) -> Row {
     Row {
         look,
         text: text.into(),
+        marks: Vec::new(),
     }
 }
 
@@ -158,6 +166,7 @@ impl WhyScreen {
     pub(in crate::app) fn set(&mut self, d: &Digest, root: &Path) {
         let mut b = Builder::default();
         b.digest(d);
+        mark_string_diffs(&mut b.rows);
         self.rows = b.rows;
         self.frames = b.frames;
         self.failures = b.failures;
@@ -315,6 +324,22 @@ impl Builder {
             ),
         );
         self.push(Look::Muted, escape(&d.path).into_owned());
+        // the file's tests that passed: one folded line, not one block each
+        if !d.passed.is_empty() || !d.skipped.is_empty() {
+            self.push(Look::Muted, "");
+        }
+        if !d.passed.is_empty() {
+            self.push(
+                Look::Passed,
+                format!("✓ {}", tests_count(d.passed.len(), "passed")),
+            );
+        }
+        if !d.skipped.is_empty() {
+            self.push(
+                Look::Muted,
+                format!("- {}", tests_count(d.skipped.len(), "skipped")),
+            );
+        }
         if d.failures.is_empty() {
             self.push(Look::Muted, "");
             self.push(
@@ -334,7 +359,7 @@ impl Builder {
                     "failed" => ("✗", Look::Failed),
                     _ => ("·", Look::Muted),
                 };
-                let message = first_line(&b.message);
+                let message = first_line(per_test::without_name(&b.kind, &b.name, &b.message));
                 self.push(
                     look,
                     format!(
@@ -362,17 +387,20 @@ impl Builder {
         let id =
             f.id.as_deref()
                 .map_or_else(String::new, |i| format!(" [{}]", escape(i)));
-        self.push(
-            Look::Failed,
-            format!("✗ {} {}{id}", escape(&f.kind), escape(&f.name)),
-        );
-        let saw = self.message(&f.styled);
+        // a framework test by its title path; an old log's event by its type and name
+        let head = if f.test.is_some() {
+            format!("✗ {}{id}", escape(&f.title()))
+        } else {
+            format!("✗ {} {}{id}", escape(&f.kind), escape(&f.name))
+        };
+        self.push(Look::Failed, head);
         if let Some(loc) = &f.location {
             self.push(
                 Look::Muted,
                 format!("  at {}:{}", escape(&loc.file), loc.line),
             );
         }
+        let saw = self.message(&f.styled);
         let plain = strip_sgr(&f.styled);
         let block_shown = plain
             .lines()
@@ -576,6 +604,107 @@ pub fn line_diff(expected: &str, received: &str) -> Vec<(Look, String)> {
     out
 }
 
+/// Mark the characters that differ in each lone pair of an expected row over a
+/// received row (`- "a"` / `+ "b"`, `Expected string:` / `Received string:`),
+/// as vitest colours a string diff: only when the two share most of their text.
+fn mark_string_diffs(rows: &mut [Row]) {
+    let lone = |rows: &[Row], i: usize| {
+        rows[i].look == Look::Expected
+            && rows.get(i + 1).is_some_and(|r| r.look == Look::Received)
+            && (i == 0 || rows[i - 1].look != Look::Expected)
+            && rows.get(i + 2).is_none_or(|r| r.look != Look::Received)
+    };
+    for i in 0..rows.len() {
+        if !lone(rows, i) {
+            continue;
+        }
+        let e = strip_sgr(&rows[i].text).into_owned();
+        let r = strip_sgr(&rows[i + 1].text).into_owned();
+        let (Some(ve), Some(vr)) = (value_start(&e), value_start(&r)) else {
+            continue;
+        };
+        let Some((me, mr)) = char_diff(&e[ve..], &r[vr..]) else {
+            continue;
+        };
+        let shift = |v: Vec<Range<usize>>, by: usize| -> Vec<Range<usize>> {
+            v.into_iter().map(|m| m.start + by..m.end + by).collect()
+        };
+        rows[i].marks = shift(me, ve);
+        rows[i].text = e;
+        rows[i + 1].marks = shift(mr, vr);
+        rows[i + 1].text = r;
+    }
+}
+
+/// Where the value of a diff row starts: after `- ` / `+ `, or after an
+/// `Expected…:` / `Received…:` label (`None`: a diff's own header).
+fn value_start(text: &str) -> Option<usize> {
+    let t = text.trim_start();
+    let lead = text.len() - t.len();
+    if t.starts_with("- Expected") || t.starts_with("+ Received") {
+        return None;
+    }
+    if let Some(rest) = t.strip_prefix("- ").or_else(|| t.strip_prefix("+ ")) {
+        return Some(text.len() - rest.len());
+    }
+    for word in ["Expected", "Received"] {
+        if is_labelled(t, word) {
+            let colon = t.find(':')?;
+            let after = &t[colon + 1..];
+            return Some(lead + colon + 1 + (after.len() - after.trim_start().len()));
+        }
+    }
+    None
+}
+
+/// Byte ranges of a text that a diff marks.
+pub type Marks = Vec<Range<usize>>;
+
+/// The characters of `a` not in `b` and of `b` not in `a` (a longest common
+/// subsequence of characters), as byte ranges; `None` when the two share too
+/// little for marks to help, are equal, or are too long.
+pub fn char_diff(a: &str, b: &str) -> Option<(Marks, Marks)> {
+    let ca: Vec<(usize, char)> = a.char_indices().collect();
+    let cb: Vec<(usize, char)> = b.char_indices().collect();
+    if a == b || ca.len() > CHAR_DIFF || cb.len() > CHAR_DIFF {
+        return None;
+    }
+    // lcs[i][j]: the common characters of a[i..] and b[j..]
+    let mut lcs = vec![vec![0u16; cb.len() + 1]; ca.len() + 1];
+    for i in (0..ca.len()).rev() {
+        for j in (0..cb.len()).rev() {
+            lcs[i][j] = if ca[i].1 == cb[j].1 {
+                lcs[i + 1][j + 1] + 1
+            } else {
+                lcs[i + 1][j].max(lcs[i][j + 1])
+            };
+        }
+    }
+    let common = usize::from(lcs[0][0]);
+    if common * 2 < ca.len().min(cb.len()) {
+        return None;
+    }
+    let (mut ma, mut mb) = (Vec::new(), Vec::new());
+    let add = |v: &mut Vec<Range<usize>>, at: usize, c: char| match v.last_mut() {
+        Some(last) if last.end == at => last.end = at + c.len_utf8(),
+        _ => v.push(at..at + c.len_utf8()),
+    };
+    let (mut i, mut j) = (0, 0);
+    while i < ca.len() || j < cb.len() {
+        if i < ca.len() && j < cb.len() && ca[i].1 == cb[j].1 {
+            i += 1;
+            j += 1;
+        } else if i == ca.len() || j < cb.len() && lcs[i][j + 1] >= lcs[i + 1][j] {
+            add(&mut mb, cb[j].0, cb[j].1);
+            j += 1;
+        } else {
+            add(&mut ma, ca[i].0, ca[i].1);
+            i += 1;
+        }
+    }
+    Some((ma, mb))
+}
+
 /// The details' summary of a failed run: the first failure's name, the first lines
 /// of its message, where it failed, and the key to the whole view.
 pub fn summary(known: Known<'_>) -> Vec<Row> {
@@ -595,10 +724,12 @@ pub fn summary(known: Known<'_>) -> Vec<Row> {
     else {
         return Vec::new();
     };
-    let mut v = vec![row(
-        Look::Failed,
-        format!("✗ {} {}", escape(&f.kind), escape(&f.name)),
-    )];
+    let head = if f.test.is_some() {
+        format!("✗ {}", escape(&f.title()))
+    } else {
+        format!("✗ {} {}", escape(&f.kind), escape(&f.name))
+    };
+    let mut v = vec![row(Look::Failed, head)];
     v.extend(
         f.styled
             .lines()
@@ -769,5 +900,77 @@ mod tests {
         assert_eq!(look("- waiting"), Some(Look::Text));
         assert_eq!(look("- 2"), Some(Look::Expected));
         assert_eq!(look("+ 1"), Some(Look::Received));
+    }
+
+    #[test]
+    fn a_string_diff_marks_the_characters_that_differ() {
+        let pairs = |m: Option<(Marks, Marks)>| {
+            m.map(|(a, b)| {
+                let p = |v: Marks| v.into_iter().map(|r| (r.start, r.end)).collect::<Vec<_>>();
+                (p(a), p(b))
+            })
+        };
+        assert_eq!(
+            pairs(char_diff("'https://a.dev/api/'", "'https://a.dev/api'")),
+            Some((vec![(18, 19)], vec![]))
+        );
+        assert_eq!(
+            pairs(char_diff("\"\"", "\"hello\"")),
+            Some((vec![], vec![(1, 6)]))
+        );
+        // too little in common: the looks say it, marks would not help
+        assert_eq!(char_diff("focused", "inactive"), None);
+        assert_eq!(char_diff("same", "same"), None);
+        // characters, not bytes
+        assert_eq!(
+            pairs(char_diff("héllo", "hello")),
+            Some((vec![(1, 3)], vec![(1, 2)]))
+        );
+    }
+
+    #[test]
+    fn a_file_of_tests_shows_each_failed_test_by_its_title_and_the_passed_in_one_line() {
+        let d = tempfile::tempdir().expect("tmp");
+        let root = d.path();
+        testdeck_core::testkit::per_test::vitest_runs(root);
+        let digest = Digest::read(root, &root.join(testdeck_core::testkit::per_test::VT_RUN));
+        let mut s = WhyScreen::new("r", Some(&digest), root);
+        let texts: Vec<&str> = s.rows().iter().map(|r| r.text.as_str()).collect();
+        assert!(texts.contains(&"✓ 2 tests passed"), "{texts:#?}");
+        assert!(
+            texts.contains(&"✗ joinURL › with a base › keeps the trailing slash [t2.e1]"),
+            "{texts:#?}"
+        );
+        // the diff's lone string pair marks the slash that differs
+        let marked: Vec<(&str, Vec<(usize, usize)>)> = s
+            .rows()
+            .iter()
+            .filter(|r| !r.marks.is_empty())
+            .map(|r| {
+                let m = r.marks.iter().map(|m| (m.start, m.end)).collect();
+                (r.text.as_str(), m)
+            })
+            .collect();
+        assert_eq!(
+            marked,
+            [("  - https://a.dev/api/", vec![(21, 22)])],
+            "{texts:#?}"
+        );
+        // E: each failed test's own line, n: the next failed test
+        assert_eq!(
+            s.edit_target(),
+            Ok(EditTarget::at(
+                testdeck_core::testkit::per_test::VT_FILE,
+                Some(7)
+            ))
+        );
+        s.command(Command::MoveDown, 40);
+        assert_eq!(
+            s.edit_target(),
+            Ok(EditTarget::at(
+                testdeck_core::testkit::per_test::VT_FILE,
+                Some(16)
+            ))
+        );
     }
 }

@@ -3,6 +3,7 @@
 use super::super::app::{App, InputTarget, Live, Pane, RunRef, is_failure, is_output};
 use super::super::theme::Theme;
 use super::{empty_state, pane, time_of};
+use testdeck_core::workspace::per_test;
 
 /// What the live pane shows besides its run, from elsewhere in the cockpit.
 pub struct Around {
@@ -234,8 +235,9 @@ pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect)
                 marked.map_or(String::new(), |id| format!("◆ {} ", escape(id))),
                 theme.get("artifact_ref"),
             ),
+            // a test by its title path once; its steps and failures under it
             Span::styled(
-                escape(&e.name).into_owned(),
+                escape(&per_test::row_name(e)).into_owned(),
                 if is_failure(e) {
                     theme.get("failed")
                 } else {
@@ -243,10 +245,11 @@ pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect)
                 },
             ),
         ];
-        if !e.message.is_empty() {
+        let message = per_test::own_message(e);
+        if !message.is_empty() {
             // a runner's colours (Playwright's, vitest's) are drawn, not escaped
             spans.push(Span::styled(" · ", theme.get("muted")));
-            spans.extend(super::sgr_line_spans(&e.message, theme.get("muted"), theme));
+            spans.extend(super::sgr_line_spans(&message, theme.get("muted"), theme));
         }
         let mut l = super::ellipsize(
             super::shift_left(Line::from(spans), live.hscroll()),

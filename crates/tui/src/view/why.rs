@@ -10,7 +10,7 @@ use super::super::theme::Theme;
 use super::artifacts::{Pictures, preview};
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::style::Style;
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph, Wrap};
 
@@ -38,6 +38,9 @@ fn style(look: Look, theme: &Theme) -> Style {
 /// is marked and selected.
 pub fn line(r: &Row, cursor: Option<usize>, theme: &Theme) -> Line<'static> {
     let base = style(r.look, theme);
+    if !r.marks.is_empty() {
+        return marked(r, base);
+    }
     match r.look {
         Look::Frame(k) if Some(k) == cursor => {
             let text = r.text.strip_prefix("  ").unwrap_or(&r.text);
@@ -55,6 +58,27 @@ pub fn line(r: &Row, cursor: Option<usize>, theme: &Theme) -> Line<'static> {
         },
         _ => Line::from(super::sgr_line_spans(&r.text, base, theme)),
     }
+}
+
+/// A diff row whose differing characters are marked: drawn in its own style
+/// reversed (the theme's `diff_expected` / `diff_received`, as a background).
+fn marked(r: &Row, base: Style) -> Line<'static> {
+    let mark = base.add_modifier(Modifier::REVERSED | Modifier::BOLD);
+    let mut spans = Vec::new();
+    let mut at = 0;
+    for m in &r.marks {
+        let (Some(before), Some(inside)) = (r.text.get(at..m.start), r.text.get(m.clone())) else {
+            return Line::styled(r.text.clone(), base);
+        };
+        spans.push(Span::styled(before.to_owned(), base));
+        spans.push(Span::styled(inside.to_owned(), mark));
+        at = m.end;
+    }
+    spans.push(Span::styled(
+        r.text.get(at..).unwrap_or_default().to_owned(),
+        base,
+    ));
+    Line::from(spans)
 }
 
 /// The details' summary lines of a failed run.
