@@ -18,6 +18,7 @@ pub mod fuzzy;
 pub mod git;
 pub mod history_cache;
 pub mod host;
+pub mod imports;
 pub mod init;
 pub mod insights;
 pub mod logs;
