@@ -174,6 +174,35 @@ pub fn is_relative(kind: Kind, value: &str) -> bool {
 /// Parse `bytes`, a source whose name (for its language, and for the problem's
 /// place) is `rel_file` (relative to the workspace root, `/`-separated).
 pub fn parse(rel_file: &str, bytes: &[u8]) -> Result<Parsed, Problem> {
+    checked(rel_file, bytes, |text, source_type| {
+        parse_text(rel_file, bytes, text, source_type)
+    })
+}
+
+/// The program of one source, handed to `read` (on the parse thread, with the
+/// same checks and limits as [`parse`]), for a reader that wants more than the
+/// specifiers: the import graph reads a vite / vitest config's literal
+/// `resolve.alias` and `test.setupFiles` with it (data, never run).
+pub fn with_program<R: Send>(
+    rel_file: &str,
+    bytes: &[u8],
+    read: impl for<'a> FnOnce(&oxc_ast::ast::Program<'a>) -> R + Send,
+) -> Result<R, Problem> {
+    checked(rel_file, bytes, |text, source_type| {
+        let allocator = Allocator::default();
+        let ret = Parser::new(&allocator, text, source_type).parse();
+        syntax_error(rel_file, bytes, &ret)?;
+        Ok(read(&ret.program))
+    })
+}
+
+/// The checks every parse passes (language, size, UTF-8, nesting), then `run`
+/// on a thread whose stack grows with the source.
+fn checked<R: Send>(
+    rel_file: &str,
+    bytes: &[u8],
+    run: impl FnOnce(&str, SourceType) -> Result<R, Problem> + Send,
+) -> Result<R, Problem> {
     let source_type = source_type(rel_file).ok_or_else(|| {
         Problem::error(
             rel_file,
@@ -220,7 +249,7 @@ pub fn parse(rel_file: &str, bytes: &[u8]) -> Result<Parsed, Problem> {
         let worker = std::thread::Builder::new()
             .name("parse".into())
             .stack_size(stack)
-            .spawn_scoped(scope, || parse_text(rel_file, bytes, text, source_type))
+            .spawn_scoped(scope, || run(text, source_type))
             .map_err(|e| failed(&e.to_string()))?;
         worker
             .join()
@@ -237,23 +266,7 @@ fn parse_text(
 ) -> Result<Parsed, Problem> {
     let allocator = Allocator::default();
     let ret = Parser::new(&allocator, text, source_type).parse();
-    if let Some(first) = ret.errors.first() {
-        let at = match first.labels.as_deref() {
-            Some([label, ..]) => label.offset(),
-            _ => 0,
-        };
-        let (line, column) = line_col(bytes, at.min(bytes.len()));
-        let more = match ret.errors.len() {
-            1 => String::new(),
-            n => format!(" (and {} more)", n - 1),
-        };
-        return Err(Problem::error(
-            rel_file,
-            RULE,
-            format!("syntax error: {}{more}", first.message),
-        )
-        .at(line, column));
-    }
+    syntax_error(rel_file, bytes, &ret)?;
     let mut collect = Collect {
         bytes,
         lines: LineIndex::new(bytes),
@@ -267,6 +280,33 @@ fn parse_text(
     let mut parsed = collect.parsed;
     parsed.specifiers.sort_by_key(|s| s.span.start);
     Ok(parsed)
+}
+
+/// The first of a parse's errors as one located problem.
+fn syntax_error(
+    rel_file: &str,
+    bytes: &[u8],
+    ret: &oxc_parser::ParserReturn<'_>,
+) -> Result<(), Problem> {
+    let errors = &ret.errors;
+    if let Some(first) = errors.first() {
+        let at = match first.labels.as_deref() {
+            Some([label, ..]) => label.offset(),
+            _ => 0,
+        };
+        let (line, column) = line_col(bytes, at.min(bytes.len()));
+        let more = match errors.len() {
+            1 => String::new(),
+            n => format!(" (and {} more)", n - 1),
+        };
+        return Err(Problem::error(
+            rel_file,
+            RULE,
+            format!("syntax error: {}{more}", first.message),
+        )
+        .at(line, column));
+    }
+    Ok(())
 }
 
 /// The parser's source type for a file name, `None` for another extension. The
