@@ -1,5 +1,6 @@
 //! `--changed [REV]` on `list` and `run`, on a real git checkout in a tempdir:
-//! exactly the cases whose test file, plan entry or watched source changed.
+//! exactly the cases whose test file or plan entry changed, or whose import
+//! graph reaches a changed file.
 
 use crate::common::cli;
 use serde_json::Value;
@@ -169,8 +170,19 @@ fn changed_lists_and_runs_exactly_the_cases_whose_files_changed() {
     // a new case, untracked
     write(root, "tests/shop/api/cart/four.test.ts", "// new\n");
     assert_eq!(listed(root, &["--changed"]), ["four"]);
-    // the code under test: every case
+    // the code under test: the cases that import it (none: none, and said so)
     write(root, "src/cart.js", "export const x = 2;\n");
+    assert_eq!(listed(root, &["--changed"]), ["four"]);
+    write(
+        root,
+        "tests/shop/api/cart/three.test.ts",
+        "import { x } from '../../../../src/cart.js';\n",
+    );
+    git(root, &["commit", "-q", "-am", "three imports the cart"]);
+    write(root, "src/cart.js", "export const x = 3;\n");
+    assert_eq!(listed(root, &["--changed"]), ["four", "three"]);
+    // a change the graph cannot place: every case
+    write(root, "package.json", "{}\n");
     assert_eq!(
         listed(root, &["--changed"]),
         ["four", "one", "three", "two"]

@@ -13,6 +13,7 @@
 pub mod config;
 pub mod load;
 
+use super::config::glob_matches;
 use super::imports::{Kind, Specifier, is_relative};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -40,6 +41,25 @@ const UNPLACED: [&str; 15] = [
     ".babelrc",
 ];
 
+/// The root's files whose change the graph cannot place, by name (a watch
+/// follows them whether they are there yet or not).
+pub fn root_configs() -> Vec<String> {
+    let mut v: Vec<String> = load::VITE_CONFIGS.iter().map(|s| (*s).to_owned()).collect();
+    v.extend(
+        ["ts", "mts", "cts", "js", "mjs", "cjs"]
+            .iter()
+            .map(|e| format!("playwright.config.{e}")),
+    );
+    v.extend(
+        UNPLACED
+            .iter()
+            .filter(|u| !u.ends_with('.'))
+            .map(|u| (*u).to_owned()),
+    );
+    v.extend(["tsconfig.json".to_owned(), "jsconfig.json".to_owned()]);
+    v
+}
+
 /// Whether `rel` is a JavaScript / TypeScript source by its extension.
 pub fn is_source(rel: &str) -> bool {
     let name = rel.rsplit('/').next().unwrap_or(rel);
@@ -54,7 +74,9 @@ pub fn is_unplaced(rel: &str) -> bool {
         return false;
     }
     let name = rel.rsplit('/').next().unwrap_or(rel);
-    let json_config = |stem: &str| name.starts_with(stem) && name.ends_with(".json");
+    let json_config = |stem: &str| {
+        name.starts_with(stem) && name.rsplit_once('.').is_some_and(|(_, e)| e == "json")
+    };
     json_config("tsconfig")
         || json_config("jsconfig")
         || UNPLACED.iter().any(|u| {
@@ -293,9 +315,7 @@ fn names(base: &str, rel: &str) -> bool {
     let Some(s) = stem(rel) else {
         return false;
     };
-    s == base
-        || s == format!("{base}/index")
-        || (base.ends_with(".js") && stem(base).as_deref() == Some(s.as_str()))
+    s == base || s == format!("{base}/index") || stem(base).as_deref() == Some(s.as_str())
 }
 
 /// The modules the cases' test files reach, each read once.
@@ -353,12 +373,15 @@ pub struct Selection {
 }
 
 /// The cases (`(key, test file)`) whose graph reaches one of `changed`
-/// (root-relative paths); `aliases` for the setup files.
+/// (root-relative paths); `aliases` for the setup files. `code` (the `[watch]
+/// paths` globs) names the code under test: a file there that is no source and
+/// that no module imports (a fixture read at run time) cannot be placed.
 pub fn select(
     graph: &Graph,
     aliases: &Aliases,
     cases: &[(String, String)],
     changed: &[String],
+    code: &[String],
 ) -> Selection {
     let mut out = Selection::default();
     let reaches: Vec<BTreeSet<String>> = cases.iter().map(|(_, f)| graph.reach(f)).collect();
@@ -405,6 +428,12 @@ pub fn select(
         let mut mine: BTreeSet<usize> = reached_by.get(f.as_str()).cloned().unwrap_or_default();
         for m in graph.importers_of(f) {
             mine.extend(reached_by.get(m).into_iter().flatten());
+        }
+        if mine.is_empty() && !is_source(f) && code.iter().any(|g| glob_matches(g, f)) {
+            out.every.get_or_insert_with(|| {
+                format!("{f} changed, code under test no import names: every case")
+            });
+            continue;
         }
         if mine.is_empty() && is_source(f) {
             if let Some(at) = unfollowed() {

@@ -159,7 +159,7 @@ fn literal(e: &Expression<'_>) -> Option<String> {
             .quasis
             .first()
             .and_then(|q| q.value.cooked.as_ref())
-            .map(|c| c.to_string()),
+            .map(ToString::to_string),
         _ => None,
     }
 }
@@ -223,11 +223,11 @@ fn path_of(e: &Expression<'_>) -> Option<String> {
 }
 
 impl ViteVisit {
-    fn alias(&mut self, e: &Expression<'_>) {
-        match e.without_parentheses() {
-            Expression::ObjectExpression(o) => {
-                for p in &o.properties {
-                    let ObjectPropertyKind::ObjectProperty(p) = p else {
+    fn alias(&mut self, expr: &Expression<'_>) {
+        match expr.without_parentheses() {
+            Expression::ObjectExpression(obj) => {
+                for property in &obj.properties {
+                    let ObjectPropertyKind::ObjectProperty(p) = property else {
                         continue;
                     };
                     match (p.key.static_name(), path_of(&p.value)) {
@@ -239,9 +239,9 @@ impl ViteVisit {
                     }
                 }
             }
-            Expression::ArrayExpression(a) => {
-                for el in &a.elements {
-                    let Some(Expression::ObjectExpression(o)) =
+            Expression::ArrayExpression(arr) => {
+                for el in &arr.elements {
+                    let Some(Expression::ObjectExpression(item)) =
                         el.as_expression().map(Expression::without_parentheses)
                     else {
                         if !matches!(el, ArrayExpressionElement::Elision(_)) {
@@ -249,11 +249,11 @@ impl ViteVisit {
                         }
                         continue;
                     };
-                    let find = prop(o, "find").and_then(literal);
-                    let to = prop(o, "replacement").and_then(path_of);
+                    let find = prop(item, "find").and_then(literal);
+                    let to = prop(item, "replacement").and_then(path_of);
                     match (find, to) {
-                        (Some(f), Some(t)) => self.out.alias.push((f, t)),
-                        (f, _) => self.out.unread.push(f.unwrap_or_else(|| "?".to_owned())),
+                        (Some(find), Some(to)) => self.out.alias.push((find, to)),
+                        (find, _) => self.out.unread.push(find.unwrap_or_else(|| "?".to_owned())),
                     }
                 }
             }

@@ -246,3 +246,24 @@ pub fn update<'e>(
     problems.extend(fill(root, aliases, graph, todo));
     problems
 }
+
+/// The cases the graph covers (`(scope/caseId, test file)`): the tests-tree
+/// cases whose test file is JavaScript / TypeScript.
+pub fn case_files(ws: &crate::workspace::Workspace) -> Vec<(String, String)> {
+    ws.tests
+        .cases
+        .iter()
+        .filter(|c| is_source(&c.path))
+        .map(|c| (c.key(), c.path.clone()))
+        .collect()
+}
+
+/// The selection of `changed` (root-relative paths) in `ws`, its graph built
+/// from the files as they are now.
+pub fn selection(ws: &crate::workspace::Workspace, changed: &[String]) -> super::Selection {
+    let (aliases, _) = aliases(&ws.root);
+    let cases = case_files(ws);
+    let (graph, _) = build(&ws.root, &aliases, cases.iter().map(|(_, f)| f.as_str()));
+    let code = ws.config.watch.globs(&ws.root);
+    super::select(&graph, &aliases, &cases, changed, &code)
+}

@@ -105,7 +105,7 @@ fn selected(root: &Path, cases: &[(String, String)], changed: &[&str]) -> Select
     let (g, problems) = build(root, &a, cases.iter().map(|(_, f)| f.as_str()));
     assert!(problems.is_empty(), "{problems:?}");
     let changed: Vec<String> = changed.iter().map(|s| (*s).to_owned()).collect();
-    select(&g, &a, cases, &changed)
+    select(&g, &a, cases, &changed, &["src/**".to_owned()])
 }
 
 #[test]
@@ -140,6 +140,7 @@ fn an_unreached_module_selects_none_and_says_so() {
     let d = tempfile::tempdir().expect("dir");
     let cases = library(d.path());
     let s = selected(d.path(), &cases, &["src/unused.ts", "README.md"]);
+    // (a file under the code under test that no import names: see below)
     assert_eq!(s.every, None);
     assert!(s.cases.is_empty());
     assert_eq!(
@@ -209,6 +210,13 @@ fn a_change_the_graph_cannot_place_selects_every_case_and_says_why() {
             .as_deref()
             .is_some_and(|w| w.contains("src/date.ts:1:43")),
         "{s:?}"
+    );
+    // a file of the code under test no import names (a fixture read at run time)
+    write(d.path(), "src/date.ts", "");
+    let s = selected(d.path(), &cases, &["src/data/users.json"]);
+    assert_eq!(
+        s.every.as_deref(),
+        Some("src/data/users.json changed, code under test no import names: every case")
     );
     // a reached module is still placed exactly
     let s = selected(d.path(), &cases, &["src/text/trim.ts"]);
@@ -281,7 +289,7 @@ fn a_new_file_where_an_import_pointed_is_reached_after_an_update() {
     let cases = vec![("a/b/c/one".to_owned(), "tests/a/b/c/one.test.ts".to_owned())];
     let (mut g, _) = build(root, &a, ["tests/a/b/c/one.test.ts"]);
     // not there yet: a creation is placed by the path that named it
-    let s = select(&g, &a, &cases, &["src/y.ts".to_owned()]);
+    let s = select(&g, &a, &cases, &["src/y.ts".to_owned()], &[]);
     assert_eq!(s.cases, ["a/b/c/one"]);
     write(
         root,
@@ -295,7 +303,7 @@ fn a_new_file_where_an_import_pointed_is_reached_after_an_update() {
         ["tests/a/b/c/one.test.ts"],
         &["src/y.ts".to_owned()],
     );
-    let s = select(&g, &a, &cases, &["src/z.ts".to_owned()]);
+    let s = select(&g, &a, &cases, &["src/z.ts".to_owned()], &[]);
     assert_eq!(s.cases, ["a/b/c/one"]);
     // the import goes: z reaches no case after the edit
     write(root, "src/y.ts", "export const y = 2;\n");
@@ -306,7 +314,7 @@ fn a_new_file_where_an_import_pointed_is_reached_after_an_update() {
         ["tests/a/b/c/one.test.ts"],
         &["src/y.ts".to_owned()],
     );
-    let s = select(&g, &a, &cases, &["src/z.ts".to_owned()]);
+    let s = select(&g, &a, &cases, &["src/z.ts".to_owned()], &[]);
     assert!(s.cases.is_empty());
 }
 
