@@ -6,13 +6,13 @@ use crate::common::cli;
 use serde_json::Value;
 use std::path::Path;
 
-fn write(root: &Path, rel: &str, text: &str) {
+pub(crate) fn write(root: &Path, rel: &str, text: &str) {
     let p = root.join(rel);
     std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
     std::fs::write(p, text).expect("write");
 }
 
-fn git(root: &Path, args: &[&str]) {
+pub(crate) fn git(root: &Path, args: &[&str]) {
     let out = std::process::Command::new("git")
         .current_dir(root)
         .args(args)
@@ -27,7 +27,7 @@ fn git(root: &Path, args: &[&str]) {
     assert!(out.status.success(), "git {args:?}: {out:?}");
 }
 
-fn has_git() -> bool {
+pub(crate) fn has_git() -> bool {
     std::process::Command::new("git")
         .arg("--version")
         .output()
@@ -35,7 +35,7 @@ fn has_git() -> bool {
 }
 
 /// Seed 000's filters in; one passed run folder per `--case` out.
-const RUNNER: &str = r#"#!/bin/sh
+pub(crate) const RUNNER: &str = r#"#!/bin/sh
 scope=; cases=
 while [ $# -gt 0 ]; do
   case "$1" in
