@@ -1,17 +1,18 @@
 //! `--changed [REV]` on `list` and `run`, on a real git checkout in a tempdir:
-//! exactly the cases whose test file, plan entry or watched source changed.
+//! exactly the cases whose test file or plan entry changed, or whose import
+//! graph reaches a changed file.
 
 use crate::common::cli;
 use serde_json::Value;
 use std::path::Path;
 
-fn write(root: &Path, rel: &str, text: &str) {
+pub(crate) fn write(root: &Path, rel: &str, text: &str) {
     let p = root.join(rel);
     std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
     std::fs::write(p, text).expect("write");
 }
 
-fn git(root: &Path, args: &[&str]) {
+pub(crate) fn git(root: &Path, args: &[&str]) {
     let out = std::process::Command::new("git")
         .current_dir(root)
         .args(args)
@@ -26,7 +27,7 @@ fn git(root: &Path, args: &[&str]) {
     assert!(out.status.success(), "git {args:?}: {out:?}");
 }
 
-fn has_git() -> bool {
+pub(crate) fn has_git() -> bool {
     std::process::Command::new("git")
         .arg("--version")
         .output()
@@ -34,7 +35,7 @@ fn has_git() -> bool {
 }
 
 /// Seed 000's filters in; one passed run folder per `--case` out.
-const RUNNER: &str = r#"#!/bin/sh
+pub(crate) const RUNNER: &str = r#"#!/bin/sh
 scope=; cases=
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -169,8 +170,19 @@ fn changed_lists_and_runs_exactly_the_cases_whose_files_changed() {
     // a new case, untracked
     write(root, "tests/shop/api/cart/four.test.ts", "// new\n");
     assert_eq!(listed(root, &["--changed"]), ["four"]);
-    // the code under test: every case
+    // the code under test: the cases that import it (none: none, and said so)
     write(root, "src/cart.js", "export const x = 2;\n");
+    assert_eq!(listed(root, &["--changed"]), ["four"]);
+    write(
+        root,
+        "tests/shop/api/cart/three.test.ts",
+        "import { x } from '../../../../src/cart.js';\n",
+    );
+    git(root, &["commit", "-q", "-am", "three imports the cart"]);
+    write(root, "src/cart.js", "export const x = 3;\n");
+    assert_eq!(listed(root, &["--changed"]), ["four", "three"]);
+    // a change the graph cannot place: every case
+    write(root, "package.json", "{}\n");
     assert_eq!(
         listed(root, &["--changed"]),
         ["four", "one", "three", "two"]

@@ -27,6 +27,7 @@ mod failed_run;
 mod faults_kill;
 mod faults_tui;
 mod finder_filter;
+mod graph_changed;
 mod hostile_escape;
 mod hostile_reads;
 mod hostile_workspace;

@@ -210,10 +210,16 @@ fn one_rerun_per_burst_of_saves() {
 }
 
 #[test]
-fn editing_the_code_under_test_reruns_the_watched_cases() {
+fn editing_the_code_under_test_reruns_the_cases_that_reach_it() {
     let ws = tests_workspace("echo \"$*\" >> asked.txt");
     let root = ws.path();
     write(root, "src/x.js", "export const x = 1;\n");
+    write(root, "src/unused.js", "export const u = 1;\n");
+    write(
+        root,
+        "tests/ai/backend/s/basic/case-a.test.ts",
+        "import { x } from '../../../../../src/x.js';\n",
+    );
     let mut w = Watch::start(root, &["ai/backend/s/basic"]);
     assert!(
         w.of_type("watch-start")[0]["folders"]
@@ -223,21 +229,43 @@ fn editing_the_code_under_test_reruns_the_watched_cases() {
         "{:#?}",
         w.seen
     );
-    // the source of the code under test, not a test file: every watched case reruns
+    // the source of the code under test, not a test file: the watched cases
+    // whose imports reach it rerun
     write(root, "src/x.js", "export const x = 2;\n");
     let trigger = w.wait_for("watch-trigger", 1);
     assert_eq!(trigger["paths"], serde_json::json!(["src/x.js"]));
     assert_eq!(
         trigger["cases"],
-        serde_json::json!(["ai/backend/s/basic/case-a", "ai/backend/s/basic/case-b"])
+        serde_json::json!(["ai/backend/s/basic/case-a"])
+    );
+    assert_eq!(
+        trigger["notes"],
+        serde_json::json!(["src/x.js changed: 1 case reaches it"])
     );
     w.wait_for("summary", 1);
     let asked = common::fs::lines(&root.join("asked.txt"));
     assert_eq!(asked.len(), 1, "one launch: {asked:?}");
-    assert!(
-        asked[0].contains("--case case-a") || asked[0].contains("--group basic"),
-        "{asked:?}"
+    assert!(asked[0].contains("--case case-a"), "{asked:?}");
+    // a module no case reaches: nothing reruns, and the watch says so
+    write(root, "src/unused.js", "export const u = 2;\n");
+    let trigger = w.wait_for("watch-trigger", 2);
+    assert_eq!(trigger["cases"], serde_json::json!([]));
+    assert_eq!(
+        trigger["notes"],
+        serde_json::json!(["src/unused.js changed: reaches no case"])
     );
+    // a config the graph cannot place: every watched case, and why
+    write(root, "package.json", "{}\n");
+    let trigger = w.wait_for("watch-trigger", 3);
+    assert_eq!(
+        trigger["cases"],
+        serde_json::json!(["ai/backend/s/basic/case-a", "ai/backend/s/basic/case-b"])
+    );
+    assert_eq!(
+        trigger["notes"],
+        serde_json::json!(["package.json changed: every case"])
+    );
+    w.wait_for("summary", 2);
     assert_eq!(w.stop(), 0);
 }
 

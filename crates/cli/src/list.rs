@@ -252,8 +252,21 @@ pub fn run(args: &Args, ws: &testdeck_core::workspace::Workspace) -> ExitCode {
             .collect();
     }
     if args.json {
-        print_json(&json!({ "cases": cases }));
+        match &changed {
+            // what the changes reach, and why every case when the graph cannot place one
+            Some(ch) => print_json(&json!({
+                "cases": cases,
+                "changed": { "files": ch.files, "every": ch.every, "notes": ch.notes },
+            })),
+            None => print_json(&json!({ "cases": cases })),
+        }
         return ExitCode::SUCCESS;
+    }
+    if let Some(ch) = &changed {
+        // on stderr: stdout stays one line a case
+        for n in &ch.notes {
+            eprintln!("{}", escape(n));
+        }
     }
     for c in &cases {
         let s = |k: &str| c.get(k).and_then(Value::as_str).unwrap_or("");

@@ -241,6 +241,15 @@ pub fn run(args: &Args, ws: &testdeck_core::workspace::Workspace) -> ExitCode {
             Ok(c) => c,
             Err(code) => return code,
         };
+        // what each change reaches (`src/unused.ts changed: reaches no case`), or
+        // why every case; on stderr under --json, whose stdout is the events
+        for n in &changed.notes {
+            if args.json {
+                eprintln!("{}", escape(n));
+            } else {
+                crate::outln!("{}", escape(n));
+            }
+        }
         for c in ws.tests.cases.iter().filter(|c| changed.has_test(&c.key())) {
             tests.push(TestsTarget::Cases {
                 scope: c.scope.clone(),

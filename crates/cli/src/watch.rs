@@ -43,11 +43,17 @@ pub fn run(args: &Args, ws: &testdeck_core::workspace::Workspace) -> ExitCode {
         Err(e) => return usage(&e),
     };
     let mut targets = args.targets.clone();
+    let json_out = args.json;
     if let Some(rev) = &args.changed {
         let changed = match super::changed_cases(ws, rev) {
             Ok(c) => c,
             Err(code) => return code,
         };
+        if !json_out {
+            for n in &changed.notes {
+                crate::outln!("{}", escape(n));
+            }
+        }
         if changed.tests.is_empty() && changed.catalog.is_empty() && targets.is_empty() {
             crate::outln!("nothing differs from {}: nothing to watch", escape(rev));
             return ExitCode::SUCCESS;
@@ -121,8 +127,17 @@ pub(crate) fn human(n: &WatchNote) -> String {
             paths,
             cases,
             skipped,
+            notes,
         } => {
-            let mut s = format!("⟳ {} changed → {}", list(paths), list(cases));
+            let to = if cases.is_empty() {
+                "no case".to_owned()
+            } else {
+                list(cases)
+            };
+            let mut s = format!("⟳ {} changed → {to}", list(paths));
+            for n in notes {
+                let _ = write!(s, "\n  {}", escape(n));
+            }
             for k in skipped {
                 let _ = write!(s, "\n  - {} skipped: {}", escape(&k.id), escape(&k.reason));
             }

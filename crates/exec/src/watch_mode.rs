@@ -1,7 +1,12 @@
 //! Watch mode: file changes under `tests/`, `doc/test-plan/` and
-//! `.pouch/tester/cases/` rerun the watched cases they concern, and changes to the
-//! code under test (`[watch] paths`) rerun them all, debounced, with a rerun in
-//! flight cancelled and restarted, under the same authorization as `run`.
+//! `.pouch/tester/cases/` rerun the watched cases they concern, a change to a
+//! module reruns the cases whose import graph reaches it (`workspace::graph`,
+//! kept in memory and read again where files change), and a change the graph
+//! cannot place (a config, `package.json`, a lockfile, a setup file) reruns them
+//! all, saying why; debounced, with a rerun in flight cancelled and restarted,
+//! under the same authorization as `run`. Cases the graph does not cover (a test
+//! file that is no JavaScript / TypeScript) and catalog cases rerun on any change
+//! to the code under test (`[watch] paths`).
 
 use super::catalog_run::{self, CatalogPlan};
 use super::policy::{Decision, Grants, Risk};
@@ -15,6 +20,7 @@ use std::sync::Arc;
 use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 use testdeck_core::workspace::changes::{Change, Reader, classify};
+use testdeck_core::workspace::graph;
 use testdeck_core::workspace::stats::under;
 use testdeck_core::workspace::tree::TestCase;
 use testdeck_core::workspace::watch::Subscription;
@@ -236,10 +242,13 @@ pub enum WatchNote {
     WatchTrigger {
         /// The paths that changed.
         paths: Vec<String>,
-        /// The cases rerun.
+        /// The cases rerun (none: the changes reach no case, `notes` says so).
         cases: Vec<String>,
         /// The cases left out.
         skipped: Vec<Skipped>,
+        /// What each changed module reaches (`src/unused.ts changed: reaches no
+        /// case`), or why every case (`vitest.config.ts changed: every case`).
+        notes: Vec<String>,
     },
     /// The rerun in flight is cancelled to restart with the new changes.
     WatchCancel {
@@ -377,6 +386,97 @@ pub fn decisions_for(
     Ok(super::decisions(&LaunchContext::of(ws), &plan))
 }
 
+/// The import graph a watch keeps: the aliases read from the project's configs,
+/// and the modules the cases reach, read again where files change.
+struct Modules {
+    aliases: graph::Aliases,
+    graph: graph::Graph,
+}
+
+impl Modules {
+    fn new(ws: &Workspace) -> Modules {
+        let (aliases, _) = graph::load::aliases(&ws.root);
+        let cases = graph::load::case_files(ws);
+        let (graph, _) =
+            graph::load::build(&ws.root, &aliases, cases.iter().map(|(_, f)| f.as_str()));
+        Modules { aliases, graph }
+    }
+
+    /// The globs the watch follows: `[watch] paths`, the top folders of the
+    /// modules the graph holds (outside the tests tree), and the root's files whose
+    /// change the graph cannot place.
+    fn globs(&self, ws: &Workspace) -> Vec<String> {
+        let mut globs = ws.config.watch.globs(&ws.root);
+        let covered = |globs: &[String], f: &str| {
+            under(f, "tests")
+                || globs
+                    .iter()
+                    .any(|g| testdeck_core::workspace::config::glob_matches(g, f))
+        };
+        for m in self.graph.modules.keys() {
+            if covered(&globs, m) {
+                continue;
+            }
+            let glob = match m.split_once('/') {
+                Some((top, _)) if top != "node_modules" => format!("{top}/**"),
+                // a module at the root: itself
+                None => m.clone(),
+                Some(_) => continue,
+            };
+            if !globs.contains(&glob) {
+                globs.push(glob);
+            }
+        }
+        if let Ok(rd) = std::fs::read_dir(&ws.root) {
+            let mut names: Vec<String> = rd
+                .flatten()
+                .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+                .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+                .filter(|n| graph::is_unplaced(n))
+                .collect();
+            names.extend(graph::root_configs());
+            names.sort();
+            names.dedup();
+            for n in names {
+                if !globs.contains(&n) {
+                    globs.push(n);
+                }
+            }
+        }
+        globs
+    }
+
+    /// The cases the changed files (`rels`) reach, before or after the graph
+    /// takes the changes in; a change to a config reads the aliases again.
+    fn select(&mut self, ws: &Workspace, rels: &[String]) -> graph::Selection {
+        let cases = graph::load::case_files(ws);
+        let code = ws.config.watch.globs(&ws.root);
+        let before = graph::select(&self.graph, &self.aliases, &cases, rels, &code);
+        if rels.iter().any(|r| graph::is_unplaced(r)) {
+            *self = Modules::new(ws);
+            return before;
+        }
+        let _ = graph::load::update(
+            &ws.root,
+            &self.aliases,
+            &mut self.graph,
+            cases.iter().map(|(_, f)| f.as_str()),
+            rels,
+        );
+        let after = graph::select(&self.graph, &self.aliases, &cases, rels, &code);
+        if after.every.is_some() || before.every.is_some() {
+            return if after.every.is_some() { after } else { before };
+        }
+        let mut out = after;
+        for k in before.cases {
+            if !out.cases.contains(&k) {
+                out.cases.push(k);
+            }
+        }
+        out
+    }
+}
+
 /// The ids a plan launches.
 fn plan_ids(plan: &LaunchPlan) -> Watched {
     Watched {
@@ -404,15 +504,22 @@ pub fn watch(
     let watched = resolve(&ws, &opts.targets)
         .map_err(|u| format!("no case or scope matches: {}", u.join(", ")))?;
     let real_dir = testdeck_core::workspace::walk::is_real_dir;
-    // the code under test: the one watcher watches each glob's base folder too
-    let globs = ws.config.watch.globs(&root);
+    // the import graph of every case, read once, then again where files change
+    let mut graph = Modules::new(&ws);
+    // the code under test: the one watcher watches each glob's base folder too,
+    // the folders the graph reaches and the root's configs
+    let globs = graph.globs(&ws);
     changes.watch_sources(&globs);
+    let configs = graph::root_configs();
     let mut folders: Vec<String> = WATCHED_DIRS
         .iter()
         .filter(|d| real_dir(&root.join(d)))
         .map(|d| (*d).to_owned())
         .collect();
-    for g in &globs {
+    for g in globs
+        .iter()
+        .filter(|g| !configs.contains(g) && !graph::is_unplaced(g))
+    {
         let base = glob_base(g);
         let base = if base.is_empty() {
             ".".to_owned()
@@ -497,13 +604,66 @@ pub fn watch(
             ws.apply(reader.read(&read));
         }
         let now_watched = resolve(&ws, &opts.targets).unwrap_or_default();
-        // the code under test may be used by any case: all of them rerun
-        let mut cases = if paths.iter().any(|p| source_change(&root, &globs, p)) {
+        let rels: Vec<String> = paths.iter().map(|p| rel(&root, p)).collect();
+        let selection = graph.select(&ws, &rels);
+        let mut cases = if selection.every.is_some() {
             now_watched
         } else {
-            affected(&before, &ws, &now_watched, &paths)
+            let mut cases = affected(&before, &ws, &now_watched, &paths);
+            let by_graph = Watched {
+                tests: now_watched
+                    .tests
+                    .iter()
+                    .filter(|k| selection.cases.contains(k))
+                    .cloned()
+                    .collect(),
+                catalog: Vec::new(),
+            };
+            cases.extend(&by_graph);
+            // what the graph does not cover: any change to the code under test
+            if paths.iter().any(|p| source_change(&root, &globs, p)) {
+                let uncovered = Watched {
+                    tests: now_watched
+                        .tests
+                        .iter()
+                        .filter(|k| {
+                            ws.tests
+                                .cases
+                                .iter()
+                                .any(|c| &c.key() == *k && !graph::is_source(&c.path))
+                        })
+                        .cloned()
+                        .collect(),
+                    catalog: now_watched.catalog.clone(),
+                };
+                cases.extend(&uncovered);
+            }
+            // in the watched order
+            Watched {
+                tests: now_watched
+                    .tests
+                    .iter()
+                    .filter(|k| cases.tests.contains(k))
+                    .cloned()
+                    .collect(),
+                catalog: now_watched
+                    .catalog
+                    .iter()
+                    .filter(|k| cases.catalog.contains(k))
+                    .cloned()
+                    .collect(),
+            }
         };
         if cases.is_empty() {
+            if !selection.notes.is_empty() && selection.cases.is_empty() {
+                // a change that reaches no case selects none, and says so
+                sink(WatchEvent::Note(WatchNote::WatchTrigger {
+                    paths: rels,
+                    cases: Vec::new(),
+                    skipped: Vec::new(),
+                    notes: selection.notes,
+                }));
+            }
             continue;
         }
         if let Some((handle, running)) = current.take() {
@@ -522,9 +682,10 @@ pub fn watch(
         }
         let (plan, skipped) = plan_for(&ws, opts, &cases);
         sink(WatchEvent::Note(WatchNote::WatchTrigger {
-            paths: paths.iter().map(|p| rel(&root, p)).collect(),
+            paths: rels,
             cases: cases.ids(),
             skipped,
+            notes: selection.notes,
         }));
         if plan.tests.is_empty() && plan.catalog.ids.is_empty() {
             continue;

@@ -1,10 +1,15 @@
 //! The cases that differ from a git revision (`--changed [REV]`): those whose
-//! test file, plan entry or catalog case file changed, and every case when the
-//! code under test (`[watch] paths`) changed — read from the `git` binary.
+//! test file, plan entry or catalog case file changed, and those whose import
+//! graph (`workspace::graph`) reaches a changed file; every case when a change
+//! the graph cannot place changed (a config, `package.json`, a lockfile, a setup
+//! file), saying why — the changes read from the `git` binary. A case the graph
+//! does not cover (its test file is no JavaScript / TypeScript) and the catalog's
+//! cases are concerned by any change to the code under test (`[watch] paths`).
 
 use super::Workspace;
 use super::config::glob_matches;
 use super::git::{self, GitError};
+use super::graph;
 use super::stats::under;
 use std::collections::{BTreeSet, HashMap};
 
@@ -24,8 +29,13 @@ pub struct Changed {
     pub tests: Vec<String>,
     /// Catalog case ids, in the catalog's order.
     pub catalog: Vec<String>,
-    /// A watched source changed: every case is concerned.
+    /// Every case is concerned (see [`Changed::every`]).
     pub sources: bool,
+    /// Why every case is concerned (`vitest.config.ts changed: every case`).
+    pub every: Option<String>,
+    /// One line a changed file: what it reaches (`src/unused.ts changed:
+    /// reaches no case`).
+    pub notes: Vec<String>,
 }
 
 impl Changed {
@@ -44,6 +54,12 @@ pub enum ChangedError {
     /// git refused the revision or failed.
     #[error("--changed {0}: {1}")]
     Git(String, String),
+}
+
+/// Whether a changed file is testdeck's own (the plan, the catalog, its config):
+/// never a module of the graph.
+fn is_own(f: &str) -> bool {
+    f == "testdeck.toml" || under(f, "doc/test-plan") || under(f, ".pouch/tester")
 }
 
 /// The new-side line ranges (first line, count) each changed file's hunks touch.
@@ -67,16 +83,28 @@ pub fn changed(ws: &Workspace, rev: Option<&str>) -> Result<Changed, ChangedErro
     files.retain(|f| !OWN_WRITES.iter().any(|d| under(f, d)));
     let plan_hunks = plan_hunks(ws, &prefix, rev, &files, &untracked).map_err(fail)?;
     let globs = ws.config.watch.globs(&ws.root);
-    let sources = files
+    let watched = files
         .iter()
         .any(|f| globs.iter().any(|g| glob_matches(g, f)));
+    // what the import graph places: every changed file but the plan's and the catalog's
+    let placed: Vec<String> = files.iter().filter(|f| !is_own(f)).cloned().collect();
+    let selection = if placed.is_empty() {
+        graph::Selection::default()
+    } else {
+        graph::load::selection(ws, &placed)
+    };
+    let every = selection.every.is_some();
     let mut out = Changed {
-        sources,
+        sources: every,
+        every: selection.every.clone(),
+        notes: selection.notes.clone(),
         ..Changed::default()
     };
     for c in &ws.tests.cases {
-        let hit = sources
+        let hit = every
             || files.contains(&c.path)
+            || selection.cases.contains(&c.key())
+            || (watched && !graph::is_source(&c.path))
             || ws.plan.entries(&c.case_id).iter().any(|e| {
                 plan_hunks.get(&e.file).is_some_and(|hunks| {
                     let len = u32::try_from(e.text.lines().count().max(1)).unwrap_or(u32::MAX);
@@ -92,7 +120,7 @@ pub fn changed(ws: &Workspace, rev: Option<&str>) -> Result<Changed, ChangedErro
     }
     if let Some(cat) = &ws.catalog {
         for c in &cat.cases {
-            if sources || files.contains(&c.file) {
+            if every || watched || files.contains(&c.file) {
                 out.catalog.push(c.id.clone());
             }
         }
@@ -230,10 +258,33 @@ mod tests {
         assert_eq!(c.tests, ["a/b/c/four"]);
         let c = changed(&ws(root), Some("HEAD~1")).expect("changed");
         assert_eq!(c.tests, ["a/b/c/four", "a/b/c/one", "a/b/c/two"]);
-        // the code under test: every case
+        // the code under test no case imports: none, and said
         write(root, "src/app.js", "y\n");
         let c = changed(&ws(root), None).expect("changed");
+        assert!(!c.sources);
+        assert_eq!(c.tests, ["a/b/c/four"]);
+        assert_eq!(
+            c.notes,
+            [
+                "src/app.js changed: reaches no case",
+                "tests/a/b/c/four.test.ts changed: 1 case reaches it"
+            ]
+        );
+        // imported by one case: that case
+        write(
+            root,
+            "tests/a/b/c/three.test.ts",
+            "import '../../../../src/app.js';\n",
+        );
+        git(root, &["commit", "-qam", "third"]);
+        write(root, "src/app.js", "z\n");
+        let c = changed(&ws(root), None).expect("changed");
+        assert_eq!(c.tests, ["a/b/c/four", "a/b/c/three"]);
+        // a config: every case, and why
+        write(root, "package.json", "{}\n");
+        let c = changed(&ws(root), None).expect("changed");
         assert!(c.sources);
+        assert_eq!(c.every.as_deref(), Some("package.json changed: every case"));
         assert_eq!(c.tests.len(), 4);
         // a revision git does not know
         assert!(matches!(

@@ -198,14 +198,33 @@ impl ChangeTimes {
         files
     }
 
-    /// Read the change times of `files` (from [`ChangeTimes::files`]) under `root`.
+    /// Read the change times of `files` (from [`ChangeTimes::files`]) under `root`:
+    /// each case's own files and the modules its test file reaches through its
+    /// imports (`workspace::graph`), so a change to the code a case loads makes it
+    /// stale too.
     pub fn read_files(root: &Path, files: Vec<(String, Vec<String>)>) -> ChangeTimes {
-        let commits = git_commit_times(root);
+        let (aliases, _) = super::graph::load::aliases(root);
+        let entries: Vec<&str> = files
+            .iter()
+            .filter_map(|(_, own)| own.first().map(String::as_str))
+            .filter(|f| super::graph::is_source(f))
+            .collect();
+        let (graph, _) = super::graph::load::build(root, &aliases, entries);
+        let mut folders: Vec<String> = vec!["tests".into(), "doc/test-plan".into()];
+        for m in graph.modules.keys() {
+            let top = m.split_once('/').map_or(m.as_str(), |(t, _)| t);
+            if !folders.iter().any(|f| f == top) {
+                folders.push(top.to_owned());
+            }
+        }
+        let commits = git_commit_times(root, &folders);
         let mut memo: HashMap<String, Option<DateTime<Utc>>> = HashMap::new();
         let mut by_case = HashMap::new();
         for (key, own) in files {
+            let reached = own.first().map(|f| graph.reach(f)).unwrap_or_default();
             let newest = own
                 .into_iter()
+                .chain(reached)
                 .filter_map(|f| {
                     *memo
                         .entry(f.clone())
@@ -242,13 +261,14 @@ struct Commits {
 }
 
 /// `None` where the workspace is no git checkout or git is not there.
-fn git_commit_times(root: &Path) -> Option<Commits> {
+fn git_commit_times(root: &Path, folders: &[String]) -> Option<Commits> {
     let prefix = super::git::prefix(root).ok()?;
-    let dirty = super::git::dirty(root, &prefix, &["tests", "doc/test-plan"])
+    let specs: Vec<&str> = folders.iter().map(String::as_str).collect();
+    let dirty = super::git::dirty(root, &prefix, &specs)
         .ok()?
         .into_iter()
         .collect();
-    let times = super::git::commit_times(root, &prefix, &["tests", "doc/test-plan"]).ok()?;
+    let times = super::git::commit_times(root, &prefix, &specs).ok()?;
     Some(Commits { dirty, times })
 }
 
@@ -794,6 +814,28 @@ mod tests {
         set_mtime(root, PLAN, t("2026-01-01T11:00:00Z"));
         let ch = ChangeTimes::read(&workspace(root));
         assert!(ch.stale("d/l/s/case-x", Some(t("2026-01-01T10:30:00Z"))));
+    }
+
+    #[test]
+    fn stale_when_a_module_the_case_reaches_changed() {
+        let d = tempfile::tempdir().expect("dir");
+        let root = d.path();
+        write(root, CASE, "import { f } from '../../../../src/mid';\n");
+        write(root, "src/mid.ts", "export { f } from './leaf';\n");
+        write(root, "src/leaf.ts", "export const f = 1;\n");
+        write(root, "src/unused.ts", "export const u = 1;\n");
+        for f in [CASE, "src/mid.ts", "src/leaf.ts"] {
+            set_mtime(root, f, t("2026-01-01T08:00:00Z"));
+        }
+        set_mtime(root, "src/unused.ts", t("2026-01-01T12:00:00Z"));
+        let ch = ChangeTimes::read(&workspace(root));
+        // a module no import names is not the case's
+        assert!(!ch.stale("d/l/s/case-x", Some(t("2026-01-01T09:00:00Z"))));
+        // the leaf, two imports away, is
+        set_mtime(root, "src/leaf.ts", t("2026-01-01T10:00:00Z"));
+        let ch = ChangeTimes::read(&workspace(root));
+        assert_eq!(ch.of("d/l/s/case-x"), Some(t("2026-01-01T10:00:00Z")));
+        assert!(ch.stale("d/l/s/case-x", Some(t("2026-01-01T09:00:00Z"))));
     }
 
     #[test]

@@ -192,6 +192,7 @@ impl Watch {
                 paths,
                 cases,
                 skipped,
+                notes,
             }) => {
                 if cases.len() > skipped.len() {
                     self.reruns += 1;
@@ -201,8 +202,16 @@ impl Watch {
                 } else {
                     String::new()
                 };
+                // why every case, or that the change reaches none
+                let why = match (notes.first(), cases.is_empty()) {
+                    (Some(n), true) => return Some(Step::Say(escape(n).into_owned())),
+                    (Some(n), false) if n.ends_with("every case") => {
+                        format!(" ({})", escape(n))
+                    }
+                    _ => String::new(),
+                };
                 Step::Say(format!(
-                    "changed {}{more}: rerunning {}",
+                    "changed {}{more}: rerunning {}{why}",
                     list(&paths[..paths.len().min(1)]),
                     list(&cases)
                 ))
