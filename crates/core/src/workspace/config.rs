@@ -23,6 +23,9 @@ pub struct Config {
     pub watch: Watch,
     /// `[insights]`: the figures drawn from each case's history.
     pub insights: Insights,
+    /// `[outside]`: the project's own tests outside the tree, as `init` read
+    /// its configs (SPEC §1.1a); none without the table.
+    pub outside: Option<super::outside::Outside>,
 }
 
 /// `[insights]`: how many runs the figures look at and where their thresholds lie.

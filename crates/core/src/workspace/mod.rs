@@ -280,7 +280,8 @@ fn tree_and_catalog(root: &Path, config: &config::Config) -> TreeAndCatalog {
             let mut p = Vec::new();
             let plan = plan::TestPlan::load(root, &mut p);
             let patterns = tree::CasePatterns::new(&config.tests.patterns, &mut p);
-            let tests = tree::scan(root, &plan, &patterns, &mut p);
+            let table = config.outside.as_ref();
+            let tests = outside::scan_tests(root, &plan, &patterns, table, &mut p);
             (tests, plan, p)
         },
         || {

@@ -97,6 +97,9 @@ pub struct TestCase {
     pub live: bool,
     /// Its caseId appears in `doc/test-plan/**` (always true for temp cases).
     pub registered: bool,
+    /// A project's own test file outside `tests/<domain>/<layer>/…` (SPEC
+    /// §1.1a): temporary, its scope `temp/outside/<folder>`.
+    pub outside: bool,
 }
 
 /// The levels of a scope (seed 000 §2): its first folder is the domain, then the
@@ -181,6 +184,14 @@ pub(crate) fn is_kebab(name: &str) -> bool {
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
 }
 
+/// Whether the folder `rel` (relative to the root) is one of `output` or in one.
+fn is_output(rel: &str, output: &[String]) -> bool {
+    output.iter().any(|o| {
+        let o = o.trim_end_matches('/');
+        rel == o || rel.strip_prefix(o).is_some_and(|r| r.starts_with('/'))
+    })
+}
+
 /// Build a case from its path relative to `tests/` (folders then the file name).
 pub(crate) fn case_from_parts(
     folders: &[String],
@@ -198,14 +209,40 @@ pub(crate) fn case_from_parts(
         temp,
         live,
         registered: temp || plan.is_registered(case_id),
+        outside: false,
     }
 }
 
-/// Scan `tests/` for the files `patterns` makes cases. Non-kebab folders are warnings.
+impl TestsTree {
+    /// Add the cases outside the tree (SPEC §1.1a); a file the
+    /// tree also took (one directly in `tests/` or `tests/<folder>/`, short of
+    /// a layer) is the outside case.
+    pub fn add_outside(&mut self, outside: Vec<TestCase>) {
+        if outside.is_empty() {
+            return;
+        }
+        let paths: std::collections::HashSet<&str> =
+            outside.iter().map(|c| c.path.as_str()).collect();
+        self.cases.retain(|c| !paths.contains(c.path.as_str()));
+        self.cases.extend(outside);
+        self.cases
+            .sort_by(|a, b| (&a.scope, &a.case_id, &a.path).cmp(&(&b.scope, &b.case_id, &b.path)));
+    }
+
+    /// How many cases are outside the tree.
+    pub fn outside_count(&self) -> usize {
+        self.cases.iter().filter(|c| c.outside).count()
+    }
+}
+
+/// Scan `tests/` for the files `patterns` makes cases. Non-kebab folders are
+/// warnings; the project's own output folders (`output`, relative to the
+/// root: Playwright's `outputDir`, its report) are neither walked nor linted.
 pub fn scan(
     root: &Path,
     plan: &TestPlan,
     patterns: &CasePatterns,
+    output: &[String],
     problems: &mut Vec<Problem>,
 ) -> TestsTree {
     let tests = root.join("tests");
@@ -220,6 +257,7 @@ pub fn scan(
             && d.file_name()
                 .and_then(|n| n.to_str())
                 .is_some_and(|n| NOT_CASES.contains(&n)))
+            && !is_output(&super::rel(root, d), output)
     };
     let visit = |e: &Entry<'_>| {
         let Ok(rel) = e.path.strip_prefix(&tests) else {
@@ -247,6 +285,9 @@ pub fn scan(
             return;
         }
         if e.is_dir {
+            if is_output(&super::rel(root, e.path), output) {
+                return;
+            }
             if let Some(name) = parts.last().filter(|n| !is_kebab(n)) {
                 if let Ok(mut p) = probs.lock() {
                     p.push(Problem::warning(
