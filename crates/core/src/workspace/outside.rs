@@ -12,7 +12,7 @@ pub mod js;
 /// vitest and Playwright configs: globs relative to the root (`**`, `*`, `?`,
 /// `[…]`, `{a,b}`, `?(…)` / `@(…)`). A file one tool's globs take (and its
 /// excludes leave) is a case outside the tree.
-#[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
 #[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
 pub struct Outside {
     /// vitest's test files (its `include`, under its `root` / `dir`).
@@ -50,7 +50,10 @@ pub fn table_text(o: &Outside) -> String {
         ("output", &o.output),
     ] {
         if !v.is_empty() {
-            t.push_str(&format!("{key} = {}\n", list(v)));
+            t.push_str(key);
+            t.push_str(" = ");
+            t.push_str(&list(v));
+            t.push('\n');
         }
     }
     t

@@ -253,11 +253,11 @@ pub fn scan(
     let probs = Mutex::new(Vec::new());
     let descend = |d: &Path| {
         // the excluded folders sit directly under tests/
-        !(d.parent() == Some(tests.as_path())
+        let not_case = d.parent() == Some(tests.as_path())
             && d.file_name()
                 .and_then(|n| n.to_str())
-                .is_some_and(|n| NOT_CASES.contains(&n)))
-            && !is_output(&super::rel(root, d), output)
+                .is_some_and(|n| NOT_CASES.contains(&n));
+        !not_case && !is_output(&super::rel(root, d), output)
     };
     let visit = |e: &Entry<'_>| {
         let Ok(rel) = e.path.strip_prefix(&tests) else {

@@ -122,8 +122,10 @@ fn read_vitest(root: &Path, r: &mut Reading) {
     if let Some(file) = config_file(root, &["vitest", "vite"]) {
         let src = text(root, &file).unwrap_or_default();
         r.read.push(file.clone());
-        if let Some(test) = js::config_object(&src, &["test"]).and_then(|c| c.get("test").cloned()) {
-            let mut unsure = |key: &str, why: &str| r.unsure.push(format!("{file}: test.{key} {why}"));
+        if let Some(test) = js::config_object(&src, &["test"]).and_then(|c| c.get("test").cloned())
+        {
+            let mut unsure =
+                |key: &str, why: &str| r.unsure.push(format!("{file}: test.{key} {why}"));
             if !matches!(test, Value::Object(_)) {
                 unsure("", "is not an object literal");
             }
@@ -147,9 +149,9 @@ fn read_vitest(root: &Path, r: &mut Reading) {
                 if let Some(v) = test.get(key) {
                     match strings(v, &known) {
                         Some(s) => *into = s,
-                        None => r
-                            .unsure
-                            .push(format!("{file}: test.{key} is not a list of string literals")),
+                        None => r.unsure.push(format!(
+                            "{file}: test.{key} is not a list of string literals"
+                        )),
                     }
                 }
             }
@@ -159,7 +161,13 @@ fn read_vitest(root: &Path, r: &mut Reading) {
         r.unsure
             .push("vitest.workspace: a workspace of projects, each with its own files".into());
     }
-    let anchored = |g: &String| if g.starts_with("**/") { g.clone() } else { join(&base, g) };
+    let anchored = |g: &String| {
+        if g.starts_with("**/") {
+            g.clone()
+        } else {
+            join(&base, g)
+        }
+    };
     r.outside.vitest = include.iter().map(anchored).collect();
     r.outside.vitest_exclude = exclude.iter().map(anchored).collect();
 }
@@ -172,13 +180,22 @@ fn read_playwright(root: &Path, r: &mut Reading) {
     if let Some(file) = config_file(root, &["playwright"]) {
         let src = text(root, &file).unwrap_or_default();
         r.read.push(file.clone());
-        let keys = ["testDir", "testMatch", "testIgnore", "projects", "use", "webServer"];
+        let keys = [
+            "testDir",
+            "testMatch",
+            "testIgnore",
+            "projects",
+            "use",
+            "webServer",
+        ];
         if let Some(cfg) = js::config_object(&src, &keys) {
             let none = |_: &str| None;
             match cfg.get("testDir") {
                 None => {}
-                Some(Value::Str(s)) => test_dir = s.clone(),
-                Some(_) => r.unsure.push(format!("{file}: testDir is not a string literal")),
+                Some(Value::Str(s)) => test_dir.clone_from(s),
+                Some(_) => r
+                    .unsure
+                    .push(format!("{file}: testDir is not a string literal")),
             }
             for (key, into) in [("testMatch", &mut matches), ("testIgnore", &mut ignore)] {
                 if let Some(v) = cfg.get(key) {
@@ -219,7 +236,9 @@ fn read_playwright(root: &Path, r: &mut Reading) {
     };
     r.outside.playwright = matches.iter().map(anchored).collect();
     r.outside.playwright_exclude = ignore.iter().map(anchored).collect();
-    r.outside.playwright_exclude.push("**/node_modules/**".into());
+    r.outside
+        .playwright_exclude
+        .push("**/node_modules/**".into());
     for o in output {
         let o = o.trim_start_matches("./").trim_end_matches('/').to_owned();
         if !o.is_empty() && !o.starts_with("..") && !r.outside.output.contains(&o) {
@@ -291,9 +310,12 @@ impl Patterns {
 
     /// Whether `rel` is (inside) one of the project's output folders.
     pub fn is_output(&self, rel: &str) -> bool {
-        self.output
-            .iter()
-            .any(|o| rel == o || rel.strip_prefix(o.as_str()).is_some_and(|r| r.starts_with('/')))
+        self.output.iter().any(|o| {
+            rel == o
+                || rel
+                    .strip_prefix(o.as_str())
+                    .is_some_and(|r| r.starts_with('/'))
+        })
     }
 }
 
@@ -380,7 +402,11 @@ mod tests {
             std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
             std::fs::write(p, "").expect("write");
         }
-        let p = outside(&[VITEST_INCLUDE], &VITEST_EXCLUDE, &["src/e2e/**/*.spec.ts"]);
+        let p = outside(
+            &[VITEST_INCLUDE],
+            &VITEST_EXCLUDE,
+            &["src/e2e/**/*.spec.ts"],
+        );
         let mut probs = Vec::new();
         let got = files(d.path(), &p, &mut probs);
         let names: Vec<(&str, Tool)> = got.iter().map(|(f, t)| (f.as_str(), *t)).collect();
@@ -410,7 +436,10 @@ mod tests {
         assert_eq!(app.read, ["vite.config.ts", "playwright.config.ts"]);
         assert!(app.unsure.is_empty(), "{:?}", app.unsure);
         assert_eq!(app.outside.vitest, ["src/**/*.test.ts"]);
-        assert_eq!(app.outside.vitest_exclude, ["**/node_modules/**", "src/e2e/**"]);
+        assert_eq!(
+            app.outside.vitest_exclude,
+            ["**/node_modules/**", "src/e2e/**"]
+        );
         assert_eq!(app.outside.playwright, ["src/**/*.spec.ts"]);
         assert_eq!(app.outside.output, ["test-results", "playwright-report"]);
     }

@@ -116,7 +116,12 @@ mod tests {
     #[test]
     fn the_frameworks_defaults_read() {
         let vitest = "**/*.{test,spec}.?(c|m)[jt]s?(x)";
-        for p in ["a.test.ts", "test/url.test.ts", "src/x/y.spec.tsx", "b.test.mjs"] {
+        for p in [
+            "a.test.ts",
+            "test/url.test.ts",
+            "src/x/y.spec.tsx",
+            "b.test.mjs",
+        ] {
             assert!(m(vitest, p), "{p}");
         }
         for p in ["a.ts", "a.test.rs", "a.test.xts", "test.ts"] {

@@ -105,7 +105,11 @@ fn tokens(src: &str) -> Vec<Tok> {
                 i += 1;
             }
             i += 1;
-            out.push(if interpolated { Tok::Template } else { Tok::Str(s) });
+            out.push(if interpolated {
+                Tok::Template
+            } else {
+                Tok::Str(s)
+            });
         } else if ch == '/' && regex_may_start(&out) {
             let mut s = String::new();
             let mut class = false;
@@ -161,9 +165,8 @@ impl Parser {
         while let Some(t) = self.peek() {
             match t {
                 Tok::Punct('(' | '[' | '{') => depth += 1,
-                Tok::Punct(')' | ']' | '}') if depth == 0 => return,
+                Tok::Punct(')' | ']' | '}' | ',' | ';') if depth == 0 => return,
                 Tok::Punct(')' | ']' | '}') => depth -= 1,
-                Tok::Punct(',' | ';') if depth == 0 => return,
                 _ => {}
             }
             self.i += 1;
@@ -367,7 +370,7 @@ export default defineConfig({
 
     #[test]
     fn playwright_config_with_regex_and_templates() {
-        let src = r#"
+        let src = r"
 const port = Number(process.env.TEST_PORT ?? 4173);
 export default defineConfig({
   testDir: './e2e',
@@ -376,10 +379,13 @@ export default defineConfig({
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
   outputDir: 'tests/test-results',
 });
-"#;
+";
         let cfg = config_object(src, &["testDir", "projects"]).expect("config");
         assert_eq!(cfg.get("testDir"), Some(&Value::Str("./e2e".into())));
-        assert_eq!(cfg.get("testMatch"), Some(&Value::Regex(r".*\.e2e\.ts".into())));
+        assert_eq!(
+            cfg.get("testMatch"),
+            Some(&Value::Regex(r".*\.e2e\.ts".into()))
+        );
         assert_eq!(
             cfg.get("outputDir"),
             Some(&Value::Str("tests/test-results".into()))
@@ -387,12 +393,25 @@ export default defineConfig({
         let Some(Value::List(projects)) = cfg.get("projects") else {
             panic!("projects")
         };
-        assert_eq!(projects[0].get("name"), Some(&Value::Str("chromium".into())));
+        assert_eq!(
+            projects[0].get("name"),
+            Some(&Value::Str("chromium".into()))
+        );
     }
 
     #[test]
     fn broken_text_reads_without_a_panic() {
-        for src in ["{", "{a:", "{a: [", "`${", "/", "{a: 'x", "[...", "{...", "{ a() { return 1 } }"] {
+        for src in [
+            "{",
+            "{a:",
+            "{a: [",
+            "`${",
+            "/",
+            "{a: 'x",
+            "[...",
+            "{...",
+            "{ a() { return 1 } }",
+        ] {
             let _ = objects(src);
         }
     }
