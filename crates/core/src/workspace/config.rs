@@ -83,8 +83,17 @@ impl Watch {
 }
 
 /// Whether the `/`-separated relative path `path` matches `glob`: `**` is any
-/// number of folders (none too), `*` any characters within one name, `?` one.
+/// number of folders (none too), `*` any characters within one name, `?` one;
+/// a glob with `[…]`, `{a,b}` or an extglob is read as the test configs' globs
+/// are ([`super::outside::glob::Glob`]).
 pub fn glob_matches(glob: &str, path: &str) -> bool {
+    if glob.contains(['[', '{', '(']) {
+        return super::outside::glob::Glob::new(glob).is_some_and(|g| g.matches(path));
+    }
+    plain_glob_matches(glob, path)
+}
+
+fn plain_glob_matches(glob: &str, path: &str) -> bool {
     fn name(p: &[char], s: &[char]) -> bool {
         match p.split_first() {
             None => s.is_empty(),

@@ -89,16 +89,31 @@ pub fn resolve_root(explicit: Option<&Path>) -> Result<PathBuf, String> {
         // a folder that is there but is no workspace is refused as the search
         // from the current folder refuses it (a missing one: its own error, later)
         if r.is_dir() && !is_root(r) {
-            return Err(NO_WORKSPACE.to_owned());
+            return Err(no_workspace(r));
         }
         return Ok(r.to_path_buf());
     }
     let cwd = std::env::current_dir().map_err(|e| format!("current folder: {e}"))?;
-    find_root(&cwd).ok_or_else(|| NO_WORKSPACE.to_owned())
+    find_root(&cwd).ok_or_else(|| no_workspace(&cwd))
 }
 
-/// Why a folder is not a workspace, with or without `--root`.
-const NO_WORKSPACE: &str = "no workspace here: no tests/, .pouch/tester/ or testdeck.toml in this folder or above (use --root DIR)";
+/// Why a folder is not a workspace, with or without `--root`: what sets one
+/// up, and how many test files (as vitest's and Playwright's defaults take
+/// them) stand below `dir`.
+pub fn no_workspace(dir: &Path) -> String {
+    let (n, all) = outside::discover::count_below(dir);
+    let found = match (n, all) {
+        (0, _) => String::new(),
+        (n, true) => format!(
+            "; {n} test file{} below this folder",
+            if n == 1 { "" } else { "s" }
+        ),
+        (n, false) => format!("; at least {n} test files below this folder"),
+    };
+    format!(
+        "no workspace here: no tests/, .pouch/tester/ or testdeck.toml in this folder or above{found} — `testdeck init` sets one up here (or use --root DIR)"
+    )
+}
 
 /// Walk up from `start` to the first folder with `tests/`, `.pouch/tester/` or `testdeck.toml`.
 pub(crate) fn find_root(start: &Path) -> Option<PathBuf> {

@@ -364,6 +364,41 @@ pub fn files(root: &Path, p: &Patterns, problems: &mut Vec<Problem>) -> Vec<(Str
     out
 }
 
+/// The folders [`count_below`] looks in at most.
+const COUNT_FOLDERS: usize = 4096;
+
+/// How many files below `dir` vitest's and Playwright's defaults take for
+/// tests, and whether every folder was looked at (at most [`COUNT_FOLDERS`]).
+pub fn count_below(dir: &Path) -> (usize, bool) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let mut ignored = Vec::new();
+    let defaults = Patterns::new(
+        &Outside {
+            vitest: vec![VITEST_INCLUDE.into()],
+            vitest_exclude: VITEST_EXCLUDE.iter().map(|s| (*s).to_owned()).collect(),
+            playwright: vec![PLAYWRIGHT_MATCH.into()],
+            playwright_exclude: vec!["**/node_modules/**".into()],
+            output: Vec::new(),
+        },
+        &mut ignored,
+    );
+    let folders = AtomicUsize::new(0);
+    let count = AtomicUsize::new(0);
+    let probs = Mutex::new(Vec::new());
+    let descend = |d: &Path| {
+        let name = d.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        !NEVER.contains(&name) && folders.fetch_add(1, Ordering::Relaxed) < COUNT_FOLDERS
+    };
+    let visit = |e: &Entry<'_>| {
+        if !e.is_dir && !e.is_symlink && defaults.tool_of(&super::super::rel(dir, e.path)).is_some()
+        {
+            count.fetch_add(1, Ordering::Relaxed);
+        }
+    };
+    walk(dir, dir, &descend, &visit, &probs);
+    (count.into_inner(), folders.into_inner() <= COUNT_FOLDERS)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
