@@ -40,6 +40,7 @@ mod live_pane;
 mod live_workspace;
 mod new_case;
 mod one_pass;
+mod outside_cases;
 mod packaging;
 mod reading_pty;
 mod reading_view;

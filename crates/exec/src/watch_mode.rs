@@ -586,6 +586,23 @@ mod tests {
     }
 
     #[test]
+    fn editors_temporary_files_concern_no_watch() {
+        let root = Path::new("/w");
+        let globs = vec!["src/**".to_owned()];
+        assert!(concerns(root, &globs, Path::new("/w/src/utils.ts")));
+        for t in [
+            "/w/src/.utils.ts.swp",
+            "/w/src/sedXYZ12a",
+            "/w/src/4913",
+            "/w/src/utils.ts~",
+            "/w/tests/a/backend/s/.x.test.ts.swp",
+        ] {
+            assert!(!concerns(root, &globs, Path::new(t)), "{t}");
+            assert!(!source_change(root, &globs, Path::new(t)), "{t}");
+        }
+    }
+
+    #[test]
     fn own_writes_never_concern_the_watch() {
         let root = Path::new("/w");
         let no = |p: &str| !concerns(root, &[], Path::new(p));

@@ -195,7 +195,14 @@ pub fn draw(
                     theme,
                 );
                 // the name keeps 16 columns (or all of it) before any badge
-                let keep = prefix + n.label.chars().count().min(NAME_KEEPS);
+                // (a longer name: 16 of its characters and the `…` that says it goes on)
+                let name_w = n.label.chars().count();
+                let keep = prefix
+                    + if name_w > NAME_KEEPS {
+                        NAME_KEEPS + 1
+                    } else {
+                        name_w
+                    };
                 let full: usize = badges
                     .iter()
                     .map(|(t, _, _)| t.chars().count() + 1)
