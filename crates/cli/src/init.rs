@@ -155,7 +155,7 @@ fn say_outside(root: &std::path::Path, found: &init::Found) -> Option<String> {
         .collect();
     let n = files.len();
     if n == 0 {
-        crate::outln!("found no test file of the project's own yet (none its configs name)");
+        crate::outln!("found no test file of the project's own outside tests/<domain>/<layer>/");
     } else {
         crate::outln!(
             "found {n} test file{} of the project's own: {}",

@@ -16,6 +16,7 @@ pub mod editor;
 pub mod failure;
 pub mod fuzzy;
 pub mod git;
+pub mod glob;
 pub mod history_cache;
 pub mod host;
 pub mod init;

@@ -5,28 +5,9 @@
 use std::path::{Component, Path};
 
 pub mod discover;
-pub mod glob;
 pub mod js;
 
-/// `[outside]` of `testdeck.toml`, written by `init` from the project's own
-/// vitest and Playwright configs: globs relative to the root (`**`, `*`, `?`,
-/// `[…]`, `{a,b}`, `?(…)` / `@(…)`). A file one tool's globs take (and its
-/// excludes leave) is a case outside the tree.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
-#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
-pub struct Outside {
-    /// vitest's test files (its `include`, under its `root` / `dir`).
-    pub vitest: Vec<String>,
-    /// …and what vitest leaves out (its `exclude`).
-    pub vitest_exclude: Vec<String>,
-    /// Playwright's test files (its `testMatch` under its `testDir`).
-    pub playwright: Vec<String>,
-    /// …and what Playwright leaves out (its `testIgnore`).
-    pub playwright_exclude: Vec<String>,
-    /// The project's own output folders (Playwright's `outputDir`, its
-    /// report): neither cases nor folders to lint.
-    pub output: Vec<String>,
-}
+pub use super::config::Outside;
 
 /// The `[outside]` table as `init` writes it (with its header).
 pub fn table_text(o: &Outside) -> String {

@@ -373,6 +373,30 @@ mod tests {
     }
 
     #[test]
+    fn the_project_s_output_folders_are_neither_cases_nor_linted() {
+        let d = tempfile::tempdir().expect("dir");
+        for f in [
+            "tests/test-results/Search_Chromium/x.spec.ts",
+            "tests/shop/backend/cart/basic/add.test.ts",
+        ] {
+            let p = d.path().join(f);
+            std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+            std::fs::write(p, "").expect("write");
+        }
+        let plan = TestPlan::default();
+        let mut probs = Vec::new();
+        let out = vec!["tests/test-results".to_owned()];
+        let t = scan(d.path(), &plan, &CasePatterns::default(), &out, &mut probs);
+        let ids: Vec<&str> = t.cases.iter().map(|c| c.case_id.as_str()).collect();
+        assert_eq!(ids, ["add"]);
+        assert!(probs.is_empty(), "{probs:?}");
+        // without it, the folder is linted and its file a case
+        let t = scan(d.path(), &plan, &CasePatterns::default(), &[], &mut probs);
+        assert_eq!(t.cases.len(), 2);
+        assert!(probs.iter().any(|p| p.rule == "folder-not-kebab-case"));
+    }
+
+    #[test]
     fn parts_make_scope_and_levels() {
         let plan = TestPlan::default();
         let f = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();

@@ -182,16 +182,12 @@ pub const LEGEND: [(&str, &str, &str); 17] = [
         "passed",
         "pass rate over every run on record (folders and cases)",
     ),
-    (
-        "⚠unreg ⚠",
-        "warning",
-        "not registered in the test plan (a narrow row shows each badge as its sign)",
-    ),
+    ("⚠unreg ⚠", "warning", "not registered in the test plan"),
     ("orphan ∅", "muted", "run logs whose test file is gone"),
     (
         "TEMP T",
         "badge_temp",
-        "a temporary case: counts in no statistic",
+        "a temporary case: counts in no statistic (a narrow row: signs)",
     ),
     ("LIVE L", "badge_live", "a live case: asks before it runs"),
     ("watch", "running", "watched: reruns when its files change"),

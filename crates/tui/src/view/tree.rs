@@ -63,21 +63,19 @@ pub fn draw(
     }
     if tests.nodes().is_empty() {
         let read = cx.ws.is_some_and(|w| w.config.outside.is_some());
-        let what = if read {
-            "No file here matches the project's tests (testdeck.toml [outside])"
-        } else {
-            "The project's own vitest / Playwright tests are not read yet:"
-        };
-        let find = if read {
-            "`testdeck init --force` reads its vitest / Playwright configs again"
-        } else {
-            "quit (q) and run `testdeck init`: they show here, runnable where they stand"
-        };
         let hint = [
-            what,
-            find,
-            "New case: `testdeck new tests/<domain>/<layer>/<suite>/<name>`",
-            "Adopt one: `testdeck adopt FILE --to tests/<domain>/<layer>/<suite>/`",
+            if read {
+                "No file matches testdeck.toml [outside]"
+            } else {
+                "Your vitest / Playwright tests:"
+            },
+            if read {
+                "`testdeck init --force` reads again"
+            } else {
+                "`testdeck init` shows them here"
+            },
+            "New: `testdeck new tests/<domain>/…`",
+            "Adopt: `testdeck adopt FILE --to …`",
             "Run logs appear under tests/logs/",
         ];
         let lines = headed("No test cases here", theme.get("text"), hint);

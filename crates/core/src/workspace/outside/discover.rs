@@ -2,10 +2,10 @@
 //! their configs (`init`), and the walk that finds them again on every load
 //! from what `init` wrote into `testdeck.toml`'s `[outside]` (no config is run).
 
+use super::super::glob::Glob;
 use super::super::read::{self, Kind};
 use super::super::walk::{Entry, walk};
 use super::Outside;
-use super::glob::Glob;
 use super::js::{self, Value};
 use crate::problem::Problem;
 use std::path::Path;

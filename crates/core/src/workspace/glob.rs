@@ -1,4 +1,4 @@
-//! The globs a project's test configs use (vitest's `include`, Playwright's
+//! The globs a project's test configs use (and `[outside]` / `[watch]` take) (vitest's `include`, Playwright's
 //! `testMatch`): `**` any folders, `*` and `?` within a name, `[…]` classes,
 //! `{a,b}` alternatives and the extglobs `?(…)`, `@(…)`, `*(…)`, `+(…)`, read
 //! into one anchored regex over a `/`-separated path relative to the root.
