@@ -181,7 +181,7 @@ pub fn draw(
                     badges.push(("stale".into(), '≈', "warning"));
                 }
                 match c.latest {
-                    Some(RunStatus::InProgress) => badges.push(("running".into(), '▸', "running")),
+                    Some(RunStatus::InProgress) => badges.push(("running".into(), '↻', "running")),
                     Some(RunStatus::Cancelled) => badges.push(("cancelled".into(), '⊘', "muted")),
                     Some(RunStatus::Abandoned) => badges.push(("abandoned".into(), '?', "warning")),
                     _ => {}
