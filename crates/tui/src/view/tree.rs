@@ -222,7 +222,9 @@ pub fn draw(
                 right.push(rate);
                 let used: usize = keep + right.iter().map(Span::width).sum::<usize>() + 1;
                 let extra = super::badges::case(&cx.badges, c, theme, w.saturating_sub(used));
-                right.splice(0..0, extra);
+                // before the rate: on a row too narrow they give way first
+                let at = right.len().saturating_sub(1);
+                right.splice(at..at, extra);
                 let line = super::spread_keeping(left, right, w, keep);
                 let line = if pos == tests.list().cursor {
                     line.style(theme.get("selection"))
