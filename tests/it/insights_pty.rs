@@ -32,9 +32,10 @@ fn sort_key_insights_jump_and_duration_chart() {
     // legacy-styles (failed, slower)
     s.find("'docx-export-heading");
     s.wait_text("export/basic/docx-export-heading.test.ts");
-    // a wider tree: the names and badges whole
+    // a wider tree: the names whole
     s.send("+++");
-    s.wait_text("new✗");
+    // a row too narrow for its badges in full shows their signs (`!` new✗)
+    s.wait_text("⚠∅~!");
     let (heading, legacy) = ("docx-export-heading ", "docx-export-le");
     assert!(row_of(&s, heading) < row_of(&s, legacy), "by name");
     s.send("S");

@@ -41,6 +41,7 @@ mod live_pane;
 mod live_workspace;
 mod new_case;
 mod one_pass;
+mod outside_cases;
 mod packaging;
 mod per_test_events;
 mod per_test_why;

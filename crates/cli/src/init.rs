@@ -87,6 +87,7 @@ pub fn run(args: &Args, ctx: &super::Ctx) -> ExitCode {
             if what.len() == 1 { "it" } else { "them" },
         );
     }
+    let first_file = say_outside(&root, &found);
     let files = init::files(&found, args.catalog);
     let steps = match init::apply(&root, &files, args.catalog, args.dry_run, args.force) {
         Ok(s) => s,
@@ -133,10 +134,73 @@ pub fn run(args: &Args, ctx: &super::Ctx) -> ExitCode {
         crate::outln!(
             "  testdeck validate                                      check the tree, the plan and the runs"
         );
-        crate::outln!(
-            "  testdeck run <caseId>                                  run it and follow its timeline"
-        );
+        if let Some(f) = &first_file {
+            crate::outln!(
+                "  testdeck run {:<41} run one of your tests and follow its timeline",
+                escape(f)
+            );
+        } else {
+            crate::outln!(
+                "  testdeck run <caseId>                                  run it and follow its timeline"
+            );
+        }
         crate::outln!("  testdeck                                               open the cockpit");
     }
     ExitCode::from(EXIT_OK)
+}
+
+/// Say which of the project's own test files were found, where and for which
+/// tool (SPEC §1.1a), and where a static read of the configs was not sure;
+/// returns the first file, for the example of `next:`.
+fn say_outside(root: &std::path::Path, found: &init::Found) -> Option<String> {
+    use testdeck_core::workspace::outside::discover::{self, Patterns, Tool};
+    if !(found.vitest || found.playwright) {
+        return None;
+    }
+    let mut ignored = Vec::new();
+    let patterns = Patterns::new(&found.outside, &mut ignored);
+    let files = discover::files(root, &patterns, &mut ignored);
+    // per top folder: (vitest, Playwright)
+    let mut by_top: std::collections::BTreeMap<String, (usize, usize)> =
+        std::collections::BTreeMap::new();
+    for (f, tool) in &files {
+        let top = f
+            .split_once('/')
+            .map_or_else(|| "./".to_owned(), |(t, _)| format!("{t}/"));
+        let e = by_top.entry(top).or_default();
+        match tool {
+            Tool::Vitest => e.0 += 1,
+            Tool::Playwright => e.1 += 1,
+        }
+    }
+    let places: Vec<String> = by_top
+        .iter()
+        .map(|(top, (v, p))| {
+            let mut kinds = Vec::new();
+            if *v > 0 {
+                kinds.push(format!("{v} vitest"));
+            }
+            if *p > 0 {
+                kinds.push(format!("{p} Playwright"));
+            }
+            format!("{} ({})", escape(top), kinds.join(", "))
+        })
+        .collect();
+    let n = files.len();
+    if n == 0 {
+        crate::outln!("found no test file of the project's own outside tests/<domain>/<layer>/");
+    } else {
+        crate::outln!(
+            "found {n} test file{} of the project's own: {}",
+            if n == 1 { "" } else { "s" },
+            places.join(", ")
+        );
+        crate::outln!(
+            "  each is a case outside the tree (scope temp/outside/<its folder>): listed, runnable, never gating; written into testdeck.toml [outside]"
+        );
+    }
+    for u in &found.unsure {
+        crate::outln!("  not sure from the config's text: {}", escape(u));
+    }
+    files.first().map(|(f, _)| f.clone())
 }

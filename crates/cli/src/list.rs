@@ -51,6 +51,7 @@ fn each_tests_case(ws: &Workspace, out: &mut dyn FnMut(Value)) {
             "groups": c.levels.groups,
             "registered": c.registered,
             "temp": c.temp,
+            "outside": c.outside,
             "live": c.live,
             "orphan": false,
             "flaky": flaky.contains(&c.key()),
@@ -81,6 +82,7 @@ fn each_tests_case(ws: &Workspace, out: &mut dyn FnMut(Value)) {
             "groups": levels.groups,
             "registered": temp || ws.plan.is_registered(&r.case_id),
             "temp": temp,
+            "outside": testdeck_core::workspace::outside::is_outside_scope(&r.scope),
             "live": segs.iter().skip(1).any(|s| *s == "live"),
             "orphan": true,
             "flaky": flaky.contains(&r.key()),
@@ -272,7 +274,9 @@ pub fn run(args: &Args, ws: &testdeck_core::workspace::Workspace) -> ExitCode {
         let s = |k: &str| c.get(k).and_then(Value::as_str).unwrap_or("");
         if s("source") == "tests" {
             let mut badges = Vec::new();
-            if c["temp"] == true {
+            if c["outside"] == true {
+                badges.push("outside");
+            } else if c["temp"] == true {
                 badges.push("temp");
             }
             if c["live"] == true {

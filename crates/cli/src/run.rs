@@ -73,7 +73,15 @@ pub(crate) fn tests_targets(
         let a = a.trim_matches('/');
         let by_key: Vec<_> = ws.tests.cases.iter().filter(|c| c.key() == a).collect();
         let by_id: Vec<_> = ws.tests.cases.iter().filter(|c| c.case_id == a).collect();
-        let cases = if by_key.is_empty() { by_id } else { by_key };
+        // a case's file, as a person names one of the project's own tests
+        let by_path: Vec<_> = ws.tests.cases.iter().filter(|c| c.path == a).collect();
+        let cases = if !by_key.is_empty() {
+            by_key
+        } else if !by_path.is_empty() {
+            by_path
+        } else {
+            by_id
+        };
         if !cases.is_empty() {
             for c in cases {
                 targets.push(TestsTarget::Cases {

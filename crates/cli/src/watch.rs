@@ -117,12 +117,15 @@ pub(crate) fn human(n: &WatchNote) -> String {
             folders,
             tests,
             catalog,
-        } => format!(
-            "watching {} ({} tests cases, {} catalog cases); Ctrl-C stops",
-            list(folders),
-            tests.len(),
-            catalog.len()
-        ),
+        } => {
+            let n = |k: usize, what: &str| format!("{k} {what}{}", if k == 1 { "" } else { "s" });
+            format!(
+                "watching {} ({}, {}); Ctrl-C stops",
+                list(folders),
+                n(tests.len(), "case"),
+                n(catalog.len(), "catalog case")
+            )
+        }
         WatchNote::WatchTrigger {
             paths,
             cases,

@@ -101,6 +101,91 @@ pub fn runner_args(target: &TestsTarget, runs: Option<u32>) -> Vec<String> {
     out
 }
 
+/// The runner's arguments for `target` in the workspace at `root`: a case
+/// outside the tree (SPEC §1.1a) by its file, `--case <path>` (see
+/// docs/per-test-events.md), every other by the seed's filters. A folder at or
+/// above `temp/outside` adds its outside cases by their files.
+pub fn launch_args(root: &Path, target: &TestsTarget, runs: Option<u32>) -> Vec<String> {
+    use testdeck_core::workspace::outside;
+    let runs_args = |out: &mut Vec<String>| {
+        if let Some(n) = runs {
+            out.push("--runs".into());
+            out.push(n.to_string());
+        }
+    };
+    match target {
+        TestsTarget::Cases { scope, case_ids } if outside::is_outside_scope(scope) => {
+            let folder = scope
+                .strip_prefix(outside::SCOPE_PREFIX)
+                .unwrap_or_default()
+                .trim_start_matches('/');
+            let mut out = Vec::new();
+            for id in case_ids {
+                out.push("--case".into());
+                // a file that is gone: its folder and caseId, which the runner
+                // says it cannot find
+                out.push(outside_file(root, folder, id).unwrap_or_else(|| {
+                    format!("{folder}/{id}").trim_start_matches('/').to_owned()
+                }));
+            }
+            runs_args(&mut out);
+            out
+        }
+        TestsTarget::Scope(s) => {
+            let s = s.trim_matches('/');
+            let holds = |scope: &str| {
+                !s.is_empty()
+                    && (scope == s || scope.strip_prefix(s).is_some_and(|r| r.starts_with('/')))
+            };
+            let mut ignored = Vec::new();
+            let config = testdeck_core::workspace::config::Config::load(root, &mut ignored);
+            let files: Vec<String> = match &config.outside {
+                Some(table) if holds(outside::SCOPE_PREFIX) || outside::is_outside_scope(s) => {
+                    outside::cases(root, table, &mut ignored)
+                        .into_iter()
+                        .filter(|c| holds(&c.scope))
+                        .map(|c| c.path)
+                        .collect()
+                }
+                _ => Vec::new(),
+            };
+            // a folder below temp/outside holds only outside cases
+            let mut out = if outside::is_outside_scope(s) && !files.is_empty() {
+                let mut v = Vec::new();
+                runs_args(&mut v);
+                v
+            } else {
+                runner_args(target, runs)
+            };
+            for f in files {
+                out.push("--case".into());
+                out.push(f);
+            }
+            out
+        }
+        TestsTarget::Cases { .. } => runner_args(target, runs),
+    }
+}
+
+/// The file of the outside case `case_id` in `folder` (relative to `root`).
+fn outside_file(root: &Path, folder: &str, case_id: &str) -> Option<String> {
+    let dir = root.join(folder);
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .ok()?
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| testdeck_core::workspace::outside::file_case_id(n) == case_id)
+        .collect();
+    names.sort();
+    let name = names.into_iter().next()?;
+    Some(if folder.is_empty() {
+        name
+    } else {
+        format!("{folder}/{name}")
+    })
+}
+
 /// Group targets: cases of the same scope go to one runner call.
 pub fn merge_targets(targets: Vec<TestsTarget>) -> Vec<TestsTarget> {
     let mut scopes = BTreeSet::new();
@@ -195,7 +280,7 @@ pub(crate) fn launch_tests(
             break;
         }
         let mut argv = command.to_vec();
-        argv.extend(runner_args(target, runs));
+        argv.extend(launch_args(root, target, runs));
         // the runner writes under the target's domain (an e2e run first runs
         // the same domain's backend): only that part of tests/logs is watched
         let domain = match target {
@@ -616,6 +701,55 @@ mod tests {
             scope_filters("temp/probe"),
             strings(&["--domain", "temp", "--group", "probe"])
         );
+    }
+
+    #[test]
+    fn an_outside_case_is_launched_by_its_file() {
+        let d = tempfile::tempdir().expect("dir");
+        std::fs::create_dir_all(d.path().join("src/lib")).expect("mkdir");
+        std::fs::write(d.path().join("src/lib/filter.test.ts"), "").expect("write");
+        std::fs::write(d.path().join("src/lib/filter.ts"), "").expect("write");
+        std::fs::write(d.path().join("url.spec.mjs"), "").expect("write");
+        std::fs::write(
+            d.path().join("testdeck.toml"),
+            "[outside]\nvitest = [\"**/*.test.ts\", \"*.spec.mjs\"]\n",
+        )
+        .expect("toml");
+        let one = TestsTarget::Cases {
+            scope: "temp/outside/src/lib".into(),
+            case_ids: vec!["filter".into()],
+        };
+        assert_eq!(
+            launch_args(d.path(), &one, Some(2)),
+            strings(&["--case", "src/lib/filter.test.ts", "--runs", "2"])
+        );
+        let top = TestsTarget::Cases {
+            scope: "temp/outside".into(),
+            case_ids: vec!["url".into()],
+        };
+        assert_eq!(
+            launch_args(d.path(), &top, None),
+            strings(&["--case", "url.spec.mjs"])
+        );
+        let folder = TestsTarget::Scope("temp/outside/src".into());
+        assert_eq!(
+            launch_args(d.path(), &folder, None),
+            strings(&["--case", "src/lib/filter.test.ts"])
+        );
+        let temp = TestsTarget::Scope("temp".into());
+        assert_eq!(
+            launch_args(d.path(), &temp, None),
+            strings(&[
+                "--domain",
+                "temp",
+                "--case",
+                "src/lib/filter.test.ts",
+                "--case",
+                "url.spec.mjs"
+            ])
+        );
+        let tree = TestsTarget::Scope("ai/backend".into());
+        assert_eq!(launch_args(d.path(), &tree, None), runner_args(&tree, None));
     }
 
     #[test]

@@ -42,10 +42,12 @@ pub use testdeck_core::workspace::watch::Debouncer;
 /// catalog file as `workspace::changes` classifies it (never the logs or the
 /// run records: testdeck's and the runner's own writes), or code under test.
 pub(crate) fn concerns(root: &Path, globs: &[String], path: &Path) -> bool {
-    matches!(
-        classify(root, path),
-        Some(Change::Tests(_) | Change::Plan | Change::Catalog)
-    ) || source_change(root, globs, path)
+    !testdeck_core::workspace::watch::is_editor_temp(&rel(root, path))
+        && matches!(
+            classify(root, path),
+            Some(Change::Tests(_) | Change::Plan | Change::Catalog)
+        )
+        || source_change(root, globs, path)
 }
 
 /// Whether a changed path is code under test: matched by one of `globs` (the
@@ -53,6 +55,7 @@ pub(crate) fn concerns(root: &Path, globs: &[String], path: &Path) -> bool {
 pub(crate) fn source_change(root: &Path, globs: &[String], path: &Path) -> bool {
     let r = rel(root, path);
     !IGNORED_DIRS.iter().any(|d| under(&r, d))
+        && !testdeck_core::workspace::watch::is_editor_temp(&r)
         && globs
             .iter()
             .any(|g| testdeck_core::workspace::config::glob_matches(g, &r))
@@ -172,10 +175,12 @@ fn plan_file_names(ws: &Workspace, file: &str, case_id: &str) -> bool {
 /// `doc/test-plan/**` file that registers the case (before or after the
 /// change), a catalog case file that defines it (before or after).
 pub fn affected(old: &Workspace, new: &Workspace, watched: &Watched, paths: &[PathBuf]) -> Watched {
+    // a case's own file (in the tree or outside it), a plan or catalog file
     let rels: Vec<String> = paths
         .iter()
-        .filter(|p| concerns(&new.root, &[], p))
         .map(|p| rel(&new.root, p))
+        .filter(|r| !testdeck_core::workspace::watch::is_editor_temp(r))
+        .filter(|r| !IGNORED_DIRS.iter().any(|d| under(r, d)))
         .collect();
     let mut out = Watched::default();
     for key in &watched.tests {
@@ -509,8 +514,23 @@ pub fn watch(
     // the code under test: the one watcher watches each glob's base folder too,
     // the folders the graph reaches and the root's configs
     let globs = graph.globs(&ws);
-    changes.watch_sources(&globs);
     let configs = graph::root_configs();
+    // the project's own tests outside the tree (SPEC §1.1a): their files are watched too
+    let outside_globs: Vec<String> = ws.config.outside.as_ref().map_or_else(Vec::new, |o| {
+        o.vitest.iter().chain(&o.playwright).cloned().collect()
+    });
+    let outside_tests =
+        ws.config.outside.as_ref().map(|o| {
+            testdeck_core::workspace::outside::discover::Patterns::new(o, &mut Vec::new())
+        });
+    let outside_test = |p: &Path| {
+        let r = rel(&root, p);
+        !testdeck_core::workspace::watch::is_editor_temp(&r)
+            && outside_tests
+                .as_ref()
+                .is_some_and(|t| t.tool_of(&r).is_some())
+    };
+    changes.watch_sources(&[globs.clone(), outside_globs.clone()].concat());
     let mut folders: Vec<String> = WATCHED_DIRS
         .iter()
         .filter(|d| real_dir(&root.join(d)))
@@ -519,6 +539,7 @@ pub fn watch(
     for g in globs
         .iter()
         .filter(|g| !configs.contains(g) && !graph::is_unplaced(g))
+        .chain(&outside_globs)
     {
         let base = glob_base(g);
         let base = if base.is_empty() {
@@ -553,7 +574,7 @@ pub fn watch(
         match changes.recv_timeout(wait) {
             Ok(batch) => {
                 for p in &batch.paths {
-                    if concerns(&root, &globs, p) {
+                    if concerns(&root, &globs, p) || outside_test(p) {
                         debouncer.push(p.clone(), Instant::now());
                     }
                 }
@@ -724,6 +745,23 @@ mod tests {
         assert_eq!(glob_base("src/**"), "src");
         assert_eq!(glob_base("packages/app/src/*.ts"), "packages/app/src");
         assert_eq!(glob_base("**/*.ts"), "");
+    }
+
+    #[test]
+    fn editors_temporary_files_concern_no_watch() {
+        let root = Path::new("/w");
+        let globs = vec!["src/**".to_owned()];
+        assert!(concerns(root, &globs, Path::new("/w/src/utils.ts")));
+        for t in [
+            "/w/src/.utils.ts.swp",
+            "/w/src/sedXYZ12a",
+            "/w/src/4913",
+            "/w/src/utils.ts~",
+            "/w/tests/a/backend/s/.x.test.ts.swp",
+        ] {
+            assert!(!concerns(root, &globs, Path::new(t)), "{t}");
+            assert!(!source_change(root, &globs, Path::new(t)), "{t}");
+        }
     }
 
     #[test]

@@ -437,7 +437,7 @@ pub fn index_staged_cached(
 /// The workspace with its tests tree and plan only (no logs, no catalog): the first
 /// frame's tree while the full index is built.
 pub fn tree_only(root: &Path) -> Option<Workspace> {
-    use testdeck_core::workspace::{config, logs, plan, tree};
+    use testdeck_core::workspace::{config, logs, outside, plan, tree};
     if !root.is_dir() {
         return None;
     }
@@ -445,7 +445,8 @@ pub fn tree_only(root: &Path) -> Option<Workspace> {
     let config = config::Config::load(root, &mut problems);
     let plan = plan::TestPlan::load(root, &mut problems);
     let patterns = tree::CasePatterns::new(&config.tests.patterns, &mut problems);
-    let tests = tree::scan(root, &plan, &patterns, &mut problems);
+    let table = config.outside.as_ref();
+    let tests = outside::scan_tests(root, &plan, &patterns, table, &mut problems);
     Some(Workspace {
         root: root.to_path_buf(),
         config,

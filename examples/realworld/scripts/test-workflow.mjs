@@ -36,7 +36,8 @@ function usage(message) {
 }
 
 function parseArgs(argv) {
-  const f = { domain: null, layer: null, suite: null, groups: [], cases: [], runs: 1 };
+  // files: `--case` values holding a `/` (a test file relative to the root)
+  const f = { domain: null, layer: null, suite: null, groups: [], cases: [], files: [], runs: 1 };
   for (let i = 0; i < argv.length; i += 1) {
     let [flag, value] = argv[i].split(/=(.*)/s, 2);
     if (value === undefined && flag !== '-h' && flag !== '--help') {
@@ -53,7 +54,10 @@ function parseArgs(argv) {
       case '--layer': f.layer = value; break;
       case '--suite': f.suite = value; break;
       case '--group': f.groups.push(value); break;
-      case '--case': f.cases.push(value); break;
+      case '--case':
+        if (value.includes('/') || CASE_FILE.test(value)) f.files.push(value.replace(/^\.\//, ''));
+        else f.cases.push(value);
+        break;
       case '--runs':
         if (!/^[1-9][0-9]*$/.test(value)) usage('--runs needs a number of at least 1');
         f.runs = Number(value);
@@ -64,8 +68,9 @@ function parseArgs(argv) {
   return f;
 }
 
-/** Every case file under tests/, in a stable order. */
-function listCases() {
+/** Every case file under tests/, in a stable order, and each file `--case`
+ * names that is no case of the tree (a test outside it, SPEC §1.1a). */
+function listCases(f = filters) {
   const out = [];
   const walk = (dir, rel) => {
     for (const ent of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
@@ -78,8 +83,51 @@ function listCases() {
       }
     }
   };
-  walk(path.join(root, 'tests'), '');
+  if (fs.existsSync(path.join(root, 'tests'))) walk(path.join(root, 'tests'), '');
+  for (const file of f.files) {
+    const inTree = out.find((c) => c.file === file);
+    // a tree case (tests/<domain>/<layer>/…, tests/temp/…) by its file
+    if (inTree && (inTree.temp || inTree.layer !== null)) continue;
+    const c = outsideCase(file);
+    if (!c) usage(`--case ${file}: no test file there (a path relative to the workspace root)`);
+    if (inTree) out.splice(out.indexOf(inTree), 1);
+    out.push(c);
+  }
   return out;
+}
+
+/** A test file outside tests/<domain>/<layer>/ (SPEC §1.1a): its runs go under
+ * the scope temp/outside/<its folder>, its caseId is its name without the test
+ * ending. Playwright runs it when it imports @playwright/test, vitest else. */
+function outsideCase(file) {
+  const parts = file.split('/');
+  if (path.isAbsolute(file) || parts.some((p) => p === '' || p === '.' || p === '..')) return null;
+  const abs = path.join(root, file);
+  let text;
+  try {
+    if (!fs.lstatSync(abs).isFile()) return null;
+    text = fs.readFileSync(abs, 'utf8');
+  } catch {
+    return null;
+  }
+  const name = parts[parts.length - 1];
+  const m = CASE_FILE.exec(name);
+  const caseId = m ? m[1] : name.split('.')[0];
+  const folders = ['temp', 'outside', ...parts.slice(0, -1)];
+  const tool = /['"]@playwright\/test['"]/.test(text) ? 'playwright' : 'vitest';
+  return {
+    file,
+    caseId,
+    scope: folders.join('/'),
+    domain: 'temp',
+    // runCase takes `tool`; `layer: 'e2e'` says the same to a runCase that looks at the layer
+    layer: tool === 'playwright' ? 'e2e' : null,
+    suite: null,
+    groups: folders.slice(1),
+    temp: true,
+    outside: true,
+    tool,
+  };
 }
 
 function caseOf(rel, caseId) {
@@ -87,10 +135,16 @@ function caseOf(rel, caseId) {
   const temp = folders[0] === 'temp';
   const [domain = '', layer = null, suite = null] = temp ? [folders[0]] : folders;
   const groups = temp ? folders.slice(1) : folders.slice(3);
-  return { file: `tests/${rel}`, caseId, scope: folders.join('/'), domain, layer, suite, groups, temp };
+  const tool = layer === 'e2e' ? 'playwright' : 'vitest';
+  return { file: `tests/${rel}`, caseId, scope: folders.join('/'), domain, layer, suite, groups, temp, outside: false, tool };
 }
 
 function selected(c, f) {
+  // a file named by --case is chosen whatever else is asked; an outside case only so
+  if (f.files.includes(c.file)) return true;
+  if (c.outside) return false;
+  const byTree = f.domain || f.layer || f.suite || f.groups.length || f.cases.length;
+  if (f.files.length && !byTree) return false;
   if (f.cases.length && !f.cases.includes(c.caseId)) return false;
   if (f.domain && c.domain !== f.domain) return false;
   if (f.layer && c.layer !== f.layer) return false;

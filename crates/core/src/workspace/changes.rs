@@ -164,6 +164,7 @@ pub enum Reread {
 pub struct Reader {
     root: std::path::PathBuf,
     patterns: tree::CasePatterns,
+    outside: Option<super::outside::Outside>,
     runs: config::Runs,
 }
 
@@ -174,6 +175,7 @@ impl Reader {
         Reader {
             root: root.to_path_buf(),
             patterns: tree::CasePatterns::new(&config.tests.patterns, &mut ignored),
+            outside: config.outside.clone(),
             runs: config.runs.clone(),
         }
     }
@@ -244,10 +246,11 @@ impl Reader {
         if meta.is_dir() {
             // a folder moved in or out: the tree is scanned whole (rare)
             let mut ignored = Vec::new();
-            let t = tree::scan(
+            let t = super::outside::scan_tests(
                 root,
                 &plan::TestPlan::default(),
                 &self.patterns,
+                self.outside.as_ref(),
                 &mut ignored,
             );
             out.push(Update::Tree(t));

@@ -23,6 +23,29 @@ pub struct Config {
     pub watch: Watch,
     /// `[insights]`: the figures drawn from each case's history.
     pub insights: Insights,
+    /// `[outside]`: the project's own tests outside the tree, as `init` read
+    /// its configs (SPEC §1.1a); none without the table.
+    pub outside: Option<Outside>,
+}
+
+/// `[outside]` of `testdeck.toml`, written by `init` from the project's own
+/// vitest and Playwright configs: globs relative to the root (`**`, `*`, `?`,
+/// `[…]`, `{a,b}`, `?(…)` / `@(…)`). A file one tool's globs take (and its
+/// excludes leave) is a case outside the tree.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Outside {
+    /// vitest's test files (its `include`, under its `root` / `dir`).
+    pub vitest: Vec<String>,
+    /// …and what vitest leaves out (its `exclude`).
+    pub vitest_exclude: Vec<String>,
+    /// Playwright's test files (its `testMatch` under its `testDir`).
+    pub playwright: Vec<String>,
+    /// …and what Playwright leaves out (its `testIgnore`).
+    pub playwright_exclude: Vec<String>,
+    /// The project's own output folders (Playwright's `outputDir`, its
+    /// report): neither cases nor folders to lint.
+    pub output: Vec<String>,
 }
 
 /// `[insights]`: how many runs the figures look at and where their thresholds lie.
@@ -80,8 +103,17 @@ impl Watch {
 }
 
 /// Whether the `/`-separated relative path `path` matches `glob`: `**` is any
-/// number of folders (none too), `*` any characters within one name, `?` one.
+/// number of folders (none too), `*` any characters within one name, `?` one;
+/// a glob with `[…]`, `{a,b}` or an extglob is read as the test configs' globs
+/// are ([`super::glob::Glob`]).
 pub fn glob_matches(glob: &str, path: &str) -> bool {
+    if glob.contains(['[', '{', '(']) {
+        return super::glob::Glob::new(glob).is_some_and(|g| g.matches(path));
+    }
+    plain_glob_matches(glob, path)
+}
+
+fn plain_glob_matches(glob: &str, path: &str) -> bool {
     fn name(p: &[char], s: &[char]) -> bool {
         match p.split_first() {
             None => s.is_empty(),

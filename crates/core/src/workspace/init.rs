@@ -31,6 +31,8 @@ pub const E2E_CASE: &str = include_str!("../../../../assets/init/e2e.spec.ts");
 
 /// The line `init --catalog` adds to `.gitignore`.
 pub const GITIGNORE_LINE: &str = ".pouch/tester/local.yaml";
+/// The line `init` adds to `.gitignore`: the runs are no source.
+pub const GITIGNORE_LOGS: &str = "tests/logs/";
 
 /// The test tools a project uses, and their config files.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -45,6 +47,10 @@ pub struct Found {
     pub sources: Vec<String>,
     /// The environment the project's own test scripts set (`[runner] env`).
     pub env: TestEnv,
+    /// The project's own tests, as a static read of its configs says (SPEC §1.1a).
+    pub outside: super::outside::Outside,
+    /// Where that read could not be sure (`file: key` and why).
+    pub unsure: Vec<String>,
 }
 
 /// What `package.json`'s test scripts give their tools: leading `NAME=value`
@@ -181,10 +187,38 @@ pub fn detect(root: &Path) -> Found {
         }
     }
     let config_of = |tool: &str| configs.iter().any(|c| c.starts_with(tool));
+    // a test script that calls the tool, as `"test": "vitest run"` does
+    let script_calls = |tool: &str| {
+        pkg.as_ref()
+            .and_then(|p| p["scripts"].as_object())
+            .is_some_and(|s| {
+                s.values().filter_map(|v| v.as_str()).any(|cmd| {
+                    cmd.split(|c: char| c.is_whitespace() || c == '&' || c == ';')
+                        .any(|w| w == tool)
+                })
+            })
+    };
+    // a vite config with a `test` block is vitest's config
+    let vite_test = CONFIG_EXTS.iter().any(|ext| {
+        super::read::read(
+            &root.join(format!("vite.config.{ext}")),
+            Some(root),
+            super::read::Kind::Config,
+        )
+        .ok()
+        .and_then(|b| String::from_utf8(b).ok())
+        .is_some_and(|src| super::outside::js::config_object(&src, &["test"]).is_some())
+    });
+    let vitest = has_dep("vitest") || config_of("vitest") || script_calls("vitest") || vite_test;
+    let playwright =
+        has_dep("@playwright/test") || config_of("playwright") || script_calls("playwright");
+    let reading = super::outside::discover::read_configs(root, vitest, playwright);
     Found {
         env: pkg.as_ref().map(test_env).unwrap_or_default(),
-        vitest: has_dep("vitest") || config_of("vitest"),
-        playwright: has_dep("@playwright/test") || config_of("playwright"),
+        vitest,
+        playwright,
+        outside: reading.outside,
+        unsure: reading.unsure,
         sources: SOURCE_DIRS
             .iter()
             .filter(|d| root.join(d).is_dir())
@@ -261,14 +295,19 @@ pub fn config_text(found: &Found) -> String {
          \n\
          [watch]\n\
          # the sources whose change reruns `testdeck watch` (besides the case files)\n\
-         paths = [{}]\n",
+         paths = [{}]\n{}",
         if tools.is_empty() {
             "no test tool yet".to_owned()
         } else {
             tools.join(", ")
         },
         patterns.join(",\n  "),
-        sources.join(", ")
+        sources.join(", "),
+        if found.vitest || found.playwright {
+            super::outside::table_text(&found.outside)
+        } else {
+            String::new()
+        }
     )
 }
 
@@ -364,21 +403,33 @@ pub fn apply(
         ));
         steps.push(step);
     }
+    let mut lines = vec![GITIGNORE_LOGS];
     if ignore_local {
-        check_write(root, Path::new(".gitignore"))?;
-        let old = existing(root, ".gitignore")?
-            .map(|b| String::from_utf8_lossy(&b).into_owned())
-            .unwrap_or_default();
-        if !old.lines().any(|l| l.trim() == GITIGNORE_LINE) {
-            let mut text = old;
-            if !text.is_empty() && !text.ends_with('\n') {
-                text.push('\n');
-            }
-            text.push_str(GITIGNORE_LINE);
+        lines.push(GITIGNORE_LINE);
+    }
+    check_write(root, Path::new(".gitignore"))?;
+    let old = existing(root, ".gitignore")?
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .unwrap_or_default();
+    let ignored = |line: &str| {
+        let bare = line.trim_end_matches('/');
+        old.lines().any(|l| {
+            let l = l.trim().trim_start_matches('/');
+            l == line || l.trim_end_matches('/') == bare
+        })
+    };
+    let missing: Vec<&str> = lines.into_iter().filter(|l| !ignored(l)).collect();
+    if !missing.is_empty() {
+        let mut text = old.clone();
+        if !text.is_empty() && !text.ends_with('\n') {
             text.push('\n');
-            writes.push((".gitignore".to_owned(), text.into_bytes(), WriteMode::FILE));
-            steps.push(Step::Ignore(GITIGNORE_LINE.to_owned()));
         }
+        for l in &missing {
+            text.push_str(l);
+            text.push('\n');
+        }
+        writes.push((".gitignore".to_owned(), text.into_bytes(), WriteMode::FILE));
+        steps.extend(missing.iter().map(|l| Step::Ignore((*l).to_owned())));
     }
     check_writes(root, writes.iter().map(|(rel, ..)| Path::new(rel.as_str())))?;
     if !dry_run {

@@ -17,6 +17,7 @@ pub mod failure;
 pub mod fuzzy;
 pub mod git;
 pub mod graph;
+pub mod glob;
 pub mod history_cache;
 pub mod host;
 pub mod imports;
@@ -92,16 +93,31 @@ pub fn resolve_root(explicit: Option<&Path>) -> Result<PathBuf, String> {
         // a folder that is there but is no workspace is refused as the search
         // from the current folder refuses it (a missing one: its own error, later)
         if r.is_dir() && !is_root(r) {
-            return Err(NO_WORKSPACE.to_owned());
+            return Err(no_workspace(r));
         }
         return Ok(r.to_path_buf());
     }
     let cwd = std::env::current_dir().map_err(|e| format!("current folder: {e}"))?;
-    find_root(&cwd).ok_or_else(|| NO_WORKSPACE.to_owned())
+    find_root(&cwd).ok_or_else(|| no_workspace(&cwd))
 }
 
-/// Why a folder is not a workspace, with or without `--root`.
-const NO_WORKSPACE: &str = "no workspace here: no tests/, .pouch/tester/ or testdeck.toml in this folder or above (use --root DIR)";
+/// Why a folder is not a workspace, with or without `--root`: what sets one
+/// up, and how many test files (as vitest's and Playwright's defaults take
+/// them) stand below `dir`.
+pub fn no_workspace(dir: &Path) -> String {
+    let (n, all) = outside::discover::count_below(dir);
+    let found = match (n, all) {
+        (0, _) => String::new(),
+        (n, true) => format!(
+            "; {n} test file{} below this folder",
+            if n == 1 { "" } else { "s" }
+        ),
+        (n, false) => format!("; at least {n} test files below this folder"),
+    };
+    format!(
+        "no workspace here: no tests/, .pouch/tester/ or testdeck.toml in this folder or above{found} — `testdeck init` sets one up here (or use --root DIR)"
+    )
+}
 
 /// Walk up from `start` to the first folder with `tests/`, `.pouch/tester/` or `testdeck.toml`.
 pub(crate) fn find_root(start: &Path) -> Option<PathBuf> {
@@ -283,7 +299,8 @@ fn tree_and_catalog(root: &Path, config: &config::Config) -> TreeAndCatalog {
             let mut p = Vec::new();
             let plan = plan::TestPlan::load(root, &mut p);
             let patterns = tree::CasePatterns::new(&config.tests.patterns, &mut p);
-            let tests = tree::scan(root, &plan, &patterns, &mut p);
+            let table = config.outside.as_ref();
+            let tests = outside::scan_tests(root, &plan, &patterns, table, &mut p);
             (tests, plan, p)
         },
         || {

@@ -4,6 +4,103 @@
 
 use std::path::{Component, Path};
 
+pub mod discover;
+pub mod js;
+
+pub use super::config::Outside;
+
+/// The `[outside]` table as `init` writes it (with its header).
+pub fn table_text(o: &Outside) -> String {
+    let list = |v: &[String]| {
+        let items: Vec<String> = v
+            .iter()
+            .map(|s| format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\"")))
+            .collect();
+        format!("[{}]", items.join(", "))
+    };
+    let mut t = String::from(
+        "\n[outside]\n\
+         # the project's own tests outside tests/<domain>/<layer>/, as `testdeck init`\n\
+         # read its configs (globs relative to this folder; init again to re-read them)\n",
+    );
+    for (key, v) in [
+        ("vitest", &o.vitest),
+        ("vitest-exclude", &o.vitest_exclude),
+        ("playwright", &o.playwright),
+        ("playwright-exclude", &o.playwright_exclude),
+        ("output", &o.output),
+    ] {
+        if !v.is_empty() {
+            t.push_str(key);
+            t.push_str(" = ");
+            t.push_str(&list(v));
+            t.push('\n');
+        }
+    }
+    t
+}
+
+/// The caseId of an outside file: its name without the test ending, or (for a
+/// name a custom pattern took, `flow.e2e.ts`) without anything from its first `.`.
+pub fn file_case_id(file_name: &str) -> &str {
+    case_id(file_name).unwrap_or_else(|| {
+        file_name
+            .split_once('.')
+            .map_or(file_name, |(stem, _)| stem)
+            .trim()
+    })
+}
+
+/// The tests tree of the workspace at `root` with the cases outside it (from
+/// `table`, its `[outside]`, when there is one): the one scan every loader uses.
+pub fn scan_tests(
+    root: &Path,
+    plan: &super::plan::TestPlan,
+    patterns: &super::tree::CasePatterns,
+    table: Option<&Outside>,
+    problems: &mut Vec<crate::problem::Problem>,
+) -> super::tree::TestsTree {
+    let output = table.map_or(&[][..], |o| &o.output[..]);
+    let mut tests = super::tree::scan(root, plan, patterns, output, problems);
+    if let Some(t) = table {
+        tests.add_outside(cases(root, t, problems));
+    }
+    tests
+}
+
+/// The cases outside the tree of the workspace at `root`, from its `[outside]`
+/// table (none without one): temporary (seed 000 §3.6), non-gating, scoped by
+/// [`temp_scope`].
+pub fn cases(
+    root: &Path,
+    table: &Outside,
+    problems: &mut Vec<crate::problem::Problem>,
+) -> Vec<super::tree::TestCase> {
+    let patterns = discover::Patterns::new(table, problems);
+    discover::files(root, &patterns, problems)
+        .into_iter()
+        .filter_map(|(rel, _tool)| {
+            let scope = temp_scope(Path::new(&rel))?;
+            let name = rel.rsplit('/').next().unwrap_or(&rel);
+            let id = file_case_id(name);
+            if id.is_empty() {
+                return None;
+            }
+            let folders: Vec<&str> = scope.split('/').collect();
+            Some(super::tree::TestCase {
+                case_id: id.to_owned(),
+                path: rel.clone(),
+                levels: super::tree::ScopeLevels::of(&folders),
+                scope,
+                temp: true,
+                live: false,
+                registered: true,
+                outside: true,
+            })
+        })
+        .collect()
+}
+
 /// The first folder of every outside case's scope below `temp/`.
 pub const SCOPE_PREFIX: &str = "temp/outside";
 

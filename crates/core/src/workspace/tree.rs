@@ -97,6 +97,9 @@ pub struct TestCase {
     pub live: bool,
     /// Its caseId appears in `doc/test-plan/**` (always true for temp cases).
     pub registered: bool,
+    /// A project's own test file outside `tests/<domain>/<layer>/…` (SPEC
+    /// §1.1a): temporary, its scope `temp/outside/<folder>`.
+    pub outside: bool,
 }
 
 /// The levels of a scope (seed 000 §2): its first folder is the domain, then the
@@ -181,6 +184,14 @@ pub(crate) fn is_kebab(name: &str) -> bool {
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
 }
 
+/// Whether the folder `rel` (relative to the root) is one of `output` or in one.
+fn is_output(rel: &str, output: &[String]) -> bool {
+    output.iter().any(|o| {
+        let o = o.trim_end_matches('/');
+        rel == o || rel.strip_prefix(o).is_some_and(|r| r.starts_with('/'))
+    })
+}
+
 /// Build a case from its path relative to `tests/` (folders then the file name).
 pub(crate) fn case_from_parts(
     folders: &[String],
@@ -198,14 +209,40 @@ pub(crate) fn case_from_parts(
         temp,
         live,
         registered: temp || plan.is_registered(case_id),
+        outside: false,
     }
 }
 
-/// Scan `tests/` for the files `patterns` makes cases. Non-kebab folders are warnings.
+impl TestsTree {
+    /// Add the cases outside the tree (SPEC §1.1a); a file the
+    /// tree also took (one directly in `tests/` or `tests/<folder>/`, short of
+    /// a layer) is the outside case.
+    pub fn add_outside(&mut self, outside: Vec<TestCase>) {
+        if outside.is_empty() {
+            return;
+        }
+        let paths: std::collections::HashSet<&str> =
+            outside.iter().map(|c| c.path.as_str()).collect();
+        self.cases.retain(|c| !paths.contains(c.path.as_str()));
+        self.cases.extend(outside);
+        self.cases
+            .sort_by(|a, b| (&a.scope, &a.case_id, &a.path).cmp(&(&b.scope, &b.case_id, &b.path)));
+    }
+
+    /// How many cases are outside the tree.
+    pub fn outside_count(&self) -> usize {
+        self.cases.iter().filter(|c| c.outside).count()
+    }
+}
+
+/// Scan `tests/` for the files `patterns` makes cases. Non-kebab folders are
+/// warnings; the project's own output folders (`output`, relative to the
+/// root: Playwright's `outputDir`, its report) are neither walked nor linted.
 pub fn scan(
     root: &Path,
     plan: &TestPlan,
     patterns: &CasePatterns,
+    output: &[String],
     problems: &mut Vec<Problem>,
 ) -> TestsTree {
     let tests = root.join("tests");
@@ -216,10 +253,11 @@ pub fn scan(
     let probs = Mutex::new(Vec::new());
     let descend = |d: &Path| {
         // the excluded folders sit directly under tests/
-        !(d.parent() == Some(tests.as_path())
+        let not_case = d.parent() == Some(tests.as_path())
             && d.file_name()
                 .and_then(|n| n.to_str())
-                .is_some_and(|n| NOT_CASES.contains(&n)))
+                .is_some_and(|n| NOT_CASES.contains(&n));
+        !not_case && !is_output(&super::rel(root, d), output)
     };
     let visit = |e: &Entry<'_>| {
         let Ok(rel) = e.path.strip_prefix(&tests) else {
@@ -247,6 +285,9 @@ pub fn scan(
             return;
         }
         if e.is_dir {
+            if is_output(&super::rel(root, e.path), output) {
+                return;
+            }
             if let Some(name) = parts.last().filter(|n| !is_kebab(n)) {
                 if let Ok(mut p) = probs.lock() {
                     p.push(Problem::warning(
@@ -329,6 +370,30 @@ mod tests {
         let both: Vec<String> = vec!["*.ts".into(), "*.test.ts".into()];
         let c = CasePatterns::new(&both, &mut p);
         assert_eq!(c.case_id_of("a.test.ts"), Some("a"));
+    }
+
+    #[test]
+    fn the_project_s_output_folders_are_neither_cases_nor_linted() {
+        let d = tempfile::tempdir().expect("dir");
+        for f in [
+            "tests/test-results/Search_Chromium/x.spec.ts",
+            "tests/shop/backend/cart/basic/add.test.ts",
+        ] {
+            let p = d.path().join(f);
+            std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+            std::fs::write(p, "").expect("write");
+        }
+        let plan = TestPlan::default();
+        let mut probs = Vec::new();
+        let out = vec!["tests/test-results".to_owned()];
+        let t = scan(d.path(), &plan, &CasePatterns::default(), &out, &mut probs);
+        let ids: Vec<&str> = t.cases.iter().map(|c| c.case_id.as_str()).collect();
+        assert_eq!(ids, ["add"]);
+        assert!(probs.is_empty(), "{probs:?}");
+        // without it, the folder is linted and its file a case
+        let t = scan(d.path(), &plan, &CasePatterns::default(), &[], &mut probs);
+        assert_eq!(t.cases.len(), 2);
+        assert!(probs.iter().any(|p| p.rule == "folder-not-kebab-case"));
     }
 
     #[test]

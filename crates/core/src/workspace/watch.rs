@@ -288,6 +288,34 @@ impl Subscription {
     }
 }
 
+/// Whether a file name is an editor's or a tool's temporary file, which no
+/// watch reacts to: vim's swap files (`.x.swp`, `.x.swo`, …) and its write
+/// probe `4913`, backups (`x~`), emacs' `#x#` and `.#x`, `sed -i`'s `sedXXXXXX`,
+/// JetBrains' `x___jb_tmp___` / `___jb_old___`, kate's `.kate-swp`, `.tmp` /
+/// `.swp` endings.
+pub fn is_editor_temp(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let vim_swap = name.starts_with('.')
+        && name
+            .rsplit_once('.')
+            .is_some_and(|(_, ext)| ext.len() == 3 && ext.starts_with("sw"));
+    let sed = name.len() == 9
+        && name.starts_with("sed")
+        && name[3..].bytes().all(|b| b.is_ascii_alphanumeric());
+    name.is_empty()
+        || vim_swap
+        || sed
+        || name == "4913"
+        || name.ends_with('~')
+        || (name.starts_with('#') && name.ends_with('#'))
+        || name.starts_with(".#")
+        || name.ends_with("___jb_tmp___")
+        || name.ends_with("___jb_old___")
+        || name.ends_with(".kate-swp")
+        || name.to_ascii_lowercase().ends_with(".tmp")
+        || name.to_ascii_lowercase().ends_with(".swp")
+}
+
 impl std::fmt::Debug for Shared {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Shared")
@@ -875,6 +903,32 @@ fn run(root: &Path, budget: usize, shared: &Shared, stop: &AtomicBool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn editors_temporary_files_are_told() {
+        for t in [
+            "src/.utils.ts.swp",
+            "src/.utils.ts.swx",
+            "src/sedXYZ12a",
+            "src/sedsEaFd8",
+            "4913",
+            "src/utils.ts~",
+            "src/#utils.ts#",
+            "src/.#utils.ts",
+            "src/utils.ts___jb_tmp___",
+        ] {
+            assert!(is_editor_temp(t), "{t}");
+        }
+        for f in [
+            "src/utils.ts",
+            "src/sed.ts",
+            "src/seder.ts",
+            "src/a.test.ts",
+            ".env",
+        ] {
+            assert!(!is_editor_temp(f), "{f}");
+        }
+    }
 
     fn ms(n: u64) -> Duration {
         Duration::from_millis(n)

@@ -58,7 +58,11 @@ impl App {
             None => None,
         };
         let Some(folder) = folder.filter(|f| !f.is_empty()) else {
-            self.notice = Some("a: select a folder of the tree to add a case in".into());
+            self.notice = Some(if self.tests.nodes().is_empty() {
+                "a: the tree is empty: `testdeck new tests/<domain>/<layer>/<suite>/<name>` writes its first case (`testdeck init` finds the tests you have)".into()
+            } else {
+                "a: select a folder of the tree to add a case in".into()
+            });
             return;
         };
         self.adding.folder = Some(folder);

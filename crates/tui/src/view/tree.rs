@@ -62,8 +62,20 @@ pub fn draw(
         return;
     }
     if tests.nodes().is_empty() {
+        let read = cx.ws.is_some_and(|w| w.config.outside.is_some());
         let hint = [
-            "A case is tests/<domain>/<layer>/<suite>/…/<name>.test.ts",
+            if read {
+                "No file matches testdeck.toml [outside]"
+            } else {
+                "Your vitest / Playwright tests:"
+            },
+            if read {
+                "`testdeck init --force` reads again"
+            } else {
+                "`testdeck init` shows them here"
+            },
+            "New: `testdeck new tests/<domain>/…`",
+            "Adopt: `testdeck adopt FILE --to …`",
             "Run logs appear under tests/logs/",
         ];
         let lines = headed("No test cases here", theme.get("text"), hint);
@@ -142,51 +154,85 @@ pub fn draw(
                 } else {
                     theme.get("text")
                 };
+                let prefix: usize = left.iter().map(Span::width).sum();
                 left.push(Span::styled(n.label.clone(), name_style));
+                // each badge in full and as its one-column sign (the legend of `?`)
+                let mut badges: Vec<(String, char, &str)> = Vec::new();
                 if c.live {
-                    right.push(Span::styled("LIVE ", theme.get("badge_live")));
+                    badges.push(("LIVE".into(), 'L', "badge_live"));
                 }
                 if c.temp {
-                    right.push(Span::styled("TEMP ", theme.get("badge_temp")));
+                    badges.push(("TEMP".into(), 'T', "badge_temp"));
                 }
                 if !c.registered {
-                    right.push(Span::styled("⚠unreg ", theme.get("warning")));
+                    badges.push(("⚠unreg".into(), '⚠', "warning"));
                 }
                 if c.orphan() {
-                    right.push(Span::styled("orphan ", theme.get("muted")));
+                    badges.push(("orphan".into(), '∅', "muted"));
                 }
                 if stats.is_some_and(|s| s.flaky_cases > 0) {
-                    right.push(Span::styled("~flaky ", theme.get("warning")));
+                    badges.push(("~flaky".into(), '~', "warning"));
                 }
                 let figures = stats.and_then(|s| s.figures.as_ref());
                 if figures.is_some_and(|f| f.new_failure) {
-                    right.push(Span::styled("new✗ ", theme.get("failed")));
+                    badges.push(("new✗".into(), '!', "failed"));
                 }
                 if figures.is_some_and(|f| f.stale) {
-                    right.push(Span::styled("stale ", theme.get("warning")));
+                    badges.push(("stale".into(), '≈', "warning"));
                 }
                 match c.latest {
-                    Some(RunStatus::InProgress) => {
-                        right.push(Span::styled("running ", theme.get("running")));
-                    }
-                    Some(RunStatus::Cancelled) => {
-                        right.push(Span::styled("cancelled ", theme.get("muted")));
-                    }
-                    Some(RunStatus::Abandoned) => {
-                        right.push(Span::styled("abandoned ", theme.get("warning")));
-                    }
+                    Some(RunStatus::InProgress) => badges.push(("running".into(), '↻', "running")),
+                    Some(RunStatus::Cancelled) => badges.push(("cancelled".into(), '⊘', "muted")),
+                    Some(RunStatus::Abandoned) => badges.push(("abandoned".into(), '?', "warning")),
                     _ => {}
                 }
-                if c.runs > 0 {
-                    right.push(Span::styled(format!("{}× ", c.runs), theme.get("badge")));
-                }
-                right.push(rate_span(
+                let runs =
+                    (c.runs > 0).then(|| Span::styled(format!("{}× ", c.runs), theme.get("badge")));
+                let rate = rate_span(
                     stats.and_then(|s| s.historical.historical_success_rate),
                     theme,
-                ));
-                let used: usize = left.iter().chain(&right).map(Span::width).sum::<usize>() + 1;
-                let badges = super::badges::case(&cx.badges, c, theme, w.saturating_sub(used));
-                right.splice(0..0, badges);
+                );
+                // the name keeps 16 columns (or all of it) before any badge
+                // (a longer name: 16 of its characters and the `…` that says it goes on)
+                let name_w = n.label.chars().count();
+                let keep = prefix
+                    + if name_w > NAME_KEEPS {
+                        NAME_KEEPS + 1
+                    } else {
+                        name_w
+                    };
+                let full: usize = badges
+                    .iter()
+                    .map(|(t, _, _)| t.chars().count() + 1)
+                    .sum::<usize>()
+                    + runs.as_ref().map_or(0, Span::width)
+                    + rate.width();
+                let narrow = full + keep + 1 > w;
+                for (text, sign, style) in &badges {
+                    if narrow {
+                        right.push(Span::styled(sign.to_string(), theme.get(style)));
+                    } else {
+                        right.push(Span::styled(format!("{text} "), theme.get(style)));
+                    }
+                }
+                if narrow && !badges.is_empty() {
+                    right.push(Span::raw(" "));
+                }
+                right.extend(runs);
+                right.push(rate);
+                let used: usize = keep + right.iter().map(Span::width).sum::<usize>() + 1;
+                let extra = super::badges::case(&cx.badges, c, theme, w.saturating_sub(used));
+                // before the rate: on a row too narrow they give way first
+                let at = right.len().saturating_sub(1);
+                right.splice(at..at, extra);
+                let line = super::spread_keeping(left, right, w, keep);
+                let line = if pos == tests.list().cursor {
+                    line.style(theme.get("selection"))
+                } else {
+                    line
+                };
+                lines.push(line);
+                continue;
             }
         }
         let mut line = spread(left, right, w);
@@ -205,6 +251,9 @@ fn mark_span(marked: bool, theme: &Theme) -> Span<'static> {
         Span::raw(" ")
     }
 }
+
+/// The columns of a case's name kept before any badge (the whole name when shorter).
+pub const NAME_KEEPS: usize = 16;
 
 /// A pass rate coloured by how good it is.
 pub fn rate_span(r: Option<f64>, theme: &Theme) -> Span<'static> {
