@@ -5,6 +5,7 @@ use super::meta::{MetaSummary, meta_from_value};
 use super::{RawRun, RunStatus};
 use crate::problem::Problem;
 use crate::workspace::run_folder::{self, Names};
+use crate::workspace::run_tests::RunTests;
 use crate::workspace::walk::Folder;
 use crate::workspace::{contract, read, rel};
 use serde::Serialize;
@@ -119,7 +120,23 @@ pub(crate) fn read_run(
         };
         out.extend(contract::check_in(&view, folder));
     }
+    // a finished run's per-test record, read once here and kept by the index
+    let tests = (status.is_finished() && names.timeline)
+        .then(|| {
+            read::read_beneath(
+                folder.fd(),
+                Path::new(run_folder::TIMELINE),
+                read::Links::Never,
+                read::Kind::Timeline,
+            )
+            .ok()
+        })
+        .flatten()
+        .map(|b| RunTests::of_bytes(&b))
+        .filter(|t| !t.is_empty())
+        .map(Box::new);
     RawRun {
+        tests,
         run_id,
         case_id: Arc::from(case_id),
         scope: Arc::from(scope),
