@@ -62,13 +62,24 @@ impl TestCounts {
     }
 }
 
-/// `67 cases: 60 ✓ 7 ✗` and, when the runs said how many tests they held,
+/// `67 cases: 60 ✓ 7 ✗` (then `others`, e.g. `1 skipped`, each after a
+/// space) and, when the runs said how many tests they held,
 /// ` · 411 tests: 401 ✓ 10 ✗`: a count by case beside the count by test.
-pub fn cases_and_tests(cases: u64, passed: u64, failed: u64, tests: Option<&TestCounts>) -> String {
+pub fn cases_and_tests(
+    cases: u64,
+    passed: u64,
+    failed: u64,
+    others: &[String],
+    tests: Option<&TestCounts>,
+) -> String {
     let mut s = format!(
         "{cases} {}: {passed} ✓ {failed} ✗",
         if cases == 1 { "case" } else { "cases" }
     );
+    for o in others {
+        s.push(' ');
+        s.push_str(o);
+    }
     if let Some(t) = tests {
         s.push_str(" · ");
         s.push_str(&t.phrase());
@@ -223,6 +234,113 @@ impl RunTests {
     }
 }
 
+/// One framework test of a run, as its last attempt ended.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TestOutcome {
+    /// Its title path (`describe › test`).
+    pub name: String,
+    /// `ok`, `failed` or `skipped` (the step's `status`).
+    pub status: String,
+    /// `data.durationMs`.
+    pub duration_ms: Option<u64>,
+    /// `data.location`: the file (relative to the workspace root) and line.
+    pub location: Option<(String, u64)>,
+    /// A failed test's first error message (its failure event's, else its
+    /// step's `failed: …`); a skipped test's reason.
+    pub message: Option<String>,
+}
+
+/// The tests of a run, each by its last attempt, in the order they ended
+/// (what JUnit writes one testcase for).
+pub fn outcomes<'a>(events: impl IntoIterator<Item = &'a TimelineEvent>) -> Vec<TestOutcome> {
+    let mut out: Vec<TestOutcome> = Vec::new();
+    // the test's key → its place in `out`, and its step id → its place
+    let mut by_key: HashMap<(String, String), usize> = HashMap::new();
+    let mut by_id: HashMap<String, usize> = HashMap::new();
+    for ev in events {
+        let data = ev.data.as_object();
+        let get = |k: &str| data.and_then(|d| d.get(k));
+        match get("kind").and_then(Value::as_str) {
+            Some("test") if ev.kind == "step" => {
+                let key = (
+                    get("titlePath").map_or_else(|| ev.name.clone(), Value::to_string),
+                    get("project")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_owned(),
+                );
+                let location = get("location").and_then(|l| {
+                    Some((
+                        l.get("file")?.as_str()?.to_owned(),
+                        l.get("line").and_then(Value::as_u64).unwrap_or(0),
+                    ))
+                });
+                let message = match ev.status.as_str() {
+                    "failed" => Some(
+                        ev.message
+                            .strip_prefix("failed: ")
+                            .unwrap_or(&ev.message)
+                            .to_owned(),
+                    ),
+                    "skipped" => ev.message.strip_prefix("skipped: ").map(str::to_owned),
+                    _ => None,
+                };
+                let t = TestOutcome {
+                    name: ev.name.clone(),
+                    status: ev.status.clone(),
+                    duration_ms: get("durationMs").and_then(Value::as_u64),
+                    location,
+                    message,
+                };
+                // a retried test: its last attempt takes its place
+                let at = *by_key.entry(key).or_insert_with(|| {
+                    out.push(TestOutcome::default());
+                    out.len() - 1
+                });
+                out[at] = t;
+                if let Some(id) = &ev.id {
+                    by_id.insert(id.clone(), at);
+                }
+            }
+            Some("test-error") => {
+                let at = get("test")
+                    .and_then(Value::as_str)
+                    .and_then(|id| by_id.get(id));
+                if let Some(&at) = at {
+                    let t = &mut out[at];
+                    // the first error of the test's last attempt
+                    if t.status == "failed" && !ev.message.is_empty() {
+                        let first = t.message.get_or_insert_with(String::new);
+                        if first.is_empty() || ev.message.starts_with(first.as_str()) {
+                            first.clone_from(&ev.message);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// [`outcomes`] of the run folder `dir`'s timeline (bounded reader; none when
+/// it does not read).
+pub fn read_outcomes(dir: &Path) -> Vec<TestOutcome> {
+    let Ok(bytes) = read::read(
+        &dir.join(run_folder::TIMELINE),
+        Some(dir),
+        read::Kind::Timeline,
+    ) else {
+        return Vec::new();
+    };
+    let events: Vec<TimelineEvent> = bytes
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.iter().all(u8::is_ascii_whitespace))
+        .map(|l| timeline::parse_line(l).0)
+        .collect();
+    outcomes(&events)
+}
+
 /// A line that may hold `run/start`, `run/finish`, a test's step or the
 /// framework's words for no test (a cheap look before a parse).
 fn worth_parsing(line: &[u8]) -> bool {
@@ -308,6 +426,45 @@ mod tests {
     }
 
     #[test]
+    fn outcomes_keep_the_last_attempt_and_the_first_error() {
+        let lines = [
+            r#"{"type":"step","name":"s › a","status":"failed","id":"t1","message":"failed: boom","data":{"kind":"test","titlePath":["s","a"],"retry":0,"location":{"file":"tests/x.test.ts","line":3,"column":1}}}"#,
+            r#"{"type":"assertion","name":"s › a","status":"failed","id":"t1.e1","message":"boom","data":{"kind":"test-error","test":"t1"}}"#,
+            r#"{"type":"step","name":"s › b","status":"failed","id":"t2","message":"failed: expected 1 to be 2","data":{"kind":"test","titlePath":["s","b"],"durationMs":7}}"#,
+            r#"{"type":"assertion","name":"s › b","status":"failed","id":"t2.e1","message":"expected 1 to be 2 // Object.is equality","data":{"kind":"test-error","test":"t2"}}"#,
+            r#"{"type":"step","name":"s › a","status":"ok","id":"t3","message":"passed","data":{"kind":"test","titlePath":["s","a"],"retry":1,"location":{"file":"tests/x.test.ts","line":3,"column":1}}}"#,
+        ]
+        .join("\n");
+        let events: Vec<TimelineEvent> = lines
+            .lines()
+            .map(|l| timeline::parse_line(l.as_bytes()).0)
+            .collect();
+        let got = outcomes(&events);
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert_eq!(
+            (
+                got[0].name.as_str(),
+                got[0].status.as_str(),
+                got[0].message.as_deref()
+            ),
+            ("s › a", "ok", None)
+        );
+        assert_eq!(got[0].location, Some(("tests/x.test.ts".into(), 3)));
+        assert_eq!(
+            (
+                got[1].status.as_str(),
+                got[1].message.as_deref(),
+                got[1].duration_ms
+            ),
+            (
+                "failed",
+                Some("expected 1 to be 2 // Object.is equality"),
+                Some(7)
+            )
+        );
+    }
+
+    #[test]
     fn counts_are_said_beside_the_cases() {
         let t = TestCounts {
             total: 411,
@@ -316,10 +473,13 @@ mod tests {
             skipped: 0,
         };
         assert_eq!(
-            cases_and_tests(67, 60, 7, Some(&t)),
+            cases_and_tests(67, 60, 7, &[], Some(&t)),
             "67 cases: 60 ✓ 7 ✗ · 411 tests: 401 ✓ 10 ✗"
         );
-        assert_eq!(cases_and_tests(1, 1, 0, None), "1 case: 1 ✓ 0 ✗");
+        assert_eq!(
+            cases_and_tests(2, 1, 0, &["1 skipped".into()], None),
+            "2 cases: 1 ✓ 0 ✗ 1 skipped"
+        );
         assert_eq!(TestCounts::sum([None, None]), None);
         assert_eq!(
             TestCounts::sum([Some(&t), None, Some(&t)]).map(|c| c.total),
