@@ -255,6 +255,13 @@ pub fn run(args: &Args, ws: &testdeck_core::workspace::Workspace) -> ExitCode {
         print_json(&json!({ "cases": cases }));
         return ExitCode::SUCCESS;
     }
+    if cases.is_empty() && args.filter.is_none() {
+        // as `run --changed` says it: an empty answer is not silence
+        if let Some(rev) = &args.changed {
+            crate::outln!("nothing differs from {}: no case changed", escape(rev));
+            return ExitCode::SUCCESS;
+        }
+    }
     for c in &cases {
         let s = |k: &str| c.get(k).and_then(Value::as_str).unwrap_or("");
         if s("source") == "tests" {
