@@ -179,3 +179,58 @@ fn run_prints_each_case_whole_before_the_next_case_begins() {
     );
     assert!(at("runner: starting a") < finish_a, "{text}");
 }
+
+/// Issue 40: a run that ran no test (`No tests found.`) says why in `explain`
+/// and in the statistics, and is no duration sample (no regression of it).
+#[test]
+fn a_run_of_no_test_says_why_and_is_no_sample() {
+    let ws = common::fs::scratch_dir();
+    let root = ws.path();
+    common::fs::write(root, "tests/web/unit/dates/a.test.ts", "// a case file\n");
+    for (i, (ms, total)) in [(100, 3), (100, 3), (100, 3), (900, 0)].iter().enumerate() {
+        let id = format!("20260301-10000{i}-000");
+        let dir = format!("tests/logs/web/unit/dates/a/{id}");
+        let finish = if *total == 0 {
+            r#"{"type":"run","name":"run/finish","status":"failed","message":"no test","data":{"tests":{"total":0,"passed":0,"failed":0,"skipped":0},"noTests":"No tests found."}}"#.to_owned()
+        } else {
+            format!(
+                r#"{{"type":"run","name":"run/finish","status":"ok","message":"passed","data":{{"tests":{{"total":{total},"passed":{total},"failed":0,"skipped":0}}}}}}"#
+            )
+        };
+        common::fs::write(
+            root,
+            &format!("{dir}/timeline.jsonl"),
+            &format!("{finish}\n"),
+        );
+        let status = if *total == 0 { "failed" } else { "passed" };
+        common::fs::write(
+            root,
+            &format!("{dir}/meta.json"),
+            &format!(
+                r#"{{"schemaVersion":4,"runId":"{id}","caseId":"a","scope":"web/unit/dates","status":"{status}","startedAt":"2026-03-01T10:00:0{i}Z","finishedAt":"2026-03-01T10:00:0{i}Z","stats":{{"durationMs":{ms},"steps":1,"assertions":0,"errors":0,"artifacts":0}}}}"#
+            ),
+        );
+    }
+    let (out, _) = testdeck(root, &["explain", "web/unit/dates/a", "--json"]);
+    let doc: Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(doc["noTests"], "No tests found.", "{doc}");
+    let (text, _) = testdeck(root, &["explain", "web/unit/dates/a"]);
+    assert!(text.starts_with("ran no test: No tests found.\n"), "{text}");
+    let (out, _) = testdeck(root, &["insights", "--json"]);
+    let doc: Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(doc["regressions"], json!([]), "{doc}");
+    // a fail of no test is no new failure either: it is no outcome
+    assert_eq!(doc["newFailures"], json!([]), "{doc}");
+    let (out, _) = testdeck(root, &["stats", "--json"]);
+    let doc: Value = serde_json::from_str(&out).expect("json");
+    let case = doc["nodes"]
+        .as_array()
+        .expect("nodes")
+        .iter()
+        .find(|n| n["path"] == "web/unit/dates/a")
+        .cloned()
+        .expect("case node");
+    assert_eq!(case["noTests"], "No tests found.", "{case}");
+    assert_eq!(case["durationMs"]["last"], Value::Null, "{case}");
+    assert_eq!(case["tests"]["total"], 0, "{case}");
+}
