@@ -343,7 +343,7 @@ pub fn read_outcomes(dir: &Path) -> Vec<TestOutcome> {
 
 /// A line that may hold `run/start`, `run/finish`, a test's step or the
 /// framework's words for no test (a cheap look before a parse).
-fn worth_parsing(line: &[u8]) -> bool {
+pub(crate) fn worth_parsing(line: &[u8]) -> bool {
     let has = |needle: &[u8]| line.windows(needle.len()).any(|w| w == needle);
     has(b"run/") || has(b"\"test\"") || has(b"No test")
 }

@@ -107,6 +107,9 @@ pub(crate) fn read_run(
     }
     let status = RunStatus::of_meta(meta.as_ref());
     crate::progress::advance(1);
+    // with the contract checks, their one read of the timeline keeps its lines
+    let tests_lines = std::cell::RefCell::new(Vec::new());
+    let checked = contract.is_some();
     if let Some(out) = contract {
         let view = contract::RunView {
             path: &path,
@@ -117,12 +120,16 @@ pub(crate) fn read_run(
             meta: meta.as_ref(),
             meta_text: &meta_text,
             names,
+            tests_lines: Some(&tests_lines),
         };
         out.extend(contract::check_in(&view, folder));
     }
     // a finished run's per-test record, read once here and kept by the index
     let tests = (status.is_finished() && names.timeline)
         .then(|| {
+            if checked {
+                return Some(tests_lines.take());
+            }
             read::read_beneath(
                 folder.fd(),
                 Path::new(run_folder::TIMELINE),
