@@ -210,3 +210,80 @@ fn changed_outside_a_git_checkout_says_so_and_exits_2() {
         assert!(err.contains("not a git checkout"), "{cmd:?}: {err}");
     }
 }
+
+/// Issue 44: `list --changed` printed nothing at all when nothing changed.
+#[test]
+fn list_changed_says_when_nothing_differs() {
+    if !has_git() {
+        eprintln!("no git: skipped");
+        return;
+    }
+    let ws = checkout();
+    let out = cli::at(ws.path())
+        .args(["list", "--changed"])
+        .output()
+        .expect("list");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "nothing differs from HEAD: no case changed\n"
+    );
+    // --json stays the empty list
+    let out = cli::at(ws.path())
+        .args(["list", "--changed", "--json"])
+        .output()
+        .expect("list");
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(doc, serde_json::json!({"cases": []}));
+}
+
+/// Issue 44: a `.gitignore` naming `temp` hid `tests/temp/` from git, and so
+/// from `--changed`, and nothing said so.
+#[test]
+fn validate_warns_where_git_ignores_the_tests() {
+    if !has_git() {
+        eprintln!("no git: skipped");
+        return;
+    }
+    let ws = checkout();
+    let root = ws.path();
+    let (_, doc) = cli::validate_json(root);
+    let rules = |doc: &Value| -> Vec<Value> {
+        doc["problems"]
+            .as_array()
+            .expect("problems")
+            .iter()
+            .filter(|p| p["rule"] == "git-ignores-tests")
+            .cloned()
+            .collect()
+    };
+    assert!(rules(&doc).is_empty(), "{doc}");
+    write(root, ".gitignore", "node_modules\ntemp\n");
+    write(root, "tests/temp/try.test.ts", "// ad hoc\n");
+    // git does not see the new temp case: --changed cannot either
+    assert!(!listed(root, &["--changed"]).contains(&"try".to_owned()));
+    let (code, doc) = cli::validate_json(root);
+    assert_eq!(code, Some(0), "a warning, not an error: {doc}");
+    let found = rules(&doc);
+    assert_eq!(found.len(), 1, "{doc}");
+    assert_eq!(found[0]["severity"], "warning");
+    assert_eq!(found[0]["file"], ".gitignore");
+    assert_eq!(found[0]["line"], 2);
+    assert!(
+        found[0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("tests/temp/") && m.contains("\"temp\"")),
+        "{doc}"
+    );
+    // `tests` itself: the whole tree, said once
+    write(root, ".gitignore", "tests\n");
+    let (_, doc) = cli::validate_json(root);
+    let found = rules(&doc);
+    assert_eq!(found.len(), 1, "{doc}");
+    assert!(
+        found[0]["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("git ignores tests/ ")),
+        "{doc}"
+    );
+}

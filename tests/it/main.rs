@@ -14,6 +14,7 @@ mod changed_cli;
 mod cli_pipe;
 mod cli_shell;
 mod contract_checks;
+mod counted;
 mod demo_catalog;
 mod demo_commands;
 mod demo_gen;

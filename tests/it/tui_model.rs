@@ -114,7 +114,12 @@ fn r_on_a_category_previews_what_runs_and_what_is_excluded_and_why() {
         line.contains("TC-CLI-007 (risk destructive is above max-risk mutating)"),
         "{line}"
     );
-    assert!(text(&app).contains("Enter  go"), "{}", text(&app));
+    // issue 44: the box and the key-hint line under it say the same keys and
+    // words, the keymap's (the box every key, the hint line the shortest)
+    let shown = text(&app);
+    assert!(shown.contains("Enter/y  go     Esc/n  close"), "{shown}");
+    assert!(shown.contains(" y go  n close "), "{shown}");
+    assert!(!shown.contains("cancel"), "{shown}");
     snapshots(&mut app, "preview_r_category");
     // Esc: nothing starts, and the status line says so
     let fx = app.key(KeyCode::Esc);

@@ -73,9 +73,20 @@ pub fn run(args: &Args, ws: &Workspace) -> ExitCode {
         Err(e) => return usage(&e),
     };
     let digest = Digest::read(&ws.root, &dir);
+    // a run that ran no test says why (SPEC §1.3: no pass, no duration sample)
+    let no_tests = testdeck_core::workspace::run_tests::RunTests::read(&dir).no_tests;
     if args.json {
-        print_json(&digest);
+        match serde_json::to_value(&digest) {
+            Ok(serde_json::Value::Object(mut m)) => {
+                m.insert("noTests".into(), no_tests.into());
+                print_json(&serde_json::Value::Object(m));
+            }
+            _ => print_json(&digest),
+        }
     } else {
+        if let Some(why) = &no_tests {
+            crate::outln!("ran no test: {}", testdeck_core::sanitize::escape(why));
+        }
         crate::outln!("{}", digest.text());
     }
     ExitCode::SUCCESS

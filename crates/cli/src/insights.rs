@@ -140,7 +140,7 @@ fn text(l: &Lists, s: &Settings, color: bool) -> String {
         &mut out,
         "Flakiest",
         &format!(
-            "(flips / (runs − 1) over the last {} runs, above {})",
+            "(flips on the same code / (runs − 1) over the last {} runs, above {})",
             s.window, s.flaky_threshold
         ),
         l.flakiest.is_empty(),

@@ -270,6 +270,16 @@ pub fn run(args: &Args, ws: &testdeck_core::workspace::Workspace) -> ExitCode {
             eprintln!("{}", escape(n));
         }
     }
+    if cases.is_empty() && args.filter.is_none() {
+        if let Some(rev) = &args.changed {
+            // as `run --changed` says it: an empty answer is not silence (a change
+            // that reaches no case has said so in its note)
+            if changed.as_ref().is_none_or(|ch| ch.files.is_empty()) {
+                crate::outln!("nothing differs from {}: no case changed", escape(rev));
+            }
+            return ExitCode::SUCCESS;
+        }
+    }
     for c in &cases {
         let s = |k: &str| c.get(k).and_then(Value::as_str).unwrap_or("");
         if s("source") == "tests" {

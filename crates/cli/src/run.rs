@@ -414,7 +414,10 @@ fn junit_cases(
                 log,
                 started_at: None,
                 detail,
+                tests: Vec::new(),
             }
+            // the tests inside its file, one testcase each (SPEC §1.2)
+            .with_tests(&ws.root)
         })
         .collect()
 }
@@ -537,16 +540,23 @@ pub(crate) fn human(ev: &ExecEvent) -> String {
             s
         }
         ExecEvent::Summary(sm) => {
-            let counts: Vec<String> = Verdict::ALL
+            let n = |v: Verdict| sm.results.iter().filter(|r| r.verdict == v).count() as u64;
+            // the cases by verdict, then the tests inside their files (SPEC §1.2)
+            let others: Vec<String> = Verdict::ALL
                 .iter()
-                .map(|v| {
-                    format!(
-                        "{} {v}",
-                        sm.results.iter().filter(|r| r.verdict == *v).count()
-                    )
-                })
+                .filter(|v| !matches!(v, Verdict::Pass | Verdict::Fail) && n(**v) > 0)
+                .map(|v| format!("{} {v}", n(*v)))
                 .collect();
-            let mut s = format!("summary: {}", counts.join(", "));
+            let mut s = format!(
+                "summary: {}",
+                testdeck_core::workspace::run_tests::cases_and_tests(
+                    sm.results.len() as u64,
+                    n(Verdict::Pass),
+                    n(Verdict::Fail),
+                    &others,
+                    sm.tests.as_ref(),
+                )
+            );
             if let Some(r) = &sm.record {
                 let _ = write!(s, "\nrecord: {}", escape(r));
             }

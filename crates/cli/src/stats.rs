@@ -81,14 +81,15 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
         );
     } else {
         crate::outln!(
-            "{:<56} {:>6} {:>6} {:>6} {:>8}   {:>7} {:>8}",
+            "{:<56} {:>6} {:>6} {:>6} {:>8}   {:>7} {:>8} {:>13}",
             "node",
             "runs",
             "pass",
             "fail",
             "hist",
             "latest",
-            "rate"
+            "rate",
+            "tests ✓/all"
         );
         for n in &nodes {
             let depth = n.path.split('/').filter(|s| !s.is_empty()).count();
@@ -104,8 +105,15 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
             if n.orphan {
                 label.push_str(" (orphan)");
             }
+            if n.figures.as_ref().is_some_and(|f| f.no_tests.is_some()) {
+                label.push_str(" (ran no test)");
+            }
+            // the tests inside the files, by each case's newest run
+            let tests = n
+                .tests
+                .map_or_else(|| "—".to_owned(), |t| format!("{}/{}", t.passed, t.total));
             crate::outln!(
-                "{:<56} {:>6} {:>6} {:>6} {:>8}   {:>3}/{:<3} {:>8}",
+                "{:<56} {:>6} {:>6} {:>6} {:>8}   {:>3}/{:<3} {:>8} {:>13}",
                 label,
                 n.historical.total_runs,
                 n.historical.passed_runs,
@@ -114,6 +122,7 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
                 n.latest.latest_passed_cases,
                 n.latest.latest_case_count,
                 fmt_rate(n.latest.latest_success_rate),
+                tests,
             );
         }
     }

@@ -253,6 +253,7 @@ pub(crate) fn launch_catalog(
                     if save_failed.borrow().is_none() {
                         let r = ResultLine {
                             run_id: Some(run_id.clone()),
+                            tests: None,
                             ..ResultLine::unrun(
                                 "record",
                                 Verdict::EnvironmentFail,

@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Duration;
 use testdeck_core::workspace::logs::{RawRun, RunStatus};
+use testdeck_core::workspace::run_tests::{self, TestOutcome};
 
 /// The suite of every tests-tree run.
 pub const TESTS_SUITE: &str = "tests";
@@ -36,6 +37,21 @@ pub struct Case {
     pub started_at: Option<String>,
     /// The failure's body: a failed tests run's plain failure digest.
     pub detail: Option<String>,
+    /// The framework tests inside a tests run's file (SPEC §1.2): when there
+    /// are any, the case is a testsuite of its own (named `scope/caseId`) with
+    /// one testcase per test, instead of one testcase.
+    pub tests: Vec<TestOutcome>,
+}
+
+impl Case {
+    /// The tests inside the run's file, read from its folder under `root`.
+    #[must_use]
+    pub fn with_tests(mut self, root: &Path) -> Case {
+        if let Some(p) = &self.path {
+            self.tests = run_tests::read_outcomes(&root.join(p));
+        }
+        self
+    }
 }
 
 /// The suite name of a catalog run record.
@@ -88,6 +104,7 @@ pub fn tests_case(r: &RawRun) -> Case {
         }),
         started_at: r.started_at().map(str::to_owned),
         detail: None,
+        tests: Vec::new(),
     }
 }
 
@@ -105,6 +122,7 @@ pub fn catalog_case(rec: &RunRecord, c: &CaseResult) -> Case {
         log: c.log.clone(),
         started_at: Some(c.started_at.clone()),
         detail: None,
+        tests: Vec::new(),
     }
 }
 
@@ -153,17 +171,62 @@ fn testcase(c: &Case) -> TestCase {
     t
 }
 
-/// The report: one testsuite a source (tests, then each catalog record), cases in order.
+/// One framework test of the tests run `c` as a testcase: its title path,
+/// the case as its class, its own status, time, message and place.
+fn test_testcase(c: &Case, t: &TestOutcome) -> TestCase {
+    let verdict = match t.status.as_str() {
+        "ok" => Verdict::Pass,
+        "failed" => Verdict::Fail,
+        _ => Verdict::Skipped,
+    };
+    let mut one = Case {
+        suite: c.name.clone(),
+        name: t.name.clone(),
+        classname: c.name.clone(),
+        verdict,
+        reason: t.message.clone(),
+        duration_ms: t.duration_ms,
+        run_id: c.run_id.clone(),
+        path: c.path.clone(),
+        log: c.log.clone(),
+        started_at: None,
+        detail: None,
+        tests: Vec::new(),
+    };
+    if verdict == Verdict::Fail {
+        one.detail = t.location.as_ref().map(|(f, l)| format!("{f}:{l}"));
+    }
+    let mut tc = testcase(&one);
+    if let Some((file, line)) = &t.location {
+        tc.add_property(Property::new("file", file.as_str()));
+        tc.add_property(Property::new("line", line.to_string()));
+    }
+    tc
+}
+
+/// The report: one testsuite a source (tests, then each catalog record), and
+/// one a tests run whose file's tests are known, cases in order.
 pub fn report(cases: &[Case]) -> Report {
     let mut suites: Vec<TestSuite> = Vec::new();
     for c in cases {
-        let i = if let Some(i) = suites.iter().position(|s| s.name.as_str() == c.suite) {
+        let suite = if c.tests.is_empty() {
+            c.suite.as_str()
+        } else {
+            c.name.as_str()
+        };
+        let i = if let Some(i) = suites.iter().position(|s| s.name.as_str() == suite) {
             i
         } else {
-            suites.push(TestSuite::new(c.suite.as_str()));
+            suites.push(TestSuite::new(suite));
             suites.len() - 1
         };
-        suites[i].add_test_case(testcase(c));
+        if c.tests.is_empty() {
+            suites[i].add_test_case(testcase(c));
+        } else {
+            for t in &c.tests {
+                suites[i].add_test_case(test_testcase(c, t));
+            }
+        }
     }
     let mut r = Report::new("testdeck");
     r.add_test_suites(suites);
@@ -203,6 +266,7 @@ mod tests {
             log: Some(format!("logs/{name}.log")),
             started_at: Some("2026-01-02T03:04:05.000Z".into()),
             detail: None,
+            tests: Vec::new(),
         }
     }
 
@@ -237,5 +301,47 @@ mod tests {
         let xml = to_xml(&[c]).expect("xml");
         assert!(!xml.contains('\u{1b}') && !xml.contains('\u{7}'), "{xml}");
         assert!(xml.contains("red text &amp; &lt;tag&gt;"), "{xml}");
+    }
+
+    #[test]
+    fn a_run_with_tests_is_a_suite_of_its_tests() {
+        let mut c = case("web/unit/dates/format", Verdict::Fail);
+        let t = |name: &str, status: &str, message: Option<&str>| TestOutcome {
+            name: name.into(),
+            status: status.into(),
+            duration_ms: Some(4),
+            location: Some(("tests/web/unit/dates/format.test.ts".into(), 12)),
+            message: message.map(str::to_owned),
+        };
+        c.tests = vec![
+            t("format › pads", "ok", None),
+            t("format › rounds", "failed", Some("expected 1 to be 2")),
+            t("format › later", "skipped", None),
+        ];
+        let other = case("web/unit/dates/parse", Verdict::Pass);
+        let xml = to_xml(&[c, other]).expect("xml");
+        // the framework's tests, one testcase each, in the case's own suite
+        assert!(
+            xml.contains(r#"<testsuite name="web/unit/dates/format" tests="3" skipped="1" errors="0" failures="1">"#),
+            "{xml}"
+        );
+        assert!(
+            xml.contains(r#"<testcase name="format › rounds" classname="web/unit/dates/format""#),
+            "{xml}"
+        );
+        assert!(
+            xml.contains(r#"<failure message="expected 1 to be 2" type="fail">"#),
+            "{xml}"
+        );
+        assert!(
+            xml.contains(r#"<property name="line" value="12"/>"#),
+            "{xml}"
+        );
+        // a run without per-test events stays one testcase of the tests suite
+        assert!(
+            xml.contains(r#"<testsuite name="tests" tests="1""#),
+            "{xml}"
+        );
+        assert!(xml.contains(r#"tests="4""#), "{xml}");
     }
 }

@@ -24,6 +24,7 @@ use serde::Serialize;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::thread::JoinHandle;
+use testdeck_core::workspace::run_tests::TestCounts;
 
 pub use catalog_run::CatalogPlan;
 pub use policy::{Decision, GrantSource, Grantable, Grants, Prompt, Risk};
@@ -49,6 +50,9 @@ pub struct ResultLine {
     /// The runId of a tests run.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub run_id: Option<String>,
+    /// The tests inside a tests run's case file (SPEC §1.2): `null` where its
+    /// run says nothing of them (a catalog case, an older reporter).
+    pub tests: Option<TestCounts>,
 }
 
 impl ResultLine {
@@ -61,6 +65,7 @@ impl ResultLine {
             duration_ms: 0,
             exit_code: None,
             run_id: None,
+            tests: None,
         }
     }
 }
@@ -75,6 +80,7 @@ impl From<&record::CaseResult> for ResultLine {
             duration_ms: res.duration_ms,
             exit_code: res.exit_code,
             run_id: None,
+            tests: None,
         }
     }
 }
@@ -175,9 +181,15 @@ pub struct Summary {
     pub record: Option<String>,
     /// One line per case, in the order they ended.
     pub results: Vec<ResultLine>,
+    /// The tests of every result that counted them, added up (`null`: none did).
+    pub tests: Option<TestCounts>,
 }
 
 impl Summary {
+    /// The tests of the results that counted them, added up (`None`: none did).
+    pub fn count_tests(&self) -> Option<TestCounts> {
+        TestCounts::sum(self.results.iter().map(|r| r.tests.as_ref()))
+    }
     /// Whether any result is `fail` or `environment-fail` (exit 1).
     pub fn failed(&self) -> bool {
         self.results.iter().any(|r| r.verdict.is_failure())
@@ -287,6 +299,7 @@ impl LaunchHandle {
                 Summary {
                     run_id: None,
                     record: None,
+                    tests: None,
                     results: vec![ResultLine::unrun(
                         INTERNAL_ID,
                         Verdict::EnvironmentFail,
@@ -415,6 +428,7 @@ pub fn launch_with(
                 summary.record = Some(path);
             }
         }
+        summary.tests = summary.count_tests();
         sink(ExecEvent::Summary(summary.clone()));
         summary
     });

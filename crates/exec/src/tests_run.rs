@@ -12,6 +12,7 @@ use testdeck_core::tail::{Follower, Start, TailEvent, Watch};
 use testdeck_core::workspace::failure::Digest;
 use testdeck_core::workspace::logs::read_meta;
 use testdeck_core::workspace::run_folder;
+use testdeck_core::workspace::run_tests::RunTests;
 
 /// How often `tests/logs/` is looked at while the runner works.
 pub(crate) const POLL: Duration = Duration::from_millis(100);
@@ -272,6 +273,7 @@ pub(crate) fn launch_tests(
             duration_ms: 0,
             exit_code: None,
             run_id: None,
+            tests: None,
         });
         return results;
     }
@@ -403,17 +405,26 @@ fn run_one(
         timeout: None,
         log: None,
     };
-    let out_sink = sink.clone();
+    // the runner's lines wait for the look at its runs that follows them: the
+    // runs it began and ended before printing them are reported first, so the
+    // output reads case by case (a case's `run/finish` before the line the
+    // runner prints as it starts the next case)
+    let (out_tx, out_rx) = std::sync::mpsc::channel::<(Stream, String)>();
     let cancel2 = cancel.clone();
     let proc_thread = std::thread::spawn(move || {
         process::run(&spec, &cancel2, &mut |stream: Stream, line: &str| {
-            out_sink(ExecEvent::Output {
-                id: RUNNER_ID.into(),
-                stream,
-                line: line.to_owned(),
-            });
+            let _ = out_tx.send((stream, line.to_owned()));
         })
     });
+    let say = |lines: Vec<(Stream, String)>| {
+        for (stream, line) in lines {
+            sink(ExecEvent::Output {
+                id: RUNNER_ID.into(),
+                stream,
+                line,
+            });
+        }
+    };
     let mut followed: BTreeMap<PathBuf, Followed> = BTreeMap::new();
     let mut results = Vec::new();
     let mut exited_at: Option<Instant> = None;
@@ -422,6 +433,8 @@ fn run_one(
         if finished && exited_at.is_none() {
             exited_at = Some(Instant::now());
         }
+        // what the runner said before this look at its runs
+        let said: Vec<(Stream, String)> = out_rx.try_iter().collect();
         // runs already followed first, so one that ended before the next
         // began is reported in that order
         for f in followed.values_mut().filter(|f| !f.ended) {
@@ -443,6 +456,8 @@ fn run_one(
             }
             followed.insert(dir.clone(), f);
         }
+        // …said after the runs it had begun and ended by then
+        say(said);
         let all_ended = followed.values().all(|f| f.ended);
         if let Some(t) = exited_at {
             // cancelled: what the runs wrote after it is not waited for
@@ -456,6 +471,7 @@ fn run_one(
         spawn_error: Some("internal error: the runner's supervisor panicked (a bug)".into()),
         ..process::Outcome::default()
     });
+    say(out_rx.try_iter().collect());
     // runs still without meta.json when the runner is gone
     if outcome.cancelled {
         // testdeck ended them: say so where every reader (and a later testdeck)
@@ -498,6 +514,7 @@ fn run_one(
             duration_ms: f.started.elapsed().as_millis() as u64,
             exit_code: None,
             run_id: Some(f.run_id.clone()),
+            tests: None,
         };
         sink(ExecEvent::CaseEnd(r.clone()));
         results.push(r);
@@ -544,6 +561,7 @@ fn run_one(
             duration_ms: outcome.duration.as_millis() as u64,
             exit_code: outcome.exit_code,
             run_id: None,
+            tests: None,
         });
     }
     results
@@ -658,6 +676,8 @@ fn step(root: &Path, f: &mut Followed, sink: &Sink, cancel: &Cancel) -> Option<R
             Some(format!("meta.json status {other:?} is not passed")),
         ),
     };
+    // the tests inside the file, as its timeline counts them (SPEC §1.2)
+    let tests = RunTests::read(&f.dir).counts;
     let r = ResultLine {
         id: f.key.clone(),
         verdict,
@@ -668,6 +688,7 @@ fn step(root: &Path, f: &mut Followed, sink: &Sink, cancel: &Cancel) -> Option<R
             .unwrap_or_else(|| f.started.elapsed().as_millis() as u64),
         exit_code: None,
         run_id: Some(f.run_id.clone()),
+        tests,
     };
     sink(ExecEvent::CaseEnd(r.clone()));
     Some(r)

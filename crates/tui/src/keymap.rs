@@ -403,6 +403,27 @@ impl Keymap {
             .collect()
     }
 
+    /// What a box says of `cmd` in `mode`, in the key-hint line's words: every
+    /// key bound to it (`Enter/y`), shortest last as the hint line shows it, and
+    /// the hint's word (`go`). `None` when it is unbound there.
+    pub fn choice(&self, mode: &str, cmd: Command) -> Option<(String, String)> {
+        let (_, word) = self.hints(mode, &[cmd]).pop()?;
+        let mut keys: Vec<String> = self
+            .bindings(mode)
+            .iter()
+            .filter(|b| b.run == cmd)
+            .map(|b| {
+                let k = b.keys();
+                match k.strip_prefix('<').and_then(|x| x.strip_suffix('>')) {
+                    Some(inner) if !inner.contains('>') => inner.to_owned(),
+                    _ => k,
+                }
+            })
+            .collect();
+        keys.dedup();
+        Some((keys.join("/"), word))
+    }
+
     /// The first key bound to `cmd` in `mode`, for hints.
     pub fn key_for(&self, mode: &str, cmd: Command) -> Option<String> {
         self.bindings(mode)

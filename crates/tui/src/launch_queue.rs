@@ -122,6 +122,7 @@ mod tests {
             duration_ms: 0,
             exit_code: None,
             run_id: None,
+            tests: None,
         }));
         q.push(out(50_000));
         let mut all = Vec::new();

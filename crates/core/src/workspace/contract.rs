@@ -41,6 +41,9 @@ pub(crate) struct RunView<'a> {
     /// `meta.json` as read (empty when it was not).
     pub(crate) meta_text: &'a str,
     pub names: Names,
+    /// Where the timeline's lines that the run's per-test record reads are
+    /// kept as the check streams them (the load's one pass reads it once).
+    pub(crate) tests_lines: Option<&'a std::cell::RefCell<Vec<u8>>>,
 }
 
 /// The contract checks of one run folder, reading it again (the cockpit's
@@ -80,6 +83,7 @@ pub fn check_run(root: &Path, run: &RawRun) -> Vec<Problem> {
             artifacts_json: run.has_artifacts_json,
             artifacts_dir: run.has_artifacts_dir,
         },
+        tests_lines: None,
     };
     check_in(&view, &folder)
 }
@@ -323,6 +327,13 @@ fn check_timeline(run: &RunView<'_>, folder: &Folder) -> Vec<Problem> {
         }
         if len <= MAX_TIMELINE_LINE && line.iter().all(u8::is_ascii_whitespace) {
             continue;
+        }
+        if let Some(keep) = run.tests_lines {
+            if super::run_tests::worth_parsing(&line) {
+                let mut k = keep.borrow_mut();
+                k.extend_from_slice(&line);
+                k.push(b'\n');
+            }
         }
         check_timeline_line(&rel, &line, len, lineno, &mut out);
     }

@@ -379,3 +379,47 @@ pub fn untracked(root: &Path, prefix: &str) -> Result<Vec<String>, GitError> {
         .filter_map(|p| under_prefix(prefix, &p).map(str::to_owned))
         .collect())
 }
+
+/// One path git's ignore rules hide, and the rule that does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ignored {
+    /// The ignore file holding the rule, as git names it.
+    pub source: String,
+    /// The rule's line in it (1-based).
+    pub line: u32,
+    /// The rule as written.
+    pub pattern: String,
+    /// The path asked about, as it was given.
+    pub path: String,
+}
+
+/// Which of `paths` (relative to the workspace root; a folder ends with `/`)
+/// git's ignore rules hide, whether tracked or not (`git check-ignore -v
+/// --no-index`), each with the rule that hides it. None where git is not
+/// there or the workspace is no checkout.
+pub fn ignored(root: &Path, paths: &[&str]) -> Vec<Ignored> {
+    if paths.is_empty() {
+        return Vec::new();
+    }
+    let mut args = vec!["check-ignore", "-v", "--no-index", "--"];
+    args.extend_from_slice(paths);
+    // exit 1: none is ignored (git says nothing then)
+    let Ok(out) = run(root, &args) else {
+        return Vec::new();
+    };
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| {
+            // `<source>:<line>:<pattern>\t<path>`
+            let (rule, path) = l.split_once('\t')?;
+            let (source, rest) = rule.split_once(':')?;
+            let (line, pattern) = rest.split_once(':')?;
+            Some(Ignored {
+                source: source.to_owned(),
+                line: line.parse().ok()?,
+                pattern: pattern.to_owned(),
+                path: path.to_owned(),
+            })
+        })
+        .collect()
+}

@@ -29,6 +29,7 @@
 
 use super::changes::Update;
 use super::logs::{self, Chunk, Judge, Listing, MetaSummary, RawRun, RunStatus};
+use super::run_tests::RunTests;
 use super::walk::{self, Folder};
 use super::{Workspace, read};
 use crate::problem::Problem;
@@ -44,7 +45,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 /// The first bytes of every history cache file.
 const MAGIC: [u8; 8] = *b"TDHISTRY";
 /// The payload's format: a file of another version is ignored.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 /// The largest cache file read or written (a larger history is read in full at
 /// each open, as without a cache).
 pub const MAX_BYTES: u64 = read::Kind::HistoryCache.cap();
@@ -176,6 +177,8 @@ struct RunEntry {
     meta: MetaSummary,
     /// Which run files are there ([`Files`]).
     files: u8,
+    /// What its timeline says of its tests and its code.
+    tests: Option<Box<RunTests>>,
     /// What reading it found (under the run folder).
     problems: Vec<Problem>,
 }
@@ -233,6 +236,7 @@ impl RunEntry {
             has_runtime_events: self.files & Files::RUNTIME_EVENTS != 0,
             has_artifacts_json: self.files & Files::ARTIFACTS_JSON != 0,
             has_artifacts_dir: self.files & Files::ARTIFACTS_DIR != 0,
+            tests: self.tests.clone(),
         }
     }
 }
@@ -505,6 +509,7 @@ fn placeholder() -> RunEntry {
         status: RunStatus::Failed,
         meta: MetaSummary::default(),
         files: 0,
+        tests: None,
         problems: Vec::new(),
     }
 }
@@ -815,6 +820,7 @@ impl Builder {
                 status: r.status,
                 meta: meta.clone(),
                 files: Files::of(r),
+                tests: r.tests.clone(),
                 problems: Vec::new(),
             }),
             _ => c.incomplete = true,

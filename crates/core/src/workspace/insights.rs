@@ -59,9 +59,12 @@ pub struct CaseFigures {
     /// How many runs the current failing streak holds (0: the latest run passed).
     #[serde(skip)]
     pub failing_streak: u64,
-    /// The latest run failed and the one before it passed (or there was none).
+    /// The latest run failed and the one before it passed.
     #[serde(skip)]
     pub new_failure: bool,
+    /// The latest run ran no test: why (`No tests found.`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_tests: Option<String>,
     /// The case's files changed after its latest run started.
     pub stale: bool,
     /// The latest run's runId.
@@ -104,28 +107,51 @@ fn round3(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
 }
 
+/// Whether two runs ran the same code: both recorded it (`run/start`'s
+/// `data.code`) and the commit and the uncommitted changes agree, or either has
+/// no record (compared as if on the same code, as before the record existed).
+pub fn same_code(a: &RawRun, b: &RawRun) -> bool {
+    match (a.code(), b.code()) {
+        (Some(x), Some(y)) => x == y,
+        _ => true,
+    }
+}
+
 /// The figures of one case from its admitted runs (finished, not temp, in the
 /// window), oldest first. `stale` is left false: see [`ChangeTimes`].
+///
+/// A run that ran no test ([`RawRun::no_tests`]) is no outcome here: no
+/// duration sample, no pass and no fail (it neither flips, nor starts or
+/// breaks a failing streak); the latest one says why in `no_tests`.
 pub fn figures(runs: &[&RawRun], s: &Settings) -> CaseFigures {
     let mut f = CaseFigures::default();
     let Some(latest) = runs.last() else {
         return f;
     };
-    let recent = &runs[runs.len().saturating_sub(s.window.max(1))..];
+    f.latest_run = Some(latest.run_id.clone());
+    f.latest_start = latest.start_time();
+    f.no_tests = latest.no_tests().map(str::to_owned);
+    let judged: Vec<&RawRun> = runs
+        .iter()
+        .copied()
+        .filter(|r| r.no_tests().is_none())
+        .collect();
+    let recent = &judged[judged.len().saturating_sub(s.window.max(1))..];
     f.recent_runs = recent.len() as u64;
-    // durations
+    // durations: the latest run's only when it ran tests
+    let last_ms = if latest.no_tests().is_none() {
+        latest.duration_ms()
+    } else {
+        None
+    };
     let all = sorted(recent.iter().filter_map(|r| r.duration_ms()));
     f.duration_ms = Durations {
-        last: latest.duration_ms(),
+        last: last_ms,
         median: median(&all),
         p90: percentile(&all, 90),
     };
-    if let Some(last) = latest.duration_ms() {
-        let before = sorted(
-            recent[..recent.len() - 1]
-                .iter()
-                .filter_map(|r| r.duration_ms()),
-        );
+    if let (Some(last), Some((_, before))) = (last_ms, recent.split_last()) {
+        let before = sorted(before.iter().filter_map(|r| r.duration_ms()));
         if let Some(m) = median(&before) {
             #[allow(clippy::cast_precision_loss)]
             let slower = (last as f64) > s.regression_ratio * (m as f64);
@@ -140,10 +166,11 @@ pub fn figures(runs: &[&RawRun], s: &Settings) -> CaseFigures {
             }
         }
     }
-    // flips and the score
+    // flips and the score: only between consecutive runs on the same code (a
+    // change of outcome across a change of code is a regression or a fix)
     f.flips = recent
         .windows(2)
-        .filter(|w| w[0].status != w[1].status)
+        .filter(|w| w[0].status != w[1].status && same_code(w[0], w[1]))
         .count() as u64;
     #[allow(clippy::cast_precision_loss)]
     {
@@ -151,17 +178,20 @@ pub fn figures(runs: &[&RawRun], s: &Settings) -> CaseFigures {
             (recent.len() >= 2).then(|| round3(f.flips as f64 / (recent.len() - 1) as f64));
     }
     f.flaky = f.flaky_score.is_some_and(|x| x > s.flaky_threshold);
-    // the failing streak, over every run of the window
-    let streak: Vec<&&RawRun> = runs
+    // the failing streak, over every run of the window that ran tests
+    let streak: Vec<&&RawRun> = judged
         .iter()
         .rev()
         .take_while(|r| r.status == RunStatus::Failed)
         .collect();
     f.failing_streak = streak.len() as u64;
     f.failing_since = streak.last().map(|r| r.run_id.clone());
-    f.new_failure = f.failing_streak == 1;
-    f.latest_run = Some(latest.run_id.clone());
-    f.latest_start = latest.start_time();
+    // new: the latest run failed and the one before it passed (a case whose
+    // only run failed is a failing case, not a new failure)
+    let before_streak = judged.len().checked_sub(streak.len() + 1);
+    f.new_failure = f.failing_streak == 1
+        && latest.no_tests().is_none()
+        && before_streak.is_some_and(|i| judged[i].status == RunStatus::Passed);
     f
 }
 
@@ -521,6 +551,7 @@ mod tests {
             has_runtime_events: true,
             has_artifacts_json: true,
             has_artifacts_dir: false,
+            tests: None,
         }
     }
 
@@ -575,7 +606,8 @@ mod tests {
         assert_eq!((one.flips, one.flaky_score, one.flaky), (0, None, false));
         assert_eq!(one.failing_since.as_deref(), Some("20260101-000000-000"));
         assert_eq!(one.failing_streak, 1);
-        assert!(one.new_failure);
+        // the legend: the one before passed — a case whose only run failed is not new✗
+        assert!(!one.new_failure);
         assert_eq!(one.regression, None);
     }
 
@@ -884,5 +916,171 @@ mod tests {
         let ch = ChangeTimes::read(&workspace(root));
         assert_eq!(ch.of("d/l/s/case-x"), Some(t("2026-01-01T12:00:00Z")));
         assert!(ch.stale("d/l/s/case-x", Some(t("2026-01-01T09:00:00Z"))));
+    }
+}
+
+/// Histories written as run folders (`meta.json` and a timeline with the
+/// per-test events of SPEC §1.2), read by the scan as a workspace's are.
+#[cfg(test)]
+mod same_code {
+    use crate::workspace::logs;
+    use crate::workspace::stats::{self, NodeKind, NodeStats, Window};
+    use crate::workspace::tree::TestsTree;
+    use std::path::Path;
+
+    const CASE: &str = "web/unit/dates/format";
+
+    /// One run: `P`/`F` its outcome, `code` its `data.code` commit (`None`: no
+    /// record), `tests` its `data.tests.total` (0: ran none), `ms` its duration.
+    struct Run<'a> {
+        outcome: char,
+        code: Option<&'a str>,
+        tests: u64,
+        ms: u64,
+    }
+
+    fn write_history(root: &Path, runs: &[Run<'_>]) {
+        for (i, r) in runs.iter().enumerate() {
+            let id = format!("202603{:02}-100000-000", i + 1);
+            let dir = root.join("tests/logs").join(CASE).join(&id);
+            std::fs::create_dir_all(&dir).expect("mkdir");
+            let status = if r.outcome == 'P' { "passed" } else { "failed" };
+            let code = r.code.map_or_else(
+                || "null".to_owned(),
+                |c| format!(r#"{{"commit":"{c}","dirty":null}}"#),
+            );
+            let (passed, failed) = if r.tests == 0 {
+                (0, 0)
+            } else if r.outcome == 'P' {
+                (r.tests, 0)
+            } else {
+                (r.tests - 1, 1)
+            };
+            let no_tests = if r.tests == 0 {
+                r#","noTests":"No tests found.""#
+            } else {
+                ""
+            };
+            let timeline = format!(
+                "{}\n{}\n",
+                format_args!(
+                    r#"{{"type":"run","name":"run/start","status":"info","message":"started","data":{{"code":{code}}}}}"#
+                ),
+                format_args!(
+                    r#"{{"type":"run","name":"run/finish","status":"{}","message":"ended","data":{{"tests":{{"total":{},"passed":{passed},"failed":{failed},"skipped":0}}{no_tests}}}}}"#,
+                    if r.outcome == 'P' { "ok" } else { "failed" },
+                    r.tests
+                ),
+            );
+            std::fs::write(dir.join("timeline.jsonl"), timeline).expect("timeline");
+            let meta = format!(
+                r#"{{"schemaVersion":4,"runId":"{id}","caseId":"format","scope":"web/unit/dates","status":"{status}","startedAt":"2026-03-{:02}T10:00:00Z","finishedAt":"2026-03-{:02}T10:00:01Z","stats":{{"durationMs":{},"steps":1,"assertions":0,"errors":0,"artifacts":0}}}}"#,
+                i + 1,
+                i + 1,
+                r.ms
+            );
+            std::fs::write(dir.join("meta.json"), meta).expect("meta");
+        }
+    }
+
+    fn case_node(runs: &[Run<'_>]) -> (NodeStats, NodeStats) {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        write_history(tmp.path(), runs);
+        let mut problems = Vec::new();
+        let logs = logs::scan(tmp.path(), &mut problems);
+        assert!(problems.is_empty(), "{problems:?}");
+        let nodes = stats::compute(&TestsTree::default(), &logs, &Window::default());
+        let find = |k: NodeKind| nodes.iter().find(|n| n.kind == k).cloned().expect("a node");
+        (find(NodeKind::Case), find(NodeKind::Root))
+    }
+
+    fn run(outcome: char, code: Option<&str>) -> Run<'_> {
+        Run {
+            outcome,
+            code,
+            tests: 6,
+            ms: 100,
+        }
+    }
+
+    #[test]
+    fn a_break_and_its_fix_on_changed_code_is_a_regression_and_a_fix() {
+        // pass on a, fail on b (the code changed), pass on a again (changed back)
+        let (case, _) = case_node(&[
+            run('P', Some("a")),
+            run('F', Some("b")),
+            run('P', Some("a")),
+        ]);
+        let f = case.figures.expect("figures");
+        assert_eq!((f.flips, f.flaky), (0, false), "{f:?}");
+        assert_eq!(case.flaky_cases, 0);
+    }
+
+    #[test]
+    fn the_same_pattern_on_unchanged_code_is_flaky() {
+        let (case, _) = case_node(&[
+            run('P', Some("a")),
+            run('F', Some("a")),
+            run('P', Some("a")),
+        ]);
+        let f = case.figures.expect("figures");
+        assert_eq!((f.flips, f.flaky_score, f.flaky), (2, Some(1.0), true));
+        // a flip on the same code counts even when the code moved in between
+        let (moved, _) = case_node(&[
+            run('P', Some("a")),
+            run('P', Some("b")),
+            run('F', Some("b")),
+        ]);
+        assert_eq!(moved.figures.expect("figures").flips, 1);
+    }
+
+    #[test]
+    fn runs_without_the_record_keep_the_old_rule() {
+        let (case, _) = case_node(&[run('P', None), run('F', None), run('P', None)]);
+        assert_eq!(case.figures.expect("figures").flips, 2);
+    }
+
+    #[test]
+    fn a_run_that_ran_no_test_is_no_sample_no_pass_and_says_why() {
+        let zero = Run {
+            outcome: 'P',
+            code: Some("a"),
+            tests: 0,
+            ms: 900,
+        };
+        let (case, root) = case_node(&[run('P', Some("a")), run('P', Some("a")), zero]);
+        let f = case.figures.expect("figures");
+        // no duration sample: no regression of 9×, the median over the two
+        assert_eq!(f.regression, None);
+        assert_eq!(
+            (f.duration_ms.last, f.duration_ms.median),
+            (None, Some(100))
+        );
+        assert_eq!(f.no_tests.as_deref(), Some("No tests found."));
+        // no outcome for insights: no flip, no failing streak, no new failure
+        assert_eq!((f.flips, f.failing_streak, f.new_failure), (0, 0, false));
+        // no pass in the rates, though its meta.json says passed
+        assert_eq!(
+            (case.historical.passed_runs, case.historical.failed_runs),
+            (2, 1)
+        );
+        assert_eq!(case.latest.latest_passed_cases, 0);
+        // the tests its newest run held: none
+        assert_eq!(case.tests.map(|t| t.total), Some(0));
+        assert_eq!(root.tests.map(|t| t.total), Some(0));
+    }
+
+    #[test]
+    fn new_failure_means_the_one_before_passed() {
+        let (only, _) = case_node(&[run('F', Some("a"))]);
+        let f = only.figures.expect("figures");
+        assert_eq!((f.failing_streak, f.new_failure), (1, false));
+        let (after_pass, _) = case_node(&[run('P', Some("a")), run('F', Some("b"))]);
+        assert!(after_pass.figures.expect("figures").new_failure);
+        // the tests of the newest run, at the case and the root
+        assert_eq!(
+            after_pass.tests.map(|t| (t.passed, t.failed, t.skipped)),
+            Some((5, 1, 0))
+        );
     }
 }

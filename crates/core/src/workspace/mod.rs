@@ -33,6 +33,7 @@ pub mod read;
 pub mod report;
 pub mod risk;
 pub mod run_folder;
+pub mod run_tests;
 pub mod runner;
 pub mod select;
 pub mod stats;

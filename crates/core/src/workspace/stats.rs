@@ -4,6 +4,7 @@
 use super::config::Insights;
 use super::insights::{CaseFigures, ChangeTimes, figures};
 use super::logs::{Logs, RawRun, RunStatus};
+use super::run_tests::TestCounts;
 use super::tree::TestsTree;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -99,6 +100,13 @@ pub struct NodeStats {
     /// For a case: its logs exist but its test file is gone.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub orphan: bool,
+    /// The tests inside the case files, over each case's newest finished run
+    /// (SPEC §1.2 *Tests inside a case file*): `None` where no such run says
+    /// how many tests it held.
+    pub tests: Option<TestCounts>,
+    /// How many cases' newest runs add to `tests`.
+    #[serde(skip)]
+    pub tests_cases: u64,
     /// For a case: what its history says (durations, flips, failing streak, stale).
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub figures: Option<CaseFigures>,
@@ -149,13 +157,15 @@ pub fn under(path: &str, scope: &str) -> bool {
         || (path.starts_with(scope) && path.as_bytes().get(scope.len()) == Some(&b'/'))
 }
 
-/// One case's contribution: its chain of nodes, counts, latest status, figures, orphan.
+/// One case's contribution: its chain of nodes, counts, latest status, figures,
+/// orphan, its latest run's tests.
 type Update = (
     Vec<Vec<String>>,
     Historical,
     Option<RunStatus>,
     CaseFigures,
     bool,
+    Option<TestCounts>,
 );
 
 #[derive(Default)]
@@ -167,6 +177,18 @@ struct Acc {
     stale: u64,
     orphan: bool,
     figures: Option<CaseFigures>,
+    tests: Option<TestCounts>,
+    tests_cases: u64,
+}
+
+/// A run's outcome in the pass rates: a run that ran no test is no pass (it
+/// counts failed, as the frameworks exit for it).
+fn outcome(r: &RawRun) -> RunStatus {
+    if r.status == RunStatus::Passed && r.no_tests().is_none() {
+        RunStatus::Passed
+    } else {
+        RunStatus::Failed
+    }
 }
 
 /// One case's counts, latest status and figures over `group`, its runs the
@@ -180,13 +202,13 @@ fn case_figures(
     let mut h = Historical::default();
     for r in group {
         h.total_runs += 1;
-        if r.status == RunStatus::Passed {
+        if outcome(r) == RunStatus::Passed {
             h.passed_runs += 1;
         } else {
             h.failed_runs += 1;
         }
     }
-    let latest = group.last().map(|r| r.status);
+    let latest = group.last().map(|r| outcome(r));
     let mut f = figures(group, settings);
     f.stale = changes.is_some_and(|c| c.stale(key, f.latest_start));
     (h, latest, f)
@@ -208,6 +230,7 @@ pub fn case_node(
     if group.is_empty() && !known {
         return None;
     }
+    let tests = group.last().and_then(|r| r.test_counts()).copied();
     let (mut h, latest, f) = if group.is_empty() {
         (Historical::default(), None, CaseFigures::default())
     } else {
@@ -226,6 +249,8 @@ pub fn case_node(
         stale_cases: u64::from(f.stale),
         orphan: !known,
         figures: Some(f),
+        tests,
+        tests_cases: u64::from(tests.is_some()),
     })
 }
 
@@ -271,6 +296,8 @@ pub fn apply_case<S: std::hash::BuildHasher>(
             stale_cases: 0,
             orphan: false,
             figures: None,
+            tests: None,
+            tests_cases: 0,
         });
         for (c, sign) in [(&old, -1i64), (&new, 1)] {
             let Some(c) = c else { continue };
@@ -295,6 +322,18 @@ pub fn apply_case<S: std::hash::BuildHasher>(
             );
             add(&mut n.flaky_cases, c.flaky_cases);
             add(&mut n.stale_cases, c.stale_cases);
+            add(&mut n.tests_cases, c.tests_cases);
+            if let Some(t) = &c.tests {
+                let mut sum = n.tests.unwrap_or_default();
+                add(&mut sum.total, t.total);
+                add(&mut sum.passed, t.passed);
+                add(&mut sum.failed, t.failed);
+                add(&mut sum.skipped, t.skipped);
+                n.tests = Some(sum);
+            }
+        }
+        if n.tests_cases == 0 {
+            n.tests = None;
         }
         n.historical.historical_success_rate =
             rate(n.historical.passed_runs, n.historical.total_runs);
@@ -384,9 +423,17 @@ pub fn compute_with(
         let key = first.key();
         let (h, latest, f) = case_figures(&group, &key, settings, changes);
         let orphan = !known.contains(&key);
-        updates.push((touch(&first.scope, &first.case_id), h, latest, f, orphan));
+        let tests = group.last().and_then(|r| r.test_counts()).copied();
+        updates.push((
+            touch(&first.scope, &first.case_id),
+            h,
+            latest,
+            f,
+            orphan,
+            tests,
+        ));
     }
-    for (chain, h, latest, f, orphan) in updates {
+    for (chain, h, latest, f, orphan, tests) in updates {
         let (flaky, stale) = (f.flaky, f.stale);
         let mut f = Some(f);
         let last = chain.len() - 1;
@@ -398,6 +445,10 @@ pub fn compute_with(
             add_latest(&mut acc.l, latest, 1);
             acc.flaky += u64::from(flaky);
             acc.stale += u64::from(stale);
+            if let Some(t) = &tests {
+                acc.tests.get_or_insert_with(TestCounts::default).add(t);
+                acc.tests_cases += 1;
+            }
             if n == last {
                 acc.orphan = orphan;
                 acc.figures = f.take();
@@ -430,6 +481,8 @@ pub fn compute_with(
                 stale_cases: a.stale,
                 orphan: a.orphan,
                 figures: a.figures,
+                tests: a.tests,
+                tests_cases: a.tests_cases,
             }
         })
         .collect()
@@ -486,6 +539,7 @@ mod tests {
             has_runtime_events: true,
             has_artifacts_json: true,
             has_artifacts_dir: false,
+            tests: None,
         }
     }
 

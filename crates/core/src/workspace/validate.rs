@@ -56,6 +56,7 @@ pub fn validate_with(ws: &Workspace, contract: Vec<Problem>) -> Vec<Problem> {
             }
         }
     }
+    out.extend(hidden_from_git(ws));
     out.extend(contract);
     out.extend(super::report::check(ws));
     out.extend(super::runner::problem(
@@ -68,5 +69,53 @@ pub fn validate_with(ws: &Workspace, contract: Vec<Problem>) -> Vec<Problem> {
     }
     crate::problem::sort(&mut out);
     out.dedup();
+    out
+}
+
+/// The most folders asked about at once (a tree of more checks its first).
+const GIT_ASKED: usize = 1000;
+
+/// Warnings where git's ignore rules hide the tests tree, `tests/temp/` or a
+/// folder of cases: `--changed` and the change times read git, and git does
+/// not see what it ignores (a `.gitignore` naming `temp` or `tests`).
+fn hidden_from_git(ws: &Workspace) -> Vec<Problem> {
+    if !ws.root.join("tests").is_dir() {
+        return Vec::new();
+    }
+    let mut asked: Vec<String> = vec!["tests/".into(), "tests/temp/".into()];
+    for c in &ws.tests.cases {
+        if let Some((dir, _)) = c.path.rsplit_once('/') {
+            let dir = format!("{dir}/");
+            if !asked.contains(&dir) {
+                asked.push(dir);
+            }
+        }
+        if asked.len() >= GIT_ASKED {
+            break;
+        }
+    }
+    let paths: Vec<&str> = asked.iter().map(String::as_str).collect();
+    let hidden = super::git::ignored(&ws.root, &paths);
+    let mut out = Vec::new();
+    for h in &hidden {
+        // a folder below one already said is not said again
+        if hidden
+            .iter()
+            .any(|o| o.path != h.path && h.path.starts_with(&o.path))
+        {
+            continue;
+        }
+        out.push(
+            Problem::warning(
+                &h.source,
+                "git-ignores-tests",
+                format!(
+                    "git ignores {} (pattern {:?}): --changed and the change times cannot see the cases there; narrow the pattern or add !{} after it",
+                    h.path, h.pattern, h.path
+                ),
+            )
+            .at_line(h.line),
+        );
+    }
     out
 }

@@ -164,7 +164,7 @@ pub const LEGEND: [(&str, &str, &str); 17] = [
     (
         "~2 ~flaky ~",
         "warning",
-        "cases that both passed and failed in their runs",
+        "cases that both passed and failed on the same code",
     ),
     (
         "new✗ !",

@@ -184,6 +184,7 @@ fn walk(a: &mut App, root: &Path, tab: Tab, n: &mut usize) {
             duration_ms: 1,
             exit_code: Some(0),
             run_id: None,
+            tests: None,
         }),
     );
     exec(

@@ -53,14 +53,22 @@ fn options(grants: Grants, targets: Vec<String>, max_risk: Option<Risk>) -> Watc
     }
 }
 
-/// The verdict counts of a launch summary: `2 fail, 3 pass`.
+/// The verdict counts of a launch summary: `2 fail, 3 pass`, and the tests
+/// inside the files where the runs counted them: `2 fail, 3 pass · 40 tests: 37 ✓ 3 ✗`.
 pub fn counts(results: &[testdeck_exec::ResultLine]) -> String {
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
     for r in results {
         *counts.entry(r.verdict.as_str()).or_default() += 1;
     }
     let text: Vec<String> = counts.iter().map(|(k, v)| format!("{v} {k}")).collect();
-    text.join(", ")
+    let mut s = text.join(", ");
+    if let Some(t) = testdeck_core::workspace::run_tests::TestCounts::sum(
+        results.iter().map(|r| r.tests.as_ref()),
+    ) {
+        s.push_str(" · ");
+        s.push_str(&t.phrase());
+    }
+    s
 }
 
 impl Watch {

@@ -234,9 +234,17 @@ pub fn status(st: &Status, theme: &Theme, f: &mut Frame, r: Rect) {
             )]));
         } else {
             let runs = super::plural(st.runs, "run", "runs");
+            // the tests inside the case files, by each case's newest run
+            let tests = st
+                .badges
+                .tests
+                .stats()
+                .get("")
+                .and_then(|root| root.tests.as_ref())
+                .map_or_else(String::new, |t| format!(" · {}", t.phrase()));
             parts.push(Part::new(
                 RANK_COUNTS,
-                vec![Span::styled(format!("{cases} · {runs}"), bar)],
+                vec![Span::styled(format!("{cases} · {runs}{tests}"), bar)],
                 vec![Span::styled(cases, bar)],
             ));
         }

@@ -185,6 +185,24 @@ fn stats_lines<'a>(s: Option<&NodeStats>, theme: &Theme) -> Vec<Line<'a>> {
     ]
 }
 
+/// What a run's timeline says of the tests inside its file (SPEC §1.2): how
+/// many and how they ended, and a run that ran none says why (it is no pass and
+/// no duration sample).
+fn tests_lines<'a>(r: &RawRun, theme: &Theme) -> Vec<Line<'a>> {
+    let mut v = Vec::new();
+    if let Some(why) = r.no_tests() {
+        v.push(field_styled(
+            "tests",
+            format!("ran no test: {} (no pass, no duration sample)", escape(why)),
+            "warning",
+            theme,
+        ));
+    } else if let Some(t) = r.test_counts() {
+        v.push(field("tests", t.phrase(), theme));
+    }
+    v
+}
+
 /// `12 runs · 9 ✓ · 3 ✗ · 75%`: a count, how many of it passed and failed, the rate.
 fn tally<'a>(
     count: &str,
@@ -358,6 +376,7 @@ fn case<'a>(b: &Badges, c: &CaseRow, theme: &Theme) -> Vec<Line<'a>> {
             ],
             theme,
         ));
+        v.extend(tests_lines(last, theme));
     }
     v.extend(stats_lines(b.tests.stats().get(&c.key), theme));
     match ws.plan.entry(&c.case_id) {
@@ -430,6 +449,7 @@ fn run<'a>(
         field("status", r.status.as_str(), theme),
         field("path", e(&r.path), theme),
     ];
+    v.extend(tests_lines(r, theme));
     if let Some(m) = &r.meta {
         let opt = |o: Option<&str>| o.map_or_else(|| "—".into(), shown_time);
         v.push(field("startedAt", opt(m.started_at.as_deref()), theme));

@@ -142,7 +142,13 @@ impl App {
                 scroll,
             }) => overlay::data(title, lines, *scroll, theme, f),
             Some(Overlay::Prompt(p)) => {
-                overlay::prompt(p, (self.launch(), self.watch().reruns()), theme, f);
+                overlay::prompt(
+                    p,
+                    (self.launch(), self.watch().reruns()),
+                    self.keymap(),
+                    theme,
+                    f,
+                );
             }
             None => {}
         }

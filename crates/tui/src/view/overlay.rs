@@ -4,6 +4,7 @@ use super::super::app::Prompt;
 use super::super::app::launch::Launch;
 use super::super::theme::Theme;
 use super::{centered, pane};
+use crate::action::Command;
 use ratatui::Frame;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
@@ -52,7 +53,13 @@ fn confirm_destructive(
 
 /// Prompt `p`; `launch` counts the verdicts waiting and, with `reruns` (a
 /// watch's), the runs that quitting would end.
-pub fn prompt(p: &Prompt, (launch, reruns): (&Launch, usize), theme: &Theme, f: &mut Frame) {
+pub fn prompt(
+    p: &Prompt,
+    (launch, reruns): (&Launch, usize),
+    keymap: &crate::keymap::Keymap,
+    theme: &Theme,
+    f: &mut Frame,
+) {
     let area = f.area();
     let (title, body): (String, Vec<Line>) = match p {
         Prompt::Authorize(a) => {
@@ -155,12 +162,20 @@ pub fn prompt(p: &Prompt, (launch, reruns): (&Launch, usize), theme: &Theme, f: 
             return;
         }
         Prompt::Preview(p) => {
-            let mut choices = vec![
-                Span::styled(" Enter ", theme.get("risk_mutating")),
-                Span::raw(" go    "),
-                Span::styled(" Esc ", theme.get("selection")),
-                Span::raw(" cancel"),
-            ];
+            // the keys and words of the keymap, as the key-hint line says them
+            let mut choices = Vec::new();
+            for (cmd, style) in [
+                (Command::Confirm, theme.get("risk_mutating")),
+                (Command::Close, theme.get("selection")),
+            ] {
+                if let Some((keys, word)) = keymap.choice("preview", cmd) {
+                    if !choices.is_empty() {
+                        choices.push(Span::raw("    "));
+                    }
+                    choices.push(Span::styled(format!(" {keys} "), style));
+                    choices.push(Span::raw(format!(" {word}")));
+                }
+            }
             if !p.temp.is_empty() {
                 choices.push(Span::raw(if p.with_temp {
                     "    t  leave temp out"

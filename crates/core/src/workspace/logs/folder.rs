@@ -5,6 +5,7 @@ use super::meta::{MetaSummary, meta_from_value};
 use super::{RawRun, RunStatus};
 use crate::problem::Problem;
 use crate::workspace::run_folder::{self, Names};
+use crate::workspace::run_tests::RunTests;
 use crate::workspace::walk::Folder;
 use crate::workspace::{contract, read, rel};
 use serde::Serialize;
@@ -106,6 +107,9 @@ pub(crate) fn read_run(
     }
     let status = RunStatus::of_meta(meta.as_ref());
     crate::progress::advance(1);
+    // with the contract checks, their one read of the timeline keeps its lines
+    let tests_lines = std::cell::RefCell::new(Vec::new());
+    let checked = contract.is_some();
     if let Some(out) = contract {
         let view = contract::RunView {
             path: &path,
@@ -116,10 +120,30 @@ pub(crate) fn read_run(
             meta: meta.as_ref(),
             meta_text: &meta_text,
             names,
+            tests_lines: Some(&tests_lines),
         };
         out.extend(contract::check_in(&view, folder));
     }
+    // a finished run's per-test record, read once here and kept by the index
+    let tests = (status.is_finished() && names.timeline)
+        .then(|| {
+            if checked {
+                return Some(tests_lines.take());
+            }
+            read::read_beneath(
+                folder.fd(),
+                Path::new(run_folder::TIMELINE),
+                read::Links::Never,
+                read::Kind::Timeline,
+            )
+            .ok()
+        })
+        .flatten()
+        .map(|b| RunTests::of_bytes(&b))
+        .filter(|t| !t.is_empty())
+        .map(Box::new);
     RawRun {
+        tests,
         run_id,
         case_id: Arc::from(case_id),
         scope: Arc::from(scope),

@@ -93,6 +93,9 @@ pub struct RawRun {
     /// `artifacts.json` is there.
     pub has_artifacts_json: bool,
     pub(crate) has_artifacts_dir: bool,
+    /// What a finished run's timeline says of its tests and its code (`None`:
+    /// nothing, as in an older log, or the run is not finished).
+    pub tests: Option<Box<crate::workspace::run_tests::RunTests>>,
 }
 
 impl RawRun {
@@ -115,6 +118,19 @@ impl RawRun {
     /// `meta.json` `stats.durationMs`, when it reads.
     pub fn duration_ms(&self) -> Option<u64> {
         self.meta.as_ref().and_then(MetaSummary::duration_ms)
+    }
+    /// The run ran no test (`data.tests.total` 0, or the framework said so):
+    /// why. Such a run is no pass and no duration sample.
+    pub fn no_tests(&self) -> Option<&str> {
+        self.tests.as_ref().and_then(|t| t.no_tests.as_deref())
+    }
+    /// The tests of its case file by how they ended, when its timeline says.
+    pub fn test_counts(&self) -> Option<&crate::workspace::run_tests::TestCounts> {
+        self.tests.as_ref().and_then(|t| t.counts.as_ref())
+    }
+    /// The code it ran (`run/start`'s `data.code`), when it was recorded.
+    pub fn code(&self) -> Option<&crate::workspace::run_tests::Code> {
+        self.tests.as_ref().and_then(|t| t.code.as_ref())
     }
     /// The whole `meta.json` of this run, read now (the index keeps only its
     /// summary): `None` when it is not there or does not read.

@@ -249,6 +249,7 @@ mod tests {
                 duration_ms: 1,
                 exit_code: None,
                 run_id: Some("r1".into()),
+                tests: None,
             })
         };
         let update = |names: &[&str], reset: bool, finished: bool| {
@@ -312,6 +313,7 @@ mod tests {
                         duration_ms: 1,
                         exit_code: Some(3),
                         run_id: None,
+                        tests: None,
                     }],
                     ..Summary::default()
                 }),
