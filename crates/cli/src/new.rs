@@ -46,8 +46,13 @@ pub fn promote(args: &PromoteArgs, ctx: &super::Ctx) -> ExitCode {
         Ok(r) => r,
         Err(e) => return usage(&e),
     };
-    let made = load(&root).and_then(|ws| NewCase::promote(&ws, &args.temp, &args.target));
-    finish(&root, made, args.json)
+    let ws = match load(&root) {
+        Ok(ws) => ws,
+        Err(r) => return refused(&r, args.json),
+    };
+    // the move of `adopt`: imports rewritten, runs moved to the new scope
+    let plan = [(args.temp.clone(), args.target.clone())];
+    crate::adopt::carry_out(&ws, &plan, false, args.json, crate::adopt::Mode::Promote)
 }
 
 fn load(root: &Path) -> Result<testdeck_core::workspace::Workspace, Refusal> {
@@ -101,7 +106,7 @@ fn finish(root: &Path, made: Result<NewCase, Refusal>, json: bool) -> ExitCode {
     ExitCode::from(EXIT_OK)
 }
 
-fn refused(r: &Refusal, json: bool) -> ExitCode {
+pub(crate) fn refused(r: &Refusal, json: bool) -> ExitCode {
     if json {
         print_json(&serde_json::json!({
             "error": { "rule": r.rule(), "message": r.to_string() }
@@ -114,7 +119,18 @@ fn refused(r: &Refusal, json: bool) -> ExitCode {
 
 /// Open the plan entry in `$VISUAL` / `$EDITOR` when one is set and a person is at a
 /// terminal (never under `--json`, a pipe or a test); what happened, to print.
-fn open_editor(root: &Path, c: &NewCase, json: bool) -> Option<String> {
+pub(crate) fn open_editor(root: &Path, c: &NewCase, json: bool) -> Option<String> {
+    open_in_editor(root, &c.plan_file, c.plan_line, json)
+}
+
+/// Open `file` (relative to `root`) at `line` in `$VISUAL` / `$EDITOR`, as
+/// [`open_editor`] does; `None` when no editor is set or no person is at a terminal.
+pub(crate) fn open_in_editor(
+    root: &Path,
+    file: &str,
+    line: Option<u32>,
+    json: bool,
+) -> Option<String> {
     let var = |n: &str| std::env::var(n).ok().filter(|v| !v.trim().is_empty());
     let (visual, editor) = (var("VISUAL"), var("EDITOR"));
     if json
@@ -125,7 +141,7 @@ fn open_editor(root: &Path, c: &NewCase, json: bool) -> Option<String> {
         return None;
     }
     let cmd = testdeck_core::workspace::editor::command(visual.as_deref(), editor.as_deref());
-    let argv = match testdeck_core::workspace::editor::argv(&cmd, &c.plan_file, c.plan_line) {
+    let argv = match testdeck_core::workspace::editor::argv(&cmd, file, line) {
         Ok(a) => a,
         Err(why) => return Some(why),
     };
@@ -135,7 +151,7 @@ fn open_editor(root: &Path, c: &NewCase, json: bool) -> Option<String> {
         .current_dir(root)
         .status();
     Some(match status {
-        Ok(s) if s.success() => format!("edited {}", escape(&c.plan_file)),
+        Ok(s) if s.success() => format!("edited {}", escape(file)),
         Ok(s) => format!("{} ended with {s}", escape(prog)),
         Err(e) => format!("cannot start the editor {}: {e}", escape(prog)),
     })
