@@ -287,7 +287,9 @@ fn propose(ws: &Workspace, args: &Args) -> Result<Option<Vec<(String, String)>>,
         Err(r) => return Err(refused(&r, args.json)),
     };
     if args.dry_run {
-        crate::outln!("{}", escape(text.trim_end()));
+        for line in text.trim_end().lines() {
+            crate::outln!("{}", escape(line));
+        }
         crate::outln!("dry run: nothing written");
         return Ok(None);
     }
@@ -304,7 +306,9 @@ fn propose(ws: &Workspace, args: &Args) -> Result<Option<Vec<(String, String)>>,
     if args.json {
         print_json(&serde_json::json!({ "mapping": MAPPING_FILE, "proposed": text }));
     } else {
-        crate::outln!("{}", escape(text.trim_end()));
+        for line in text.trim_end().lines() {
+            crate::outln!("{}", escape(line));
+        }
         crate::outln!(
             "wrote {MAPPING_FILE}: edit it, then testdeck adopt --mapping {MAPPING_FILE}"
         );

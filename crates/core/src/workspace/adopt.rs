@@ -430,10 +430,13 @@ fn vitest_include(root: &Path, new_file: &str) -> Result<Option<String>, Refusal
     let Some(include) = include else {
         return Ok(None);
     };
-    if include
-        .iter()
-        .any(|g| expand_braces(g).iter().any(|g| glob_matches(g, new_file)))
-    {
+    // a glob this reader does not know (`*(…)`, `+(…)`, `!(…)`) might name it
+    let unknown = |g: &String| g.contains('(') || g.starts_with('!');
+    if include.iter().any(|g| {
+        expand_braces(g)
+            .iter()
+            .any(|g| unknown(g) || glob_matches(g, new_file))
+    }) {
         return Ok(None);
     }
     let ending = new_file
@@ -451,8 +454,27 @@ fn vitest_include(root: &Path, new_file: &str) -> Result<Option<String>, Refusal
     )))
 }
 
-/// A glob's `{a,b}` alternatives, every combination.
+/// A glob's `{a,b}`, `?(a|b)` and `@(a|b)` alternatives, every combination.
 fn expand_braces(glob: &str) -> Vec<String> {
+    for (opener, empty_too) in [("?(", true), ("@(", false)] {
+        if let Some(open) = glob.find(opener)
+            && let Some(len) = glob[open..].find(')')
+        {
+            let (head, inner, tail) = (
+                &glob[..open],
+                &glob[open + 2..open + len],
+                &glob[open + len + 1..],
+            );
+            let mut alts: Vec<&str> = inner.split('|').collect();
+            if empty_too {
+                alts.push("");
+            }
+            return alts
+                .into_iter()
+                .flat_map(|alt| expand_braces(&format!("{head}{alt}{tail}")))
+                .collect();
+        }
+    }
     let Some(open) = glob.find('{') else {
         return vec![glob.to_owned()];
     };
@@ -595,6 +617,20 @@ fn name_matches(p: &[u8], n: &[u8]) -> bool {
         None => n.is_empty(),
         Some((b'*', rest)) => (0..=n.len()).any(|k| name_matches(rest, &n[k..])),
         Some((b'?', rest)) => !n.is_empty() && name_matches(rest, &n[1..]),
+        // `[jt]`, `[a-z]`
+        Some((b'[', rest)) => match rest.iter().position(|&b| b == b']') {
+            Some(end) => {
+                let class = &rest[..end];
+                let hit = |c: u8| {
+                    class
+                        .windows(3)
+                        .any(|w| w[1] == b'-' && (w[0]..=w[2]).contains(&c))
+                        || class.contains(&c)
+                };
+                n.first().is_some_and(|&c| hit(c)) && name_matches(&rest[end + 1..], &n[1..])
+            }
+            None => n.first() == Some(&b'[') && name_matches(rest, &n[1..]),
+        },
         Some((c, rest)) => n.first() == Some(c) && name_matches(rest, &n[1..]),
     }
 }
@@ -789,7 +825,8 @@ mod tests {
         assert!(include_matches("tests/**/*.ts", f));
         assert!(include_matches("**/*", f));
         assert!(include_matches("tests/app", f));
-        assert!(include_matches("tests/*", f));
+        // a last segment with a wildcard names files, not a folder
+        assert!(!include_matches("tests/*", f));
         assert!(!include_matches("src", f));
         assert!(!include_matches("src/**/*", f));
         assert!(!include_matches("tests/**/*.tsx", f));
@@ -802,5 +839,18 @@ mod tests {
         assert!(glob_matches("tests/**/*.test.ts", f));
         assert!(glob_matches("**/*.test.ts", f));
         assert!(!glob_matches("src/**/*.test.ts", f));
+        // vitest's default, as a config may write it
+        let vitest = "tests/**/*.{test,spec}.?(c|m)[jt]s?(x)";
+        assert!(expand_braces(vitest).iter().any(|g| glob_matches(g, f)));
+        assert!(
+            !expand_braces(vitest)
+                .iter()
+                .any(|g| glob_matches(g, "tests/a/b.test.py"))
+        );
+        assert!(
+            expand_braces(vitest)
+                .iter()
+                .any(|g| glob_matches(g, "tests/a/b.spec.mjsx"))
+        );
     }
 }
