@@ -7,6 +7,7 @@ mod common;
 #[path = "../../examples/gen-workspace.rs"]
 mod gen_workspace;
 
+mod adopt;
 mod architecture;
 mod catalog_commands;
 mod catalog_robust;

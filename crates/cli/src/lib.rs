@@ -1,5 +1,6 @@
 //! The headless commands: each file is a thin adapter from core results to text or JSON.
 
+pub mod adopt;
 pub mod catalog;
 pub mod demo;
 pub mod diff;
@@ -111,6 +112,21 @@ Examples:
   testdeck promote tests/temp/probe.test.ts tests/shop/backend/cart/basic/
   testdeck promote tests/temp/probe.test.ts tests/shop/backend/cart/basic/cart-rounding")]
     Promote(new::PromoteArgs),
+    /// Make tests outside the tree formal: each file's test-plan entry first (its
+    /// What listing the file's describe / test titles), then the file moves into
+    /// the tree with its relative imports rewritten, then its earlier runs follow.
+    #[command(after_help = "\
+Examples:
+  testdeck adopt test/query.test.ts --to tests/url/backend/query/
+  testdeck adopt test/query.test.ts --to tests/url/backend/query/ --dry-run
+  testdeck adopt --all --domain url        one suite per folder, edited first
+  testdeck adopt --mapping .testdeck-adopt.txt
+
+Path aliases (tsconfig paths, vite resolve.alias) stay as written; a file that
+imports through one is refused, before anything moves, when tsconfig's include
+would not cover its new place, with what to add. Refused: a file in the tree,
+a target a file or caseId holds, a run still being written. Exit status 2.")]
+    Adopt(adopt::Args),
     /// Every case of both sources.
     #[command(after_help = "\
 Examples:
@@ -296,6 +312,7 @@ fn wants_json(command: Option<&Command>) -> bool {
         Some(Command::Verdict(a)) => a.json,
         Some(Command::New(a)) => a.json,
         Some(Command::Promote(a)) => a.json,
+        Some(Command::Adopt(a)) => a.json,
         // the catalog utilities write files and JSON: never a progress line
         Some(Command::Catalog(_)) => true,
         _ => false,
@@ -413,6 +430,7 @@ pub fn dispatch(cli: Cli) -> Outcome {
         Some(Command::Init(a)) => init::run(&a, &ctx),
         Some(Command::New(a)) => new::new(&a, &ctx),
         Some(Command::Promote(a)) => new::promote(&a, &ctx),
+        Some(Command::Adopt(a)) => adopt::run(&a, &ctx),
         Some(Command::List(a)) => with_workspace(&ctx, |ws| list::run(&a, &ws)),
         Some(Command::Validate(a)) => validate::run(&a, &ctx),
         Some(Command::Select(a)) => with_workspace(&ctx, |ws| select::run(&a, &ws)),

@@ -1,8 +1,8 @@
 //! `testdeck new` and `testdeck promote`: the core's `NewCase` (plan entry first, then
 //! the test file) with the person's editor opened on the entry in between.
 
-use super::{EXIT_OK, EXIT_USAGE, print_json, usage};
-use std::io::IsTerminal as _;
+use super::{EXIT_OK, print_json, usage};
+use crate::adopt::{open_editor, refused};
 use std::path::Path;
 use std::process::ExitCode;
 use testdeck_core::sanitize::escape;
@@ -46,8 +46,13 @@ pub fn promote(args: &PromoteArgs, ctx: &super::Ctx) -> ExitCode {
         Ok(r) => r,
         Err(e) => return usage(&e),
     };
-    let made = load(&root).and_then(|ws| NewCase::promote(&ws, &args.temp, &args.target));
-    finish(&root, made, args.json)
+    let ws = match load(&root) {
+        Ok(ws) => ws,
+        Err(r) => return refused(&r, args.json),
+    };
+    // the move of `adopt`: imports rewritten, runs moved to the new scope
+    let plan = [(args.temp.clone(), args.target.clone())];
+    crate::adopt::carry_out(&ws, &plan, false, args.json, crate::adopt::Mode::Promote)
 }
 
 fn load(root: &Path) -> Result<testdeck_core::workspace::Workspace, Refusal> {
@@ -99,45 +104,4 @@ fn finish(root: &Path, made: Result<NewCase, Refusal>, json: bool) -> ExitCode {
         crate::outln!("next: testdeck run {}", escape(&case.case_id));
     }
     ExitCode::from(EXIT_OK)
-}
-
-fn refused(r: &Refusal, json: bool) -> ExitCode {
-    if json {
-        print_json(&serde_json::json!({
-            "error": { "rule": r.rule(), "message": r.to_string() }
-        }));
-        ExitCode::from(EXIT_USAGE)
-    } else {
-        usage(&r.to_string())
-    }
-}
-
-/// Open the plan entry in `$VISUAL` / `$EDITOR` when one is set and a person is at a
-/// terminal (never under `--json`, a pipe or a test); what happened, to print.
-fn open_editor(root: &Path, c: &NewCase, json: bool) -> Option<String> {
-    let var = |n: &str| std::env::var(n).ok().filter(|v| !v.trim().is_empty());
-    let (visual, editor) = (var("VISUAL"), var("EDITOR"));
-    if json
-        || (visual.is_none() && editor.is_none())
-        || !std::io::stdin().is_terminal()
-        || !std::io::stdout().is_terminal()
-    {
-        return None;
-    }
-    let cmd = testdeck_core::workspace::editor::command(visual.as_deref(), editor.as_deref());
-    let argv =
-        match testdeck_core::workspace::editor::hand_over(root, &cmd, &c.plan_file, c.plan_line) {
-            Ok(a) => a,
-            Err(why) => return Some(why),
-        };
-    let (prog, rest) = argv.split_first()?;
-    let status = std::process::Command::new(prog)
-        .args(rest)
-        .current_dir(root)
-        .status();
-    Some(match status {
-        Ok(s) if s.success() => format!("edited {}", escape(&c.plan_file)),
-        Ok(s) => format!("{} ended with {s}", escape(prog)),
-        Err(e) => format!("cannot start the editor {}: {e}", escape(prog)),
-    })
 }

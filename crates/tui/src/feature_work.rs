@@ -5,6 +5,7 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use testdeck_core::workspace::adopt::Adoption;
 use testdeck_core::workspace::diff::RunDiff;
 use testdeck_core::workspace::logs::RawRun;
 use testdeck_core::workspace::new_case::NewCase;
@@ -62,6 +63,11 @@ pub enum FeatureWork {
     NewCasePlan { target: String },
     /// `a`, step two (after the editor, when one is set): the test file.
     NewCaseFile(Box<NewCase>),
+    /// `a` on a temp case: check `testdeck adopt <file> --to <to>` and write its
+    /// plan entry (step one).
+    AdoptPlan { file: String, to: String },
+    /// `a` on a temp case, step two: the file moved (imports rewritten), its runs.
+    AdoptMove(Box<Adoption>),
 }
 
 /// What `y` writes in the report view: what the person saw.
@@ -140,4 +146,11 @@ pub enum FeatureResult {
     },
     /// The test file written, or why not.
     NewCaseWritten(Result<Box<NewCase>, String>),
+    /// Adopting: the plan entry written (or why not), and whether an editor is set.
+    AdoptPlanned {
+        adoption: Result<Box<Adoption>, String>,
+        editor: bool,
+    },
+    /// Adopting: the file and its runs moved, or why not.
+    AdoptDone(Result<Box<Adoption>, String>),
 }

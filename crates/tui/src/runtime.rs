@@ -620,6 +620,29 @@ pub fn run_now(job: FeatureWork, root: &Path) -> Option<FeatureResult> {
         FeatureWork::NewCaseFile(c) => Some(FeatureResult::NewCaseWritten(
             c.write_test(root).map(|()| c).map_err(|e| e.to_string()),
         )),
+        // `a` on a temp case: the same core steps as `testdeck adopt`
+        FeatureWork::AdoptPlan { file, to } => {
+            let adoption = testdeck_core::workspace::Workspace::load_tree(root)
+                .map_err(|e| e.to_string())
+                .and_then(|ws| {
+                    let mut a = testdeck_core::workspace::adopt::Adoption::adopt(&ws, &file, &to)
+                        .map_err(|e| e.to_string())?;
+                    a.case.write_plan(root).map_err(|e| e.to_string())?;
+                    Ok(Box::new(a))
+                });
+            let set = |n: &str| std::env::var(n).is_ok_and(|v| !v.trim().is_empty());
+            Some(FeatureResult::AdoptPlanned {
+                adoption,
+                editor: set("VISUAL") || set("EDITOR"),
+            })
+        }
+        FeatureWork::AdoptMove(a) => Some(FeatureResult::AdoptDone(
+            a.case
+                .write_test(root)
+                .and_then(|()| a.move_runs(root))
+                .map(|()| a)
+                .map_err(|e| e.to_string()),
+        )),
     }
 }
 

@@ -673,6 +673,95 @@ impl<'a> Visit<'a> for Collect<'_> {
     }
 }
 
+/// A config file's (`vite.config.ts`, `vitest.config.mts`, …) list of strings at
+/// `outer.inner` in an object literal anywhere in it (`test.include` is
+/// `["test", "include"]`), read without running it: `Ok(None)` when no such
+/// property is there, or when its value is not an array of string literals
+/// (then it cannot be known without running the config).
+pub fn config_strings(
+    rel_file: &str,
+    bytes: &[u8],
+    outer: &str,
+    inner: &str,
+) -> Result<Option<Vec<String>>, Problem> {
+    use oxc_ast::ast::{ArrayExpressionElement, ObjectExpression, ObjectPropertyKind};
+
+    struct Find<'k> {
+        outer: &'k str,
+        inner: &'k str,
+        /// Seen the property (the first one counts)…
+        seen: bool,
+        /// …and its strings, when all were literals.
+        found: Option<Vec<String>>,
+    }
+    fn property<'e, 'a>(obj: &'e ObjectExpression<'a>, name: &str) -> Option<&'e Expression<'a>> {
+        obj.properties.iter().find_map(|p| match p {
+            ObjectPropertyKind::ObjectProperty(p) if p.key.is_specific_static_name(name) => {
+                Some(&p.value)
+            }
+            _ => None,
+        })
+    }
+    impl<'a> Visit<'a> for Find<'_> {
+        fn visit_object_expression(&mut self, it: &ObjectExpression<'a>) {
+            if !self.seen
+                && let Some(Expression::ObjectExpression(o)) =
+                    property(it, self.outer).map(Expression::without_parentheses)
+                && let Some(value) = property(o, self.inner)
+            {
+                self.seen = true;
+                self.found = match value.without_parentheses() {
+                    Expression::ArrayExpression(a) => a
+                        .elements
+                        .iter()
+                        .map(|e| match e {
+                            ArrayExpressionElement::StringLiteral(l) => Some(l.value.to_string()),
+                            _ => None,
+                        })
+                        .collect(),
+                    _ => None,
+                };
+            }
+            walk::walk_object_expression(self, it);
+        }
+    }
+
+    let source_type = source_type(rel_file)
+        .ok_or_else(|| Problem::error(rel_file, RULE, "not a JavaScript or TypeScript file"))?;
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        let (line, column) = line_col(bytes, e.valid_up_to());
+        Problem::error(rel_file, RULE, "not UTF-8 text").at(line, column)
+    })?;
+    if bytes.len() > MAX_SOURCE || too_deep(bytes).is_some() {
+        return Err(Problem::error(
+            rel_file,
+            RULE,
+            "too large or too deeply nested to read",
+        ));
+    }
+    let allocator = Allocator::default();
+    let ret = Parser::new(&allocator, text, source_type).parse();
+    if let Some(first) = ret.errors.first() {
+        let at = match first.labels.as_deref() {
+            Some([label, ..]) => label.offset(),
+            _ => 0,
+        };
+        let (line, column) = line_col(bytes, at.min(bytes.len()));
+        return Err(
+            Problem::error(rel_file, RULE, format!("syntax error: {}", first.message))
+                .at(line, column),
+        );
+    }
+    let mut find = Find {
+        outer,
+        inner,
+        seen: false,
+        found: None,
+    };
+    find.visit_program(&ret.program);
+    Ok(find.found)
+}
+
 /// One specifier [`rewrite`] changed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rewritten {

@@ -2,6 +2,7 @@
 //! tree, raw logs, tester catalog). No terminal, no async: a command, the TUI and a
 //! test call the same functions.
 
+pub mod adopt;
 pub mod assume;
 pub mod cancelled;
 pub mod cases;

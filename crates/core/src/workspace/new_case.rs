@@ -58,6 +58,26 @@ pub enum Refusal {
     /// `promote` of something that is not a temp case.
     #[error("{0}: not a case under tests/temp/ (testdeck list shows the temp cases)")]
     NotTemp(String),
+    /// `adopt`: the file is no test outside the tree or temp case.
+    #[error("{0}: {1}")]
+    NotAdoptable(String, String),
+    /// The moved file does not parse (its imports could not be rewritten).
+    #[error("{0}: its imports cannot be rewritten: nothing moved")]
+    Parse(String),
+    /// A run of the case is still being written.
+    #[error("{0}: a run still in progress; adopt it once the run has ended")]
+    RunInProgress(String),
+    /// The project's own configs would not find the file at its new place (a
+    /// tsconfig `include` its path alias needs, vitest's `test.include`).
+    #[error(
+        "{file} would not be found at its new place: {needs}; then adopt again (nothing was moved)"
+    )]
+    NotIncluded {
+        /// The destination.
+        file: String,
+        /// What to change where, `; `-separated.
+        needs: String,
+    },
     /// Reading or writing failed.
     #[error("{0}: {1}")]
     Io(String, String),
@@ -82,6 +102,10 @@ impl Refusal {
             Refusal::FileExists(_) => "file-exists",
             Refusal::NotACase(_) => "not-a-case-file",
             Refusal::NotTemp(_) => "not-a-temp-case",
+            Refusal::NotAdoptable(..) => "not-adoptable",
+            Refusal::Parse(_) => "js-parse",
+            Refusal::RunInProgress(_) => "run-in-progress",
+            Refusal::NotIncluded { .. } => "not-included",
             Refusal::Io(..) => "io",
             Refusal::Link(_) => "symlink-not-followed",
         }
@@ -109,17 +133,25 @@ pub struct NewCase {
     pub promoted_from: Option<String>,
     /// `vitest` or `playwright`: the runner the file is for.
     pub framework: &'static str,
+    /// Facts the entry's What lists under its placeholder (`adopt` / `promote`:
+    /// the moved file's describe / test titles).
+    #[serde(skip)]
+    pub facts: Vec<String>,
+    /// `adopt` / `promote`: the moved file's bytes with its relative imports
+    /// rewritten for its new folder (`None`: moved as it is).
+    #[serde(skip)]
+    pub content: Option<Vec<u8>>,
 }
 
 /// A target path split: the folders under `tests/` and the caseId.
 #[derive(Debug)]
-struct Target {
-    folders: Vec<String>,
-    case_id: String,
+pub(crate) struct Target {
+    pub(crate) folders: Vec<String>,
+    pub(crate) case_id: String,
 }
 
 /// `given` relative to `root` with `/`, `./` and a trailing `/` dropped.
-fn relative(root: &Path, given: &str) -> String {
+pub(crate) fn relative(root: &Path, given: &str) -> String {
     let p = Path::new(given);
     let rel = if p.is_absolute() {
         p.strip_prefix(root)
@@ -162,7 +194,7 @@ fn valid_case_id(id: &str) -> bool {
 }
 
 /// Check a formal target: `tests/<domain>/<layer>/<suite>/<groups…>/<caseId>`.
-fn formal_target(
+pub(crate) fn formal_target(
     root: &Path,
     given: &str,
     patterns: &CasePatterns,
@@ -248,20 +280,21 @@ impl NewCase {
             .find(|c| c.temp && c.path == rel)
             .ok_or_else(|| Refusal::NotTemp(temp.to_owned()))?;
         let t = formal_target(&ws.root, target, &patterns, Some(&case.case_id))?;
-        Self::planned(ws, &t, Some(case), &patterns)
+        Self::planned(ws, &t, Some(Moved::of(case)), &patterns)
     }
 
-    fn planned(
+    pub(crate) fn planned(
         ws: &Workspace,
         t: &Target,
-        temp: Option<&super::tree::TestCase>,
+        temp: Option<Moved<'_>>,
         patterns: &CasePatterns,
     ) -> Result<NewCase, Refusal> {
         let id = &t.case_id;
-        if let Some(c) =
-            ws.tests.cases.iter().find(|c| {
-                c.case_id == *id && Some(c.path.as_str()) != temp.map(|t| t.path.as_str())
-            })
+        if let Some(c) = ws
+            .tests
+            .cases
+            .iter()
+            .find(|c| c.case_id == *id && Some(c.path.as_str()) != temp.map(|t| t.path))
         {
             let hint = if c.temp {
                 format!(" (a temp case: testdeck promote {} <target>)", c.path)
@@ -273,10 +306,10 @@ impl NewCase {
         let e2e = t.folders.get(1).is_some_and(|l| l == "e2e");
         let ending = match temp {
             // the temp file keeps its own ending (`.test.ts`, `.spec.mjs` …)
-            Some(c) => Path::new(&c.path)
+            Some(c) => Path::new(c.path)
                 .file_name()
                 .and_then(|n| n.to_str())
-                .and_then(|n| n.strip_prefix(c.case_id.as_str()))
+                .and_then(|n| n.strip_prefix(c.case_id))
                 .unwrap_or(".test.ts")
                 .to_owned(),
             None if e2e => ".spec.ts".to_owned(),
@@ -299,12 +332,14 @@ impl NewCase {
             plan_file,
             plan_line,
             plan_existed,
-            promoted_from: temp.map(|c| c.path.clone()),
+            promoted_from: temp.map(|c| c.path.to_owned()),
             framework: if ending.starts_with(".spec") && e2e {
                 "playwright"
             } else {
                 "vitest"
             },
+            facts: Vec::new(),
+            content: None,
         };
         case.check(&ws.root)?;
         Ok(case)
@@ -326,6 +361,11 @@ impl NewCase {
             return Err(Refusal::FileExists(self.test_file.clone()));
         }
         Ok(())
+    }
+
+    /// The entry [`NewCase::write_plan`] adds (for `--dry-run`).
+    pub fn entry(&self) -> String {
+        skeleton(&self.case_id, &self.facts)
     }
 
     fn levels(&self) -> (&str, &str, &str) {
@@ -351,7 +391,7 @@ impl NewCase {
             Err(e) if e.is_missing() => String::new(),
             Err(e) => return Err(io(&e)),
         };
-        let (text, line) = with_entry(&old, self.levels(), &self.case_id);
+        let (text, line) = with_entry(&old, self.levels(), &self.case_id, &self.facts);
         write_beneath(root, Path::new(&self.plan_file), text.as_bytes())
             .map_err(|e| guarded(&e, &io))?;
         self.plan_line = Some(line);
@@ -367,6 +407,12 @@ impl NewCase {
             std::io::ErrorKind::AlreadyExists => Refusal::FileExists(self.test_file.clone()),
             _ => guarded(&e, &io),
         };
+        if let (Some(from), Some(content)) = (&self.promoted_from, &self.content) {
+            // the rewritten bytes under the new name through the guarded writer
+            // (never over a file, no link on the way), then the old name gone
+            write_beneath_with(root, rel, content, WriteMode::NEW).map_err(taken)?;
+            return std::fs::remove_file(root.join(from)).map_err(|e| io(&e));
+        }
         if let Some(from) = &self.promoted_from {
             return rename_beneath(root, Path::new(from), rel).map_err(taken);
         }
@@ -392,7 +438,24 @@ impl NewCase {
     }
 }
 
-fn patterns(ws: &Workspace) -> CasePatterns {
+/// The file a new case is made of when it is moved, not written from a template:
+/// its path (relative to the root) and its caseId.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Moved<'a> {
+    pub(crate) path: &'a str,
+    pub(crate) case_id: &'a str,
+}
+
+impl<'a> Moved<'a> {
+    fn of(c: &'a super::tree::TestCase) -> Self {
+        Moved {
+            path: &c.path,
+            case_id: &c.case_id,
+        }
+    }
+}
+
+pub(crate) fn patterns(ws: &Workspace) -> CasePatterns {
     CasePatterns::new(&ws.config.tests.patterns, &mut Vec::new())
 }
 
@@ -406,11 +469,21 @@ fn guarded(e: &std::io::Error, io: &dyn Fn(&dyn std::fmt::Display) -> Refusal) -
     }
 }
 
-/// The skeleton of one entry (the five lines of `doc/test-plan/README.md`).
-fn skeleton(case_id: &str) -> String {
+/// The skeleton of one entry (the five lines of `doc/test-plan/README.md`), the
+/// What's facts listed under it.
+fn skeleton(case_id: &str, facts: &[String]) -> String {
+    let mut what = String::from("- What: (the behaviour the case checks, in one sentence)\n");
+    if !facts.is_empty() {
+        what.push_str("  Its tests, as the file names them:\n");
+        for f in facts {
+            what.push_str("  - ");
+            what.push_str(&f.replace(['\n', '\r'], " "));
+            what.push('\n');
+        }
+    }
     format!(
         "### {case_id}\n\
-         - What: (the behaviour the case checks, in one sentence)\n\
+         {what}\
          - Why: (what breaks for a person when it does not hold)\n\
          - How: (the steps: the input, the calls, the page actions)\n\
          - Oracle: (the named assertions and their expected values)\n\
@@ -423,10 +496,14 @@ fn with_entry(
     old: &str,
     (domain, layer, suite): (&str, &str, &str),
     case_id: &str,
+    facts: &[String],
 ) -> (String, u32) {
     let section = format!("## {layer} / {suite}");
     let mut lines: Vec<String> = old.lines().map(str::to_owned).collect();
-    let entry: Vec<String> = skeleton(case_id).lines().map(str::to_owned).collect();
+    let entry: Vec<String> = skeleton(case_id, facts)
+        .lines()
+        .map(str::to_owned)
+        .collect();
     let level = |l: &str| {
         let t = l.trim_start();
         let n = t.bytes().take_while(|&b| b == b'#').count();
@@ -482,7 +559,7 @@ mod tests {
     #[test]
     fn the_entry_goes_into_its_section_or_a_new_one() {
         let old = "# Calc test plan\n\n## backend / math\n\n### add\n- What: x\n\n## e2e / page\n\n### p\n- What: y\n";
-        let (t, line) = with_entry(old, ("calc", "backend", "math"), "sub");
+        let (t, line) = with_entry(old, ("calc", "backend", "math"), "sub", &[]);
         let lines: Vec<&str> = t.lines().collect();
         assert_eq!(lines[line as usize - 1], "### sub");
         assert!(t.contains("- What: x\n\n### sub\n- What: ("), "{t}");
@@ -490,13 +567,13 @@ mod tests {
             t.contains("- Not: (what the case leaves to other cases)\n\n## e2e / page"),
             "{t}"
         );
-        let (t, line) = with_entry(old, ("calc", "e2e", "page"), "q");
+        let (t, line) = with_entry(old, ("calc", "e2e", "page"), "q", &[]);
         assert!(t.ends_with("- What: y\n\n### q\n- What: (the behaviour the case checks, in one sentence)\n- Why: (what breaks for a person when it does not hold)\n- How: (the steps: the input, the calls, the page actions)\n- Oracle: (the named assertions and their expected values)\n- Not: (what the case leaves to other cases)\n"), "{t}");
         assert_eq!(t.lines().nth(line as usize - 1), Some("### q"));
-        let (t, line) = with_entry(old, ("calc", "backend", "io"), "r");
+        let (t, line) = with_entry(old, ("calc", "backend", "io"), "r", &[]);
         assert!(t.contains("- What: y\n\n## backend / io\n\n### r\n"), "{t}");
         assert_eq!(t.lines().nth(line as usize - 1), Some("### r"));
-        let (t, line) = with_entry("", ("calc", "backend", "io"), "r");
+        let (t, line) = with_entry("", ("calc", "backend", "io"), "r", &[]);
         assert!(
             t.starts_with("# Calc test plan\n\n## backend / io\n\n### r\n"),
             "{t}"

@@ -1,11 +1,15 @@
 //! `a` on a folder of the Tests tab: the caseId typed on the input line, then the
 //! core's `testdeck new` steps off the loop — the plan entry, the person's editor on it
 //! when one is set, the test file — and the new case selected once the watch shows it.
+//! `a` on a temp case (a test outside the tree): the formal folder typed, then
+//! `testdeck adopt`'s steps the same way — the plan entry, the editor, the file moved
+//! with its imports rewritten and its runs.
 
 use super::effect::{EditTarget, Effect};
 use super::{App, InputTarget, NodeKind, Tab};
 use crate::feature_work::FeatureWork;
 use testdeck_core::sanitize::escape;
+use testdeck_core::workspace::adopt::Adoption;
 use testdeck_core::workspace::new_case::NewCase;
 
 /// The case being added: the folder (a scope), the caseId typed so far, and the key
@@ -13,6 +17,8 @@ use testdeck_core::workspace::new_case::NewCase;
 #[derive(Debug, Default)]
 pub struct AddCase {
     folder: Option<String>,
+    /// `a` on a temp case: its file, adopted into the folder typed.
+    adopting: Option<String>,
     typed: String,
     pending: Option<String>,
 }
@@ -23,7 +29,12 @@ impl AddCase {
         self.folder.as_deref()
     }
 
-    /// The caseId typed so far.
+    /// The file being adopted, while its formal folder is typed.
+    pub fn adopting(&self) -> Option<&str> {
+        self.adopting.as_deref()
+    }
+
+    /// The caseId (or, adopting, the folder under `tests/`) typed so far.
     pub fn typed(&self) -> &str {
         &self.typed
     }
@@ -34,6 +45,7 @@ impl AddCase {
 
     pub(super) fn cancel(&mut self) {
         self.folder = None;
+        self.adopting = None;
         self.typed.clear();
     }
 }
@@ -47,6 +59,28 @@ impl App {
         }
         if self.ws.is_none() {
             self.notice = Some("still indexing".into());
+            return;
+        }
+        // a temp case: adopt it into the folder typed
+        let temp_file = match self.selected_node() {
+            Some(n) => match n.kind {
+                NodeKind::Case(i) => self
+                    .tests
+                    .cases()
+                    .get(i)
+                    .filter(|c| c.temp)
+                    .and_then(|c| c.test)
+                    .and_then(|t| self.ws.as_ref()?.tests.cases.get(t))
+                    .map(|c| c.path.clone()),
+                NodeKind::Folder => None,
+            },
+            None => None,
+        };
+        if let Some(file) = temp_file {
+            self.adding.adopting = Some(file);
+            self.adding.folder = None;
+            self.adding.typed.clear();
+            self.layers.edit(InputTarget::NewCase);
             return;
         }
         let folder = match self.selected_node() {
@@ -72,6 +106,24 @@ impl App {
 
     /// Enter on the caseId line: the plan entry's job.
     pub(super) fn add_case_confirm(&mut self) -> Vec<Effect> {
+        if let Some(file) = self.adding.adopting.take() {
+            let to = self
+                .adding
+                .typed
+                .trim()
+                .trim_start_matches("tests/")
+                .to_owned();
+            self.adding.typed.clear();
+            if to.is_empty() {
+                self.notice = Some("a: no folder typed, nothing adopted".into());
+                return Vec::new();
+            }
+            self.notice = Some(format!("a: writing the plan entry of {}…", escape(&file)));
+            return vec![Effect::Work(FeatureWork::AdoptPlan {
+                file,
+                to: format!("tests/{to}"),
+            })];
+        }
         let id = self.adding.typed.trim().to_owned();
         let folder = self.adding.folder.take();
         self.adding.typed.clear();
@@ -131,6 +183,59 @@ impl App {
                 ));
                 self.adding.pending =
                     Some(testdeck_core::workspace::tree::key(&c.scope, &c.case_id));
+                self.select_added();
+            }
+        }
+    }
+
+    /// Adopting, the plan entry written: the editor on it (when set), then the move.
+    pub(super) fn adopt_planned(
+        &mut self,
+        adoption: Result<Box<Adoption>, String>,
+        editor: bool,
+    ) -> Vec<Effect> {
+        match adoption {
+            Err(e) => {
+                self.notice = Some(format!("a: {e}"));
+                Vec::new()
+            }
+            Ok(a) => {
+                self.notice = Some(format!(
+                    "a: plan entry in {}, moving {}…",
+                    escape(&a.case.plan_file),
+                    escape(&a.from)
+                ));
+                let mut fx = Vec::new();
+                if editor {
+                    fx.push(Effect::Edit(EditTarget::at(
+                        &a.case.plan_file,
+                        a.case.plan_line,
+                    )));
+                }
+                fx.push(Effect::Work(FeatureWork::AdoptMove(a)));
+                fx
+            }
+        }
+    }
+
+    /// Adopting, the file and its runs moved: what moved, and the case selected.
+    pub(super) fn adopt_done(&mut self, adoption: Result<Box<Adoption>, String>) {
+        match adoption {
+            Err(e) => self.notice = Some(format!("a: {e}")),
+            Ok(a) => {
+                self.notice = Some(format!(
+                    "a: moved {} to {} ({} import{} rewritten, {} run{} moved)",
+                    escape(&a.from),
+                    escape(&a.case.test_file),
+                    a.imports.len(),
+                    if a.imports.len() == 1 { "" } else { "s" },
+                    a.runs.len(),
+                    if a.runs.len() == 1 { "" } else { "s" },
+                ));
+                self.adding.pending = Some(testdeck_core::workspace::tree::key(
+                    &a.case.scope,
+                    &a.case.case_id,
+                ));
                 self.select_added();
             }
         }
@@ -222,5 +327,66 @@ mod tests {
         app.update(Action::WorkDone(Box::new(done)));
         let n = app.notice().clone().unwrap_or_default();
         assert!(n.contains("exists already"), "{n}");
+    }
+
+    #[test]
+    fn a_on_a_temp_case_adopts_it_into_the_folder_typed_plan_entry_first() {
+        let d = tempfile::tempdir().expect("tmp");
+        let mut app = demo_app(d.path());
+        let key = "temp/kb-tokenizer-probe";
+        assert!(app.jump_to(key), "the demo has {key}");
+        app.update(Action::Cmd(Command::AddCase));
+        assert_eq!(
+            app.adding().adopting(),
+            Some("tests/temp/kb-tokenizer-probe.test.ts")
+        );
+        for ch in "kb-search/backend/tokenizer/".chars() {
+            app.update(Action::Key(KeyEvent::new(
+                KeyCode::Char(ch),
+                KeyModifiers::NONE,
+            )));
+        }
+        let fx = app.update(Action::Cmd(Command::Confirm));
+        let Some(Effect::Work(job @ FeatureWork::AdoptPlan { .. })) = fx.into_iter().next() else {
+            panic!("Enter gives no adopt job");
+        };
+        assert_eq!(app.adding().adopting(), None, "the line is closed");
+        let done = crate::runtime::run_now(job, d.path()).expect("a result");
+        let fx = app.update(Action::WorkDone(Box::new(done)));
+        let old = d.path().join("tests/temp/kb-tokenizer-probe.test.ts");
+        let new = d
+            .path()
+            .join("tests/kb-search/backend/tokenizer/kb-tokenizer-probe.test.ts");
+        assert!(
+            old.exists() && !new.exists(),
+            "the file waits for the plan entry"
+        );
+        let plan = std::fs::read_dir(d.path().join("doc/test-plan"))
+            .expect("plan dir")
+            .filter_map(Result::ok)
+            .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
+            .collect::<String>();
+        assert!(plan.contains("### kb-tokenizer-probe\n- What:"), "{plan}");
+        let job = fx
+            .into_iter()
+            .find_map(|f| match f {
+                Effect::Work(j @ FeatureWork::AdoptMove(_)) => Some(j),
+                _ => None,
+            })
+            .expect("the move's job");
+        let done = crate::runtime::run_now(job, d.path()).expect("a result");
+        app.update(Action::WorkDone(Box::new(done)));
+        assert!(!old.exists() && new.exists());
+        let text = std::fs::read_to_string(&new).expect("moved");
+        assert!(text.contains("from \"../../../harness/case\""), "{text}");
+        let n = app.notice().clone().unwrap_or_default();
+        assert!(
+            n.contains("moved tests/temp/kb-tokenizer-probe.test.ts"),
+            "{n}"
+        );
+        assert!(
+            !d.path().join("tests/logs/temp/kb-tokenizer-probe").exists(),
+            "its runs moved"
+        );
     }
 }

@@ -156,6 +156,10 @@ impl App {
                 return self.add_case_planned(case, editor);
             }
             FeatureResult::NewCaseWritten(case) => self.add_case_written(case),
+            FeatureResult::AdoptPlanned { adoption, editor } => {
+                return self.adopt_planned(adoption, editor);
+            }
+            FeatureResult::AdoptDone(adoption) => self.adopt_done(adoption),
         }
         Vec::new()
     }

@@ -20,7 +20,15 @@ pub fn draw(
     f: &mut Frame,
     r: Rect,
 ) {
-    let title = if let Some(folder) = adding.folder() {
+    let title = if let Some(file) = adding.adopting() {
+        // `a` on a temp case: the formal folder it moves to, being typed
+        let name = file.rsplit('/').next().unwrap_or(file);
+        format!(
+            " Adopt {} into tests/{}▏ ",
+            testdeck_core::sanitize::escape(name),
+            testdeck_core::sanitize::escape(adding.typed())
+        )
+    } else if let Some(folder) = adding.folder() {
         // `a`: the caseId being typed, and its folder (the cursor is on it: its last
         // name is enough, the title of a narrow tree has no room for the whole scope)
         let last = folder.rsplit('/').next().unwrap_or(folder);

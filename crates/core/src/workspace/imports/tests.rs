@@ -410,3 +410,30 @@ fn rewrite_escapes_what_its_quotes_need() {
     assert_eq!(escape("./a${b}", b'`'), "./a\\${b}");
     assert_eq!(escape("./a\\b", b'"'), "./a\\\\b");
 }
+
+#[test]
+fn a_config_s_list_is_read_without_running_it() {
+    let src = r#"import { defineConfig } from 'vitest/config';
+export default defineConfig({
+  resolve: { alias: { _: new URL('./src', import.meta.url).pathname } },
+  test: {
+    include: ['src/**/*.test.ts', "lib/*.spec.{ts,js}"],
+    exclude: ['**/node_modules/**', dynamic],
+  },
+});
+"#;
+    let got = config_strings("vite.config.ts", src.as_bytes(), "test", "include").expect("reads");
+    assert_eq!(
+        got,
+        Some(vec![
+            "src/**/*.test.ts".to_owned(),
+            "lib/*.spec.{ts,js}".to_owned()
+        ])
+    );
+    // a value not all literal cannot be known; a missing key is none
+    let ex = config_strings("vite.config.ts", src.as_bytes(), "test", "exclude").expect("reads");
+    assert_eq!(ex, None);
+    let none = config_strings("vite.config.ts", b"export default {}", "test", "include");
+    assert_eq!(none.expect("reads"), None);
+    assert!(config_strings("vite.config.ts", b"export default {", "test", "include").is_err());
+}
