@@ -232,7 +232,7 @@ fn adopt_a_library_test_plan_first_imports_rewritten_history_kept_and_it_passes(
     // the next run of the adopted case passes
     let (code, said, err) = testdeck(root, &["run", "query"]);
     assert_eq!(code, Some(0), "{said}{err}");
-    assert!(said.contains("1 pass, 0 fail"), "{said}");
+    assert!(said.contains("1 case: 1 ✓ 0 ✗"), "{said}");
     assert_eq!(problems_under(root, "tests/"), Vec::<String>::new());
 }
 
@@ -289,7 +289,7 @@ fn adopt_through_a_path_alias_says_what_to_add_and_moves_nothing_until_it_is_the
     );
     let (code, said, err) = testdeck(root, &["run", "filter"]);
     assert_eq!(code, Some(0), "{said}{err}");
-    assert!(said.contains("1 pass, 0 fail"), "{said}");
+    assert!(said.contains("1 case: 1 ✓ 0 ✗"), "{said}");
 }
 
 #[test]
@@ -337,7 +337,7 @@ fn promote_rewrites_the_imports_and_moves_the_temp_case_s_runs() {
     assert_eq!(problems_under(root, "tests/"), Vec::<String>::new());
     let (code, said, err) = testdeck(root, &["run", "slug-probe"]);
     assert_eq!(code, Some(0), "{said}{err}");
-    assert!(said.contains("1 pass, 0 fail"), "{said}");
+    assert!(said.contains("1 case: 1 ✓ 0 ✗"), "{said}");
 }
 
 #[test]

@@ -228,13 +228,14 @@ fn list_changed_says_when_nothing_differs() {
         String::from_utf8_lossy(&out.stdout),
         "nothing differs from HEAD: no case changed\n"
     );
-    // --json stays the empty list
+    // --json stays the empty list, and says no file changed
     let out = cli::at(ws.path())
         .args(["list", "--changed", "--json"])
         .output()
         .expect("list");
     let doc: Value = serde_json::from_slice(&out.stdout).expect("json");
-    assert_eq!(doc, serde_json::json!({"cases": []}));
+    assert_eq!(doc["cases"], serde_json::json!([]));
+    assert_eq!(doc["changed"]["files"], serde_json::json!([]));
 }
 
 /// Issue 44: a `.gitignore` naming `temp` hid `tests/temp/` from git, and so

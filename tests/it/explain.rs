@@ -370,8 +370,11 @@ mod realworld {
         assert!(message.contains("to deeply equal"), "{d:#}");
         // run's reason and JUnit's failure message are the assertion's message
         let first = message.lines().next().expect("line");
+        // run's reason: the test's title path, the message's first line, its place
         assert!(
-            text.contains(&format!("✗ {case} fail ({first})")),
+            text.contains(&format!(
+                "✗ {case} fail (merges two lines of one sku: {first} (tests/{case}.test.ts:"
+            )),
             "{first:?} in\n{text}"
         );
         assert_eq!(failures.len(), 1);
@@ -439,12 +442,15 @@ mod realworld {
         // Playwright's message keeps its lines (the call log apart from the header)
         assert!(message.lines().count() > 2, "{d:#}");
         // the custom expect message names the check, the matcher's line what failed
-        let first = "a1 order-confirmed: expect(locator).toHaveText(expected) failed";
+        // run's reason: the test's title path, the message's first line, its place
         assert!(
-            text.contains(&format!("✗ {case} fail ({first})")),
-            "{first:?} in\n{text}"
+            text.contains(&format!(
+                "✗ {case} fail (checks out a cart: a1 order-confirmed (tests/{case}.spec.ts:11))"
+            )),
+            "in\n{text}"
         );
-        assert_eq!(failures[0].0, first);
+        // JUnit's failure message: the test's error's first line, as Playwright says it
+        assert_eq!(failures[0].0, "Error: a1 order-confirmed");
         assert!(failures[0].1.contains("Call log:"), "{failures:?}");
         assert_eq!(f["expected"], "\"Order confirmed\"", "{d:#}");
         assert!(

@@ -150,9 +150,12 @@ fn a_backend_case_passes_and_a_failing_one_fails_with_the_runners_message() {
     let s = summary(&events);
     assert_eq!(code, Some(1), "{events:#?}");
     assert_eq!(s["results"][0]["verdict"], "fail", "{s:#}");
-    // the reason is the failed assertion's own message (issue 25)
+    // the reason is the failed test's title path, its assertion's own message
+    // (issue 25) and its place (issue 40)
     assert_eq!(
-        s["results"][0]["reason"], "expected 1 to deeply equal +0",
+        s["results"][0]["reason"],
+        "refuses a line of quantity zero: expected 1 to deeply equal +0 \
+         (tests/shop/backend/cart/boundary/cart-zero-quantity.test.mts:8)",
         "{s:#}"
     );
     let out = runner_output(&events);

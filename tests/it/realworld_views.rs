@@ -192,10 +192,10 @@ fn a_failing_npx_opener_says_its_own_stderr_line() {
     wait(&s, "❯ storefront-checkout");
     s.send("\r");
     wait(&s, "artifacts/tests/t1/trace.zip");
+    // the Artifacts pane, whose cursor stands on the failed test's own trace
     s.send("\t");
     s.send("\t");
     s.send("\t");
-    s.send("j");
     s.send("o");
     // npx's own words (why it stopped, not where its log is) and the way out
     wait(&s, "npm error npx cancel");
