@@ -194,7 +194,12 @@ fn test_testcase(c: &Case, t: &TestOutcome) -> TestCase {
         tests: Vec::new(),
     };
     if verdict == Verdict::Fail {
-        one.detail = t.location.as_ref().map(|(f, l)| format!("{f}:{l}"));
+        // the place, then the error whole (message and stack) as the test gave it
+        let place = t.location.as_ref().map(|(f, l)| format!("{f}:{l}"));
+        one.detail = match (place, &t.detail) {
+            (Some(p), Some(d)) => Some(format!("{p}\n\n{d}")),
+            (p, d) => p.or_else(|| d.clone()),
+        };
     }
     let mut tc = testcase(&one);
     if let Some((file, line)) = &t.location {
@@ -312,6 +317,7 @@ mod tests {
             duration_ms: Some(4),
             location: Some(("tests/web/unit/dates/format.test.ts".into(), 12)),
             message: message.map(str::to_owned),
+            detail: message.map(|m| format!("AssertionError: {m}\n    at format.test.ts:12:5")),
         };
         c.tests = vec![
             t("format › pads", "ok", None),
@@ -331,6 +337,11 @@ mod tests {
         );
         assert!(
             xml.contains(r#"<failure message="expected 1 to be 2" type="fail">"#),
+            "{xml}"
+        );
+        // the failure's body: the place, then the error whole with its stack
+        assert!(
+            xml.contains("tests/web/unit/dates/format.test.ts:12\n\nAssertionError: expected 1 to be 2\n    at format.test.ts:12:5"),
             "{xml}"
         );
         assert!(

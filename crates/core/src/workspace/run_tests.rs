@@ -248,6 +248,9 @@ pub struct TestOutcome {
     /// A failed test's first error message (its failure event's, else its
     /// step's `failed: …`); a skipped test's reason.
     pub message: Option<String>,
+    /// A failed test's first error whole: its `data.error.message` and
+    /// `data.stack` (what a JUnit failure's body holds).
+    pub detail: Option<String>,
 }
 
 /// The tests of a run, each by its last attempt, in the order they ended
@@ -291,6 +294,7 @@ pub fn outcomes<'a>(events: impl IntoIterator<Item = &'a TimelineEvent>) -> Vec<
                     duration_ms: get("durationMs").and_then(Value::as_u64),
                     location,
                     message,
+                    detail: None,
                 };
                 // a retried test: its last attempt takes its place
                 let at = *by_key.entry(key).or_insert_with(|| {
@@ -313,6 +317,16 @@ pub fn outcomes<'a>(events: impl IntoIterator<Item = &'a TimelineEvent>) -> Vec<
                         let first = t.message.get_or_insert_with(String::new);
                         if first.is_empty() || ev.message.starts_with(first.as_str()) {
                             first.clone_from(&ev.message);
+                        }
+                    }
+                    if t.status == "failed" && t.detail.is_none() {
+                        let whole = get("error")
+                            .and_then(|e| e.get("message"))
+                            .and_then(Value::as_str);
+                        let stack = get("stack").and_then(Value::as_str);
+                        let text: Vec<&str> = whole.into_iter().chain(stack).collect();
+                        if !text.is_empty() {
+                            t.detail = Some(text.join("\n\n"));
                         }
                     }
                 }
