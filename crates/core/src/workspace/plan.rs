@@ -115,26 +115,44 @@ impl TestPlan {
     /// section) or a table row that names it. When no heading or row names it, the
     /// section around its first mention.
     pub fn entries(&self, case_id: &str) -> Vec<PlanEntry> {
+        let out = self.defining(case_id);
+        if !out.is_empty() {
+            return out;
+        }
+        let Some(places) = self.index.get(case_id) else {
+            return Vec::new();
+        };
+        places
+            .iter()
+            .find_map(|&(fi, line)| {
+                let (file, lines) = &self.files[fi];
+                lines.get(line as usize - 1)?;
+                let entry = entry_at(lines, line as usize - 1);
+                Some(PlanEntry {
+                    file: file.clone(),
+                    line: entry.0,
+                    text: entry.1,
+                })
+            })
+            .into_iter()
+            .collect()
+    }
+
+    /// The entries a heading or a table row that names the case defines, in the
+    /// order they stand; a heading whose section holds a deeper heading or row
+    /// that names the case too (a suite `## backend / join` around its case
+    /// `### join`) is that one's frame, not an entry of its own.
+    fn defining(&self, case_id: &str) -> Vec<PlanEntry> {
         let Some(places) = self.index.get(case_id) else {
             return Vec::new();
         };
         let mut out: Vec<PlanEntry> = Vec::new();
-        let mut fallback = None;
         for &(fi, line) in places {
             let (file, lines) = &self.files[fi];
             let Some(l) = lines.get(line as usize - 1) else {
                 continue;
             };
-            let defining = heading_level(l).is_some() || l.trim_start().starts_with('|');
-            if !defining {
-                if fallback.is_none() {
-                    let entry = entry_at(lines, line as usize - 1);
-                    fallback = Some(PlanEntry {
-                        file: file.clone(),
-                        line: entry.0,
-                        text: entry.1,
-                    });
-                }
+            if heading_level(l).is_none() && !l.trim_start().starts_with('|') {
                 continue;
             }
             let entry = entry_at(lines, line as usize - 1);
@@ -146,10 +164,18 @@ impl TestPlan {
                 });
             }
         }
-        if out.is_empty() {
-            out.extend(fallback);
-        }
-        out
+        let encloses = |outer: &PlanEntry, inner: &PlanEntry| {
+            let last = outer.line as usize + outer.text.lines().count();
+            outer.file == inner.file && inner.line > outer.line && (inner.line as usize) < last
+        };
+        let keep: Vec<bool> = out
+            .iter()
+            .map(|e| !out.iter().any(|f| encloses(e, f)))
+            .collect();
+        out.into_iter()
+            .zip(keep)
+            .filter_map(|(e, k)| k.then_some(e))
+            .collect()
     }
 
     /// The first entry that names the case.
@@ -160,19 +186,7 @@ impl TestPlan {
     /// The entry a heading or a table row that names the case defines: a mention
     /// in prose is no entry (`testdeck new` writes one then).
     pub fn defined(&self, case_id: &str) -> Option<PlanEntry> {
-        let places = self.index.get(case_id)?;
-        places.iter().find_map(|&(fi, line)| {
-            let (file, lines) = &self.files[fi];
-            let l = lines.get(line as usize - 1)?;
-            (heading_level(l).is_some() || l.trim_start().starts_with('|')).then(|| {
-                let (line, text) = entry_at(lines, line as usize - 1);
-                PlanEntry {
-                    file: file.clone(),
-                    line,
-                    text,
-                }
-            })
-        })
+        self.defining(case_id).into_iter().next()
     }
 }
 
@@ -255,5 +269,17 @@ mod tests {
             r.text,
             "| caseId | What |\n|---|---|\n| kb-empty | nothing |"
         );
+    }
+
+    #[test]
+    fn a_suite_heading_named_as_its_case_frames_the_entry_and_is_none_itself() {
+        let p = TestPlan::from_files(vec![(
+            "doc/test-plan/url.md".into(),
+            "# Url\n\n## backend / join\n\n### join\n- What: joins\n\n## backend / other\n\n### join\n- What: again\n".into(),
+        )]);
+        let all = p.entries("join");
+        // the case's own headings, never the suite's around the first
+        assert_eq!(all.iter().map(|e| e.line).collect::<Vec<_>>(), vec![5, 10]);
+        assert_eq!(p.defined("join").map(|e| e.line), Some(5));
     }
 }
