@@ -189,6 +189,19 @@ fn an_outside_vitest_file_runs_where_it_stands_and_its_run_validates() {
         // the same case by its key
         let (code, _) = run(d.path(), scope);
         assert_eq!(code, Some(0), "{which} by key");
+        // explain takes the file as run does: its newest run
+        let out = common::cli::at(d.path())
+            .args(["explain", "--json", file])
+            .output()
+            .expect("explain");
+        let doc: Value = serde_json::from_slice(&out.stdout).expect("explain json");
+        assert_eq!(doc["status"], "passed", "{which}: {doc}");
+        assert!(
+            doc["path"]
+                .as_str()
+                .is_some_and(|p| p.starts_with(&format!("tests/logs/{scope}/"))),
+            "{which}: {doc}"
+        );
     }
 }
 

@@ -38,6 +38,14 @@ fn run_dir(ws: &Workspace, target: Option<&str>) -> Result<PathBuf, String> {
         return Ok(dir);
     }
     let case = target.trim_matches('/');
+    // a case's file, as a person names one of the project's own tests (as `run` takes it)
+    let by_file = ws
+        .tests
+        .cases
+        .iter()
+        .find(|c| c.path == case)
+        .map(|c| c.key());
+    let case = by_file.as_deref().unwrap_or(case);
     let by_key: Vec<&RawRun> = ws.logs.runs.iter().filter(|r| r.key() == case).collect();
     let runs = if by_key.is_empty() {
         ws.logs
