@@ -44,7 +44,7 @@ fn run_dir(ws: &Workspace, target: Option<&str>) -> Result<PathBuf, String> {
         .cases
         .iter()
         .find(|c| c.path == case)
-        .map(|c| c.key());
+        .map(testdeck_core::workspace::tree::TestCase::key);
     let case = by_file.as_deref().unwrap_or(case);
     let by_key: Vec<&RawRun> = ws.logs.runs.iter().filter(|r| r.key() == case).collect();
     let runs = if by_key.is_empty() {
