@@ -355,16 +355,6 @@ fn a_break_and_its_fix_is_no_flakiness_and_a_test_failing_every_other_run_is() {
     let p = adopt::project("lib");
     let root = p.path();
     init(root);
-    let out = common::cli::at(root)
-        .args([
-            "adopt",
-            "test/slug.test.ts",
-            "--to",
-            "tests/lib/backend/slug/",
-        ])
-        .output()
-        .expect("adopt");
-    assert!(out.status.success(), "{out:?}");
     let ignore = std::fs::read_to_string(root.join(".gitignore")).unwrap_or_default();
     std::fs::write(
         root.join(".gitignore"),
@@ -374,44 +364,34 @@ fn a_break_and_its_fix_is_no_flakiness_and_a_test_failing_every_other_run_is() {
     git_here(root, &["init", "-q"]);
     git_here(root, &["add", "-A"]);
     git_here(root, &["commit", "-q", "-m", "start"]);
-    let case = "lib/backend/slug/slug";
+    // the file where it stands: a case outside the tree, which insights include
+    let (file, case) = ("test/slug.test.ts", "temp/outside/test/slug");
 
     // pass; the source broken (left dirty): fail; the edit reverted: pass
-    assert_eq!(verdict_of(root, case), "pass");
+    assert_eq!(verdict_of(root, file), "pass");
     let src = root.join("src/slug.ts");
     let before = std::fs::read_to_string(&src).expect("slug.ts");
     std::fs::write(&src, before.replace("toLowerCase()", "toUpperCase()")).expect("break");
-    assert_eq!(verdict_of(root, case), "fail");
+    assert_eq!(verdict_of(root, file), "fail");
     let doc = insights(root);
-    assert!(listed(&doc, "newFailures", case).is_some(), "{doc:#}");
+    let new = listed(&doc, "newFailures", case).unwrap_or_else(|| panic!("{doc:#}"));
+    assert_eq!(new["outside"], true, "marked: {new:#}");
     std::fs::write(&src, &before).expect("revert");
-    assert_eq!(verdict_of(root, case), "pass");
+    assert_eq!(verdict_of(root, file), "pass");
     let doc = insights(root);
-    assert!(
-        listed(&doc, "slowest", case).is_some(),
-        "insights sees it: {doc:#}"
-    );
+    let slow = listed(&doc, "slowest", case).unwrap_or_else(|| panic!("{doc:#}"));
+    assert_eq!(slow["outside"], true, "{slow:#}");
     for list in ["flakiest", "newFailures", "failingStreaks"] {
         assert!(listed(&doc, list, case).is_none(), "{list}: {doc:#}");
     }
+    // and in no pass rate of the tree
     let (_, stats) = json_of(root, &["stats", "--json"]);
-    let node = stats["nodes"]
-        .as_array()
-        .expect("nodes")
-        .iter()
-        .find(|n| n["path"] == case)
-        .cloned()
-        .unwrap_or_else(|| panic!("{stats:#}"));
-    assert_eq!(
-        node["flips"], 0,
-        "a change of outcome across code: {node:#}"
-    );
-    assert_eq!(node["historical"]["totalRuns"], 3);
+    assert_eq!(stats["nodes"][0]["historical"]["totalRuns"], 0, "{stats:#}");
 
     // on unchanged code, a test that fails every other run: flaky
     common::fs::write(
         root,
-        "tests/lib/backend/counter/counter.test.ts",
+        "test/counter.test.ts",
         "import { existsSync, readFileSync, writeFileSync } from 'node:fs';\n\
          import { expect, test } from 'vitest';\n\n\
          test('passes every other run', () => {\n  \
@@ -422,12 +402,15 @@ fn a_break_and_its_fix_is_no_flakiness_and_a_test_failing_every_other_run_is() {
     );
     git_here(root, &["add", "-A"]);
     git_here(root, &["commit", "-q", "-m", "counter"]);
-    let counter = "lib/backend/counter/counter";
-    let seen: Vec<String> = (0..3).map(|_| verdict_of(root, counter)).collect();
+    let counter = "temp/outside/test/counter";
+    let seen: Vec<String> = (0..3)
+        .map(|_| verdict_of(root, "test/counter.test.ts"))
+        .collect();
     assert_eq!(seen, ["pass", "fail", "pass"]);
     let doc = insights(root);
     let flaky = listed(&doc, "flakiest", counter).unwrap_or_else(|| panic!("{doc:#}"));
     assert_eq!(flaky["flips"], 2, "{flaky:#}");
     assert_eq!(flaky["runs"], 3, "{flaky:#}");
+    assert_eq!(flaky["outside"], true, "{flaky:#}");
     assert!(listed(&doc, "flakiest", case).is_none(), "{doc:#}");
 }
