@@ -50,6 +50,7 @@ mod per_test_why;
 mod reading_pty;
 mod reading_view;
 mod readme_capture;
+mod real_runs;
 mod realworld;
 mod realworld_shot;
 mod realworld_views;

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// `testdeck init` in `root`: its output.
-fn init(root: &Path) -> String {
+pub(crate) fn init(root: &Path) -> String {
     let out = common::cli::at(root).arg("init").output().expect("init");
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     assert_eq!(out.status.code(), Some(0), "{text}");
@@ -28,7 +28,12 @@ fn mv(root: &Path, from: &str, to: &str) {
 }
 
 /// `testdeck run --json TARGET` with `env` set: its events and exit status.
-fn run(root: &Path, target: &str, env: &[(&str, &Path)], unset: &[&str]) -> (Vec<Value>, i32) {
+pub(crate) fn run(
+    root: &Path,
+    target: &str,
+    env: &[(&str, &Path)],
+    unset: &[&str],
+) -> (Vec<Value>, i32) {
     let mut c = common::cli::at(root);
     c.args(["run", "--json", target]).stderr(Stdio::inherit());
     for (k, v) in env {
@@ -44,7 +49,7 @@ fn run(root: &Path, target: &str, env: &[(&str, &Path)], unset: &[&str]) -> (Vec
     )
 }
 
-fn summary(events: &[Value]) -> &Value {
+pub(crate) fn summary(events: &[Value]) -> &Value {
     events
         .iter()
         .rev()
@@ -53,7 +58,7 @@ fn summary(events: &[Value]) -> &Value {
 }
 
 /// The one result's verdict and the runner's output lines.
-fn verdict(events: &[Value]) -> (String, String) {
+pub(crate) fn verdict(events: &[Value]) -> (String, String) {
     let results = summary(events)["results"].as_array().expect("results");
     assert_eq!(results.len(), 1, "{results:#?}");
     let output: String = events
@@ -83,19 +88,19 @@ fn newest_run(root: &Path, case: &str) -> PathBuf {
     runs.pop().expect("a run")
 }
 
-fn timeline(dir: &Path) -> Vec<Value> {
+pub(crate) fn timeline(dir: &Path) -> Vec<Value> {
     common::fs::lines(&dir.join("timeline.jsonl"))
         .iter()
         .map(|l| serde_json::from_str(l).expect("one JSON object a line"))
         .collect()
 }
 
-fn json_file(p: &Path) -> Value {
+pub(crate) fn json_file(p: &Path) -> Value {
     serde_json::from_slice(&std::fs::read(p).expect("read")).expect("json")
 }
 
 /// The `run/start` or `run/finish` event.
-fn run_event<'a>(events: &'a [Value], name: &str) -> &'a Value {
+pub(crate) fn run_event<'a>(events: &'a [Value], name: &str) -> &'a Value {
     events
         .iter()
         .find(|e| e["type"] == "run" && e["name"] == name)
@@ -434,7 +439,7 @@ fn a_vitest_file_writes_each_test_by_its_describe_path_and_counts_as_vitest_does
 }
 
 /// git in `root`, with no configuration but the repository's.
-fn git(root: &Path, args: &[&str]) {
+pub(crate) fn git(root: &Path, args: &[&str]) {
     let out = Command::new("git")
         .args(args)
         .current_dir(root)

@@ -16,7 +16,7 @@ use serde_json::Value;
 use std::path::Path;
 use testdeck_core::testkit::per_test as fx;
 
-fn json_of(root: &Path, args: &[&str]) -> (Option<i32>, Value) {
+pub(crate) fn json_of(root: &Path, args: &[&str]) -> (Option<i32>, Value) {
     let o = at(root).args(args).output().expect("testdeck");
     let v = serde_json::from_slice(&o.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stdout)));

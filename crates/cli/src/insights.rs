@@ -2,7 +2,7 @@
 //! regressions, flakiest by score, new failures, failing streaks, stale results.
 
 use super::{Ctx, print_json};
-use serde_json::json;
+use serde_json::{Value, json};
 use std::fmt::Write as _;
 use std::process::ExitCode;
 use testdeck_core::sanitize::escape;
@@ -38,16 +38,33 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
     let settings = ws.config.insights;
     let changes = ChangeTimes::read(&ws);
     let nodes = stats::compute_with(&ws.tests, &ws.logs, &window, &settings, Some(&changes));
+    // cases outside the tree count in no pass rate, but insights include them
+    let outside = stats::outside_figures(&ws.logs, &window, &settings, Some(&changes));
     let lists = insights::lists(
         nodes
             .iter()
             .filter(|n| n.kind == NodeKind::Case)
-            .filter_map(|n| n.figures.as_ref().map(|f| (n.path.as_str(), f))),
+            .filter_map(|n| n.figures.as_ref().map(|f| (n.path.as_str(), f)))
+            .chain(outside.iter().map(|(p, f)| (p.as_str(), f))),
         Some(&changes),
         args.top,
     );
     if args.json {
         let mut doc = serde_json::to_value(&lists).unwrap_or_else(|_| json!({}));
+        // an outside case's entry is marked (its path is under `temp/outside/`)
+        if let Some(all) = doc.as_object_mut() {
+            let entries = all.values_mut().filter_map(Value::as_array_mut).flatten();
+            for entry in entries.filter_map(Value::as_object_mut) {
+                let path = entry
+                    .get("path")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                let scope = path.rsplit_once('/').map_or("", |(s, _)| s);
+                if testdeck_core::workspace::outside::is_outside_scope(scope) {
+                    entry.insert("outside".to_owned(), Value::Bool(true));
+                }
+            }
+        }
         doc["settings"] = json!({
             "window": settings.window,
             "regressionRatio": settings.regression_ratio,

@@ -133,7 +133,12 @@ pub struct Window {
 
 impl Window {
     fn admits(&self, run: &RawRun) -> bool {
-        if run.is_temp() || !run.status.is_finished() {
+        !run.is_temp() && self.admits_any(run)
+    }
+
+    /// [`Window::admits`] for temp runs too (a case outside the tree's).
+    fn admits_any(&self, run: &RawRun) -> bool {
+        if !run.status.is_finished() {
             return false;
         }
         if let Some(scope) = &self.scope {
@@ -212,6 +217,30 @@ fn case_figures(
     let mut f = figures(group, settings);
     f.stale = changes.is_some_and(|c| c.stale(key, f.latest_start));
     (h, latest, f)
+}
+
+/// The figures of each case outside the tree (SPEC §1.1a): in no pass rate
+/// and no node of [`compute_with`], but insights include them, by their
+/// `scope/caseId` (under `temp/outside/`), in logs order.
+pub fn outside_figures(
+    logs: &Logs,
+    window: &Window,
+    settings: &Insights,
+    changes: Option<&ChangeTimes>,
+) -> Vec<(String, CaseFigures)> {
+    logs.runs
+        .chunk_by(|a, b| a.scope == b.scope && a.case_id == b.case_id)
+        .filter(|g| super::outside::is_outside_scope(&g[0].scope))
+        .filter_map(|g| {
+            let admitted: Vec<&RawRun> = g.iter().filter(|r| window.admits_any(r)).collect();
+            if admitted.is_empty() {
+                return None;
+            }
+            let key = g[0].key();
+            let (_, _, f) = case_figures(&admitted, &key, settings, changes);
+            Some((key, f))
+        })
+        .collect()
 }
 
 /// The node of one case as [`compute_with`] (no window) gives it: from `runs`,
@@ -525,6 +554,32 @@ pub fn markdown_block(n: &NodeStats) -> String {
 mod tests {
     use super::*;
     use crate::workspace::logs::{MetaSummary, RawRun};
+
+    #[test]
+    fn outside_cases_have_figures_for_insights_and_other_temp_runs_none() {
+        use RunStatus::{Failed, InProgress, Passed};
+        let logs = Logs {
+            runs: vec![
+                run("ai/backend/tools", "a", "20260101-000000-000", Failed),
+                run("temp", "t", "20260101-000000-000", Passed),
+                run("temp/outside/src", "x", "20260101-000000-000", Passed),
+                run("temp/outside/src", "x", "20260102-000000-000", Failed),
+                run("temp/outside/src", "x", "20260103-000000-000", Passed),
+                run("temp/outside/src", "x", "20260104-000000-000", InProgress),
+            ],
+        };
+        let all = outside_figures(&logs, &Window::default(), &Insights::default(), None);
+        assert_eq!(all.len(), 1);
+        let (key, f) = &all[0];
+        assert_eq!(key, "temp/outside/src/x");
+        assert_eq!((f.recent_runs, f.flips), (3, 2));
+        assert!(f.flaky);
+        let elsewhere = Window {
+            since: None,
+            scope: Some("ai".into()),
+        };
+        assert!(outside_figures(&logs, &elsewhere, &Insights::default(), None).is_empty());
+    }
 
     fn run(scope: &str, case: &str, id: &str, status: RunStatus) -> RawRun {
         RawRun {
