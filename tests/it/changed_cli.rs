@@ -53,7 +53,7 @@ for c in $cases; do
 done
 "#;
 
-const PLAN: &str =
+pub(crate) const PLAN: &str =
     "# shop\n\n## one\n\nWhat: one\n\n## two\n\nWhat: two\n\n## three\n\nWhat: three\n";
 
 /// Three committed cases, a plan entry each, the slow runner as the runner.
@@ -82,7 +82,7 @@ fn checkout() -> tempfile::TempDir {
     dir
 }
 
-fn listed(root: &Path, args: &[&str]) -> Vec<String> {
+pub(crate) fn listed(root: &Path, args: &[&str]) -> Vec<String> {
     let out = cli::at(root)
         .args(["list", "--json"])
         .args(args)

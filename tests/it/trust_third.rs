@@ -4,6 +4,7 @@
 //! `new` and `promote` never write through a link; `E` hands the editor only a
 //! regular file inside the workspace, checked at the hand-off.
 
+use crate::changed_cli::{PLAN, RUNNER, listed};
 use crate::common::{self, Session, cli};
 use std::os::unix::fs::symlink;
 use std::path::Path;
@@ -44,28 +45,6 @@ fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
     out
 }
 
-/// Seed 000's filters in; one passed run folder per `--case` out.
-const RUNNER: &str = r#"#!/bin/sh
-scope=; cases=
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --domain|--layer|--suite|--group) scope="$scope/$2"; shift 2 ;;
-    --case) cases="$cases $2"; shift 2 ;;
-    *) shift ;;
-  esac
-done
-scope=${scope#/}
-for c in $cases; do
-  dir="tests/logs/$scope/$c/20260101-000000-001"
-  mkdir -p "$dir"
-  : > "$dir/timeline.jsonl"
-  printf '{"schemaVersion":4,"runId":"20260101-000000-001","caseId":"%s","scope":"%s","status":"passed","startedAt":"2026-01-01T00:00:00Z","finishedAt":"2026-01-01T00:00:01Z","stats":{"durationMs":5,"steps":0,"assertions":0,"errors":0,"artifacts":0},"runtime":{"driver":"sh","target":"none","modelName":"none"}}\n' "$c" "$scope" > "$dir/meta.json"
-done
-"#;
-
-const PLAN: &str =
-    "# shop\n\n## one\n\nWhat: one\n\n## two\n\nWhat: two\n\n## three\n\nWhat: three\n";
-
 /// A committed checkout of three cases, then armed ([`arm`]): every program
 /// its config, an included file, `.gitattributes` and hooks name logs to `log`.
 fn armed(base: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
@@ -94,24 +73,7 @@ fn armed(base: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
 }
 
 fn listed_changed(root: &Path) -> Vec<String> {
-    let out = cli::at(root)
-        .args(["list", "--json", "--changed"])
-        .output()
-        .expect("list");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
-    let mut ids: Vec<String> = doc["cases"]
-        .as_array()
-        .expect("cases")
-        .iter()
-        .map(|c| c["id"].as_str().expect("id").to_owned())
-        .collect();
-    ids.sort();
-    ids
+    listed(root, &["--changed"])
 }
 
 #[test]

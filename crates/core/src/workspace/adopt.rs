@@ -411,27 +411,11 @@ fn alias_include(root: &Path, parsed: &Parsed, new_file: &str) -> Result<Option<
     )))
 }
 
-/// The config vitest reads (its own, else vite's), relative to the root.
-const VITEST_CONFIGS: [&str; 12] = [
-    "vitest.config.ts",
-    "vitest.config.mts",
-    "vitest.config.cts",
-    "vitest.config.js",
-    "vitest.config.mjs",
-    "vitest.config.cjs",
-    "vite.config.ts",
-    "vite.config.mts",
-    "vite.config.cts",
-    "vite.config.js",
-    "vite.config.mjs",
-    "vite.config.cjs",
-];
-
 /// When the project's vitest config names its test files (`test.include`, read
 /// without running the config), the destination must be one of them: what to
 /// add, else `None` (no config, no literal list, or a list that names it).
 fn vitest_include(root: &Path, new_file: &str) -> Result<Option<String>, Refusal> {
-    let Some((name, bytes)) = VITEST_CONFIGS.iter().find_map(|n| {
+    let Some((name, bytes)) = super::graph::load::VITE_CONFIGS.iter().find_map(|n| {
         read::read(&root.join(n), Some(root), Kind::Config)
             .ok()
             .map(|b| (*n, b))
