@@ -9,6 +9,7 @@
 // copied under artifacts/tests/<its step id>/. The run closes (meta.json last)
 // when the file's last test (every retry, every project) has ended; a failed
 // one once Playwright's HTML report is written, which it keeps.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { emit, finishRun, firstLine, frameIn, plain, readNote, skipSignal, startRun, TestLog, writeNote } from './lib/raw-log.mjs';
@@ -92,6 +93,7 @@ export default class RawLogReporter {
     const run = startRun(root, c, this.info);
     run.log = new TestLog(run.dir, root);
     run.abs = abs;
+    run.attached = [];
     for (const d of this.decisions) {
       if (!d.run) skipSignal(run.dir, d);
     }
@@ -184,6 +186,8 @@ export default class RawLogReporter {
       final,
     });
     const kept = this.keep(run.dir, t, result, status === 'failed', this.oracle.get(result));
+    // the files the HTML report keeps of this test (a failed run keeps those)
+    for (const a of result.attachments) if (a.path) run.attached.push(a.path);
     this.oracle.delete(result);
     const mark = { ok: '✓', failed: '✗', skipped: '-' }[status];
     const where = t.location ? ` ${t.location.file}:${t.location.line}` : '';
@@ -244,10 +248,24 @@ export default class RawLogReporter {
     this.runs.delete(run.abs);
     if (!ok && this.htmlDir && fs.existsSync(path.join(this.htmlDir, 'index.html'))) {
       // the report of the whole launch, copied into the failed case's run
+      // with the attachments of this file's tests only (the report names
+      // each by its content's SHA-1 and its extension)
       const rel = 'artifacts/playwright/report';
-      fs.cpSync(this.htmlDir, path.join(run.dir, rel), { recursive: true });
-      const data = { kind: 'playwright-report', path: `${rel}/index.html`, refs: {} };
-      emit(run.dir, 'artifact', 'artifact/playwright-report', 'info', 'the HTML report written', data, 'playwright-report');
+      const own = new Set();
+      for (const f of run.attached) {
+        try {
+          own.add(crypto.createHash('sha1').update(fs.readFileSync(f)).digest('hex') + path.extname(f));
+        } catch {
+          // gone: the report has no copy of it either
+        }
+      }
+      const data = path.join(this.htmlDir, 'data');
+      fs.cpSync(this.htmlDir, path.join(run.dir, rel), {
+        recursive: true,
+        filter: (src) => path.dirname(src) !== data || own.has(path.basename(src)),
+      });
+      const item = { kind: 'playwright-report', path: `${rel}/index.html`, refs: {} };
+      emit(run.dir, 'artifact', 'artifact/playwright-report', 'info', 'the HTML report written', item, 'playwright-report');
     }
     const tests = { ...counts, noTests: counts.total ? null : (run.noTests ?? this.globalError ?? 'No tests found.') };
     const passed = finishRun(root, run, { ok, tests, exit: { pid: process.pid, running: true } });
