@@ -837,6 +837,13 @@ fn two_specs_and_a_vitest_file_of_two_scopes_are_one_runner_one_playwright_one_v
             .iter()
             .any(|a| a["kind"] == "playwright-report")
     );
+    // the launch's one report, copied with the failing spec's own traces only
+    let traces = std::fs::read_dir(search.join("artifacts/playwright/report/data"))
+        .expect("report data")
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "zip"))
+        .count();
+    assert_eq!(traces, 6, "its six tests' traces, not the other spec's");
     let ev = timeline(&search);
     for t in ev
         .iter()
