@@ -1,15 +1,16 @@
 #!/usr/bin/env node
 // The project's test runner (seed 000 §4): finds the selected case files, runs
-// each one (backend and temp cases with vitest, e2e specs with Playwright on the
-// system Chromium) and writes its raw logs (seed 000 §5) under tests/logs/:
-// timeline.jsonl grows while the case runs (the reporters append to it),
+// them (backend and temp cases in one vitest process, e2e specs in one
+// Playwright process on the system Chromium) and writes each case's raw logs
+// (seed 000 §5) under tests/logs/: timeline.jsonl grows while the case runs,
 // runtime-events.jsonl and artifacts.json follow, meta.json comes last.
 //
 // Filters: --domain D --layer L --suite S --group G (repeatable: a path below
 // the suite; a case matches when its groups hold every one) --case C
-// (repeatable: alternatives) --runs N. Live cases run only with --group live
-// or a --case naming them; temp cases only with --domain temp or --case. An
-// e2e request (without --case) first runs the same domain's backend.
+// (repeatable: alternatives; a caseId, or a case file relative to the root)
+// --runs N. Live cases run only with --group live or a --case naming them;
+// temp only with --domain temp or --case. An e2e request (no --case) first
+// runs the same domain's backend.
 //
 // Written by `testdeck init`. vitest gets the reporters on its command line;
 // Playwright gets a config of the runner's own (in a temp folder) that imports
@@ -45,7 +46,7 @@ function parseArgs(argv) {
       i += 1;
     }
     if (flag === '-h' || flag === '--help') {
-      process.stdout.write(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 13).join('\n') + '\n');
+      process.stdout.write(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 14).join('\n') + '\n');
       process.exit(0);
     }
     if (value === undefined) usage(`${flag} needs a value`);
