@@ -200,12 +200,13 @@ fn a_backend_case_passes_and_a_failing_one_fails_with_the_runners_message() {
 }
 
 #[test]
-fn two_e2e_launches_keep_trace_screenshot_report_and_leave_no_process_behind() {
+fn two_e2e_cases_of_two_scopes_are_one_runner_and_one_playwright_and_leave_no_process_behind() {
     let Some(chromium) = e2e_ready() else {
         return;
     };
     let p = project();
-    // two runner launches in one testdeck: a passing spec, then a failing one
+    // two specs of two scopes in one launch: a passing one and a failing one,
+    // one runner and one Playwright for both (issue 40)
     let mut child = command()
         .args(["run", "--json", "--root"])
         .arg(p.path())
@@ -280,7 +281,25 @@ fn two_e2e_launches_keep_trace_screenshot_report_and_leave_no_process_behind() {
     );
     assert_eq!(status.code(), Some(1));
     let runner_exits = events.iter().filter(|e| e["type"] == "runner-exit").count();
-    assert_eq!(runner_exits, 2, "two runner launches");
+    assert_eq!(runner_exits, 1, "one runner for the launch");
+    // both runs name the same Playwright process, the runner's child
+    let mut tools = BTreeSet::new();
+    let mut runners = BTreeSet::new();
+    for case in ["storefront-add-to-cart", "storefront-checkout"] {
+        let runs = json(p.path(), &["runs", "--case", case]);
+        let dir = p
+            .path()
+            .join(runs["runs"][0]["path"].as_str().expect("path"));
+        let text = std::fs::read_to_string(dir.join("runtime-events.jsonl")).expect("runtime");
+        let first: Value =
+            serde_json::from_str(text.lines().next().expect("a line")).expect("runtime event");
+        assert_eq!(first["tool"], "playwright", "{first:#}");
+        tools.insert(first["pid"].as_u64().expect("pid"));
+        runners.insert(first["runner"].as_u64().expect("runner pid"));
+    }
+    assert_eq!(tools.len(), 1, "one Playwright process: {tools:?}");
+    assert_eq!(runners.len(), 1, "one runner process: {runners:?}");
+    assert_ne!(tools, runners);
 
     // the failed run's artifacts, as the artifacts pane reads them
     let runs = json(p.path(), &["runs", "--case", "storefront-checkout"]);

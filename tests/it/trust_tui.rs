@@ -189,13 +189,13 @@ fn started(ctx: LaunchContext, plan: LaunchPlan) -> BTreeSet<String> {
                 s.insert(id);
             }
             ExecEvent::RunnerStart { command } => {
-                let case = command
-                    .iter()
-                    .skip_while(|a| *a != "--case")
-                    .nth(1)
-                    .cloned()
-                    .unwrap_or_default();
-                s.insert(format!("tests:{case}"));
+                // one runner call for every tests target: each `--case` a
+                // caseId, or (several scopes) a case's file
+                for pair in command.windows(2).filter(|w| w[0] == "--case") {
+                    let name = pair[1].rsplit('/').next().unwrap_or_default();
+                    let case = name.split('.').next().unwrap_or_default();
+                    s.insert(format!("tests:{case}"));
+                }
             }
             _ => {}
         }

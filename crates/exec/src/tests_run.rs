@@ -187,7 +187,105 @@ fn outside_file(root: &Path, folder: &str, case_id: &str) -> Option<String> {
     })
 }
 
-/// Group targets: cases of the same scope go to one runner call.
+/// The runner's arguments for every target of a launch: one target by
+/// [`launch_args`] (the seed's filters); several (scopes and cases of several
+/// scopes, which no one set of filters names) by their case files,
+/// `--case <path>` each, as the runner would select them: a scope's cases
+/// without its live ones (unless it is a live folder) and temp ones (unless
+/// it is under `temp/`), an e2e scope's domain backend first (seed 000 §4).
+/// Also returns the keys (`scope/caseId`) of asked-for cases whose file is gone.
+pub fn selection_args(
+    root: &Path,
+    targets: &[TestsTarget],
+    runs: Option<u32>,
+) -> (Vec<String>, Vec<String>) {
+    if let [one] = targets {
+        return (launch_args(root, one, runs), Vec::new());
+    }
+    let (files, gone) = selection_files(root, targets);
+    let mut out = Vec::new();
+    for f in files {
+        out.push("--case".into());
+        out.push(f);
+    }
+    if let Some(n) = runs {
+        out.push("--runs".into());
+        out.push(n.to_string());
+    }
+    (out, gone)
+}
+
+/// The case files (relative to `root`) `targets` select, each once, in the
+/// targets' order; and the keys of named cases without a file.
+fn selection_files(root: &Path, targets: &[TestsTarget]) -> (Vec<String>, Vec<String>) {
+    use testdeck_core::workspace::{config::Config, outside, plan::TestPlan, tree};
+    let mut ignored = Vec::new();
+    let config = Config::load(root, &mut ignored);
+    let patterns = tree::CasePatterns::new(&config.tests.patterns, &mut ignored);
+    let cases = outside::scan_tests(
+        root,
+        &TestPlan::default(),
+        &patterns,
+        config.outside.as_ref(),
+        &mut ignored,
+    )
+    .cases;
+    let under = |scope: &str, top: &str| {
+        top.is_empty()
+            || scope == top
+            || scope.strip_prefix(top).is_some_and(|r| r.starts_with('/'))
+    };
+    let mut files: Vec<String> = Vec::new();
+    let mut gone = Vec::new();
+    let mut add = |f: &str| {
+        if !files.iter().any(|x| x == f) {
+            files.push(f.to_owned());
+        }
+    };
+    for t in targets {
+        match t {
+            TestsTarget::Cases { scope, case_ids } => {
+                let scope = scope.trim_matches('/');
+                for id in case_ids {
+                    match cases.iter().find(|c| c.scope == scope && c.case_id == *id) {
+                        Some(c) => add(&c.path),
+                        None => gone.push(tree::key(scope, id)),
+                    }
+                }
+            }
+            TestsTarget::Scope(top) => {
+                let top = top.trim_matches('/');
+                let mut parts = top.split('/');
+                let (domain, layer) = (parts.next().unwrap_or_default(), parts.next());
+                let temp_top = domain == "temp";
+                let live_top = is_live_scope(top);
+                // an e2e request first runs the same domain's backend
+                if layer == Some("e2e") && !domain.is_empty() {
+                    let backend = format!("{domain}/backend");
+                    for c in cases
+                        .iter()
+                        .filter(|c| !c.live && !c.temp && under(&c.scope, &backend))
+                    {
+                        add(&c.path);
+                    }
+                }
+                for c in cases.iter().filter(|c| under(&c.scope, top)) {
+                    let wanted = if c.outside {
+                        !top.is_empty()
+                    } else {
+                        (!c.live || live_top) && (!c.temp || temp_top)
+                    };
+                    if wanted {
+                        add(&c.path);
+                    }
+                }
+            }
+        }
+    }
+    (files, gone)
+}
+
+/// Group targets: cases of the same scope go together (one target each scope).
 pub fn merge_targets(targets: Vec<TestsTarget>) -> Vec<TestsTarget> {
     let mut scopes = BTreeSet::new();
     let mut cases: BTreeMap<String, Vec<String>> = BTreeMap::new();
@@ -232,8 +330,6 @@ struct Followed {
     environment: Option<String>,
 }
 
-/// Run the runner once per target and follow every run it writes. Returns one
-/// result per run (and one for a runner that wrote none).
 /// The runner: its command (the filters are appended) and what its process
 /// is given besides the inherited environment (`[runner] env`).
 pub(crate) struct Runner<'a> {
@@ -241,6 +337,8 @@ pub(crate) struct Runner<'a> {
     pub(crate) env: &'a [(String, String)],
 }
 
+/// Run the runner once for every target and follow every run it writes.
+/// Returns one result per run (and one for a runner that wrote none).
 pub(crate) fn launch_tests(
     root: &Path,
     runner: &Runner<'_>,
@@ -277,25 +375,48 @@ pub(crate) fn launch_tests(
         });
         return results;
     }
-    for target in targets {
-        if cancel.is_cancelled() {
-            break;
-        }
-        let mut argv = command.to_vec();
-        argv.extend(launch_args(root, target, runs));
-        // the runner writes under the target's domain (an e2e run first runs
-        // the same domain's backend): only that part of tests/logs is watched
-        let domain = match target {
-            TestsTarget::Scope(s) | TestsTarget::Cases { scope: s, .. } => {
-                s.split('/').next().unwrap_or_default().to_owned()
-            }
-        };
-        let call = Call { argv, env };
-        results.extend(run_one(
-            root, target, &domain, call, cancelled, cancel, sink,
-        ));
+    // one runner call for every target (issue 40): it starts each test tool once
+    let (args, gone) = selection_args(root, targets, runs);
+    for key in gone {
+        // named, but its file is no longer there: nothing to run for it
+        let r = ResultLine::unrun(
+            key,
+            Verdict::EnvironmentFail,
+            "its test file is gone (the tests tree changed since it was chosen)".to_owned(),
+        );
+        sink(ExecEvent::CaseEnd(r.clone()));
+        results.push(r);
     }
+    if targets.len() > 1 && !args.iter().any(|a| a == "--case") {
+        // several targets and not one case file among them: nothing to start
+        // the runner for (without a filter it would run the whole tree)
+        if results.is_empty() {
+            results.push(ResultLine::unrun(
+                RUNNER_ID.to_owned(),
+                Verdict::NotRun,
+                "no case file matches the selection".to_owned(),
+            ));
+        }
+        return results;
+    }
+    if cancel.is_cancelled() {
+        return results;
+    }
+    let mut argv = command.to_vec();
+    argv.extend(args);
+    let call = Call { argv, env };
+    results.extend(run_one(root, targets, call, cancelled, cancel, sink));
     results
+}
+
+/// The domain a target's runs are written under (an e2e run first runs the
+/// same domain's backend): only that part of tests/logs is watched.
+fn domain_of(target: &TestsTarget) -> String {
+    match target {
+        TestsTarget::Scope(s) | TestsTarget::Cases { scope: s, .. } => {
+            s.split('/').next().unwrap_or_default().to_owned()
+        }
+    }
 }
 
 /// The folders of `tests/logs/` (`logs`) below which `target`'s runs are
@@ -380,8 +501,7 @@ struct Call<'a> {
 
 fn run_one(
     root: &Path,
-    target: &TestsTarget,
-    domain: &str,
+    targets: &[TestsTarget],
     call: Call<'_>,
     cancelled: Option<&Path>,
     cancel: &Cancel,
@@ -391,7 +511,15 @@ fn run_one(
     // only where the runs asked for are written is looked at, and a folder
     // only listed again when it changed: a poll of a large history is a stat
     // per folder of the target
-    let mut scan = run_folder::RunScan::new(target_folders(&logs, target, domain));
+    let mut folders: Vec<PathBuf> = Vec::new();
+    for t in targets {
+        for f in target_folders(&logs, t, &domain_of(t)) {
+            if !folders.contains(&f) {
+                folders.push(f);
+            }
+        }
+    }
+    let mut scan = run_folder::RunScan::new(folders);
     // every run folder seen (there before, followed, or external): not read again
     let mut known = scan.poll().clone();
     let Call { argv, env } = call;
@@ -446,7 +574,10 @@ fn run_one(
         for dir in &fresh {
             known.insert(dir.clone());
             let ident = testdeck_core::workspace::logs::FolderIdent::of(&logs, dir);
-            if !asked_for(target, &ident.scope, &ident.case_id) {
+            if !targets
+                .iter()
+                .any(|t| asked_for(t, &ident.scope, &ident.case_id))
+            {
                 // an external run: the workspace watch shows it, the launch not
                 continue;
             }
@@ -771,6 +902,75 @@ mod tests {
         );
         let tree = TestsTarget::Scope("ai/backend".into());
         assert_eq!(launch_args(d.path(), &tree, None), runner_args(&tree, None));
+    }
+
+    #[test]
+    fn several_targets_are_one_call_by_their_case_files() {
+        let d = tempfile::tempdir().expect("dir");
+        for f in [
+            "tests/shop/backend/cart/add.test.ts",
+            "tests/shop/backend/cart/live/model.test.ts",
+            "tests/shop/e2e/checkout/pay.spec.ts",
+            "tests/shop/e2e/search/find.spec.ts",
+            "tests/blog/backend/posts/list.test.ts",
+            "tests/blog/backend/posts/edit.test.ts",
+            "tests/temp/probe/p.test.ts",
+        ] {
+            let p = d.path().join(f);
+            std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+            std::fs::write(&p, "").expect("write");
+        }
+        // one target: the seed's filters, as before
+        let one = vec![TestsTarget::Scope("shop/backend".into())];
+        assert_eq!(
+            selection_args(d.path(), &one, None),
+            (runner_args(&one[0], None), Vec::new())
+        );
+        // several: every case file once, an e2e scope's backend (never its
+        // live cases) first, a gone case named apart
+        let several = vec![
+            TestsTarget::Scope("shop/e2e/checkout".into()),
+            TestsTarget::Cases {
+                scope: "blog/backend/posts".into(),
+                case_ids: strings(&["list", "gone"]),
+            },
+            TestsTarget::Scope("shop/backend/cart".into()),
+        ];
+        assert_eq!(
+            selection_args(d.path(), &several, Some(2)),
+            (
+                strings(&[
+                    "--case",
+                    "tests/shop/backend/cart/add.test.ts",
+                    "--case",
+                    "tests/shop/e2e/checkout/pay.spec.ts",
+                    "--case",
+                    "tests/blog/backend/posts/list.test.ts",
+                    "--runs",
+                    "2"
+                ]),
+                strings(&["blog/backend/posts/gone"])
+            )
+        );
+        // a live folder asked for runs its live cases; temp only below temp/
+        let live = vec![
+            TestsTarget::Scope("shop/backend/cart/live".into()),
+            TestsTarget::Scope("temp".into()),
+            TestsTarget::Scope("blog".into()),
+        ];
+        assert_eq!(
+            selection_args(d.path(), &live, None).0,
+            strings(&[
+                "--case",
+                "tests/shop/backend/cart/live/model.test.ts",
+                "--case",
+                "tests/temp/probe/p.test.ts",
+                "--case",
+                "tests/blog/backend/posts/edit.test.ts",
+                "--case",
+                "tests/blog/backend/posts/list.test.ts",
+            ])
+        );
     }
 
     #[test]

@@ -1,15 +1,20 @@
-// A Playwright reporter that streams the case's semantic events into the run
-// folder the workflow created (RAW_LOG_DIR), as docs/per-test-events.md fixes
-// them: one `step` per test as it ends (its title path, location, duration,
-// retry, project), its test.step()s after it, each failure an `assertion` /
-// `error` event, the spec's Oracle assertions (`expect(…, 'a1 name')`) and the
-// page's console lines as they happen, and each test's own trace and failure
-// screenshot copied under artifacts/tests/<its step id>/.
+// A Playwright reporter that writes each case file's run (seed 000 §5) while
+// ONE Playwright process runs them all: the workflow lists the selected spec
+// files in TESTDECK_WORK/cases.json; a file's run folder opens when its first
+// test begins, and, as docs/per-test-events.md fixes them, gets one `step` per
+// test as it ends (its title path, location, duration, retry, project), its
+// test.step()s after it, each failure an `assertion` / `error` event, the
+// spec's Oracle assertions (`expect(…, 'a1 name')`) and the page's console
+// lines as they happen, and each test's own trace and failure screenshot
+// copied under artifacts/tests/<its step id>/. The run closes (meta.json last)
+// when the file's last test (every retry, every project) has ended; a failed
+// one once Playwright's HTML report is written, which it keeps.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { emit, firstLine, frameIn, plain, readNote, skipSignal, TestLog, writeNote } from './lib/raw-log.mjs';
+import { emit, finishRun, firstLine, frameIn, plain, readNote, skipSignal, startRun, TestLog, writeNote } from './lib/raw-log.mjs';
 
-const dir = process.env.RAW_LOG_DIR;
+const work = process.env.TESTDECK_WORK;
 const root = process.env.TESTDECK_ROOT ?? process.cwd();
 
 /** `Expected…: x` / `Received…: y` of an expect() message, where it says them. */
@@ -31,34 +36,73 @@ function titlesOf(test) {
 
 export default class RawLogReporter {
   constructor() {
-    this.log = dir ? new TestLog(dir, root) : null;
+    const given = work ? readNote(work, 'cases.json') : null;
+    this.active = Boolean(given);
+    this.info = given?.info ?? {};
+    /** where Playwright's HTML report is written (kept for a failed run) */
+    this.htmlDir = given?.htmlDir ?? null;
+    /** the selected cases by their absolute file */
+    this.cases = new Map((given?.cases ?? []).map((c) => [path.resolve(c.abs), c]));
+    /** the open runs by absolute file */
+    this.runs = new Map();
+    /** per file: its tests not ended yet (each project's, retries aside) */
+    this.left = new Map();
+    /** the failed runs whose last test ended, closed once the HTML report is there */
+    this.waiting = [];
+    /** the runs ended: file → {dir, passed} */
+    this.ended = {};
+    /** per file: the errors Playwright raised in it outside a test (it did not load) */
+    this.fileErrors = new Map();
     /** per test result: its test.steps in the order they began */
     this.steps = new Map();
     /** per test result: the first Oracle assertion (`aN`) that failed in it */
     this.oracle = new Map();
     this.globalError = null;
+    this.decisions = [];
+    this.counts = { total: 0, passed: 0, failed: 0, skipped: 0 };
   }
 
   // this reporter says each test on the terminal, so Playwright adds none of
   // its own (whose lines would name the work folder, gone once the run ends)
   printsToStdio() {
-    return Boolean(dir);
+    return this.active;
   }
 
   say(line) {
     process.stdout.write(`${line}\n`);
   }
 
-  onBegin() {
-    if (!dir) return;
+  onBegin(config, suite) {
+    if (!this.active) return;
     // the projects testdeck's config left out (their browser is not installed)
-    const work = process.env.TESTDECK_WORK;
-    const decisions = (work && readNote(work, 'projects.json')) || [];
-    for (const d of decisions) {
-      if (!d.run) skipSignal(dir, d);
-    }
+    this.decisions = readNote(work, 'projects.json') || [];
     // no project can run: the workflow says so as the run's environment error
-    this.noProject = decisions.length > 0 && !decisions.some((d) => d.run && !d.setup);
+    this.noProject = this.decisions.length > 0 && !this.decisions.some((d) => d.run && !d.setup);
+    for (const t of suite.allTests()) {
+      const file = path.resolve(t.location.file);
+      if (this.cases.has(file)) this.left.set(file, (this.left.get(file) ?? 0) + 1);
+    }
+  }
+
+  /** The open run of a selected spec file (opened at its first word). */
+  runOf(file) {
+    const abs = path.resolve(file);
+    if (this.runs.has(abs)) return this.runs.get(abs);
+    const c = this.cases.get(abs);
+    if (!c || this.ended[c.file]) return null;
+    const run = startRun(root, c, this.info);
+    run.log = new TestLog(run.dir, root);
+    run.abs = abs;
+    run.attached = [];
+    for (const d of this.decisions) {
+      if (!d.run) skipSignal(run.dir, d);
+    }
+    this.runs.set(abs, run);
+    return run;
+  }
+
+  onTestBegin(test) {
+    this.runOf(test.location.file);
   }
 
   onStepBegin(test, result, step) {
@@ -68,7 +112,9 @@ export default class RawLogReporter {
   }
 
   onStepEnd(test, result, step) {
-    if (!dir || step.category !== 'expect') return;
+    if (step.category !== 'expect') return;
+    const run = this.runOf(test.location.file);
+    if (!run) return;
     // an Oracle assertion of the spec: expect(…, 'a1 name')
     const m = /^(a\d+)\s+(.*)$/.exec(step.title);
     if (!m) return;
@@ -80,25 +126,27 @@ export default class RawLogReporter {
       // failure event after its step carries the same error for the test
       data = {
         error: { message: step.error.message ?? null, stack: step.error.stack ?? null },
-        location: at ? this.log.location(at.file, at.line, at.column) : null,
+        location: at ? run.log.location(at.file, at.line, at.column) : null,
       };
     }
-    emit(dir, 'assertion', m[2], status, `${m[2]} ${step.error ? 'did not hold' : 'held'}`, data, m[1]);
+    emit(run.dir, 'assertion', m[2], status, `${m[2]} ${step.error ? 'did not hold' : 'held'}`, data, m[1]);
     // the test's first failure event is this Oracle assertion
     if (step.error && !this.oracle.has(result)) this.oracle.set(result, m[1]);
   }
 
   onStdOut(chunk, test) {
-    if (!dir || !test) return;
-    emit(dir, 'signal', 'signal/console', 'info', String(chunk).trimEnd());
+    if (!test) return;
+    const run = this.runOf(test.location.file);
+    if (run) emit(run.dir, 'signal', 'signal/console', 'info', String(chunk).trimEnd());
   }
 
   onTestEnd(test, result) {
-    if (!this.log) return;
+    const run = this.runOf(test.location.file);
+    if (!run) return;
     const outcome = test.outcome();
     const status = result.status === 'skipped' ? 'skipped' : result.status === 'passed' || outcome === 'expected' ? 'ok' : 'failed';
     const file = test.location.file;
-    const loc = (l) => (l ? this.log.location(l.file, l.line, l.column) : null);
+    const loc = (l) => (l ? run.log.location(l.file, l.line, l.column) : null);
     const steps = (this.steps.get(result) ?? []).map((s) => ({
       title: s.title,
       status: s.error ? 'failed' : 'ok',
@@ -125,7 +173,7 @@ export default class RawLogReporter {
     const note = result.annotations?.find((a) => a.type === 'skip')?.description;
     // a failed attempt that is retried is not the test's final word
     const final = status !== 'failed' || result.retry >= test.retries;
-    const t = this.log.test({
+    const t = run.log.test({
       titles: titlesOf(test),
       status,
       location: loc(test.location),
@@ -137,7 +185,9 @@ export default class RawLogReporter {
       steps,
       final,
     });
-    const kept = this.keep(t, result, status === 'failed', this.oracle.get(result));
+    const kept = this.keep(run.dir, t, result, status === 'failed', this.oracle.get(result));
+    // the files the HTML report keeps of this test (a failed run keeps those)
+    for (const a of result.attachments) if (a.path) run.attached.push(a.path);
     this.oracle.delete(result);
     const mark = { ok: '✓', failed: '✗', skipped: '-' }[status];
     const where = t.location ? ` ${t.location.file}:${t.location.line}` : '';
@@ -146,12 +196,17 @@ export default class RawLogReporter {
       for (const l of plain(e.message ?? e.value ?? '').split('\n').slice(0, 12)) this.say(`      ${l}`);
       if (e.snippet) for (const l of plain(e.snippet).split('\n')) this.say(`      ${l}`);
     }
-    for (const rel of kept) this.say(`      ${path.relative(root, path.join(dir, rel))}`);
+    for (const rel of kept) this.say(`      ${path.relative(root, path.join(run.dir, rel))}`);
+    if (!final) return;
+    // the file's last test (every project's, after its retries): its run ends
+    const left = (this.left.get(run.abs) ?? 1) - 1;
+    this.left.set(run.abs, left);
+    if (left <= 0) this.close(run, false);
   }
 
   /** The test's own trace (always, seed 000 §6) and, when it failed, its
    * failure screenshot, copied into the run folder while its files exist. */
-  keep(t, result, failed, oracle) {
+  keep(dir, t, result, failed, oracle) {
     const out = [];
     const folder = result.retry ? `${t.id}-retry${result.retry}` : t.id;
     const suffix = result.retry ? `-retry${result.retry}` : '';
@@ -181,23 +236,103 @@ export default class RawLogReporter {
     return out;
   }
 
-  onError(error) {
-    if (!dir) return;
-    const message = error.message ?? String(error);
-    if (this.noProject && /No tests found/.test(message)) return;
-    this.globalError ??= firstLine(message);
-    const at = error.location ?? frameIn(root, error.stack ?? '', null);
-    emit(dir, 'error', 'runner/error', 'failed', firstLine(message) || 'Playwright reported an error outside a test', {
-      error: { message },
-      location: at ? this.log.location(at.file, at.line, at.column) : null,
-      stack: error.stack ?? null,
-    });
+  /** A file's run ends: a passed one at once; a failed one waits for the HTML
+   * report (seed 000 §6), written when Playwright ends (`atEnd`). */
+  close(run, atEnd) {
+    const { counts } = run.log;
+    const ok = counts.failed === 0 && !run.incomplete;
+    if (!ok && !atEnd) {
+      this.waiting.push(run);
+      return;
+    }
+    this.runs.delete(run.abs);
+    if (!ok && this.htmlDir && fs.existsSync(path.join(this.htmlDir, 'index.html'))) {
+      // the report of the whole launch, copied into the failed case's run
+      // with the attachments of this file's tests only (the report names
+      // each by its content's SHA-1 and its extension)
+      const rel = 'artifacts/playwright/report';
+      const own = new Set();
+      for (const f of run.attached) {
+        try {
+          own.add(crypto.createHash('sha1').update(fs.readFileSync(f)).digest('hex') + path.extname(f));
+        } catch {
+          // gone: the report has no copy of it either
+        }
+      }
+      const data = path.join(this.htmlDir, 'data');
+      fs.cpSync(this.htmlDir, path.join(run.dir, rel), {
+        recursive: true,
+        filter: (src) => path.dirname(src) !== data || own.has(path.basename(src)),
+      });
+      const item = { kind: 'playwright-report', path: `${rel}/index.html`, refs: {} };
+      emit(run.dir, 'artifact', 'artifact/playwright-report', 'info', 'the HTML report written', item, 'playwright-report');
+    }
+    const tests = { ...counts, noTests: counts.total ? null : (run.noTests ?? this.globalError ?? 'No tests found.') };
+    const passed = finishRun(root, run, { ok, tests, exit: { pid: process.pid, running: true } });
+    for (const k of Object.keys(this.counts)) this.counts[k] += counts[k];
+    this.ended[run.c.file] = { dir: run.dir, passed };
+    writeNote('runs.json', this.ended);
   }
 
+  onError(error) {
+    if (!this.active) return;
+    const message = error.message ?? String(error);
+    if (this.noProject && /No tests found/.test(message)) return;
+    const at = error.location ?? frameIn(root, error.stack ?? '', null);
+    const file = at?.file ? path.resolve(at.file) : null;
+    if (file && this.cases.has(file)) {
+      // the spec did not load (a syntax error, a bad import): its own run says so
+      if (!this.fileErrors.has(file)) this.fileErrors.set(file, []);
+      this.fileErrors.get(file).push({ message, at, stack: error.stack ?? null });
+      return;
+    }
+    this.globalError ??= firstLine(message);
+    // every run still open hears it; the files never started end with it
+    for (const run of this.runs.values()) {
+      emit(run.dir, 'error', 'runner/error', 'failed', firstLine(message) || 'Playwright reported an error outside a test', {
+        error: { message },
+        location: at ? run.log.location(at.file, at.line, at.column) : null,
+        stack: error.stack ?? null,
+      });
+      run.incomplete = true;
+    }
+    writeNote('no-tests.json', this.globalError);
+  }
+
+  // after the HTML reporter's onEnd (the workflow's config lists it first): the
+  // report is written, the failed runs are closed with it
   onEnd() {
-    if (!this.log) return;
-    const { counts } = this.log;
-    this.say(`  ${counts.total} tests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
-    writeNote('tests.json', { ...counts, noTests: counts.total ? null : (this.globalError ?? 'No tests found.') });
+    if (!this.active) return;
+    for (const [file, errors] of this.fileErrors) {
+      const run = this.runOf(file);
+      if (!run) continue;
+      for (const e of errors) {
+        emit(run.dir, 'error', 'runner/error', 'failed', firstLine(e.message) || 'the spec file did not load', {
+          error: { message: e.message },
+          location: e.at ? run.log.location(e.at.file, e.at.line, e.at.column) : null,
+          stack: e.stack,
+        });
+      }
+      run.noTests = firstLine(errors[0].message);
+      run.incomplete = true;
+      // Playwright runs no file when one does not load: the others say which
+      if (!this.globalError) {
+        this.globalError = `${path.relative(root, file)} did not load: ${run.noTests}`;
+        writeNote('no-tests.json', this.globalError);
+      }
+    }
+    for (const run of this.waiting.splice(0)) this.close(run, true);
+    for (const run of [...this.runs.values()]) {
+      // Playwright stopped before the file's last test ended
+      const left = this.left.get(run.abs) ?? 0;
+      if (left > 0) {
+        const message = `Playwright ended before ${left} test${left === 1 ? '' : 's'} of this file ran`;
+        emit(run.dir, 'error', 'runner/incomplete', 'failed', this.globalError ? `${message}: ${this.globalError}` : message, { notRun: left });
+        run.incomplete = true;
+      }
+      this.close(run, true);
+    }
+    const c = this.counts;
+    this.say(`  ${c.total} tests: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`);
   }
 }

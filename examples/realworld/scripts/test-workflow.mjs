@@ -1,15 +1,16 @@
 #!/usr/bin/env node
 // The project's test runner (seed 000 §4): finds the selected case files, runs
-// each one (backend and temp cases with vitest, e2e specs with Playwright on the
-// system Chromium) and writes its raw logs (seed 000 §5) under tests/logs/:
-// timeline.jsonl grows while the case runs (the reporters append to it),
+// them (backend and temp cases in one vitest process, e2e specs in one
+// Playwright process on the system Chromium) and writes each case's raw logs
+// (seed 000 §5) under tests/logs/: timeline.jsonl grows while the case runs,
 // runtime-events.jsonl and artifacts.json follow, meta.json comes last.
 //
 // Filters: --domain D --layer L --suite S --group G (repeatable: a path below
 // the suite; a case matches when its groups hold every one) --case C
-// (repeatable: alternatives) --runs N. Live cases run only with --group live
-// or a --case naming them; temp cases only with --domain temp or --case. An
-// e2e request (without --case) first runs the same domain's backend.
+// (repeatable: alternatives; a caseId, or a case file relative to the root)
+// --runs N. Live cases run only with --group live or a --case naming them;
+// temp only with --domain temp or --case. An e2e request (no --case) first
+// runs the same domain's backend.
 //
 // Written by `testdeck init`. vitest gets the reporters on its command line;
 // Playwright gets a config of the runner's own (in a temp folder) that imports
@@ -24,7 +25,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { emit, finishRun, readNote, readTimeline, skipSignal, startRun } from './lib/raw-log.mjs';
+import { emit, finishRun, readNote, skipSignal, startRun } from './lib/raw-log.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const NOT_CASES = new Set(['harness', 'fixtures', 'logs', 'report']);
@@ -45,7 +46,7 @@ function parseArgs(argv) {
       i += 1;
     }
     if (flag === '-h' || flag === '--help') {
-      process.stdout.write(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 13).join('\n') + '\n');
+      process.stdout.write(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 14).join('\n') + '\n');
       process.exit(0);
     }
     if (value === undefined) usage(`${flag} needs a value`);
@@ -296,7 +297,7 @@ function generatedConfig(work, files, htmlDir) {
   return file;
 }
 
-const PW_CONFIG = `// Written by the testdeck runner for one run; the project's config is imported, not changed.
+const PW_CONFIG = `// Written by the testdeck runner for one Playwright process; the project's config is imported, not changed.
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -384,7 +385,8 @@ export default {
   ...(theirs.snapshotDir ? { snapshotDir: at(theirs.snapshotDir) } : {}),
   ...(webServer && runnable ? { webServer } : { webServer: undefined }),
   projects,
-  reporter: [[S.reporter], ['html', { open: 'never', outputFolder: S.htmlDir }]],
+  // the HTML report first: it is written when testdeck's reporter ends the failed runs with it
+  reporter: [['html', { open: 'never', outputFolder: S.htmlDir }], [S.reporter]],
 };`;
 
 /** The test tool of a case: the one its selection named, else Playwright for
@@ -400,43 +402,56 @@ function infoOf(tool) {
   return { tool, ...runInfo };
 }
 
-/** One Playwright case: its run folder, Playwright on the runner's config. */
-async function runPlaywright(c) {
-  const run = startRun(root, c, infoOf('playwright'));
-  const { dir } = run;
-  // what the reporter hands back (the counts, the projects), outside the run
-  // folder and the person's tree; gone when the run ends
+/** Every Playwright case of the selection in ONE Playwright process, on the
+ * runner's config listing all their files: its reporter opens each case's run
+ * folder as the file's first test begins and closes it (meta.json last) as
+ * its last test ends; a file Playwright never started ends here, failed,
+ * with what Playwright said (or, no project able to run here, as the
+ * environment's failure). */
+async function runPlaywright(cases) {
+  const info = infoOf('playwright');
+  // what the reporter is given and hands back (the cases, the projects, the
+  // runs it ended), outside the run folders and the person's tree; gone when
+  // Playwright ends
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'testdeck-run-'));
-  const report = path.join(dir, 'artifacts', 'playwright', 'report');
+  const htmlDir = path.join(work, 'report');
+  fs.writeFileSync(
+    path.join(work, 'cases.json'),
+    JSON.stringify({ info, htmlDir, cases: cases.map((c) => ({ ...c, abs: path.resolve(root, c.file) })) }),
+  );
   const port = await freePort();
-  const config = generatedConfig(work, [c.file], report);
+  const config = generatedConfig(work, cases.map((c) => c.file), htmlDir);
   const exit = await runTool(['node_modules/@playwright/test/cli.js', 'test', '-c', config], {
-    RAW_LOG_DIR: dir,
     TESTDECK_WORK: work,
     TESTDECK_ROOT: root,
     TEST_PORT: String(port),
     PLAYWRIGHT_HTML_OPEN: 'never',
     PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
   });
-  let environment = null;
   const decisions = readNote(work, 'projects.json') ?? [];
-  const signalled = readTimeline(dir).some((e) => e.name === 'runner/project-skipped');
-  if (!signalled) for (const d of decisions.filter((x) => !x.run)) skipSignal(dir, d);
+  let environment = null;
   if (decisions.length && !decisions.some((d) => d.run && !d.setup)) {
     environment = `no Playwright project can run here: ${decisions.map((d) => `${d.name || 'default'} (${d.reason})`).join('; ')}`;
-    emit(dir, 'error', 'runner/environment', 'failed', environment, { kind: 'environment', projects: decisions });
   }
-  const tests = readNote(work, 'tests.json');
+  const ended = readNote(work, 'runs.json') ?? {};
+  const said = readNote(work, 'no-tests.json');
+  const out = [];
+  for (const c of cases) {
+    const done = ended[c.file];
+    if (done) {
+      out.push(done.passed);
+      continue;
+    }
+    // Playwright never started this file: no project could run, it stopped
+    // first, or its config leaves the file out
+    const run = startRun(root, c, info);
+    for (const d of decisions.filter((x) => !x.run)) skipSignal(run.dir, d);
+    if (environment) emit(run.dir, 'error', 'runner/environment', 'failed', environment, { kind: 'environment', projects: decisions });
+    const noTests = environment ?? said ?? (exit.code === 0 ? 'No tests found.' : `Playwright did not run ${c.file}`);
+    out.push(finishRun(root, run, { ok: false, tests: { noTests }, environment, exit }));
+  }
   fs.rmSync(work, { recursive: true, force: true });
-  const ok = exit.code === 0;
-  // seed 000 §6: the HTML diagnostics page only for a failed run
-  if (!ok && !environment && fs.existsSync(path.join(report, 'index.html'))) {
-    const data = { kind: 'playwright-report', path: 'artifacts/playwright/report/index.html', refs: {} };
-    emit(dir, 'artifact', 'artifact/playwright-report', 'info', 'the HTML report written', data, 'playwright-report');
-  } else {
-    fs.rmSync(path.join(dir, 'artifacts', 'playwright'), { recursive: true, force: true });
-  }
-  return [finishRun(root, run, { ok, tests, environment, exit })];
+  return out;
 }
 
 /** Every vitest case of the selection in ONE vitest process: its reporter
@@ -493,12 +508,12 @@ if (filters.layer === 'e2e' && !filters.cases.length) {
 let total = 0;
 let failed = 0;
 // one vitest process for all the vitest cases (the backend an e2e request
-// runs first among them), then each Playwright case
+// runs first among them), then one Playwright process for all the Playwright cases
 const vitestCases = chosen.filter((c) => toolOf(c) !== 'playwright');
 const pwCases = chosen.filter((c) => toolOf(c) === 'playwright');
 for (let i = 0; i < filters.runs; i += 1) {
   const verdicts = vitestCases.length ? await runVitest(vitestCases) : [];
-  for (const c of pwCases) verdicts.push(...(await runPlaywright(c)));
+  if (pwCases.length) verdicts.push(...(await runPlaywright(pwCases)));
   total += verdicts.length;
   failed += verdicts.filter((v) => !v).length;
 }
