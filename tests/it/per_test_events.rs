@@ -345,6 +345,56 @@ fn no_installed_browser_is_environment_fail_never_a_test_fail() {
     );
 }
 
+/// The project's `webServer` that does not start is the environment, not a
+/// test: the case is environment-fail with what the server said, and the
+/// runner's output never points at the report folder it deletes.
+#[test]
+fn a_web_server_that_does_not_start_is_environment_fail_with_what_it_said() {
+    let Some(chromium) = common::realworld::e2e_ready() else {
+        return;
+    };
+    let (p, browsers) = app_with_spec();
+    let root = p.path();
+    std::fs::write(
+        root.join("server.mjs"),
+        "console.error('cannot listen: DATABASE_URL is not set');\nprocess.exit(3);\n",
+    )
+    .expect("server");
+    let (events, code) = run(
+        root,
+        "web/e2e/search/search",
+        &[
+            ("CHROMIUM_PATH", &chromium),
+            ("PLAYWRIGHT_BROWSERS_PATH", browsers.path()),
+        ],
+        &[],
+    );
+    let (v, output) = verdict(&events);
+    assert_eq!((v.as_str(), code), ("environment-fail", 1), "{output}");
+    let reason = summary(&events)["results"][0]["reason"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(reason.contains("the web server did not start"), "{reason}");
+    assert!(reason.contains("DATABASE_URL is not set"), "{reason}");
+    assert!(
+        output.contains("DATABASE_URL is not set"),
+        "the server's own words reach the terminal: {output}"
+    );
+    assert!(
+        !output.contains("show-report"),
+        "no command naming a deleted folder: {output}"
+    );
+    let ev = timeline(&newest_run(root, "web/e2e/search/search"));
+    let finish = run_event(&ev, "run/finish");
+    assert!(
+        finish["data"]["environment"]
+            .as_str()
+            .is_some_and(|e| e.contains("DATABASE_URL")),
+        "{finish:#}"
+    );
+}
+
 #[test]
 fn a_vitest_file_writes_each_test_by_its_describe_path_and_counts_as_vitest_does() {
     if !common::realworld::node_ready() {

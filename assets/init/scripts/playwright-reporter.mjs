@@ -58,6 +58,8 @@ export default class RawLogReporter {
     /** per test result: the first Oracle assertion (`aN`) that failed in it */
     this.oracle = new Map();
     this.globalError = null;
+    /** the last lines Playwright's own processes (its webServer) wrote outside a test */
+    this.serverLines = [];
     this.decisions = [];
     this.counts = { total: 0, passed: 0, failed: 0, skipped: 0 };
   }
@@ -132,6 +134,19 @@ export default class RawLogReporter {
     emit(run.dir, 'assertion', m[2], status, `${m[2]} ${step.error ? 'did not hold' : 'held'}`, data, m[1]);
     // the test's first failure event is this Oracle assertion
     if (step.error && !this.oracle.has(result)) this.oracle.set(result, m[1]);
+  }
+
+  // outside a test this is the webServer speaking (Playwright pipes its
+  // stderr here): passed on to the terminal, its last lines kept as the why
+  // of a server that does not start
+  onStdErr(chunk, test) {
+    if (test || !this.active) return;
+    const text = String(chunk);
+    process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+    for (const line of plain(text).split('\n')) {
+      if (line.trim()) this.serverLines.push(line.trim());
+    }
+    this.serverLines.splice(0, Math.max(0, this.serverLines.length - 20));
   }
 
   onStdOut(chunk, test) {
@@ -287,6 +302,12 @@ export default class RawLogReporter {
       return;
     }
     this.globalError ??= firstLine(message);
+    if (/config\.webServer/.test(message)) {
+      // the project's web server did not come up: nothing could run, an
+      // environment failure, with what the server said last
+      const said = this.serverLines.slice(-3).join(' | ');
+      writeNote('environment.json', `the web server did not start (${firstLine(message)})${said ? `; it said: ${said}` : ''}`);
+    }
     // every run still open hears it; the files never started end with it
     for (const run of this.runs.values()) {
       emit(run.dir, 'error', 'runner/error', 'failed', firstLine(message) || 'Playwright reported an error outside a test', {

@@ -25,7 +25,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { emit, finishRun, readNote, skipSignal, startRun } from './lib/raw-log.mjs';
+import { emit, finishRun, plain, readNote, skipSignal, startRun } from './lib/raw-log.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const NOT_CASES = new Set(['harness', 'fixtures', 'logs', 'report']);
@@ -180,13 +180,27 @@ for (const sig of ['SIGTERM', 'SIGINT']) {
   });
 }
 
-function runTool(argv, env) {
+/** A test tool as a child of the runner. `drop`, when given, is told each
+ * line the tool prints on stdout and answers whether to leave it out. */
+function runTool(argv, env, drop = null) {
   return new Promise((resolve) => {
     child = spawn(process.execPath, argv, {
       cwd: root,
       env: { ...process.env, TESTDECK_RUNNER_PID: String(process.pid), ...env },
-      stdio: ['ignore', 'inherit', 'inherit'],
+      stdio: ['ignore', drop ? 'pipe' : 'inherit', 'inherit'],
     });
+    if (drop) {
+      let rest = '';
+      child.stdout.on('data', (chunk) => {
+        const lines = (rest + chunk).split('\n');
+        rest = lines.pop();
+        const kept = lines.filter((l) => !drop(l));
+        if (kept.length) process.stdout.write(`${kept.join('\n')}\n`);
+      });
+      child.stdout.on('end', () => {
+        if (rest && !drop(rest)) process.stdout.write(`${rest}\n`);
+      });
+    }
     const pid = child.pid;
     child.on('error', (e) => resolve({ pid, code: null, signal: null, error: e.message }));
     child.on('exit', (code, signal) => {
@@ -427,12 +441,14 @@ async function runPlaywright(cases) {
     TEST_PORT: String(port),
     PLAYWRIGHT_HTML_OPEN: 'never',
     PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
-  });
+  }, showReportHint());
   const decisions = readNote(work, 'projects.json') ?? [];
   let environment = null;
   if (decisions.length && !decisions.some((d) => d.run && !d.setup)) {
     environment = `no Playwright project can run here: ${decisions.map((d) => `${d.name || 'default'} (${d.reason})`).join('; ')}`;
   }
+  // the project's webServer did not start (the reporter kept what it said)
+  environment ??= readNote(work, 'environment.json');
   const ended = readNote(work, 'runs.json') ?? {};
   const said = readNote(work, 'no-tests.json');
   const out = [];
@@ -452,6 +468,24 @@ async function runPlaywright(cases) {
   }
   fs.rmSync(work, { recursive: true, force: true });
   return out;
+}
+
+/** Playwright's HTML reporter ends with `To open last HTML report run:` and a
+ * `show-report` command naming the work folder, deleted when Playwright
+ * ends (a failed case keeps its copy in its run folder): those lines are
+ * left out, and the blank lines around them. */
+function showReportHint() {
+  let inHint = false;
+  return (line) => {
+    const text = plain(line).trim();
+    if (/^To open last HTML report run:/.test(text)) {
+      inHint = true;
+      return true;
+    }
+    if (!inHint) return false;
+    if (/show-report/.test(text)) inHint = false;
+    return true;
+  };
 }
 
 /** Every vitest case of the selection in ONE vitest process: its reporter
