@@ -337,7 +337,7 @@ fn the_status_line_counts(root: &Path, theirs: &Value) {
         .unwrap_or_else(|| panic!("no status line: {frame:#?}"));
     let mut phrase = format!("{} tests: {} ✓ {} ✗", n("total"), n("passed"), n("failed"));
     if n("skipped") > 0 {
-        phrase.push_str(&format!(" {} skipped", n("skipped")));
+        phrase = format!("{phrase} {} skipped", n("skipped"));
     }
     assert!(
         // the adopted case's one run; the two files outside the tree have none
