@@ -485,6 +485,8 @@ impl Modules {
         let code = ws.config.watch.globs(&ws.root);
         let before = graph::select(&self.graph, &self.aliases, &cases, rels, &code);
         if rels.iter().any(|r| graph::is_unplaced(r)) {
+            // what was parsed since the start, kept for the graph read anew
+            self.save(&ws.root);
             *self = Modules::new(ws, self.cache.take());
             return before;
         }

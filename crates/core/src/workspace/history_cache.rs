@@ -305,6 +305,17 @@ fn write_payload(
     Ok(Some((crc, bytes.len())))
 }
 
+/// Held across each read-and-write of a cache file, so that the history's store
+/// and the graph section's store in one process (the cockpit does both, on two
+/// threads) never write what the other has just replaced.
+static WRITING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn writing() -> std::sync::MutexGuard<'static, ()> {
+    WRITING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// The import graph's section of the cache file of the workspace at `root` in
 /// the folder `dir`: `None` without a file to read, or an empty section.
 pub fn load_section(dir: &Path, root: &Path) -> Option<Vec<u8>> {
@@ -318,6 +329,7 @@ pub fn load_section(dir: &Path, root: &Path) -> Option<Vec<u8>> {
 /// file to ignore: none kept). `Ok(false)`: nothing written (the same bytes,
 /// or over [`MAX_BYTES`]).
 pub fn store_section(dir: &Path, root: &Path, section: Vec<u8>) -> std::io::Result<bool> {
+    let _held = writing();
     let (mut payload, written) =
         read_payload(dir, root).map_or((Payload::default(), None), |(p, w)| (p, Some(w)));
     payload.section = section;
@@ -415,6 +427,7 @@ impl HistoryCache {
     /// same bytes, or over [`MAX_BYTES`]: then no file is left).
     /// The import graph's section in the file is kept as it is now.
     pub fn store(&mut self, dir: &Path, root: &Path) -> std::io::Result<bool> {
+        let _held = writing();
         let section = read_payload(dir, root)
             .map(|(p, _)| p.section)
             .unwrap_or_default();
