@@ -272,6 +272,17 @@ fn a_second_changed_after_one_edit_parses_only_that_file() {
     let third = changed_in(&ws, None, Some(cache.path())).expect("changed");
     assert!(parsed_files(&root).len() - n >= 10);
     assert_eq!(third, fresh);
+    // the command keeps its index in the person's cache folder
+    let home = tempfile::tempdir().expect("cache home");
+    let out = cli::at(&root)
+        .args(["list", "--json", "--changed"])
+        .env("XDG_CACHE_HOME", home.path())
+        .output()
+        .expect("list");
+    assert!(out.status.success(), "{out:?}");
+    let dir = home.path().join("testdeck/history");
+    let kept = testdeck_core::workspace::graph::index::ModuleIndex::open(Some(&dir), &root);
+    assert!(kept.len() >= 10, "{} modules kept", kept.len());
 }
 
 /// `testdeck watch --json` on a fixture: its lines read on a thread.
