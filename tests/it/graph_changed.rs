@@ -204,3 +204,262 @@ fn the_app_alias_in_tsconfig_and_vite_config_is_followed() {
     assert_eq!(ids, ["filter", "format"]);
     assert_eq!(changed["every"], "vite.config.ts changed: every case");
 }
+
+/// The import index kept in the history cache: a second `--changed` after one
+/// edit parses that file only, and says what a build from nothing says; the
+/// cockpit's `stale` (the change times) reads from the same index.
+#[test]
+fn a_second_changed_after_one_edit_parses_only_that_file() {
+    use testdeck_core::workspace::changed::{changed, changed_in};
+    use testdeck_core::workspace::graph::index::parsed_files;
+    use testdeck_core::workspace::insights::ChangeTimes;
+    if !has_git() {
+        eprintln!("no git: skipped");
+        return;
+    }
+    let d = workspace("lib");
+    let cache = tempfile::tempdir().expect("cache");
+    let ws = testdeck_core::workspace::Workspace::load(d.path()).expect("load");
+    let root = ws.root.clone();
+    // the first: every module the five tests reach, parsed once each
+    append(&root, "src/path.ts", "// edited\n");
+    let first = changed_in(&ws, None, Some(cache.path())).expect("changed");
+    let mut all = parsed_files(&root);
+    all.sort();
+    let mut once = all.clone();
+    once.dedup();
+    assert_eq!(all, once, "each module parsed once");
+    assert!(
+        all.contains(&"src/text/chars.ts".to_owned()) && all.len() >= 10,
+        "{all:?}"
+    );
+    assert_eq!(first.notes, ["src/path.ts changed: 2 cases reach it"]);
+    // one edit: that file parsed, nothing else
+    append(&root, "src/text/chars.ts", "export const more = 1;\n");
+    let n = parsed_files(&root).len();
+    let second = changed_in(&ws, None, Some(cache.path())).expect("changed");
+    assert_eq!(parsed_files(&root)[n..], ["src/text/chars.ts"]);
+    // the same answer as a graph built from nothing (it parses every module)
+    let n = parsed_files(&root).len();
+    let fresh = changed(&ws, None).expect("changed");
+    assert!(parsed_files(&root).len() - n >= 10);
+    assert_eq!(second, fresh);
+    assert_eq!(
+        second.tests,
+        [
+            "text/unit/lib/encode",
+            "text/unit/lib/path",
+            "text/unit/lib/query",
+            "text/unit/lib/slug"
+        ]
+    );
+    // stale's change times: from the same index, nothing parsed again
+    let n = parsed_files(&root).len();
+    let files = ChangeTimes::files(&ws);
+    let _ = ChangeTimes::read_files(&root, files, Some(cache.path()));
+    assert_eq!(
+        parsed_files(&root).len(),
+        n,
+        "{:?}",
+        &parsed_files(&root)[n..]
+    );
+    // an index of another format is no index: every module parsed again, the same answer
+    let file = testdeck_core::workspace::history_cache::file_of(cache.path(), &root).expect("file");
+    let mut bytes = std::fs::read(&file).expect("read");
+    bytes[8] ^= 0x7f;
+    std::fs::write(&file, &bytes).expect("write");
+    let n = parsed_files(&root).len();
+    let third = changed_in(&ws, None, Some(cache.path())).expect("changed");
+    assert!(parsed_files(&root).len() - n >= 10);
+    assert_eq!(third, fresh);
+    // the command keeps its index in the person's cache folder
+    let home = tempfile::tempdir().expect("cache home");
+    let out = cli::at(&root)
+        .args(["list", "--json", "--changed"])
+        .env("XDG_CACHE_HOME", home.path())
+        .output()
+        .expect("list");
+    assert!(out.status.success(), "{out:?}");
+    let dir = home.path().join("testdeck/history");
+    let kept = testdeck_core::workspace::graph::index::ModuleIndex::open(Some(&dir), &root);
+    assert!(kept.len() >= 10, "{} modules kept", kept.len());
+}
+
+/// `testdeck watch --json` on a fixture: its lines read on a thread.
+struct Watching {
+    child: std::process::Child,
+    rx: std::sync::mpsc::Receiver<Value>,
+    seen: Vec<Value>,
+}
+
+impl Watching {
+    /// The watch on `root`, its runner writing a new run folder at each launch.
+    fn start(root: &Path) -> Watching {
+        use std::io::BufRead;
+        let runner = RUNNER
+            .replace(
+                "scope=${scope#/}\n",
+                "scope=${scope#/}\nn=$(cat .launches 2>/dev/null || echo 0); n=$((n + 1)); echo $n > .launches\nid=$(printf '20260101-000000-%03d' $n)\n",
+            )
+            .replace("$c/20260101-000000-001\"", "$c/$id\"")
+            .replace("\"runId\":\"20260101-000000-001\"", "\"runId\":\"'\"$id\"'\"");
+        assert!(runner.contains("$id\""), "{runner}");
+        write(root, "runner.sh", &runner);
+        let mut child = cli::at(root)
+            .args(["watch", "--json"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::inherit())
+            .spawn()
+            .expect("watch");
+        let out = child.stdout.take().expect("stdout");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(out).lines() {
+                let Ok(line) = line else { break };
+                let v: Value =
+                    serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
+                if tx.send(v).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut w = Watching {
+            child,
+            rx,
+            seen: Vec::new(),
+        };
+        w.next("watch-start");
+        w
+    }
+
+    /// The next line of type `t` (30 s at most), the lines before it kept.
+    fn next(&mut self, t: &str) -> Value {
+        let end = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        loop {
+            let left = end.saturating_duration_since(std::time::Instant::now());
+            match self.rx.recv_timeout(left) {
+                Ok(v) if v["type"] == t => return v,
+                Ok(v) => self.seen.push(v),
+                Err(e) => panic!("no {t}: {e}; seen: {:#?}", self.seen),
+            }
+        }
+    }
+
+    /// The cases a trigger reran (the ones its launch started), sorted, once
+    /// its launch's summary is in.
+    fn rerun(&mut self) -> (Value, Vec<String>) {
+        let trigger = self.next("watch-trigger");
+        let from = self.seen.len();
+        self.next("summary");
+        let mut ids: Vec<String> = trigger["cases"]
+            .as_array()
+            .expect("cases")
+            .iter()
+            .map(|c| c.as_str().expect("id").to_owned())
+            .collect();
+        ids.sort();
+        // the launch started those cases and no other
+        let mut started: Vec<String> = self.seen[from..]
+            .iter()
+            .filter(|v| v["type"] == "case-start")
+            .filter_map(|v| v["id"].as_str().map(str::to_owned))
+            .collect();
+        started.sort();
+        started.dedup();
+        assert_eq!(started, ids, "{:#?}", &self.seen[from..]);
+        (trigger, ids)
+    }
+}
+
+impl Drop for Watching {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn watch_reruns_exactly_the_tests_that_reach_an_edit_on_the_library() {
+    if !has_git() {
+        eprintln!("no git: skipped");
+        return;
+    }
+    let d = workspace("lib");
+    let root = d.path();
+    let mut w = Watching::start(root);
+    // the leaf: the three tests that reach it (through encode.ts, query.ts and
+    // the `export *` barrel), no other
+    append(root, "src/text/chars.ts", "// edited\n");
+    let (trigger, ran) = w.rerun();
+    assert_eq!(
+        ran,
+        [
+            "text/unit/lib/encode",
+            "text/unit/lib/query",
+            "text/unit/lib/slug"
+        ]
+    );
+    assert_eq!(
+        trigger["notes"],
+        serde_json::json!(["src/text/chars.ts changed: 3 cases reach it"])
+    );
+    // the module no test reaches: none, and said so
+    append(root, "src/unused.ts", "// edited\n");
+    let trigger = w.next("watch-trigger");
+    assert_eq!(trigger["cases"], serde_json::json!([]));
+    assert_eq!(
+        trigger["notes"],
+        serde_json::json!(["src/unused.ts changed: reaches no case"])
+    );
+    // the vitest config: every case, and why
+    append(root, "vitest.config.ts", "// edited\n");
+    let (trigger, ran) = w.rerun();
+    assert_eq!(ran.len(), 5, "{ran:?}");
+    assert_eq!(
+        trigger["notes"],
+        serde_json::json!(["vitest.config.ts changed: every case"])
+    );
+}
+
+#[test]
+fn watch_follows_the_app_alias_to_the_tests_that_reach_an_edit() {
+    if !has_git() {
+        eprintln!("no git: skipped");
+        return;
+    }
+    let d = workspace("app");
+    let root = d.path();
+    // the page's script is code under test too: the watch follows web/
+    append(
+        root,
+        "testdeck.toml",
+        "\n[watch]\npaths = [\"src/**\", \"web/**\"]\n",
+    );
+    let mut w = Watching::start(root);
+    // format.ts: its own test, and filter's through `_/lib/filter` → `_/lib/format`
+    append(root, "src/lib/format.ts", "// edited\n");
+    let (trigger, ran) = w.rerun();
+    assert_eq!(ran, ["app/unit/lib/filter", "app/unit/lib/format"]);
+    assert_eq!(
+        trigger["notes"],
+        serde_json::json!(["src/lib/format.ts changed: 2 cases reach it"])
+    );
+    append(root, "src/lib/filter.ts", "// edited\n");
+    assert_eq!(w.rerun().1, ["app/unit/lib/filter"]);
+    // the page's script no vitest case imports: none, and said so
+    append(root, "web/app.js", "// edited\n");
+    let trigger = w.next("watch-trigger");
+    assert_eq!(trigger["cases"], serde_json::json!([]));
+    assert_eq!(
+        trigger["notes"],
+        serde_json::json!(["web/app.js changed: reaches no case"])
+    );
+    // the vite config (where the alias is): every case, and why
+    append(root, "vite.config.ts", "// edited\n");
+    let (trigger, ran) = w.rerun();
+    assert_eq!(ran, ["app/unit/lib/filter", "app/unit/lib/format"]);
+    assert_eq!(
+        trigger["notes"],
+        serde_json::json!(["vite.config.ts changed: every case"])
+    );
+}

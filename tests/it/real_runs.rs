@@ -314,6 +314,36 @@ fn vitest_nested_describes_where_they_stand_are_explained_and_counted_as_vitest_
         .unwrap_or_else(|| panic!("{stats:#}"));
     assert_eq!(case["tests"], theirs, "{case:#}");
     assert_eq!(stats["nodes"][0]["tests"], theirs);
+    the_status_line_counts(root, &theirs);
+}
+
+/// The cockpit's status line on the workspace at `root` (drawn on a test
+/// backend, its runs read as the cockpit reads them): the tests of the tree's
+/// runs counted as `theirs` (vitest's own totals) count them.
+fn the_status_line_counts(root: &Path, theirs: &Value) {
+    use common::app::{Deck, Runs, draw, options, rows};
+    let n = |k: &str| {
+        theirs[k]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{k}: {theirs}"))
+    };
+    let deck = Deck::new(options(root, "app"), Runs::FOLDERS)
+        .sized(160, 30)
+        .loaded();
+    let frame = rows(&draw(&deck));
+    let status = frame
+        .iter()
+        .find(|r| r.contains("HOST 127.0.0.1"))
+        .unwrap_or_else(|| panic!("no status line: {frame:#?}"));
+    let mut phrase = format!("{} tests: {} ✓ {} ✗", n("total"), n("passed"), n("failed"));
+    if n("skipped") > 0 {
+        phrase = format!("{phrase} {} skipped", n("skipped"));
+    }
+    assert!(
+        // the adopted case's one run; the two files outside the tree have none
+        status.contains(&format!("3 cases · 1 run · {phrase}")),
+        "{status}"
+    );
 }
 
 /// git in `root`, running no hook.

@@ -194,6 +194,7 @@ fn watch_started(root: &Path, args: &[&str]) -> std::process::Child {
         .arg(root)
         .args(["watch", "--json"])
         .args(args)
+        .env("XDG_CACHE_HOME", crate::common::cli::cache_home())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()

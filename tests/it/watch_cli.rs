@@ -37,7 +37,8 @@ impl Watch {
             .args(["watch", "--json", "--debounce-ms", "800"])
             .args(args)
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit());
+            .stderr(Stdio::inherit())
+            .env("XDG_CACHE_HOME", common::cli::cache_home());
         for k in ["TD_W_MUTATING", "TD_W_BILLING", "HOST"] {
             cmd.env_remove(k);
         }

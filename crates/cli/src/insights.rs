@@ -36,7 +36,7 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
         Err(code) => return code,
     };
     let settings = ws.config.insights;
-    let changes = ChangeTimes::read(&ws);
+    let changes = ChangeTimes::read_in(&ws, crate::cache_dir().as_deref());
     let nodes = stats::compute_with(&ws.tests, &ws.logs, &window, &settings, Some(&changes));
     // cases outside the tree count in no pass rate, but insights include them
     let outside = stats::outside_figures(&ws.logs, &window, &settings, Some(&changes));

@@ -348,12 +348,23 @@ macro_rules! out {
 }
 
 /// `--changed [REV]`: the cases that differ from REV, or the message and exit 2
-/// (not a git checkout, an unknown revision).
+/// (not a git checkout, an unknown revision). The import graph starts from the
+/// history cache's index: only the modules changed since are parsed.
 pub(crate) fn changed_cases(
     ws: &Workspace,
     rev: &str,
 ) -> Result<testdeck_core::workspace::changed::Changed, ExitCode> {
-    testdeck_core::workspace::changed::changed(ws, Some(rev)).map_err(|e| usage(&e.to_string()))
+    testdeck_core::workspace::changed::changed_in(ws, Some(rev), cache_dir().as_deref())
+        .map_err(|e| usage(&e.to_string()))
+}
+
+/// The person's history cache folder, where the import graph's index is kept
+/// (`None`: no home for it, or a folder that is not theirs: the graph parses
+/// every module, as without an index).
+pub(crate) fn cache_dir() -> Option<std::path::PathBuf> {
+    testdeck_core::workspace::history_cache::checked_default_dir()
+        .ok()
+        .flatten()
 }
 
 /// Print a usage or workspace error and return exit 2.

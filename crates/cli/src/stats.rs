@@ -61,7 +61,9 @@ pub fn run(args: &Args, ctx: &Ctx) -> ExitCode {
         Err(code) => return code,
     };
     // the case nodes carry their figures, stale ones marked (`[insights]`)
-    let changes = args.json.then(|| ChangeTimes::read(&ws));
+    let changes = args
+        .json
+        .then(|| ChangeTimes::read_in(&ws, crate::cache_dir().as_deref()));
     let nodes = stats::compute_with(
         &ws.tests,
         &ws.logs,

@@ -28,9 +28,11 @@ pub struct Args {
     /// Passed to the tests runner as --runs N (1 or more).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub(crate) runs: Option<u32>,
-    /// The quiet period that ends a burst of saves, in milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = 300)]
-    pub(crate) debounce_ms: u64,
+    /// Wait for a burst of saves to be quiet this long (milliseconds) before
+    /// rerunning. Without it the first change after a quiet spell reruns at
+    /// once, and changes within 300 ms of it wait for their burst's end.
+    #[arg(long, value_name = "MS")]
+    pub(crate) debounce_ms: Option<u64>,
     /// JSON Lines, one event a line (the lines of `run`, plus watch-start,
     /// watch-trigger, watch-cancel and watch-error).
     #[arg(long)]
@@ -67,7 +69,8 @@ pub fn run(args: &Args, ws: &testdeck_core::workspace::Workspace) -> ExitCode {
         max_risk,
         label: args.label.clone(),
         runs: args.runs,
-        quiet: Some(std::time::Duration::from_millis(args.debounce_ms)),
+        quiet: args.debounce_ms.map(std::time::Duration::from_millis),
+        cache: super::cache_dir(),
     };
     let json = args.json;
     let sink: WatchSink = Arc::new(move |ev: WatchEvent| print_event(&ev, json));

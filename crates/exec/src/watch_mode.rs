@@ -293,8 +293,13 @@ pub struct WatchOptions {
     pub label: String,
     /// `--runs N` for the tests runner.
     pub runs: Option<u32>,
-    /// Quiet period; `None`: [`QUIET`].
+    /// The quiet period that ends a burst of saves, every change of it waited
+    /// for; `None`: the first change after a quiet spell of [`QUIET`] reruns at
+    /// once, and the changes that follow within it wait for their burst's end.
     pub quiet: Option<Duration>,
+    /// The history cache folder whose import index the watch's graph starts
+    /// from and writes back (`None`: every module parsed).
+    pub cache: Option<PathBuf>,
 }
 
 /// Split the cases into what may rerun (a plan) and what is skipped, by the
@@ -396,15 +401,37 @@ pub fn decisions_for(
 struct Modules {
     aliases: graph::Aliases,
     graph: graph::Graph,
+    /// Each module's parse, from the history cache's import index: a module
+    /// read again is parsed only when its bytes changed.
+    index: graph::index::ModuleIndex,
+    /// The history cache folder the index is kept in.
+    cache: Option<PathBuf>,
 }
 
 impl Modules {
-    fn new(ws: &Workspace) -> Modules {
+    fn new(ws: &Workspace, cache: Option<PathBuf>) -> Modules {
         let (aliases, _) = graph::load::aliases(&ws.root);
         let cases = graph::load::case_files(ws);
-        let (graph, _) =
-            graph::load::build(&ws.root, &aliases, cases.iter().map(|(_, f)| f.as_str()));
-        Modules { aliases, graph }
+        let mut index = graph::index::ModuleIndex::open(cache.as_deref(), &ws.root);
+        let (graph, _) = graph::load::build_with(
+            &ws.root,
+            &aliases,
+            &mut index,
+            cases.iter().map(|(_, f)| f.as_str()),
+        );
+        let mut m = Modules {
+            aliases,
+            graph,
+            index,
+            cache,
+        };
+        m.save(&ws.root);
+        m
+    }
+
+    /// Write the index back (a cache: a write that fails costs parses only).
+    fn save(&mut self, root: &Path) {
+        let _ = self.index.save(self.cache.as_deref(), root);
     }
 
     /// The globs the watch follows: `[watch] paths`, the top folders of the
@@ -458,12 +485,15 @@ impl Modules {
         let code = ws.config.watch.globs(&ws.root);
         let before = graph::select(&self.graph, &self.aliases, &cases, rels, &code);
         if rels.iter().any(|r| graph::is_unplaced(r)) {
-            *self = Modules::new(ws);
+            // what was parsed since the start, kept for the graph read anew
+            self.save(&ws.root);
+            *self = Modules::new(ws, self.cache.take());
             return before;
         }
-        let _ = graph::load::update(
+        let _ = graph::load::update_with(
             &ws.root,
             &self.aliases,
+            &mut self.index,
             &mut self.graph,
             cases.iter().map(|(_, f)| f.as_str()),
             rels,
@@ -510,7 +540,7 @@ pub fn watch(
         .map_err(|u| format!("no case or scope matches: {}", u.join(", ")))?;
     let real_dir = testdeck_core::workspace::walk::is_real_dir;
     // the import graph of every case, read once, then again where files change
-    let mut graph = Modules::new(&ws);
+    let mut graph = Modules::new(&ws, opts.cache.clone());
     // the code under test: the one watcher watches each glob's base folder too,
     // the folders the graph reaches and the root's configs
     let globs = graph.globs(&ws);
@@ -566,7 +596,11 @@ pub fn watch(
         Arc::new(move |e| s(WatchEvent::Exec(e)))
     };
     let mut reader = Reader::new(&root, &ws.config);
-    let mut debouncer = Debouncer::new(opts.quiet.unwrap_or(QUIET), MAX_WAIT);
+    // asked a quiet period: every change waits for it; else a lone save reruns at once
+    let mut debouncer = match opts.quiet {
+        Some(q) => Debouncer::new(q, MAX_WAIT),
+        None => Debouncer::leading(QUIET, MAX_WAIT),
+    };
     let mut pending: BTreeSet<Change> = BTreeSet::new();
     let mut current: Option<(LaunchHandle, Watched)> = None;
     while !stop.is_cancelled() {
@@ -719,6 +753,8 @@ pub fn watch(
         handle.cancel();
         drop(handle);
     }
+    // the modules parsed again while it watched, for the next start
+    graph.save(&root);
     Ok(())
 }
 

@@ -213,7 +213,9 @@ impl Runtime {
                 let changes = matches!(job, FeatureWork::Watch(..))
                     .then(|| self.workspace_watch.as_ref()?.subscribe())
                     .flatten();
-                self.jobs.run(job, &self.root, self.send.clone(), changes);
+                let cache = self.history_cache.as_deref();
+                self.jobs
+                    .run(job, &self.root, cache, self.send.clone(), changes);
             }
             Effect::Requeue(action) => (self.send)(*action),
             // the loop does these itself: they need the terminal
@@ -475,6 +477,13 @@ pub fn read_records(
 
 /// Do a job that ends by itself (all but `Watch`) and give its result.
 pub fn run_now(job: FeatureWork, root: &Path) -> Option<FeatureResult> {
+    run_now_in(job, root, None)
+}
+
+/// [`run_now`] with the history cache folder `cache`: the import graph's index
+/// kept there (`stale`'s change times and `--changed` parse only the modules
+/// that changed since).
+pub fn run_now_in(job: FeatureWork, root: &Path, cache: Option<&Path>) -> Option<FeatureResult> {
     match job {
         FeatureWork::Watch(..) => None,
         FeatureWork::Compare { a, b } => Some(FeatureResult::Compare(
@@ -592,14 +601,15 @@ pub fn run_now(job: FeatureWork, root: &Path) -> Option<FeatureResult> {
             ))
         }
         FeatureWork::ChangeTimes { files } => Some(FeatureResult::ChangeTimes(Box::new(
-            testdeck_core::workspace::insights::ChangeTimes::read_files(root, files),
+            testdeck_core::workspace::insights::ChangeTimes::read_files(root, files, cache),
         ))),
         // git is asked off the UI thread, on the workspace as it is on disk
         FeatureWork::Changed => Some(FeatureResult::Changed(
             testdeck_core::workspace::Workspace::load(root)
                 .map_err(|e| e.to_string())
                 .and_then(|ws| {
-                    testdeck_core::workspace::changed::changed(&ws, None).map_err(|e| e.to_string())
+                    testdeck_core::workspace::changed::changed_in(&ws, None, cache)
+                        .map_err(|e| e.to_string())
                 }),
         )),
         // `a`: the same core steps as `testdeck new`, on the workspace as it is on disk
@@ -671,6 +681,7 @@ impl Jobs {
         &mut self,
         job: FeatureWork,
         root: &Path,
+        cache: Option<&Path>,
         send: ActionSink,
         changes: Option<testdeck_core::workspace::watch::Subscription>,
     ) {
@@ -680,7 +691,11 @@ impl Jobs {
                     c.cancel();
                     self.stopping.push(h);
                 }
-                let Some(opts) = opts else { return };
+                let Some(mut opts) = opts else { return };
+                // the import graph's index of the history cache, when the cockpit keeps one
+                if opts.cache.is_none() {
+                    opts.cache = cache.map(Path::to_path_buf);
+                }
                 let Some(changes) = changes else {
                     send(Action::WorkDone(Box::new(FeatureResult::WatchEnded {
                         generation,
@@ -718,8 +733,9 @@ impl Jobs {
             }
             other => {
                 let root = root.to_path_buf();
+                let cache = cache.map(Path::to_path_buf);
                 std::thread::spawn(move || {
-                    if let Some(d) = run_now(other, &root) {
+                    if let Some(d) = run_now_in(other, &root, cache.as_deref()) {
                         send(Action::WorkDone(Box::new(d)));
                     }
                 });

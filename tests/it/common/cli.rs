@@ -8,9 +8,18 @@ pub fn bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_testdeck"))
 }
 
-/// A fresh `std::process::Command` for the binary, nothing set.
+/// A fresh `std::process::Command` for the binary, nothing set but the cache
+/// folder ([`cache_home`]).
 pub fn command() -> Command {
-    Command::new(bin())
+    let mut c = Command::new(bin());
+    c.env("XDG_CACHE_HOME", cache_home());
+    c
+}
+
+/// The cache folder the tests' commands keep their history caches and import
+/// indexes in: cargo's scratch folder for tests, never the person's own.
+pub fn cache_home() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("cache")
 }
 
 /// The binary on the workspace `root` (`testdeck --root ROOT`), nothing else set.

@@ -65,8 +65,19 @@ fn is_own(f: &str) -> bool {
 /// The new-side line ranges (first line, count) each changed file's hunks touch.
 type Hunks = HashMap<String, Vec<(u32, u32)>>;
 
-/// The cases of `ws` that differ from `rev` (default [`DEFAULT_REV`]).
+/// The cases of `ws` that differ from `rev` (default [`DEFAULT_REV`]), every
+/// module of the import graph parsed.
 pub fn changed(ws: &Workspace, rev: Option<&str>) -> Result<Changed, ChangedError> {
+    changed_in(ws, rev, None)
+}
+
+/// [`changed`] with the import index of the history cache folder `cache`: only
+/// the modules whose bytes changed since the index was written are parsed.
+pub fn changed_in(
+    ws: &Workspace,
+    rev: Option<&str>,
+    cache: Option<&std::path::Path>,
+) -> Result<Changed, ChangedError> {
     let rev = rev.unwrap_or(DEFAULT_REV);
     let root_shown = ws.root.display().to_string();
     let prefix = git::prefix(&ws.root).map_err(|e| match e {
@@ -91,7 +102,7 @@ pub fn changed(ws: &Workspace, rev: Option<&str>) -> Result<Changed, ChangedErro
     let selection = if placed.is_empty() {
         graph::Selection::default()
     } else {
-        graph::load::selection(ws, &placed)
+        graph::load::selection(ws, cache, &placed)
     };
     let every = selection.every.is_some();
     let mut out = Changed {

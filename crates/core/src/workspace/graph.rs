@@ -11,10 +11,11 @@
 //! an `import()` / `require()` it cannot follow, a setup file every test loads.
 
 pub mod config;
+pub mod index;
 pub mod load;
 
 use super::config::glob_matches;
-use super::imports::{Kind, Specifier, is_relative};
+use super::imports::{Kind, is_relative};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -275,17 +276,18 @@ pub struct Module {
 }
 
 impl Module {
-    /// The module of one parsed source: its loading specifiers resolved.
+    /// The module of one parsed source (its specifiers' kinds and values): its
+    /// loading specifiers resolved.
     pub fn of(
         rel: &str,
-        specifiers: &[Specifier],
+        specifiers: &[(Kind, String)],
         unfollowed: Option<(u32, u32)>,
         r: &Resolver<'_>,
     ) -> Module {
         let mut imports = BTreeSet::new();
         let mut missing = BTreeSet::new();
-        for s in specifiers.iter().filter(|s| loads(s.kind)) {
-            match r.resolve(rel, s.kind, &s.value) {
+        for (kind, value) in specifiers.iter().filter(|(k, _)| loads(*k)) {
+            match r.resolve(rel, *kind, value) {
                 Resolved::File(f) if f != rel => {
                     imports.insert(f);
                 }

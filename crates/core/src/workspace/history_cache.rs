@@ -20,6 +20,11 @@
 //! [`SETTLE`] before the cache's reads began (a change within the file
 //! system's time granularity could otherwise keep the same time).
 //!
+//! The same file keeps the import graph's index (`graph::index`: each module's
+//! parse, proved by the SHA-256 of its bytes) as a section of its own bytes,
+//! which [`load_section`] and [`store_section`] read and write and every store
+//! of the history keeps as it finds it in the file (and the other way round).
+//!
 //! The file is a header (magic, format version, the workspace's real root, the
 //! payload's length and CRC-32) and a `postcard` payload. A file that is
 //! corrupt, truncated, of another workspace or format version, being written
@@ -45,7 +50,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 /// The first bytes of every history cache file.
 const MAGIC: [u8; 8] = *b"TDHISTRY";
 /// The payload's format: a file of another version is ignored.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 /// The largest cache file read or written (a larger history is read in full at
 /// each open, as without a cache).
 pub const MAX_BYTES: u64 = read::Kind::HistoryCache.cap();
@@ -241,6 +246,96 @@ impl RunEntry {
     }
 }
 
+/// What the file holds: the history (`None` while none was built: only the
+/// import graph's section was written) and the graph's section, its own bytes.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Payload {
+    history: Option<Vec<CaseEntry>>,
+    section: Vec<u8>,
+}
+
+/// The payload of the cache file of the workspace at `root` in `dir` (through
+/// the bounded reader), and its CRC-32 and length: `None` when there is none, or
+/// it is not one to read (corrupt, truncated, another workspace's, another
+/// format, over the cap, in a folder others can write to).
+fn read_payload(dir: &Path, root: &Path) -> Option<(Payload, (u32, usize))> {
+    read::own_folder(dir).ok()?;
+    let real = root.canonicalize().ok()?;
+    let file = dir.join(file_name(&real));
+    let bytes = read::read(&file, Some(dir), read::Kind::HistoryCache).ok()?;
+    let (crc, payload) = unframe(&bytes, &real)?;
+    let p: Payload = postcard::from_bytes(payload).ok()?;
+    Some((p, (crc, payload.len())))
+}
+
+/// Write `payload` as the cache file of the workspace at `root` in `dir` (made
+/// private to the person where missing, refused when another user's), a 0600
+/// file written aside and renamed; nothing when `written` says the file holds
+/// these bytes. The CRC-32 and length written, `None` when nothing was (the
+/// same bytes, or over [`MAX_BYTES`]: then no file is left).
+fn write_payload(
+    dir: &Path,
+    root: &Path,
+    payload: &Payload,
+    written: Option<(u32, usize)>,
+) -> std::io::Result<Option<(u32, usize)>> {
+    let real = root.canonicalize()?;
+    let bytes = postcard::to_allocvec(payload).map_err(std::io::Error::other)?;
+    let crc = crc32(&bytes);
+    if written == Some((crc, bytes.len())) {
+        return Ok(None);
+    }
+    let file = dir.join(file_name(&real));
+    let framed = frame(&real, &bytes, crc);
+    if framed.len() as u64 > MAX_BYTES {
+        let _ = std::fs::remove_file(&file);
+        return Ok(None);
+    }
+    // made 0700, or fixed to 0700; another user's folder is refused
+    read::own_folder(dir)?;
+    read::write_beneath_with(
+        dir,
+        Path::new(&file_name(&real)),
+        &framed,
+        read::WriteMode {
+            mode: 0o600,
+            replace: true,
+        },
+    )?;
+    Ok(Some((crc, bytes.len())))
+}
+
+/// Held across each read-and-write of a cache file, so that the history's store
+/// and the graph section's store in one process (the cockpit does both, on two
+/// threads) never write what the other has just replaced.
+static WRITING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn writing() -> std::sync::MutexGuard<'static, ()> {
+    WRITING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The import graph's section of the cache file of the workspace at `root` in
+/// the folder `dir`: `None` without a file to read, or an empty section.
+pub fn load_section(dir: &Path, root: &Path) -> Option<Vec<u8>> {
+    read_payload(dir, root)
+        .map(|(p, _)| p.section)
+        .filter(|s| !s.is_empty())
+}
+
+/// Write the import graph's section into the cache file of the workspace at
+/// `root` in the folder `dir`, the history the file holds kept as it is (a
+/// file to ignore: none kept). `Ok(false)`: nothing written (the same bytes,
+/// or over [`MAX_BYTES`]).
+pub fn store_section(dir: &Path, root: &Path, section: Vec<u8>) -> std::io::Result<bool> {
+    let _held = writing();
+    let (mut payload, written) =
+        read_payload(dir, root).map_or((Payload::default(), None), |(p, w)| (p, Some(w)));
+    payload.section = section;
+    Ok(write_payload(dir, root, &payload, written)?.is_some())
+}
+
 /// The history cache of one workspace, loaded or built.
 #[derive(Debug, Default)]
 pub struct HistoryCache {
@@ -271,18 +366,15 @@ impl HistoryCache {
     /// (corrupt, truncated, another workspace's, another format, over the cap).
     pub fn load(dir: &Path, root: &Path) -> Option<HistoryCache> {
         // a folder others can write to is not the person's: nothing read from it
-        read::own_folder(dir).ok()?;
-        let real = root.canonicalize().ok()?;
-        let file = dir.join(file_name(&real));
-        let bytes = read::read(&file, Some(dir), read::Kind::HistoryCache).ok()?;
-        let (crc, payload) = unframe(&bytes, &real)?;
-        let cases: Vec<CaseEntry> = postcard::from_bytes(payload).ok()?;
+        let (payload, written) = read_payload(dir, root)?;
+        // a file with the graph's section only holds no history yet
+        let cases = payload.history?;
         if !cases.iter().all(CaseEntry::well_formed) {
             return None;
         }
         Some(HistoryCache {
             cases,
-            written: Some((crc, payload.len())),
+            written: Some(written),
         })
     }
 
@@ -333,32 +425,25 @@ impl HistoryCache {
     /// refused when another user's), as a 0600 file, aside and renamed; nothing when
     /// the file holds these bytes already. `Ok(false)`: nothing written (the
     /// same bytes, or over [`MAX_BYTES`]: then no file is left).
+    /// The import graph's section in the file is kept as it is now.
     pub fn store(&mut self, dir: &Path, root: &Path) -> std::io::Result<bool> {
-        let real = root.canonicalize()?;
-        let payload = postcard::to_allocvec(&self.cases).map_err(std::io::Error::other)?;
-        let crc = crc32(&payload);
-        if self.written == Some((crc, payload.len())) {
-            return Ok(false);
+        let _held = writing();
+        let section = read_payload(dir, root)
+            .map(|(p, _)| p.section)
+            .unwrap_or_default();
+        let payload = Payload {
+            history: Some(std::mem::take(&mut self.cases)),
+            section,
+        };
+        let wrote = write_payload(dir, root, &payload, self.written);
+        self.cases = payload.history.unwrap_or_default();
+        match wrote? {
+            Some(w) => {
+                self.written = Some(w);
+                Ok(true)
+            }
+            None => Ok(false),
         }
-        let file = dir.join(file_name(&real));
-        let bytes = frame(&real, &payload, crc);
-        if bytes.len() as u64 > MAX_BYTES {
-            let _ = std::fs::remove_file(&file);
-            return Ok(false);
-        }
-        // made 0700, or fixed to 0700; another user's folder is refused
-        read::own_folder(dir)?;
-        read::write_beneath_with(
-            dir,
-            Path::new(&file_name(&real)),
-            &bytes,
-            read::WriteMode {
-                mode: 0o600,
-                replace: true,
-            },
-        )?;
-        self.written = Some((crc, payload.len()));
-        Ok(true)
     }
 
     /// Check the cache against the folders of `tests/logs/` under `root`: one

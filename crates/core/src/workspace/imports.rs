@@ -43,7 +43,7 @@ pub const MAX_NESTING: usize = 1_000;
 pub const RULE: &str = "js-parse";
 
 /// Where a module specifier stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Kind {
     /// `import … from "x"`, `import "x"`.
     Import,

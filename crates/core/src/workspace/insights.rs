@@ -207,7 +207,13 @@ pub struct ChangeTimes {
 impl ChangeTimes {
     /// Read the change times of the workspace's tests cases (no temp cases).
     pub fn read(ws: &super::Workspace) -> ChangeTimes {
-        ChangeTimes::read_files(&ws.root, ChangeTimes::files(ws))
+        ChangeTimes::read_files(&ws.root, ChangeTimes::files(ws), None)
+    }
+
+    /// [`ChangeTimes::read`] with the import index of the history cache folder
+    /// `cache`: only the modules whose bytes changed since are parsed.
+    pub fn read_in(ws: &super::Workspace, cache: Option<&Path>) -> ChangeTimes {
+        ChangeTimes::read_files(&ws.root, ChangeTimes::files(ws), cache)
     }
 
     /// Each tests case's own files (`scope/caseId`, its test file and its plan
@@ -231,15 +237,19 @@ impl ChangeTimes {
     /// Read the change times of `files` (from [`ChangeTimes::files`]) under `root`:
     /// each case's own files and the modules its test file reaches through its
     /// imports (`workspace::graph`), so a change to the code a case loads makes it
-    /// stale too.
-    pub fn read_files(root: &Path, files: Vec<(String, Vec<String>)>) -> ChangeTimes {
-        let (aliases, _) = super::graph::load::aliases(root);
+    /// stale too; the modules' parses from the import index of the history
+    /// cache folder `cache` where their bytes are unchanged.
+    pub fn read_files(
+        root: &Path,
+        files: Vec<(String, Vec<String>)>,
+        cache: Option<&Path>,
+    ) -> ChangeTimes {
         let entries: Vec<&str> = files
             .iter()
             .filter_map(|(_, own)| own.first().map(String::as_str))
             .filter(|f| super::graph::is_source(f))
             .collect();
-        let (graph, _) = super::graph::load::build(root, &aliases, entries);
+        let (_, graph, _) = super::graph::load::build_cached(root, cache, entries);
         let mut folders: Vec<String> = vec!["tests".into(), "doc/test-plan".into()];
         for m in graph.modules.keys() {
             let top = m.split_once('/').map_or(m.as_str(), |(t, _)| t);

@@ -75,6 +75,10 @@ pub struct Debouncer {
     last: Option<Instant>,
     /// A change that must not wait for the burst's end is pending.
     urgent: bool,
+    /// The first change after a quiet spell is due at once ([`Debouncer::leading`]).
+    leading: bool,
+    /// When the last burst was handed on.
+    taken: Option<Instant>,
 }
 
 impl Debouncer {
@@ -87,6 +91,19 @@ impl Debouncer {
             first: None,
             last: None,
             urgent: false,
+            leading: false,
+            taken: None,
+        }
+    }
+    /// A debouncer whose first change after a quiet spell (no burst handed on
+    /// within `quiet`) is due at once — a single save starts its work without
+    /// waiting — while the changes that follow within `quiet` wait for their
+    /// burst's end (`quiet` after the last, `max_wait` after the first) and are
+    /// handed on together.
+    pub fn leading(quiet: Duration, max_wait: Duration) -> Self {
+        Self {
+            leading: true,
+            ..Self::new(quiet, max_wait)
         }
     }
     /// A change at `now`.
@@ -105,6 +122,9 @@ impl Debouncer {
     pub fn deadline(&self) -> Option<Instant> {
         match (self.first, self.last) {
             (Some(f), _) if self.urgent => Some(f),
+            (Some(f), _) if self.leading && self.taken.is_none_or(|t| f >= t + self.quiet) => {
+                Some(f)
+            }
             (Some(f), Some(l)) => Some((l + self.quiet).min(f + self.max_wait)),
             _ => None,
         }
@@ -119,6 +139,7 @@ impl Debouncer {
     /// The paths of a burst that is over at `now`, sorted; `None` while it goes on.
     pub fn take_due(&mut self, now: Instant) -> Option<Vec<PathBuf>> {
         if self.deadline().is_some_and(|d| now >= d) {
+            self.taken = Some(now);
             self.first = None;
             self.last = None;
             self.urgent = false;
@@ -993,6 +1014,38 @@ mod tests {
         // the next burst starts its own clock
         d.push(PathBuf::from("g"), t0 + ms(2000));
         assert_eq!(d.deadline(), Some(t0 + ms(2300)));
+    }
+
+    /// Leading: a lone save is due as soon as it is seen; what follows within
+    /// the quiet period waits for its burst's end, handed on once; after a
+    /// quiet spell the next save is due at once again.
+    #[test]
+    fn leading_a_lone_save_is_due_at_once_and_a_burst_after_it_waits() {
+        let t0 = Instant::now();
+        let mut d = Debouncer::leading(ms(300), ms(3000));
+        assert!(d.deadline().is_none());
+        d.push(PathBuf::from("src/leaf.ts"), t0);
+        assert_eq!(d.deadline(), Some(t0));
+        assert_eq!(d.wait(t0, ms(100)), ms(0));
+        assert_eq!(d.take_due(t0), Some(vec![PathBuf::from("src/leaf.ts")]));
+        // the burst's next saves, 100 ms apart: one hand-over 300 ms after the last
+        for i in 1..4 {
+            d.push(PathBuf::from(format!("f{i}")), t0 + ms(i * 100));
+        }
+        assert_eq!(d.deadline(), Some(t0 + ms(600)));
+        assert!(d.take_due(t0 + ms(599)).is_none());
+        assert_eq!(d.take_due(t0 + ms(600)).expect("due").len(), 3);
+        // a save 200 ms after that hand-over still belongs to the burst
+        d.push(PathBuf::from("g"), t0 + ms(800));
+        assert_eq!(d.deadline(), Some(t0 + ms(1100)));
+        assert!(d.take_due(t0 + ms(1100)).is_some());
+        // a quiet spell, then a lone save: due at once
+        d.push(PathBuf::from("h"), t0 + ms(1500));
+        assert_eq!(d.deadline(), Some(t0 + ms(1500)));
+        // a trailing debouncer would wait for the quiet period
+        let mut t = Debouncer::new(ms(300), ms(3000));
+        t.push(PathBuf::from("src/leaf.ts"), t0);
+        assert_eq!(t.deadline(), Some(t0 + ms(300)));
     }
 
     #[test]

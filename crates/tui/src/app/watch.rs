@@ -50,6 +50,8 @@ fn options(grants: Grants, targets: Vec<String>, max_risk: Option<Risk>) -> Watc
         label: "tui-watch".into(),
         runs: None,
         quiet: None,
+        // the runtime's history cache folder, where it keeps one
+        cache: None,
     }
 }
 

@@ -4,9 +4,9 @@
 //! a leaf).
 
 use super::config::{self, ViteConfig};
+use super::index::ModuleIndex;
 use super::{Aliases, Graph, Module, Resolver, is_source, join, parent};
 use crate::problem::Problem;
-use crate::workspace::imports;
 use crate::workspace::read::{self, Kind};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -147,26 +147,27 @@ pub fn aliases(root: &Path) -> (Aliases, Vec<Problem>) {
     (out, problems)
 }
 
-/// Read `rel` and resolve its specifiers: `None` when it cannot be read or
-/// parsed (the problem is pushed).
+/// Read `rel` and resolve its specifiers (its parse from `index` when its bytes
+/// are the ones parsed before): `None` when it cannot be read or parsed (the
+/// problem is pushed).
 fn module(
     root: &Path,
     aliases: &Aliases,
+    index: &mut ModuleIndex,
     rel: &str,
     problems: &mut Vec<Problem>,
 ) -> Option<Module> {
     if !is_source(rel) {
         return Some(Module::default());
     }
-    let parsed = read_file(root, rel, Kind::Source).and_then(|b| imports::parse(rel, &b));
+    let parsed = read_file(root, rel, Kind::Source).and_then(|b| index.parse(root, rel, &b));
     match parsed {
         Ok(p) => {
             let r = Resolver {
                 aliases,
                 exists: &|p| exists(root, p),
             };
-            let unfollowed = p.non_literal.first().map(|n| (n.line, n.column));
-            Some(Module::of(rel, &p.specifiers, unfollowed, &r))
+            Some(Module::of(rel, &p.specifiers, p.unfollowed, &r))
         }
         Err(p) => {
             problems.push(warn(p));
@@ -176,13 +177,19 @@ fn module(
 }
 
 /// Read every module `todo` reaches that `graph` does not hold yet.
-fn fill(root: &Path, aliases: &Aliases, graph: &mut Graph, mut todo: Vec<String>) -> Vec<Problem> {
+fn fill(
+    root: &Path,
+    aliases: &Aliases,
+    index: &mut ModuleIndex,
+    graph: &mut Graph,
+    mut todo: Vec<String>,
+) -> Vec<Problem> {
     let mut problems = Vec::new();
     while let Some(rel) = todo.pop() {
         if graph.modules.contains_key(&rel) || !exists(root, &rel) {
             continue;
         }
-        let m = module(root, aliases, &rel, &mut problems).unwrap_or_default();
+        let m = module(root, aliases, index, &rel, &mut problems).unwrap_or_default();
         todo.extend(
             m.imports
                 .iter()
@@ -195,10 +202,21 @@ fn fill(root: &Path, aliases: &Aliases, graph: &mut Graph, mut todo: Vec<String>
 }
 
 /// The graph of the modules `entries` (the cases' test files) and the setup
-/// files reach.
+/// files reach, every module parsed.
 pub fn build<'e>(
     root: &Path,
     aliases: &Aliases,
+    entries: impl IntoIterator<Item = &'e str>,
+) -> (Graph, Vec<Problem>) {
+    build_with(root, aliases, &mut ModuleIndex::default(), entries)
+}
+
+/// [`build`], each module's parse taken from `index` where its bytes are the
+/// ones parsed before (the others parsed and kept there).
+pub fn build_with<'e>(
+    root: &Path,
+    aliases: &Aliases,
+    index: &mut ModuleIndex,
     entries: impl IntoIterator<Item = &'e str>,
 ) -> (Graph, Vec<Problem>) {
     let mut graph = Graph::default();
@@ -207,8 +225,26 @@ pub fn build<'e>(
         .map(str::to_owned)
         .chain(aliases.setup_files.iter().cloned())
         .collect();
-    let problems = fill(root, aliases, &mut graph, todo);
+    let problems = fill(root, aliases, index, &mut graph, todo);
     (graph, problems)
+}
+
+/// The graph of the workspace at `root` for `entries` (the cases' test files),
+/// built from the import index of the history cache folder `cache` (`None`: no
+/// index, every module parsed), the index written back when a module was
+/// parsed again: the aliases, the graph and the problems of both.
+pub fn build_cached<'e>(
+    root: &Path,
+    cache: Option<&Path>,
+    entries: impl IntoIterator<Item = &'e str>,
+) -> (Aliases, Graph, Vec<Problem>) {
+    let (aliases, mut problems) = aliases(root);
+    let mut index = ModuleIndex::open(cache, root);
+    let (graph, more) = build_with(root, &aliases, &mut index, entries);
+    problems.extend(more);
+    // the index is a cache: a write that fails costs the next build its parses only
+    let _ = index.save(cache, root);
+    (aliases, graph, problems)
 }
 
 /// The graph after `changed` (root-relative paths): each changed module read
@@ -217,6 +253,27 @@ pub fn build<'e>(
 pub fn update<'e>(
     root: &Path,
     aliases: &Aliases,
+    graph: &mut Graph,
+    entries: impl IntoIterator<Item = &'e str>,
+    changed: &[String],
+) -> Vec<Problem> {
+    update_with(
+        root,
+        aliases,
+        &mut ModuleIndex::default(),
+        graph,
+        entries,
+        changed,
+    )
+}
+
+/// [`update`], each module's parse taken from `index` where its bytes are the
+/// ones parsed before: a module read again because a file it names came or
+/// went is resolved again, not parsed.
+pub fn update_with<'e>(
+    root: &Path,
+    aliases: &Aliases,
+    index: &mut ModuleIndex,
     graph: &mut Graph,
     entries: impl IntoIterator<Item = &'e str>,
     changed: &[String],
@@ -236,14 +293,14 @@ pub fn update<'e>(
             continue;
         }
         // a module that does not parse mid-edit keeps what it reached before
-        if let Some(m) = module(root, aliases, &rel, &mut problems) {
+        if let Some(m) = module(root, aliases, index, &rel, &mut problems) {
             todo.extend(m.imports.iter().cloned());
             graph.modules.insert(rel, m);
         }
     }
     todo.extend(entries.into_iter().map(str::to_owned));
     todo.extend(aliases.setup_files.iter().cloned());
-    problems.extend(fill(root, aliases, graph, todo));
+    problems.extend(fill(root, aliases, index, graph, todo));
     problems
 }
 
@@ -259,11 +316,15 @@ pub fn case_files(ws: &crate::workspace::Workspace) -> Vec<(String, String)> {
 }
 
 /// The selection of `changed` (root-relative paths) in `ws`, its graph built
-/// from the files as they are now.
-pub fn selection(ws: &crate::workspace::Workspace, changed: &[String]) -> super::Selection {
-    let (aliases, _) = aliases(&ws.root);
+/// from the files as they are now (the modules whose bytes are unchanged taken
+/// from the import index of the history cache folder `cache`).
+pub fn selection(
+    ws: &crate::workspace::Workspace,
+    cache: Option<&Path>,
+    changed: &[String],
+) -> super::Selection {
     let cases = case_files(ws);
-    let (graph, _) = build(&ws.root, &aliases, cases.iter().map(|(_, f)| f.as_str()));
+    let (aliases, graph, _) = build_cached(&ws.root, cache, cases.iter().map(|(_, f)| f.as_str()));
     let code = ws.config.watch.globs(&ws.root);
     super::select(&graph, &aliases, &cases, changed, &code)
 }

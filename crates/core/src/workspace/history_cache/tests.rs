@@ -391,3 +391,35 @@ fn a_cache_folder_others_can_write_to_is_fixed_or_not_used() {
         eprintln!("another user's folder: skipped (not root)");
     }
 }
+
+/// The import graph's section and the history share the file: a store of one
+/// keeps the other as the file holds it; a file with the section only holds
+/// no history; a file of the previous format is neither.
+#[test]
+fn the_graph_section_and_the_history_keep_each_other() {
+    let (_d, root) = workspace();
+    let cache_dir = tempfile::tempdir().expect("cache");
+    let dir = cache_dir.path();
+    // the section first: no history to show yet
+    assert!(store_section(dir, &root, vec![1, 2, 3]).expect("store"));
+    assert!(HistoryCache::load(dir, &root).is_none());
+    assert_eq!(load_section(dir, &root), Some(vec![1, 2, 3]));
+    // the history: the section stays
+    let c = stored(&root, dir);
+    assert_eq!(load_section(dir, &root), Some(vec![1, 2, 3]));
+    // the section again: the history stays
+    assert!(store_section(dir, &root, vec![4]).expect("store"));
+    let back = HistoryCache::load(dir, &root).expect("loaded");
+    assert_eq!(paths(&back.history().runs), paths(&c.history().runs));
+    assert_eq!(load_section(dir, &root), Some(vec![4]));
+    // the same section: nothing written
+    assert!(!store_section(dir, &root, vec![4]).expect("store"));
+    // a file of the format before (the history alone): read as neither
+    let file = file_of(dir, &root).expect("file");
+    let old_payload = postcard::to_allocvec(&back.cases).expect("payload");
+    let mut old = frame(&root, &old_payload, crc32(&old_payload));
+    old[8..12].copy_from_slice(&(FORMAT_VERSION - 1).to_le_bytes());
+    std::fs::write(&file, &old).expect("write");
+    assert!(HistoryCache::load(dir, &root).is_none());
+    assert_eq!(load_section(dir, &root), None);
+}
