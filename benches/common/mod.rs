@@ -139,7 +139,10 @@ pub fn new_app(root: &Path) -> App {
 pub struct TuiFigures {
     pub cases: usize,
     pub runs: usize,
+    /// The first frame with the tree (its first rows).
     pub tree: Duration,
+    /// The frame with the whole tree, the catalog and the finder's candidates.
+    pub whole_tree: Duration,
     pub indexed: Duration,
     pub candidates: usize,
     /// Keystroke → frame, median and max over the query's keys.
@@ -169,9 +172,11 @@ pub fn measure_tui(root: &Path) -> TuiFigures {
             testdeck_tui::runtime::index_staged(&root, &send, &|| {});
         })
     };
-    let mut tree = None;
+    let (mut tree, mut whole_tree) = (None, None);
     while let Ok(a) = rx.recv() {
-        let (is_tree, chunk, end) = (
+        let (is_tree, is_whole, chunk, end) = (
+            // the walk's first rows (`TreePart`) or the whole tree at once
+            matches!(a, Action::TreePart(_) | Action::TreeLoaded(_)),
             matches!(a, Action::TreeLoaded(_)),
             matches!(a, Action::HistoryChunk(_)),
             matches!(a, Action::Records(_)),
@@ -180,8 +185,11 @@ pub fn measure_tui(root: &Path) -> TuiFigures {
         if is_tree || chunk || end {
             frame(&app, &theme, &mut term);
         }
-        if is_tree {
+        if is_tree && tree.is_none() {
             tree = Some(t.elapsed());
+        }
+        if is_whole {
+            whole_tree = Some(t.elapsed());
         }
         if end {
             break;
@@ -190,6 +198,7 @@ pub fn measure_tui(root: &Path) -> TuiFigures {
     let indexed = t.elapsed();
     let _ = indexer.join();
     let tree = tree.unwrap_or(indexed);
+    let whole_tree = whole_tree.unwrap_or(indexed);
     let cases = app.tests().cases().len();
     let runs = app.ws().as_ref().map_or(0, |w| w.logs.runs.len());
     app.on_key(KeyEvent::new(KeyCode::Char('/'), KeyModifiers::NONE));
@@ -205,6 +214,7 @@ pub fn measure_tui(root: &Path) -> TuiFigures {
         cases,
         runs,
         tree,
+        whole_tree,
         indexed,
         candidates: app.candidates().len(),
         key_median: keys[keys.len() / 2],

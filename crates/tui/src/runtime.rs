@@ -319,8 +319,10 @@ const APPLY_AT_MOST: usize = 1024;
 /// How often the streamed history is handed to the app at most (after its first domain).
 const CHUNK_EVERY: Duration = Duration::from_millis(250);
 
-/// Index the workspace at `root` in stages, each said as an action: the tests
-/// tree and the catalog (`TreeLoaded`, before any history work), the history's
+/// Index the workspace at `root` in stages, each said as an action: the walk's
+/// first results (`TreePart`: the first rows of the tree, as soon as the first
+/// folder under `tests/` is walked, then at most every [`CHUNK_EVERY`]), the
+/// whole tests tree and the catalog (`TreeLoaded`, before any history work), the history's
 /// total from the directory entries (`HistoryStarted`), each domain's runs
 /// (`HistoryChunk`; domains read within [`CHUNK_EVERY`] of the last one handed
 /// on go together), the end (`HistoryDone`), then the catalog's run records.
@@ -345,7 +347,16 @@ pub fn index_staged_cached(
     gate: &dyn Fn(),
 ) {
     use testdeck_core::workspace::history_cache::{Builder, HistoryCache};
-    let ws = match Workspace::load_tree(root) {
+    // the walk's first results go at once (the tree's first screenful), more
+    // at most every CHUNK_EVERY; the catalog and the candidates come after
+    let mut sent: Option<std::time::Instant> = None;
+    let mut part = |n: usize, ws: &dyn Fn() -> Workspace| {
+        if n > 0 && sent.is_none_or(|t| t.elapsed() >= CHUNK_EVERY) {
+            send(Action::TreePart(Box::new(ws())));
+            sent = Some(std::time::Instant::now());
+        }
+    };
+    let ws = match Workspace::load_tree_staged(root, &mut part) {
         Ok(ws) => ws,
         Err(e) => {
             send(Action::LoadFailed(e.to_string()));
