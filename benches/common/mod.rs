@@ -152,6 +152,49 @@ pub struct TuiFigures {
     pub app: App,
 }
 
+/// The tree's first frame both ways, on this thread, `rounds` times each,
+/// interleaved (now, before, now, before…): now, the walk's first results
+/// drawn from inside the walk as the cockpit's `Action::TreePart` (its first
+/// screenful: the folders under `tests/` walked so far hold 64 cases, as the
+/// runtime hands them on); before, the whole tree and catalog read
+/// (`Workspace::load_tree`), installed and drawn (the cockpit's first frame
+/// until this round). Each a fresh app on a 160x48 test backend.
+pub fn tree_first_frames(root: &Path, rounds: usize) -> (Vec<Duration>, Vec<Duration>) {
+    let theme = Theme::builtin("dark", false).expect("theme");
+    let (mut now, mut before) = (Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        let mut term = Terminal::new(TestBackend::new(160, 48)).expect("term");
+        let mut app = new_app(root);
+        let t = Instant::now();
+        let mut first = None;
+        let ws = testdeck_core::workspace::Workspace::load_tree_staged(root, &mut |n, part| {
+            if first.is_none() && n >= 64 {
+                app.update(Action::TreePart(Box::new(part())));
+                frame(&app, &theme, &mut term);
+                first = Some(t.elapsed());
+            }
+        })
+        .expect("tree");
+        if first.is_none() {
+            app.update(Action::TreeLoaded(Box::new(ws)));
+            frame(&app, &theme, &mut term);
+            first = Some(t.elapsed());
+        }
+        now.extend(first);
+
+        let mut term = Terminal::new(TestBackend::new(160, 48)).expect("term");
+        let mut app = new_app(root);
+        let t = Instant::now();
+        let ws = testdeck_core::workspace::Workspace::load_tree(root).expect("tree");
+        app.update(Action::TreeLoaded(Box::new(ws)));
+        frame(&app, &theme, &mut term);
+        before.push(t.elapsed());
+    }
+    now.sort();
+    before.sort();
+    (now, before)
+}
+
 /// The finder query the benches type (it matches generated case names).
 pub const QUERY: &str = "case 12 basic";
 

@@ -137,8 +137,9 @@ fn first_frame_carries_the_tree_before_the_history() {
 #[test]
 fn the_first_frame_shows_the_tree_s_first_rows_while_the_walk_is_held() {
     let d = crate::common::fs::scratch_dir();
-    // 2 domains x 5 suites x 4 groups x 1 case, 1 run each; a catalog folder
-    testkit::generate(d.path(), 2, 1, 1);
+    // 2 domains x 5 suites x 4 groups x 4 cases, 1 run each (a domain is
+    // more than a screen of rows); a catalog folder
+    testkit::generate(d.path(), 2, 4, 1);
     std::fs::create_dir_all(d.path().join(".pouch/tester")).expect("catalog");
     let hold = testdeck_core::workspace::read::hold::folders(&d.path().join("tests/domain-1"));
     let root = d.path().to_path_buf();
@@ -168,7 +169,7 @@ fn the_first_frame_shows_the_tree_s_first_rows_while_the_walk_is_held() {
         "the catalog comes after the first rows"
     );
     assert!(part.logs.runs.is_empty());
-    assert_eq!(part.tests.cases.len(), 20);
+    assert_eq!(part.tests.cases.len(), 80);
     assert!(
         part.tests
             .cases
@@ -179,7 +180,7 @@ fn the_first_frame_shows_the_tree_s_first_rows_while_the_walk_is_held() {
     );
     app.update(Action::TreePart(part));
     let s = screen(&app);
-    assert!(s.contains("Tests · 20"), "{s}");
+    assert!(s.contains("Tests · 80"), "{s}");
     assert!(s.contains("domain-0"), "{s}");
     assert!(s.contains("backend"), "the first levels are open: {s}");
     assert!(!s.contains("domain-1"), "{s}");
@@ -212,7 +213,7 @@ fn the_first_frame_shows_the_tree_s_first_rows_while_the_walk_is_held() {
     fresh.update(Action::TreeLoaded(Box::new(at_once)));
     app.update(Action::TreeLoaded(whole));
     let s = screen(&app);
-    assert!(s.contains("Tests · 40"), "{s}");
+    assert!(s.contains("Tests · 160"), "{s}");
     assert!(s.contains("domain-1"), "{s}");
     assert_eq!(app.candidates().len(), fresh.candidates().len());
     assert!(!app.candidates().is_empty());
@@ -232,7 +233,7 @@ fn the_first_frame_shows_the_tree_s_first_rows_while_the_walk_is_held() {
     }
     indexer.join().expect("indexer");
     assert!(!app.indexing());
-    assert!(screen(&app).contains("40 cases · 40 runs"));
+    assert!(screen(&app).contains("160 cases · 160 runs"));
 }
 
 #[test]
