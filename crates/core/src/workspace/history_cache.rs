@@ -335,13 +335,17 @@ impl HistoryCache {
     /// same bytes, or over [`MAX_BYTES`]: then no file is left).
     pub fn store(&mut self, dir: &Path, root: &Path) -> std::io::Result<bool> {
         let real = root.canonicalize()?;
-        let payload = postcard::to_allocvec(&self.cases).map_err(std::io::Error::other)?;
-        let crc = crc32(&payload);
-        if self.written == Some((crc, payload.len())) {
+        // the payload is serialized in place after the header (no second copy
+        // of it: at the end of a cold open it is the peak's last few MB)
+        let (bytes, at) = frame_head(&real);
+        let mut bytes = postcard::to_extend(&self.cases, bytes).map_err(std::io::Error::other)?;
+        let payload_len = bytes.len() - at;
+        let crc = crc32(&bytes[at..]);
+        if self.written == Some((crc, payload_len)) {
             return Ok(false);
         }
+        frame_seal(&mut bytes, at, crc);
         let file = dir.join(file_name(&real));
-        let bytes = frame(&real, &payload, crc);
         if bytes.len() as u64 > MAX_BYTES {
             let _ = std::fs::remove_file(&file);
             return Ok(false);
@@ -357,7 +361,7 @@ impl HistoryCache {
                 replace: true,
             },
         )?;
-        self.written = Some((crc, payload.len()));
+        self.written = Some((crc, payload_len));
         Ok(true)
     }
 
@@ -949,6 +953,24 @@ fn crc32(bytes: &[u8]) -> u32 {
 
 /// The file: magic, format version, the real root (length and bytes), the
 /// payload's length and CRC-32, the payload.
+/// The header of a file for the workspace at `real_root`, its payload's
+/// length and CRC-32 left as zeros ([`frame_seal`] writes them once the
+/// payload follows), and where the payload starts.
+fn frame_head(real_root: &Path) -> (Vec<u8>, usize) {
+    let mut out = frame(real_root, &[], 0);
+    let at = out.len();
+    out.reserve(1 << 16);
+    (out, at)
+}
+
+/// Write the length and CRC-32 of the payload (from `at` on) into the header
+/// [`frame_head`] made.
+fn frame_seal(bytes: &mut [u8], at: usize, crc: u32) {
+    let len = (bytes.len() - at) as u64;
+    bytes[at - 12..at - 4].copy_from_slice(&len.to_le_bytes());
+    bytes[at - 4..at].copy_from_slice(&crc.to_le_bytes());
+}
+
 fn frame(real_root: &Path, payload: &[u8], crc: u32) -> Vec<u8> {
     use std::os::unix::ffi::OsStrExt as _;
     let root = real_root.as_os_str().as_bytes();

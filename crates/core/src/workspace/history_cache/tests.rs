@@ -391,3 +391,18 @@ fn a_cache_folder_others_can_write_to_is_fixed_or_not_used() {
         eprintln!("another user's folder: skipped (not root)");
     }
 }
+
+/// The header written before the payload and sealed after it is the frame of
+/// the payload written at once, and reads back.
+#[test]
+fn a_frame_sealed_in_place_is_the_frame_written_at_once() {
+    let root = Path::new("/a/workspace");
+    for payload in [&b""[..], b"x", &[7u8; 70_000][..]] {
+        let crc = crc32(payload);
+        let (mut bytes, at) = frame_head(root);
+        bytes.extend_from_slice(payload);
+        frame_seal(&mut bytes, at, crc);
+        assert_eq!(bytes, frame(root, payload, crc));
+        assert_eq!(unframe(&bytes, root), Some((crc, payload)));
+    }
+}
