@@ -155,8 +155,8 @@ pub struct TuiFigures {
 /// The tree's first frame both ways, on this thread, `rounds` times each,
 /// interleaved (now, before, now, before…): now, the walk's first results
 /// drawn from inside the walk as the cockpit's `Action::TreePart` (its first
-/// screenful: the folders under `tests/` walked so far hold 64 cases, as the
-/// runtime hands them on); before, the whole tree and catalog read
+/// screenful: the folders under `tests/` walked so far hold
+/// `runtime::FIRST_ROWS` cases, as the runtime hands them on); before, the whole tree and catalog read
 /// (`Workspace::load_tree`), installed and drawn (the cockpit's first frame
 /// until this round). Each a fresh app on a 160x48 test backend.
 pub fn tree_first_frames(root: &Path, rounds: usize) -> (Vec<Duration>, Vec<Duration>) {
@@ -168,7 +168,7 @@ pub fn tree_first_frames(root: &Path, rounds: usize) -> (Vec<Duration>, Vec<Dura
         let t = Instant::now();
         let mut first = None;
         let ws = testdeck_core::workspace::Workspace::load_tree_staged(root, &mut |n, part| {
-            if first.is_none() && n >= 64 {
+            if first.is_none() && n >= testdeck_tui::runtime::FIRST_ROWS {
                 app.update(Action::TreePart(Box::new(part())));
                 frame(&app, &theme, &mut term);
                 first = Some(t.elapsed());

@@ -320,7 +320,7 @@ const APPLY_AT_MOST: usize = 1024;
 /// handed on alone (`Action::TreePart`): more than a screen of rows, so the
 /// first frame is full. A walk that ends before is handed on whole. (Each
 /// install of a part rebuilds the tree's rows: one part, not a stream of them.)
-const FIRST_ROWS: usize = 64;
+pub const FIRST_ROWS: usize = 64;
 
 /// How often the streamed history is handed to the app at most (after its first domain).
 const CHUNK_EVERY: Duration = Duration::from_millis(250);

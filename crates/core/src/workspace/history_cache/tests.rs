@@ -397,7 +397,8 @@ fn a_cache_folder_others_can_write_to_is_fixed_or_not_used() {
 #[test]
 fn a_frame_sealed_in_place_is_the_frame_written_at_once() {
     let root = Path::new("/a/workspace");
-    for payload in [&b""[..], b"x", &[7u8; 70_000][..]] {
+    let long = vec![7u8; 70_000];
+    for payload in [&b""[..], b"x", &long[..]] {
         let crc = crc32(payload);
         let (mut bytes, at) = frame_head(root);
         bytes.extend_from_slice(payload);
