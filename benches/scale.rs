@@ -29,7 +29,11 @@
 //!
 //! 1. **TUI: tree drawn.** In process: the cockpit's own staged index
 //!    (`tui::runtime::index_staged` on another thread) from the start to the
-//!    first frame with the tree on a 160×48 test backend. The binary: from its
+//!    first frame with the tree on a 160×48 test backend (the walk's first
+//!    rows; the frame with the whole tree, the catalog and the finder's
+//!    candidates is the row after it); then the first frame alone, five
+//!    times, interleaved with the whole tree read, installed and drawn at once
+//!    (the path before the walk's first rows were handed on). The binary: from its
 //!    spawn to the first screen whose tree pane's title counts the cases
 //!    (`Tests · N`), no index in its cache, pages warm: median of 3; and cold,
 //!    in row 3's cold open (no index, the page cache dropped). Goal ≤ 100 ms at
@@ -365,6 +369,24 @@ fn measure(label: &str, root: &Path, rows: &Rows, t: &mut Table, index: bool) {
                 label,
                 ms0(tui.tree),
                 goal_tree,
+                "—".into(),
+            );
+            let (now, before) = common::tree_first_frames(root, 5);
+            t.add(
+                "1. TUI: tree drawn, in process, the first rows vs the whole tree at once (5 each, interleaved)",
+                label,
+                format!("median {}", ms0(now[now.len() / 2])),
+                goal_tree,
+                format!(
+                    "the whole tree, catalog and candidates at once (before): median {}",
+                    ms0(before[before.len() / 2])
+                ),
+            );
+            t.add(
+                "1. the whole tree, catalog and candidates, in process",
+                label,
+                ms0(tui.whole_tree),
+                "",
                 "—".into(),
             );
         }

@@ -63,7 +63,8 @@ fn main() {
     let (mut tree_ms, mut domains) = (None, 0);
     while let Ok(a) = rx.recv() {
         let (tree, chunk, end) = (
-            matches!(a, Action::TreeLoaded(_)),
+            // the walk's first rows (`TreePart`) or the whole tree at once
+            matches!(a, Action::TreePart(_) | Action::TreeLoaded(_)),
             matches!(a, Action::HistoryChunk(_)),
             matches!(a, Action::Records(_)),
         );
@@ -71,7 +72,7 @@ fn main() {
         if tree || chunk {
             frame(&app, &theme, &mut term);
         }
-        if tree {
+        if tree && tree_ms.is_none() {
             tree_ms = Some(ms(t1.elapsed()));
         }
         domains += usize::from(chunk);

@@ -139,7 +139,10 @@ pub fn new_app(root: &Path) -> App {
 pub struct TuiFigures {
     pub cases: usize,
     pub runs: usize,
+    /// The first frame with the tree (its first rows).
     pub tree: Duration,
+    /// The frame with the whole tree, the catalog and the finder's candidates.
+    pub whole_tree: Duration,
     pub indexed: Duration,
     pub candidates: usize,
     /// Keystroke → frame, median and max over the query's keys.
@@ -147,6 +150,49 @@ pub struct TuiFigures {
     pub key_max: Duration,
     /// The app, with the finder open on the whole query.
     pub app: App,
+}
+
+/// The tree's first frame both ways, on this thread, `rounds` times each,
+/// interleaved (now, before, now, before…): now, the walk's first results
+/// drawn from inside the walk as the cockpit's `Action::TreePart` (its first
+/// screenful: the folders under `tests/` walked so far hold
+/// `runtime::FIRST_ROWS` cases, as the runtime hands them on); before, the whole tree and catalog read
+/// (`Workspace::load_tree`), installed and drawn (the cockpit's first frame
+/// until this round). Each a fresh app on a 160x48 test backend.
+pub fn tree_first_frames(root: &Path, rounds: usize) -> (Vec<Duration>, Vec<Duration>) {
+    let theme = Theme::builtin("dark", false).expect("theme");
+    let (mut now, mut before) = (Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        let mut term = Terminal::new(TestBackend::new(160, 48)).expect("term");
+        let mut app = new_app(root);
+        let t = Instant::now();
+        let mut first = None;
+        let ws = testdeck_core::workspace::Workspace::load_tree_staged(root, &mut |n, part| {
+            if first.is_none() && n >= testdeck_tui::runtime::FIRST_ROWS {
+                app.update(Action::TreePart(Box::new(part())));
+                frame(&app, &theme, &mut term);
+                first = Some(t.elapsed());
+            }
+        })
+        .expect("tree");
+        if first.is_none() {
+            app.update(Action::TreeLoaded(Box::new(ws)));
+            frame(&app, &theme, &mut term);
+            first = Some(t.elapsed());
+        }
+        now.extend(first);
+
+        let mut term = Terminal::new(TestBackend::new(160, 48)).expect("term");
+        let mut app = new_app(root);
+        let t = Instant::now();
+        let ws = testdeck_core::workspace::Workspace::load_tree(root).expect("tree");
+        app.update(Action::TreeLoaded(Box::new(ws)));
+        frame(&app, &theme, &mut term);
+        before.push(t.elapsed());
+    }
+    now.sort();
+    before.sort();
+    (now, before)
 }
 
 /// The finder query the benches type (it matches generated case names).
@@ -169,9 +215,11 @@ pub fn measure_tui(root: &Path) -> TuiFigures {
             testdeck_tui::runtime::index_staged(&root, &send, &|| {});
         })
     };
-    let mut tree = None;
+    let (mut tree, mut whole_tree) = (None, None);
     while let Ok(a) = rx.recv() {
-        let (is_tree, chunk, end) = (
+        let (is_tree, is_whole, chunk, end) = (
+            // the walk's first rows (`TreePart`) or the whole tree at once
+            matches!(a, Action::TreePart(_) | Action::TreeLoaded(_)),
             matches!(a, Action::TreeLoaded(_)),
             matches!(a, Action::HistoryChunk(_)),
             matches!(a, Action::Records(_)),
@@ -180,8 +228,11 @@ pub fn measure_tui(root: &Path) -> TuiFigures {
         if is_tree || chunk || end {
             frame(&app, &theme, &mut term);
         }
-        if is_tree {
+        if is_tree && tree.is_none() {
             tree = Some(t.elapsed());
+        }
+        if is_whole {
+            whole_tree = Some(t.elapsed());
         }
         if end {
             break;
@@ -190,6 +241,7 @@ pub fn measure_tui(root: &Path) -> TuiFigures {
     let indexed = t.elapsed();
     let _ = indexer.join();
     let tree = tree.unwrap_or(indexed);
+    let whole_tree = whole_tree.unwrap_or(indexed);
     let cases = app.tests().cases().len();
     let runs = app.ws().as_ref().map_or(0, |w| w.logs.runs.len());
     app.on_key(KeyEvent::new(KeyCode::Char('/'), KeyModifiers::NONE));
@@ -205,6 +257,7 @@ pub fn measure_tui(root: &Path) -> TuiFigures {
         cases,
         runs,
         tree,
+        whole_tree,
         indexed,
         candidates: app.candidates().len(),
         key_median: keys[keys.len() / 2],

@@ -56,8 +56,16 @@ fn first_frame_carries_the_tree_before_the_history() {
     });
 
     let mut app = new_app(d.path());
-    let Action::TreeLoaded(ws) = next(&arx) else {
-        panic!("the tree comes first");
+    // the walk's first rows, then the whole tree
+    let ws = loop {
+        match next(&arx) {
+            Action::TreeLoaded(ws) => break ws,
+            Action::TreePart(p) => {
+                assert!(p.logs.runs.is_empty());
+                app.update(Action::TreePart(p));
+            }
+            _ => panic!("the tree comes first"),
+        }
     };
     assert!(ws.logs.runs.is_empty(), "no run is read before the tree");
     app.update(Action::TreeLoaded(ws));
@@ -118,6 +126,114 @@ fn first_frame_carries_the_tree_before_the_history() {
         with_badge(&app, "domain-0") + with_badge(&app, "domain-1"),
         40
     );
+}
+
+/// Issue 43, the first frame waits for nothing: the walk of the tests tree
+/// is held (a blocking-reader hook on the folders it opens) at its second
+/// domain, and the tree's first rows — the first domain's cases — are already
+/// drawn, before the walk ends and before the catalog or the finder's
+/// candidates; once the walk is let go the whole tree comes and shows as a
+/// first install of it shows it.
+#[test]
+fn the_first_frame_shows_the_tree_s_first_rows_while_the_walk_is_held() {
+    let d = crate::common::fs::scratch_dir();
+    // 2 domains x 5 suites x 4 groups x 4 cases, 1 run each (a domain is
+    // more than a screen of rows); a catalog folder
+    testkit::generate(d.path(), 2, 4, 1);
+    std::fs::create_dir_all(d.path().join(".pouch/tester")).expect("catalog");
+    let hold = testdeck_core::workspace::read::hold::folders(&d.path().join("tests/domain-1"));
+    let root = d.path().to_path_buf();
+    let (atx, arx) = mpsc::channel::<Action>();
+    let indexer = std::thread::spawn(move || {
+        let send = |a: Action| {
+            let _ = atx.send(a);
+        };
+        testdeck_tui::runtime::index_staged(&root, &send, &|| {});
+    });
+
+    let mut app = new_app(d.path());
+    let Action::TreePart(part) = next(&arx) else {
+        panic!("the walk's first results come first");
+    };
+    // the walk waits at the second domain: it has not ended
+    let end = std::time::Instant::now() + WAIT;
+    while hold.waiting() == 0 {
+        assert!(
+            std::time::Instant::now() < end,
+            "the walk never reached domain-1"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(
+        part.catalog.is_none(),
+        "the catalog comes after the first rows"
+    );
+    assert!(part.logs.runs.is_empty());
+    assert_eq!(part.tests.cases.len(), 80);
+    assert!(
+        part.tests
+            .cases
+            .iter()
+            .all(|c| c.scope.starts_with("domain-0/")),
+        "{:?}",
+        part.tests.cases
+    );
+    app.update(Action::TreePart(part));
+    let s = screen(&app);
+    assert!(s.contains("Tests · 80"), "{s}");
+    assert!(s.contains("domain-0"), "{s}");
+    assert!(s.contains("backend"), "the first levels are open: {s}");
+    assert!(!s.contains("domain-1"), "{s}");
+    assert!(s.contains("indexing"), "{s}");
+    assert!(app.candidates().is_empty(), "the candidates come after");
+    // nothing else arrives while the walk is held
+    assert!(matches!(
+        arx.recv_timeout(Duration::from_millis(300)),
+        Err(mpsc::RecvTimeoutError::Timeout)
+    ));
+
+    drop(hold);
+    let whole = loop {
+        match next(&arx) {
+            Action::TreeLoaded(ws) => break ws,
+            a @ Action::TreePart(_) => {
+                app.update(a);
+            }
+            _ => panic!("the whole tree comes before the history"),
+        }
+    };
+    assert!(
+        whole.catalog.is_some(),
+        "the catalog comes with the whole tree"
+    );
+    // the tree read in one go, installed at once
+    let mut fresh = new_app(d.path());
+    let at_once = Workspace::load_tree(d.path()).expect("tree");
+    assert_eq!(at_once.tests.cases, whole.tests.cases);
+    fresh.update(Action::TreeLoaded(Box::new(at_once)));
+    app.update(Action::TreeLoaded(whole));
+    let s = screen(&app);
+    assert!(s.contains("Tests · 160"), "{s}");
+    assert!(s.contains("domain-1"), "{s}");
+    assert_eq!(app.candidates().len(), fresh.candidates().len());
+    assert!(!app.candidates().is_empty());
+    assert_eq!(
+        s,
+        screen(&fresh),
+        "the grown tree is the tree installed at once"
+    );
+    // the rest as before
+    loop {
+        let a = next(&arx);
+        let done = matches!(a, Action::Records(_));
+        app.update(a);
+        if done {
+            break;
+        }
+    }
+    indexer.join().expect("indexer");
+    assert!(!app.indexing());
+    assert!(screen(&app).contains("160 cases · 160 runs"));
 }
 
 #[test]

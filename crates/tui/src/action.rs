@@ -195,7 +195,12 @@ pub enum Action {
     Resize(u16, u16),
     /// A timer tick while something animates (indexing spinner).
     Tick,
-    /// The tests tree and plan are read (history still indexing): show the tree now.
+    /// The walk of the tests tree found its first cases (the tree's first rows;
+    /// the config and plan, no catalog, no history): show them now. More may
+    /// come, then `TreeLoaded`.
+    TreePart(Box<Workspace>),
+    /// The tests tree, plan and catalog are read (history still indexing): show
+    /// the tree now.
     TreeLoaded(Box<Workspace>),
     /// The staged index walked the history: `total` run folders are to be read
     /// (and the walk's problems).

@@ -318,11 +318,19 @@ impl Drop for Following {
 /// in-progress runs alone, never cached, went past it.)
 const APPLY_AT_MOST: usize = 1024;
 
+/// How many cases the walk's first results hold at least before they are
+/// handed on alone (`Action::TreePart`): more than a screen of rows, so the
+/// first frame is full. A walk that ends before is handed on whole. (Each
+/// install of a part rebuilds the tree's rows: one part, not a stream of them.)
+pub const FIRST_ROWS: usize = 64;
+
 /// How often the streamed history is handed to the app at most (after its first domain).
 const CHUNK_EVERY: Duration = Duration::from_millis(250);
 
-/// Index the workspace at `root` in stages, each said as an action: the tests
-/// tree and the catalog (`TreeLoaded`, before any history work), the history's
+/// Index the workspace at `root` in stages, each said as an action: the walk's
+/// first results (`TreePart`: the first rows of the tree, as soon as the
+/// folders under `tests/` walked so far hold [`FIRST_ROWS`] cases), the
+/// whole tests tree and the catalog (`TreeLoaded`, before any history work), the history's
 /// total from the directory entries (`HistoryStarted`), each domain's runs
 /// (`HistoryChunk`; domains read within [`CHUNK_EVERY`] of the last one handed
 /// on go together), the end (`HistoryDone`), then the catalog's run records.
@@ -347,7 +355,16 @@ pub fn index_staged_cached(
     gate: &dyn Fn(),
 ) {
     use testdeck_core::workspace::history_cache::{Builder, HistoryCache};
-    let ws = match Workspace::load_tree(root) {
+    // the walk's first results go at once, as soon as they fill the tree's
+    // first screen; the rest, the catalog and the candidates come after
+    let mut sent = false;
+    let mut part = |n: usize, ws: &dyn Fn() -> Workspace| {
+        if !sent && n >= FIRST_ROWS {
+            send(Action::TreePart(Box::new(ws())));
+            sent = true;
+        }
+    };
+    let ws = match Workspace::load_tree_staged(root, &mut part) {
         Ok(ws) => ws,
         Err(e) => {
             send(Action::LoadFailed(e.to_string()));

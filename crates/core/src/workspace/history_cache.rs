@@ -20,10 +20,10 @@
 //! [`SETTLE`] before the cache's reads began (a change within the file
 //! system's time granularity could otherwise keep the same time).
 //!
-//! The same file keeps the import graph's index (`graph::index`: each module's
-//! parse, proved by the SHA-256 of its bytes) as a section of its own bytes,
-//! which [`load_section`] and [`store_section`] read and write and every store
-//! of the history keeps as it finds it in the file (and the other way round).
+//! Beside it, a file of the same frame keeps the import graph's index
+//! (`graph::index`: each module's parse, proved by the SHA-256 of its bytes),
+//! which [`load_section`] and [`store_section`] read and write: a store of one
+//! never reads or rewrites the other.
 //!
 //! The file is a header (magic, format version, the workspace's real root, the
 //! payload's length and CRC-32) and a `postcard` payload. A file that is
@@ -50,7 +50,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 /// The first bytes of every history cache file.
 const MAGIC: [u8; 8] = *b"TDHISTRY";
 /// The payload's format: a file of another version is ignored.
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 /// The largest cache file read or written (a larger history is read in full at
 /// each open, as without a cache).
 pub const MAX_BYTES: u64 = read::Kind::HistoryCache.cap();
@@ -246,94 +246,85 @@ impl RunEntry {
     }
 }
 
-/// What the file holds: the history (`None` while none was built: only the
-/// import graph's section was written) and the graph's section, its own bytes.
-#[derive(Debug, Default, Serialize, Deserialize)]
-struct Payload {
-    history: Option<Vec<CaseEntry>>,
-    section: Vec<u8>,
+/// The name of the file beside the history's that keeps the import graph's
+/// section for the workspace whose history file is `history_name`.
+fn section_name(history_name: &str) -> String {
+    format!("{}.graph", history_name.trim_end_matches(".history"))
 }
 
-/// The payload of the cache file of the workspace at `root` in `dir` (through
-/// the bounded reader), and its CRC-32 and length: `None` when there is none, or
-/// it is not one to read (corrupt, truncated, another workspace's, another
-/// format, over the cap, in a folder others can write to).
-fn read_payload(dir: &Path, root: &Path) -> Option<(Payload, (u32, usize))> {
+/// The payload of the file `name` in `dir` for the workspace at `root`
+/// (through the bounded reader), and its CRC-32 and length: `None` when there
+/// is none, or it is not one to read (corrupt, truncated, another workspace's,
+/// another format, over the cap, in a folder others can write to).
+fn read_payload(dir: &Path, real: &Path, name: &str) -> Option<(Vec<u8>, (u32, usize))> {
+    // a folder others can write to is not the person's: nothing read from it
     read::own_folder(dir).ok()?;
-    let real = root.canonicalize().ok()?;
-    let file = dir.join(file_name(&real));
-    let bytes = read::read(&file, Some(dir), read::Kind::HistoryCache).ok()?;
-    let (crc, payload) = unframe(&bytes, &real)?;
-    let p: Payload = postcard::from_bytes(payload).ok()?;
-    Some((p, (crc, payload.len())))
+    let bytes = read::read(&dir.join(name), Some(dir), read::Kind::HistoryCache).ok()?;
+    let (crc, payload) = unframe(&bytes, real)?;
+    let len = payload.len();
+    let at = bytes.len() - len;
+    let mut bytes = bytes;
+    bytes.drain(..at);
+    Some((bytes, (crc, len)))
 }
 
-/// Write `payload` as the cache file of the workspace at `root` in `dir` (made
-/// private to the person where missing, refused when another user's), a 0600
-/// file written aside and renamed; nothing when `written` says the file holds
-/// these bytes. The CRC-32 and length written, `None` when nothing was (the
-/// same bytes, or over [`MAX_BYTES`]: then no file is left).
-fn write_payload(
+/// Write the framed `bytes` (a header made by [`frame_head`], its payload from
+/// `at` on) as the file `name` in `dir` (made private to the person where
+/// missing, refused when another user's), 0600, aside and renamed; nothing when
+/// `written` says the file holds this payload. The CRC-32 and length written,
+/// `None` when nothing was (the same bytes, or over [`MAX_BYTES`]: then no file
+/// is left).
+fn write_framed(
     dir: &Path,
-    root: &Path,
-    payload: &Payload,
+    name: &str,
+    mut bytes: Vec<u8>,
+    at: usize,
     written: Option<(u32, usize)>,
 ) -> std::io::Result<Option<(u32, usize)>> {
-    let real = root.canonicalize()?;
-    let bytes = postcard::to_allocvec(payload).map_err(std::io::Error::other)?;
-    let crc = crc32(&bytes);
-    if written == Some((crc, bytes.len())) {
+    let payload_len = bytes.len() - at;
+    let crc = crc32(&bytes[at..]);
+    if written == Some((crc, payload_len)) {
         return Ok(None);
     }
-    let file = dir.join(file_name(&real));
-    let framed = frame(&real, &bytes, crc);
-    if framed.len() as u64 > MAX_BYTES {
-        let _ = std::fs::remove_file(&file);
+    frame_seal(&mut bytes, at, crc);
+    if bytes.len() as u64 > MAX_BYTES {
+        let _ = std::fs::remove_file(dir.join(name));
         return Ok(None);
     }
     // made 0700, or fixed to 0700; another user's folder is refused
     read::own_folder(dir)?;
     read::write_beneath_with(
         dir,
-        Path::new(&file_name(&real)),
-        &framed,
+        Path::new(name),
+        &bytes,
         read::WriteMode {
             mode: 0o600,
             replace: true,
         },
     )?;
-    Ok(Some((crc, bytes.len())))
+    Ok(Some((crc, payload_len)))
 }
 
-/// Held across each read-and-write of a cache file, so that the history's store
-/// and the graph section's store in one process (the cockpit does both, on two
-/// threads) never write what the other has just replaced.
-static WRITING: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-fn writing() -> std::sync::MutexGuard<'static, ()> {
-    WRITING
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-/// The import graph's section of the cache file of the workspace at `root` in
-/// the folder `dir`: `None` without a file to read, or an empty section.
+/// The import graph's section kept for the workspace at `root` in the cache
+/// folder `dir` (a file of its own beside the history's, framed the same way):
+/// `None` without a file to read, or an empty section.
 pub fn load_section(dir: &Path, root: &Path) -> Option<Vec<u8>> {
-    read_payload(dir, root)
-        .map(|(p, _)| p.section)
+    let real = root.canonicalize().ok()?;
+    read_payload(dir, &real, &section_name(&file_name(&real)))
+        .map(|(p, _)| p)
         .filter(|s| !s.is_empty())
 }
 
-/// Write the import graph's section into the cache file of the workspace at
-/// `root` in the folder `dir`, the history the file holds kept as it is (a
-/// file to ignore: none kept). `Ok(false)`: nothing written (the same bytes,
-/// or over [`MAX_BYTES`]).
+/// Write the import graph's section for the workspace at `root` into the cache
+/// folder `dir`; the history's file is not touched. `Ok(false)`: nothing
+/// written (the same bytes, or over [`MAX_BYTES`]).
 pub fn store_section(dir: &Path, root: &Path, section: Vec<u8>) -> std::io::Result<bool> {
-    let _held = writing();
-    let (mut payload, written) =
-        read_payload(dir, root).map_or((Payload::default(), None), |(p, w)| (p, Some(w)));
-    payload.section = section;
-    Ok(write_payload(dir, root, &payload, written)?.is_some())
+    let real = root.canonicalize()?;
+    let name = section_name(&file_name(&real));
+    let written = read_payload(dir, &real, &name).map(|(_, w)| w);
+    let (mut bytes, at) = frame_head(&real);
+    bytes.extend_from_slice(&section);
+    Ok(write_framed(dir, &name, bytes, at, written)?.is_some())
 }
 
 /// The history cache of one workspace, loaded or built.
@@ -365,10 +356,9 @@ impl HistoryCache {
     /// bounded reader; `None` when there is none, or it is not one to show
     /// (corrupt, truncated, another workspace's, another format, over the cap).
     pub fn load(dir: &Path, root: &Path) -> Option<HistoryCache> {
-        // a folder others can write to is not the person's: nothing read from it
-        let (payload, written) = read_payload(dir, root)?;
-        // a file with the graph's section only holds no history yet
-        let cases = payload.history?;
+        let real = root.canonicalize().ok()?;
+        let (payload, written) = read_payload(dir, &real, &file_name(&real))?;
+        let cases: Vec<CaseEntry> = postcard::from_bytes(&payload).ok()?;
         if !cases.iter().all(CaseEntry::well_formed) {
             return None;
         }
@@ -425,19 +415,13 @@ impl HistoryCache {
     /// refused when another user's), as a 0600 file, aside and renamed; nothing when
     /// the file holds these bytes already. `Ok(false)`: nothing written (the
     /// same bytes, or over [`MAX_BYTES`]: then no file is left).
-    /// The import graph's section in the file is kept as it is now.
     pub fn store(&mut self, dir: &Path, root: &Path) -> std::io::Result<bool> {
-        let _held = writing();
-        let section = read_payload(dir, root)
-            .map(|(p, _)| p.section)
-            .unwrap_or_default();
-        let payload = Payload {
-            history: Some(std::mem::take(&mut self.cases)),
-            section,
-        };
-        let wrote = write_payload(dir, root, &payload, self.written);
-        self.cases = payload.history.unwrap_or_default();
-        match wrote? {
+        let real = root.canonicalize()?;
+        // the payload is serialized in place after the header (no second copy
+        // of it: at the end of a cold open it is the peak's last few MB)
+        let (bytes, at) = frame_head(&real);
+        let bytes = postcard::to_extend(&self.cases, bytes).map_err(std::io::Error::other)?;
+        match write_framed(dir, &file_name(&real), bytes, at, self.written)? {
             Some(w) => {
                 self.written = Some(w);
                 Ok(true)
@@ -1034,6 +1018,24 @@ fn crc32(bytes: &[u8]) -> u32 {
 
 /// The file: magic, format version, the real root (length and bytes), the
 /// payload's length and CRC-32, the payload.
+/// The header of a file for the workspace at `real_root`, its payload's
+/// length and CRC-32 left as zeros ([`frame_seal`] writes them once the
+/// payload follows), and where the payload starts.
+fn frame_head(real_root: &Path) -> (Vec<u8>, usize) {
+    let mut out = frame(real_root, &[], 0);
+    let at = out.len();
+    out.reserve(1 << 16);
+    (out, at)
+}
+
+/// Write the length and CRC-32 of the payload (from `at` on) into the header
+/// [`frame_head`] made.
+fn frame_seal(bytes: &mut [u8], at: usize, crc: u32) {
+    let len = (bytes.len() - at) as u64;
+    bytes[at - 12..at - 4].copy_from_slice(&len.to_le_bytes());
+    bytes[at - 4..at].copy_from_slice(&crc.to_le_bytes());
+}
+
 fn frame(real_root: &Path, payload: &[u8], crc: u32) -> Vec<u8> {
     use std::os::unix::ffi::OsStrExt as _;
     let root = real_root.as_os_str().as_bytes();

@@ -212,6 +212,66 @@ impl Workspace {
         }
     }
 
+    /// [`Workspace::load_tree`], the walk's first results handed on before it
+    /// ends: after each folder directly under `tests/` (walked in the order
+    /// their cases sort), `part(n, ws)` is told how many cases were found so
+    /// far, and `ws()` gives a workspace of them (the config and plan, no
+    /// catalog, no history, no problems): the first rows of the whole tree.
+    /// The catalog is read beside the rest of the walk once the first part
+    /// was offered (never before it), and comes with the whole workspace.
+    pub fn load_tree_staged(
+        root: &Path,
+        part: &mut dyn FnMut(usize, &dyn Fn() -> Workspace),
+    ) -> Result<Workspace, WorkspaceError> {
+        let root = checked_root(root)?;
+        let mut problems = Vec::new();
+        let config = config::Config::load(&root, &mut problems);
+        let mut p1 = Vec::new();
+        let plan = plan::TestPlan::load(&root, &mut p1);
+        let patterns = tree::CasePatterns::new(&config.tests.patterns, &mut p1);
+        let table = config.outside.as_ref();
+        let read_catalog = || {
+            let mut p = Vec::new();
+            (catalog::load(&root, &mut p), p)
+        };
+        let (tests, (catalog, p3)) = std::thread::scope(|s| {
+            let mut beside = None;
+            let tests = outside::scan_tests_staged(
+                &root,
+                &plan,
+                &patterns,
+                table,
+                &mut p1,
+                &mut |n, tree| {
+                    part(n, &|| Workspace {
+                        root: root.clone(),
+                        config: config.clone(),
+                        tests: tree(),
+                        logs: logs::Logs::default(),
+                        plan: plan.clone(),
+                        catalog: None,
+                        problems: Vec::new(),
+                    });
+                    if beside.is_none() {
+                        beside = Some(s.spawn(read_catalog));
+                    }
+                },
+            );
+            let catalog = match beside {
+                Some(h) => h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
+                None => read_catalog(),
+            };
+            (tests, catalog)
+        });
+        Ok(Workspace::assemble(
+            root,
+            config,
+            problems,
+            (tests, plan, catalog, (p1, p3)),
+            (logs::Logs::default(), Vec::new()),
+        ))
+    }
+
     /// The second stage: the history of this workspace, walked (its total known)
     /// and read one domain at a time, each run without `meta.json` judged.
     pub fn history(&self) -> HistoryLoader {

@@ -60,8 +60,22 @@ pub fn scan_tests(
     table: Option<&Outside>,
     problems: &mut Vec<crate::problem::Problem>,
 ) -> super::tree::TestsTree {
+    scan_tests_staged(root, plan, patterns, table, problems, &mut |_, _| {})
+}
+
+/// [`scan_tests`], the walk's first results handed on before it ends as
+/// [`super::tree::scan_staged`] hands them (the cases outside the tree come
+/// with the whole tree only).
+pub fn scan_tests_staged(
+    root: &Path,
+    plan: &super::plan::TestPlan,
+    patterns: &super::tree::CasePatterns,
+    table: Option<&Outside>,
+    problems: &mut Vec<crate::problem::Problem>,
+    part: &mut dyn FnMut(usize, &dyn Fn() -> super::tree::TestsTree),
+) -> super::tree::TestsTree {
     let output = table.map_or(&[][..], |o| &o.output[..]);
-    let mut tests = super::tree::scan(root, plan, patterns, output, problems);
+    let mut tests = super::tree::scan_staged(root, plan, patterns, output, problems, part);
     if let Some(t) = table {
         tests.add_outside(cases(root, t, problems));
     }

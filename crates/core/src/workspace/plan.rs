@@ -97,9 +97,18 @@ impl TestPlan {
                     if tok.is_empty() {
                         continue;
                     }
-                    let places = self.index.entry(tok.to_owned()).or_default();
-                    if places.last() != Some(&(fi, li as u32 + 1)) {
-                        places.push((fi, li as u32 + 1));
+                    let at = (fi, li as u32 + 1);
+                    // a token seen before is looked up, not copied (most are:
+                    // a plan's tables repeat their words on every row)
+                    match self.index.get_mut(tok) {
+                        Some(places) => {
+                            if places.last() != Some(&at) {
+                                places.push(at);
+                            }
+                        }
+                        None => {
+                            self.index.insert(tok.to_owned(), vec![at]);
+                        }
                     }
                 }
             }

@@ -890,11 +890,13 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     write_beneath(dir, Path::new(name), bytes)
 }
 
-/// A test hook: the opens of `meta.json` files under a workspace held until the
+/// A test hook: the opens of `meta.json` files under a workspace (or the
+/// listings of the folders under a folder: [`hold::folders`]) held until the
 /// test releases them, so a test can look at what a shell shows before any run
-/// summary is read. Only the threads other than the holder's wait (the holder
-/// is the test's own thread, which drives the app), and only under the roots
-/// held: tests running beside it are never touched.
+/// summary is read (or while a walk is part-way). Only the threads other than
+/// the holder's wait (the holder is the test's own thread, which drives the
+/// app), and only under the roots held: tests running beside it are never
+/// touched.
 #[cfg(any(test, feature = "testkit"))]
 pub mod hold {
     use std::os::fd::{AsRawFd as _, BorrowedFd};
@@ -903,8 +905,18 @@ pub mod hold {
     use std::sync::{Condvar, Mutex, PoisonError};
     use std::thread::ThreadId;
 
+    /// What a hold stops.
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    enum What {
+        /// The opens of `meta.json` files under the root.
+        MetaJson,
+        /// The opens of the root folder and of every folder under it (a walk's).
+        Folders,
+    }
+
     struct Held {
         root: PathBuf,
+        what: What,
         holder: ThreadId,
         waiting: usize,
     }
@@ -914,22 +926,34 @@ pub mod hold {
     /// How many roots are held: the opens look no further while it is 0.
     static ANY: AtomicUsize = AtomicUsize::new(0);
 
-    /// The opens of `meta.json` under `root` (a real path) wait while this lives.
+    /// The opens under `root` (a real path) wait while this lives.
     pub struct Hold {
         root: PathBuf,
+        what: What,
     }
 
-    /// Hold the opens of `meta.json` under the folder `root` by other threads.
-    pub fn meta_json(root: &Path) -> Hold {
+    fn hold(root: &Path, what: What) -> Hold {
         let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
         let mut held = HELD.lock().unwrap_or_else(PoisonError::into_inner);
         held.push(Held {
             root: root.clone(),
+            what,
             holder: std::thread::current().id(),
             waiting: 0,
         });
         ANY.fetch_add(1, Ordering::SeqCst);
-        Hold { root }
+        Hold { root, what }
+    }
+
+    /// Hold the opens of `meta.json` under the folder `root` by other threads.
+    pub fn meta_json(root: &Path) -> Hold {
+        hold(root, What::MetaJson)
+    }
+
+    /// Hold the walks of other threads at the folder `dir`: opening it or any
+    /// folder under it (to list its entries) waits.
+    pub fn folders(dir: &Path) -> Hold {
+        hold(dir, What::Folders)
     }
 
     impl Hold {
@@ -937,7 +961,7 @@ pub mod hold {
         pub fn waiting(&self) -> usize {
             let held = HELD.lock().unwrap_or_else(PoisonError::into_inner);
             held.iter()
-                .filter(|h| h.root == self.root)
+                .filter(|h| h.root == self.root && h.what == self.what)
                 .map(|h| h.waiting)
                 .sum()
         }
@@ -946,7 +970,10 @@ pub mod hold {
     impl Drop for Hold {
         fn drop(&mut self) {
             let mut held = HELD.lock().unwrap_or_else(PoisonError::into_inner);
-            if let Some(i) = held.iter().position(|h| h.root == self.root) {
+            if let Some(i) = held
+                .iter()
+                .position(|h| h.root == self.root && h.what == self.what)
+            {
                 held.remove(i);
                 ANY.fetch_sub(1, Ordering::SeqCst);
             }
@@ -960,7 +987,7 @@ pub mod hold {
             return;
         }
         let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-        wait_under(&abs);
+        wait_under(&abs, What::MetaJson);
     }
 
     /// Wait while the open of `rel` under the open folder `dir` is held.
@@ -971,20 +998,40 @@ pub mod hold {
         let Ok(at) = std::fs::read_link(format!("/proc/self/fd/{}", dir.as_raw_fd())) else {
             return;
         };
-        wait_under(&at.join(rel));
+        wait_under(&at.join(rel), What::MetaJson);
     }
 
-    fn wait_under(file: &Path) {
+    /// Wait while the walk's open of the folder `path` is held.
+    pub(crate) fn wait_folder(path: &Path) {
+        if ANY.load(Ordering::SeqCst) == 0 {
+            return;
+        }
+        let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        wait_under(&abs, What::Folders);
+    }
+
+    /// Wait while the walk's open of the folder `name` in the open folder `dir` is held.
+    pub(crate) fn wait_folder_beneath(dir: BorrowedFd<'_>, name: &std::ffi::OsStr) {
+        if ANY.load(Ordering::SeqCst) == 0 {
+            return;
+        }
+        let Ok(at) = std::fs::read_link(format!("/proc/self/fd/{}", dir.as_raw_fd())) else {
+            return;
+        };
+        wait_under(&at.join(name), What::Folders);
+    }
+
+    fn wait_under(file: &Path, what: What) {
         let me = std::thread::current().id();
         let mut held = HELD.lock().unwrap_or_else(PoisonError::into_inner);
         let mine = |held: &mut Vec<Held>| {
             held.iter_mut()
-                .position(|h| h.holder != me && file.starts_with(&h.root))
+                .position(|h| h.what == what && h.holder != me && file.starts_with(&h.root))
         };
         let Some(i) = mine(&mut held) else { return };
         held[i].waiting += 1;
         let root = held[i].root.clone();
-        while held.iter().any(|h| h.root == root) {
+        while held.iter().any(|h| h.root == root && h.what == what) {
             held = RELEASED.wait(held).unwrap_or_else(PoisonError::into_inner);
         }
     }

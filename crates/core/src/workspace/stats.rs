@@ -519,11 +519,19 @@ pub fn compute_with(
 
 /// The cases that are flaky (their last 10 finished runs hold both outcomes), by
 /// `scope/caseId`: the one rule the tree's `~flaky` and `testdeck list` share.
-pub fn flaky_cases(tree: &TestsTree, logs: &Logs) -> std::collections::HashSet<String> {
-    compute(tree, logs, &Window::default())
-        .into_iter()
-        .filter(|n| n.kind == NodeKind::Case && n.flaky_cases > 0)
-        .map(|n| n.path)
+/// The case nodes of [`compute`] that count a flaky case, each case's runs
+/// judged alone: no node of a folder is built (`list` wants only this set,
+/// and every node's statistics were a third of its peak memory). A case
+/// without runs is never flaky, so the tree adds nothing to it.
+pub fn flaky_cases(_tree: &TestsTree, logs: &Logs) -> std::collections::HashSet<String> {
+    let window = Window::default();
+    let settings = Insights::default();
+    logs.runs
+        .chunk_by(|a, b| a.scope == b.scope && a.case_id == b.case_id)
+        .filter_map(|g| {
+            let group: Vec<&RawRun> = g.iter().filter(|r| window.admits(r)).collect();
+            (!group.is_empty() && figures(&group, &settings).flaky).then(|| g[0].key())
+        })
         .collect()
 }
 
@@ -605,6 +613,39 @@ mod tests {
         assert_eq!(rate(0, 0), None);
         assert_eq!(fmt_rate(Some(70.0)), "70.0%");
         assert_eq!(fmt_rate(None), "—");
+    }
+
+    /// The flaky set judged case by case is the set of case nodes of the
+    /// whole statistics that count a flaky case.
+    #[test]
+    fn flaky_cases_are_the_flaky_case_nodes() {
+        use RunStatus::{Failed, InProgress, Passed};
+        let mut rng = fastrand::Rng::with_seed(43);
+        let mut runs = Vec::new();
+        for scope in [
+            "ai/backend/tools",
+            "ai/e2e/chat/basic",
+            "temp",
+            "temp/x",
+            "kb",
+        ] {
+            for case in ["a", "b", "c", "d"] {
+                for day in 1..=rng.usize(0..14) {
+                    let status = [Passed, Passed, Failed, InProgress][rng.usize(..4)];
+                    let id = format!("202601{day:02}-000000-000");
+                    runs.push(run(scope, case, &id, status));
+                }
+            }
+        }
+        let logs = Logs { runs };
+        let nodes = compute(&TestsTree::default(), &logs, &Window::default());
+        let want: std::collections::HashSet<String> = nodes
+            .into_iter()
+            .filter(|n| n.kind == NodeKind::Case && n.flaky_cases > 0)
+            .map(|n| n.path)
+            .collect();
+        assert!(!want.is_empty());
+        assert_eq!(flaky_cases(&TestsTree::default(), &logs), want);
     }
 
     #[test]

@@ -1,10 +1,12 @@
 //! The tests tree (seed 000 §2): `tests/<domain>/<layer>/<suite>/<groups...>/<case>.test.ts`.
 
 use super::plan::TestPlan;
-use super::walk::{Entry, walk};
+use super::walk::Entry;
 use crate::problem::Problem;
 use serde::Serialize;
+use std::ffi::OsString;
 use std::path::Path;
+use std::path::PathBuf;
 use std::sync::Mutex;
 
 /// The file endings that make a case (from `[tests] patterns`); `caseId` is the
@@ -245,6 +247,25 @@ pub fn scan(
     output: &[String],
     problems: &mut Vec<Problem>,
 ) -> TestsTree {
+    scan_staged(root, plan, patterns, output, problems, &mut |_, _| {})
+}
+
+/// [`scan`], the walk's first results handed on before it ends: the folders
+/// directly under `tests/` are walked one after another in the order their
+/// cases sort (each one's own folders in parallel), and after each one
+/// `part(n, tree)` is told how many cases were found so far; `tree()` gives
+/// them (a copy), sorted as the whole tree is: the cases of the folders walked
+/// so far are the first rows of the tree (nothing found later sorts before
+/// them). What is finally returned is the whole tree, as [`scan`]
+/// returns it.
+pub fn scan_staged(
+    root: &Path,
+    plan: &TestPlan,
+    patterns: &CasePatterns,
+    output: &[String],
+    problems: &mut Vec<Problem>,
+    part: &mut dyn FnMut(usize, &dyn Fn() -> TestsTree),
+) -> TestsTree {
     let tests = root.join("tests");
     if !tests.is_dir() {
         return TestsTree::default();
@@ -310,9 +331,74 @@ pub fn scan(
             f.push(case);
         }
     };
-    walk(root, &tests, &descend, &visit, &probs);
+    let sort = |cases: &mut Vec<TestCase>| {
+        cases.sort_by(|a, b| (&a.scope, &a.case_id, &a.path).cmp(&(&b.scope, &b.case_id, &b.path)));
+    };
+    match super::walk::Folder::open(&tests) {
+        Err(e) => {
+            if let Ok(mut p) = probs.lock() {
+                p.push(super::walk::unreadable(root, &tests, &e));
+            }
+        }
+        Ok(top) => {
+            // `tests/` itself: its files and folders seen, as the walk sees them
+            let subdirs = match top.entries() {
+                Err(e) => {
+                    if let Ok(mut p) = probs.lock() {
+                        p.push(super::walk::unreadable(root, &tests, &e));
+                    }
+                    Vec::new()
+                }
+                Ok(entries) => {
+                    let mut subdirs = Vec::new();
+                    for (name, kind) in entries {
+                        let path = tests.join(&name);
+                        let e = Entry {
+                            path: &path,
+                            name: &name,
+                            is_dir: kind == super::walk::Kind::Dir,
+                            is_symlink: kind == super::walk::Kind::Link,
+                            folder: top.fd(),
+                        };
+                        visit(&e);
+                        if e.is_dir && descend(&path) {
+                            subdirs.push((path, name));
+                        }
+                    }
+                    subdirs
+                }
+            };
+            // in the order their cases sort: a scope is the folder's name then
+            // `/` (so `a-b/…` before `a/…`)
+            let mut order: Vec<(Vec<u8>, PathBuf, OsString)> = subdirs
+                .into_iter()
+                .map(|(path, name)| {
+                    let mut key = name.to_string_lossy().into_owned().into_bytes();
+                    key.push(b'/');
+                    (key, path, name)
+                })
+                .collect();
+            order.sort();
+            for (_, path, name) in order {
+                match top.sub(&name) {
+                    Ok(f) => super::walk::walk_open(root, &path, &f, 1, &descend, &visit, &probs),
+                    Err(e) => {
+                        if let Ok(mut p) = probs.lock() {
+                            p.push(super::walk::unreadable(root, &path, &e));
+                        }
+                    }
+                }
+                let n = found.lock().map_or(0, |f| f.len());
+                part(n, &|| {
+                    let mut cases = found.lock().map(|f| f.clone()).unwrap_or_default();
+                    sort(&mut cases);
+                    TestsTree { cases }
+                });
+            }
+        }
+    }
     let mut cases = found.into_inner().unwrap_or_default();
-    cases.sort_by(|a, b| (&a.scope, &a.case_id, &a.path).cmp(&(&b.scope, &b.case_id, &b.path)));
+    sort(&mut cases);
     problems.extend(probs.into_inner().unwrap_or_default());
     TestsTree { cases }
 }

@@ -57,6 +57,8 @@ impl Folder {
     /// Open the folder `path` where a walk starts (a link to it is followed, as
     /// `read_dir` follows it: callers that refuse one ask [`is_link_reported`]).
     pub(crate) fn open(path: &Path) -> std::io::Result<Folder> {
+        #[cfg(any(test, feature = "testkit"))]
+        super::read::hold::wait_folder(path);
         let flags = DIR_FLAGS.difference(OFlags::NOFOLLOW);
         let fd = rustix::fs::openat(rustix::fs::CWD, path, flags, Mode::empty())?;
         Ok(Folder { fd })
@@ -65,6 +67,8 @@ impl Folder {
     /// Open the subfolder `name` (an entry this folder listed as a folder); a link
     /// swapped in since is refused.
     pub(crate) fn sub(&self, name: &OsStr) -> std::io::Result<Folder> {
+        #[cfg(any(test, feature = "testkit"))]
+        super::read::hold::wait_folder_beneath(self.fd(), name);
         let fd = rustix::fs::openat(self.fd(), name, DIR_FLAGS, Mode::empty())?;
         Ok(Folder { fd })
     }
@@ -168,7 +172,9 @@ pub(crate) fn walk<D, V>(
     }
 }
 
-fn walk_open<D, V>(
+/// [`walk`] from the folder `folder` (at `dir`, `depth` folders below where the
+/// walk started), already open.
+pub(crate) fn walk_open<D, V>(
     root: &Path,
     dir: &Path,
     folder: &Folder,

@@ -107,6 +107,9 @@ pub struct App {
     spinner: usize,
     /// The tree is shown but run history is still being indexed.
     indexing: bool,
+    /// The tree shown holds the walk's first results only (`Action::TreePart`):
+    /// the whole tree, the catalog and the finder's candidates are to come.
+    tree_partial: bool,
     /// Runs of the history read so far and in all, while it streams in.
     history_progress: Option<(usize, usize)>,
     /// The whole `meta.json` of the run the details show (path, meta), read when
@@ -191,6 +194,7 @@ impl App {
             load_error: None,
             spinner: 0,
             indexing: false,
+            tree_partial: false,
             history_progress: None,
             run_meta: None,
             size: (80, 24),
@@ -452,10 +456,16 @@ impl App {
                 self.spinner = self.spinner.wrapping_add(1);
                 Vec::new()
             }
+            Action::TreePart(ws) => {
+                if self.ws.is_none() || self.tree_partial {
+                    self.tree_part(*ws);
+                    self.indexing = true;
+                }
+                Vec::new()
+            }
             Action::TreeLoaded(ws) => {
-                // the full workspace may already be here (a fast disk): keep it
-                if self.ws.is_none() {
-                    self.set_workspace(*ws);
+                if self.ws.is_none() || self.tree_partial {
+                    self.tree_loaded(*ws);
                     self.indexing = true;
                 }
                 Vec::new()
@@ -486,6 +496,7 @@ impl App {
             }
             Action::Loaded(ws) => {
                 self.indexing = false;
+                self.tree_partial = false;
                 self.history_progress = None;
                 self.set_workspace(*ws);
                 let mut fx = self.selection_changed();

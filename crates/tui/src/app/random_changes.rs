@@ -69,9 +69,13 @@ fn sequence(seed: u64, steps: usize) {
     }
     let mut a = app();
     a.opts.root = root.to_path_buf();
-    a.update(Action::TreeLoaded(Box::new(
-        Workspace::load_tree(root).expect("tree"),
-    )));
+    // the tree as the cockpit gets it: the walk's first rows after every
+    // folder under tests/, then the whole tree
+    let whole = Workspace::load_tree_staged(root, &mut |_, part| {
+        a.update(Action::TreePart(Box::new(part())));
+    })
+    .expect("tree");
+    a.update(Action::TreeLoaded(Box::new(whole)));
     let config = a.ws.as_ref().expect("ws").config.clone();
     let mut history = testdeck_core::workspace::HistoryLoader::new(root, &config.runs);
     for chunk in history.by_ref() {

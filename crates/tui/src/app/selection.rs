@@ -105,6 +105,46 @@ impl App {
         self.clamp();
     }
 
+    /// The walk's first results: the tree's first rows shown at once (no
+    /// finder candidates, catalog or figures: they come with the whole tree).
+    pub(super) fn tree_part(&mut self, ws: Workspace) {
+        let first = self.ws.is_none();
+        if first || self.tree_partial {
+            if first {
+                self.tests.install(&ws, false);
+            } else {
+                self.tests.install_grown(&ws);
+            }
+            self.ws = Some(ws);
+            self.tree_partial = true;
+            self.clamp();
+        }
+    }
+
+    /// The whole tree and the catalog (after its first rows, or at once).
+    pub(super) fn tree_loaded(&mut self, ws: Workspace) {
+        // the full workspace may already be here (a fast disk): keep it
+        if self.ws.is_none() {
+            self.install_workspace(ws, false);
+        } else if self.tree_partial {
+            let keep_row = self.runs.selected();
+            self.tests.install_grown(&ws);
+            self.candidates = finder::candidates(&ws, self.tests.cases());
+            self.install_catalog(&ws);
+            self.ws = Some(ws);
+            self.catalog.clamp();
+            self.refilter_runs();
+            if let Some(p) = keep_row.and_then(|k| self.runs.visible().iter().position(|r| *r == k))
+            {
+                self.runs.set_cursor(p);
+            }
+            self.clamp();
+        } else {
+            return;
+        }
+        self.tree_partial = false;
+    }
+
     /// The history cache's check: what differs from the cached history shown
     /// is applied (no run of it is new to the person: none is followed or
     /// announced), and the walk's problems join the list.

@@ -250,10 +250,37 @@ impl TestsTab {
 
     /// Install a workspace's cases; a reload keeps the open folders and the selection.
     pub fn install(&mut self, ws: &Workspace, reload: bool) {
+        self.install_as(ws, reload, false);
+    }
+
+    /// [`TestsTab::install`] of the tree whose first rows were installed (the
+    /// walk's first results): the person's place and what they opened or
+    /// closed kept, and the folders new to it opened as a first install opens
+    /// them, so the whole tree shows as if it had come at once.
+    pub fn install_grown(&mut self, ws: &Workspace) {
+        self.install_as(ws, true, true);
+    }
+
+    fn install_as(&mut self, ws: &Workspace, reload: bool, grown: bool) {
         let keep_key = self.selected_node().map(|n| n.key.clone());
-        let keep_expanded = std::mem::take(&mut self.expanded);
+        let mut keep_expanded = std::mem::take(&mut self.expanded);
+        let known: std::collections::HashSet<String> = if grown {
+            self.nodes.iter().map(|n| n.key.clone()).collect()
+        } else {
+            std::collections::HashSet::new()
+        };
         self.build_rows(ws);
         self.compute_stats(ws);
+        if grown {
+            keep_expanded.extend(
+                self.nodes
+                    .iter()
+                    .filter(|n| {
+                        n.kind == NodeKind::Folder && n.depth < 2 && !known.contains(&n.key)
+                    })
+                    .map(|n| n.key.clone()),
+            );
+        }
         if reload {
             self.expanded = keep_expanded;
             self.list.cursor = 0;

@@ -392,9 +392,9 @@ fn a_cache_folder_others_can_write_to_is_fixed_or_not_used() {
     }
 }
 
-/// The import graph's section and the history share the file: a store of one
-/// keeps the other as the file holds it; a file with the section only holds
-/// no history; a file of the previous format is neither.
+/// The import graph's section and the history are two files of one frame: a
+/// store of one leaves the other as it is; a section without a history holds
+/// no history; a file of the format before is neither.
 #[test]
 fn the_graph_section_and_the_history_keep_each_other() {
     let (_d, root) = workspace();
@@ -414,12 +414,34 @@ fn the_graph_section_and_the_history_keep_each_other() {
     assert_eq!(load_section(dir, &root), Some(vec![4]));
     // the same section: nothing written
     assert!(!store_section(dir, &root, vec![4]).expect("store"));
-    // a file of the format before (the history alone): read as neither
-    let file = file_of(dir, &root).expect("file");
-    let old_payload = postcard::to_allocvec(&back.cases).expect("payload");
-    let mut old = frame(&root, &old_payload, crc32(&old_payload));
-    old[8..12].copy_from_slice(&(FORMAT_VERSION - 1).to_le_bytes());
-    std::fs::write(&file, &old).expect("write");
+    // files of the format before: read as neither
+    let real = root.canonicalize().expect("real");
+    let history = file_of(dir, &root).expect("file");
+    let section = dir.join(section_name(&file_name(&real)));
+    for (file, payload) in [
+        (&history, postcard::to_allocvec(&back.cases).expect("payload")),
+        (&section, vec![4]),
+    ] {
+        let mut old = frame(&real, &payload, crc32(&payload));
+        old[8..12].copy_from_slice(&(FORMAT_VERSION - 1).to_le_bytes());
+        std::fs::write(file, &old).expect("write");
+    }
     assert!(HistoryCache::load(dir, &root).is_none());
     assert_eq!(load_section(dir, &root), None);
+}
+
+/// The header written before the payload and sealed after it is the frame of
+/// the payload written at once, and reads back.
+#[test]
+fn a_frame_sealed_in_place_is_the_frame_written_at_once() {
+    let root = Path::new("/a/workspace");
+    let long = vec![7u8; 70_000];
+    for payload in [&b""[..], b"x", &long[..]] {
+        let crc = crc32(payload);
+        let (mut bytes, at) = frame_head(root);
+        bytes.extend_from_slice(payload);
+        frame_seal(&mut bytes, at, crc);
+        assert_eq!(bytes, frame(root, payload, crc));
+        assert_eq!(unframe(&bytes, root), Some((crc, payload)));
+    }
 }
