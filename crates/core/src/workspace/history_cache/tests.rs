@@ -419,7 +419,10 @@ fn the_graph_section_and_the_history_keep_each_other() {
     let history = file_of(dir, &root).expect("file");
     let section = dir.join(section_name(&file_name(&real)));
     for (file, payload) in [
-        (&history, postcard::to_allocvec(&back.cases).expect("payload")),
+        (
+            &history,
+            postcard::to_allocvec(&back.cases).expect("payload"),
+        ),
         (&section, vec![4]),
     ] {
         let mut old = frame(&real, &payload, crc32(&payload));
