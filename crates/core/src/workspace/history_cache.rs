@@ -318,12 +318,12 @@ pub fn load_section(dir: &Path, root: &Path) -> Option<Vec<u8>> {
 /// Write the import graph's section for the workspace at `root` into the cache
 /// folder `dir`; the history's file is not touched. `Ok(false)`: nothing
 /// written (the same bytes, or over [`MAX_BYTES`]).
-pub fn store_section(dir: &Path, root: &Path, section: Vec<u8>) -> std::io::Result<bool> {
+pub fn store_section(dir: &Path, root: &Path, section: &[u8]) -> std::io::Result<bool> {
     let real = root.canonicalize()?;
     let name = section_name(&file_name(&real));
     let written = read_payload(dir, &real, &name).map(|(_, w)| w);
     let (mut bytes, at) = frame_head(&real);
-    bytes.extend_from_slice(&section);
+    bytes.extend_from_slice(section);
     Ok(write_framed(dir, &name, bytes, at, written)?.is_some())
 }
 

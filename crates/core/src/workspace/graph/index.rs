@@ -138,7 +138,7 @@ impl ModuleIndex {
                 .collect(),
         };
         let bytes = postcard::to_allocvec(&section).map_err(std::io::Error::other)?;
-        let wrote = history_cache::store_section(dir, root, bytes)?;
+        let wrote = history_cache::store_section(dir, root, &bytes)?;
         self.changed = false;
         Ok(wrote)
     }

@@ -401,19 +401,19 @@ fn the_graph_section_and_the_history_keep_each_other() {
     let cache_dir = tempfile::tempdir().expect("cache");
     let dir = cache_dir.path();
     // the section first: no history to show yet
-    assert!(store_section(dir, &root, vec![1, 2, 3]).expect("store"));
+    assert!(store_section(dir, &root, &[1, 2, 3]).expect("store"));
     assert!(HistoryCache::load(dir, &root).is_none());
     assert_eq!(load_section(dir, &root), Some(vec![1, 2, 3]));
     // the history: the section stays
     let c = stored(&root, dir);
     assert_eq!(load_section(dir, &root), Some(vec![1, 2, 3]));
     // the section again: the history stays
-    assert!(store_section(dir, &root, vec![4]).expect("store"));
+    assert!(store_section(dir, &root, &[4]).expect("store"));
     let back = HistoryCache::load(dir, &root).expect("loaded");
     assert_eq!(paths(&back.history().runs), paths(&c.history().runs));
     assert_eq!(load_section(dir, &root), Some(vec![4]));
     // the same section: nothing written
-    assert!(!store_section(dir, &root, vec![4]).expect("store"));
+    assert!(!store_section(dir, &root, &[4]).expect("store"));
     // files of the format before: read as neither
     let real = root.canonicalize().expect("real");
     let history = file_of(dir, &root).expect("file");
