@@ -264,7 +264,8 @@ fn a_second_changed_after_one_edit_parses_only_that_file() {
         &parsed_files(&root)[n..]
     );
     // an index of another format is no index: every module parsed again, the same answer
-    let file = testdeck_core::workspace::history_cache::file_of(cache.path(), &root).expect("file");
+    let file = testdeck_core::workspace::history_cache::section_file_of(cache.path(), &root)
+        .expect("file");
     let mut bytes = std::fs::read(&file).expect("read");
     bytes[8] ^= 0x7f;
     std::fs::write(&file, &bytes).expect("write");

@@ -104,6 +104,12 @@ pub fn file_of(dir: &Path, root: &Path) -> Option<PathBuf> {
     Some(dir.join(file_name(&real)))
 }
 
+/// The file beside it that keeps the import graph's index ([`load_section`]).
+pub fn section_file_of(dir: &Path, root: &Path) -> Option<PathBuf> {
+    let real = root.canonicalize().ok()?;
+    Some(dir.join(section_name(&file_name(&real))))
+}
+
 fn file_name(real_root: &Path) -> String {
     use std::os::unix::ffi::OsStrExt as _;
     // FNV-1a: a stable name across builds (std's hasher may change)
