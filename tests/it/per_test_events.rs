@@ -861,6 +861,19 @@ fn two_specs_and_a_vitest_file_of_two_scopes_are_one_runner_one_playwright_one_v
     );
     assert_eq!(json_file(&browse.join("meta.json"))["status"], "passed");
     assert_eq!(json_file(&search.join("meta.json"))["status"], "failed");
+    // the failed spec says at its last test why its run stays open (the HTML
+    // report comes when Playwright ends); the passing one ends at its last test
+    let waits = |dir: &Path| -> Vec<Value> {
+        timeline(dir)
+            .into_iter()
+            .filter(|e| e["name"] == "runner/awaiting-report")
+            .collect()
+    };
+    let said = waits(&search);
+    assert_eq!(said.len(), 1, "{said:#?}");
+    assert_eq!(said[0]["type"], "signal");
+    assert_eq!(said[0]["data"]["tests"]["failed"], 2);
+    assert!(waits(&browse).is_empty());
     // the passing spec: its traces, no HTML report; the failing one: its own
     // failed tests' traces and the report, every path a file of its folder
     let items = |dir: &Path| {
