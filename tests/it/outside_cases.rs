@@ -331,3 +331,83 @@ fn a_badge_heavy_row_keeps_sixteen_columns_of_its_name() {
         assert!(if w == 100 { signs } else { full }, "{w}:\n{text}");
     }
 }
+
+/// A test file the project adds outside the tree while the cockpit is open is
+/// a case at once, and gone when the file is: the workspace's one watcher
+/// watches `[outside]`'s folders and the reader makes each such file its case.
+#[test]
+fn a_test_file_added_outside_the_tree_while_open_is_a_case_and_gone_with_it() {
+    use testdeck_core::workspace::Workspace;
+    use testdeck_core::workspace::changes::{Change, Reader};
+    use testdeck_core::workspace::config::Config;
+    use testdeck_core::workspace::watch::WorkspaceWatcher;
+    let d = project("lib");
+    init(d.path());
+    let root = d.path().canonicalize().expect("real root");
+    let mut ws = Workspace::load(&root).expect("workspace");
+    let paths = |ws: &Workspace| -> BTreeSet<String> {
+        ws.tests
+            .cases
+            .iter()
+            .filter(|c| c.outside)
+            .map(|c| c.path.clone())
+            .collect()
+    };
+    let before = paths(&ws);
+    assert_eq!(before.len(), 5, "{before:?}");
+    let (w, rx) = WorkspaceWatcher::start(&root);
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !w.ready() {
+        assert!(
+            std::time::Instant::now() < end,
+            "the watcher never got ready"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let mut problems = Vec::new();
+    let reader = Reader::new(&root, &Config::load(&root, &mut problems));
+    // the batches until one names `rel` as an outside change, applied
+    let follow = |ws: &mut Workspace, rel: &str| {
+        let want = Change::Outside(rel.to_owned());
+        loop {
+            let left = end.saturating_duration_since(std::time::Instant::now());
+            let batch = rx
+                .recv_timeout(left)
+                .unwrap_or_else(|e| panic!("no change for {rel}: {e}"));
+            let seen = batch.changes.contains(&want);
+            ws.apply(reader.read(&batch.changes));
+            if seen {
+                return;
+            }
+        }
+    };
+    let rel = "test/later.test.ts";
+    std::fs::write(
+        root.join(rel),
+        "import { expect, it } from 'vitest';\nit('is later', () => expect(1).toBe(1));\n",
+    )
+    .expect("write");
+    follow(&mut ws, rel);
+    let case = ws
+        .tests
+        .cases
+        .iter()
+        .find(|c| c.path == rel)
+        .unwrap_or_else(|| panic!("no case for {rel}: {:?}", paths(&ws)));
+    assert!(case.outside && case.temp, "{case:?}");
+    assert_eq!(
+        (case.scope.as_str(), case.case_id.as_str()),
+        ("temp/outside/test", "later")
+    );
+    // a save of it changes nothing; its removal takes the case away
+    std::fs::remove_file(root.join(rel)).expect("remove");
+    follow(&mut ws, rel);
+    assert_eq!(paths(&ws), before);
+    // a file no pattern takes for a test is no change of the tree
+    std::fs::write(root.join("test/helpers.ts"), "export const x = 1;\n").expect("write");
+    std::fs::write(root.join(rel), "it('again', () => {});\n").expect("write");
+    follow(&mut ws, rel);
+    assert!(paths(&ws).contains(rel));
+    assert!(!paths(&ws).iter().any(|p| p.ends_with("helpers.ts")));
+    drop(w);
+}

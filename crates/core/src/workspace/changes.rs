@@ -24,6 +24,9 @@ pub enum Change {
     Records,
     /// `testdeck.toml`: everything may read differently; a full load.
     Config,
+    /// A file outside the tests tree that `[outside]` takes for a test (added,
+    /// changed or removed), relative to the root.
+    Outside(String),
 }
 
 fn under<'a>(path: &'a str, dir: &str) -> Option<&'a str> {
@@ -112,6 +115,8 @@ pub enum Update {
         /// The case file, relative to the workspace root.
         path: String,
     },
+    /// A test file outside the tree as it is now: its case (SPEC §1.1a).
+    OutsideCase(tree::TestCase),
     /// The case files at or below this path are gone.
     RemoveCases(String),
     /// The whole tests tree (a folder appeared: scanned whole).
@@ -193,6 +198,14 @@ impl Reader {
                     self.read_logs(rel, judge, &mut out);
                 }
                 Change::Tests(rel) => self.read_tests(rel, &mut out),
+                Change::Outside(rel) => {
+                    let is_file = std::fs::symlink_metadata(root.join(rel))
+                        .is_ok_and(|m| m.file_type().is_file());
+                    match super::outside::case_of(rel).filter(|_| is_file) {
+                        Some(case) => out.push(Update::OutsideCase(case)),
+                        None => out.push(Update::RemoveCases(rel.clone())),
+                    }
+                }
                 Change::Plan => {
                     let mut p = Vec::new();
                     let plan = plan::TestPlan::load(root, &mut p);
@@ -327,6 +340,22 @@ impl Workspace {
                     let at = cases.partition_point(|c| k(c) < key);
                     cases.insert(at, case);
                     a.tree = true;
+                }
+                Update::OutsideCase(case) => {
+                    let cases = &mut self.tests.cases;
+                    if cases.contains(&case) {
+                        // a test file saved: the case is as it was
+                        changed = false;
+                    } else {
+                        cases.retain(|c| c.path != case.path);
+                        let k = |c: &tree::TestCase| {
+                            (c.scope.clone(), c.case_id.clone(), c.path.clone())
+                        };
+                        let key = k(&case);
+                        let at = cases.partition_point(|c| k(c) < key);
+                        cases.insert(at, case);
+                        a.tree = true;
+                    }
                 }
                 Update::RemoveCases(p) => {
                     let n = self.tests.cases.len();

@@ -93,26 +93,30 @@ pub fn cases(
     let patterns = discover::Patterns::new(table, problems);
     discover::files(root, &patterns, problems)
         .into_iter()
-        .filter_map(|(rel, _tool)| {
-            let scope = temp_scope(Path::new(&rel))?;
-            let name = rel.rsplit('/').next().unwrap_or(&rel);
-            let id = file_case_id(name);
-            if id.is_empty() {
-                return None;
-            }
-            let folders: Vec<&str> = scope.split('/').collect();
-            Some(super::tree::TestCase {
-                case_id: id.to_owned(),
-                path: rel.clone(),
-                levels: super::tree::ScopeLevels::of(&folders),
-                scope,
-                temp: true,
-                live: false,
-                registered: true,
-                outside: true,
-            })
-        })
+        .filter_map(|(rel, _tool)| case_of(&rel))
         .collect()
+}
+
+/// The case outside the tree of the test file `rel` (relative to the root,
+/// `/`-separated): `None` when it makes none (no scope, an empty caseId).
+pub fn case_of(rel: &str) -> Option<super::tree::TestCase> {
+    let scope = temp_scope(Path::new(rel))?;
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    let id = file_case_id(name);
+    if id.is_empty() {
+        return None;
+    }
+    let folders: Vec<&str> = scope.split('/').collect();
+    Some(super::tree::TestCase {
+        case_id: id.to_owned(),
+        path: rel.to_owned(),
+        levels: super::tree::ScopeLevels::of(&folders),
+        scope,
+        temp: true,
+        live: false,
+        registered: true,
+        outside: true,
+    })
 }
 
 /// The first folder of every outside case's scope below `temp/`.

@@ -838,6 +838,26 @@ fn run(root: &Path, budget: usize, shared: &Shared, stop: &AtomicBool) {
         }
     };
     plan.start(watcher.as_mut());
+    // the test files outside the tree (`[outside]`): their folders watched, a
+    // file of theirs added, changed or removed is a change of the tree
+    let outside = {
+        let mut problems = Vec::new();
+        config::Config::load(root, &mut problems).outside.map(|t| {
+            for g in t.vitest.iter().chain(&t.playwright) {
+                plan.source(watcher.as_mut(), g);
+            }
+            super::outside::discover::Patterns::new(&t, &mut problems)
+        })
+    };
+    let change_of = |p: &Path| {
+        classify(root, p).or_else(|| {
+            let r = rel(root, p);
+            outside
+                .as_ref()
+                .filter(|o| super::outside::discover::is_test_file(&r, o))
+                .map(|_| Change::Outside(r))
+        })
+    };
     shared.ready.store(true, Ordering::SeqCst);
     let mut debouncer = Debouncer::new(QUIET, MAX_WAIT);
     let mut next_poll = Instant::now() + POLL_EVERY;
@@ -900,11 +920,11 @@ fn run(root: &Path, budget: usize, shared: &Shared, stop: &AtomicBool) {
         let Some(paths) = debouncer.take_due(Instant::now()) else {
             continue;
         };
-        let changes: BTreeSet<Change> = paths.iter().filter_map(|p| classify(root, p)).collect();
+        let changes: BTreeSet<Change> = paths.iter().filter_map(|p| change_of(p)).collect();
         let paths: Vec<PathBuf> = paths
             .into_iter()
             .filter(|p| {
-                classify(root, p).is_some()
+                change_of(p).is_some()
                     || globs.iter().any(|g| config::glob_matches(g, &rel(root, p)))
             })
             .collect();

@@ -339,6 +339,13 @@ fn walked(rel: &str, p: &Patterns) -> bool {
     true
 }
 
+/// Whether the file `rel` (relative to the root, `/`-separated) is one the walk
+/// of [`files`] takes for a test: in a folder it walks, and taken by a tool.
+pub fn is_test_file(rel: &str, p: &Patterns) -> bool {
+    let folder = rel.rsplit_once('/').map_or("", |(d, _)| d);
+    (folder.is_empty() || walked(folder, p)) && p.tool_of(rel).is_some()
+}
+
 /// Every file under `root` the patterns take for a test (relative paths with
 /// `/`, sorted) and the tool of each.
 pub fn files(root: &Path, p: &Patterns, problems: &mut Vec<Problem>) -> Vec<(String, Tool)> {
