@@ -2,6 +2,11 @@
 //! links it once). `supervisor_reap` stays a binary of its own: it counts every child
 //! of its process, so no other test may run beside it.
 
+#![allow(
+    clippy::too_many_lines,
+    reason = "a test reads as one story, set up, act, check, top to bottom"
+)]
+
 mod common;
 #[allow(dead_code)] // the generator's binary uses every part; the tests a few
 #[path = "../../examples/gen-workspace.rs"]

@@ -499,6 +499,10 @@ struct Call<'a> {
     env: &'a [(String, String)],
 }
 
+#[expect(
+    clippy::too_many_lines,
+    reason = "one test's life in order: spawn, stream, settle, record; its locals live across every stage"
+)]
 fn run_one(
     root: &Path,
     targets: &[TestsTarget],

@@ -419,6 +419,10 @@ fn rfc3339(t: DateTime<Utc>) -> String {
 }
 
 /// The ranked lists from the case nodes' figures (`path`, figures), `top` each.
+#[expect(
+    clippy::too_many_lines,
+    reason = "every insight list built in one pass over the same history"
+)]
 pub fn lists<'a>(
     cases: impl Iterator<Item = (&'a str, &'a CaseFigures)>,
     changes: Option<&ChangeTimes>,

@@ -50,6 +50,10 @@ fn status_style(status: &str, theme: &Theme) -> Style {
 }
 
 #[allow(clippy::many_single_char_names)] // r, f, w, h, l, s: the usual drawing names
+#[expect(
+    clippy::too_many_lines,
+    reason = "the live pane's layout top to bottom; every part measures from the same rectangle"
+)]
 pub fn draw(live: &Live, around: &Around, theme: &Theme, f: &mut Frame, r: Rect) {
     let mut title = vec![Span::raw(if live.show_events() {
         " Runtime events "

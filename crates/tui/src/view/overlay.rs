@@ -53,6 +53,10 @@ fn confirm_destructive(
 
 /// Prompt `p`; `launch` counts the verdicts waiting and, with `reruns` (a
 /// watch's), the runs that quitting would end.
+#[expect(
+    clippy::too_many_lines,
+    reason = "one arm per prompt kind, each laying out its own lines"
+)]
 pub fn prompt(
     p: &Prompt,
     (launch, reruns): (&Launch, usize),

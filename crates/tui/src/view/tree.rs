@@ -13,6 +13,10 @@ use testdeck_core::workspace::logs::RunStatus;
 use testdeck_core::workspace::stats::fmt_rate;
 
 #[allow(clippy::many_single_char_names)] // r, f, w, h, l, s: the usual drawing names
+#[expect(
+    clippy::too_many_lines,
+    reason = "one pass over the visible rows, each row's spans built from the same widths and marks"
+)]
 pub fn draw(
     (tests, adding): (&TestsTab, &AddCase),
     cx: &super::TabCtx,
