@@ -571,10 +571,6 @@ impl App {
 
     // ---- commands -------------------------------------------------------------
 
-    #[expect(
-        clippy::too_many_lines,
-        reason = "one arm per command, each a line or two; the match is the command table"
-    )]
     fn command(&mut self, c: Command) -> Vec<Effect> {
         // before the overlay takes the key: `E` on the problems list opens the problem
         if c == Command::Edit {
@@ -618,29 +614,44 @@ impl App {
             return Vec::new();
         }
         if let Some(target) = self.layers.input() {
-            match c {
-                Command::Confirm if target == InputTarget::NewCase => {
-                    self.layers.stop_editing();
-                    return self.add_case_confirm();
-                }
-                Command::Close if target == InputTarget::NewCase => {
-                    self.layers.stop_editing();
-                    self.adding.cancel();
-                }
-                Command::Close => {
-                    self.layers.stop_editing();
-                    self.filter_mut(target).clear();
-                    self.refilter_target(target);
-                }
-                Command::Confirm => self.layers.stop_editing(),
-                Command::ClearInput => {
-                    self.filter_mut(target).clear();
-                    self.refilter_target(target);
-                }
-                _ => {}
-            }
-            return self.selection_changed();
+            return self.input_command(target, c);
         }
+        self.pane_command(c)
+    }
+
+    /// A command while a filter or a new case's name is being typed.
+    fn input_command(&mut self, target: InputTarget, c: Command) -> Vec<Effect> {
+        match c {
+            Command::Confirm if target == InputTarget::NewCase => {
+                self.layers.stop_editing();
+                return self.add_case_confirm();
+            }
+            Command::Close if target == InputTarget::NewCase => {
+                self.layers.stop_editing();
+                self.adding.cancel();
+            }
+            Command::Close => {
+                self.layers.stop_editing();
+                self.filter_mut(target).clear();
+                self.refilter_target(target);
+            }
+            Command::Confirm => self.layers.stop_editing(),
+            Command::ClearInput => {
+                self.filter_mut(target).clear();
+                self.refilter_target(target);
+            }
+            _ => {}
+        }
+        self.selection_changed()
+    }
+
+    /// A command for the panes, once no overlay, screen or input took it: the
+    /// command table.
+    #[expect(
+        clippy::too_many_lines,
+        reason = "the command table: one arm per command, each a line or two"
+    )]
+    fn pane_command(&mut self, c: Command) -> Vec<Effect> {
         self.notice = None;
         let page = (self.size.1 / 2).max(1) as isize;
         match c {
@@ -662,17 +673,7 @@ impl App {
             Command::Expand => self.expand(),
             Command::ExpandAll | Command::CollapseAll => self.fold_all(c == Command::ExpandAll),
             Command::Open => return self.open(),
-            Command::NextPane | Command::PrevPane => {
-                let panes = self.panes();
-                let i = panes.iter().position(|p| *p == self.focus).unwrap_or(0);
-                let n = panes.len();
-                let j = if c == Command::NextPane {
-                    (i + 1) % n
-                } else {
-                    (i + n - 1) % n
-                };
-                self.focus = panes[j];
-            }
+            Command::NextPane | Command::PrevPane => self.cycle_pane(c == Command::NextPane),
             Command::TabTests => self.set_tab(Tab::Tests),
             Command::TabCatalog => self.set_tab(Tab::Catalog),
             Command::TabRuns => self.set_tab(Tab::Runs),
@@ -706,14 +707,7 @@ impl App {
                 }
             }
             Command::NextFailure | Command::PrevFailure => {
-                match self.live.jump_failure(c == Command::NextFailure) {
-                    Some(true) => {
-                        self.focus = Pane::Live;
-                        self.clamp();
-                    }
-                    Some(false) => self.notice = Some("no more failures".into()),
-                    None => {}
-                }
+                self.jump_failure(c == Command::NextFailure);
             }
             Command::OpenArtifact => return self.open_artifact(),
             Command::PreviewImage => return self.preview_open(),
@@ -777,6 +771,27 @@ impl App {
             | Command::Noop => {}
         }
         self.selection_changed()
+    }
+
+    /// Tab / Shift-Tab: the focus to the next (or previous) pane shown.
+    fn cycle_pane(&mut self, next: bool) {
+        let panes = self.panes();
+        let i = panes.iter().position(|p| *p == self.focus).unwrap_or(0);
+        let n = panes.len();
+        let j = if next { (i + 1) % n } else { (i + n - 1) % n };
+        self.focus = panes[j];
+    }
+
+    /// `n` / `N`: the timeline's next (or previous) failure, focused.
+    fn jump_failure(&mut self, next: bool) {
+        match self.live.jump_failure(next) {
+            Some(true) => {
+                self.focus = Pane::Live;
+                self.clamp();
+            }
+            Some(false) => self.notice = Some("no more failures".into()),
+            None => {}
+        }
     }
 
     /// Lines of the help overlay: the legend, then each mode's title and rows,
