@@ -111,6 +111,10 @@ fn engine(label: &str, file: &Path, line: LineFn) {
     );
 }
 
+#[expect(
+    clippy::too_many_lines,
+    reason = "a benchmark script read top to bottom: build, measure, print"
+)]
 fn main() {
     // `cargo test --all-targets` runs bench targets too: only measure under `cargo bench`
     if !std::env::args().any(|a| a == "--bench") {

@@ -2,6 +2,11 @@
 //! links it once). `supervisor_reap` stays a binary of its own: it counts every child
 //! of its process, so no other test may run beside it.
 
+#![allow(
+    clippy::too_many_lines,
+    reason = "a test reads as one story, set up, act, check, top to bottom"
+)]
+
 mod common;
 #[allow(dead_code)] // the generator's binary uses every part; the tests a few
 #[path = "../../examples/gen-workspace.rs"]
@@ -22,6 +27,7 @@ mod demo_gen;
 mod demo_runner;
 mod demo_workspace;
 mod diff_cli;
+mod exec_authorization;
 mod exec_catalog;
 mod exec_tests_tree;
 mod explain;
@@ -43,6 +49,7 @@ mod live_pane;
 mod live_workspace;
 mod new_case;
 mod one_pass;
+mod one_runner;
 mod outside_cases;
 mod packaging;
 mod per_test_events;

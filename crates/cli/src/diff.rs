@@ -150,6 +150,10 @@ fn artifact_line(a: &Artifact) -> String {
 /// The human form: both runs, meta differences, the aligned timelines with
 /// the first divergence marked, changed fields, step durations, artifacts.
 /// Every piece of text from the logs is escaped.
+#[expect(
+    clippy::too_many_lines,
+    reason = "the diff's sections in the order they print"
+)]
 pub fn text(d: &RunDiff) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{}", side_line("A", &d.a));

@@ -19,6 +19,10 @@ pub struct Args {
     pub catalog: bool,
 }
 
+#[expect(
+    clippy::too_many_lines,
+    reason = "the init steps in the order they run, each reporting its own outcome"
+)]
 pub fn run(args: &Args, ctx: &super::Ctx) -> ExitCode {
     let root = match &ctx.root {
         Some(r) => r.clone(),

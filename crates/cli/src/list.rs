@@ -201,6 +201,10 @@ fn haystack(v: &Value) -> String {
     }
 }
 
+#[expect(
+    clippy::too_many_lines,
+    reason = "the list command's output formats side by side over one selection"
+)]
 pub fn run(args: &Args, ws: &testdeck_core::workspace::Workspace) -> ExitCode {
     let changed = match args
         .changed

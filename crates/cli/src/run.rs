@@ -221,6 +221,10 @@ fn grants_of(authorize: &[Risk], gate: &[String], allow_live: bool, allow_remote
     g
 }
 
+#[expect(
+    clippy::too_many_lines,
+    reason = "the run command's steps in order: select, authorize, launch, print, exit code"
+)]
 pub fn run(args: &Args, ws: &testdeck_core::workspace::Workspace) -> ExitCode {
     let (max_risk, grants) = match args.auth.checked(&args.label) {
         Ok(v) => v,
@@ -450,6 +454,10 @@ fn mark(v: Verdict) -> &'static str {
 }
 
 /// The human form of an event (all text from files and processes escaped).
+#[expect(
+    clippy::too_many_lines,
+    reason = "one arm per exec event, each one formatted line"
+)]
 pub(crate) fn human(ev: &ExecEvent) -> String {
     match ev {
         ExecEvent::RunStart { run_id, record } => {

@@ -196,6 +196,10 @@ pub(crate) type RecordSlot = Arc<Mutex<Option<RecordWriter>>>;
 /// Run the catalog part of a launch. Returns the results and the record's
 /// runId and path (relative to `root`).
 #[allow(clippy::too_many_arguments)]
+#[expect(
+    clippy::too_many_lines,
+    reason = "one case's whole life in order: plan, spawn, stream, settle, record; its locals live across every stage"
+)]
 pub(crate) fn launch_catalog(
     root: &Path,
     catalog: &Catalog,
@@ -482,6 +486,10 @@ pub(crate) fn launch_catalog(
 /// Run one allowed, automated case: its command, then its HTTP expectations.
 /// A case log cut short is left in `log_note` (the caller adds it to the reason).
 #[allow(clippy::too_many_arguments)]
+#[expect(
+    clippy::too_many_lines,
+    reason = "one case's run in order: spawn, stream, settle; its locals live across every stage"
+)]
 fn run_case(
     root: &Path,
     case: &Case,

@@ -231,6 +231,10 @@ pub enum Decision {
 /// Decide one case. Order: max risk and assume (so nothing is asked for a case
 /// that would be skipped anyway), remote HOST (before anything else is asked or
 /// sent: readonly and tests-tree cases too), liveness, risk authorization, gate.
+#[expect(
+    clippy::too_many_lines,
+    reason = "the decision rules in their documented order, first match wins"
+)]
 pub(crate) fn decide(s: &Session, c: &CaseFacts) -> Decision {
     let mut used = Vec::new();
     let ask = |p: Prompt| {
@@ -505,6 +509,10 @@ mod tests {
     }
 
     #[allow(clippy::too_many_arguments, clippy::fn_params_excessive_bools)]
+    #[expect(
+        clippy::too_many_lines,
+        reason = "one check per policy rule in the documented order"
+    )]
     fn check(
         headless: bool,
         max: Risk,

@@ -525,6 +525,10 @@ fn plan_ids(plan: &LaunchPlan) -> Watched {
 /// the process's one workspace watcher (`changes`, a subscription to it): the
 /// workspace is loaded once, and each burst of changes is read into it, never
 /// loaded again. `Err` before anything is watched: targets that match nothing.
+#[expect(
+    clippy::too_many_lines,
+    reason = "the watch loop: one select over files, keys and runs whose arms share the loop's state"
+)]
 pub fn watch(
     root: &Path,
     opts: &WatchOptions,

@@ -99,6 +99,10 @@ pub struct At {
 
 /// Run the app until it quits. The workspace at `at.root` is loaded on a blocking
 /// task so the first frame shows at once.
+#[expect(
+    clippy::too_many_lines,
+    reason = "the event loop: one select whose arms share the terminal, the app and the timers"
+)]
 pub async fn run(
     mut app: App,
     theme: Theme,

@@ -118,6 +118,10 @@ const FAIL_EVENTS: [(&str, &str, &str, &str); 5] = [
 /// A small workspace with every badge: passed, failed, flaky, live, temp, unregistered,
 /// orphan, artifacts. With `hostile`, a case name and a timeline message carry
 /// terminal escape sequences (OSC 52 clipboard write, clear screen).
+#[expect(
+    clippy::too_many_lines,
+    reason = "writes the fixture workspace file by file, as a reader of the test expects to see it"
+)]
 pub fn write_fixture(root: &Path, hostile: bool) {
     put(
         root,

@@ -175,6 +175,10 @@ fn trace(spec_abs: &str, key: &str, action: &str, line: u32) -> Vec<u8> {
 
 /// The Playwright run: 6 tests, `t3` and `t5` failed, each with its own trace
 /// and screenshot (`refs` naming the test's step and its first failure).
+#[expect(
+    clippy::too_many_lines,
+    reason = "writes a whole Playwright run's files as the real runner does, in its order"
+)]
 pub fn playwright_run(root: &Path) {
     write(root, PW_SPEC, PW_SOURCE);
     let abs = root.join(PW_SPEC).display().to_string();

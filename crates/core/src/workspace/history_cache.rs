@@ -40,7 +40,7 @@ use super::{Workspace, read};
 use crate::problem::Problem;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::ffi::OsStr;
 use std::os::fd::BorrowedFd;
 use std::path::{Path, PathBuf};
@@ -256,59 +256,6 @@ impl RunEntry {
 /// section for the workspace whose history file is `history_name`.
 fn section_name(history_name: &str) -> String {
     format!("{}.graph", history_name.trim_end_matches(".history"))
-}
-
-/// The payload of the file `name` in `dir` for the workspace at `root`
-/// (through the bounded reader), and its CRC-32 and length: `None` when there
-/// is none, or it is not one to read (corrupt, truncated, another workspace's,
-/// another format, over the cap, in a folder others can write to).
-fn read_payload(dir: &Path, real: &Path, name: &str) -> Option<(Vec<u8>, (u32, usize))> {
-    // a folder others can write to is not the person's: nothing read from it
-    read::own_folder(dir).ok()?;
-    let bytes = read::read(&dir.join(name), Some(dir), read::Kind::HistoryCache).ok()?;
-    let (crc, payload) = unframe(&bytes, real)?;
-    let len = payload.len();
-    let at = bytes.len() - len;
-    let mut bytes = bytes;
-    bytes.drain(..at);
-    Some((bytes, (crc, len)))
-}
-
-/// Write the framed `bytes` (a header made by [`frame_head`], its payload from
-/// `at` on) as the file `name` in `dir` (made private to the person where
-/// missing, refused when another user's), 0600, aside and renamed; nothing when
-/// `written` says the file holds this payload. The CRC-32 and length written,
-/// `None` when nothing was (the same bytes, or over [`MAX_BYTES`]: then no file
-/// is left).
-fn write_framed(
-    dir: &Path,
-    name: &str,
-    mut bytes: Vec<u8>,
-    at: usize,
-    written: Option<(u32, usize)>,
-) -> std::io::Result<Option<(u32, usize)>> {
-    let payload_len = bytes.len() - at;
-    let crc = crc32(&bytes[at..]);
-    if written == Some((crc, payload_len)) {
-        return Ok(None);
-    }
-    frame_seal(&mut bytes, at, crc);
-    if bytes.len() as u64 > MAX_BYTES {
-        let _ = std::fs::remove_file(dir.join(name));
-        return Ok(None);
-    }
-    // made 0700, or fixed to 0700; another user's folder is refused
-    read::own_folder(dir)?;
-    read::write_beneath_with(
-        dir,
-        Path::new(name),
-        &bytes,
-        read::WriteMode {
-            mode: 0o600,
-            replace: true,
-        },
-    )?;
-    Ok(Some((crc, payload_len)))
 }
 
 /// The import graph's section kept for the workspace at `root` in the cache
@@ -707,6 +654,10 @@ impl Visit {
 
 /// List the folder `folder` (`dir` under `logs`) and decide for each subfolder: kept
 /// on its stamp, or listed next; a run folder is read here.
+#[expect(
+    clippy::too_many_lines,
+    reason = "one arm per history entry kind, all folding into the same cache"
+)]
 fn visit(
     root: &Path,
     logs: &Path,
@@ -825,268 +776,13 @@ fn visit(
     out
 }
 
-/// A cache being built: from the runs of a history read (stamped at the end),
-/// or from what a check kept and read.
-#[derive(Debug)]
-pub struct Builder {
-    since: SystemTime,
-    cases: BTreeMap<String, CaseBuild>,
-    problems: Vec<Problem>,
-}
+mod build;
+mod file;
 
-#[derive(Debug, Default)]
-struct CaseBuild {
-    /// Known already (a check listed or kept it); else stat'ed at the end.
-    stamp: Option<Stamp>,
-    known: bool,
-    runs: Vec<RunEntry>,
-    /// A run of it is not cached (in progress, or just changed).
-    incomplete: bool,
-    problems: Vec<Problem>,
-}
-
-impl Builder {
-    /// A cache of a history whose reading began at `since`.
-    pub fn new(since: SystemTime) -> Builder {
-        Builder {
-            since,
-            cases: BTreeMap::new(),
-            problems: Vec::new(),
-        }
-    }
-
-    /// Runs read (their folders stat'ed at [`Builder::finish`]).
-    pub fn add_runs(&mut self, runs: &[RawRun]) {
-        for r in runs {
-            self.add_run(r, None);
-        }
-    }
-
-    /// Problems met reading the history: each is kept with the run or case
-    /// folder it is in (others are the walk's to find again).
-    pub fn add_problems(&mut self, problems: impl IntoIterator<Item = Problem>) {
-        self.problems.extend(problems.into_iter().filter(|p| {
-            p.file
-                .strip_prefix(LOGS)
-                .is_some_and(|r| r.starts_with('/'))
-        }));
-    }
-
-    fn add_run(&mut self, r: &RawRun, stamp: Option<Stamp>) {
-        let Some(dir) = r
-            .path
-            .strip_prefix(LOGS)
-            .and_then(|p| p.strip_prefix('/'))
-            .and_then(|p| p.rsplit_once('/'))
-            .map(|(dir, _)| dir)
-        else {
-            return;
-        };
-        if !self.cases.contains_key(dir) {
-            self.cases.insert(dir.to_owned(), CaseBuild::default());
-        }
-        let Some(c) = self.cases.get_mut(dir) else {
-            return;
-        };
-        match &r.meta {
-            Some(meta) if r.status.is_finished() && !r.meta_broken => c.runs.push(RunEntry {
-                name: r.run_id.clone(),
-                stamp,
-                status: r.status,
-                meta: meta.clone(),
-                files: Files::of(r),
-                tests: r.tests.clone(),
-                problems: Vec::new(),
-            }),
-            _ => c.incomplete = true,
-        }
-    }
-
-    fn keep_run(&mut self, dir: &str, run: RunEntry) {
-        self.cases.entry(dir.to_owned()).or_default().runs.push(run);
-    }
-
-    fn keep_case(&mut self, c: CaseEntry) {
-        self.cases.insert(
-            c.dir,
-            CaseBuild {
-                stamp: c.stamp,
-                known: true,
-                runs: c.runs,
-                incomplete: false,
-                problems: c.problems,
-            },
-        );
-    }
-
-    fn case_stamp(&mut self, dir: &str, stamp: Stamp) {
-        if let Some(c) = self.cases.get_mut(dir) {
-            c.stamp = Some(stamp);
-            c.known = true;
-        }
-    }
-
-    /// The cache: every folder not stamped yet stat'ed (side by side), what is
-    /// not settled left out, the problems put with their folders.
-    pub fn finish(self, root: &Path) -> HistoryCache {
-        let Builder {
-            since,
-            cases,
-            problems,
-        } = self;
-        let logs = root.join(LOGS);
-        let mut cases: Vec<(String, CaseBuild)> = cases.into_iter().collect();
-        cases.par_iter_mut().for_each(|(dir, c)| {
-            let unstamped = c.runs.iter().any(|r| r.stamp.is_none());
-            if c.known && !unstamped {
-                return;
-            }
-            let Ok(f) = Folder::open(&logs.join(&*dir)) else {
-                c.incomplete = true;
-                c.runs.clear();
-                return;
-            };
-            if !c.known {
-                c.stamp = Stamp::of_folder(&f);
-            }
-            for r in c.runs.iter_mut().filter(|r| r.stamp.is_none()) {
-                r.stamp = Stamp::at(f.fd(), OsStr::new(&r.name));
-            }
-        });
-        let mut out: Vec<CaseEntry> = Vec::with_capacity(cases.len());
-        for (dir, mut c) in cases {
-            let n = c.runs.len();
-            c.runs
-                .retain(|r| r.stamp.is_some_and(|s| s.settled(since)) && one_folder(&r.name));
-            c.incomplete |= c.runs.len() != n;
-            if c.runs.is_empty() {
-                continue;
-            }
-            c.runs.sort_by(|a, b| a.name.cmp(&b.name));
-            c.runs.dedup_by(|a, b| a.name == b.name);
-            let stamp = c.stamp.filter(|s| !c.incomplete && s.settled(since));
-            out.push(CaseEntry {
-                dir,
-                stamp,
-                runs: c.runs,
-                problems: c.problems,
-            });
-        }
-        out.retain(CaseEntry::well_formed);
-        attach(&mut out, problems);
-        HistoryCache {
-            cases: out,
-            written: None,
-        }
-    }
-}
-
-/// Put each problem with the run folder or case folder it is in; the others
-/// (above every case folder) are the walk's to find again.
-fn attach(cases: &mut [CaseEntry], problems: Vec<Problem>) {
-    if problems.is_empty() {
-        return;
-    }
-    let by_dir: HashMap<String, usize> = cases
-        .iter()
-        .enumerate()
-        .map(|(i, c)| (c.dir.clone(), i))
-        .collect();
-    for p in problems {
-        let Some(path) = p.file.strip_prefix(LOGS).and_then(|r| r.strip_prefix('/')) else {
-            continue;
-        };
-        // the deepest case folder the file is in
-        let mut at: Option<(usize, &str)> = None;
-        for (i, _) in path.match_indices('/') {
-            if let Some(ci) = by_dir.get(&path[..i]) {
-                at = Some((*ci, &path[i + 1..]));
-            }
-        }
-        if let Some(ci) = by_dir.get(path) {
-            at = Some((*ci, ""));
-        }
-        let Some((ci, rest)) = at else { continue };
-        let run = rest.split('/').next().unwrap_or_default();
-        let c = &mut cases[ci];
-        match c.runs.binary_search_by(|r| r.name.as_str().cmp(run)) {
-            Ok(ri) if !run.is_empty() => c.runs[ri].problems.push(p),
-            _ => c.problems.push(p),
-        }
-    }
-}
-
-fn crc32(bytes: &[u8]) -> u32 {
-    let mut c = flate2::Crc::new();
-    c.update(bytes);
-    c.sum()
-}
-
-/// The file: magic, format version, the real root (length and bytes), the
-/// payload's length and CRC-32, the payload.
-/// The header of a file for the workspace at `real_root`, its payload's
-/// length and CRC-32 left as zeros ([`frame_seal`] writes them once the
-/// payload follows), and where the payload starts.
-fn frame_head(real_root: &Path) -> (Vec<u8>, usize) {
-    let mut out = frame(real_root, &[], 0);
-    let at = out.len();
-    out.reserve(1 << 16);
-    (out, at)
-}
-
-/// Write the length and CRC-32 of the payload (from `at` on) into the header
-/// [`frame_head`] made.
-fn frame_seal(bytes: &mut [u8], at: usize, crc: u32) {
-    let len = (bytes.len() - at) as u64;
-    bytes[at - 12..at - 4].copy_from_slice(&len.to_le_bytes());
-    bytes[at - 4..at].copy_from_slice(&crc.to_le_bytes());
-}
-
-fn frame(real_root: &Path, payload: &[u8], crc: u32) -> Vec<u8> {
-    use std::os::unix::ffi::OsStrExt as _;
-    let root = real_root.as_os_str().as_bytes();
-    let mut out = Vec::with_capacity(32 + root.len() + payload.len());
-    out.extend_from_slice(&MAGIC);
-    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-    out.extend_from_slice(&(root.len() as u32).to_le_bytes());
-    out.extend_from_slice(root);
-    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-    out.extend_from_slice(&crc.to_le_bytes());
-    out.extend_from_slice(payload);
-    out
-}
-
-/// The payload of a file of this format for the workspace at `real_root`, and
-/// its CRC-32; `None` for anything else.
-fn unframe<'a>(bytes: &'a [u8], real_root: &Path) -> Option<(u32, &'a [u8])> {
-    use std::os::unix::ffi::OsStrExt as _;
-    fn take<'a>(b: &mut &'a [u8], n: usize) -> Option<&'a [u8]> {
-        if b.len() < n {
-            return None;
-        }
-        let (head, rest) = b.split_at(n);
-        *b = rest;
-        Some(head)
-    }
-    let mut b = bytes;
-    if take(&mut b, 8)? != MAGIC {
-        return None;
-    }
-    let version = u32::from_le_bytes(take(&mut b, 4)?.try_into().ok()?);
-    if version != FORMAT_VERSION {
-        return None;
-    }
-    let root_len = u32::from_le_bytes(take(&mut b, 4)?.try_into().ok()?) as usize;
-    if take(&mut b, root_len)? != real_root.as_os_str().as_bytes() {
-        return None;
-    }
-    let len = u64::from_le_bytes(take(&mut b, 8)?.try_into().ok()?);
-    let crc = u32::from_le_bytes(take(&mut b, 4)?.try_into().ok()?);
-    if usize::try_from(len).ok()? != b.len() || crc32(b) != crc {
-        return None;
-    }
-    Some((crc, b))
-}
+pub use build::Builder;
+#[cfg(test)]
+use file::{crc32, frame, frame_seal, unframe};
+use file::{frame_head, read_payload, write_framed};
 
 #[cfg(test)]
 mod tests;

@@ -390,6 +390,10 @@ pub fn compute(tree: &TestsTree, logs: &Logs, window: &Window) -> Vec<NodeStats>
 
 /// Compute every node, each case with its figures ([`super::insights`]) under
 /// `settings`, stale where `changes` says its files changed after its latest run.
+#[expect(
+    clippy::too_many_lines,
+    reason = "one pass over the history accumulating every statistic together"
+)]
 pub fn compute_with(
     tree: &TestsTree,
     logs: &Logs,

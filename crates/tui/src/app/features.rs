@@ -15,6 +15,10 @@ use testdeck_core::workspace::logs::RunStatus;
 
 impl App {
     /// A feature's background result.
+    #[expect(
+        clippy::too_many_lines,
+        reason = "one arm per feature result, each a few lines"
+    )]
     pub(super) fn done(&mut self, d: FeatureResult) -> Vec<Effect> {
         match d {
             FeatureResult::Watch { generation, event } => {

@@ -158,6 +158,10 @@ fn width(spans: &[Span]) -> usize {
 /// shorten in rank order (the counts to the cases, the problems to a number, the
 /// label, the max risk, at last the authorizations to a count); what is
 /// happening is never shortened.
+#[expect(
+    clippy::too_many_lines,
+    reason = "the status bar's segments left to right, each sized from what the earlier ones left"
+)]
 pub fn status(st: &Status, theme: &Theme, f: &mut Frame, r: Rect) {
     let bar = theme.get("status_bar");
     let muted = bar.patch(theme.get("muted"));

@@ -291,6 +291,10 @@ pub fn sparkline(runs: &[RawRun]) -> Option<String> {
     Some(format!("{bars}  {}–{}", fmt_ms(lo), fmt_ms(hi)))
 }
 
+#[expect(
+    clippy::too_many_lines,
+    reason = "one case's detail lines in the order they show"
+)]
 fn case<'a>(b: &Badges, c: &CaseRow, theme: &Theme) -> Vec<Line<'a>> {
     let Some(ws) = b.ws else {
         return Vec::new();
@@ -542,6 +546,10 @@ fn list_lines(name: &str, items: &[String], theme: &Theme, out: &mut Vec<Line<'_
     }
 }
 
+#[expect(
+    clippy::too_many_lines,
+    reason = "a catalog entry's detail lines in the order they show"
+)]
 fn catalog<'a>(
     (tab, runs): (&CatalogTab, &RunsTab),
     ws: &Workspace,

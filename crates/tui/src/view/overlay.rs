@@ -2,10 +2,12 @@
 
 use super::super::app::Prompt;
 use super::super::app::launch::Launch;
+use super::super::app::prompt::{Asking, Judging, Preview};
 use super::super::theme::Theme;
 use super::{centered, pane};
 use crate::action::Command;
 use ratatui::Frame;
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
@@ -62,179 +64,13 @@ pub fn prompt(
 ) {
     let area = f.area();
     let (title, body): (String, Vec<Line>) = match p {
-        Prompt::Authorize(a) => {
-            let (title, lines) = super::super::app::launch::prompt_text(&a.prompt);
-            let mut body: Vec<Line> = lines
-                .into_iter()
-                .map(|l| Line::raw(testdeck_core::sanitize::escape(&l).into_owned()))
-                .collect();
-            body.push(Line::raw(""));
-            if a.typed() {
-                body.push(Line::from(vec![
-                    Span::styled("❯ ", theme.get("accent")),
-                    Span::styled(
-                        testdeck_core::sanitize::escape(&a.typed).into_owned(),
-                        theme.get("input"),
-                    ),
-                    Span::styled("▏", theme.get("accent")),
-                ]));
-                body.push(Line::styled("Enter confirms · Esc: no", theme.get("muted")));
-            } else {
-                body.push(yes_no(
-                    "risk_mutating",
-                    " yes    ",
-                    " no (Enter, Esc)",
-                    theme,
-                ));
-            }
-            if !a.skipped.is_empty() {
-                body.push(Line::styled(
-                    format!(
-                        "{} will be skipped",
-                        super::plural(a.skipped.len(), "case", "cases")
-                    ),
-                    theme.get("muted"),
-                ));
-            }
-            (
-                format!(" {} ", testdeck_core::sanitize::escape(&title)),
-                body,
-            )
-        }
-        Prompt::Judge(j) => {
-            let mut body = vec![Line::styled(
-                testdeck_core::sanitize::escape(&format!("{} {}", j.case_id, j.title)).into_owned(),
-                theme.get("title"),
-            )];
-            for (i, s) in j.steps.iter().enumerate() {
-                let ticked = j.ticked.get(i).copied().unwrap_or(false);
-                let line = Line::raw(format!(
-                    "  {} {}. {}",
-                    if ticked { "☑" } else { "☐" },
-                    i + 1,
-                    testdeck_core::sanitize::escape(s)
-                ));
-                body.push(if i == j.cursor {
-                    line.style(theme.get("selection"))
-                } else {
-                    line
-                });
-            }
-            body.push(Line::raw(""));
-            for (i, v) in super::super::app::launch::VERDICTS.iter().enumerate() {
-                let st = if i == j.choice {
-                    theme.get("selection")
-                } else {
-                    theme.get("text")
-                };
-                body.push(Line::styled(
-                    format!("  {} {}", if i == j.choice { "▸" } else { " " }, v.as_str()),
-                    st,
-                ));
-            }
-            body.push(Line::from(vec![
-                Span::styled("note ", theme.get("muted")),
-                Span::styled(
-                    testdeck_core::sanitize::escape(&j.note).into_owned(),
-                    theme.get("input"),
-                ),
-                Span::styled(if j.editing_note { "▏" } else { "" }, theme.get("accent")),
-            ]));
-            body.push(Line::styled(
-                if j.steps.is_empty() {
-                    "j/k choose · i note · Enter records · Esc leaves it not-run"
-                } else {
-                    "j/k move · Space ticks · i note · Enter records · Esc: not-run"
-                },
-                theme.get("muted"),
-            ));
-            // several cases wait for a person: say which one this is
-            let total = j.nth + launch.verdicts_waiting();
-            let title = if total > 1 {
-                format!(" Your verdict · {} of {total} ", j.nth)
-            } else {
-                " Your verdict ".to_owned()
-            };
-            (title, body)
-        }
+        Prompt::Authorize(a) => authorize(a, theme),
+        Prompt::Judge(j) => judge(j, launch, theme),
         Prompt::TrustOpener(t) => {
             trust_opener(t, theme, f);
             return;
         }
-        Prompt::Preview(p) => {
-            // the keys and words of the keymap, as the key-hint line says them
-            let mut choices = Vec::new();
-            for (cmd, style) in [
-                (Command::Confirm, theme.get("risk_mutating")),
-                (Command::Close, theme.get("selection")),
-            ] {
-                if let Some((keys, word)) = keymap.choice("preview", cmd) {
-                    if !choices.is_empty() {
-                        choices.push(Span::raw("    "));
-                    }
-                    choices.push(Span::styled(format!(" {keys} "), style));
-                    choices.push(Span::raw(format!(" {word}")));
-                }
-            }
-            if !p.temp.is_empty() {
-                choices.push(Span::raw(if p.with_temp {
-                    "    t  leave temp out"
-                } else {
-                    "    t  bring temp in"
-                }));
-            }
-            let mut body = vec![Line::raw(p.line.clone())];
-            if let Some(r) = p.raise {
-                body.push(Line::from(vec![
-                    Span::styled(" m ", theme.get("accent")),
-                    Span::raw(format!(
-                        " raise the max risk to {} for this launch",
-                        r.as_str()
-                    )),
-                ]));
-            }
-            // the cases by name, a window of them (j / k scroll)
-            // what the box holds besides the rows: its borders, the line (wrapped),
-            // the offer, the blanks, the scroll line and the choices
-            let inner_w = usize::from(PROMPT_WIDTH.min(area.width).saturating_sub(2)).max(1);
-            let head = p.line.chars().count().div_ceil(inner_w) + usize::from(p.raise.is_some());
-            let window = usize::from(area.height)
-                .saturating_sub(head + 8)
-                .clamp(1, PREVIEW_ROWS);
-            body.push(Line::raw(""));
-            for r in p.rows.iter().skip(p.scroll).take(window) {
-                let style = if r.starts_with('✗') {
-                    theme.get("skipped")
-                } else if r.starts_with('?') {
-                    theme.get("warning")
-                } else {
-                    theme.get("text")
-                };
-                body.push(Line::styled(r.clone(), style));
-            }
-            let below = p.rows.len().saturating_sub(p.scroll + window);
-            if p.scroll > 0 || below > 0 {
-                body.push(Line::styled(
-                    format!(
-                        "rows {}–{} of {} · j/k scroll",
-                        p.scroll + 1,
-                        (p.scroll + window).min(p.rows.len()),
-                        p.rows.len()
-                    ),
-                    theme.get("muted"),
-                ));
-            }
-            body.push(Line::raw(""));
-            body.push(Line::from(choices));
-            (
-                if p.rerun {
-                    " Rerun failed? ".to_owned()
-                } else {
-                    " Launch? ".to_owned()
-                },
-                body,
-            )
-        }
+        Prompt::Preview(p) => preview(p, keymap, theme, area),
         Prompt::QuitLive => (
             " Quit? ".to_owned(),
             confirm_destructive(
@@ -258,6 +94,188 @@ pub fn prompt(
             .block(pane(title, true, theme)),
         r,
     );
+}
+
+/// The authorization question: what the launch does, and the yes / no (or the
+/// word to type).
+fn authorize(a: &Asking, theme: &Theme) -> (String, Vec<Line<'static>>) {
+    let (title, lines) = super::super::app::launch::prompt_text(&a.prompt);
+    let mut body: Vec<Line> = lines
+        .into_iter()
+        .map(|l| Line::raw(testdeck_core::sanitize::escape(&l).into_owned()))
+        .collect();
+    body.push(Line::raw(""));
+    if a.typed() {
+        body.push(Line::from(vec![
+            Span::styled("❯ ", theme.get("accent")),
+            Span::styled(
+                testdeck_core::sanitize::escape(&a.typed).into_owned(),
+                theme.get("input"),
+            ),
+            Span::styled("▏", theme.get("accent")),
+        ]));
+        body.push(Line::styled("Enter confirms · Esc: no", theme.get("muted")));
+    } else {
+        body.push(yes_no(
+            "risk_mutating",
+            " yes    ",
+            " no (Enter, Esc)",
+            theme,
+        ));
+    }
+    if !a.skipped.is_empty() {
+        body.push(Line::styled(
+            format!(
+                "{} will be skipped",
+                super::plural(a.skipped.len(), "case", "cases")
+            ),
+            theme.get("muted"),
+        ));
+    }
+    (
+        format!(" {} ", testdeck_core::sanitize::escape(&title)),
+        body,
+    )
+}
+
+/// A person's verdict: the case, its steps to tick, the verdicts and the note.
+fn judge(j: &Judging, launch: &Launch, theme: &Theme) -> (String, Vec<Line<'static>>) {
+    let mut body = vec![Line::styled(
+        testdeck_core::sanitize::escape(&format!("{} {}", j.case_id, j.title)).into_owned(),
+        theme.get("title"),
+    )];
+    for (i, s) in j.steps.iter().enumerate() {
+        let ticked = j.ticked.get(i).copied().unwrap_or(false);
+        let line = Line::raw(format!(
+            "  {} {}. {}",
+            if ticked { "☑" } else { "☐" },
+            i + 1,
+            testdeck_core::sanitize::escape(s)
+        ));
+        body.push(if i == j.cursor {
+            line.style(theme.get("selection"))
+        } else {
+            line
+        });
+    }
+    body.push(Line::raw(""));
+    for (i, v) in super::super::app::launch::VERDICTS.iter().enumerate() {
+        let st = if i == j.choice {
+            theme.get("selection")
+        } else {
+            theme.get("text")
+        };
+        body.push(Line::styled(
+            format!("  {} {}", if i == j.choice { "▸" } else { " " }, v.as_str()),
+            st,
+        ));
+    }
+    body.push(Line::from(vec![
+        Span::styled("note ", theme.get("muted")),
+        Span::styled(
+            testdeck_core::sanitize::escape(&j.note).into_owned(),
+            theme.get("input"),
+        ),
+        Span::styled(if j.editing_note { "▏" } else { "" }, theme.get("accent")),
+    ]));
+    body.push(Line::styled(
+        if j.steps.is_empty() {
+            "j/k choose · i note · Enter records · Esc leaves it not-run"
+        } else {
+            "j/k move · Space ticks · i note · Enter records · Esc: not-run"
+        },
+        theme.get("muted"),
+    ));
+    // several cases wait for a person: say which one this is
+    let total = j.nth + launch.verdicts_waiting();
+    let title = if total > 1 {
+        format!(" Your verdict · {} of {total} ", j.nth)
+    } else {
+        " Your verdict ".to_owned()
+    };
+    (title, body)
+}
+
+/// What a launch will do: its line, a window of its cases, and the choices
+/// named as the keymap says them.
+fn preview(
+    p: &Preview,
+    keymap: &crate::keymap::Keymap,
+    theme: &Theme,
+    area: Rect,
+) -> (String, Vec<Line<'static>>) {
+    // the keys and words of the keymap, as the key-hint line says them
+    let mut choices = Vec::new();
+    for (cmd, style) in [
+        (Command::Confirm, theme.get("risk_mutating")),
+        (Command::Close, theme.get("selection")),
+    ] {
+        if let Some((keys, word)) = keymap.choice("preview", cmd) {
+            if !choices.is_empty() {
+                choices.push(Span::raw("    "));
+            }
+            choices.push(Span::styled(format!(" {keys} "), style));
+            choices.push(Span::raw(format!(" {word}")));
+        }
+    }
+    if !p.temp.is_empty() {
+        choices.push(Span::raw(if p.with_temp {
+            "    t  leave temp out"
+        } else {
+            "    t  bring temp in"
+        }));
+    }
+    let mut body = vec![Line::raw(p.line.clone())];
+    if let Some(r) = p.raise {
+        body.push(Line::from(vec![
+            Span::styled(" m ", theme.get("accent")),
+            Span::raw(format!(
+                " raise the max risk to {} for this launch",
+                r.as_str()
+            )),
+        ]));
+    }
+    // the cases by name, a window of them (j / k scroll)
+    // what the box holds besides the rows: its borders, the line (wrapped),
+    // the offer, the blanks, the scroll line and the choices
+    let inner_w = usize::from(PROMPT_WIDTH.min(area.width).saturating_sub(2)).max(1);
+    let head = p.line.chars().count().div_ceil(inner_w) + usize::from(p.raise.is_some());
+    let window = usize::from(area.height)
+        .saturating_sub(head + 8)
+        .clamp(1, PREVIEW_ROWS);
+    body.push(Line::raw(""));
+    for r in p.rows.iter().skip(p.scroll).take(window) {
+        let style = if r.starts_with('✗') {
+            theme.get("skipped")
+        } else if r.starts_with('?') {
+            theme.get("warning")
+        } else {
+            theme.get("text")
+        };
+        body.push(Line::styled(r.clone(), style));
+    }
+    let below = p.rows.len().saturating_sub(p.scroll + window);
+    if p.scroll > 0 || below > 0 {
+        body.push(Line::styled(
+            format!(
+                "rows {}–{} of {} · j/k scroll",
+                p.scroll + 1,
+                (p.scroll + window).min(p.rows.len()),
+                p.rows.len()
+            ),
+            theme.get("muted"),
+        ));
+    }
+    body.push(Line::raw(""));
+    body.push(Line::from(choices));
+    (
+        if p.rerun {
+            " Rerun failed? ".to_owned()
+        } else {
+            " Launch? ".to_owned()
+        },
+        body,
+    )
 }
 
 /// The most case rows a launch preview shows at once (j / k scroll the rest).

@@ -185,6 +185,10 @@ pub(crate) struct Recovered {
 /// Cut the block list under a top-level `key:` into its items and parse each
 /// alone, so one broken item does not hide the others. `None` when the file has
 /// no such block list.
+#[expect(
+    clippy::too_many_lines,
+    reason = "a line-by-line recovery scanner whose states share the cursor"
+)]
 pub(crate) fn recover_list(text: &str, key: &str) -> Option<Recovered> {
     let lines: Vec<&str> = text.split('\n').collect();
     let head = format!("{key}:");

@@ -49,6 +49,10 @@ struct State {
     by_id: HashMap<String, usize>,
 }
 
+#[expect(
+    clippy::too_many_lines,
+    reason = "one arm per trace entry kind, all writing into the same trace"
+)]
 pub(super) fn read_entries(t: &mut Trace, mut archive: Archive) {
     let limits = t.limits.clone();
     let mut entries: Vec<_> = archive

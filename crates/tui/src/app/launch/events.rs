@@ -50,6 +50,10 @@ impl App {
     }
 
     /// One event of launch `index` (`watch::WATCH_LAUNCH` for a watch's reruns).
+    #[expect(
+        clippy::too_many_lines,
+        reason = "one arm per exec event, each a few lines"
+    )]
     pub(crate) fn exec_event(&mut self, index: usize, ev: testdeck_exec::ExecEvent) -> Vec<Effect> {
         use testdeck_exec::ExecEvent as E;
         match ev {

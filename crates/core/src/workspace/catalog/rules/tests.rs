@@ -1,4 +1,8 @@
 //! The rules, each made to fire on the smallest catalog that breaks it.
+#![allow(
+    clippy::too_many_lines,
+    reason = "a test reads as one story, set up, act, check, top to bottom"
+)]
 
 use super::super::from_texts;
 use super::*;

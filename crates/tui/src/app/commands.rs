@@ -1,0 +1,232 @@
+//! The command router: a command goes to the overlay, the screen or the input
+//! that has the keys, else to the panes' command table.
+
+use super::{
+    App, Command, Effect, FeatureWork, Finder, InputTarget, Overlay, Pane, Prompt, Screen,
+    ScreenOutcome, Tab, clipboard,
+};
+
+impl App {
+    pub(super) fn command(&mut self, c: Command) -> Vec<Effect> {
+        // before the overlay takes the key: `E` on the problems list opens the problem
+        if c == Command::Edit {
+            return self.edit();
+        }
+        if let Some(what) = clipboard::Copy::of(c).filter(|_| self.layers.overlay().is_none()) {
+            return self.copy(what);
+        }
+        match self.layers.take() {
+            Some(Overlay::Finder(f)) => return self.finder_command(f, c),
+            Some(o @ (Overlay::Help { .. } | Overlay::Data { .. })) => {
+                self.layers.put(o.scrolled(c, self.help_len(), self.size));
+                return Vec::new();
+            }
+            Some(Overlay::Prompt(p)) => return self.prompt_command(p, c),
+            None => {}
+        }
+        if matches!(self.layers.screen(), Some(Screen::Trace(_))) {
+            return self.trace_command(c);
+        }
+        if matches!(self.layers.screen(), Some(Screen::Insights(_))) {
+            return self.insights_command(c);
+        }
+        if c == Command::PreviewImage {
+            if let Some(Screen::Why(w)) = self.layers.screen() {
+                let shot = w.screenshot().map(|(f, l)| (f.to_path_buf(), l.to_owned()));
+                return self.why_screenshot(shot);
+            }
+        }
+        if matches!(c, Command::ReportUpdate | Command::Apply)
+            && matches!(self.layers.screen(), Some(Screen::Report(_)))
+        {
+            return self.report_command(c);
+        }
+        if let Some(screen) = self.layers.screen_mut() {
+            match screen.command(c, (self.size.1 / 2).max(1) as isize) {
+                ScreenOutcome::Close => self.layers.close_screen(),
+                ScreenOutcome::Say(m) => self.notice = Some(m.into()),
+                ScreenOutcome::Stay => {}
+            }
+            return Vec::new();
+        }
+        if let Some(target) = self.layers.input() {
+            return self.input_command(target, c);
+        }
+        self.pane_command(c)
+    }
+
+    /// A command while a filter or a new case's name is being typed.
+    fn input_command(&mut self, target: InputTarget, c: Command) -> Vec<Effect> {
+        match c {
+            Command::Confirm if target == InputTarget::NewCase => {
+                self.layers.stop_editing();
+                return self.add_case_confirm();
+            }
+            Command::Close if target == InputTarget::NewCase => {
+                self.layers.stop_editing();
+                self.adding.cancel();
+            }
+            Command::Close => {
+                self.layers.stop_editing();
+                self.filter_mut(target).clear();
+                self.refilter_target(target);
+            }
+            Command::Confirm => self.layers.stop_editing(),
+            Command::ClearInput => {
+                self.filter_mut(target).clear();
+                self.refilter_target(target);
+            }
+            _ => {}
+        }
+        self.selection_changed()
+    }
+
+    /// A command for the panes, once no overlay, screen or input took it: the
+    /// command table.
+    #[expect(
+        clippy::too_many_lines,
+        reason = "the command table: one arm per command, each a line or two"
+    )]
+    fn pane_command(&mut self, c: Command) -> Vec<Effect> {
+        self.notice = None;
+        let page = (self.size.1 / 2).max(1) as isize;
+        match c {
+            Command::Quit => {
+                if self.launch.running() > 0 || self.watch.reruns() > 0 {
+                    self.layers.open(Overlay::Prompt(Prompt::QuitLive));
+                    return Vec::new();
+                }
+                self.quit = true;
+                return vec![Effect::Quit];
+            }
+            Command::MoveDown
+            | Command::MoveUp
+            | Command::PageDown
+            | Command::PageUp
+            | Command::GoTop
+            | Command::GoBottom => self.focused_key(c, page),
+            Command::Collapse => self.collapse(),
+            Command::Expand => self.expand(),
+            Command::ExpandAll | Command::CollapseAll => self.fold_all(c == Command::ExpandAll),
+            Command::Open => return self.open(),
+            Command::NextPane | Command::PrevPane => self.cycle_pane(c == Command::NextPane),
+            Command::TabTests => self.set_tab(Tab::Tests),
+            Command::TabCatalog => self.set_tab(Tab::Catalog),
+            Command::TabRuns => self.set_tab(Tab::Runs),
+            Command::Find => {
+                let mut f = Finder::default();
+                f.refind(&self.candidates);
+                self.layers.open(Overlay::Finder(f));
+            }
+            Command::Filter => {
+                if self.tab == Tab::Runs && self.focus == Pane::Tree {
+                    self.layers.edit(InputTarget::RunsFilter);
+                } else {
+                    self.live.filter_events();
+                    self.layers.edit(InputTarget::EventsFilter);
+                    self.focus = Pane::Live;
+                }
+            }
+            Command::Mark => self.mark_selected(),
+            Command::Follow
+            | Command::FailuresOnly
+            | Command::CycleType
+            | Command::ToggleEvents
+            | Command::ToggleOutput => {
+                self.live.handle(c, page, self.focus == Pane::Live);
+                // a filter changes the row count: the window re-fitted to it
+                self.clamp();
+            }
+            Command::ScrollLeft | Command::ScrollRight => {
+                if !self.live.handle(c, page, self.has_keys(Pane::Live)) {
+                    self.notice = Some("< and > scroll the timeline sideways: Tab to it".into());
+                }
+            }
+            Command::NextFailure | Command::PrevFailure => {
+                self.jump_failure(c == Command::NextFailure);
+            }
+            Command::OpenArtifact => return self.open_artifact(),
+            Command::PreviewImage => return self.preview_open(),
+            Command::Help => self.layers.open(Overlay::Help { scroll: 0 }),
+            Command::Problems => {
+                self.problems.check();
+                self.layers
+                    .open(self.problems.overlay(self.ws.as_ref(), self.live.run(), 0));
+                return vec![Effect::Work(FeatureWork::Validate)];
+            }
+            Command::Close => {
+                self.marks.clear();
+                self.live.clear_filters();
+                self.clamp();
+            }
+            Command::Run => return self.start_launch(),
+            Command::Cancel => {
+                let (notice, fx) = self.launch.handle(c);
+                self.notice = notice;
+                return fx;
+            }
+            Command::MaxRisk => self.notice = self.launch.handle(c).0,
+            Command::Watch | Command::RerunFailed | Command::Compare | Command::Report => {
+                return self.feature_command(c);
+            }
+            Command::Why => return self.why_open(),
+            Command::Insights => self.insights_open(),
+            Command::Sort => self.sort_next(),
+            Command::MarkChanged => return self.mark_changed(),
+            Command::AddCase => self.add_case(),
+            Command::RunLast => return self.run_last(),
+            Command::JumpRun => return self.jump_to_announced(),
+            Command::Reload => {
+                self.why.forget();
+                self.notice = Some("reading the workspace again…".into());
+                return vec![Effect::Reload];
+            }
+            Command::Zoom => {
+                self.sizing.zoom = !self.sizing.zoom;
+                self.clamp();
+            }
+            Command::WiderTree | Command::NarrowerTree => {
+                let step = if c == Command::WiderTree { 5 } else { -5 };
+                self.sizing.widen(step, self.size);
+                self.clamp();
+            }
+            // handled before the overlays (`command`'s first lines)
+            Command::Edit
+            | Command::CopyCaseId
+            | Command::CopyPath
+            | Command::CopyRunId
+            | Command::CopyCommand
+            | Command::Confirm
+            | Command::ClearInput
+            | Command::ToggleStep
+            | Command::IncludeTemp
+            | Command::Section(_)
+            // the report screen's own (handled with the screens)
+            | Command::ReportUpdate
+            | Command::Apply
+            | Command::Noop => {}
+        }
+        self.selection_changed()
+    }
+
+    /// Tab / Shift-Tab: the focus to the next (or previous) pane shown.
+    fn cycle_pane(&mut self, next: bool) {
+        let panes = self.panes();
+        let i = panes.iter().position(|p| *p == self.focus).unwrap_or(0);
+        let n = panes.len();
+        let j = if next { (i + 1) % n } else { (i + n - 1) % n };
+        self.focus = panes[j];
+    }
+
+    /// `n` / `N`: the timeline's next (or previous) failure, focused.
+    fn jump_failure(&mut self, next: bool) {
+        match self.live.jump_failure(next) {
+            Some(true) => {
+                self.focus = Pane::Live;
+                self.clamp();
+            }
+            Some(false) => self.notice = Some("no more failures".into()),
+            None => {}
+        }
+    }
+}
