@@ -135,7 +135,7 @@ fn two_specs_and_a_vitest_file_of_two_scopes_are_one_runner_one_playwright_one_v
     let cut = spec
         .find("  test('should focus and select input on Ctrl+K")
         .expect("the fourth test");
-    let other = root.join("tests/web/e2e/browse/browse.spec.ts");
+    let other = root.join("tests/web/e2e/tour/tour.spec.ts");
     std::fs::create_dir_all(other.parent().expect("parent")).expect("mkdir");
     std::fs::write(&other, format!("{}}});\n", &spec[..cut])).expect("write");
     // a vitest file in another scope of the same launch
@@ -166,7 +166,7 @@ fn two_specs_and_a_vitest_file_of_two_scopes_are_one_runner_one_playwright_one_v
     assert_eq!(code, 1);
     let want: BTreeSet<(String, String)> = [
         ("web/backend/filter/filter", "pass"),
-        ("web/e2e/browse/browse", "pass"),
+        ("web/e2e/tour/tour", "pass"),
         ("web/e2e/search/search", "fail"),
     ]
     .iter()
@@ -183,7 +183,7 @@ fn two_specs_and_a_vitest_file_of_two_scopes_are_one_runner_one_playwright_one_v
     // one Playwright process for both specs, one vitest process, one runner
     let (search, browse, filter) = (
         newest_run(root, "web/e2e/search/search"),
-        newest_run(root, "web/e2e/browse/browse"),
+        newest_run(root, "web/e2e/tour/tour"),
         newest_run(root, "web/backend/filter/filter"),
     );
     let (t1, pw1, r1) = processes(&search);
@@ -279,16 +279,27 @@ fn two_specs_and_a_vitest_file_of_two_scopes_are_one_runner_one_playwright_one_v
             "{id}: {doc:#}"
         );
     }
-    // the passing spec's run ended before the failing one's began: live
-    let ended = json_file(&browse.join("meta.json"))["finishedAt"]
-        .as_str()
-        .expect("finishedAt")
-        .to_owned();
-    let began = json_file(&search.join("meta.json"))["startedAt"]
+    // live: the failing spec (first by its path) said it waits for the report
+    // before the passing one began, and the passing one ended at its last test,
+    // before the failing one (which ends with Playwright's report)
+    let began = json_file(&browse.join("meta.json"))["startedAt"]
         .as_str()
         .expect("startedAt")
         .to_owned();
-    assert!(ended <= began, "{ended} then {began}");
+    let said_at = said[0]["ts"].as_str().expect("ts").to_owned();
+    assert!(said_at <= began, "{said_at} then {began}");
+    let ended = |dir: &Path| {
+        json_file(&dir.join("meta.json"))["finishedAt"]
+            .as_str()
+            .expect("finishedAt")
+            .to_owned()
+    };
+    assert!(
+        ended(&browse) <= ended(&search),
+        "{} then {}",
+        ended(&browse),
+        ended(&search)
+    );
 }
 
 #[test]

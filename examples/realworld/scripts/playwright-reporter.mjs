@@ -257,7 +257,13 @@ export default class RawLogReporter {
     const { counts } = run.log;
     const ok = counts.failed === 0 && !run.incomplete;
     if (!ok && !atEnd) {
-      // the timeline says why the run stays open after its last test
+      // while other specs of the launch still run, the timeline says why the
+      // run stays open after its last test
+      const others = [...this.left].some(([file, n]) => file !== run.abs && n > 0);
+      if (!others) {
+        this.waiting.push(run);
+        return;
+      }
       const { total, passed, failed, skipped } = counts;
       const message = `its ${total} test${total === 1 ? '' : 's'} ended (${failed} failed); the run ends with Playwright's HTML report, written when Playwright ends`;
       emit(run.dir, 'signal', 'runner/awaiting-report', 'info', message, { tests: { total, passed, failed, skipped } });
