@@ -16,6 +16,9 @@ use testdeck_core::workspace::run_tests::RunTests;
 
 /// How often `tests/logs/` is looked at while the runner works.
 pub(crate) const POLL: Duration = Duration::from_millis(100);
+/// Within a poll, how often a cancelled launch looks whether its runner has
+/// ended (a quit waits on the launch: it should not wait out a whole poll).
+const CANCEL_STEP: Duration = Duration::from_millis(5);
 /// After the runner exits, how long to wait for the last files of its runs.
 const SETTLE: Duration = Duration::from_millis(500);
 /// The id under which the runner's own output is streamed.
@@ -499,6 +502,18 @@ struct Call<'a> {
     env: &'a [(String, String)],
 }
 
+/// Sleep `poll`, in steps of [`CANCEL_STEP`], or until `done`.
+fn pause(poll: Duration, done: impl Fn() -> bool) {
+    let until = Instant::now() + poll;
+    loop {
+        let left = until.saturating_duration_since(Instant::now());
+        if left.is_zero() || done() {
+            return;
+        }
+        std::thread::sleep(left.min(CANCEL_STEP));
+    }
+}
+
 fn run_one(
     root: &Path,
     targets: &[TestsTarget],
@@ -596,7 +611,7 @@ fn run_one(
                 break;
             }
         }
-        std::thread::sleep(POLL);
+        pause(POLL, || cancel.is_cancelled() && proc_thread.is_finished());
     }
     let outcome = proc_thread.join().unwrap_or_else(|_| process::Outcome {
         spawn_error: Some("internal error: the runner's supervisor panicked (a bug)".into()),
@@ -829,6 +844,25 @@ fn step(root: &Path, f: &mut Followed, sink: &Sink, cancel: &Cancel) -> Option<R
 mod tests {
     use super::*;
     use testdeck_core::testkit::strings;
+
+    #[test]
+    fn a_pause_ends_when_it_is_done_not_at_the_end_of_the_poll() {
+        // a poll of an hour: the pause returns once `done` says so (the test
+        // would hang otherwise), having looked every step until then
+        let looks = std::cell::Cell::new(0);
+        pause(Duration::from_secs(3600), || {
+            looks.set(looks.get() + 1);
+            looks.get() == 3
+        });
+        assert_eq!(looks.get(), 3);
+        // and a poll with nothing to wait for looks once at most
+        let looks = std::cell::Cell::new(0);
+        pause(Duration::ZERO, || {
+            looks.set(looks.get() + 1);
+            false
+        });
+        assert!(looks.get() <= 1);
+    }
 
     #[test]
     fn filters_of_scopes_and_cases() {
