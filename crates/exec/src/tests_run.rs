@@ -16,6 +16,9 @@ use testdeck_core::workspace::run_tests::RunTests;
 
 /// How often `tests/logs/` is looked at while the runner works.
 pub(crate) const POLL: Duration = Duration::from_millis(100);
+/// Within a poll, how often a cancelled launch looks whether its runner has
+/// ended (a quit waits on the launch: it should not wait out a whole poll).
+const CANCEL_STEP: Duration = Duration::from_millis(5);
 /// After the runner exits, how long to wait for the last files of its runs.
 const SETTLE: Duration = Duration::from_millis(500);
 /// The id under which the runner's own output is streamed.
@@ -499,6 +502,18 @@ struct Call<'a> {
     env: &'a [(String, String)],
 }
 
+/// Sleep `poll`, in steps of [`CANCEL_STEP`], or until `done`.
+fn pause(poll: Duration, done: impl Fn() -> bool) {
+    let until = Instant::now() + poll;
+    loop {
+        let left = until.saturating_duration_since(Instant::now());
+        if left.is_zero() || done() {
+            return;
+        }
+        std::thread::sleep(left.min(CANCEL_STEP));
+    }
+}
+
 #[expect(
     clippy::too_many_lines,
     reason = "one test's life in order: spawn, stream, settle, record; its locals live across every stage"
@@ -600,7 +615,7 @@ fn run_one(
                 break;
             }
         }
-        std::thread::sleep(POLL);
+        pause(POLL, || cancel.is_cancelled() && proc_thread.is_finished());
     }
     let outcome = proc_thread.join().unwrap_or_else(|_| process::Outcome {
         spawn_error: Some("internal error: the runner's supervisor panicked (a bug)".into()),

@@ -184,7 +184,9 @@ impl Runtime {
                     wake: follower.interrupt_handle(),
                 });
                 let send = self.send.clone();
-                tokio::task::spawn_blocking(move || {
+                // a thread of its own, not the runtime's blocking pool: a quit
+                // sets `stop` and does not wait for the batch being read
+                std::thread::spawn(move || {
                     follow_queued(follower, &dir, &stop, &path, &*send);
                 });
             }

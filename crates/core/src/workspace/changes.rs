@@ -288,6 +288,16 @@ impl Reader {
     }
 }
 
+/// Put `case` among `cases` (sorted by scope, caseId, path) in place of the
+/// case of the same file.
+fn insert_case(cases: &mut Vec<tree::TestCase>, case: tree::TestCase) {
+    cases.retain(|c| c.path != case.path);
+    let k = |c: &tree::TestCase| (c.scope.clone(), c.case_id.clone(), c.path.clone());
+    let key = k(&case);
+    let at = cases.partition_point(|c| k(c) < key);
+    cases.insert(at, case);
+}
+
 fn problems_outside(problems: &mut Vec<Problem>, dir: &str, mut new: Vec<Problem>) {
     problems.retain(|p| under(&p.file, dir).is_none());
     problems.append(&mut new);
@@ -332,28 +342,14 @@ impl Workspace {
                     path,
                 } => {
                     let case = tree::case_from_parts(&folders, &case_id, path, &self.plan);
-                    let cases = &mut self.tests.cases;
-                    cases.retain(|c| c.path != case.path);
-                    let k =
-                        |c: &tree::TestCase| (c.scope.clone(), c.case_id.clone(), c.path.clone());
-                    let key = k(&case);
-                    let at = cases.partition_point(|c| k(c) < key);
-                    cases.insert(at, case);
+                    insert_case(&mut self.tests.cases, case);
                     a.tree = true;
                 }
                 Update::OutsideCase(case) => {
-                    let cases = &mut self.tests.cases;
-                    if cases.contains(&case) {
-                        // a test file saved: the case is as it was
-                        changed = false;
-                    } else {
-                        cases.retain(|c| c.path != case.path);
-                        let k = |c: &tree::TestCase| {
-                            (c.scope.clone(), c.case_id.clone(), c.path.clone())
-                        };
-                        let key = k(&case);
-                        let at = cases.partition_point(|c| k(c) < key);
-                        cases.insert(at, case);
+                    // a test file saved: the case is as it was
+                    changed = !self.tests.cases.contains(&case);
+                    if changed {
+                        insert_case(&mut self.tests.cases, case);
                         a.tree = true;
                     }
                 }

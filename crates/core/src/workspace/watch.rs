@@ -376,6 +376,39 @@ fn deliver(shared: &Shared, batch: Batch) {
         .retain(|s| s.send(batch.clone()).is_ok());
 }
 
+/// The test files outside the tree (`[outside]` of the workspace's settings):
+/// their folders watched; their patterns, to tell their changes.
+fn watch_outside(
+    root: &Path,
+    plan: &mut Plan,
+    mut w: Option<&mut notify::RecommendedWatcher>,
+) -> Option<super::outside::discover::Patterns> {
+    let mut problems = Vec::new();
+    let table = config::Config::load(root, &mut problems).outside?;
+    for g in table.vitest.iter().chain(&table.playwright) {
+        plan.source(w.as_deref_mut(), g);
+    }
+    Some(super::outside::discover::Patterns::new(
+        &table,
+        &mut problems,
+    ))
+}
+
+/// The change a changed path makes: the model's ([`classify`]), else a test
+/// file outside the tree added, changed or removed.
+fn change_of(
+    root: &Path,
+    outside: Option<&super::outside::discover::Patterns>,
+    p: &Path,
+) -> Option<Change> {
+    classify(root, p).or_else(|| {
+        let r = rel(root, p);
+        outside
+            .filter(|o| super::outside::discover::is_test_file(&r, o))
+            .map(|_| Change::Outside(r))
+    })
+}
+
 fn run(root: &Path, budget: usize, shared: &Shared, stop: &AtomicBool) {
     let (tx, rx) = channel::<notify::Result<notify::Event>>();
     let mut plan = Plan::new(root, budget);
@@ -389,26 +422,8 @@ fn run(root: &Path, budget: usize, shared: &Shared, stop: &AtomicBool) {
         }
     };
     plan.start(watcher.as_mut());
-    // the test files outside the tree (`[outside]`): their folders watched, a
-    // file of theirs added, changed or removed is a change of the tree
-    let outside = {
-        let mut problems = Vec::new();
-        config::Config::load(root, &mut problems).outside.map(|t| {
-            for g in t.vitest.iter().chain(&t.playwright) {
-                plan.source(watcher.as_mut(), g);
-            }
-            super::outside::discover::Patterns::new(&t, &mut problems)
-        })
-    };
-    let change_of = |p: &Path| {
-        classify(root, p).or_else(|| {
-            let r = rel(root, p);
-            outside
-                .as_ref()
-                .filter(|o| super::outside::discover::is_test_file(&r, o))
-                .map(|_| Change::Outside(r))
-        })
-    };
+    let outside = watch_outside(root, &mut plan, watcher.as_mut());
+    let change_of = |p: &Path| change_of(root, outside.as_ref(), p);
     shared.ready.store(true, Ordering::SeqCst);
     let mut debouncer = Debouncer::new(QUIET, MAX_WAIT);
     let mut next_poll = Instant::now() + POLL_EVERY;

@@ -195,3 +195,22 @@ fn cases_of_one_scope_merge() {
         ]
     );
 }
+
+#[test]
+fn a_pause_ends_when_it_is_done_not_at_the_end_of_the_poll() {
+    // a poll of an hour: the pause returns once `done` says so (the test
+    // would hang otherwise), having looked every step until then
+    let looks = std::cell::Cell::new(0);
+    pause(Duration::from_secs(3600), || {
+        looks.set(looks.get() + 1);
+        looks.get() == 3
+    });
+    assert_eq!(looks.get(), 3);
+    // and a poll with nothing to wait for looks once at most
+    let looks = std::cell::Cell::new(0);
+    pause(Duration::ZERO, || {
+        looks.set(looks.get() + 1);
+        false
+    });
+    assert!(looks.get() <= 1);
+}
