@@ -5,7 +5,7 @@
 
 use crate::common;
 use crate::per_test_events::{
-    app_with_spec, init, json_file, mv, newest_run, run, run_event, summary, timeline,
+    app_with_spec, init, json_file, mv, newest_run, run, run_event, summary, timeline, trace_json,
 };
 use common::adopt;
 use serde_json::Value;
@@ -266,12 +266,7 @@ fn two_specs_and_a_vitest_file_of_two_scopes_are_one_runner_one_playwright_one_v
             .iter()
             .find(|a| a["kind"] == "trace" && a["refs"]["stepId"] == id)
             .unwrap_or_else(|| panic!("{id}'s trace: {search_items:#?}"));
-        let out = common::cli::at(root)
-            .args(["trace", "--json"])
-            .arg(search.join(trace["path"].as_str().expect("path")))
-            .output()
-            .expect("trace");
-        let doc: Value = serde_json::from_slice(&out.stdout).expect("trace json");
+        let doc = trace_json(root, &search, trace);
         assert!(
             doc["failed"]
                 .as_str()

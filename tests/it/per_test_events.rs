@@ -131,15 +131,7 @@ fn a_playwright_spec_of_six_tests_writes_each_test_its_failures_and_its_own_trac
     let root = p.path();
     let config = std::fs::read(root.join("playwright.config.ts")).expect("config");
     adopt::break_the_shortcut(root);
-    let (events, code) = run(
-        root,
-        "web/e2e/search/search",
-        &[
-            ("CHROMIUM_PATH", &chromium),
-            ("PLAYWRIGHT_BROWSERS_PATH", browsers.path()),
-        ],
-        &[],
-    );
+    let (events, code) = run_search(root, &chromium, browsers.path());
     let (v, output) = verdict(&events);
     assert_eq!((v.as_str(), code), ("fail", 1), "{output}");
     assert_eq!(
@@ -260,12 +252,7 @@ fn a_playwright_spec_of_six_tests_writes_each_test_its_failures_and_its_own_trac
             .find(|a| a["kind"] == "trace" && a["refs"]["stepId"] == id)
             .unwrap_or_else(|| panic!("{id}'s trace: {items:#?}"));
         // its own trace: the failed action is in it
-        let out = common::cli::at(root)
-            .args(["trace", "--json"])
-            .arg(dir.join(trace["path"].as_str().expect("path")))
-            .output()
-            .expect("trace");
-        let doc: Value = serde_json::from_slice(&out.stdout).expect("trace json");
+        let doc = trace_json(root, &dir, trace);
         assert!(
             doc["failed"]
                 .as_str()
@@ -306,6 +293,30 @@ fn a_playwright_spec_of_six_tests_writes_each_test_its_failures_and_its_own_trac
     assert!(mine.is_empty(), "{mine:#?}");
 }
 
+/// `testdeck run` of the app's spec with the system Chromium and the
+/// browsers' own (empty) download folder.
+fn run_search(root: &Path, chromium: &Path, browsers: &Path) -> (Vec<Value>, i32) {
+    run(
+        root,
+        "web/e2e/search/search",
+        &[
+            ("CHROMIUM_PATH", chromium),
+            ("PLAYWRIGHT_BROWSERS_PATH", browsers),
+        ],
+        &[],
+    )
+}
+
+/// `trace --json` of the trace artifact `trace` of the run folder `dir`.
+pub(crate) fn trace_json(root: &Path, dir: &Path, trace: &Value) -> Value {
+    let out = common::cli::at(root)
+        .args(["trace", "--json"])
+        .arg(dir.join(trace["path"].as_str().expect("path")))
+        .output()
+        .expect("trace");
+    serde_json::from_slice(&out.stdout).expect("trace json")
+}
+
 #[test]
 fn no_installed_browser_is_environment_fail_never_a_test_fail() {
     if !common::realworld::node_ready() {
@@ -314,15 +325,7 @@ fn no_installed_browser_is_environment_fail_never_a_test_fail() {
     let (p, browsers) = app_with_spec();
     let root = p.path();
     let missing = root.join("no-chromium-here");
-    let (events, _) = run(
-        root,
-        "web/e2e/search/search",
-        &[
-            ("CHROMIUM_PATH", &missing),
-            ("PLAYWRIGHT_BROWSERS_PATH", browsers.path()),
-        ],
-        &[],
-    );
+    let (events, _) = run_search(root, &missing, browsers.path());
     let (v, output) = verdict(&events);
     assert_eq!(v, "environment-fail", "{output}");
     let reason = summary(&events)["results"][0]["reason"]
@@ -360,15 +363,7 @@ fn a_web_server_that_does_not_start_is_environment_fail_with_what_it_said() {
         "console.error('cannot listen: DATABASE_URL is not set');\nprocess.exit(3);\n",
     )
     .expect("server");
-    let (events, code) = run(
-        root,
-        "web/e2e/search/search",
-        &[
-            ("CHROMIUM_PATH", &chromium),
-            ("PLAYWRIGHT_BROWSERS_PATH", browsers.path()),
-        ],
-        &[],
-    );
+    let (events, code) = run_search(root, &chromium, browsers.path());
     let (v, output) = verdict(&events);
     assert_eq!((v.as_str(), code), ("environment-fail", 1), "{output}");
     let reason = summary(&events)["results"][0]["reason"]

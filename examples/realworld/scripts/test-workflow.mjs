@@ -416,6 +416,17 @@ function infoOf(tool) {
   return { tool, ...runInfo };
 }
 
+/** The work folder of one tool's launch: what its reporter is given and
+ * hands back (`cases.json`: the run's info, the cases with their absolute
+ * files and what `more` adds; the runs it ended), outside the run folders and
+ * the person's tree, removed when the tool ends. */
+function workFolder(info, cases, more = () => ({})) {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'testdeck-run-'));
+  const abs = cases.map((c) => ({ ...c, abs: path.resolve(root, c.file) }));
+  fs.writeFileSync(path.join(work, 'cases.json'), JSON.stringify({ info, ...more(work), cases: abs }));
+  return work;
+}
+
 /** Every Playwright case of the selection in ONE Playwright process, on the
  * runner's config listing all their files: its reporter opens each case's run
  * folder as the file's first test begins and closes it (meta.json last) as
@@ -424,15 +435,9 @@ function infoOf(tool) {
  * environment's failure). */
 async function runPlaywright(cases) {
   const info = infoOf('playwright');
-  // what the reporter is given and hands back (the cases, the projects, the
-  // runs it ended), outside the run folders and the person's tree; gone when
-  // Playwright ends
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'testdeck-run-'));
-  const htmlDir = path.join(work, 'report');
-  fs.writeFileSync(
-    path.join(work, 'cases.json'),
-    JSON.stringify({ info, htmlDir, cases: cases.map((c) => ({ ...c, abs: path.resolve(root, c.file) })) }),
-  );
+  const report = (work) => path.join(work, 'report');
+  const work = workFolder(info, cases, (w) => ({ htmlDir: report(w) }));
+  const htmlDir = report(work);
   const port = await freePort();
   const config = generatedConfig(work, cases.map((c) => c.file), htmlDir);
   const exit = await runTool(['node_modules/@playwright/test/cli.js', 'test', '-c', config], {
@@ -493,12 +498,8 @@ function showReportHint() {
  * last) as the file ends; a file vitest never started ends here, failed,
  * with what vitest said. */
 async function runVitest(cases) {
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'testdeck-run-'));
   const info = infoOf('vitest');
-  fs.writeFileSync(
-    path.join(work, 'cases.json'),
-    JSON.stringify({ info, cases: cases.map((c) => ({ ...c, abs: path.resolve(root, c.file) })) }),
-  );
+  const work = workFolder(info, cases);
   const exit = await runTool(
     [
       'node_modules/vitest/vitest.mjs',

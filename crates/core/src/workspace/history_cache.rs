@@ -264,7 +264,7 @@ fn section_name(history_name: &str) -> String {
 pub fn load_section(dir: &Path, root: &Path) -> Option<Vec<u8>> {
     let real = root.canonicalize().ok()?;
     read_payload(dir, &real, &section_name(&file_name(&real)))
-        .map(|(p, _)| p)
+        .map(|(mut bytes, at, _)| bytes.split_off(at))
         .filter(|s| !s.is_empty())
 }
 
@@ -274,7 +274,7 @@ pub fn load_section(dir: &Path, root: &Path) -> Option<Vec<u8>> {
 pub fn store_section(dir: &Path, root: &Path, section: &[u8]) -> std::io::Result<bool> {
     let real = root.canonicalize()?;
     let name = section_name(&file_name(&real));
-    let written = read_payload(dir, &real, &name).map(|(_, w)| w);
+    let written = read_payload(dir, &real, &name).map(|(_, _, w)| w);
     let (mut bytes, at) = frame_head(&real);
     bytes.extend_from_slice(section);
     Ok(write_framed(dir, &name, bytes, at, written)?.is_some())
@@ -310,8 +310,8 @@ impl HistoryCache {
     /// (corrupt, truncated, another workspace's, another format, over the cap).
     pub fn load(dir: &Path, root: &Path) -> Option<HistoryCache> {
         let real = root.canonicalize().ok()?;
-        let (payload, written) = read_payload(dir, &real, &file_name(&real))?;
-        let cases: Vec<CaseEntry> = postcard::from_bytes(&payload).ok()?;
+        let (bytes, at, written) = read_payload(dir, &real, &file_name(&real))?;
+        let cases: Vec<CaseEntry> = postcard::from_bytes(&bytes[at..]).ok()?;
         if !cases.iter().all(CaseEntry::well_formed) {
             return None;
         }

@@ -5,20 +5,22 @@
 use super::{FORMAT_VERSION, MAGIC, MAX_BYTES, read};
 use std::path::Path;
 
-/// The payload of the file `name` in `dir` for the workspace at `root`
-/// (through the bounded reader), and its CRC-32 and length: `None` when there
-/// is none, or it is not one to read (corrupt, truncated, another workspace's,
-/// another format, over the cap, in a folder others can write to).
-pub(super) fn read_payload(dir: &Path, real: &Path, name: &str) -> Option<(Vec<u8>, (u32, usize))> {
+/// The bytes of the file `name` in `dir` for the workspace at `root` (through
+/// the bounded reader), where its payload starts in them, and the payload's
+/// CRC-32 and length: `None` when there is none, or it is not one to read
+/// (corrupt, truncated, another workspace's, another format, over the cap, in
+/// a folder others can write to).
+pub(super) fn read_payload(
+    dir: &Path,
+    real: &Path,
+    name: &str,
+) -> Option<(Vec<u8>, usize, (u32, usize))> {
     // a folder others can write to is not the person's: nothing read from it
     read::own_folder(dir).ok()?;
     let bytes = read::read(&dir.join(name), Some(dir), read::Kind::HistoryCache).ok()?;
-    let (crc, payload) = unframe(&bytes, real)?;
-    let len = payload.len();
+    let (crc, len) = unframe(&bytes, real).map(|(crc, payload)| (crc, payload.len()))?;
     let at = bytes.len() - len;
-    let mut bytes = bytes;
-    bytes.drain(..at);
-    Some((bytes, (crc, len)))
+    Some((bytes, at, (crc, len)))
 }
 
 /// Write the framed `bytes` (a header made by [`frame_head`], its payload from
