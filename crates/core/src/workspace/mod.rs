@@ -3,7 +3,6 @@
 //! test call the same functions.
 
 pub mod adopt;
-pub mod assume;
 pub mod cancelled;
 pub mod cases;
 pub mod catalog;
@@ -15,12 +14,9 @@ pub mod demo;
 pub mod diff;
 pub mod editor;
 pub mod failure;
-pub mod fuzzy;
 pub mod git;
-pub mod glob;
 pub mod graph;
 pub mod history_cache;
-pub mod host;
 pub mod imports;
 pub mod init;
 pub mod insights;
@@ -32,19 +28,19 @@ pub mod per_test;
 pub mod plan;
 pub mod read;
 pub mod report;
-pub mod risk;
 pub mod run_folder;
 pub mod run_tests;
 pub mod runner;
-pub mod select;
 pub mod stats;
-pub mod timeline;
 pub mod trace;
 pub mod tree;
 pub mod validate;
 pub mod vars;
 pub mod walk;
 pub mod watch;
+
+// the model (testdeck-model, no I/O) at the paths it had when it lived here
+pub use testdeck_model::{assume, fuzzy, glob, host, risk, select, timeline};
 
 use crate::problem::Problem;
 use std::path::{Path, PathBuf};

@@ -67,7 +67,9 @@ impl Kind {
     /// The one table of size caps, in bytes.
     pub const fn cap(self) -> u64 {
         match self {
-            Kind::CatalogYaml | Kind::RunJson => 8 << 20,
+            // the parser's own limit (the model refuses more, too)
+            Kind::CatalogYaml => testdeck_model::catalog::yaml::MAX_FILE_BYTES,
+            Kind::RunJson => 8 << 20,
             Kind::Timeline | Kind::RunRecord => 64 << 20,
             Kind::RuntimeEvents => 32 << 20,
             Kind::Markdown | Kind::Image => 16 << 20,

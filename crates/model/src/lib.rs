@@ -1,0 +1,37 @@
+//! testdeck's model: what a test workspace says, with no I/O. Every function here
+//! takes what it reads as bytes or text and returns values and located problems;
+//! reading, walking, watching, caching, git and processes are the store's
+//! (`testdeck-core`), which re-exports these modules at their old paths.
+//!
+//! - [`catalog`]: the tester catalog (seed 001) parsed from its YAML texts, and its rules;
+//! - [`select`], [`fuzzy`]: which catalog cases a query or a filter selects;
+//! - [`vars`], [`assume`], [`host`]: `${VAR}` resolution (the environment passed in),
+//!   the `assume` grammar, the hosts a URL or a shell line names;
+//! - [`risk`]: the policy ladder every launch is checked against;
+//! - [`timeline`]: one `timeline.jsonl` line parsed;
+//! - [`glob`]: the path patterns of `testdeck.toml`;
+//! - [`sanitize`]: the one place text from a file is made safe for a terminal;
+//! - [`problem`]: located problems (`file:line:col`);
+//! - [`clock`], [`number`], [`sorted`]: times, counts and merges with no clock or I/O.
+//!
+//! `clippy.toml` beside this crate refuses the file system, threads, processes, the
+//! network, the clock and the environment, and `tests/layers.rs` its dependencies.
+
+#![warn(missing_docs)]
+
+pub mod assume;
+pub mod catalog;
+pub mod clock;
+pub mod fuzzy;
+pub mod glob;
+pub mod host;
+pub mod number;
+pub mod problem;
+pub mod risk;
+pub mod sanitize;
+pub mod select;
+pub mod sorted;
+pub mod timeline;
+pub mod vars;
+
+pub use problem::{Problem, Severity};
