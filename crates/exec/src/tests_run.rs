@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use testdeck_core::tail::{Follower, Start, TailEvent, Watch};
+use testdeck_core::workspace::config::ConfigLoad as _;
 use testdeck_core::workspace::failure::Digest;
 use testdeck_core::workspace::logs::read_meta;
 use testdeck_core::workspace::run_folder;

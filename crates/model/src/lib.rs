@@ -7,6 +7,7 @@
 //! - [`select`], [`fuzzy`]: which catalog cases a query or a filter selects;
 //! - [`vars`], [`assume`], [`host`]: `${VAR}` resolution (the environment passed in),
 //!   the `assume` grammar, the hosts a URL or a shell line names;
+//! - [`config`]: `testdeck.toml`'s settings parsed from its text;
 //! - [`risk`]: the policy ladder every launch is checked against;
 //! - [`timeline`]: one `timeline.jsonl` line parsed;
 //! - [`glob`]: the path patterns of `testdeck.toml`;
@@ -22,6 +23,7 @@
 pub mod assume;
 pub mod catalog;
 pub mod clock;
+pub mod config;
 pub mod fuzzy;
 pub mod glob;
 pub mod host;

@@ -22,6 +22,7 @@ const ALLOWED: &[&str] = &[
     "nucleo-matcher",
     "regex",
     "csv",
+    "toml",
     "clap",
 ];
 

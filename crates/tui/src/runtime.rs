@@ -15,6 +15,7 @@ use testdeck_core::tail;
 use testdeck_core::tail::live_run::{RunUpdate, follow, load_run};
 use testdeck_core::workspace::Workspace;
 use testdeck_core::workspace::changes::Change;
+use testdeck_core::workspace::config::ConfigLoad as _;
 use testdeck_core::workspace::new_case::NewCase;
 use testdeck_exec::process::Cancel;
 

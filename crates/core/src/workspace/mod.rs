@@ -43,6 +43,7 @@ pub mod watch;
 pub use testdeck_model::{assume, fuzzy, glob, host, risk, select, timeline};
 
 use crate::problem::Problem;
+use config::ConfigLoad as _;
 use std::path::{Path, PathBuf};
 
 /// Why a workspace could not be opened at all (exit 2). Anything less is a `Problem`.
