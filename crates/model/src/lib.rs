@@ -9,7 +9,8 @@
 //!   the `assume` grammar, the hosts a URL or a shell line names;
 //! - [`config`]: `testdeck.toml`'s settings parsed from its text;
 //! - [`risk`]: the policy ladder every launch is checked against;
-//! - [`timeline`]: one `timeline.jsonl` line parsed;
+//! - [`timeline`], [`meta`], [`run_file`]: a run's `timeline.jsonl` lines, its
+//!   `meta.json` and its other JSON files parsed from their bytes, errors located;
 //! - [`glob`]: the path patterns of `testdeck.toml`;
 //! - [`sanitize`]: the one place text from a file is made safe for a terminal;
 //! - [`problem`]: located problems (`file:line:col`);
@@ -27,9 +28,11 @@ pub mod config;
 pub mod fuzzy;
 pub mod glob;
 pub mod host;
+pub mod meta;
 pub mod number;
 pub mod problem;
 pub mod risk;
+pub mod run_file;
 pub mod sanitize;
 pub mod select;
 pub mod sorted;

@@ -69,7 +69,7 @@ impl Kind {
         match self {
             // the parser's own limit (the model refuses more, too)
             Kind::CatalogYaml => testdeck_model::catalog::yaml::MAX_FILE_BYTES,
-            Kind::RunJson => 8 << 20,
+            Kind::RunJson => testdeck_model::run_file::MAX_JSON_FILE,
             Kind::Timeline | Kind::RunRecord => 64 << 20,
             Kind::RuntimeEvents => 32 << 20,
             Kind::Markdown | Kind::Image => 16 << 20,
