@@ -14,6 +14,7 @@ use testdeck_core::workspace::failure::Digest;
 use testdeck_core::workspace::logs::read_meta;
 use testdeck_core::workspace::run_folder;
 use testdeck_core::workspace::run_tests::RunTests;
+use testdeck_core::workspace::run_tests::RunTestsRead as _;
 
 /// How often `tests/logs/` is looked at while the runner works.
 pub(crate) const POLL: Duration = Duration::from_millis(100);

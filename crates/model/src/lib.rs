@@ -3,6 +3,10 @@
 //! reading, walking, watching, caching, git and processes are the store's
 //! (`testdeck-core`), which re-exports these modules at their old paths.
 //!
+//! - [`logs`], [`tree`], [`plan`], [`run_tests`]: the workspace's model: its runs, its
+//!   cases, its test plan and what a run's timeline says of its tests;
+//! - [`stats`], [`insights`]: the statistics and each case's figures, from the runs;
+//! - [`outside`]: the scope of the cases outside the tree;
 //! - [`catalog`]: the tester catalog (seed 001) parsed from its YAML texts, and its rules;
 //! - [`select`], [`fuzzy`]: which catalog cases a query or a filter selects;
 //! - [`vars`], [`assume`], [`host`]: `${VAR}` resolution (the environment passed in),
@@ -28,15 +32,22 @@ pub mod config;
 pub mod fuzzy;
 pub mod glob;
 pub mod host;
+pub mod insights;
+pub mod logs;
 pub mod meta;
 pub mod number;
+pub mod outside;
+pub mod plan;
 pub mod problem;
 pub mod risk;
 pub mod run_file;
+pub mod run_tests;
 pub mod sanitize;
 pub mod select;
 pub mod sorted;
+pub mod stats;
 pub mod timeline;
+pub mod tree;
 pub mod vars;
 
 pub use problem::{Problem, Severity};

@@ -31,7 +31,6 @@ pub mod report;
 pub mod run_folder;
 pub mod run_tests;
 pub mod runner;
-pub mod stats;
 pub mod trace;
 pub mod tree;
 pub mod validate;
@@ -40,10 +39,12 @@ pub mod walk;
 pub mod watch;
 
 // the model (testdeck-model, no I/O) at the paths it had when it lived here
-pub use testdeck_model::{assume, fuzzy, glob, host, risk, select, timeline};
+pub use testdeck_model::{assume, fuzzy, glob, host, risk, select, stats, timeline};
 
 use crate::problem::Problem;
 use config::ConfigLoad as _;
+use logs::Judged as _;
+use plan::PlanLoad as _;
 use std::path::{Path, PathBuf};
 
 /// Why a workspace could not be opened at all (exit 2). Anything less is a `Problem`.
