@@ -179,10 +179,13 @@ pub enum Links {
 /// Guarded lookups that had to resolve a path in user space (canonicalize: a
 /// `readlink` per component) because the kernel could not (no `openat2`) or the
 /// path was not spelled under its folder. The walk and the run files never need
-/// one; the tests read this to prove it.
+/// one; the tests read this to prove it (compiled for tests only: the
+/// `testkit` feature).
+#[cfg(any(test, feature = "testkit"))]
 static RESOLVED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// How many guarded opens resolved a path in user space so far (see [`RESOLVED`]).
+#[cfg(any(test, feature = "testkit"))]
 pub fn resolved_in_user_space() -> u64 {
     RESOLVED.load(std::sync::atomic::Ordering::Relaxed)
 }
@@ -320,7 +323,7 @@ fn folder_path(path: &Path) -> Result<OwnedFd, Error> {
 }
 
 /// `path` as a folder and a path under it: spelled under `within` (every caller
-/// but odd ones), or else both resolved (counted in [`RESOLVED`]).
+/// but odd ones), or else both resolved (counted, for the tests).
 fn split_under(path: &Path, within: &Path) -> Result<(PathBuf, PathBuf), Error> {
     if let Ok(rel) = path.strip_prefix(within) {
         let rel = if rel.as_os_str().is_empty() {
@@ -330,6 +333,7 @@ fn split_under(path: &Path, within: &Path) -> Result<(PathBuf, PathBuf), Error> 
         };
         return Ok((within.to_path_buf(), rel.to_path_buf()));
     }
+    #[cfg(any(test, feature = "testkit"))]
     RESOLVED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let base = within.canonicalize().map_err(Error::Missing)?;
     let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
