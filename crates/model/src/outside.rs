@@ -1,5 +1,8 @@
-//! Cases outside the tests tree (SPEC §1.1a): the scope they are given. The store
-//! finds them (`testdeck_core::workspace::outside`).
+//! Cases outside the tests tree (SPEC §1.1a): the scope they are given, and the
+//! static read of a test config's text (`js`). The store finds the configs and
+//! the cases (`testdeck_core::workspace::outside`).
+
+pub mod js;
 
 /// The first folder of every outside case's scope below `temp/`.
 pub const SCOPE_PREFIX: &str = "temp/outside";

@@ -5,10 +5,10 @@
 use std::path::{Component, Path};
 
 pub mod discover;
-pub mod js;
 
 pub use super::config::Outside;
-pub use testdeck_model::outside::{SCOPE_PREFIX, is_outside_scope};
+// the static read of a config (no I/O) is the model's
+pub use testdeck_model::outside::{SCOPE_PREFIX, is_outside_scope, js};
 
 /// The `[outside]` table as `init` writes it (with its header).
 pub fn table_text(o: &Outside) -> String {
