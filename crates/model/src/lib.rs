@@ -5,6 +5,7 @@
 //!
 //! - [`logs`], [`tree`], [`plan`], [`run_tests`]: the workspace's model: its runs, its
 //!   cases, its test plan and what a run's timeline says of its tests;
+//! - [`per_test`]: each test of a run from its timeline, with its artifacts;
 //! - [`stats`], [`insights`]: the statistics and each case's figures, from the runs;
 //! - [`outside`]: the scope of the cases outside the tree;
 //! - [`catalog`]: the tester catalog (seed 001) parsed from its YAML texts, and its rules;
@@ -37,6 +38,7 @@ pub mod logs;
 pub mod meta;
 pub mod number;
 pub mod outside;
+pub mod per_test;
 pub mod plan;
 pub mod problem;
 pub mod risk;

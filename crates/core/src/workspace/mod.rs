@@ -24,7 +24,6 @@ pub mod logs;
 pub mod new_case;
 pub mod openers;
 pub mod outside;
-pub mod per_test;
 pub mod plan;
 pub mod read;
 pub mod report;
@@ -39,7 +38,7 @@ pub mod walk;
 pub mod watch;
 
 // the model (testdeck-model, no I/O) at the paths it had when it lived here
-pub use testdeck_model::{assume, fuzzy, glob, host, risk, select, stats, timeline};
+pub use testdeck_model::{assume, fuzzy, glob, host, per_test, risk, select, stats, timeline};
 
 use crate::problem::Problem;
 use config::ConfigLoad as _;

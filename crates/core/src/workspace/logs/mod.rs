@@ -11,7 +11,6 @@ mod judge;
 mod meta;
 mod scan;
 
-pub(crate) use artifacts::spelled_inside;
 pub use artifacts::{ARTIFACT_KINDS, Artifact, artifacts_from, read_artifacts, stays_inside};
 pub use files::{
     MAX_JSON_FILE, locate_key, locate_key_value, read_json_beneath, read_json_file, read_timeline,
