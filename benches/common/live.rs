@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use testdeck_core::workspace::Workspace;
 use testdeck_core::workspace::changes::{Change, Reader};
 use testdeck_core::workspace::config::Config;
+use testdeck_core::workspace::config::ConfigLoad as _;
 use testdeck_tui::action::Action;
 use testdeck_tui::app::{App, Effect};
 use testdeck_tui::theme::Theme;

@@ -7,6 +7,7 @@ use crate::changed_cli::{RUNNER, git, has_git, write};
 use crate::common::{adopt, cli};
 use serde_json::Value;
 use std::path::Path;
+use testdeck_core::workspace::insights::ChangeTimesRead as _;
 
 /// Move `from` (a test file of the fixture) to `to` in the tests tree, its
 /// `'../src` / `'./` imports written from the new folder.

@@ -13,6 +13,7 @@ use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Command;
+use testdeck_core::workspace::config::ConfigLoad as _;
 
 fn init(root: &Path) -> String {
     let out = at(root).arg("init").output().expect("init");

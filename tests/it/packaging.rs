@@ -163,7 +163,7 @@ fn packaged_crates_carry_their_sources_and_no_fixtures() {
         .iter()
         .map(|m| m.as_str().expect("member path").to_owned())
         .collect::<Vec<_>>();
-    assert_eq!(members.len(), 4, "core, exec, cli, tui: {members:?}");
+    assert_eq!(members.len(), 5, "model, core, exec, cli, tui: {members:?}");
     for member in &members {
         let name = format!("testdeck-{}", member.trim_start_matches("crates/"));
         let files = package_list(&cargo, &name);

@@ -8,6 +8,7 @@ use testdeck_core::workspace::Workspace;
 use testdeck_core::workspace::diff::resolve_run;
 use testdeck_core::workspace::failure::Digest;
 use testdeck_core::workspace::logs::RawRun;
+use testdeck_core::workspace::run_tests::RunTestsRead as _;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {

@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 use testdeck_core::sanitize::escape;
 use testdeck_core::workspace::config::Insights as Settings;
+use testdeck_core::workspace::insights::ChangeTimesRead as _;
 use testdeck_core::workspace::insights::{self, ChangeTimes, Durations, Lists};
 use testdeck_core::workspace::stats::{self, NodeKind};
 

@@ -9,6 +9,7 @@ pub mod init;
 pub mod insights;
 pub mod list;
 pub mod new;
+mod progress;
 pub mod report;
 pub mod run;
 pub mod runs;
@@ -284,7 +285,7 @@ impl Ctx {
         let root =
             testdeck_core::workspace::resolve_root(self.root.as_deref()).map_err(|e| usage(&e))?;
         // a person at a terminal sees a count when indexing takes a while
-        let _progress = testdeck_core::progress::start(if contract.is_some() {
+        let _progress = crate::progress::start(if contract.is_some() {
             "validating"
         } else {
             "indexing"
@@ -417,7 +418,7 @@ pub fn dispatch(cli: Cli) -> Outcome {
         keymap: cli.look.keymap.or_else(|| user.keymap.clone()),
     };
     testdeck_core::userconfig::set_current(user);
-    testdeck_core::progress::allow(wants_json(cli.command.as_ref()));
+    crate::progress::allow(wants_json(cli.command.as_ref()));
     if matches!(
         cli.command,
         Some(

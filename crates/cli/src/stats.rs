@@ -5,6 +5,7 @@ use serde_json::json;
 use std::process::ExitCode;
 use testdeck_core::sanitize::escape;
 use testdeck_core::workspace::insights::ChangeTimes;
+use testdeck_core::workspace::insights::ChangeTimesRead as _;
 use testdeck_core::workspace::stats::{self, NodeKind, Window, fmt_rate};
 
 #[derive(Debug, clap::Args)]

@@ -7,9 +7,9 @@
 //!   (`.pouch/tester/`), the test plan, contract checks, comparisons and reports,
 //!   and the one bounded reader every file goes through;
 //! - [`tail`]: following a JSON Lines file as it grows, is truncated or replaced;
-//! - [`sanitize`]: the one place text from a file is made safe for a terminal;
-//! - [`problem`]: located problems (`file:line:col`).
-//! - [`clock`], [`number`], [`color`]: times, counts and colour as a person reads them;
+//! - [`sanitize`], [`problem`], [`number`], [`sorted`]: the model's (`testdeck-model`,
+//!   which does no I/O), re-exported here at their old paths;
+//! - [`clock`], [`color`]: times and colour as a person reads them;
 //! - [`progress`]: the progress line of long headless work;
 //! - [`userconfig`]: the person's own `config.toml`.
 //!
@@ -20,16 +20,15 @@
 
 pub mod clock;
 pub mod color;
-pub mod number;
-pub mod problem;
 pub mod progress;
-pub mod sanitize;
-pub mod sorted;
 pub mod tail;
 #[cfg(any(test, feature = "testkit"))]
 pub mod testkit;
 pub mod userconfig;
 pub mod workspace;
+
+// the model (no I/O) at the paths it had when it lived here
+pub use testdeck_model::{number, problem, sanitize, sorted};
 
 pub use problem::{Problem, Severity};
 pub use workspace::Workspace;

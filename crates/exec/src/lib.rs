@@ -28,6 +28,7 @@ use testdeck_core::workspace::run_tests::TestCounts;
 
 pub use catalog_run::CatalogPlan;
 pub use policy::{Decision, GrantSource, Grantable, Grants, Prompt, Risk};
+use testdeck_core::workspace::config::RunnerEnv as _;
 pub use tests_run::TestsTarget;
 
 /// Where a launch sends its events (called from the launch's threads).

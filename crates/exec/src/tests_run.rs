@@ -9,10 +9,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use testdeck_core::tail::{Follower, Start, TailEvent, Watch};
+use testdeck_core::workspace::config::ConfigLoad as _;
 use testdeck_core::workspace::failure::Digest;
 use testdeck_core::workspace::logs::read_meta;
 use testdeck_core::workspace::run_folder;
 use testdeck_core::workspace::run_tests::RunTests;
+use testdeck_core::workspace::run_tests::RunTestsRead as _;
 
 /// How often `tests/logs/` is looked at while the runner works.
 pub(crate) const POLL: Duration = Duration::from_millis(100);

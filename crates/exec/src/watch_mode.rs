@@ -36,6 +36,7 @@ pub(crate) const WATCHED_DIRS: [&str; 3] = ["tests", "doc/test-plan", ".pouch/te
 /// Folders whose changes are testdeck's or the runner's own writes.
 pub(crate) const IGNORED_DIRS: [&str; 2] = ["tests/logs", ".pouch/tester/runs"];
 
+use testdeck_core::workspace::config::WatchGlobs as _;
 pub use testdeck_core::workspace::watch::Debouncer;
 
 /// Whether a changed path concerns watch mode: a test file, a plan file or a

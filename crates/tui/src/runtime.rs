@@ -15,7 +15,10 @@ use testdeck_core::tail;
 use testdeck_core::tail::live_run::{RunUpdate, follow, load_run};
 use testdeck_core::workspace::Workspace;
 use testdeck_core::workspace::changes::Change;
+use testdeck_core::workspace::config::ConfigLoad as _;
+use testdeck_core::workspace::insights::ChangeTimesRead as _;
 use testdeck_core::workspace::new_case::NewCase;
+use testdeck_core::workspace::plan::PlanLoad as _;
 use testdeck_exec::process::Cancel;
 
 /// The full loads of the workspace the runtimes of this process started, by

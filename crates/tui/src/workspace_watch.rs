@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::sync::mpsc::Receiver;
 use testdeck_core::workspace::changes::{Change, Reader};
 use testdeck_core::workspace::config::Config;
+use testdeck_core::workspace::config::ConfigLoad as _;
 use testdeck_core::workspace::watch::{Batch, Subscription, WorkspaceWatcher};
 
 /// The watcher and the thread reading its batches; dropping it stops both.

@@ -3,6 +3,7 @@
 //! reads as JSON. No terminal: a shell maps each [`RunUpdate`] to its own message.
 
 use super::{Follower, Start, TailEvent, Watch};
+use crate::workspace::config::ConfigLoad as _;
 use crate::workspace::logs::Artifact;
 use crate::workspace::run_folder;
 use crate::workspace::timeline::TimelineEvent;

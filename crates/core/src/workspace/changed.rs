@@ -7,6 +7,7 @@
 //! cases are concerned by any change to the code under test (`[watch] paths`).
 
 use super::Workspace;
+use super::config::WatchGlobs as _;
 use super::config::glob_matches;
 use super::git::{self, GitError};
 use super::graph;

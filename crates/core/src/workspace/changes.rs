@@ -2,6 +2,8 @@
 //! thread) into updates, and the updates applied to a loaded workspace without
 //! indexing the rest again.
 
+use super::logs::Judged as _;
+use super::plan::PlanLoad as _;
 use super::{Workspace, catalog, config, logs, plan, run_folder, tree};
 use crate::problem::Problem;
 use std::collections::{BTreeMap, BTreeSet};

@@ -33,6 +33,7 @@
 //! more: every run file is still opened through the bounded reader when shown.
 
 use super::changes::Update;
+use super::logs::Judged as _;
 use super::logs::{self, Chunk, Judge, Listing, MetaSummary, RawRun, RunStatus};
 use super::run_tests::RunTests;
 use super::walk::{self, Folder};

@@ -3,7 +3,6 @@
 //! test call the same functions.
 
 pub mod adopt;
-pub mod assume;
 pub mod cancelled;
 pub mod cases;
 pub mod catalog;
@@ -15,12 +14,9 @@ pub mod demo;
 pub mod diff;
 pub mod editor;
 pub mod failure;
-pub mod fuzzy;
 pub mod git;
-pub mod glob;
 pub mod graph;
 pub mod history_cache;
-pub mod host;
 pub mod imports;
 pub mod init;
 pub mod insights;
@@ -28,17 +24,12 @@ pub mod logs;
 pub mod new_case;
 pub mod openers;
 pub mod outside;
-pub mod per_test;
 pub mod plan;
 pub mod read;
 pub mod report;
-pub mod risk;
 pub mod run_folder;
 pub mod run_tests;
 pub mod runner;
-pub mod select;
-pub mod stats;
-pub mod timeline;
 pub mod trace;
 pub mod tree;
 pub mod validate;
@@ -46,7 +37,13 @@ pub mod vars;
 pub mod walk;
 pub mod watch;
 
+// the model (testdeck-model, no I/O) at the paths it had when it lived here
+pub use testdeck_model::{assume, fuzzy, glob, host, per_test, risk, select, stats, timeline};
+
 use crate::problem::Problem;
+use config::ConfigLoad as _;
+use logs::Judged as _;
+use plan::PlanLoad as _;
 use std::path::{Path, PathBuf};
 
 /// Why a workspace could not be opened at all (exit 2). Anything less is a `Problem`.

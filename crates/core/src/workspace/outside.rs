@@ -5,9 +5,10 @@
 use std::path::{Component, Path};
 
 pub mod discover;
-pub mod js;
 
 pub use super::config::Outside;
+// the static read of a config (no I/O) is the model's
+pub use testdeck_model::outside::{SCOPE_PREFIX, is_outside_scope, js};
 
 /// The `[outside]` table as `init` writes it (with its header).
 pub fn table_text(o: &Outside) -> String {
@@ -119,9 +120,6 @@ pub fn case_of(rel: &str) -> Option<super::tree::TestCase> {
     })
 }
 
-/// The first folder of every outside case's scope below `temp/`.
-pub const SCOPE_PREFIX: &str = "temp/outside";
-
 /// The endings a framework's test file has (`.test.ts`, `.spec.tsx`, …).
 const TEST_KINDS: [&str; 2] = ["test", "spec"];
 const SCRIPT_EXTS: [&str; 8] = ["ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs"];
@@ -158,14 +156,6 @@ pub fn case_id(file_name: &str) -> Option<&str> {
     }
     let (stem, kind) = rest.rsplit_once('.')?;
     (TEST_KINDS.contains(&kind) && !stem.is_empty()).then_some(stem)
-}
-
-/// Whether a scope is an outside case's (`temp/outside` or below it).
-pub fn is_outside_scope(scope: &str) -> bool {
-    scope == SCOPE_PREFIX
-        || scope
-            .strip_prefix(SCOPE_PREFIX)
-            .is_some_and(|rest| rest.starts_with('/'))
 }
 
 #[cfg(test)]

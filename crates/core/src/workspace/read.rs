@@ -67,7 +67,9 @@ impl Kind {
     /// The one table of size caps, in bytes.
     pub const fn cap(self) -> u64 {
         match self {
-            Kind::CatalogYaml | Kind::RunJson => 8 << 20,
+            // the parser's own limit (the model refuses more, too)
+            Kind::CatalogYaml => testdeck_model::catalog::yaml::MAX_FILE_BYTES,
+            Kind::RunJson => testdeck_model::run_file::MAX_JSON_FILE,
             Kind::Timeline | Kind::RunRecord => 64 << 20,
             Kind::RuntimeEvents => 32 << 20,
             Kind::Markdown | Kind::Image => 16 << 20,
@@ -177,10 +179,13 @@ pub enum Links {
 /// Guarded lookups that had to resolve a path in user space (canonicalize: a
 /// `readlink` per component) because the kernel could not (no `openat2`) or the
 /// path was not spelled under its folder. The walk and the run files never need
-/// one; the tests read this to prove it.
+/// one; the tests read this to prove it (compiled for tests only: the
+/// `testkit` feature).
+#[cfg(any(test, feature = "testkit"))]
 static RESOLVED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// How many guarded opens resolved a path in user space so far (see [`RESOLVED`]).
+#[cfg(any(test, feature = "testkit"))]
 pub fn resolved_in_user_space() -> u64 {
     RESOLVED.load(std::sync::atomic::Ordering::Relaxed)
 }
@@ -318,7 +323,7 @@ fn folder_path(path: &Path) -> Result<OwnedFd, Error> {
 }
 
 /// `path` as a folder and a path under it: spelled under `within` (every caller
-/// but odd ones), or else both resolved (counted in [`RESOLVED`]).
+/// but odd ones), or else both resolved (counted, for the tests).
 fn split_under(path: &Path, within: &Path) -> Result<(PathBuf, PathBuf), Error> {
     if let Ok(rel) = path.strip_prefix(within) {
         let rel = if rel.as_os_str().is_empty() {
@@ -328,6 +333,7 @@ fn split_under(path: &Path, within: &Path) -> Result<(PathBuf, PathBuf), Error> 
         };
         return Ok((within.to_path_buf(), rel.to_path_buf()));
     }
+    #[cfg(any(test, feature = "testkit"))]
     RESOLVED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let base = within.canonicalize().map_err(Error::Missing)?;
     let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {

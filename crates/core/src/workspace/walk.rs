@@ -10,14 +10,18 @@ use std::os::fd::{AsFd as _, BorrowedFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt as _;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+#[cfg(any(test, feature = "testkit"))]
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Entries whose type the file system did not give (`DT_UNKNOWN`: some network
 /// and old file systems), so one `stat` was needed. On ext4, xfs, btrfs and tmpfs
-/// it stays 0: the tests read it to prove the walk stats nothing.
+/// it stays 0: the tests read it to prove the walk stats nothing (compiled for
+/// tests only: the `testkit` feature).
+#[cfg(any(test, feature = "testkit"))]
 static TYPE_LOOKUPS: AtomicU64 = AtomicU64::new(0);
 
 /// How many entries so far needed a `stat` for their type (see [`TYPE_LOOKUPS`]).
+#[cfg(any(test, feature = "testkit"))]
 pub fn type_lookups() -> u64 {
     TYPE_LOOKUPS.load(Ordering::Relaxed)
 }
@@ -94,6 +98,7 @@ impl Folder {
             }
             let mut ft = ent.file_type();
             if ft == FileType::Unknown {
+                #[cfg(any(test, feature = "testkit"))]
                 TYPE_LOOKUPS.fetch_add(1, Ordering::Relaxed);
                 ft = rustix::fs::statat(self.fd(), ent.file_name(), AtFlags::SYMLINK_NOFOLLOW)
                     .map_or(FileType::Unknown, |st| FileType::from_raw_mode(st.st_mode));

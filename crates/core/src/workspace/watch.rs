@@ -7,6 +7,7 @@
 use super::changes::{Change, classify};
 use super::{config, logs, rel, walk};
 use crate::problem::Problem;
+use crate::workspace::config::ConfigLoad as _;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};

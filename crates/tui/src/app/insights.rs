@@ -14,6 +14,7 @@ use testdeck_core::workspace::Workspace;
 use testdeck_core::workspace::changes::Update;
 use testdeck_core::workspace::config::Insights as Settings;
 use testdeck_core::workspace::diff::fmt_ms;
+use testdeck_core::workspace::insights::ChangeTimesRead as _;
 use testdeck_core::workspace::insights::{self, ChangeTimes, Durations};
 use testdeck_core::workspace::stats::NodeKind;
 

@@ -3,6 +3,7 @@
 
 use super::{App, Effect, RunRef, RunRow, Tab, finder, record_run_data};
 use testdeck_core::workspace::Workspace;
+use testdeck_core::workspace::logs::RunDetails as _;
 use testdeck_core::workspace::logs::RunMoves;
 
 impl App {

@@ -18,8 +18,12 @@ use crate::workspace::imports::{self, Kind};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
-use std::sync::{Mutex, PoisonError};
+use std::path::Path;
+#[cfg(any(test, feature = "testkit"))]
+use std::{
+    path::PathBuf,
+    sync::{Mutex, PoisonError},
+};
 
 /// The section's own format: a section of another version is not read.
 const SECTION_VERSION: u32 = 1;
@@ -75,11 +79,14 @@ pub struct ModuleIndex {
 }
 
 /// The files parsed in this process, by workspace root as given: a test hook
-/// (as the watcher's `instances`), read with [`parsed_files`].
+/// (as the watcher's `instances`), read with [`parsed_files`]; compiled for tests
+/// only (the `testkit` feature), so the product keeps no list that grows.
+#[cfg(any(test, feature = "testkit"))]
 static PARSED: Mutex<BTreeMap<PathBuf, Vec<String>>> = Mutex::new(BTreeMap::new());
 
 /// The root-relative files the graph parsed for the workspace at `root` in this
 /// process (a file parsed twice is there twice), in order.
+#[cfg(any(test, feature = "testkit"))]
 pub fn parsed_files(root: &Path) -> Vec<String> {
     PARSED
         .lock()
@@ -89,7 +96,15 @@ pub fn parsed_files(root: &Path) -> Vec<String> {
         .unwrap_or_default()
 }
 
+#[cfg_attr(
+    not(any(test, feature = "testkit")),
+    expect(
+        unused_variables,
+        reason = "a test hook: nothing is kept in the product"
+    )
+)]
 fn count_parse(root: &Path, rel: &str) {
+    #[cfg(any(test, feature = "testkit"))]
     PARSED
         .lock()
         .unwrap_or_else(PoisonError::into_inner)

@@ -7,6 +7,7 @@ use super::config::{self, ViteConfig};
 use super::index::ModuleIndex;
 use super::{Aliases, Graph, Module, Resolver, is_source, join, parent};
 use crate::problem::Problem;
+use crate::workspace::config::WatchGlobs as _;
 use crate::workspace::read::{self, Kind};
 use std::collections::BTreeSet;
 use std::path::Path;

@@ -4,66 +4,10 @@ use super::files::{locate_key, locate_key_value, read_json_beneath, wrong_type};
 use crate::problem::Problem;
 use crate::workspace::walk::{Folder, Kind as EntryKind};
 use crate::workspace::{read, rel, run_folder, timeline};
-use serde::Serialize;
 use serde_json::Value;
-use std::path::{Component, Path, PathBuf};
-
-/// The value set of `artifacts.json` `items[].kind`.
-pub const ARTIFACT_KINDS: [&str; 6] = [
-    "trace",
-    "screenshot",
-    "video",
-    "playwright-report",
-    "jsonl",
-    "other",
-];
-
-/// One `artifacts.json` item.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Artifact {
-    /// The attachment's stable id.
-    pub id: String,
-    /// `trace`, `screenshot`, `video`, `playwright-report`, `jsonl` or `other` (as written).
-    pub kind: String,
-    /// As written, relative to the run folder.
-    pub path: String,
-    /// `refs.stepId`: the timeline step it belongs to.
-    pub step_id: Option<String>,
-    /// `refs.assertionId`: the timeline assertion it belongs to.
-    pub assertion_id: Option<String>,
-    /// The path stays inside the run folder (otherwise it is never opened).
-    pub inside: bool,
-    /// The file exists.
-    pub exists: bool,
-}
-
-impl Artifact {
-    /// The absolute file, only when it stays inside the run folder.
-    pub fn file(&self, run_dir: &Path) -> Option<PathBuf> {
-        self.inside.then(|| run_dir.join(&self.path))
-    }
-}
-
-/// Whether a relative path is spelled inside its folder: no `..` that climbs
-/// out, not absolute.
-pub(crate) fn spelled_inside(rel: &Path) -> bool {
-    let mut depth: i32 = 0;
-    for c in rel.components() {
-        match c {
-            Component::Normal(_) => depth += 1,
-            Component::CurDir => {}
-            Component::ParentDir => {
-                depth -= 1;
-                if depth < 0 {
-                    return false;
-                }
-            }
-            Component::RootDir | Component::Prefix(_) => return false,
-        }
-    }
-    true
-}
+use std::path::{Component, Path};
+// the items' model is the model's
+pub use testdeck_model::logs::{ARTIFACT_KINDS, Artifact, spelled_inside};
 
 /// Whether `rel` under the open folder `dir` stays inside it and whether it is
 /// there, through the bounded reader's one guard (a link out, absolute or

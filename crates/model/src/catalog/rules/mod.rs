@@ -19,7 +19,7 @@ mod tests;
 
 use super::{Case, Catalog, Pos};
 use crate::problem::{Problem, Severity};
-use crate::workspace::vars::{Env, Vars};
+use crate::vars::{Env, Vars};
 
 /// Every rule name `validate` emits and how bad it is. A problem takes its
 /// severity from here; a test checks the rule files emit exactly these names.
@@ -285,7 +285,7 @@ fn catalog_sites(cat: &Catalog) -> Vec<Site<'_>> {
             what: v.name.clone(),
             text: &v.value,
             var: true,
-            scan: if v.name == crate::workspace::vars::HOST {
+            scan: if v.name == crate::vars::HOST {
                 Scan::Skip
             } else {
                 Scan::Text

@@ -2,7 +2,7 @@
 //! mobile artifacts a driver installs.
 
 use super::{CaseOut, Cx, Out};
-use crate::workspace::catalog::{Automation, Case, Driver, ExpectedKind, MANUAL_STEP, SessionKind};
+use crate::catalog::{Automation, Case, Driver, ExpectedKind, MANUAL_STEP, SessionKind};
 
 /// The case's automation, `automated` when unset.
 fn automation(c: &Case) -> Automation {

@@ -230,7 +230,7 @@ pub fn outside_figures(
 ) -> Vec<(String, CaseFigures)> {
     logs.runs
         .chunk_by(|a, b| a.scope == b.scope && a.case_id == b.case_id)
-        .filter(|g| super::outside::is_outside_scope(&g[0].scope))
+        .filter(|g| crate::outside::is_outside_scope(&g[0].scope))
         .filter_map(|g| {
             let admitted: Vec<&RawRun> = g.iter().filter(|r| window.admits_any(r)).collect();
             if admitted.is_empty() {
@@ -565,7 +565,8 @@ pub fn markdown_block(n: &NodeStats) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::workspace::logs::{MetaSummary, RawRun};
+    use crate::logs::RawRun;
+    use crate::meta::MetaSummary;
 
     #[test]
     fn outside_cases_have_figures_for_insights_and_other_temp_runs_none() {

@@ -270,7 +270,7 @@ fn resolve_arg(cat: &Catalog, arg: &str) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::workspace::catalog::from_texts;
+    use crate::catalog::from_texts;
 
     const CAT: &str = r"
 categories:

@@ -1,7 +1,7 @@
 //! Rules on expectations: a case says what it expects, in terms its driver can judge.
 
 use super::{CaseOut, Cx};
-use crate::workspace::catalog::{Case, Driver, ExpectedKind};
+use crate::catalog::{Case, Driver, ExpectedKind};
 
 /// `expected-missing`: `expected` is written but empty.
 pub(super) fn expected_missing(_: &Cx, c: &Case, out: &mut CaseOut) {

@@ -111,7 +111,7 @@ pub fn xml_text(s: &str) -> Cow<'_, str> {
 /// valid JSON holding the same strings. Valid JSON carries such characters only
 /// inside strings (outside them it is ASCII), and a `\` there always starts an
 /// escape of its own, so writing the escape in place is exact.
-pub(crate) fn json_text(s: &str) -> Cow<'_, str> {
+pub fn json_text(s: &str) -> Cow<'_, str> {
     // the common case, ASCII without DEL, in one pass the compiler vectorises
     // (a burst of `tail --json` lines goes through here)
     if s.bytes().all(|b| b < 0x7f) {

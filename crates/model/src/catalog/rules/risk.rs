@@ -2,8 +2,8 @@
 //! `assume`, which must not decide what risk and gates already decide.
 
 use super::{CaseOut, Cx, Out};
-use crate::workspace::assume::Assume;
-use crate::workspace::catalog::{Case, Risk, Tag};
+use crate::assume::Assume;
+use crate::catalog::{Case, Risk, Tag};
 
 /// `risks-ladder`: risks are a prefix of readonly → mutating → destructive starting at readonly.
 pub(super) fn risks_ladder(cx: &Cx, out: &mut Out) {

@@ -160,7 +160,7 @@ pub fn location_value(v: &Value) -> Option<(String, u32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::workspace::timeline::parse_line;
+    use crate::timeline::parse_line;
 
     fn ev(line: &str) -> TimelineEvent {
         parse_line(line.as_bytes()).0

@@ -2,9 +2,9 @@
 //! URL is built from it (the literal-host rule).
 
 use super::{CaseOut, Cx, Out, Scan, case_sites, catalog_sites};
-use crate::workspace::catalog::{Case, Pos};
-use crate::workspace::host::{self, HostClass};
-use crate::workspace::vars::{self, VarSource};
+use crate::catalog::{Case, Pos};
+use crate::host::{self, HostClass};
+use crate::vars::{self, VarSource};
 
 /// What is wrong with the URLs of a text read as `scan` says, one message each.
 fn literal_problems(cx: &Cx, scan: Scan, text: &str) -> Vec<String> {

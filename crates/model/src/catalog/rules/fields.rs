@@ -1,7 +1,7 @@
 //! Rules on ids, categories and lifecycle: what names a case and where it belongs.
 
 use super::{CaseOut, Cx, Out};
-use crate::workspace::catalog::{Case, Catalog, Lifecycle, Pos, load};
+use crate::catalog::{Case, Catalog, Lifecycle, Pos, load};
 use std::collections::HashMap;
 
 /// `id_pattern` compiled so that the whole id must match, anchored or not;

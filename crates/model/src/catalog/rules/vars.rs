@@ -2,8 +2,8 @@
 //! and without cycles.
 
 use super::{CaseOut, Cx, Out, case_sites, catalog_sites, var_defs};
-use crate::workspace::catalog::Case;
-use crate::workspace::vars::{MAX_EXPANDED, MAX_TOTAL_EXPANDED};
+use crate::catalog::Case;
+use crate::vars::{MAX_EXPANDED, MAX_TOTAL_EXPANDED};
 
 /// `var-unknown` in catalog.yaml and local.yaml: vars, probes, session fields.
 pub(super) fn var_unknown(cx: &Cx, out: &mut Out) {

@@ -11,7 +11,8 @@
 //! HOST ([`literal_hosts`], [`url_field_problem`]): the literal-host rule.
 
 use super::vars::is_name;
-use std::net::Ipv6Addr;
+// `core::net`: an address is parsed here, never connected to
+use core::net::Ipv6Addr;
 use url::{Host, Url};
 
 /// What a HOST value (or a URL's host) is.

@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 /// The value set of `type` fixed by the seed.
 pub const EVENT_TYPES: [&str; 6] = ["run", "step", "assertion", "artifact", "signal", "error"];
 /// The value set of `status` fixed by the seed.
-pub(crate) const EVENT_STATUSES: [&str; 4] = ["info", "ok", "failed", "skipped"];
+pub const EVENT_STATUSES: [&str; 4] = ["info", "ok", "failed", "skipped"];
 
 /// A timeline event. Fields with a wrong type are kept in `extra` under their
 /// own name and reported as a problem; unknown fields are kept in `extra` too.
@@ -161,7 +161,7 @@ pub fn parse_line(raw: &[u8]) -> (TimelineEvent, Vec<LineIssue>) {
 
 /// serde_json's message without its trailing ` at line L column C` (the problem
 /// carries the place itself).
-pub(crate) fn json_error_text(e: &serde_json::Error) -> String {
+pub fn json_error_text(e: &serde_json::Error) -> String {
     let s = e.to_string();
     match s.rfind(" at line ") {
         Some(at) => s[..at].to_owned(),
@@ -302,7 +302,8 @@ fn from_parts(parts: Parts, issues: &mut Vec<LineIssue>) -> TimelineEvent {
     ev
 }
 
-pub(crate) fn kind_of(v: &Value) -> &'static str {
+/// The JSON type of `v` as a message names it (`null`, `a string`, `an object`, …).
+pub fn kind_of(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

@@ -1,5 +1,5 @@
 use super::*;
-use crate::workspace::catalog::Automation;
+use crate::catalog::Automation;
 
 const CAT: &str = r"
 categories:
@@ -153,28 +153,4 @@ fn defaults_and_case_places() {
     assert_eq!((k.pos.line, k.pos.column), (2, 5));
     assert_eq!(k.at("how.steps"), Pos::new(4, 14));
     assert_eq!(k.at("expected.0.kind"), Pos::new(5, 22));
-}
-
-#[test]
-fn oversized_file_is_refused() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let tester = dir.path().join(DIR).join("cases");
-    std::fs::create_dir_all(&tester).expect("mkdir");
-    std::fs::write(dir.path().join(DIR).join("catalog.yaml"), CAT).expect("write");
-    let big = vec![b'#'; (yaml::MAX_FILE_BYTES + 10) as usize];
-    std::fs::write(tester.join("a.yaml"), big).expect("write");
-    std::fs::write(tester.join("b.yaml"), b"cases: [{id: \xff}]").expect("write");
-    std::fs::write(tester.join("c.yaml"), "cases: [{id: C1}]").expect("write");
-    let mut p = Vec::new();
-    let c = super::load(dir.path(), &mut p).expect("catalog");
-    assert!(
-        p.iter()
-            .any(|p| p.rule == "file-too-large" && p.file.ends_with("a.yaml"))
-    );
-    let utf = p
-        .iter()
-        .find(|p| p.rule == "file-unreadable")
-        .expect("not utf-8");
-    assert_eq!((utf.line, utf.column), (Some(1), Some(14)));
-    assert_eq!(c.cases.len(), 1);
 }

@@ -1,5 +1,5 @@
 use super::*;
-use crate::workspace::logs::{Meta, MetaStats, MetaSummary};
+use crate::meta::{Meta, MetaStats, MetaSummary};
 use RunStatus::{Failed, Passed};
 
 fn run(id: &str, status: RunStatus, ms: Option<u64>) -> RawRun {
@@ -213,7 +213,7 @@ fn stale_by_change_time() {
 
 #[test]
 fn unfinished_and_temp_runs_count_nowhere() {
-    use crate::workspace::stats::{NodeKind, Window, compute_with};
+    use crate::stats::{NodeKind, Window, compute_with};
     let mut runs = history("PFP", &[10, 20, 30]);
     let extra = |id: &str, st: RunStatus| {
         let mut r = run(id, Passed, Some(99_999));
@@ -230,7 +230,7 @@ fn unfinished_and_temp_runs_count_nowhere() {
     let mut temp = extra("20260107-000000-000", Failed);
     temp.scope = "temp/x".into();
     temp.status = Failed;
-    let logs = crate::workspace::logs::Logs {
+    let logs = crate::logs::Logs {
         runs: {
             let mut v = runs;
             v.push(temp);
@@ -238,7 +238,7 @@ fn unfinished_and_temp_runs_count_nowhere() {
         },
     };
     let nodes = compute_with(
-        &crate::workspace::tree::TestsTree::default(),
+        &crate::tree::TestsTree::default(),
         &logs,
         &Window::default(),
         &Settings::default(),
@@ -266,126 +266,11 @@ fn unfinished_and_temp_runs_count_nowhere() {
         ..Settings::default()
     };
     let nodes = compute_with(
-        &crate::workspace::tree::TestsTree::default(),
+        &crate::tree::TestsTree::default(),
         &logs,
         &Window::default(),
         &strict,
         None,
     );
     assert_eq!(nodes[0].flaky_cases, 0);
-}
-
-fn write(root: &Path, rel: &str, text: &str) {
-    let p = root.join(rel);
-    std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
-    std::fs::write(p, text).expect("write");
-}
-
-fn set_mtime(root: &Path, rel: &str, t: DateTime<Utc>) {
-    let f = std::fs::File::options()
-        .write(true)
-        .open(root.join(rel))
-        .expect("open");
-    f.set_modified(t.into()).expect("set mtime");
-}
-
-fn t(s: &str) -> DateTime<Utc> {
-    DateTime::parse_from_rfc3339(s)
-        .expect("time")
-        .with_timezone(&Utc)
-}
-
-const CASE: &str = "tests/d/l/s/case-x.test.ts";
-const PLAN: &str = "doc/test-plan/d.md";
-
-fn workspace(root: &Path) -> crate::workspace::Workspace {
-    crate::workspace::Workspace::load(root).expect("workspace")
-}
-
-#[test]
-fn stale_by_modification_time() {
-    let d = tempfile::tempdir().expect("dir");
-    let root = d.path();
-    write(root, CASE, "test('x', () => {});\n");
-    write(root, PLAN, "# plan\n\n## case-x\n\nWhat: x\n");
-    set_mtime(root, CASE, t("2026-01-01T10:00:00Z"));
-    set_mtime(root, PLAN, t("2026-01-01T09:00:00Z"));
-    let ch = ChangeTimes::read(&workspace(root));
-    assert_eq!(ch.of("d/l/s/case-x"), Some(t("2026-01-01T10:00:00Z")));
-    assert!(ch.stale("d/l/s/case-x", Some(t("2026-01-01T09:30:00Z"))));
-    assert!(!ch.stale("d/l/s/case-x", Some(t("2026-01-01T10:30:00Z"))));
-    // the plan entry's file counts as the case's
-    set_mtime(root, PLAN, t("2026-01-01T11:00:00Z"));
-    let ch = ChangeTimes::read(&workspace(root));
-    assert!(ch.stale("d/l/s/case-x", Some(t("2026-01-01T10:30:00Z"))));
-}
-
-#[test]
-fn stale_when_a_module_the_case_reaches_changed() {
-    let d = tempfile::tempdir().expect("dir");
-    let root = d.path();
-    write(root, CASE, "import { f } from '../../../../src/mid';\n");
-    write(root, "src/mid.ts", "export { f } from './leaf';\n");
-    write(root, "src/leaf.ts", "export const f = 1;\n");
-    write(root, "src/unused.ts", "export const u = 1;\n");
-    for f in [CASE, "src/mid.ts", "src/leaf.ts"] {
-        set_mtime(root, f, t("2026-01-01T08:00:00Z"));
-    }
-    set_mtime(root, "src/unused.ts", t("2026-01-01T12:00:00Z"));
-    let ch = ChangeTimes::read(&workspace(root));
-    // a module no import names is not the case's
-    assert!(!ch.stale("d/l/s/case-x", Some(t("2026-01-01T09:00:00Z"))));
-    // the leaf, two imports away, is
-    set_mtime(root, "src/leaf.ts", t("2026-01-01T10:00:00Z"));
-    let ch = ChangeTimes::read(&workspace(root));
-    assert_eq!(ch.of("d/l/s/case-x"), Some(t("2026-01-01T10:00:00Z")));
-    assert!(ch.stale("d/l/s/case-x", Some(t("2026-01-01T09:00:00Z"))));
-}
-
-#[test]
-fn stale_by_commit_time_where_git_has_the_file_clean() {
-    let git_ok = std::process::Command::new("git")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !git_ok {
-        eprintln!("no git: skipped");
-        return;
-    }
-    let d = tempfile::tempdir().expect("dir");
-    let root = d.path();
-    write(root, CASE, "test('x', () => {});\n");
-    write(root, PLAN, "# plan\n\n## case-x\n");
-    let git = |args: &[&str]| {
-        let ok = std::process::Command::new("git")
-            .current_dir(root)
-            .args(args)
-            .env("GIT_CONFIG_GLOBAL", "/dev/null")
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("GIT_AUTHOR_NAME", "t")
-            .env("GIT_AUTHOR_EMAIL", "t@example.invalid")
-            .env("GIT_COMMITTER_NAME", "t")
-            .env("GIT_COMMITTER_EMAIL", "t@example.invalid")
-            .env("GIT_AUTHOR_DATE", "2026-01-01T08:00:00Z")
-            .env("GIT_COMMITTER_DATE", "2026-01-01T08:00:00Z")
-            .output()
-            .expect("git")
-            .status
-            .success();
-        assert!(ok, "git {args:?}");
-    };
-    git(&["init", "-q"]);
-    git(&["add", "."]);
-    git(&["commit", "-q", "-m", "cases"]);
-    // the files were just written (mtime: now), but committed at 08:00 and clean
-    let ch = ChangeTimes::read(&workspace(root));
-    assert_eq!(ch.of("d/l/s/case-x"), Some(t("2026-01-01T08:00:00Z")));
-    assert!(!ch.stale("d/l/s/case-x", Some(t("2026-01-01T09:00:00Z"))));
-    assert!(ch.stale("d/l/s/case-x", Some(t("2026-01-01T07:00:00Z"))));
-    // edited and not committed: its modification time again
-    write(root, CASE, "test('x', () => { /* edited */ });\n");
-    set_mtime(root, CASE, t("2026-01-01T12:00:00Z"));
-    let ch = ChangeTimes::read(&workspace(root));
-    assert_eq!(ch.of("d/l/s/case-x"), Some(t("2026-01-01T12:00:00Z")));
-    assert!(ch.stale("d/l/s/case-x", Some(t("2026-01-01T09:00:00Z"))));
 }

@@ -7,7 +7,7 @@ use serde_json::Value;
 use std::fmt;
 
 /// Files larger than this are refused before parsing (a catalog is hand-written text).
-pub(crate) const MAX_FILE_BYTES: u64 = crate::workspace::read::Kind::CatalogYaml.cap();
+pub const MAX_FILE_BYTES: u64 = 8 << 20;
 
 /// Deeper nesting than this is refused: a catalog needs a handful of levels, and the
 /// tree is built recursively, so a bound keeps the stack safe.
