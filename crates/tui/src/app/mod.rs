@@ -35,6 +35,7 @@ pub mod screen;
 mod selection;
 #[cfg(test)]
 mod selection_table;
+pub mod snapshot;
 mod targets;
 #[cfg(test)]
 mod test_support;
@@ -161,6 +162,8 @@ pub struct App {
     changes: changes::Changes,
     /// `a`: the case being added in a folder.
     adding: add_case::AddCase,
+    /// What the panes derived from the domain at the last change, for the frames.
+    derived: snapshot::Derived,
 }
 
 /// What a drawn frame measured: how far wrapped text can scroll.
@@ -227,6 +230,7 @@ impl App {
             dirty: true,
             changes: changes::Changes::default(),
             adding: add_case::AddCase::default(),
+            derived: snapshot::Derived::default(),
         }
     }
 
@@ -430,6 +434,7 @@ impl App {
             self.quit = true;
             fx.push(Effect::Quit);
         }
+        self.derive();
         fx
     }
 
