@@ -24,6 +24,7 @@ mod mouse;
 mod navigate;
 pub mod opener;
 pub mod overlay;
+pub mod pane;
 pub mod preview;
 pub mod problems;
 pub mod prompt;
@@ -49,6 +50,7 @@ use super::feature_work::FeatureWork;
 use super::keymap::{Key, Keymap, Resolved, Resolver};
 use crossterm::event::{KeyEvent, MouseEventKind};
 use layout::Areas;
+use pane::Published;
 use screen::ScreenOutcome;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -394,7 +396,7 @@ impl App {
             self.dirty = was_dirty || !fx.is_empty() || key != mouse::ViewKey::of(self);
         }
         if reloaded {
-            self.contract.reset();
+            fx.extend(self.publish(Published::Reloaded));
         }
         // a new subject (tab, selection, a finder jump, a click) shows its details
         // from the top
@@ -404,20 +406,9 @@ impl App {
             self.details_subject = subject;
         }
         self.sync_run_meta();
-        if let Some(ws) = self
-            .ws
-            .as_ref()
-            .filter(|w| !self.indexing && !w.logs.runs.is_empty())
-        {
-            let h = self.areas().panes.tree.height as usize;
-            fx.extend(self.contract.job(ws, self.tab, &self.tests, &self.runs, h));
-        }
-        fx.extend(self.previews.job(&self.live, &self.opts.root));
+        // the subscribers: the contract checks, the previews, the failure digests
+        fx.extend(self.publish(Published::Changed));
         fx.extend(self.trace_frame_jobs());
-        // the details' summary of a failed run reads its digest once
-        if let Some(run) = self.failed_run() {
-            fx.extend(self.why.job(&run));
-        }
         self.sync_graphics();
         self.ask_next_verdict();
         // asked to quit while runs were live, and they all ended meanwhile: the
@@ -435,6 +426,34 @@ impl App {
             fx.push(Effect::Quit);
         }
         self.derive();
+        fx
+    }
+
+    /// Hand `e` to the panes that subscribe to it, in a fixed order, with the
+    /// shared state read-only; the effects they ask for.
+    fn publish(&mut self, e: Published) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        let failed = self.failed_run();
+        let tree_height = self.areas().panes.tree.height as usize;
+        let shared = pane::Shared {
+            root: &self.opts.root,
+            ws: self.ws.as_ref(),
+            indexing: self.indexing,
+            tab: self.tab,
+            tree_height,
+            tests: &self.tests,
+            runs: &self.runs,
+            live: &self.live,
+            failed_run: failed.as_deref(),
+        };
+        let mut cx = pane::Ctx::new(shared, &mut fx);
+        let subscribers: [&mut dyn pane::Pane; 3] =
+            [&mut self.contract, &mut self.previews, &mut self.why];
+        for p in subscribers {
+            if p.subscribes(e) {
+                p.on_event(e, &mut cx);
+            }
+        }
         fx
     }
 

@@ -47,26 +47,18 @@ impl App {
                 self.focus = pane;
                 let row = m.row.saturating_sub(rect.y + 1) as usize;
                 if m.row > rect.y && m.row + 1 < rect.y + rect.height {
-                    match (self.tab, pane) {
-                        (Tab::Tests, Pane::Tree) if row > 0 => {
-                            // the tree has a header row
-                            self.tests.click(row - 1);
-                        }
-                        (Tab::Runs, Pane::Tree) => {
-                            self.runs.click(row);
-                        }
-                        (_, Pane::Live) => {
+                    match pane {
+                        // the tests tree has a header row (the list pane knows)
+                        Pane::Tree => self.tab_list().click(row),
+                        Pane::Live => {
                             // the live pane has a header row
                             self.live.click(row.saturating_sub(1));
                         }
-                        (Tab::Catalog, Pane::Tree) => {
-                            self.catalog.click(row);
-                        }
-                        (_, Pane::Artifacts) => {
+                        Pane::Artifacts => {
                             // the artifacts list does not scroll
                             self.live.click_artifact(row);
                         }
-                        _ => {}
+                        Pane::Details => {}
                     }
                 }
                 self.clamp();

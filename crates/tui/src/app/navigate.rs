@@ -3,6 +3,7 @@
 //! a row, and jumping to a case (the finder's pick).
 
 use super::super::action::Command;
+use super::list::ListPane;
 use super::{App, CaseRef, Effect, Overlay, PANES, Pane, Tab, list, tests_tab};
 
 impl App {
@@ -14,6 +15,15 @@ impl App {
             .copied()
             .filter(|&p| a.panes.focusable(p))
             .collect()
+    }
+
+    /// The tab shown, as the list pane it is.
+    pub(super) fn tab_list(&mut self) -> &mut dyn ListPane {
+        match self.tab {
+            Tab::Tests => &mut self.tests,
+            Tab::Catalog => &mut self.catalog,
+            Tab::Runs => &mut self.runs,
+        }
     }
 
     pub(super) fn set_tab(&mut self, t: Tab) {
@@ -38,9 +48,7 @@ impl App {
             }
             (_, Pane::Live) => self.live.handle(c, page, true),
             (_, Pane::Artifacts) => self.live.handle_artifacts(c, page),
-            (Tab::Runs, _) => self.runs.handle(c, page),
-            (Tab::Tests, _) => self.tests.handle(c, page),
-            (Tab::Catalog, _) => self.catalog.handle(c, page),
+            (_, Pane::Tree) => self.tab_list().handle(c, page),
         };
         if took {
             self.clamp();
@@ -65,9 +73,7 @@ impl App {
             (_, Pane::Artifacts) => {
                 self.live.step_artifact(d);
             }
-            (Tab::Runs, _) => self.runs.step(d),
-            (Tab::Tests, _) => self.tests.step(d),
-            (Tab::Catalog, _) => self.catalog.step(d),
+            (_, Pane::Tree) => self.tab_list().step(d),
         }
         self.clamp();
     }
@@ -78,8 +84,7 @@ impl App {
         let tree_h = a.panes.tree.height.saturating_sub(2) as usize;
         // a zoomed-away tree keeps its place for when it comes back
         if tree_h > 0 {
-            // the tree's header row names its columns
-            self.tests.fit(tree_h.saturating_sub(1));
+            self.tests.fit(tree_h);
             self.runs.fit(tree_h);
             self.catalog.fit(tree_h);
         }

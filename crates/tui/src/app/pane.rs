@@ -1,0 +1,62 @@
+//! What a pane is to the App: a [`Pane`] owns its state and answers the events
+//! it subscribes to through a [`Ctx`] — the shared state, read-only, and its
+//! output, the effects it asks the runtime for. (The three tabs are one list
+//! pane: `list::ListPane`.)
+
+use super::{Effect, Live, RunsTab, Tab, TestsTab};
+use std::path::Path;
+use testdeck_core::workspace::Workspace;
+
+/// What the App publishes to the panes that subscribe to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Published {
+    /// An action changed something (what the hooks after every action were).
+    Changed,
+    /// The whole workspace was read again (a load, the end of the history).
+    Reloaded,
+}
+
+/// The state every pane may read: the workspace and the panes the others
+/// look at. Nothing in it can be changed through it.
+#[derive(Clone, Copy)]
+pub struct Shared<'a> {
+    pub root: &'a Path,
+    pub ws: Option<&'a Workspace>,
+    /// The history is still being indexed.
+    pub indexing: bool,
+    pub tab: Tab,
+    /// Rows of the tabs' pane.
+    pub tree_height: usize,
+    pub tests: &'a TestsTab,
+    pub runs: &'a RunsTab,
+    pub live: &'a Live,
+    /// The failed run selected, if any (its digest is the details' summary).
+    pub failed_run: Option<&'a str>,
+}
+
+/// What a pane is handed when it answers: the shared state and its outputs.
+pub struct Ctx<'a> {
+    pub shared: Shared<'a>,
+    effects: &'a mut Vec<Effect>,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(shared: Shared<'a>, effects: &'a mut Vec<Effect>) -> Ctx<'a> {
+        Ctx { shared, effects }
+    }
+
+    /// Ask the runtime for `e`.
+    pub fn effect(&mut self, e: impl IntoIterator<Item = Effect>) {
+        self.effects.extend(e);
+    }
+}
+
+/// A pane or feature that owns its state and answers the events it subscribes
+/// to; it changes nothing but itself, and asks for the rest through `cx`.
+pub trait Pane {
+    /// The events this pane answers.
+    fn subscribes(&self, e: Published) -> bool;
+
+    /// Event `e`, which it subscribed to.
+    fn on_event(&mut self, e: Published, cx: &mut Ctx);
+}
