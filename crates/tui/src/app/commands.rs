@@ -13,7 +13,9 @@ impl App {
             return self.edit();
         }
         if let Some(what) = clipboard::Copy::of(c).filter(|_| self.layers.overlay().is_none()) {
-            return self.copy(what);
+            let (notice, fx) = clipboard::copy(&self.shared(), what);
+            self.notice = Some(notice);
+            return fx.into_iter().collect();
         }
         match self.layers.take() {
             Some(Overlay::Finder(f)) => return self.finder_command(f, c),

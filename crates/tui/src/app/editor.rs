@@ -120,7 +120,7 @@ impl App {
 
 #[cfg(test)]
 mod tests {
-    use super::super::clipboard::Copy;
+    use super::super::clipboard::{Copy, copy_text};
     use super::super::effect::EditTarget;
     use super::super::test_support::demo_app;
     use super::super::{Action, CaseRef, Overlay, Pane, Tab};
@@ -147,11 +147,11 @@ mod tests {
             })
         );
         assert_eq!(
-            app.copy_text(Copy::Command).as_deref(),
+            copy_text(&app.shared(), Copy::Command).as_deref(),
             Ok("testdeck run TC-CLI-002")
         );
         assert!(
-            app.copy_text(Copy::RunId).is_err(),
+            copy_text(&app.shared(), Copy::RunId).is_err(),
             "a catalog case has no runId"
         );
         let key = "ai/backend/tools/terminal/basic/terminal-basic-command";

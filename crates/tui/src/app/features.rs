@@ -215,16 +215,7 @@ impl App {
     /// The run folder of the selection when it failed: the selected case's latest
     /// run (Tests), the selected run (Runs).
     pub fn failed_run(&self) -> Option<String> {
-        let ws = self.ws.as_ref()?;
-        let run = match self.tab {
-            Tab::Tests => {
-                let c = self.selected_case()?;
-                (c.run_range.1 > c.run_range.0).then(|| &ws.logs.runs[c.run_range.1 - 1])?
-            }
-            Tab::Runs => self.runs.selected_run(ws)?,
-            Tab::Catalog => return None,
-        };
-        (run.status == RunStatus::Failed).then(|| run.path.clone())
+        self.shared().failed_run().map(str::to_owned)
     }
 
     /// `W`: the failure view of the selected case's latest run, the run the live

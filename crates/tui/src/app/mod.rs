@@ -425,16 +425,44 @@ impl App {
             self.quit = true;
             fx.push(Effect::Quit);
         }
-        self.derive();
+        // what the views show is derived once per change, never while drawing
+        if self.dirty {
+            self.derived = snapshot::Derived::of(self);
+        }
         fx
+    }
+
+    /// What the next frame shows, handed to the views ([`snapshot::Snapshot`]).
+    pub fn snapshot(&self) -> snapshot::Snapshot<'_> {
+        snapshot::Snapshot::of(self)
+    }
+
+    /// Pane `p` has the keys (and no overlay is over it).
+    pub fn has_keys(&self, p: Pane) -> bool {
+        self.focus == p && self.layers.overlay().is_none()
+    }
+
+    /// The state every pane may read, read-only.
+    pub fn shared(&self) -> pane::Shared<'_> {
+        pane::Shared {
+            root: &self.opts.root,
+            ws: self.ws.as_ref(),
+            indexing: self.indexing,
+            tab: self.tab,
+            tree_height: self.areas().panes.tree.height as usize,
+            tests: &self.tests,
+            catalog: &self.catalog,
+            runs: &self.runs,
+            live: &self.live,
+        }
     }
 
     /// Hand `e` to the panes that subscribe to it, in a fixed order, with the
     /// shared state read-only; the effects they ask for.
     fn publish(&mut self, e: Published) -> Vec<Effect> {
         let mut fx = Vec::new();
-        let failed = self.failed_run();
         let tree_height = self.areas().panes.tree.height as usize;
+        // field by field (not `shared()`): the subscribers are borrowed beside it
         let shared = pane::Shared {
             root: &self.opts.root,
             ws: self.ws.as_ref(),
@@ -442,9 +470,9 @@ impl App {
             tab: self.tab,
             tree_height,
             tests: &self.tests,
+            catalog: &self.catalog,
             runs: &self.runs,
             live: &self.live,
-            failed_run: failed.as_deref(),
         };
         let mut cx = pane::Ctx::new(shared, &mut fx);
         let subscribers: [&mut dyn pane::Pane; 3] =

@@ -3,9 +3,10 @@
 //! output, the effects it asks the runtime for. (The three tabs are one list
 //! pane: `list::ListPane`.)
 
-use super::{Effect, Live, RunsTab, Tab, TestsTab};
+use super::{CaseRow, CatalogTab, Effect, Live, RunsTab, Tab, TestsTab, TreeNode};
 use std::path::Path;
 use testdeck_core::workspace::Workspace;
+use testdeck_core::workspace::logs::RunStatus;
 
 /// What the App publishes to the panes that subscribe to it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,10 +29,41 @@ pub struct Shared<'a> {
     /// Rows of the tabs' pane.
     pub tree_height: usize,
     pub tests: &'a TestsTab,
+    pub catalog: &'a CatalogTab,
     pub runs: &'a RunsTab,
     pub live: &'a Live,
-    /// The failed run selected, if any (its digest is the details' summary).
-    pub failed_run: Option<&'a str>,
+}
+
+impl<'a> Shared<'a> {
+    /// The tree node under the Tests tab's cursor.
+    pub fn selected_node(&self) -> Option<&'a TreeNode> {
+        self.tests.selected_node()
+    }
+
+    /// The tests case under the Tests tab's cursor.
+    pub fn selected_case(&self) -> Option<&'a CaseRow> {
+        self.tests.selected_case()
+    }
+
+    /// The run folder of the selection when it failed: the selected case's latest
+    /// run (Tests), the selected run (Runs).
+    pub fn failed_run(&self) -> Option<&'a str> {
+        let ws = self.ws?;
+        let run = match self.tab {
+            Tab::Tests => {
+                let c = self.selected_case()?;
+                (c.run_range.1 > c.run_range.0).then(|| &ws.logs.runs[c.run_range.1 - 1])?
+            }
+            Tab::Runs => self.runs.selected_run(ws)?,
+            Tab::Catalog => return None,
+        };
+        (run.status == RunStatus::Failed).then_some(run.path.as_str())
+    }
+
+    /// The catalog case under the Catalog tab's cursor.
+    pub fn selected_catalog_case(&self) -> Option<&'a testdeck_core::workspace::catalog::Case> {
+        self.catalog.selected_case(self.ws?.catalog.as_ref()?)
+    }
 }
 
 /// What a pane is handed when it answers: the shared state and its outputs.

@@ -271,113 +271,103 @@ impl Snapshot<'_> {
     }
 }
 
-impl App {
-    /// Pane `p` has the keys (and no overlay is over it).
-    pub fn has_keys(&self, p: Pane) -> bool {
-        self.focus == p && self.layers.overlay().is_none()
-    }
-
-    /// The derived values again, when this update changed what is shown.
-    pub(super) fn derive(&mut self) {
-        if self.dirty {
-            self.derived = Derived::of(self);
-        }
-    }
-
-    /// What the badges are read from.
-    fn badges(&self) -> Badges<'_> {
-        Badges {
-            ws: self.ws.as_ref(),
-            tests: &self.tests,
-            watch: &self.watch,
-            compare: &self.compare,
-            contract: &self.contract,
-            changes: &self.changes,
-        }
-    }
-
-    /// What the next frame shows: the components read-only, and what was
-    /// derived at the last change. No domain query runs here.
-    pub fn snapshot(&self) -> Snapshot<'_> {
-        let badges = self.badges();
-        let d = &self.derived;
-        let live_path = self.live.run().map(|r| r.path.as_str());
+impl<'a> Snapshot<'a> {
+    /// What the next frame of `app` shows: its components read-only, and what
+    /// was derived at the last change. No domain query runs here.
+    pub(super) fn of(app: &'a App) -> Snapshot<'a> {
+        let badges = badges(app);
+        let d = &app.derived;
+        let live_path = app.live.run().map(|r| r.path.as_str());
         Snapshot {
-            size: self.size,
-            areas: self.areas(),
-            tab: self.tab,
-            opts: &self.opts,
-            keymap: &self.keymap,
-            layers: &self.layers,
-            tests: &self.tests,
-            adding: &self.adding,
-            catalog: &self.catalog,
-            runs: &self.runs,
-            live: &self.live,
-            marks: &self.marks,
-            candidates: &self.candidates,
-            launch: &self.launch,
-            reruns: self.watch.reruns(),
-            previews: &self.previews,
-            graphics: &self.graphics,
-            preview_target: self.preview_target(),
-            key_hints: self.key_hints(),
+            size: app.size,
+            areas: app.areas(),
+            tab: app.tab,
+            opts: &app.opts,
+            keymap: &app.keymap,
+            layers: &app.layers,
+            tests: &app.tests,
+            adding: &app.adding,
+            catalog: &app.catalog,
+            runs: &app.runs,
+            live: &app.live,
+            marks: &app.marks,
+            candidates: &app.candidates,
+            launch: &app.launch,
+            reruns: app.watch.reruns(),
+            previews: &app.previews,
+            graphics: &app.graphics,
+            preview_target: app.preview_target(),
+            key_hints: app
+                .key_hints
+                .then(|| super::hints::key_hints(&app.keymap, &app.layers, (app.tab, app.focus))),
             tab_ctx: TabCtx {
-                ws: self.ws.as_ref(),
-                load_error: self.load_error.as_ref(),
-                loading: self.loading(),
-                spinner: self.spinner(),
-                focused: self.has_keys(Pane::Tree),
-                marks: &self.marks,
+                ws: app.ws.as_ref(),
+                load_error: app.load_error.as_ref(),
+                loading: app.loading(),
+                spinner: app.spinner(),
+                focused: app.has_keys(Pane::Tree),
+                marks: &app.marks,
                 badges,
             },
             status: Status {
-                opts: &self.opts,
-                launch: &self.launch,
+                opts: &app.opts,
+                launch: &app.launch,
                 badges,
-                notice: self.notice.as_ref(),
-                loading: self.loading(),
-                indexing: self.indexing,
-                spinner: self.spinner(),
-                history_progress: self.history_progress,
-                pending_keys: self.pending_keys(),
-                runs: self.runs.total(self.ws.as_ref()),
+                notice: app.notice.as_ref(),
+                loading: app.loading(),
+                indexing: app.indexing,
+                spinner: app.spinner(),
+                history_progress: app.history_progress,
+                pending_keys: app.pending_keys(),
+                runs: app.runs.total(app.ws.as_ref()),
                 live_external: d.live_external,
             },
             around: Around {
                 ended: d.live_ended,
-                external: live_path.is_some_and(|p| self.changes.is_external(p)),
-                editing: self.layers.input() == Some(overlay::InputTarget::EventsFilter),
-                focused: self.has_keys(Pane::Live),
-                case_selected: self.selected_case().is_some(),
+                external: live_path.is_some_and(|p| app.changes.is_external(p)),
+                editing: app.layers.input() == Some(overlay::InputTarget::EventsFilter),
+                focused: app.has_keys(Pane::Live),
+                case_selected: app.selected_case().is_some(),
             },
-            details: self.details_of(badges),
-            focus: self.focus,
+            details: details_of(app, badges),
+            focus: app.focus,
         }
     }
+}
 
-    /// What the details pane is drawn from.
-    fn details_of<'a>(&'a self, badges: Badges<'a>) -> Details<'a> {
-        let why = self
-            .failed_run()
-            .map(|run| why::summary(self.why.digest(&run)))
-            .unwrap_or_default();
-        Details {
-            ws: self.ws.as_ref(),
-            tab: self.tab,
-            why,
-            node: self.selected_node(),
-            tests: &self.tests,
-            badges,
-            run: self.selected_run().map(|r| (r, self.run_meta(r))),
-            record: self.selected_record(),
-            catalog: &self.catalog,
-            verdicts: &self.derived.verdicts,
-            chart: self.derived.chart.as_ref(),
-            scroll: self.details.cursor,
-            empty: details_empty(self.tab),
-            focused: self.has_keys(Pane::Details),
-        }
+/// What the badges are read from.
+fn badges(app: &App) -> Badges<'_> {
+    Badges {
+        ws: app.ws.as_ref(),
+        tests: &app.tests,
+        watch: &app.watch,
+        compare: &app.compare,
+        contract: &app.contract,
+        changes: &app.changes,
+    }
+}
+
+/// What the details pane is drawn from.
+fn details_of<'a>(app: &'a App, badges: Badges<'a>) -> Details<'a> {
+    let why = app
+        .failed_run()
+        .map(|run| why::summary(app.why.digest(&run)))
+        .unwrap_or_default();
+    Details {
+        ws: app.ws.as_ref(),
+        tab: app.tab,
+        why,
+        node: app.selected_node(),
+        tests: &app.tests,
+        badges,
+        run: app.selected_run().map(|r| (r, app.run_meta(r))),
+        record: app.selected_record(),
+        catalog: &app.catalog,
+        verdicts: &app.derived.verdicts,
+        chart: app.derived.chart.as_ref(),
+        scroll: app.details.cursor,
+        empty: details_empty(app.tab),
+        focused: app.has_keys(Pane::Details),
     }
 }
 

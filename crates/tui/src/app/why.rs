@@ -762,7 +762,7 @@ impl Pane for Why {
     }
 
     fn on_event(&mut self, _: Published, cx: &mut Ctx) {
-        if let Some(run) = cx.shared.failed_run {
+        if let Some(run) = cx.shared.failed_run() {
             let job = self.job(run);
             cx.effect(job);
         }
