@@ -129,7 +129,12 @@ impl App {
                     self.focus = Pane::Live;
                 }
             }
-            Command::Mark => self.mark_selected(),
+            Command::Mark => {
+                if let Some(keys) = super::targets::to_mark(&self.shared()) {
+                    super::targets::toggle(&mut self.marks, keys);
+                    self.move_by(1);
+                }
+            }
             Command::Follow
             | Command::FailuresOnly
             | Command::CycleType
@@ -173,8 +178,16 @@ impl App {
             }
             Command::Why => return self.why_open(),
             Command::Insights => self.insights_open(),
-            Command::Sort => self.sort_next(),
-            Command::MarkChanged => return self.mark_changed(),
+            Command::Sort => {
+                let s = self.tests.cycle_sort();
+                self.tab = Tab::Tests;
+                self.notice = Some(format!("tree sorted by {}", s.name()));
+            }
+            Command::MarkChanged => {
+                let (notice, fx) = super::insights::ask_changed(self.ws.is_some());
+                self.notice = Some(notice);
+                return fx.into_iter().collect();
+            }
             Command::AddCase => self.add_case(),
             Command::RunLast => return self.run_last(),
             Command::JumpRun => return self.jump_to_announced(),

@@ -155,7 +155,13 @@ impl App {
                     self.tests.set_change_times(ws, *t);
                 }
             }
-            FeatureResult::Changed(found) => self.changed_found(found),
+            FeatureResult::Changed(found) => {
+                let (notice, marks) = super::insights::changed_marks(&self.tests, found);
+                self.notice = Some(notice);
+                if let Some(m) = marks {
+                    self.marks = m;
+                }
+            }
             FeatureResult::NewCasePlanned { case, editor } => {
                 return self.add_case_planned(case, editor);
             }
@@ -463,7 +469,7 @@ impl App {
     /// `w`: watch what is selected (asking what `r` would ask first), or stop watching
     /// it when all of it is watched already.
     fn watch_toggle(&mut self) -> Vec<Effect> {
-        let keys = self.watch_targets();
+        let keys = super::targets::watch_targets(&self.marks, &self.shared());
         if keys.is_empty() {
             self.notice = Some("nothing to watch here (an orphan has no test file)".into());
             return Vec::new();

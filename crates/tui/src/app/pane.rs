@@ -60,6 +60,11 @@ impl<'a> Shared<'a> {
         (run.status == RunStatus::Failed).then_some(run.path.as_str())
     }
 
+    /// The run selected in the Runs tab.
+    pub fn selected_run(&self) -> Option<&'a testdeck_core::workspace::logs::RawRun> {
+        self.runs.selected_run(self.ws?)
+    }
+
     /// The catalog case under the Catalog tab's cursor.
     pub fn selected_catalog_case(&self) -> Option<&'a testdeck_core::workspace::catalog::Case> {
         self.catalog.selected_case(self.ws?.catalog.as_ref()?)
