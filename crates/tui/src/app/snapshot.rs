@@ -191,7 +191,7 @@ pub struct Status<'a> {
     /// Every run, as the Runs tab counts them (tests runs and run records).
     pub runs: usize,
     /// Runs another process is writing now.
-    pub live_external: usize,
+    pub external_runs: usize,
 }
 
 /// What the live pane shows besides its run, from elsewhere in the cockpit.
@@ -320,7 +320,7 @@ impl<'a> Snapshot<'a> {
                 history_progress: app.history_progress,
                 pending_keys: app.pending_keys(),
                 runs: app.runs.total(app.ws.as_ref()),
-                live_external: d.live_external,
+                external_runs: d.live_external,
             },
             around: Around {
                 ended: d.live_ended,

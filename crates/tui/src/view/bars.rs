@@ -149,9 +149,9 @@ pub fn status(st: &Status, theme: &Theme, f: &mut Frame, r: Rect) {
     )];
     let mut doing = Vec::new();
     // this session's launches and the runs other processes are writing now
-    let running = st.launch.running() + st.live_external;
+    let running = st.launch.running() + st.external_runs;
     if running > 0 {
-        let external = match st.live_external {
+        let external = match st.external_runs {
             0 => String::new(),
             n if n == running => " (external)".to_owned(),
             n => format!(" ({n} external)"),

@@ -624,7 +624,7 @@ fn catalog<'a>(
             list_lines("teardown", &c.teardown, theme, &mut v);
             list_lines("notes", &c.notes, theme, &mut v);
             extra_lines(&c.extra, theme, &mut v);
-            last_verdicts(verdicts, theme, &mut v);
+            verdict_lines(verdicts, theme, &mut v);
             v
         }
         None => Vec::new(),
@@ -654,7 +654,7 @@ fn latest_verdict<'a>(latest: Option<&PastVerdict>, theme: &Theme) -> Line<'a> {
 }
 
 /// A catalog case's last verdicts over the run records, newest first.
-fn last_verdicts(past: &[PastVerdict], theme: &Theme, out: &mut Vec<Line<'_>>) {
+fn verdict_lines(past: &[PastVerdict], theme: &Theme, out: &mut Vec<Line<'_>>) {
     if past.is_empty() {
         out.push(field(
             "verdicts",

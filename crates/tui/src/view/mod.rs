@@ -73,8 +73,8 @@ pub fn draw(s: &Snapshot, theme: &Theme, f: &mut Frame) -> Measured {
         measured.details_max =
             details::max_scroll(lines.as_deref().unwrap_or_default(), Some(text));
         details::draw((lines, d.scroll, d.empty), d.focused, theme, f, text);
-        if let Some((series, c)) = chart {
-            chart::draw(series, theme, f, c);
+        if let Some((drawn, c)) = chart {
+            chart::draw(drawn, theme, f, c);
         }
     }
     if let Some(r) = p.live {
@@ -168,12 +168,12 @@ fn details_split<'a>(
     if usize::from(r.height) < text_rows + 2 + usize::from(chart::ROWS) {
         return (r, None);
     }
-    let Some(series) = s.details.chart else {
+    let Some(drawn) = s.details.chart else {
         return (r, None);
     };
     let [text, below] =
         Layout::vertical([Constraint::Min(0), Constraint::Length(chart::ROWS)]).areas(r);
-    (text, Some((series, below)))
+    (text, Some((drawn, below)))
 }
 
 /// A pane's frame: rounded, its title, the focus colour when focused.
