@@ -4,7 +4,7 @@
 use super::super::feature_work::FeatureWork;
 use super::Effect;
 use super::Tab;
-use super::pane::{Ctx, Pane, Published};
+use super::pane::{Component, Ctx, Published};
 use super::runs_tab::{RunRow, RunsTab};
 use super::tests_tab::TestsTab;
 use std::collections::{HashMap, HashSet};
@@ -92,7 +92,7 @@ impl Contract {
 
 /// A subscriber: a reload forgets every check; a change asks for the checks of
 /// the finished runs on screen once the history is indexed.
-impl Pane for Contract {
+impl Component for Contract {
     fn subscribes(&self, _: Published) -> bool {
         true
     }

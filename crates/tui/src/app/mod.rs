@@ -2,6 +2,24 @@
 //! `update(Action) -> Vec<Effect>`, which dispatches to them. No drawing, no terminal,
 //! no I/O: slow work is asked for as an `Effect` and comes back as an `Action`.
 
+/// The state every pane may read ([`pane::Shared`]), built field by field from
+/// the App `$app`, so that a pane beside it can be borrowed to answer.
+macro_rules! shared {
+    ($app:expr) => {
+        $crate::app::pane::Shared {
+            root: &$app.opts.root,
+            ws: $app.ws.as_ref(),
+            indexing: $app.indexing,
+            tab: $app.tab,
+            tree_height: $app.areas().panes.tree.height as usize,
+            tests: &$app.tests,
+            catalog: &$app.catalog,
+            runs: &$app.runs,
+            live: &$app.live,
+        }
+    };
+}
+
 pub mod add_case;
 pub mod catalog_tab;
 pub mod changes;
@@ -9,6 +27,7 @@ pub mod clipboard;
 mod commands;
 pub mod compare;
 pub mod contract;
+pub mod details;
 pub mod editor;
 mod effect;
 mod features;
@@ -126,12 +145,9 @@ pub struct App {
     catalog: CatalogTab,
     runs: RunsTab,
     live: Live,
-    /// Scroll of the details pane (reset when the selection changes).
-    details: ListState,
-    /// The details' last scroll row at the last frame (`None` before one).
-    details_max: Option<usize>,
-    /// What the details showed at the last update.
-    details_subject: Subject,
+    /// The details pane: its scroll, bounded by the last frame, from the top
+    /// for each new subject.
+    details: details::DetailsPane,
     /// Marked cases of both sources.
     marks: BTreeSet<CaseRef>,
     /// Zoom and the tree's width, as the person set them.
@@ -175,9 +191,6 @@ pub struct Measured {
     pub details_max: usize,
 }
 
-/// What the details pane shows: its scroll starts again when this changes.
-type Subject = (Tab, usize, Option<String>);
-
 const SPINNER: [&str; 8] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧"];
 
 impl App {
@@ -210,9 +223,7 @@ impl App {
             catalog: CatalogTab::default(),
             runs: RunsTab::default(),
             live: Live::new(),
-            details: ListState::default(),
-            details_max: None,
-            details_subject: (Tab::Tests, 0, None),
+            details: details::DetailsPane::default(),
             marks: BTreeSet::new(),
             sizing: layout::Sizing::default(),
             candidates: Vec::new(),
@@ -254,18 +265,9 @@ impl App {
         &self.layers
     }
 
-    fn subject(&self) -> Subject {
-        match self.tab {
-            Tab::Tests => (self.tab, 0, self.selected_node().map(|n| n.key.clone())),
-            Tab::Catalog => (self.tab, self.catalog.list().cursor, None),
-            Tab::Runs => (self.tab, self.runs.list().cursor, None),
-        }
-    }
-
     /// Keep scrolls of wrapped text inside what the last frame measured.
     pub fn fit_scroll(&mut self, m: &Measured) {
-        self.details_max = Some(m.details_max);
-        self.details.cursor = self.details.cursor.min(m.details_max);
+        self.details.fit(m.details_max);
     }
 
     /// The keys of an unfinished sequence.
@@ -398,15 +400,9 @@ impl App {
         if reloaded {
             fx.extend(self.publish(Published::Reloaded));
         }
-        // a new subject (tab, selection, a finder jump, a click) shows its details
-        // from the top
-        let subject = self.subject();
-        if subject != self.details_subject {
-            self.details.reset();
-            self.details_subject = subject;
-        }
         self.sync_run_meta();
-        // the subscribers: the contract checks, the previews, the failure digests
+        // the subscribers: the details' subject, the contract checks, the
+        // previews, the failure digests
         fx.extend(self.publish(Published::Changed));
         fx.extend(self.trace_frame_jobs());
         self.sync_graphics();
@@ -444,39 +440,22 @@ impl App {
 
     /// The state every pane may read, read-only.
     pub fn shared(&self) -> pane::Shared<'_> {
-        pane::Shared {
-            root: &self.opts.root,
-            ws: self.ws.as_ref(),
-            indexing: self.indexing,
-            tab: self.tab,
-            tree_height: self.areas().panes.tree.height as usize,
-            tests: &self.tests,
-            catalog: &self.catalog,
-            runs: &self.runs,
-            live: &self.live,
-        }
+        shared!(self)
     }
 
     /// Hand `e` to the panes that subscribe to it, in a fixed order, with the
     /// shared state read-only; the effects they ask for.
     fn publish(&mut self, e: Published) -> Vec<Effect> {
         let mut fx = Vec::new();
-        let tree_height = self.areas().panes.tree.height as usize;
         // field by field (not `shared()`): the subscribers are borrowed beside it
-        let shared = pane::Shared {
-            root: &self.opts.root,
-            ws: self.ws.as_ref(),
-            indexing: self.indexing,
-            tab: self.tab,
-            tree_height,
-            tests: &self.tests,
-            catalog: &self.catalog,
-            runs: &self.runs,
-            live: &self.live,
-        };
+        let shared = shared!(self);
         let mut cx = pane::Ctx::new(shared, &mut fx);
-        let subscribers: [&mut dyn pane::Pane; 3] =
-            [&mut self.contract, &mut self.previews, &mut self.why];
+        let subscribers: [&mut dyn pane::Component; 4] = [
+            &mut self.details,
+            &mut self.contract,
+            &mut self.previews,
+            &mut self.why,
+        ];
         for p in subscribers {
             if p.subscribes(e) {
                 p.on_event(e, &mut cx);
@@ -740,7 +719,7 @@ impl App {
 
     /// The details pane's scroll.
     pub fn details(&self) -> &ListState {
-        &self.details
+        self.details.scroll()
     }
 
     /// Marked cases of both sources.

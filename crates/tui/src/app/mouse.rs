@@ -107,7 +107,7 @@ impl ViewKey {
                 *app.runs.list(),
                 *app.live.list(),
                 *app.live.artifacts(),
-                app.details,
+                *app.details.scroll(),
             ],
             follow: app.live.follow(),
             overlay,

@@ -4,7 +4,7 @@
 
 use super::super::action::Command;
 use super::list::ListPane;
-use super::{App, CaseRef, Effect, Overlay, PANES, Pane, Tab, list, tests_tab};
+use super::{App, CaseRef, Effect, Overlay, PANES, Pane, Tab, tests_tab};
 
 impl App {
     /// The panes of the current tab, in Tab order.
@@ -31,19 +31,17 @@ impl App {
         self.focus = Pane::Tree;
     }
 
-    /// A cursor key: the component under the focus takes it (the details pane
-    /// is the App's own); the App then keeps every cursor in view.
+    /// A cursor key: the pane under the focus takes it; the App then keeps
+    /// every cursor in view.
     pub(super) fn focused_key(&mut self, c: Command, page: isize) {
         if self.focus == Pane::Tree {
-            self.details.reset();
+            self.details.top();
         }
         let took = match (self.tab, self.focus) {
             (_, Pane::Details) => {
-                if let Some(d) = list::rows_for(c, page) {
-                    // bounded by the last frame (the view clamps what it shows either way)
-                    let rows = self.details_max.map_or(10_000, |m| m + 1);
-                    self.details.step(d, rows);
-                }
+                let mut fx = Vec::new();
+                let mut cx = super::pane::Ctx::new(shared!(self), &mut fx);
+                super::pane::Component::command(&mut self.details, c, page, &mut cx);
                 return;
             }
             (_, Pane::Live) => self.live.handle(c, page, true),
@@ -58,13 +56,11 @@ impl App {
     /// Move the focused list (or scroll the details pane) by `d` rows.
     pub(super) fn move_by(&mut self, d: isize) {
         if self.focus == Pane::Tree {
-            self.details.reset();
+            self.details.top();
         }
         match (self.tab, self.focus) {
             (_, Pane::Details) => {
-                // bounded by the last frame (the view clamps what it shows either way)
-                let rows = self.details_max.map_or(10_000, |m| m + 1);
-                self.details.step(d, rows);
+                self.details.step(d);
                 return;
             }
             (_, Pane::Live) => {

@@ -1,8 +1,9 @@
-//! What a pane is to the App: a [`Pane`] owns its state and answers the events
+//! What a pane is to the App: a [`Component`] owns its state and answers the events
 //! it subscribes to through a [`Ctx`] — the shared state, read-only, and its
 //! output, the effects it asks the runtime for. (The three tabs are one list
 //! pane: `list::ListPane`.)
 
+use super::super::action::Command;
 use super::{CaseRow, CatalogTab, Effect, Live, RunsTab, Tab, TestsTab, TreeNode};
 use std::path::Path;
 use testdeck_core::workspace::Workspace;
@@ -88,12 +89,18 @@ impl<'a> Ctx<'a> {
     }
 }
 
-/// A pane or feature that owns its state and answers the events it subscribes
+/// A pane or feature (a component) that owns its state and answers the events it subscribes
 /// to; it changes nothing but itself, and asks for the rest through `cx`.
-pub trait Pane {
+pub trait Component {
     /// The events this pane answers.
     fn subscribes(&self, e: Published) -> bool;
 
     /// Event `e`, which it subscribed to.
     fn on_event(&mut self, e: Published, cx: &mut Ctx);
+
+    /// A command while the pane has the keys (`page`: its rows a page);
+    /// whether it took it.
+    fn command(&mut self, _c: Command, _page: isize, _cx: &mut Ctx) -> bool {
+        false
+    }
 }

@@ -5,7 +5,7 @@ use super::super::feature_work::FeatureWork;
 use super::super::image;
 use super::Effect;
 use super::live::Live;
-use super::pane::{Ctx, Pane, Published};
+use super::pane::{Component, Ctx, Published};
 use std::path::{Path, PathBuf};
 use testdeck_core::sanitize::escape;
 
@@ -109,7 +109,7 @@ impl Previews {
 }
 
 /// A subscriber: after a change, the screenshot the live pane selects is read.
-impl Pane for Previews {
+impl Component for Previews {
     fn subscribes(&self, e: Published) -> bool {
         e == Published::Changed
     }

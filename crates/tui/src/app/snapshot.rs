@@ -365,7 +365,7 @@ fn details_of<'a>(app: &'a App, badges: Badges<'a>) -> Details<'a> {
         catalog: &app.catalog,
         verdicts: &app.derived.verdicts,
         chart: app.derived.chart.as_ref(),
-        scroll: app.details.cursor,
+        scroll: app.details.scroll().cursor,
         empty: details_empty(app.tab),
         focused: app.has_keys(Pane::Details),
     }

@@ -6,7 +6,7 @@
 use super::super::action::Command;
 use super::super::feature_work::FeatureWork;
 use super::effect::{EditTarget, Effect};
-use super::pane::{Ctx, Pane, Published};
+use super::pane::{Component, Ctx, Published};
 use std::collections::HashMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -756,7 +756,7 @@ pub fn summary(known: Known<'_>) -> Vec<Row> {
 
 /// A subscriber: after a change, the failed run selected has its digest read
 /// once (the details' summary of it).
-impl Pane for Why {
+impl Component for Why {
     fn subscribes(&self, e: Published) -> bool {
         e == Published::Changed
     }
