@@ -106,7 +106,11 @@ impl App {
             | Command::PageDown
             | Command::PageUp
             | Command::GoTop
-            | Command::GoBottom => self.focused_key(c, page),
+            | Command::GoBottom => {
+                let mut fx = self.focused_key(c, page);
+                fx.extend(self.selection_changed());
+                return fx;
+            }
             Command::Collapse => self.collapse(),
             Command::Expand => self.expand(),
             Command::ExpandAll | Command::CollapseAll => self.fold_all(c == Command::ExpandAll),

@@ -93,11 +93,11 @@ impl Contract {
 /// A subscriber: a reload forgets every check; a change asks for the checks of
 /// the finished runs on screen once the history is indexed.
 impl Component for Contract {
-    fn subscribes(&self, _: Published) -> bool {
-        true
+    fn subscribes(&self, e: &Published) -> bool {
+        matches!(e, Published::Changed | Published::Reloaded)
     }
 
-    fn on_event(&mut self, e: Published, cx: &mut Ctx) {
+    fn on_event(&mut self, e: &Published, cx: &mut Ctx) {
         let s = cx.shared;
         match e {
             Published::Reloaded => self.reset(),
@@ -107,6 +107,7 @@ impl Component for Contract {
                     cx.effect(job);
                 }
             }
+            _ => {}
         }
     }
 }

@@ -64,12 +64,12 @@ fn subject(s: &Shared) -> Subject {
 }
 
 impl Component for DetailsPane {
-    fn subscribes(&self, e: Published) -> bool {
-        e == Published::Changed
+    fn subscribes(&self, e: &Published) -> bool {
+        *e == Published::Changed
     }
 
     /// A new subject shows its details from the top.
-    fn on_event(&mut self, _: Published, cx: &mut Ctx) {
+    fn on_event(&mut self, _: &Published, cx: &mut Ctx) {
         let s = subject(&cx.shared);
         if s != self.subject {
             self.scroll.reset();

@@ -393,7 +393,7 @@ impl App {
             matches!(action, Action::Mouse(_)).then(|| (self.dirty, mouse::ViewKey::of(self)));
         let mut fx = self.update_inner(action);
         // a case `a` added: selected once the watch brings it into the tree
-        self.select_added();
+        fx.extend(self.publish(Published::Acted));
         if let Some((was_dirty, key)) = before {
             self.dirty = was_dirty || !fx.is_empty() || key != mouse::ViewKey::of(self);
         }
@@ -445,21 +445,31 @@ impl App {
 
     /// Hand `e` to the panes that subscribe to it, in a fixed order, with the
     /// shared state read-only; the effects they ask for.
-    fn publish(&mut self, e: Published) -> Vec<Effect> {
+    pub(super) fn publish(&mut self, e: Published) -> Vec<Effect> {
         let mut fx = Vec::new();
-        // field by field (not `shared()`): the subscribers are borrowed beside it
-        let shared = shared!(self);
-        let mut cx = pane::Ctx::new(shared, &mut fx);
-        let subscribers: [&mut dyn pane::Component; 4] = [
-            &mut self.details,
-            &mut self.contract,
-            &mut self.previews,
-            &mut self.why,
-        ];
-        for p in subscribers {
-            if p.subscribes(e) {
-                p.on_event(e, &mut cx);
+        let mut queue = std::collections::VecDeque::from([e]);
+        while let Some(e) = queue.pop_front() {
+            // the App's own: a component asked for a case to be selected
+            if let Published::Select(key) = &e {
+                self.jump_to(key);
+                continue;
             }
+            let mut published = Vec::new();
+            // field by field (not `shared()`): the subscribers are borrowed beside it
+            let mut cx = pane::Ctx::new(shared!(self), &mut fx, &mut published);
+            let subscribers: [&mut dyn pane::Component; 5] = [
+                &mut self.adding,
+                &mut self.details,
+                &mut self.contract,
+                &mut self.previews,
+                &mut self.why,
+            ];
+            for p in subscribers {
+                if p.subscribes(&e) {
+                    p.on_event(&e, &mut cx);
+                }
+            }
+            queue.extend(published);
         }
         fx
     }

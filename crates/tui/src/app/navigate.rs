@@ -32,17 +32,20 @@ impl App {
     }
 
     /// A cursor key: the pane under the focus takes it; the App then keeps
-    /// every cursor in view.
-    pub(super) fn focused_key(&mut self, c: Command, page: isize) {
+    /// every cursor in view. The effects what it published leads to.
+    pub(super) fn focused_key(&mut self, c: Command, page: isize) -> Vec<Effect> {
         if self.focus == Pane::Tree {
             self.details.top();
         }
         let took = match (self.tab, self.focus) {
             (_, Pane::Details) => {
-                let mut fx = Vec::new();
-                let mut cx = super::pane::Ctx::new(shared!(self), &mut fx);
+                let (mut fx, mut published) = (Vec::new(), Vec::new());
+                let mut cx = super::pane::Ctx::new(shared!(self), &mut fx, &mut published);
                 super::pane::Component::command(&mut self.details, c, page, &mut cx);
-                return;
+                for e in published {
+                    fx.extend(self.publish(e));
+                }
+                return fx;
             }
             (_, Pane::Live) => self.live.handle(c, page, true),
             (_, Pane::Artifacts) => self.live.handle_artifacts(c, page),
@@ -51,6 +54,7 @@ impl App {
         if took {
             self.clamp();
         }
+        Vec::new()
     }
 
     /// Move the focused list (or scroll the details pane) by `d` rows.

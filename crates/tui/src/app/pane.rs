@@ -1,6 +1,7 @@
 //! What a pane is to the App: a [`Component`] owns its state and answers the events
 //! it subscribes to through a [`Ctx`] — the shared state, read-only, and its
-//! output, the effects it asks the runtime for. (The three tabs are one list
+//! two outputs: the effects it asks the runtime for, and the events it
+//! publishes to the others. (The three tabs are one list
 //! pane: `list::ListPane`.)
 
 use super::super::action::Command;
@@ -10,12 +11,16 @@ use testdeck_core::workspace::Workspace;
 use testdeck_core::workspace::logs::RunStatus;
 
 /// What the App publishes to the panes that subscribe to it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Published {
+    /// An action was applied (before anything else looks at what it changed).
+    Acted,
     /// An action changed something (what the hooks after every action were).
     Changed,
     /// The whole workspace was read again (a load, the end of the history).
     Reloaded,
+    /// A component wants the tests tree's cursor on case `key` (the App moves it).
+    Select(String),
 }
 
 /// The state every pane may read: the workspace and the panes the others
@@ -76,11 +81,25 @@ impl<'a> Shared<'a> {
 pub struct Ctx<'a> {
     pub shared: Shared<'a>,
     effects: &'a mut Vec<Effect>,
+    published: &'a mut Vec<Published>,
 }
 
 impl<'a> Ctx<'a> {
-    pub fn new(shared: Shared<'a>, effects: &'a mut Vec<Effect>) -> Ctx<'a> {
-        Ctx { shared, effects }
+    pub fn new(
+        shared: Shared<'a>,
+        effects: &'a mut Vec<Effect>,
+        published: &'a mut Vec<Published>,
+    ) -> Ctx<'a> {
+        Ctx {
+            shared,
+            effects,
+            published,
+        }
+    }
+
+    /// Tell the other components (and the App) `e`, once this event is answered.
+    pub fn publish(&mut self, e: Published) {
+        self.published.push(e);
     }
 
     /// Ask the runtime for `e`.
@@ -93,10 +112,10 @@ impl<'a> Ctx<'a> {
 /// to; it changes nothing but itself, and asks for the rest through `cx`.
 pub trait Component {
     /// The events this pane answers.
-    fn subscribes(&self, e: Published) -> bool;
+    fn subscribes(&self, e: &Published) -> bool;
 
     /// Event `e`, which it subscribed to.
-    fn on_event(&mut self, e: Published, cx: &mut Ctx);
+    fn on_event(&mut self, e: &Published, cx: &mut Ctx);
 
     /// A command while the pane has the keys (`page`: its rows a page);
     /// whether it took it.

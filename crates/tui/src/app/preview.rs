@@ -110,11 +110,11 @@ impl Previews {
 
 /// A subscriber: after a change, the screenshot the live pane selects is read.
 impl Component for Previews {
-    fn subscribes(&self, e: Published) -> bool {
-        e == Published::Changed
+    fn subscribes(&self, e: &Published) -> bool {
+        *e == Published::Changed
     }
 
-    fn on_event(&mut self, _: Published, cx: &mut Ctx) {
+    fn on_event(&mut self, _: &Published, cx: &mut Ctx) {
         let job = self.job(cx.shared.live, cx.shared.root);
         cx.effect(job);
     }

@@ -757,11 +757,11 @@ pub fn summary(known: Known<'_>) -> Vec<Row> {
 /// A subscriber: after a change, the failed run selected has its digest read
 /// once (the details' summary of it).
 impl Component for Why {
-    fn subscribes(&self, e: Published) -> bool {
-        e == Published::Changed
+    fn subscribes(&self, e: &Published) -> bool {
+        *e == Published::Changed
     }
 
-    fn on_event(&mut self, _: Published, cx: &mut Ctx) {
+    fn on_event(&mut self, _: &Published, cx: &mut Ctx) {
         if let Some(run) = cx.shared.failed_run() {
             let job = self.job(run);
             cx.effect(job);
