@@ -247,7 +247,7 @@ impl App {
 /// watch brings it), it asks for it to be selected.
 impl Component for AddCase {
     fn subscribes(&self, e: &Published) -> bool {
-        *e == Published::Acted && self.pending.is_some()
+        matches!(e, Published::Acted) && self.pending.is_some()
     }
 
     fn on_event(&mut self, _: &Published, cx: &mut Ctx) {

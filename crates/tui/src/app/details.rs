@@ -65,7 +65,7 @@ fn subject(s: &Shared) -> Subject {
 
 impl Component for DetailsPane {
     fn subscribes(&self, e: &Published) -> bool {
-        *e == Published::Changed
+        matches!(e, Published::Changed)
     }
 
     /// A new subject shows its details from the top.

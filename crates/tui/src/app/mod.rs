@@ -10,6 +10,7 @@ macro_rules! shared {
             root: &$app.opts.root,
             ws: $app.ws.as_ref(),
             indexing: $app.indexing,
+            asking: $app.layers.overlay().is_some() || $app.layers.input().is_some(),
             tab: $app.tab,
             tree_height: $app.areas().panes.tree.height as usize,
             tests: &$app.tests,
@@ -406,7 +407,6 @@ impl App {
         fx.extend(self.publish(Published::Changed));
         fx.extend(self.trace_frame_jobs());
         self.sync_graphics();
-        self.ask_next_verdict();
         // asked to quit while runs were live, and they all ended meanwhile: the
         // only reason to ask is gone, so the person's `q` goes through
         if !self.quit
@@ -450,19 +450,28 @@ impl App {
         let mut queue = std::collections::VecDeque::from([e]);
         while let Some(e) = queue.pop_front() {
             // the App's own: a component asked for a case to be selected
-            if let Published::Select(key) = &e {
-                self.jump_to(key);
-                continue;
+            match e {
+                Published::Select(key) => {
+                    self.jump_to(&key);
+                    continue;
+                }
+                Published::Ask(j) => {
+                    self.layers.open(Overlay::Prompt(Prompt::Judge(j)));
+                    self.dirty = true;
+                    continue;
+                }
+                _ => {}
             }
             let mut published = Vec::new();
             // field by field (not `shared()`): the subscribers are borrowed beside it
             let mut cx = pane::Ctx::new(shared!(self), &mut fx, &mut published);
-            let subscribers: [&mut dyn pane::Component; 5] = [
+            let subscribers: [&mut dyn pane::Component; 6] = [
                 &mut self.adding,
                 &mut self.details,
                 &mut self.contract,
                 &mut self.previews,
                 &mut self.why,
+                &mut self.launch,
             ];
             for p in subscribers {
                 if p.subscribes(&e) {

@@ -11,7 +11,7 @@ use testdeck_core::workspace::Workspace;
 use testdeck_core::workspace::logs::RunStatus;
 
 /// What the App publishes to the panes that subscribe to it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub enum Published {
     /// An action was applied (before anything else looks at what it changed).
     Acted,
@@ -21,6 +21,8 @@ pub enum Published {
     Reloaded,
     /// A component wants the tests tree's cursor on case `key` (the App moves it).
     Select(String),
+    /// The launch asks a person's verdict (the App opens the prompt).
+    Ask(Box<super::prompt::Judging>),
 }
 
 /// The state every pane may read: the workspace and the panes the others
@@ -31,6 +33,8 @@ pub struct Shared<'a> {
     pub ws: Option<&'a Workspace>,
     /// The history is still being indexed.
     pub indexing: bool,
+    /// An overlay or the input line has the keys: a question waits its turn.
+    pub asking: bool,
     pub tab: Tab,
     /// Rows of the tabs' pane.
     pub tree_height: usize,

@@ -111,7 +111,7 @@ impl Previews {
 /// A subscriber: after a change, the screenshot the live pane selects is read.
 impl Component for Previews {
     fn subscribes(&self, e: &Published) -> bool {
-        *e == Published::Changed
+        matches!(e, Published::Changed)
     }
 
     fn on_event(&mut self, _: &Published, cx: &mut Ctx) {

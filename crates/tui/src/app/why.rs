@@ -758,7 +758,7 @@ pub fn summary(known: Known<'_>) -> Vec<Row> {
 /// once (the details' summary of it).
 impl Component for Why {
     fn subscribes(&self, e: &Published) -> bool {
-        *e == Published::Changed
+        matches!(e, Published::Changed)
     }
 
     fn on_event(&mut self, _: &Published, cx: &mut Ctx) {
