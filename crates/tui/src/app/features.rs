@@ -348,15 +348,6 @@ impl App {
         Vec::new()
     }
 
-    /// The decodes the trace pane's selected action needs.
-    pub(super) fn trace_frame_jobs(&mut self) -> Vec<Effect> {
-        let background = self.previews.background();
-        match self.layers.screen_mut() {
-            Some(Screen::Trace(v)) => v.frame_jobs(background),
-            _ => Vec::new(),
-        }
-    }
-
     /// `w`, `F`, `c`, `R`.
     pub(super) fn feature_command(&mut self, c: Command) -> Vec<Effect> {
         if self.ws.is_none() {

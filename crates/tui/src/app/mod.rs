@@ -11,6 +11,7 @@ macro_rules! shared {
             ws: $app.ws.as_ref(),
             indexing: $app.indexing,
             asking: $app.layers.overlay().is_some() || $app.layers.input().is_some(),
+            picture_background: $app.previews.background(),
             tab: $app.tab,
             tree_height: $app.areas().panes.tree.height as usize,
             tests: &$app.tests,
@@ -405,7 +406,6 @@ impl App {
         // the subscribers: the details' subject, the contract checks, the
         // previews, the failure digests
         fx.extend(self.publish(Published::Changed));
-        fx.extend(self.trace_frame_jobs());
         self.sync_graphics();
         // asked to quit while runs were live, and they all ended meanwhile: the
         // only reason to ask is gone, so the person's `q` goes through
@@ -465,11 +465,12 @@ impl App {
             let mut published = Vec::new();
             // field by field (not `shared()`): the subscribers are borrowed beside it
             let mut cx = pane::Ctx::new(shared!(self), &mut fx, &mut published);
-            let subscribers: [&mut dyn pane::Component; 6] = [
+            let subscribers: [&mut dyn pane::Component; 7] = [
                 &mut self.adding,
                 &mut self.details,
                 &mut self.contract,
                 &mut self.previews,
+                &mut self.layers,
                 &mut self.why,
                 &mut self.launch,
             ];

@@ -35,6 +35,8 @@ pub struct Shared<'a> {
     pub indexing: bool,
     /// An overlay or the input line has the keys: a question waits its turn.
     pub asking: bool,
+    /// The theme's background, which pictures are blended on.
+    pub picture_background: [u8; 3],
     pub tab: Tab,
     /// Rows of the tabs' pane.
     pub tree_height: usize,

@@ -96,7 +96,8 @@ impl App {
 }
 
 /// A subscriber: after a change, the next verdict queued is asked once no
-/// overlay or input line has the keys (the App opens the prompt).
+/// overlay or input line has the keys (the App opens the prompt); the count
+/// of prompts in a row starts again when none waits.
 impl Component for Launch {
     fn subscribes(&self, e: &Published) -> bool {
         matches!(e, Published::Changed)
