@@ -10,7 +10,13 @@ impl App {
     pub(super) fn command(&mut self, c: Command) -> Vec<Effect> {
         // before the overlay takes the key: `E` on the problems list opens the problem
         if c == Command::Edit {
-            return self.edit();
+            return match self.edit_target() {
+                Ok(t) => vec![Effect::Edit(t)],
+                Err(why) => {
+                    self.notice = Some(why);
+                    Vec::new()
+                }
+            };
         }
         if let Some(what) = clipboard::Copy::of(c).filter(|_| self.layers.overlay().is_none()) {
             let (notice, fx) = clipboard::copy(&self.shared(), what);

@@ -439,6 +439,17 @@ impl App {
         self.focus == p && self.layers.overlay().is_none()
     }
 
+    /// What `E` opens for the current selection, or why nothing.
+    pub fn edit_target(&self) -> Result<EditTarget, String> {
+        let around = editor::Around {
+            layers: &self.layers,
+            problems: &self.problems,
+            why: &self.why,
+            focus: self.focus,
+        };
+        editor::edit_target(&self.shared(), &around)
+    }
+
     /// The state every pane may read, read-only.
     pub fn shared(&self) -> pane::Shared<'_> {
         shared!(self)
