@@ -55,7 +55,10 @@ pub fn meta_floor(root: &Path) -> Command {
 }
 
 pub fn frame(app: &App, theme: &Theme, term: &mut Terminal<TestBackend>) {
-    term.draw(|f| app.draw(theme, f)).expect("draw");
+    term.draw(|f| {
+        testdeck_tui::view::draw(&app.snapshot(), theme, f);
+    })
+    .expect("draw");
 }
 
 /// Peak RSS (VmHWM) in kB of a process (`None`: this one).

@@ -657,3 +657,32 @@ fn a_circle_in_a_small_crate_is_found() {
     assert!(unknown.is_empty(), "{unknown:?}");
     assert_eq!(stale, ["src/d/e.rs, src/x.rs"]);
 }
+
+/// Views draw from the snapshot the panes hand them: no file of the cockpit's
+/// `view/` names the App, or a domain query the snapshot derives (the count of
+/// those queries during a frame is `tui_view::a_frame_runs_no_domain_query`).
+#[test]
+fn no_view_names_the_app_or_a_domain_query() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let view = repo.join("crates/tui/src/view");
+    let krate = read_crate(repo, &view);
+    assert!(krate.files.len() > 10, "the views: {:?}", krate.files);
+    let banned = [
+        "App",
+        "last_verdicts",
+        "series",
+        "ended_without_meta",
+        "live_external",
+    ];
+    let mut found = Vec::new();
+    for (module, toks) in &krate.tokens {
+        for t in toks.iter().filter(|t| banned.contains(&t.as_str())) {
+            found.push(format!("{}: {t}", krate.files[module]));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "views reaching past their snapshot:\n{}",
+        found.join("\n")
+    );
+}

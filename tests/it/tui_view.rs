@@ -11,7 +11,7 @@ use testdeck_exec::{Grantable, Risk};
 use testdeck_tui::app::App;
 
 use crate::common;
-use common::app::{Deck, Runs, dark, options, render, rows};
+use common::app::{Deck, Runs, dark, options, render_measured, rows};
 
 const SIZES: [(u16, u16); 3] = [(140, 40), (100, 30), (60, 15)];
 const LIVE_PLAN: &str = "ai/backend/tools/terminal/live/terminal-live-plan-execute";
@@ -26,8 +26,8 @@ fn loaded(root: &Path, w: u16, h: u16) -> Deck {
 /// Draw a frame and, as the loop does, let the app keep its scrolls inside it.
 fn frame(app: &mut App) -> Terminal<TestBackend> {
     let theme = dark();
-    let t = render(app, &theme);
-    app.fit_scroll(&app.measure(&theme));
+    let (t, m) = render_measured(app, &theme);
+    app.fit_scroll(&m);
     t
 }
 
@@ -307,4 +307,46 @@ fn an_empty_type_filter_says_so() {
     }
     let s = hint.expect("a type with no event in this run");
     assert!(s.contains("t shows the next type"), "{s}");
+}
+
+/// Views draw from the snapshot the panes hand them: the change that selects a
+/// case derives its chart and verdicts (domain queries, counted), and a frame
+/// drawn from it — drawn and measured, twice — runs none.
+#[test]
+fn a_frame_runs_no_domain_query() {
+    type Step<'a> = (&'a dyn Fn(&mut Deck), &'a dyn Fn(&App, &str) -> bool);
+    use testdeck_tui::app::snapshot::domain_queries;
+    let d = common::fs::demo_copy();
+    let mut app = Deck::new(options(d.path(), "demo"), Runs::FOLDERS)
+        .sized(140, 40)
+        .loaded()
+        .with_records();
+    let theme = dark();
+    // a failed case of the Tests tab (its chart), then a catalog case (its verdicts)
+    let steps: [Step; 2] = [
+        (&|a| a.jump(FAILED_E2E), &|a, _| {
+            a.snapshot().details.chart.is_some()
+        }),
+        (
+            &|a| {
+                a.keys("2");
+                while a.selected_catalog_case().is_none() {
+                    a.keys("j");
+                }
+            },
+            &|_, s| s.contains("verdict    ✓ pass"),
+        ),
+    ];
+    for (select, shown) in steps {
+        let before = domain_queries();
+        select(&mut app);
+        let derived = domain_queries();
+        assert!(derived > before, "the change derived what is shown");
+        let (t, m) = render_measured(&app, &theme);
+        let again = render_measured(&app, &theme).1;
+        assert_eq!(domain_queries(), derived, "a frame ran a domain query");
+        assert_eq!(m.details_max, again.details_max);
+        let s = common::app::text(&t);
+        assert!(shown(&app, &s), "{s}");
+    }
 }

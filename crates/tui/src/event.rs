@@ -6,9 +6,10 @@
 //! answers are read beside the loop until they come (then crossterm's reader starts).
 
 use super::action::Action;
-use super::app::{App, Effect};
+use super::app::{App, Effect, Measured};
 use super::runtime::Runtime;
 use super::theme::Theme;
+use super::view;
 use crossterm::event::{Event, EventStream, KeyEventKind};
 use futures_util::StreamExt;
 use ratatui::Terminal;
@@ -157,7 +158,9 @@ pub async fn run(
     runtime.start_watching();
     let size = terminal.size()?;
     app.update(Action::Resize(size.width, size.height));
-    terminal.draw(|f| app.draw(&theme, f))?;
+    terminal.draw(|f| {
+        view::draw(&app.snapshot(), &theme, f);
+    })?;
     app.drawn();
     let mut query = if ask {
         Query::start(terminal, utx.clone())
@@ -179,10 +182,11 @@ pub async fn run(
                         super::suspend::invalidate(terminal)?;
                     }
                     pictured = app.graphics().on_screen();
-                    terminal.draw(|f| app.draw(&theme, f))?;
+                    let mut measured = Measured::default();
+                    terminal.draw(|f| measured = view::draw(&app.snapshot(), &theme, f))?;
                     trace(|| "draw".into());
                     // what was drawn bounds the scroll of wrapped text (details)
-                    app.fit_scroll(&app.measure(&theme));
+                    app.fit_scroll(&measured);
                     app.drawn();
                     last_draw = Instant::now();
                     continue;

@@ -9,7 +9,7 @@ use testdeck_core::tail::live_run::load_run;
 use testdeck_core::workspace::Workspace;
 use testdeck_core::workspace::changes::{Change, Reader};
 use testdeck_tui::action::{Action, Command};
-use testdeck_tui::app::{App, Effect, Options};
+use testdeck_tui::app::{App, Effect, Measured, Options};
 use testdeck_tui::feature_work::FeatureWork;
 use testdeck_tui::keymap::Keymap;
 use testdeck_tui::runtime::{read_records, run_now};
@@ -242,11 +242,18 @@ pub fn dark() -> Theme {
 
 /// One frame of `app` in `theme`, drawn into a `TestBackend` of the App's size.
 pub fn render(app: &App, theme: &Theme) -> Terminal<TestBackend> {
+    render_measured(app, theme).0
+}
+
+/// [`render`], and what the frame measured (as the loop hands it to `fit_scroll`).
+pub fn render_measured(app: &App, theme: &Theme) -> (Terminal<TestBackend>, Measured) {
     // drawn in UTC whatever zone the machine is in (the snapshots show times)
     testdeck_core::clock::set_zone(testdeck_core::clock::Zone::Utc);
     let mut t = Terminal::new(TestBackend::new(app.size().0, app.size().1)).expect("terminal");
-    t.draw(|f| app.draw(theme, f)).expect("draw");
-    t
+    let mut m = Measured::default();
+    t.draw(|f| m = testdeck_tui::view::draw(&app.snapshot(), theme, f))
+        .expect("draw");
+    (t, m)
 }
 
 /// One frame of `app` in the dark theme.

@@ -6,6 +6,7 @@
 //! with its imports rewritten and its runs.
 
 use super::effect::{EditTarget, Effect};
+use super::pane::{Component, Ctx, Published};
 use super::{App, InputTarget, NodeKind, Tab};
 use crate::feature_work::FeatureWork;
 use testdeck_core::sanitize::escape;
@@ -181,9 +182,9 @@ impl App {
                     escape(&c.plan_file),
                     escape(&c.test_file)
                 ));
+                // selected once in the tree (now, or when the watch brings it)
                 self.adding.pending =
                     Some(testdeck_core::workspace::tree::key(&c.scope, &c.case_id));
-                self.select_added();
             }
         }
     }
@@ -232,23 +233,31 @@ impl App {
                     a.runs.len(),
                     if a.runs.len() == 1 { "" } else { "s" },
                 ));
+                // selected once in the tree (now, or when the watch brings it)
                 self.adding.pending = Some(testdeck_core::workspace::tree::key(
                     &a.case.scope,
                     &a.case.case_id,
                 ));
-                self.select_added();
             }
         }
     }
+}
 
-    /// Select the case just added once the tree holds it (the watch brings it).
-    pub(super) fn select_added(&mut self) {
-        let Some(key) = self.adding.pending.clone() else {
+/// A subscriber: once an action brought the case just added into the tree (the
+/// watch brings it), it asks for it to be selected.
+impl Component for AddCase {
+    fn subscribes(&self, e: &Published) -> bool {
+        matches!(e, Published::Acted) && self.pending.is_some()
+    }
+
+    fn on_event(&mut self, _: &Published, cx: &mut Ctx) {
+        let Some(key) = self
+            .pending
+            .take_if(|k| cx.shared.tests.cases().iter().any(|c| c.key == *k))
+        else {
             return;
         };
-        if self.tests.cases().iter().any(|c| c.key == key) && self.jump_to(&key) {
-            self.adding.pending = None;
-        }
+        cx.publish(Published::Select(key));
     }
 }
 

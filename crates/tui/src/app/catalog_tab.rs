@@ -1,8 +1,7 @@
 //! The Catalog tab: categories in execution order, each followed by its cases, and
 //! the cursor over them.
 
-use super::super::action::Command;
-use super::list::{ListState, rows_for};
+use super::list::{ListPane, ListState};
 use testdeck_core::workspace::catalog::{Case, Catalog};
 
 /// One row of the Catalog tab: a category header or a case (indices into the catalog).
@@ -27,27 +26,6 @@ impl CatalogTab {
     /// The cursor and scroll over the rows.
     pub fn list(&self) -> &ListState {
         &self.list
-    }
-
-    /// The keys that only concern this tab: the cursor moves (`page` rows a page).
-    /// Whether `c` was one.
-    pub fn handle(&mut self, c: Command, page: isize) -> bool {
-        rows_for(c, page).map(|d| self.step(d)).is_some()
-    }
-
-    /// Move the cursor by `d` rows (a key, the wheel).
-    pub fn step(&mut self, d: isize) {
-        self.list.step(d, self.rows.len());
-    }
-
-    /// Put the cursor on row `row` of those shown (a click).
-    pub fn click(&mut self, row: usize) {
-        self.list.click(row, self.rows.len());
-    }
-
-    /// Keep the cursor in range and in view of `height` rows.
-    pub fn fit(&mut self, height: usize) {
-        self.list.fit(self.rows.len(), height);
     }
 
     /// Keep the cursor inside the rows (after a reload).
@@ -117,5 +95,15 @@ impl CatalogTab {
         };
         self.list.cursor = pos;
         true
+    }
+}
+
+impl ListPane for CatalogTab {
+    fn list_mut(&mut self) -> &mut ListState {
+        &mut self.list
+    }
+
+    fn rows(&self) -> usize {
+        self.rows.len()
     }
 }

@@ -3,7 +3,8 @@
 //! through OSC 52.
 
 use super::super::action::Command;
-use super::{App, Effect, NodeKind, RunRow, Tab};
+use super::pane::Shared;
+use super::{Effect, NodeKind, RunRow, Tab};
 use testdeck_core::sanitize::escape;
 use testdeck_exec::tests_run::{TestsTarget, runner_args};
 
@@ -36,93 +37,88 @@ impl Copy {
     }
 }
 
-impl App {
-    /// The string `what` copies for the current selection, or why there is none.
-    pub fn copy_text(&self, what: Copy) -> Result<String, String> {
-        let ws = self.ws.as_ref().ok_or("the workspace is still loading")?;
-        let none = || format!("no {} for this selection", what.name());
-        let runner = |t: &TestsTarget| {
-            let mut argv = ws.config.runner.command.clone();
-            argv.extend(runner_args(t, None));
-            shell_words::join(argv)
-        };
-        let one_case = |scope: &str, id: &str| TestsTarget::Cases {
-            scope: scope.to_owned(),
-            case_ids: vec![id.to_owned()],
-        };
-        let text = match self.tab {
-            Tab::Tests => {
-                let node = self.selected_node().ok_or_else(none)?;
-                let NodeKind::Case(ci) = node.kind else {
-                    // a folder: its scope stands for it
-                    return match what {
-                        Copy::Path => Ok(format!("tests/{}", node.key)),
-                        Copy::Command => Ok(runner(&TestsTarget::Scope(node.key.clone()))),
-                        Copy::CaseId | Copy::RunId => Err(none()),
-                    };
+/// The string `what` copies for the selection in `s`, or why there is none.
+pub fn copy_text(s: &Shared, what: Copy) -> Result<String, String> {
+    let ws = s.ws.ok_or("the workspace is still loading")?;
+    let none = || format!("no {} for this selection", what.name());
+    let runner = |t: &TestsTarget| {
+        let mut argv = ws.config.runner.command.clone();
+        argv.extend(runner_args(t, None));
+        shell_words::join(argv)
+    };
+    let one_case = |scope: &str, id: &str| TestsTarget::Cases {
+        scope: scope.to_owned(),
+        case_ids: vec![id.to_owned()],
+    };
+    let text = match s.tab {
+        Tab::Tests => {
+            let node = s.selected_node().ok_or_else(none)?;
+            let NodeKind::Case(ci) = node.kind else {
+                // a folder: its scope stands for it
+                return match what {
+                    Copy::Path => Ok(format!("tests/{}", node.key)),
+                    Copy::Command => Ok(runner(&TestsTarget::Scope(node.key.clone()))),
+                    Copy::CaseId | Copy::RunId => Err(none()),
                 };
-                let c = self.tests.cases().get(ci).ok_or_else(none)?;
-                match what {
-                    Copy::CaseId => Some(c.case_id.clone()),
-                    Copy::Path => c
-                        .test
-                        .and_then(|i| ws.tests.cases.get(i))
-                        .map(|t| t.path.clone()),
-                    Copy::RunId => (c.run_range.1 > c.run_range.0)
-                        .then(|| ws.logs.runs.get(c.run_range.1 - 1))
-                        .flatten()
-                        .map(|r| r.run_id.clone()),
-                    Copy::Command => Some(runner(&one_case(&c.scope, &c.case_id))),
-                }
-            }
-            Tab::Catalog => {
-                let c = self.selected_catalog_case().ok_or_else(none)?;
-                match what {
-                    Copy::CaseId => Some(c.id.clone()),
-                    Copy::Path => Some(c.file.clone()),
-                    Copy::RunId => None,
-                    // catalog cases run through testdeck itself
-                    Copy::Command => Some(shell_words::join(["testdeck", "run", c.id.as_str()])),
-                }
-            }
-            Tab::Runs => match self.runs.selected().ok_or_else(none)? {
-                RunRow::Tests(i) => {
-                    let r = ws.logs.runs.get(i).ok_or_else(none)?;
-                    Some(match what {
-                        Copy::CaseId => r.case_id.to_string(),
-                        Copy::Path => r.path.clone(),
-                        Copy::RunId => r.run_id.clone(),
-                        Copy::Command => runner(&one_case(&r.scope, &r.case_id)),
-                    })
-                }
-                RunRow::Record(i) => {
-                    let (path, rec) = self.runs.records().get(i).ok_or_else(none)?;
-                    match what {
-                        Copy::Path => Some(path.clone()),
-                        Copy::RunId => rec.as_ref().ok().map(|r| r.run_id.clone()),
-                        Copy::CaseId | Copy::Command => None,
-                    }
-                }
-            },
-        };
-        // built from the model, still escaped: a hostile file name cannot reach the
-        // terminal of whoever pastes it
-        text.filter(|t| !t.is_empty())
-            .map(|t| escape(&t).into_owned())
-            .ok_or_else(none)
-    }
-
-    /// A copy command: the clipboard effect and its notice, or a notice saying why not.
-    pub(super) fn copy(&mut self, what: Copy) -> Vec<Effect> {
-        match self.copy_text(what) {
-            Ok(text) => {
-                self.notice = Some(format!("copied {}: {text}", what.name()));
-                vec![Effect::Copy(text)]
-            }
-            Err(why) => {
-                self.notice = Some(why);
-                Vec::new()
+            };
+            let c = s.tests.cases().get(ci).ok_or_else(none)?;
+            match what {
+                Copy::CaseId => Some(c.case_id.clone()),
+                Copy::Path => c
+                    .test
+                    .and_then(|i| ws.tests.cases.get(i))
+                    .map(|t| t.path.clone()),
+                Copy::RunId => (c.run_range.1 > c.run_range.0)
+                    .then(|| ws.logs.runs.get(c.run_range.1 - 1))
+                    .flatten()
+                    .map(|r| r.run_id.clone()),
+                Copy::Command => Some(runner(&one_case(&c.scope, &c.case_id))),
             }
         }
+        Tab::Catalog => {
+            let c = s.selected_catalog_case().ok_or_else(none)?;
+            match what {
+                Copy::CaseId => Some(c.id.clone()),
+                Copy::Path => Some(c.file.clone()),
+                Copy::RunId => None,
+                // catalog cases run through testdeck itself
+                Copy::Command => Some(shell_words::join(["testdeck", "run", c.id.as_str()])),
+            }
+        }
+        Tab::Runs => match s.runs.selected().ok_or_else(none)? {
+            RunRow::Tests(i) => {
+                let r = ws.logs.runs.get(i).ok_or_else(none)?;
+                Some(match what {
+                    Copy::CaseId => r.case_id.to_string(),
+                    Copy::Path => r.path.clone(),
+                    Copy::RunId => r.run_id.clone(),
+                    Copy::Command => runner(&one_case(&r.scope, &r.case_id)),
+                })
+            }
+            RunRow::Record(i) => {
+                let (path, rec) = s.runs.records().get(i).ok_or_else(none)?;
+                match what {
+                    Copy::Path => Some(path.clone()),
+                    Copy::RunId => rec.as_ref().ok().map(|r| r.run_id.clone()),
+                    Copy::CaseId | Copy::Command => None,
+                }
+            }
+        },
+    };
+    // built from the model, still escaped: a hostile file name cannot reach the
+    // terminal of whoever pastes it
+    text.filter(|t| !t.is_empty())
+        .map(|t| escape(&t).into_owned())
+        .ok_or_else(none)
+}
+
+/// A copy command: the clipboard effect and its notice, or a notice saying why not.
+pub fn copy(s: &Shared, what: Copy) -> (String, Option<Effect>) {
+    match copy_text(s, what) {
+        Ok(text) => (
+            format!("copied {}: {text}", what.name()),
+            Some(Effect::Copy(text)),
+        ),
+        Err(why) => (why, None),
     }
 }

@@ -10,10 +10,18 @@ impl App {
     pub(super) fn command(&mut self, c: Command) -> Vec<Effect> {
         // before the overlay takes the key: `E` on the problems list opens the problem
         if c == Command::Edit {
-            return self.edit();
+            return match self.edit_target() {
+                Ok(t) => vec![Effect::Edit(t)],
+                Err(why) => {
+                    self.notice = Some(why);
+                    Vec::new()
+                }
+            };
         }
         if let Some(what) = clipboard::Copy::of(c).filter(|_| self.layers.overlay().is_none()) {
-            return self.copy(what);
+            let (notice, fx) = clipboard::copy(&self.shared(), what);
+            self.notice = Some(notice);
+            return fx.into_iter().collect();
         }
         match self.layers.take() {
             Some(Overlay::Finder(f)) => return self.finder_command(f, c),
@@ -104,7 +112,11 @@ impl App {
             | Command::PageDown
             | Command::PageUp
             | Command::GoTop
-            | Command::GoBottom => self.focused_key(c, page),
+            | Command::GoBottom => {
+                let mut fx = self.focused_key(c, page);
+                fx.extend(self.selection_changed());
+                return fx;
+            }
             Command::Collapse => self.collapse(),
             Command::Expand => self.expand(),
             Command::ExpandAll | Command::CollapseAll => self.fold_all(c == Command::ExpandAll),
@@ -127,7 +139,12 @@ impl App {
                     self.focus = Pane::Live;
                 }
             }
-            Command::Mark => self.mark_selected(),
+            Command::Mark => {
+                if let Some(keys) = super::targets::to_mark(&self.shared()) {
+                    super::targets::toggle(&mut self.marks, keys);
+                    self.move_by(1);
+                }
+            }
             Command::Follow
             | Command::FailuresOnly
             | Command::CycleType
@@ -171,8 +188,16 @@ impl App {
             }
             Command::Why => return self.why_open(),
             Command::Insights => self.insights_open(),
-            Command::Sort => self.sort_next(),
-            Command::MarkChanged => return self.mark_changed(),
+            Command::Sort => {
+                let s = self.tests.cycle_sort();
+                self.tab = Tab::Tests;
+                self.notice = Some(format!("tree sorted by {}", s.name()));
+            }
+            Command::MarkChanged => {
+                let (notice, fx) = super::insights::ask_changed(self.ws.is_some());
+                self.notice = Some(notice);
+                return fx.into_iter().collect();
+            }
             Command::AddCase => self.add_case(),
             Command::RunLast => return self.run_last(),
             Command::JumpRun => return self.jump_to_announced(),

@@ -4,6 +4,7 @@
 use super::super::feature_work::FeatureWork;
 use super::Effect;
 use super::Tab;
+use super::pane::{Component, Ctx, Published};
 use super::runs_tab::{RunRow, RunsTab};
 use super::tests_tab::TestsTab;
 use std::collections::{HashMap, HashSet};
@@ -86,5 +87,27 @@ impl Contract {
             self.asked.insert(r.path.clone());
         }
         Some(Effect::Work(FeatureWork::Contract(runs)))
+    }
+}
+
+/// A subscriber: a reload forgets every check; a change asks for the checks of
+/// the finished runs on screen once the history is indexed.
+impl Component for Contract {
+    fn subscribes(&self, e: &Published) -> bool {
+        matches!(e, Published::Changed | Published::Reloaded)
+    }
+
+    fn on_event(&mut self, e: &Published, cx: &mut Ctx) {
+        let s = cx.shared;
+        match e {
+            Published::Reloaded => self.reset(),
+            Published::Changed => {
+                if let Some(ws) = s.ws.filter(|w| !s.indexing && !w.logs.runs.is_empty()) {
+                    let job = self.job(ws, s.tab, s.tests, s.runs, s.tree_height);
+                    cx.effect(job);
+                }
+            }
+            _ => {}
+        }
     }
 }

@@ -155,7 +155,13 @@ impl App {
                     self.tests.set_change_times(ws, *t);
                 }
             }
-            FeatureResult::Changed(found) => self.changed_found(found),
+            FeatureResult::Changed(found) => {
+                let (notice, marks) = super::insights::changed_marks(&self.tests, found);
+                self.notice = Some(notice);
+                if let Some(m) = marks {
+                    self.marks = m;
+                }
+            }
             FeatureResult::NewCasePlanned { case, editor } => {
                 return self.add_case_planned(case, editor);
             }
@@ -215,16 +221,7 @@ impl App {
     /// The run folder of the selection when it failed: the selected case's latest
     /// run (Tests), the selected run (Runs).
     pub fn failed_run(&self) -> Option<String> {
-        let ws = self.ws.as_ref()?;
-        let run = match self.tab {
-            Tab::Tests => {
-                let c = self.selected_case()?;
-                (c.run_range.1 > c.run_range.0).then(|| &ws.logs.runs[c.run_range.1 - 1])?
-            }
-            Tab::Runs => self.runs.selected_run(ws)?,
-            Tab::Catalog => return None,
-        };
-        (run.status == RunStatus::Failed).then(|| run.path.clone())
+        self.shared().failed_run().map(str::to_owned)
     }
 
     /// `W`: the failure view of the selected case's latest run, the run the live
@@ -351,15 +348,6 @@ impl App {
         Vec::new()
     }
 
-    /// The decodes the trace pane's selected action needs.
-    pub(super) fn trace_frame_jobs(&mut self) -> Vec<Effect> {
-        let background = self.previews.background();
-        match self.layers.screen_mut() {
-            Some(Screen::Trace(v)) => v.frame_jobs(background),
-            _ => Vec::new(),
-        }
-    }
-
     /// `w`, `F`, `c`, `R`.
     pub(super) fn feature_command(&mut self, c: Command) -> Vec<Effect> {
         if self.ws.is_none() {
@@ -472,7 +460,7 @@ impl App {
     /// `w`: watch what is selected (asking what `r` would ask first), or stop watching
     /// it when all of it is watched already.
     fn watch_toggle(&mut self) -> Vec<Effect> {
-        let keys = self.watch_targets();
+        let keys = super::targets::watch_targets(&self.marks, &self.shared());
         if keys.is_empty() {
             self.notice = Some("nothing to watch here (an orphan has no test file)".into());
             return Vec::new();

@@ -2,7 +2,9 @@
 //! prompt or screen that has the keys), from the active keymap.
 
 use super::super::action::Command;
-use super::{App, Pane, Tab};
+use super::overlay::Layers;
+use super::{Pane, Tab};
+use crate::keymap::Keymap;
 
 /// The normal mode's commands that act on each pane, the most used first (the
 /// line drops what does not fit from its end).
@@ -79,36 +81,34 @@ fn pane_commands(tab: Tab, pane: Pane) -> &'static [Command] {
     }
 }
 
-impl App {
-    /// The key-hint line's (key, words) pairs, or `None` when the person hid it
-    /// (`[ui] key_hints = false`). Normal mode: the focused pane's keys; any
-    /// other mode (finder, prompt, overlay, trace…): its keys in the keymap's order.
-    pub fn key_hints(&self) -> Option<Vec<(String, String)>> {
-        if !self.key_hints {
-            return None;
-        }
-        let mode = self.layers.mode();
-        if mode == "overlay" && !matches!(self.layers.screen(), Some(super::Screen::Report(_))) {
-            // the report screen's own keys only on it
-            let cmds: Vec<Command> = self
-                .keymap
-                .bindings(mode)
-                .iter()
-                .map(|b| b.run)
-                .filter(|c| !matches!(c, Command::ReportUpdate | Command::Apply | Command::Noop))
-                .fold(Vec::new(), |mut v, c| {
-                    if !v.contains(&c) {
-                        v.push(c);
-                    }
-                    v
-                });
-            return Some(self.keymap.hints(mode, &cmds));
-        }
-        let cmds = if mode == "normal" {
-            pane_commands(self.tab, self.focus)
-        } else {
-            &[]
-        };
-        Some(self.keymap.hints(mode, cmds))
+/// The key-hint line's (key, words) pairs in `keymap` for the mode of `layers`:
+/// in normal mode the keys of pane `focus` of `tab`; in any other mode
+/// (finder, prompt, overlay, trace…) its keys in the keymap's order.
+pub fn key_hints(
+    keymap: &Keymap,
+    layers: &Layers,
+    (tab, focus): (Tab, Pane),
+) -> Vec<(String, String)> {
+    let mode = layers.mode();
+    if mode == "overlay" && !matches!(layers.screen(), Some(super::Screen::Report(_))) {
+        // the report screen's own keys only on it
+        let cmds: Vec<Command> = keymap
+            .bindings(mode)
+            .iter()
+            .map(|b| b.run)
+            .filter(|c| !matches!(c, Command::ReportUpdate | Command::Apply | Command::Noop))
+            .fold(Vec::new(), |mut v, c| {
+                if !v.contains(&c) {
+                    v.push(c);
+                }
+                v
+            });
+        return keymap.hints(mode, &cmds);
     }
+    let cmds = if mode == "normal" {
+        pane_commands(tab, focus)
+    } else {
+        &[]
+    };
+    keymap.hints(mode, cmds)
 }

@@ -8,9 +8,9 @@ use super::super::action::Command;
 use super::super::feature_work::FeatureWork;
 use super::effect::Effect;
 use super::tests_tab::TestsTab;
-use super::{App, Tab};
 use testdeck_core::sanitize::escape;
 use testdeck_core::workspace::Workspace;
+use testdeck_core::workspace::cases::CaseRef;
 use testdeck_core::workspace::changes::Update;
 use testdeck_core::workspace::config::Insights as Settings;
 use testdeck_core::workspace::diff::fmt_ms;
@@ -270,48 +270,41 @@ pub(in crate::app) fn change_times_job(ws: &Workspace) -> Effect {
     })
 }
 
-impl App {
-    /// `S`: the next sort of the tree's cases.
-    pub(super) fn sort_next(&mut self) {
-        let s = self.tests.cycle_sort();
-        self.tab = Tab::Tests;
-        self.notice = Some(format!("tree sorted by {}", s.name()));
+/// `C`: ask git what differs from `HEAD` (as `--changed` selects), once the
+/// workspace is loaded (`loaded`); what the status bar says meanwhile.
+pub(super) fn ask_changed(loaded: bool) -> (String, Option<Effect>) {
+    if !loaded {
+        return ("still indexing".into(), None);
     }
+    (
+        "C: asking git what changed…".into(),
+        Some(Effect::Work(FeatureWork::Changed)),
+    )
+}
 
-    /// `C`: mark the cases that differ from git's `HEAD` (as `--changed` selects).
-    pub(super) fn mark_changed(&mut self) -> Vec<Effect> {
-        if self.ws.is_none() {
-            self.notice = Some("still indexing".into());
-            return Vec::new();
-        }
-        self.notice = Some("C: asking git what changed…".into());
-        vec![Effect::Work(FeatureWork::Changed)]
-    }
-
-    /// What git said for `C`: the changed cases marked.
-    pub(super) fn changed_found(
-        &mut self,
-        found: Result<testdeck_core::workspace::changed::Changed, String>,
-    ) {
-        match found {
-            Err(e) => self.notice = Some(format!("C: {}", escape(&e))),
-            Ok(ch) => {
-                self.marks.clear();
-                for c in self.tests.cases() {
-                    if !c.orphan() && ch.has_test(&c.key) {
-                        self.marks.insert(c.case_ref());
-                    }
-                }
-                for id in &ch.catalog {
-                    self.marks.insert(super::CaseRef::Catalog(id.clone()));
-                }
-                let n = self.marks.len();
-                self.notice = Some(match n {
-                    0 => "C: no case changed against HEAD".to_owned(),
-                    1 => "C: 1 changed case marked (r runs it)".to_owned(),
-                    n => format!("C: {n} changed cases marked (r runs them)"),
-                });
-            }
+/// What git said for `C`: the changed cases of `tests` and the catalog, to be
+/// the marks (`None` when git failed), and what the status bar says.
+pub(super) fn changed_marks(
+    tests: &TestsTab,
+    found: Result<testdeck_core::workspace::changed::Changed, String>,
+) -> (String, Option<std::collections::BTreeSet<CaseRef>>) {
+    let ch = match found {
+        Err(e) => return (format!("C: {}", escape(&e)), None),
+        Ok(ch) => ch,
+    };
+    let mut marks = std::collections::BTreeSet::new();
+    for c in tests.cases() {
+        if !c.orphan() && ch.has_test(&c.key) {
+            marks.insert(c.case_ref());
         }
     }
+    for id in &ch.catalog {
+        marks.insert(CaseRef::Catalog(id.clone()));
+    }
+    let notice = match marks.len() {
+        0 => "C: no case changed against HEAD".to_owned(),
+        1 => "C: 1 changed case marked (r runs it)".to_owned(),
+        n => format!("C: {n} changed cases marked (r runs them)"),
+    };
+    (notice, Some(marks))
 }

@@ -17,6 +17,48 @@ pub fn rows_for(c: Command, page: isize) -> Option<isize> {
     }
 }
 
+/// A list of rows under one cursor: the Tests, Catalog and Runs tabs. The keys,
+/// the wheel, a click and the fit to the pane's height are the same for each.
+pub trait ListPane {
+    /// The cursor and the first row shown.
+    fn list_mut(&mut self) -> &mut ListState;
+
+    /// How many rows are shown (the cursor's range).
+    fn rows(&self) -> usize;
+
+    /// Rows the pane draws above its list (the tests tree's column header).
+    fn header_rows(&self) -> usize {
+        0
+    }
+
+    /// The cursor keys (`page` rows a page); whether `c` was one.
+    fn handle(&mut self, c: Command, page: isize) -> bool {
+        rows_for(c, page).map(|d| self.step(d)).is_some()
+    }
+
+    /// Move the cursor by `d` rows (a key, the wheel).
+    fn step(&mut self, d: isize) {
+        let n = self.rows();
+        self.list_mut().step(d, n);
+    }
+
+    /// A click on row `row` of the pane's inside (its header rows included):
+    /// the cursor on the list's row there, if there is one.
+    fn click(&mut self, row: usize) {
+        let n = self.rows();
+        if let Some(r) = row.checked_sub(self.header_rows()) {
+            self.list_mut().click(r, n);
+        }
+    }
+
+    /// Keep the cursor in range and in view of a pane `height` rows inside.
+    fn fit(&mut self, height: usize) {
+        let n = self.rows();
+        let h = height.saturating_sub(self.header_rows());
+        self.list_mut().fit(n, h);
+    }
+}
+
 /// A cursor into `len` rows and the first row shown of a window `height` rows tall.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ListState {

@@ -2,6 +2,26 @@
 //! `update(Action) -> Vec<Effect>`, which dispatches to them. No drawing, no terminal,
 //! no I/O: slow work is asked for as an `Effect` and comes back as an `Action`.
 
+/// The state every pane may read ([`pane::Shared`]), built field by field from
+/// the App `$app`, so that a pane beside it can be borrowed to answer.
+macro_rules! shared {
+    ($app:expr) => {
+        $crate::app::pane::Shared {
+            root: &$app.opts.root,
+            ws: $app.ws.as_ref(),
+            indexing: $app.indexing,
+            asking: $app.layers.overlay().is_some() || $app.layers.input().is_some(),
+            picture_background: $app.previews.background(),
+            tab: $app.tab,
+            tree_height: $app.areas().panes.tree.height as usize,
+            tests: &$app.tests,
+            catalog: &$app.catalog,
+            runs: &$app.runs,
+            live: &$app.live,
+        }
+    };
+}
+
 pub mod add_case;
 pub mod catalog_tab;
 pub mod changes;
@@ -9,6 +29,7 @@ pub mod clipboard;
 mod commands;
 pub mod compare;
 pub mod contract;
+pub mod details;
 pub mod editor;
 mod effect;
 mod features;
@@ -24,6 +45,7 @@ mod mouse;
 mod navigate;
 pub mod opener;
 pub mod overlay;
+pub mod pane;
 pub mod preview;
 pub mod problems;
 pub mod prompt;
@@ -35,6 +57,7 @@ pub mod screen;
 mod selection;
 #[cfg(test)]
 mod selection_table;
+pub mod snapshot;
 mod targets;
 #[cfg(test)]
 mod test_support;
@@ -46,8 +69,10 @@ pub mod why;
 use super::action::{Action, Command};
 use super::feature_work::FeatureWork;
 use super::keymap::{Key, Keymap, Resolved, Resolver};
-use crossterm::event::{KeyEvent, MouseEventKind};
+use crossterm::event::{KeyEvent, MouseButton, MouseEvent, MouseEventKind};
 use layout::Areas;
+use pane::Published;
+use ratatui::layout::Position;
 use screen::ScreenOutcome;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -123,12 +148,9 @@ pub struct App {
     catalog: CatalogTab,
     runs: RunsTab,
     live: Live,
-    /// Scroll of the details pane (reset when the selection changes).
-    details: ListState,
-    /// The details' last scroll row at the last frame (`None` before one).
-    details_max: Option<usize>,
-    /// What the details showed at the last update.
-    details_subject: Subject,
+    /// The details pane: its scroll, bounded by the last frame, from the top
+    /// for each new subject.
+    details: details::DetailsPane,
     /// Marked cases of both sources.
     marks: BTreeSet<CaseRef>,
     /// Zoom and the tree's width, as the person set them.
@@ -161,6 +183,8 @@ pub struct App {
     changes: changes::Changes,
     /// `a`: the case being added in a folder.
     adding: add_case::AddCase,
+    /// What the panes derived from the domain at the last change, for the frames.
+    derived: snapshot::Derived,
 }
 
 /// What a drawn frame measured: how far wrapped text can scroll.
@@ -169,9 +193,6 @@ pub struct Measured {
     /// The details pane's last scroll row (its wrapped rows less the rows shown).
     pub details_max: usize,
 }
-
-/// What the details pane shows: its scroll starts again when this changes.
-type Subject = (Tab, usize, Option<String>);
 
 const SPINNER: [&str; 8] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧"];
 
@@ -205,9 +226,7 @@ impl App {
             catalog: CatalogTab::default(),
             runs: RunsTab::default(),
             live: Live::new(),
-            details: ListState::default(),
-            details_max: None,
-            details_subject: (Tab::Tests, 0, None),
+            details: details::DetailsPane::default(),
             marks: BTreeSet::new(),
             sizing: layout::Sizing::default(),
             candidates: Vec::new(),
@@ -227,6 +246,7 @@ impl App {
             dirty: true,
             changes: changes::Changes::default(),
             adding: add_case::AddCase::default(),
+            derived: snapshot::Derived::default(),
         }
     }
 
@@ -248,18 +268,9 @@ impl App {
         &self.layers
     }
 
-    fn subject(&self) -> Subject {
-        match self.tab {
-            Tab::Tests => (self.tab, 0, self.selected_node().map(|n| n.key.clone())),
-            Tab::Catalog => (self.tab, self.catalog.list().cursor, None),
-            Tab::Runs => (self.tab, self.runs.list().cursor, None),
-        }
-    }
-
     /// Keep scrolls of wrapped text inside what the last frame measured.
     pub fn fit_scroll(&mut self, m: &Measured) {
-        self.details_max = Some(m.details_max);
-        self.details.cursor = self.details.cursor.min(m.details_max);
+        self.details.fit(m.details_max);
     }
 
     /// The keys of an unfinished sequence.
@@ -385,37 +396,18 @@ impl App {
             matches!(action, Action::Mouse(_)).then(|| (self.dirty, mouse::ViewKey::of(self)));
         let mut fx = self.update_inner(action);
         // a case `a` added: selected once the watch brings it into the tree
-        self.select_added();
+        fx.extend(self.publish(Published::Acted));
         if let Some((was_dirty, key)) = before {
             self.dirty = was_dirty || !fx.is_empty() || key != mouse::ViewKey::of(self);
         }
         if reloaded {
-            self.contract.reset();
-        }
-        // a new subject (tab, selection, a finder jump, a click) shows its details
-        // from the top
-        let subject = self.subject();
-        if subject != self.details_subject {
-            self.details.reset();
-            self.details_subject = subject;
+            fx.extend(self.publish(Published::Reloaded));
         }
         self.sync_run_meta();
-        if let Some(ws) = self
-            .ws
-            .as_ref()
-            .filter(|w| !self.indexing && !w.logs.runs.is_empty())
-        {
-            let h = self.areas().panes.tree.height as usize;
-            fx.extend(self.contract.job(ws, self.tab, &self.tests, &self.runs, h));
-        }
-        fx.extend(self.previews.job(&self.live, &self.opts.root));
-        fx.extend(self.trace_frame_jobs());
-        // the details' summary of a failed run reads its digest once
-        if let Some(run) = self.failed_run() {
-            fx.extend(self.why.job(&run));
-        }
+        // the subscribers: the details' subject, the contract checks, the
+        // previews, the failure digests
+        fx.extend(self.publish(Published::Changed));
         self.sync_graphics();
-        self.ask_next_verdict();
         // asked to quit while runs were live, and they all ended meanwhile: the
         // only reason to ask is gone, so the person's `q` goes through
         if !self.quit
@@ -429,6 +421,77 @@ impl App {
             self.layers.take();
             self.quit = true;
             fx.push(Effect::Quit);
+        }
+        // what the views show is derived once per change, never while drawing
+        if self.dirty {
+            self.derived = snapshot::Derived::of(self);
+        }
+        fx
+    }
+
+    /// What the next frame shows, handed to the views ([`snapshot::Snapshot`]).
+    pub fn snapshot(&self) -> snapshot::Snapshot<'_> {
+        snapshot::Snapshot::of(self)
+    }
+
+    /// Pane `p` has the keys (and no overlay is over it).
+    pub fn has_keys(&self, p: Pane) -> bool {
+        self.focus == p && self.layers.overlay().is_none()
+    }
+
+    /// What `E` opens for the current selection, or why nothing.
+    pub fn edit_target(&self) -> Result<EditTarget, String> {
+        let around = editor::Around {
+            layers: &self.layers,
+            problems: &self.problems,
+            why: &self.why,
+            focus: self.focus,
+        };
+        editor::edit_target(&self.shared(), &around)
+    }
+
+    /// The state every pane may read, read-only.
+    pub fn shared(&self) -> pane::Shared<'_> {
+        shared!(self)
+    }
+
+    /// Hand `e` to the panes that subscribe to it, in a fixed order, with the
+    /// shared state read-only; the effects they ask for.
+    pub(super) fn publish(&mut self, e: Published) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        let mut queue = std::collections::VecDeque::from([e]);
+        while let Some(e) = queue.pop_front() {
+            // the App's own: a component asked for a case to be selected
+            match e {
+                Published::Select(key) => {
+                    self.jump_to(&key);
+                    continue;
+                }
+                Published::Ask(j) => {
+                    self.layers.open(Overlay::Prompt(Prompt::Judge(j)));
+                    self.dirty = true;
+                    continue;
+                }
+                _ => {}
+            }
+            let mut published = Vec::new();
+            // field by field (not `shared()`): the subscribers are borrowed beside it
+            let mut cx = pane::Ctx::new(shared!(self), &mut fx, &mut published);
+            let subscribers: [&mut dyn pane::Component; 7] = [
+                &mut self.adding,
+                &mut self.details,
+                &mut self.contract,
+                &mut self.previews,
+                &mut self.layers,
+                &mut self.why,
+                &mut self.launch,
+            ];
+            for p in subscribers {
+                if p.subscribes(&e) {
+                    p.on_event(&e, &mut cx);
+                }
+            }
+            queue.extend(published);
         }
         fx
     }
@@ -570,6 +633,70 @@ impl App {
         }
     }
 
+    /// Mouse input: a click focuses the pane under it and selects the row (the
+    /// pane's own click), the wheel scrolls the pane under it, a click on the tab
+    /// bar switches tabs; over an overlay or a screen the wheel is a cursor key.
+    fn mouse(&mut self, m: MouseEvent) -> Vec<Effect> {
+        if self.layers.overlay().is_some() || self.layers.screen().is_some() {
+            let c = match m.kind {
+                MouseEventKind::ScrollDown => Command::MoveDown,
+                MouseEventKind::ScrollUp => Command::MoveUp,
+                _ => return Vec::new(),
+            };
+            return self.command(c);
+        }
+        let a = self.areas();
+        let pos = Position::new(m.column, m.row);
+        let pane = PANES
+            .into_iter()
+            .find_map(|p| a.panes.get(p).filter(|r| r.contains(pos)).map(|r| (r, p)));
+        let Some((rect, pane)) = pane else {
+            if m.kind == MouseEventKind::Down(MouseButton::Left) && m.row == a.tabs.y {
+                // the tab bar: " 1 Tests  2 Catalog  3 Runs "
+                let t = match m.column {
+                    0..=9 => Tab::Tests,
+                    10..=21 => Tab::Catalog,
+                    _ => Tab::Runs,
+                };
+                self.set_tab(t);
+                return self.selection_changed();
+            }
+            return Vec::new();
+        };
+        match m.kind {
+            MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
+                self.focus = pane;
+                self.move_by(if m.kind == MouseEventKind::ScrollDown {
+                    3
+                } else {
+                    -3
+                });
+            }
+            MouseEventKind::Down(MouseButton::Left) => {
+                self.focus = pane;
+                let row = m.row.saturating_sub(rect.y + 1) as usize;
+                if m.row > rect.y && m.row + 1 < rect.y + rect.height {
+                    match pane {
+                        // the tests tree has a header row (the list pane knows)
+                        Pane::Tree => self.tab_list().click(row),
+                        Pane::Live => {
+                            // the live pane has a header row
+                            self.live.click(row.saturating_sub(1));
+                        }
+                        Pane::Artifacts => {
+                            // the artifacts list does not scroll
+                            self.live.click_artifact(row);
+                        }
+                        Pane::Details => {}
+                    }
+                }
+                self.clamp();
+            }
+            _ => return Vec::new(),
+        }
+        self.selection_changed()
+    }
+
     /// Lines of the help overlay: the legend, then each mode's title and rows,
     /// a blank line between modes (as `view::help::lines` draws them).
     pub fn help_len(&self) -> usize {
@@ -688,7 +815,7 @@ impl App {
 
     /// The details pane's scroll.
     pub fn details(&self) -> &ListState {
-        &self.details
+        self.details.scroll()
     }
 
     /// Marked cases of both sources.

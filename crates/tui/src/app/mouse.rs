@@ -1,81 +1,7 @@
-//! Mouse input: a click focuses the pane under it and selects the row, the wheel
-//! scrolls the pane under it, a click on the tab bar switches tabs.
+//! What a mouse event can change on screen ([`ViewKey`]): a mouse event draws a
+//! frame only when it moved. The event itself is routed by the App (`mod.rs`).
 
-use super::super::action::Command;
-use super::{App, Effect, ListState, Overlay, PANES, Pane, Screen, Tab};
-use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
-use ratatui::layout::Position;
-
-impl App {
-    pub(super) fn mouse(&mut self, m: MouseEvent) -> Vec<Effect> {
-        if self.layers.overlay().is_some() || self.layers.screen().is_some() {
-            let c = match m.kind {
-                MouseEventKind::ScrollDown => Command::MoveDown,
-                MouseEventKind::ScrollUp => Command::MoveUp,
-                _ => return Vec::new(),
-            };
-            return self.command(c);
-        }
-        let a = self.areas();
-        let pos = Position::new(m.column, m.row);
-        let pane = PANES
-            .into_iter()
-            .find_map(|p| a.panes.get(p).filter(|r| r.contains(pos)).map(|r| (r, p)));
-        let Some((rect, pane)) = pane else {
-            if m.kind == MouseEventKind::Down(MouseButton::Left) && m.row == a.tabs.y {
-                // the tab bar: " 1 Tests  2 Catalog  3 Runs "
-                let t = match m.column {
-                    0..=9 => Tab::Tests,
-                    10..=21 => Tab::Catalog,
-                    _ => Tab::Runs,
-                };
-                self.set_tab(t);
-                return self.selection_changed();
-            }
-            return Vec::new();
-        };
-        match m.kind {
-            MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
-                self.focus = pane;
-                self.move_by(if m.kind == MouseEventKind::ScrollDown {
-                    3
-                } else {
-                    -3
-                });
-            }
-            MouseEventKind::Down(MouseButton::Left) => {
-                self.focus = pane;
-                let row = m.row.saturating_sub(rect.y + 1) as usize;
-                if m.row > rect.y && m.row + 1 < rect.y + rect.height {
-                    match (self.tab, pane) {
-                        (Tab::Tests, Pane::Tree) if row > 0 => {
-                            // the tree has a header row
-                            self.tests.click(row - 1);
-                        }
-                        (Tab::Runs, Pane::Tree) => {
-                            self.runs.click(row);
-                        }
-                        (_, Pane::Live) => {
-                            // the live pane has a header row
-                            self.live.click(row.saturating_sub(1));
-                        }
-                        (Tab::Catalog, Pane::Tree) => {
-                            self.catalog.click(row);
-                        }
-                        (_, Pane::Artifacts) => {
-                            // the artifacts list does not scroll
-                            self.live.click_artifact(row);
-                        }
-                        _ => {}
-                    }
-                }
-                self.clamp();
-            }
-            _ => return Vec::new(),
-        }
-        self.selection_changed()
-    }
-}
+use super::{App, ListState, Overlay, Pane, Screen, Tab};
 
 /// What a mouse event can change on screen: a mouse event draws a frame only
 /// when this moved.
@@ -115,7 +41,7 @@ impl ViewKey {
                 *app.runs.list(),
                 *app.live.list(),
                 *app.live.artifacts(),
-                app.details,
+                *app.details.scroll(),
             ],
             follow: app.live.follow(),
             overlay,

@@ -3,7 +3,8 @@
 //! a row, and jumping to a case (the finder's pick).
 
 use super::super::action::Command;
-use super::{App, CaseRef, Effect, Overlay, PANES, Pane, Tab, list, tests_tab};
+use super::list::ListPane;
+use super::{App, CaseRef, Effect, Overlay, PANES, Pane, Tab, tests_tab};
 
 impl App {
     /// The panes of the current tab, in Tab order.
@@ -16,47 +17,54 @@ impl App {
             .collect()
     }
 
+    /// The tab shown, as the list pane it is.
+    pub(super) fn tab_list(&mut self) -> &mut dyn ListPane {
+        match self.tab {
+            Tab::Tests => &mut self.tests,
+            Tab::Catalog => &mut self.catalog,
+            Tab::Runs => &mut self.runs,
+        }
+    }
+
     pub(super) fn set_tab(&mut self, t: Tab) {
         self.tab = t;
         self.focus = Pane::Tree;
     }
 
-    /// A cursor key: the component under the focus takes it (the details pane
-    /// is the App's own); the App then keeps every cursor in view.
-    pub(super) fn focused_key(&mut self, c: Command, page: isize) {
+    /// A cursor key: the pane under the focus takes it; the App then keeps
+    /// every cursor in view. The effects what it published leads to.
+    pub(super) fn focused_key(&mut self, c: Command, page: isize) -> Vec<Effect> {
         if self.focus == Pane::Tree {
-            self.details.reset();
+            self.details.top();
         }
         let took = match (self.tab, self.focus) {
             (_, Pane::Details) => {
-                if let Some(d) = list::rows_for(c, page) {
-                    // bounded by the last frame (the view clamps what it shows either way)
-                    let rows = self.details_max.map_or(10_000, |m| m + 1);
-                    self.details.step(d, rows);
+                let (mut fx, mut published) = (Vec::new(), Vec::new());
+                let mut cx = super::pane::Ctx::new(shared!(self), &mut fx, &mut published);
+                super::pane::Component::command(&mut self.details, c, page, &mut cx);
+                for e in published {
+                    fx.extend(self.publish(e));
                 }
-                return;
+                return fx;
             }
             (_, Pane::Live) => self.live.handle(c, page, true),
             (_, Pane::Artifacts) => self.live.handle_artifacts(c, page),
-            (Tab::Runs, _) => self.runs.handle(c, page),
-            (Tab::Tests, _) => self.tests.handle(c, page),
-            (Tab::Catalog, _) => self.catalog.handle(c, page),
+            (_, Pane::Tree) => self.tab_list().handle(c, page),
         };
         if took {
             self.clamp();
         }
+        Vec::new()
     }
 
     /// Move the focused list (or scroll the details pane) by `d` rows.
     pub(super) fn move_by(&mut self, d: isize) {
         if self.focus == Pane::Tree {
-            self.details.reset();
+            self.details.top();
         }
         match (self.tab, self.focus) {
             (_, Pane::Details) => {
-                // bounded by the last frame (the view clamps what it shows either way)
-                let rows = self.details_max.map_or(10_000, |m| m + 1);
-                self.details.step(d, rows);
+                self.details.step(d);
                 return;
             }
             (_, Pane::Live) => {
@@ -65,9 +73,7 @@ impl App {
             (_, Pane::Artifacts) => {
                 self.live.step_artifact(d);
             }
-            (Tab::Runs, _) => self.runs.step(d),
-            (Tab::Tests, _) => self.tests.step(d),
-            (Tab::Catalog, _) => self.catalog.step(d),
+            (_, Pane::Tree) => self.tab_list().step(d),
         }
         self.clamp();
     }
@@ -78,8 +84,7 @@ impl App {
         let tree_h = a.panes.tree.height.saturating_sub(2) as usize;
         // a zoomed-away tree keeps its place for when it comes back
         if tree_h > 0 {
-            // the tree's header row names its columns
-            self.tests.fit(tree_h.saturating_sub(1));
+            self.tests.fit(tree_h);
             self.runs.fit(tree_h);
             self.catalog.fit(tree_h);
         }

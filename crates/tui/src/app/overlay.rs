@@ -3,6 +3,7 @@
 
 use super::super::action::Command;
 use super::finder::Finder;
+use super::pane::{Component, Ctx, Published};
 use testdeck_core::sanitize::escape;
 
 #[derive(Debug, Clone)]
@@ -289,5 +290,20 @@ fn scroll_overlay(c: Command, scroll: usize, max: usize) -> Option<usize> {
         Command::GoTop => Some(0),
         Command::GoBottom => Some(max),
         _ => Some(scroll),
+    }
+}
+
+/// A subscriber: after a change, the trace screen shown asks for the frames it
+/// is about to draw.
+impl Component for Layers {
+    fn subscribes(&self, e: &Published) -> bool {
+        matches!(e, Published::Changed)
+            && matches!(self.screen, Some(super::screen::Screen::Trace(_)))
+    }
+
+    fn on_event(&mut self, _: &Published, cx: &mut Ctx) {
+        if let Some(super::screen::Screen::Trace(v)) = self.screen_mut() {
+            cx.effect(v.frame_jobs(cx.shared.picture_background));
+        }
     }
 }

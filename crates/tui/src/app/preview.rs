@@ -5,6 +5,7 @@ use super::super::feature_work::FeatureWork;
 use super::super::image;
 use super::Effect;
 use super::live::Live;
+use super::pane::{Component, Ctx, Published};
 use std::path::{Path, PathBuf};
 use testdeck_core::sanitize::escape;
 
@@ -104,5 +105,17 @@ impl Previews {
                 label,
                 background: self.background,
             }))
+    }
+}
+
+/// A subscriber: after a change, the screenshot the live pane selects is read.
+impl Component for Previews {
+    fn subscribes(&self, e: &Published) -> bool {
+        matches!(e, Published::Changed)
+    }
+
+    fn on_event(&mut self, _: &Published, cx: &mut Ctx) {
+        let job = self.job(cx.shared.live, cx.shared.root);
+        cx.effect(job);
     }
 }

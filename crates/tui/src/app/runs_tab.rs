@@ -1,9 +1,8 @@
 //! The Runs tab: tests runs and catalog run records, newest first, the filter over
 //! them and the cursor.
 
-use super::super::action::Command;
 use super::super::action::RunData;
-use super::list::{ListState, rows_for};
+use super::list::{ListPane, ListState};
 use testdeck_core::workspace::Workspace;
 use testdeck_core::workspace::fuzzy::Query;
 use testdeck_core::workspace::logs::{RawRun, RunMoves};
@@ -67,27 +66,6 @@ impl RunsTab {
     /// The run id of each launch of this session, by launch number.
     pub fn launched(&self) -> &std::collections::HashMap<usize, String> {
         &self.launched
-    }
-
-    /// The keys that only concern this tab: the cursor moves (`page` rows a page).
-    /// Whether `c` was one.
-    pub fn handle(&mut self, c: Command, page: isize) -> bool {
-        rows_for(c, page).map(|d| self.step(d)).is_some()
-    }
-
-    /// Move the cursor by `d` rows (a key, the wheel).
-    pub fn step(&mut self, d: isize) {
-        self.list.step(d, self.visible.len());
-    }
-
-    /// Put the cursor on row `row` of those shown (a click).
-    pub fn click(&mut self, row: usize) {
-        self.list.click(row, self.visible.len());
-    }
-
-    /// Keep the cursor in range and in view of `height` rows.
-    pub fn fit(&mut self, height: usize) {
-        self.list.fit(self.visible.len(), height);
     }
 
     /// Put the cursor on row `p` of those shown.
@@ -335,4 +313,14 @@ pub fn record_run_data(
         Err(e) => data.problems.push(e.clone()),
     }
     data
+}
+
+impl ListPane for RunsTab {
+    fn list_mut(&mut self) -> &mut ListState {
+        &mut self.list
+    }
+
+    fn rows(&self) -> usize {
+        self.visible.len()
+    }
 }

@@ -298,8 +298,7 @@ impl App {
                     return self.live.wanted().cloned();
                 }
                 // the record of the case's latest verdict (the one the details show)
-                let latest =
-                    testdeck_exec::record::last_verdicts(self.runs.readable(), id, 1).pop()?;
+                let latest = super::snapshot::last_verdicts(&self.runs, id, 1).pop()?;
                 self.runs
                     .records()
                     .iter()

@@ -3,8 +3,7 @@
 //! node's statistics with the figures of its history (stale by the change times
 //! read off the loop).
 
-use super::super::action::Command;
-use super::list::{ListState, rows_for};
+use super::list::{ListPane, ListState};
 use std::collections::{BTreeSet, HashMap};
 use testdeck_core::workspace::Workspace;
 use testdeck_core::workspace::cases::{self, CaseRow, NodeKind, TreeNode};
@@ -225,27 +224,6 @@ impl TestsTab {
             stack.extend(children[i].iter().rev());
         }
         self.rebuild_visible();
-    }
-
-    /// The keys that only concern this tab: the cursor moves (`page` rows a page).
-    /// Whether `c` was one.
-    pub fn handle(&mut self, c: Command, page: isize) -> bool {
-        rows_for(c, page).map(|d| self.step(d)).is_some()
-    }
-
-    /// Move the cursor by `d` rows (a key, the wheel).
-    pub fn step(&mut self, d: isize) {
-        self.list.step(d, self.visible.len());
-    }
-
-    /// Put the cursor on row `row` of those shown (a click).
-    pub fn click(&mut self, row: usize) {
-        self.list.click(row, self.visible.len());
-    }
-
-    /// Keep the cursor in range and in view of `height` rows.
-    pub fn fit(&mut self, height: usize) {
-        self.list.fit(self.visible.len(), height);
     }
 
     /// Install a workspace's cases; a reload keeps the open folders and the selection.
@@ -584,5 +562,20 @@ impl TestsTab {
         if self.sort != Sort::Name {
             self.reorder();
         }
+    }
+}
+
+impl ListPane for TestsTab {
+    fn list_mut(&mut self) -> &mut ListState {
+        &mut self.list
+    }
+
+    fn rows(&self) -> usize {
+        self.visible.len()
+    }
+
+    /// The tree has its column header over the rows.
+    fn header_rows(&self) -> usize {
+        1
     }
 }

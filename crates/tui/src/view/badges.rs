@@ -1,36 +1,12 @@
 //! The badges of watch mode, compare and the contract checks: on tree nodes, run rows,
 //! the details pane and the status bar.
 
-use super::super::app::{App, CaseRow, NodeKind, TestsTab, changes, compare, contract, watch};
+use super::super::app::{CaseRow, NodeKind};
 use super::super::theme::Theme;
 use ratatui::text::{Line, Span};
-use testdeck_core::workspace::Workspace;
 use testdeck_core::workspace::cases::CaseRef;
 
-/// What the badges are read from: the features' components and the workspace.
-#[derive(Clone, Copy)]
-pub struct Badges<'a> {
-    pub ws: Option<&'a Workspace>,
-    pub tests: &'a TestsTab,
-    pub watch: &'a watch::Watch,
-    pub compare: &'a compare::Compare,
-    pub contract: &'a contract::Contract,
-    pub changes: &'a changes::Changes,
-}
-
-impl App {
-    /// What the badges are read from.
-    pub fn badges(&self) -> Badges<'_> {
-        Badges {
-            ws: self.ws().as_ref(),
-            tests: self.tests(),
-            watch: self.watch(),
-            compare: self.compare(),
-            contract: self.contract(),
-            changes: self.changes(),
-        }
-    }
-}
+pub use super::super::app::snapshot::Badges;
 
 /// The contract warnings of a run, when it was checked and has some.
 fn contract_span(b: &Badges, path: &str, theme: &Theme) -> Option<Span<'static>> {

@@ -1,9 +1,7 @@
 //! The tab bar, the non-loopback HOST banner, the key-hint line and the status bar.
 
-use super::super::app::launch::Launch;
-use super::super::app::{App, Options, Tab};
+use super::super::app::Tab;
 use super::super::theme::Theme;
-use super::badges::Badges;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Span;
@@ -50,44 +48,7 @@ pub fn banner(host: &str, theme: &Theme, f: &mut Frame, r: Rect) {
     f.render_widget(Paragraph::new(text).style(theme.get("banner")), r);
 }
 
-/// What the status bar says, read from the components when a frame is drawn.
-pub struct Status<'a> {
-    pub opts: &'a Options,
-    pub launch: &'a Launch,
-    pub badges: Badges<'a>,
-    pub notice: Option<&'a String>,
-    pub loading: bool,
-    pub indexing: bool,
-    pub spinner: &'static str,
-    pub history_progress: Option<(usize, usize)>,
-    pub pending_keys: String,
-    /// Every run, as the Runs tab counts them (tests runs and run records).
-    pub runs: usize,
-    /// Runs another process is writing now.
-    pub live_external: usize,
-}
-
-impl App {
-    /// What the status bar says.
-    pub fn status(&self) -> Status<'_> {
-        Status {
-            opts: self.opts(),
-            launch: self.launch(),
-            badges: self.badges(),
-            notice: self.notice().as_ref(),
-            loading: self.loading(),
-            indexing: self.indexing(),
-            spinner: self.spinner(),
-            history_progress: self.history_progress(),
-            pending_keys: self.pending_keys(),
-            runs: self.runs().total(self.ws().as_ref()),
-            live_external: self
-                .ws()
-                .as_ref()
-                .map_or(0, |ws| self.changes().live_external(ws)),
-        }
-    }
-}
+pub use super::super::app::snapshot::Status;
 
 const RANK_COUNTS: u8 = 0;
 const RANK_PROBLEMS: u8 = 1;
@@ -188,9 +149,9 @@ pub fn status(st: &Status, theme: &Theme, f: &mut Frame, r: Rect) {
     )];
     let mut doing = Vec::new();
     // this session's launches and the runs other processes are writing now
-    let running = st.launch.running() + st.live_external;
+    let running = st.launch.running() + st.external_runs;
     if running > 0 {
-        let external = match st.live_external {
+        let external = match st.external_runs {
             0 => String::new(),
             n if n == running => " (external)".to_owned(),
             n => format!(" ({n} external)"),

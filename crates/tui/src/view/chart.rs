@@ -10,68 +10,12 @@ use ratatui::symbols::Marker;
 use ratatui::text::Span;
 use ratatui::widgets::{Axis, Block, BorderType, Chart, Dataset, GraphType};
 use testdeck_core::workspace::diff::fmt_ms;
-use testdeck_core::workspace::logs::{RawRun, RunStatus};
 
 /// Rows the chart takes, borders included.
 pub const ROWS: u16 = 8;
 /// The least rows the details keep above it.
 pub const TEXT_ROWS: u16 = 6;
-/// Runs the chart shows at most (the newest).
-const RUNS: usize = 50;
-
-/// What the chart draws.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Series {
-    passed: Vec<(f64, f64)>,
-    failed: Vec<(f64, f64)>,
-    median: Option<[(f64, f64); 2]>,
-    /// The x range: the runs' places.
-    last_x: f64,
-    /// The y range's top, in ms.
-    top: u64,
-    first_date: String,
-    last_date: String,
-}
-
-/// The series of a case's runs (oldest first), with its median duration from the
-/// core's figures; `None` below two finished runs with a duration.
-pub fn series(runs: &[RawRun], median: Option<u64>) -> Option<Series> {
-    let done: Vec<(&RawRun, u64)> = runs
-        .iter()
-        .filter(|r| r.status.is_finished())
-        .filter_map(|r| Some((r, r.duration_ms()?)))
-        .collect();
-    let done = &done[done.len().saturating_sub(RUNS)..];
-    if done.len() < 2 {
-        return None;
-    }
-    let max = done.iter().map(|(_, d)| *d).max().unwrap_or(0);
-    let top = max.max(median.unwrap_or(0)).max(1);
-    let mut s = Series {
-        passed: Vec::new(),
-        failed: Vec::new(),
-        median: None,
-        last_x: (done.len() - 1) as f64,
-        top,
-        first_date: date(done[0].0),
-        last_date: date(done[done.len() - 1].0),
-    };
-    for (i, (r, d)) in done.iter().enumerate() {
-        let p = (i as f64, *d as f64);
-        if r.status == RunStatus::Passed {
-            s.passed.push(p);
-        } else {
-            s.failed.push(p);
-        }
-    }
-    s.median = median.map(|m| [(0.0, m as f64), (s.last_x, m as f64)]);
-    Some(s)
-}
-
-fn date(r: &RawRun) -> String {
-    r.start_time()
-        .map_or_else(|| "?".to_owned(), |t| t.format("%m-%d").to_string())
-}
+pub use super::super::app::snapshot::Series;
 
 /// Draw the chart in `r` (bordered).
 pub fn draw(s: &Series, theme: &Theme, f: &mut Frame, r: Rect) {

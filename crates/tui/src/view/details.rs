@@ -1,6 +1,7 @@
 //! The details pane: every field of the selected case, folder or run, with its history.
 
-use super::super::app::{App, CaseRow, CatalogTab, NodeKind, RunsTab, Tab, TestsTab};
+use super::super::app::snapshot::Details;
+use super::super::app::{CaseRow, CatalogTab, NodeKind, Tab, TestsTab};
 use super::super::theme::Theme;
 use super::badges::Badges;
 use super::{empty_state, fmt_ms, pane};
@@ -12,6 +13,7 @@ use testdeck_core::sanitize::escape;
 use testdeck_core::workspace::Workspace;
 use testdeck_core::workspace::logs::{RawRun, RunStatus};
 use testdeck_core::workspace::stats::{NodeStats, fmt_rate};
+use testdeck_exec::record::PastVerdict;
 
 /// Runs shown in the history strip.
 use super::super::app::contract::HISTORY;
@@ -54,39 +56,29 @@ fn extra_lines<'a, 'm>(
     }
 }
 
-impl App {
-    /// The details' lines for the selection (`None` before the workspace is
-    /// loaded; empty when nothing is selected).
-    pub fn details_lines(&self, theme: &Theme) -> Option<Vec<Line<'static>>> {
-        let ws = self.ws().as_ref()?;
-        // a failed run: why, under the title line (the whole of it is `W`)
-        let why = self
-            .failed_run()
-            .map(|run| {
-                let rows = super::super::app::why::summary(self.why().digest(&run));
-                super::why::summary(&rows, theme)
-            })
-            .unwrap_or_default();
-        let mut rest = match self.tab() {
-            Tab::Tests => match self.selected_node().map(|n| (n, &n.kind)) {
-                Some((n, NodeKind::Folder)) => folder(self.tests(), n, theme),
-                Some((_, NodeKind::Case(c))) => {
-                    case(&self.badges(), &self.tests().cases()[*c], theme)
-                }
-                None => Vec::new(),
-            },
-            Tab::Runs => match (self.selected_run(), self.selected_record()) {
-                (Some(r), _) => run(r, self.run_meta(r), theme),
-                (None, Some((path, rec))) => record(path, rec, theme),
-                _ => Vec::new(),
-            },
-            Tab::Catalog => catalog((self.catalog(), self.runs()), ws, theme),
-        };
-        if !rest.is_empty() {
-            rest.splice(1..1, why);
-        }
-        Some(rest)
+/// The details' lines for the selection (`None` before the workspace is
+/// loaded; empty when nothing is selected).
+pub fn lines(d: &Details, theme: &Theme) -> Option<Vec<Line<'static>>> {
+    let ws = d.ws?;
+    // a failed run: why, under the title line (the whole of it is `W`)
+    let why = super::why::summary(&d.why, theme);
+    let mut rest = match d.tab {
+        Tab::Tests => match d.node.map(|n| (n, &n.kind)) {
+            Some((n, NodeKind::Folder)) => folder(d.tests, n, theme),
+            Some((_, NodeKind::Case(c))) => case(&d.badges, &d.tests.cases()[*c], theme),
+            None => Vec::new(),
+        },
+        Tab::Runs => match (d.run, d.record) {
+            (Some((r, meta)), _) => run(r, meta, theme),
+            (None, Some((path, rec))) => record(path, rec, theme),
+            _ => Vec::new(),
+        },
+        Tab::Catalog => catalog((d.catalog, d.verdicts), ws, theme),
+    };
+    if !rest.is_empty() {
+        rest.splice(1..1, why);
     }
+    Some(rest)
 }
 
 /// How far the details pane can scroll at the current size (its wrapped rows
@@ -97,27 +89,6 @@ pub fn max_scroll(lines: &[Line<'_>], r: Option<Rect>) -> usize {
     };
     let inner = ratatui::widgets::Block::bordered().inner(r);
     super::wrapped_rows(lines, inner.width).saturating_sub(inner.height as usize)
-}
-
-impl App {
-    /// What the details pane says when nothing is selected: what it would show
-    /// and how to get it, for the tab shown.
-    pub fn details_empty(&self) -> [&'static str; 2] {
-        match self.tab() {
-            Tab::Tests => [
-                "Details of the selected case or folder: fields, history, statistics",
-                "A case is tests/<domain>/<layer>/<suite>/…/<name>.test.ts",
-            ],
-            Tab::Catalog => [
-                "Details of the selected catalog case: what, how, expected, verdicts",
-                "A catalog lives in .pouch/tester/catalog.yaml",
-            ],
-            Tab::Runs => [
-                "Details of the selected run: its meta, summary and failure",
-                "A run appears when a case runs: r in the Tests tab",
-            ],
-        }
-    }
 }
 
 /// The details pane: `lines` (`None`: nothing loaded yet) scrolled to `scroll`;
@@ -551,7 +522,7 @@ fn list_lines(name: &str, items: &[String], theme: &Theme, out: &mut Vec<Line<'_
     reason = "a catalog entry's detail lines in the order they show"
 )]
 fn catalog<'a>(
-    (tab, runs): (&CatalogTab, &RunsTab),
+    (tab, verdicts): (&CatalogTab, &[PastVerdict]),
     ws: &Workspace,
     theme: &Theme,
 ) -> Vec<Line<'a>> {
@@ -606,7 +577,7 @@ fn catalog<'a>(
                 Line::styled(e(&c.id), theme.get("title")),
                 field("title", e(&c.title), theme),
                 field("category", e(&c.category), theme),
-                latest_verdict(runs, &c.id, theme),
+                latest_verdict(verdicts.first(), theme),
                 field_spans(
                     "risk",
                     vec![Span::styled(risk, super::risk_style(c.risk, theme))],
@@ -653,7 +624,7 @@ fn catalog<'a>(
             list_lines("teardown", &c.teardown, theme, &mut v);
             list_lines("notes", &c.notes, theme, &mut v);
             extra_lines(&c.extra, theme, &mut v);
-            last_verdicts(runs, &c.id, theme, &mut v);
+            verdict_lines(verdicts, theme, &mut v);
             v
         }
         None => Vec::new(),
@@ -661,11 +632,11 @@ fn catalog<'a>(
 }
 
 /// How many past verdicts a catalog case's details list.
-pub const LAST_VERDICTS: usize = 5;
+pub use super::super::app::snapshot::LAST_VERDICTS;
 
 /// A catalog case's latest verdict, one line near the top (the list is below).
-fn latest_verdict<'a>(runs: &RunsTab, id: &str, theme: &Theme) -> Line<'a> {
-    let Some(p) = testdeck_exec::record::last_verdicts(runs.readable(), id, 1).pop() else {
+fn latest_verdict<'a>(latest: Option<&PastVerdict>, theme: &Theme) -> Line<'a> {
+    let Some(p) = latest else {
         return field("verdict", "— (no run record has it)", theme);
     };
     let mut spans = vec![
@@ -683,8 +654,7 @@ fn latest_verdict<'a>(runs: &RunsTab, id: &str, theme: &Theme) -> Line<'a> {
 }
 
 /// A catalog case's last verdicts over the run records, newest first.
-fn last_verdicts(runs: &RunsTab, id: &str, theme: &Theme, out: &mut Vec<Line<'_>>) {
-    let past = testdeck_exec::record::last_verdicts(runs.readable(), id, LAST_VERDICTS);
+fn verdict_lines(past: &[PastVerdict], theme: &Theme, out: &mut Vec<Line<'_>>) {
     if past.is_empty() {
         out.push(field(
             "verdicts",
@@ -710,9 +680,9 @@ fn last_verdicts(runs: &RunsTab, id: &str, theme: &Theme, out: &mut Vec<Line<'_>
         if p.by_person {
             spans.push(Span::styled(" · by a person", theme.get("info")));
         }
-        if let Some(n) = p.note.or(p.reason) {
+        if let Some(n) = p.note.as_ref().or(p.reason.as_ref()) {
             spans.push(Span::styled(
-                format!(" · {}", escape(&n)),
+                format!(" · {}", escape(n)),
                 theme.get("muted"),
             ));
         }

@@ -1,38 +1,13 @@
 //! The live pane: the timeline (or runtime events) of the selected or running run.
 
 use super::super::action::RunData;
-use super::super::app::{App, InputTarget, Live, Pane, RunRef, is_failure, is_output};
+use super::super::app::{Live, RunRef, is_failure, is_output};
 use super::super::theme::Theme;
 use super::{empty_state, pane, time_of};
 use testdeck_core::workspace::per_test;
 use testdeck_core::workspace::timeline::TimelineEvent;
 
-/// What the live pane shows besides its run, from elsewhere in the cockpit.
-pub struct Around {
-    /// How the run ended when the index says it ended without a `meta.json`.
-    pub ended: Option<&'static str>,
-    /// The run was started outside the cockpit.
-    pub external: bool,
-    /// The events filter line is being edited.
-    pub editing: bool,
-    pub focused: bool,
-    /// A tests-tree case is selected (its empty state says `r` runs it).
-    pub case_selected: bool,
-}
-
-impl App {
-    /// What the live pane needs to know about the rest of the cockpit.
-    pub fn live_around(&self) -> Around {
-        let path = self.live().run().map(|r| r.path.as_str());
-        Around {
-            ended: path.and_then(|p| super::super::app::changes::ended_without_meta(self, p)),
-            external: path.is_some_and(|p| self.changes().is_external(p)),
-            editing: self.layers().input() == Some(InputTarget::EventsFilter),
-            focused: self.has_keys(Pane::Live),
-            case_selected: self.selected_case().is_some(),
-        }
-    }
-}
+pub use super::super::app::snapshot::Around;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;

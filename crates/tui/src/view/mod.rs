@@ -1,6 +1,6 @@
-//! Drawing: `App::draw`, and one file per pane, screen or overlay, drawn from its
-//! component and a `DrawCtx` (the panes still drawn from the App are listed in
-//! ARCHITECTURE.md).
+//! Drawing: `draw(&Snapshot…)`, and one file per pane, screen or overlay, drawn
+//! from its component and a `DrawCtx`. No view takes the App or runs a domain
+//! query: what a frame shows was handed over in the snapshot.
 
 // r, f, w, h, l, s, v: the usual short names of drawing code
 #![allow(clippy::many_single_char_names)]
@@ -24,7 +24,7 @@ pub mod tree;
 pub mod why;
 
 use super::app::layout::Areas;
-use super::app::{App, CaseRef, InputTarget, Overlay, Pane, Screen, Tab};
+use super::app::{CaseRef, InputTarget, Measured, Overlay, Pane, Screen, Tab};
 use super::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
@@ -40,191 +40,140 @@ pub struct DrawCtx<'a> {
     pub areas: Areas,
 }
 
-/// What the tabs' lists (tree, catalog, runs) are drawn with besides their own
-/// component.
-pub struct TabCtx<'a> {
-    pub ws: Option<&'a testdeck_core::workspace::Workspace>,
-    pub load_error: Option<&'a String>,
-    pub loading: bool,
-    pub spinner: &'static str,
-    /// The list has the keys.
-    pub focused: bool,
-    pub marks: &'a std::collections::BTreeSet<super::app::CaseRef>,
-    pub badges: badges::Badges<'a>,
+pub use super::app::snapshot::{Snapshot, TabCtx};
+
+/// Draw the whole screen from `s`: the bars and panes, then the full screen
+/// and the overlay on top, each from its component. Returns what only drawing
+/// can know (how far the details' wrapped text scrolls), for `App::fit_scroll`.
+pub fn draw(s: &Snapshot, theme: &Theme, f: &mut Frame) -> Measured {
+    let cx = DrawCtx {
+        theme,
+        size: s.size,
+        areas: s.areas,
+    };
+    let a = &cx.areas;
+    bars::tabs((s.tab, s.marks.len()), theme, f, a.tabs);
+    if let Some(b) = a.banner {
+        bars::banner(&s.opts.host, theme, f, b);
+    }
+    let p = a.panes;
+    match s.tab {
+        Tab::Tests => tree::draw((s.tests, s.adding), &s.tab_ctx, theme, f, p.tree),
+        Tab::Catalog => catalog::draw((s.catalog, s.runs), &s.tab_ctx, theme, f, p.tree),
+        Tab::Runs => {
+            let editing = s.layers.input() == Some(InputTarget::RunsFilter);
+            runs::draw((s.runs, editing), &s.tab_ctx, theme, f, p.tree);
+        }
+    }
+    let mut measured = Measured::default();
+    if let Some(r) = p.details {
+        let d = &s.details;
+        let lines = details::lines(d, theme);
+        let (text, chart) = details_split(s, r, lines.as_deref());
+        measured.details_max =
+            details::max_scroll(lines.as_deref().unwrap_or_default(), Some(text));
+        details::draw((lines, d.scroll, d.empty), d.focused, theme, f, text);
+        if let Some((drawn, c)) = chart {
+            chart::draw(drawn, theme, f, c);
+        }
+    }
+    if let Some(r) = p.live {
+        live::draw(s.live, &s.around, theme, f, r);
+    }
+    if let Some(r) = p.artifacts {
+        let focus = s.has_keys(Pane::Artifacts);
+        let pictures = (&s.preview_target, pictures(s));
+        artifacts::draw(s.live, pictures, focus, theme, f, r);
+    }
+    if let (Some(r), Some(h)) = (a.hints, &s.key_hints) {
+        bars::hints(h, theme, f, r);
+    }
+    bars::status(&s.status, theme, f, a.status);
+    screen_shown(s, &cx, f);
+    overlay_shown(s, theme, f);
+    measured
 }
 
-impl App {
-    /// Draw the whole screen: the bars and panes, then the full screen and the
-    /// overlay on top, each from its component.
-    pub fn draw(&self, theme: &Theme, f: &mut Frame) {
-        let cx = DrawCtx {
-            theme,
-            size: self.size(),
-            areas: self.areas(),
-        };
-        let a = &cx.areas;
-        bars::tabs((self.tab(), self.marks().len()), theme, f, a.tabs);
-        if let Some(b) = a.banner {
-            bars::banner(&self.opts().host, theme, f, b);
+/// The full screen shown, if any, over the panes.
+fn screen_shown(s: &Snapshot, cx: &DrawCtx, f: &mut Frame) {
+    match s.layers.screen() {
+        Some(Screen::Compare(v)) => compare::draw(v, cx, f),
+        Some(Screen::Report(v)) => report::draw(v, cx, f),
+        Some(Screen::Image { file, label }) => {
+            artifacts::screen(pictures(s), file, label, cx.theme, f);
         }
-        let p = a.panes;
-        match self.tab() {
-            Tab::Tests => {
-                let tests = (self.tests(), self.adding());
-                tree::draw(tests, &self.tab_ctx(), theme, f, p.tree);
-            }
-            Tab::Catalog => {
-                let tabs = (self.catalog(), self.runs());
-                catalog::draw(tabs, &self.tab_ctx(), theme, f, p.tree);
-            }
-            Tab::Runs => {
-                let editing = self.layers().input() == Some(InputTarget::RunsFilter);
-                runs::draw((self.runs(), editing), &self.tab_ctx(), theme, f, p.tree);
-            }
+        Some(Screen::Trace(v)) => trace::draw(v, (s.graphics, &s.opts.root), cx.theme, f),
+        Some(Screen::Why(w)) => why::draw(w, pictures(s), cx, f),
+        Some(Screen::Insights(v)) => insights::draw(v, cx, f),
+        None => {}
+    }
+}
+
+/// The overlay shown, if any, on top of everything.
+fn overlay_shown(s: &Snapshot, theme: &Theme, f: &mut Frame) {
+    match s.layers.overlay() {
+        Some(Overlay::Help { scroll }) => {
+            let cx = DrawCtx {
+                theme,
+                size: s.size,
+                areas: s.areas,
+            };
+            help::draw(s.keymap, *scroll, &cx, f);
         }
-        if let Some(r) = p.details {
-            let lines = self.details_lines(theme);
-            let (text, chart) = self.details_split(r, lines.as_deref());
-            let lines = (lines, self.details().cursor, self.details_empty());
-            details::draw(lines, self.has_keys(Pane::Details), theme, f, text);
-            if let Some((s, c)) = chart {
-                chart::draw(&s, theme, f, c);
-            }
-        }
-        if let Some(r) = p.live {
-            live::draw(self.live(), &self.live_around(), theme, f, r);
-        }
-        if let Some(r) = p.artifacts {
-            let target = self.preview_target();
-            let focus = self.has_keys(Pane::Artifacts);
-            artifacts::draw(self.live(), (&target, self.pictures()), focus, theme, f, r);
-        }
-        if let (Some(r), Some(h)) = (a.hints, self.key_hints()) {
-            bars::hints(&h, theme, f, r);
-        }
-        bars::status(&self.status(), theme, f, a.status);
-        match self.layers().screen() {
-            Some(Screen::Compare(v)) => compare::draw(v, &cx, f),
-            Some(Screen::Report(v)) => report::draw(v, &cx, f),
-            Some(Screen::Image { file, label }) => {
-                artifacts::screen(self.pictures(), file, label, theme, f);
-            }
-            Some(Screen::Trace(v)) => {
-                trace::draw(v, (self.graphics(), &self.opts().root), theme, f);
-            }
-            Some(Screen::Why(w)) => why::draw(w, self.pictures(), &cx, f),
-            Some(Screen::Insights(v)) => insights::draw(v, &cx, f),
-            None => {}
-        }
-        match self.layers().overlay() {
-            Some(Overlay::Help { scroll }) => help::draw(self.keymap(), *scroll, &cx, f),
-            Some(Overlay::Finder(fi)) => {
-                let status = |key: &CaseRef| -> Span<'static> {
-                    match key {
-                        CaseRef::Tests { .. } => status_icon(
-                            self.tests()
-                                .cases()
-                                .iter()
-                                .find(|c| c.case_ref() == *key)
-                                .and_then(|c| c.latest),
-                            theme,
-                        ),
-                        CaseRef::Catalog(id) => {
-                            catalog::verdict_mark(self.runs().latest().get(id).copied(), theme)
-                        }
+        Some(Overlay::Finder(fi)) => {
+            let status = |key: &CaseRef| -> Span<'static> {
+                match key {
+                    CaseRef::Tests { .. } => {
+                        status_icon(s.case_row(key).and_then(|c| c.latest), theme)
                     }
-                };
-                finder::draw(fi, (self.candidates(), self.marks(), &status), theme, f);
-            }
-            Some(Overlay::Data {
-                title,
-                lines,
-                scroll,
-            }) => overlay::data(title, lines, *scroll, theme, f),
-            Some(Overlay::Prompt(p)) => {
-                overlay::prompt(
-                    p,
-                    (self.launch(), self.watch().reruns()),
-                    self.keymap(),
-                    theme,
-                    f,
-                );
-            }
-            None => {}
+                    CaseRef::Catalog(id) => {
+                        catalog::verdict_mark(s.runs.latest().get(id).copied(), theme)
+                    }
+                }
+            };
+            finder::draw(fi, (s.candidates, s.marks, &status), theme, f);
         }
+        Some(Overlay::Data {
+            title,
+            lines,
+            scroll,
+        }) => overlay::data(title, lines, *scroll, theme, f),
+        Some(Overlay::Prompt(p)) => {
+            overlay::prompt(p, (s.launch, s.reruns), s.keymap, theme, f);
+        }
+        None => {}
     }
+}
 
-    /// What the tabs' lists are drawn with besides their own component.
-    fn tab_ctx(&self) -> TabCtx<'_> {
-        TabCtx {
-            ws: self.ws().as_ref(),
-            load_error: self.load_error().as_ref(),
-            loading: self.loading(),
-            spinner: self.spinner(),
-            focused: self.has_keys(Pane::Tree),
-            marks: self.marks(),
-            badges: self.badges(),
-        }
+/// The screenshots decoded so far and the terminal's picture protocol.
+fn pictures<'a>(s: &Snapshot<'a>) -> artifacts::Pictures<'a> {
+    artifacts::Pictures {
+        previews: s.previews,
+        graphics: s.graphics,
     }
+}
 
-    /// Pane `p` has the keys (and no overlay is over it): drawn in the focus colour.
-    pub fn has_keys(&self, p: Pane) -> bool {
-        self.focus() == p && self.layers().overlay().is_none()
+/// The details pane `r` split: its text (`lines`) above, and below it the
+/// duration chart of the selected case with two finished runs or more, when
+/// the pane has the rows for the whole text and the chart (zoomed, often).
+fn details_split<'a>(
+    s: &Snapshot<'a>,
+    r: Rect,
+    lines: Option<&[Line<'_>]>,
+) -> (Rect, Option<(&'a chart::Series, Rect)>) {
+    if s.tab != Tab::Tests || r.height < chart::ROWS + chart::TEXT_ROWS {
+        return (r, None);
     }
-
-    /// The screenshots decoded so far and the terminal's picture protocol.
-    fn pictures(&self) -> artifacts::Pictures<'_> {
-        artifacts::Pictures {
-            previews: self.previews(),
-            graphics: self.graphics(),
-        }
+    let text_rows = lines.map_or(0, |l| wrapped_rows(l, r.width.saturating_sub(2)));
+    if usize::from(r.height) < text_rows + 2 + usize::from(chart::ROWS) {
+        return (r, None);
     }
-
-    /// What the frame measured that the app cannot (wrapped rows depend on drawing).
-    pub fn measure(&self, theme: &Theme) -> super::app::Measured {
-        super::app::Measured {
-            details_max: {
-                let lines = self.details_lines(theme).unwrap_or_default();
-                let r = self.areas().panes.details;
-                details::max_scroll(&lines, r.map(|r| self.details_split(r, Some(&lines)).0))
-            },
-        }
-    }
-
-    /// The details pane `r` split: its text (`lines`) above, and below it the
-    /// duration chart of the selected case with two finished runs or more, when
-    /// the pane has the rows for the whole text and the chart (zoomed, often).
-    fn details_split(
-        &self,
-        r: Rect,
-        lines: Option<&[Line<'_>]>,
-    ) -> (Rect, Option<(chart::Series, Rect)>) {
-        if self.tab() != Tab::Tests || r.height < chart::ROWS + chart::TEXT_ROWS {
-            return (r, None);
-        }
-        let text_rows = lines.map_or(0, |l| wrapped_rows(l, r.width.saturating_sub(2)));
-        if usize::from(r.height) < text_rows + 2 + usize::from(chart::ROWS) {
-            return (r, None);
-        }
-        let Some((ws, c)) = self.ws().as_ref().zip(self.selected_case()) else {
-            return (r, None);
-        };
-        let runs = ws
-            .logs
-            .runs
-            .get(c.run_range.0..c.run_range.1)
-            .unwrap_or(&[]);
-        let median = self
-            .tests()
-            .figures(&c.key)
-            .and_then(|f| f.duration_ms.median);
-        let Some(s) = chart::series(runs, median) else {
-            return (r, None);
-        };
-        let [text, below] =
-            Layout::vertical([Constraint::Min(0), Constraint::Length(chart::ROWS)]).areas(r);
-        (text, Some((s, below)))
-    }
+    let Some(drawn) = s.details.chart else {
+        return (r, None);
+    };
+    let [text, below] =
+        Layout::vertical([Constraint::Min(0), Constraint::Length(chart::ROWS)]).areas(r);
+    (text, Some((drawn, below)))
 }
 
 /// A pane's frame: rounded, its title, the focus colour when focused.

@@ -260,7 +260,7 @@ impl App {
             self.notice = Some("still indexing".into());
             return Vec::new();
         };
-        let (tests, catalog) = self.launch_targets();
+        let (tests, catalog) = super::targets::launch_targets(&self.marks, &self.shared());
         if tests.is_empty() && catalog.is_empty() {
             self.notice = Some("nothing to run here (an orphan has no test file)".into());
             return Vec::new();

@@ -6,7 +6,9 @@ use super::super::super::action::Command;
 use super::super::App;
 use super::super::effect::Effect;
 use super::super::overlay::{Overlay, Prompt as PromptOverlay};
+use super::super::pane::{Component, Ctx, Published};
 use super::super::prompt::{Judging, VERDICTS};
+use super::Launch;
 
 impl App {
     /// A case launch `index` ran ended needing a person: its verdict prompt waits
@@ -35,23 +37,6 @@ impl App {
             steps,
             index,
         ));
-    }
-
-    /// The next verdict prompt, once no overlay or input is open (a verdict waits
-    /// for them to close); the count of prompts in a row starts again when none waits.
-    pub(crate) fn ask_next_verdict(&mut self) {
-        if self.layers.overlay().is_some() || self.layers.input().is_some() {
-            return;
-        }
-        if let Some(mut j) = self.launch.judge_queue.pop_front() {
-            self.launch.verdicts_asked += 1;
-            j.nth = self.launch.verdicts_asked;
-            self.layers
-                .open(Overlay::Prompt(PromptOverlay::Judge(Box::new(j))));
-            self.dirty = true;
-        } else {
-            self.launch.verdicts_asked = 0;
-        }
     }
 
     /// A key on the verdict prompt: move over steps and verdicts, tick a step,
@@ -107,5 +92,27 @@ impl App {
         }
         self.layers.open(Overlay::Prompt(PromptOverlay::Judge(j)));
         Vec::new()
+    }
+}
+
+/// A subscriber: after a change, the next verdict queued is asked once no
+/// overlay or input line has the keys (the App opens the prompt); the count
+/// of prompts in a row starts again when none waits.
+impl Component for Launch {
+    fn subscribes(&self, e: &Published) -> bool {
+        matches!(e, Published::Changed)
+    }
+
+    fn on_event(&mut self, _: &Published, cx: &mut Ctx) {
+        if cx.shared.asking {
+            return;
+        }
+        if let Some(mut j) = self.judge_queue.pop_front() {
+            self.verdicts_asked += 1;
+            j.nth = self.verdicts_asked;
+            cx.publish(Published::Ask(Box::new(j)));
+        } else {
+            self.verdicts_asked = 0;
+        }
     }
 }

@@ -1,0 +1,131 @@
+//! What a pane is to the App: a [`Component`] owns its state and answers the events
+//! it subscribes to through a [`Ctx`] — the shared state, read-only, and its
+//! two outputs: the effects it asks the runtime for, and the events it
+//! publishes to the others. (The three tabs are one list
+//! pane: `list::ListPane`.)
+
+use super::super::action::Command;
+use super::{CaseRow, CatalogTab, Effect, Live, RunsTab, Tab, TestsTab, TreeNode};
+use std::path::Path;
+use testdeck_core::workspace::Workspace;
+use testdeck_core::workspace::logs::RunStatus;
+
+/// What the App publishes to the panes that subscribe to it.
+#[derive(Debug, Clone)]
+pub enum Published {
+    /// An action was applied (before anything else looks at what it changed).
+    Acted,
+    /// An action changed something (what the hooks after every action were).
+    Changed,
+    /// The whole workspace was read again (a load, the end of the history).
+    Reloaded,
+    /// A component wants the tests tree's cursor on case `key` (the App moves it).
+    Select(String),
+    /// The launch asks a person's verdict (the App opens the prompt).
+    Ask(Box<super::prompt::Judging>),
+}
+
+/// The state every pane may read: the workspace and the panes the others
+/// look at. Nothing in it can be changed through it.
+#[derive(Clone, Copy)]
+pub struct Shared<'a> {
+    pub root: &'a Path,
+    pub ws: Option<&'a Workspace>,
+    /// The history is still being indexed.
+    pub indexing: bool,
+    /// An overlay or the input line has the keys: a question waits its turn.
+    pub asking: bool,
+    /// The theme's background, which pictures are blended on.
+    pub picture_background: [u8; 3],
+    pub tab: Tab,
+    /// Rows of the tabs' pane.
+    pub tree_height: usize,
+    pub tests: &'a TestsTab,
+    pub catalog: &'a CatalogTab,
+    pub runs: &'a RunsTab,
+    pub live: &'a Live,
+}
+
+impl<'a> Shared<'a> {
+    /// The tree node under the Tests tab's cursor.
+    pub fn selected_node(&self) -> Option<&'a TreeNode> {
+        self.tests.selected_node()
+    }
+
+    /// The tests case under the Tests tab's cursor.
+    pub fn selected_case(&self) -> Option<&'a CaseRow> {
+        self.tests.selected_case()
+    }
+
+    /// The run folder of the selection when it failed: the selected case's latest
+    /// run (Tests), the selected run (Runs).
+    pub fn failed_run(&self) -> Option<&'a str> {
+        let ws = self.ws?;
+        let run = match self.tab {
+            Tab::Tests => {
+                let c = self.selected_case()?;
+                (c.run_range.1 > c.run_range.0).then(|| &ws.logs.runs[c.run_range.1 - 1])?
+            }
+            Tab::Runs => self.runs.selected_run(ws)?,
+            Tab::Catalog => return None,
+        };
+        (run.status == RunStatus::Failed).then_some(run.path.as_str())
+    }
+
+    /// The run selected in the Runs tab.
+    pub fn selected_run(&self) -> Option<&'a testdeck_core::workspace::logs::RawRun> {
+        self.runs.selected_run(self.ws?)
+    }
+
+    /// The catalog case under the Catalog tab's cursor.
+    pub fn selected_catalog_case(&self) -> Option<&'a testdeck_core::workspace::catalog::Case> {
+        self.catalog.selected_case(self.ws?.catalog.as_ref()?)
+    }
+}
+
+/// What a pane is handed when it answers: the shared state and its outputs.
+pub struct Ctx<'a> {
+    pub shared: Shared<'a>,
+    effects: &'a mut Vec<Effect>,
+    published: &'a mut Vec<Published>,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(
+        shared: Shared<'a>,
+        effects: &'a mut Vec<Effect>,
+        published: &'a mut Vec<Published>,
+    ) -> Ctx<'a> {
+        Ctx {
+            shared,
+            effects,
+            published,
+        }
+    }
+
+    /// Tell the other components (and the App) `e`, once this event is answered.
+    pub fn publish(&mut self, e: Published) {
+        self.published.push(e);
+    }
+
+    /// Ask the runtime for `e`.
+    pub fn effect(&mut self, e: impl IntoIterator<Item = Effect>) {
+        self.effects.extend(e);
+    }
+}
+
+/// A pane or feature (a component) that owns its state and answers the events it subscribes
+/// to; it changes nothing but itself, and asks for the rest through `cx`.
+pub trait Component {
+    /// The events this pane answers.
+    fn subscribes(&self, e: &Published) -> bool;
+
+    /// Event `e`, which it subscribed to.
+    fn on_event(&mut self, e: &Published, cx: &mut Ctx);
+
+    /// A command while the pane has the keys (`page`: its rows a page);
+    /// whether it took it.
+    fn command(&mut self, _c: Command, _page: isize, _cx: &mut Ctx) -> bool {
+        false
+    }
+}
