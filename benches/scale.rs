@@ -10,7 +10,7 @@
 //!   reuses them; otherwise each is generated in a temporary folder (about
 //!   150 KB a case; 10k cases take 1.1 GB) and deleted once measured. A size is
 //!   skipped (and says so) when generating it would leave less than 20 GB free.
-//! - `SCALE_ROWS` chooses the rows (default `1,2,3,4,5,6,7,8,9`; `issue17` adds
+//! - `SCALE_ROWS` chooses the rows (default `1,2,3,4,5,6,7,8,9,10`; `issue17` adds
 //!   the last round's `list --json` RSS, `stats --json`, `validate` and finder
 //!   rows). Rows 6 and 7 are read from row 3's open, so they open it too.
 //! - The cockpit is the release binary cargo built for the bench (or the one
@@ -82,6 +82,12 @@
 //!    later; from the last of them typed before the process ended to its end
 //!    (polled every millisecond); median and max of 3. Goal ≤ 100 ms.
 //!    Once, not per size.
+//! 10. **Finder keystroke → frame, in a pty**, beside an interactive `fzf`
+//!     in a pty of the same size on the same candidates (said when `fzf` is
+//!     not installed): the cockpit opened from its index, `/`, then each key of
+//!     the query typed into one and the other alternately, from the key's write
+//!     to the last bytes read before 150 ms of quiet; three rounds (the query
+//!     erased between them); medians. Goal ≤ 1x fzf.
 #![allow(clippy::unwrap_used)]
 
 use common::pty::{Cockpit, FirstSeen, Start, history_count, tree_drawn};
@@ -162,7 +168,7 @@ struct Rows(Vec<String>);
 
 impl Rows {
     fn from_env() -> Rows {
-        let v = std::env::var("SCALE_ROWS").unwrap_or_else(|_| "1,2,3,4,5,6,7,8,9".into());
+        let v = std::env::var("SCALE_ROWS").unwrap_or_else(|_| "1,2,3,4,5,6,7,8,9,10".into());
         Rows(v.split(',').map(|s| s.trim().to_owned()).collect())
     }
     fn has(&self, r: &str) -> bool {
@@ -335,7 +341,7 @@ fn measure(label: &str, root: &Path, rows: &Rows, t: &mut Table, index: bool) {
     // in process: the tree and the whole history (row 1; row 3's in-process
     // figure; the finder of issue 17)
     let mut in_process = None;
-    if rows.any(&["1", "3", "issue17"]) {
+    if rows.any(&["1", "3", "10", "issue17"]) {
         let tui = common::measure_tui(root);
         t.add(
             "cases / runs / files",
@@ -573,6 +579,133 @@ fn measure(label: &str, root: &Path, rows: &Rows, t: &mut Table, index: bool) {
     if rows.has("issue17") {
         issue17(label, root, files, in_process.as_ref(), floor_warm, t);
     }
+    if rows.has("10") {
+        if let Some(tui) = &in_process {
+            finder_pty(label, root, &tui.app, t);
+        }
+    }
+}
+
+/// `key` typed into `p`: from its write to its answer's last bytes.
+fn typed(p: &mut Cockpit, read: &common::pty::LastRead, key: &str) -> Option<Duration> {
+    let sent = Instant::now();
+    p.press(key);
+    read.answer(sent, QUIET, Duration::from_secs(2))
+}
+
+/// Rounds of the query typed in row 10.
+const FINDER_ROUNDS: usize = 3;
+/// A key's answer is over when no byte followed for this long.
+const QUIET: Duration = Duration::from_millis(150);
+
+/// Row 10: the finder's keystroke → frame through a real pty, beside an
+/// interactive `fzf` in a pty of the same size on the same candidates (their
+/// texts as the finder matches them, one a line on its input). Both wait
+/// with the whole list shown; each key of the query is typed into one, then
+/// the other, and timed from its write to the last bytes read before 150 ms
+/// of quiet; the query is erased (one backspace a key) and typed again,
+/// three rounds. Medians.
+fn finder_pty(label: &str, root: &Path, app: &testdeck_tui::app::App, t: &mut Table) {
+    let count = app.candidates().len();
+    let home = tempfile::tempdir().unwrap();
+    let first = open_until_history(root, home.path());
+    first.cockpit.settle(Duration::from_secs(30));
+    quit(first);
+    // a fresh open from the index, so the finder is the only thing at work
+    let ours_read = common::pty::LastRead::default();
+    let mut ours = Cockpit::open(
+        exe(),
+        root,
+        Start::new(ROWS, COLS)
+            .home(home.path())
+            .hook(ours_read.hook()),
+    );
+    let drawn = ours.wait(" runs", LIMIT);
+    ours.settle(Duration::from_secs(30));
+    ours.press("/");
+    let all = format!("{count}/{count}");
+    if !drawn || !ours.wait(&all, Duration::from_secs(10)) {
+        println!(
+            "the finder did not show {all}; the screen:\n{}",
+            ours.text()
+        );
+        return;
+    }
+    let _ = ours_read.answer(Instant::now(), QUIET, Duration::from_secs(2));
+    let input = tempfile::NamedTempFile::new().unwrap();
+    let mut lines = String::new();
+    for c in app.candidates() {
+        lines.push_str(c.text.as_str());
+        lines.push('\n');
+    }
+    std::fs::write(input.path(), lines).unwrap();
+    let fzf_read = common::pty::LastRead::default();
+    let mut fzf = has("fzf").then(|| {
+        let mut cmd = portable_pty::CommandBuilder::new("sh");
+        cmd.args(["-c", "exec fzf < \"$1\"", "sh"]);
+        cmd.arg(input.path());
+        cmd.env("TERM", "xterm-256color");
+        for v in ["FZF_DEFAULT_OPTS", "FZF_DEFAULT_COMMAND"] {
+            cmd.env_remove(v);
+        }
+        Cockpit::program(cmd, (ROWS, COLS), vec![fzf_read.hook()])
+    });
+    if let Some(f) = &fzf {
+        let whole = format!("{count}/{count}");
+        if !f.wait(&whole, Duration::from_secs(30)) {
+            println!("fzf did not show {whole}; the screen:\n{}", f.text());
+        }
+        let _ = fzf_read.answer(Instant::now(), QUIET, Duration::from_secs(2));
+    }
+    let limit = Duration::from_secs(2);
+    let (mut mine, mut theirs) = (Vec::new(), Vec::new());
+    for round in 0..FINDER_ROUNDS {
+        for c in common::QUERY.chars() {
+            let key = c.to_string();
+            // alternate which of the two takes the key first
+            if round % 2 == 0 {
+                mine.extend(typed(&mut ours, &ours_read, &key));
+            }
+            if let Some(f) = fzf.as_mut() {
+                theirs.extend(typed(f, &fzf_read, &key));
+            }
+            if round % 2 == 1 {
+                mine.extend(typed(&mut ours, &ours_read, &key));
+            }
+        }
+        let erase = "\x7f".repeat(common::QUERY.chars().count());
+        ours.press(&erase);
+        let _ = ours_read.answer(Instant::now(), QUIET, limit);
+        if let Some(f) = fzf.as_mut() {
+            f.press(&erase);
+            let _ = fzf_read.answer(Instant::now(), QUIET, limit);
+        }
+    }
+    mine.sort();
+    theirs.sort();
+    let keys = FINDER_ROUNDS * common::QUERY.chars().count();
+    let peer = if fzf.is_some() {
+        let ratio = match (mine.get(mine.len() / 2), theirs.get(theirs.len() / 2)) {
+            (Some(ours), Some(fzf)) if !fzf.is_zero() => {
+                format!(": {:.2}x", ms(*ours) / ms(*fzf))
+            }
+            _ => String::new(),
+        };
+        format!(
+            "interactive fzf, the same pty and keys: {} ({} of {keys}){ratio}",
+            med_max(&theirs),
+            theirs.len()
+        )
+    } else {
+        "fzf is not installed: no peer (apt-get install fzf)".to_owned()
+    };
+    t.add(
+        "10. finder keystroke → frame, in a pty",
+        label,
+        format!("{} ({} of {keys})", med_max(&mine), mine.len()),
+        "≤ 1x interactive fzf",
+        peer,
+    );
 }
 
 /// The last round's rows (issue 17) still worth a look: `list --json`'s peak

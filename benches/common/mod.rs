@@ -274,7 +274,7 @@ pub fn measure_tui(root: &Path) -> TuiFigures {
 pub fn fzf(app: &App, query: &str) -> Option<Duration> {
     let mut input = String::new();
     for c in app.candidates() {
-        input.push_str(&c.text);
+        input.push_str(c.text.as_str());
         input.push('\n');
     }
     let mut child = Command::new("fzf")

@@ -53,7 +53,7 @@ impl Start {
     }
 }
 
-/// The cockpit running in its pty; dropping it kills it.
+/// The cockpit (or another program) running in its pty; dropping it kills it.
 pub struct Cockpit {
     child: Box<dyn portable_pty::Child + Send + Sync>,
     pub screen: Arc<Mutex<vt100::Parser>>,
@@ -61,7 +61,8 @@ pub struct Cockpit {
     _master: Box<dyn portable_pty::MasterPty + Send>,
     /// Just before the spawn.
     pub spawned: Instant,
-    _home: Option<tempfile::TempDir>,
+    /// The temporary home (when none was given), deleted with it.
+    home: Option<tempfile::TempDir>,
 }
 
 impl Cockpit {
@@ -72,20 +73,12 @@ impl Cockpit {
             cols,
             images,
             home,
-            mut hooks,
+            hooks,
         } = start;
         let tmp = home.is_none().then(|| tempfile::tempdir().expect("home"));
         let home = home
             .or_else(|| tmp.as_ref().map(|t| t.path().to_path_buf()))
             .unwrap_or_default();
-        let pty = native_pty_system()
-            .openpty(PtySize {
-                rows,
-                cols,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .expect("pty");
         let mut cmd = CommandBuilder::new(exe);
         cmd.arg("--root");
         cmd.arg(root);
@@ -103,6 +96,22 @@ impl Cockpit {
         for v in ["TERM_PROGRAM", "LC_TERMINAL", "NO_COLOR"] {
             cmd.env_remove(v);
         }
+        let mut c = Cockpit::program(cmd, (rows, cols), hooks);
+        c.home = tmp;
+        c
+    }
+
+    /// Any program `cmd` in the same kind of pty (`fzf` beside the finder),
+    /// `hooks` seeing its screens.
+    pub fn program(cmd: CommandBuilder, (rows, cols): (u16, u16), mut hooks: Vec<Hook>) -> Cockpit {
+        let pty = native_pty_system()
+            .openpty(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("pty");
         let screen = Arc::new(Mutex::new(vt100::Parser::new(rows, cols, 0)));
         let mut reader = pty.master.try_clone_reader().expect("reader");
         let spawned = Instant::now();
@@ -132,7 +141,7 @@ impl Cockpit {
             writer,
             _master: pty.master,
             spawned,
-            _home: tmp,
+            home: None,
         }
     }
 
@@ -311,4 +320,36 @@ pub fn first_frame_bare(
     }
     times.sort();
     times
+}
+
+/// The time of the last bytes read from a pty, as a hook records it: a key's
+/// answer is over when no byte followed for a while.
+#[derive(Clone, Default)]
+pub struct LastRead(Arc<Mutex<Option<Instant>>>);
+
+impl LastRead {
+    /// The hook that records each read.
+    pub fn hook(&self) -> Hook {
+        let at = self.0.clone();
+        Box::new(move |_: &vt100::Screen, now: Instant| {
+            if let Ok(mut at) = at.lock() {
+                *at = Some(now);
+            }
+        })
+    }
+
+    /// From `sent` to the last bytes read before `quiet` without any, at most
+    /// `limit` after `sent`; `None` when nothing was read after `sent`.
+    pub fn answer(&self, sent: Instant, quiet: Duration, limit: Duration) -> Option<Duration> {
+        loop {
+            std::thread::sleep(Duration::from_millis(2));
+            let last = self.0.lock().ok().and_then(|a| *a).filter(|l| *l > sent);
+            match last {
+                Some(l) if l.elapsed() >= quiet => return Some(l - sent),
+                Some(l) if sent.elapsed() > limit => return Some(l - sent),
+                None if sent.elapsed() > limit => return None,
+                _ => {}
+            }
+        }
+    }
 }

@@ -16,7 +16,7 @@ fn finder(app: &App, q: &str) -> Vec<CaseRef> {
     f.refind(app.candidates());
     f.results()
         .iter()
-        .map(|(i, _)| app.candidates()[*i].key.clone())
+        .map(|i| app.candidates()[*i].key.clone())
         .collect()
 }
 

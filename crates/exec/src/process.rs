@@ -39,6 +39,9 @@ const QUEUED_CHUNKS: usize = 16;
 const TICK: Duration = Duration::from_millis(20);
 /// How often the case's processes are looked up in /proc while it runs.
 const SCAN: Duration = Duration::from_millis(100);
+/// How often the loop looks at the case once it is ending (frozen, signalled,
+/// its processes waited for): a cancel or a quit waits for this, not [`TICK`].
+const ENDING_TICK: Duration = Duration::from_millis(5);
 /// After the case's processes are gone, how long to wait for the pipes to close
 /// (a process that could not be killed could hold them open forever).
 const DRAIN: Duration = Duration::from_millis(300);
@@ -324,7 +327,12 @@ pub fn run(spec: &Spec, cancel: &Cancel, on_line: &mut dyn FnMut(Stream, &str)) 
     let mut termed: std::collections::HashSet<i32> = std::collections::HashSet::new();
     let mut frozen = false;
     loop {
-        match rx.recv_timeout(TICK) {
+        let tick = if ending == Ending::Running {
+            TICK
+        } else {
+            ENDING_TICK
+        };
+        match rx.recv_timeout(tick) {
             Ok((stream, data)) => out.chunk(stream, &data),
             Err(mpsc::RecvTimeoutError::Timeout) => {}
             Err(mpsc::RecvTimeoutError::Disconnected) => readers_done = true,
@@ -352,7 +360,7 @@ pub fn run(spec: &Spec, cancel: &Cancel, on_line: &mut dyn FnMut(Stream, &str)) 
         let every = if ending == Ending::Running {
             SCAN
         } else {
-            TICK
+            ENDING_TICK
         };
         if last_scan.is_some_and(|t| now.duration_since(t) < every) {
             continue;

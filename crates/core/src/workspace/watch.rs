@@ -195,6 +195,9 @@ struct Shared {
 pub struct WorkspaceWatcher {
     root: PathBuf,
     stop: Arc<AtomicBool>,
+    /// Wakes the thread from its wait for events, so that a drop does not
+    /// wait for its next look at `stop` (up to [`TICK`]: a quit waited for it).
+    wake: Sender<notify::Result<notify::Event>>,
     shared: Arc<Shared>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
@@ -230,13 +233,16 @@ impl WorkspaceWatcher {
             .unwrap_or_else(PoisonError::into_inner)
             .push(tx);
         let stop = Arc::new(AtomicBool::new(false));
+        let (wake, events) = channel::<notify::Result<notify::Event>>();
         let thread = {
             let (root, shared, stop) = (root.clone(), shared.clone(), stop.clone());
-            std::thread::spawn(move || run(&root, budget, &shared, &stop))
+            let sender = wake.clone();
+            std::thread::spawn(move || run(&root, budget, &shared, &stop, (sender, events)))
         };
         let w = WorkspaceWatcher {
             root,
             stop,
+            wake,
             shared,
             thread: Some(thread),
         };
@@ -345,6 +351,8 @@ impl std::fmt::Debug for Shared {
 impl Drop for WorkspaceWatcher {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::SeqCst);
+        // an error event wakes the thread, which then sees `stop`
+        let _ = self.wake.send(Err(notify::Error::generic("stop")));
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
@@ -410,8 +418,18 @@ fn change_of(
     })
 }
 
-fn run(root: &Path, budget: usize, shared: &Shared, stop: &AtomicBool) {
-    let (tx, rx) = channel::<notify::Result<notify::Event>>();
+/// The watch's loop: the watcher's events come on `events` (sent by the
+/// watcher's `tx`, and an error event when the watcher is dropped).
+fn run(
+    root: &Path,
+    budget: usize,
+    shared: &Shared,
+    stop: &AtomicBool,
+    (tx, rx): (
+        Sender<notify::Result<notify::Event>>,
+        Receiver<notify::Result<notify::Event>>,
+    ),
+) {
     let mut plan = Plan::new(root, budget);
     let mut watcher = match walk::watcher(move |ev| {
         let _ = tx.send(ev);
@@ -464,7 +482,8 @@ fn run(root: &Path, budget: usize, shared: &Shared, stop: &AtomicBool) {
                 }
             }
             Ok(Err(_)) | Err(RecvTimeoutError::Timeout) => {}
-            // no watcher at all: everything is polled
+            // not while the watcher's own sender lives (no watcher at all: the
+            // wait above is the poll's)
             Err(RecvTimeoutError::Disconnected) => std::thread::sleep(wait),
         }
         if Instant::now() >= next_poll {

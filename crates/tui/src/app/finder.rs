@@ -1,5 +1,6 @@
 //! The fuzzy finder (`/`): the candidates of both sources, the query and its results.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use testdeck_core::workspace::Workspace;
 use testdeck_core::workspace::cases::{CaseRef, CaseRow};
 use testdeck_core::workspace::fuzzy;
@@ -9,21 +10,30 @@ use testdeck_core::workspace::fuzzy;
 pub struct Candidate {
     /// The case it jumps to.
     pub key: CaseRef,
-    /// What is matched and shown (sanitized).
-    pub text: String,
+    /// What is matched and shown (sanitized), prepared for the matcher once.
+    pub text: fuzzy::Haystack,
     pub source: &'static str,
+    /// The set of candidates it was built with (each [`candidates`] call makes
+    /// a new one): a finder narrows its last results only within one set.
+    set: u64,
 }
 
 #[derive(Debug, Clone, Default)]
 pub struct Finder {
     query: String,
-    /// (candidate index, matched char positions), best first.
-    results: Vec<(usize, Vec<u32>)>,
+    /// Candidate indices, best first.
+    results: Vec<usize>,
     cursor: usize,
+    /// The query and the candidates' set the results answer.
+    found: Option<(String, u64)>,
 }
+
+/// The last set of candidates made.
+static SETS: AtomicU64 = AtomicU64::new(0);
 
 /// Every case of both sources, as the finder matches them.
 pub fn candidates(ws: &Workspace, cases: &[CaseRow]) -> Vec<Candidate> {
+    let set = SETS.fetch_add(1, Ordering::Relaxed) + 1;
     let mut v: Vec<Candidate> = cases
         .iter()
         .map(|c| {
@@ -33,8 +43,9 @@ pub fn candidates(ws: &Workspace, cases: &[CaseRow]) -> Vec<Candidate> {
             );
             Candidate {
                 key: c.case_ref(),
-                text: fuzzy::tests_text(&c.case_id, &path),
+                text: fuzzy::Haystack::new(fuzzy::tests_text(&c.case_id, &path)),
                 source: "tests",
+                set,
             }
         })
         .collect();
@@ -42,8 +53,13 @@ pub fn candidates(ws: &Workspace, cases: &[CaseRow]) -> Vec<Candidate> {
         for case in &cat.cases {
             v.push(Candidate {
                 key: CaseRef::Catalog(case.id.clone()),
-                text: fuzzy::catalog_text(&case.id, &case.title, &case.category),
+                text: fuzzy::Haystack::new(fuzzy::catalog_text(
+                    &case.id,
+                    &case.title,
+                    &case.category,
+                )),
                 source: "catalog",
+                set,
             });
         }
     }
@@ -64,9 +80,15 @@ impl Finder {
         &self.query
     }
 
-    /// (candidate index, matched char positions), best first.
-    pub fn results(&self) -> &[(usize, Vec<u32>)] {
+    /// Candidate indices, best first.
+    pub fn results(&self) -> &[usize] {
         &self.results
+    }
+
+    /// The query compiled, to find the matched characters of the rows drawn
+    /// ([`fuzzy::Query::positions`]).
+    pub fn highlighter(&self) -> fuzzy::Query {
+        fuzzy::Query::new(&self.query)
     }
 
     /// The result under the cursor.
@@ -90,9 +112,26 @@ impl Finder {
         self.query.clear();
     }
 
-    /// Match the query against `candidates`, best first.
+    /// Match the query against `candidates`, best first. A query that extends
+    /// the last one (and cannot widen: [`fuzzy::narrows`]) over the same
+    /// candidates looks only at the last one's results.
     pub fn refind(&mut self, candidates: &[Candidate]) {
-        self.results = fuzzy::rank(&self.query, candidates.iter().map(|c| c.text.as_str()));
+        let set = candidates.first().map_or(0, |c| c.set);
+        let mut q = fuzzy::Query::new(&self.query);
+        let narrow = self
+            .found
+            .as_ref()
+            .is_some_and(|(old, s)| *s == set && fuzzy::narrows(old, &self.query));
+        self.results = if narrow {
+            let last = std::mem::take(&mut self.results);
+            let within = last
+                .into_iter()
+                .filter_map(|i| candidates.get(i).map(|c| (i, &c.text)));
+            fuzzy::order(&mut q, within)
+        } else {
+            fuzzy::order(&mut q, candidates.iter().map(|c| &c.text).enumerate())
+        };
+        self.found = Some((self.query.clone(), set));
         self.cursor = self.cursor.min(self.results.len().saturating_sub(1));
     }
 
@@ -100,7 +139,7 @@ impl Finder {
     pub fn selected_key(&self, candidates: &[Candidate]) -> Option<CaseRef> {
         self.results
             .get(self.cursor)
-            .and_then(|(i, _)| candidates.get(*i))
+            .and_then(|i| candidates.get(*i))
             .map(|c| c.key.clone())
     }
 

@@ -65,8 +65,14 @@ pub fn draw(
     let h = list.height as usize;
     let skip = fi.cursor().saturating_sub(h.saturating_sub(1));
     let mut lines = Vec::new();
-    for (pos, (ci, idx)) in fi.results().iter().enumerate().skip(skip).take(h) {
-        let c = &candidates[*ci];
+    // the matched characters of the rows drawn alone
+    let mut q = fi.highlighter();
+    let mut idx = Vec::new();
+    for (pos, ci) in fi.results().iter().enumerate().skip(skip).take(h) {
+        let Some(c) = candidates.get(*ci) else {
+            continue;
+        };
+        q.positions(&c.text, &mut idx);
         let marked = marks.contains(&c.key);
         let mut spans = vec![
             Span::styled(
@@ -81,7 +87,7 @@ pub fn draw(
         // candidate text is already sanitized; highlight the matched characters
         let mut run = String::new();
         let mut run_hl = false;
-        for (i, ch) in c.text.chars().enumerate() {
+        for (i, ch) in c.text.as_str().chars().enumerate() {
             let hl = idx.binary_search(&(i as u32)).is_ok();
             if hl != run_hl && !run.is_empty() {
                 let st = if run_hl {
