@@ -40,7 +40,7 @@ pub fn read_json_file(
 }
 
 /// The bytes of a JSON file as a value and its text; a syntax error is located.
-fn parse_json_bytes(
+pub(crate) fn parse_json_bytes(
     rel: &str,
     rule_prefix: &str,
     bytes: Vec<u8>,
