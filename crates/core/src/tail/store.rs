@@ -17,7 +17,7 @@ use crate::workspace::run_folder;
 use crate::workspace::timeline::TimelineEvent;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TrySendError, sync_channel};
 use std::sync::{Arc, Condvar, Mutex, PoisonError, Weak};
 use std::time::{Duration, Instant};
 
@@ -141,11 +141,47 @@ struct Entry {
     /// Made once the timeline is there (never an open of a missing file).
     follower: Option<Follower>,
     snapshot: Arc<RunSnapshot>,
-    clients: Vec<(u64, Sender<RunChange>)>,
+    clients: Vec<Client>,
     /// A change under the folder was said since the last look.
     dirty: bool,
     /// When `meta.json` was first seen not (yet) readable as JSON.
     unreadable_since: Option<Instant>,
+    /// The run's end, once seen: `meta.json` is read no more.
+    end: Option<End>,
+}
+
+/// How a run's end was seen (once).
+#[derive(Debug, Clone)]
+enum End {
+    /// `meta.json` read as JSON: its bytes.
+    Meta(Vec<u8>),
+    /// `meta.json` refused unread (a link out, a FIFO, a giant): why.
+    Refused(String),
+    /// `meta.json` never read as JSON in the time it was given.
+    Unread,
+}
+
+/// One client of a run: a change waits in `outbox` while its channel is full,
+/// and nothing more is read for the run meanwhile (a flood is read as fast as
+/// the slowest client takes it, one batch at a time, never piled up).
+struct Client {
+    id: u64,
+    tx: SyncSender<Arc<RunChange>>,
+    outbox: Option<Arc<RunChange>>,
+}
+
+impl Client {
+    /// Hand `c` on, or keep it; `false` when the client is gone.
+    fn offer(&mut self, c: Arc<RunChange>) -> bool {
+        match self.tx.try_send(c) {
+            Ok(()) => true,
+            Err(TrySendError::Full(c)) => {
+                self.outbox = Some(c);
+                true
+            }
+            Err(TrySendError::Disconnected(_)) => false,
+        }
+    }
 }
 
 #[derive(Default)]
@@ -201,7 +237,7 @@ impl RunStore {
     /// load stopped there: what it read is not read again) when nobody follows
     /// the run yet.
     pub fn follow_from(&self, dir: &Path, follower: Option<Follower>) -> RunFollow {
-        let (tx, rx) = channel();
+        let (tx, rx) = sync_channel(1);
         let mut runs = self.lock();
         let id = runs.next;
         runs.next += 1;
@@ -217,11 +253,17 @@ impl RunStore {
                 clients: Vec::new(),
                 dirty: true,
                 unreadable_since: None,
+                end: None,
             });
+        let mut client = Client {
+            id,
+            tx,
+            outbox: None,
+        };
         if !e.snapshot.lines.is_empty() || e.snapshot.ended {
-            let _ = tx.send(e.snapshot.as_change());
+            client.offer(Arc::new(e.snapshot.as_change()));
         }
-        e.clients.push((id, tx));
+        e.clients.push(client);
         e.dirty = true;
         runs.woken = true;
         if !runs.looking {
@@ -288,7 +330,7 @@ impl RunStore {
     fn leave(&self, dir: &Path, id: u64) {
         let mut runs = self.lock();
         if let Some(e) = runs.followed.get_mut(dir) {
-            e.clients.retain(|(i, _)| *i != id);
+            e.clients.retain(|c| c.id != id);
             if e.clients.is_empty() {
                 runs.followed.remove(dir);
             }
@@ -305,7 +347,7 @@ impl RunStore {
 /// no more once nobody follows it).
 #[derive(Debug)]
 pub struct RunFollow {
-    rx: Receiver<RunChange>,
+    rx: Receiver<Arc<RunChange>>,
     store: RunStore,
     dir: PathBuf,
     id: u64,
@@ -314,12 +356,30 @@ pub struct RunFollow {
 impl RunFollow {
     /// The next change within `wait`.
     pub fn next(&self, wait: Duration) -> Result<RunChange, RecvTimeoutError> {
-        self.rx.recv_timeout(wait)
+        let c = self.rx.recv_timeout(wait)?;
+        self.taken();
+        Ok(Arc::try_unwrap(c).unwrap_or_else(|c| (*c).clone()))
     }
 
     /// The changes read since the last call, without waiting.
     pub fn changes(&self) -> Vec<RunChange> {
-        self.rx.try_iter().collect()
+        let mut out = Vec::new();
+        while let Ok(c) = self.rx.try_recv() {
+            self.taken();
+            out.push(Arc::try_unwrap(c).unwrap_or_else(|c| (*c).clone()));
+        }
+        out
+    }
+
+    /// A change was taken: what waits for room goes on now.
+    fn taken(&self) {
+        let mut runs = self.store.lock();
+        if let Some(e) = runs.followed.get_mut(&self.dir) {
+            e.dirty = true;
+            runs.woken = true;
+            drop(runs);
+            self.store.0.wake.notify_all();
+        }
     }
 
     /// The run as read so far.
@@ -384,21 +444,29 @@ fn look_while_followed(store: &Weak<Inner>) {
     }
 }
 
-/// Look at the run `dir` once: read what is new and hand it to its clients.
-/// Its follower is taken out of the entry while it reads (no lock held on the
-/// disk), then put back with what was read.
+/// Look at the run `dir` once: hand on what waits for room, then read the
+/// next batch and hand it to its clients. Its follower is taken out of the
+/// entry while it reads (no lock held on the disk), then put back with what
+/// was read.
 fn look(inner: &Inner, dir: &Path) {
     let taken = {
         let mut runs = inner.runs.lock().unwrap_or_else(PoisonError::into_inner);
-        match runs.followed.get_mut(dir) {
-            Some(e) if !e.snapshot.ended => Some((e.follower.take(), e.unreadable_since)),
-            _ => None,
+        let Some(e) = runs.followed.get_mut(dir) else {
+            return;
+        };
+        e.clients.retain_mut(|c| match c.outbox.take() {
+            Some(waiting) => c.offer(waiting),
+            None => true,
+        });
+        // a client has not taken the last change yet: it is read on when it has
+        if e.snapshot.ended || e.clients.iter().any(|c| c.outbox.is_some()) {
+            return;
         }
+        (e.follower.take(), e.unreadable_since, e.end.clone())
     };
-    let Some((mut follower, mut since)) = taken else {
-        return;
-    };
-    let (change, meta) = read_run(dir, &mut follower, &mut since);
+    let (mut follower, mut since, mut end) = taken;
+    let first_end = end.is_none();
+    let (change, more) = read_step(dir, &mut follower, &mut since, &mut end);
     // what the files are as the run ends, looked at after its last read
     let at_end = change.finished.then(|| stamps(dir));
     let mut runs = inner.runs.lock().unwrap_or_else(PoisonError::into_inner);
@@ -407,48 +475,34 @@ fn look(inner: &Inner, dir: &Path) {
     };
     e.follower = follower;
     e.unreadable_since = since;
+    let meta = if first_end { end.clone() } else { None };
+    e.end = end;
     if !change.is_empty() || meta.is_some() {
         let snap = Arc::make_mut(&mut e.snapshot);
         snap.take(&change);
         match meta {
-            Some(Ok(bytes)) => snap.meta = Some(bytes),
-            Some(Err(why)) => snap.meta_refused = Some(why),
-            None => {}
+            Some(End::Meta(bytes)) => snap.meta = Some(bytes),
+            Some(End::Refused(why)) => snap.meta_refused = Some(why),
+            Some(End::Unread) | None => {}
         }
         if let Some(st) = at_end {
             snap.stamps = st;
         }
     }
-    if e.snapshot.ended {
-        let snap = e.snapshot.clone();
+    if !change.is_empty() {
+        let change = Arc::new(change);
+        e.clients.retain_mut(|c| c.offer(change.clone()));
+    }
+    // more may wait in the timeline: read on at once
+    e.dirty |= more;
+    let ended = e.snapshot.ended.then(|| e.snapshot.clone());
+    runs.woken |= more;
+    if let Some(snap) = ended {
         runs.ended.retain(|s| s.dir != dir);
         runs.ended.push_back(snap);
         if runs.ended.len() > KEEP_ENDED {
             runs.ended.pop_front();
         }
-    }
-    let Some(e) = runs.followed.get_mut(dir) else {
-        return;
-    };
-    if !change.is_empty() {
-        // each client its own copy, the last one the change itself
-        let mut change = Some(change);
-        let n = e.clients.len();
-        let mut i = 0;
-        e.clients.retain(|(_, tx)| {
-            i += 1;
-            let c = if i == n {
-                change.take().unwrap_or_default()
-            } else {
-                change.clone().unwrap_or_default()
-            };
-            tx.send(c).is_ok()
-        });
-    }
-    // a meta.json being completed is looked at again soon
-    if e.unreadable_since.is_some() {
-        e.dirty = true;
-        runs.woken = true;
     }
 }
 
@@ -475,23 +529,37 @@ fn meta_state(dir: &Path) -> (run_folder::RunState, Option<Result<Vec<u8>, Strin
     }
 }
 
-/// Read what is new in the run `dir`: its timeline's lines and, when its
-/// `meta.json` reads, its end (and the bytes read).
-fn read_run(
+/// Read the next batch of the run `dir`: its timeline's lines (one batch of
+/// the tail engine's, bounded) and, once its `meta.json` reads (`end`, read
+/// once), its end when the timeline has nothing more. `true` beside the
+/// change when more may wait.
+fn read_step(
     dir: &Path,
     follower: &mut Option<Follower>,
     since: &mut Option<Instant>,
-) -> (RunChange, Option<Result<Vec<u8>, String>>) {
+    end: &mut Option<End>,
+) -> (RunChange, bool) {
     // looked at before reading: whatever the writer put in the timeline before
     // it wrote meta.json is read below
-    let (state, meta) = meta_state(dir);
-    let finished = match state {
-        run_folder::RunState::InProgress => false,
-        run_folder::RunState::Ended => true,
-        run_folder::RunState::MetaUnfinished => {
-            since.get_or_insert_with(Instant::now).elapsed() >= META_SETTLE
+    if end.is_none() {
+        let (state, meta) = meta_state(dir);
+        match state {
+            run_folder::RunState::InProgress => {}
+            run_folder::RunState::Ended => {
+                *end = Some(match meta {
+                    Some(Ok(bytes)) => End::Meta(bytes),
+                    Some(Err(why)) => End::Refused(why),
+                    None => End::Unread,
+                });
+            }
+            run_folder::RunState::MetaUnfinished => {
+                if since.get_or_insert_with(Instant::now).elapsed() >= META_SETTLE {
+                    *end = Some(End::Unread);
+                }
+            }
         }
-    };
+    }
+    let ended = end.is_some();
     let timeline = dir.join(run_folder::TIMELINE);
     if follower.is_none() && std::fs::symlink_metadata(&timeline).is_ok() {
         // the timeline stays in its run folder (a link out is refused)
@@ -502,21 +570,17 @@ fn read_run(
             Some(dir.to_path_buf()),
         ));
     }
-    let mut evs = Vec::new();
-    if let Some(f) = follower.as_mut() {
-        loop {
-            let more = f.read_available();
-            if more.is_empty() {
-                break;
-            }
-            evs.extend(more);
-        }
-        if finished {
-            // the writer is done: the last line counts even without its newline
-            evs.extend(f.finish());
-        }
-    }
+    let mut evs = follower
+        .as_mut()
+        .map(Follower::read_available)
+        .unwrap_or_default();
+    let more = !evs.is_empty();
+    let finished = ended && !more;
     if finished {
+        // the writer is done: the last line counts even without its newline
+        if let Some(f) = follower.as_mut() {
+            evs = f.finish();
+        }
         *since = None;
     }
     let mut c = RunChange {
@@ -542,7 +606,7 @@ fn read_run(
             TailEvent::Unreadable(m) => c.unreadable.push(m),
         }
     }
-    (c, meta)
+    (c, more)
 }
 
 #[cfg(test)]
