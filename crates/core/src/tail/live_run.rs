@@ -1,6 +1,7 @@
 //! One run folder for a live view: the capped load of its timeline, artifacts and
-//! runtime events, and the live follow of a run in progress until its `meta.json`
-//! reads as JSON. No terminal: a shell maps each [`RunUpdate`] to its own message.
+//! runtime events, and what the run store read of a run in progress as the pane
+//! takes it ([`RunUpdate`]; the follow itself is [`super::store`]'s). No
+//! terminal: a shell maps each [`RunUpdate`] to its own message.
 
 use super::{Follower, Start, TailEvent, Watch};
 use crate::workspace::logs::Artifact;
@@ -8,15 +9,6 @@ use crate::workspace::run_folder;
 use crate::workspace::timeline::TimelineEvent;
 use std::collections::VecDeque;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
-
-/// How often the follow task looks for `meta.json` (the end of the run) when no
-/// filesystem events can tell it (inotify unavailable or exhausted).
-pub(crate) const META_CHECK: Duration = Duration::from_millis(250);
-/// How long a `meta.json` that does not read as JSON is given to be completed;
-/// after that the run counts as ended anyway (indexing reports the broken file).
-pub(crate) const META_SETTLE: Duration = Duration::from_secs(2);
 /// The most runtime events kept from one file.
 pub(crate) const MAX_RUNTIME_EVENTS: usize = 20_000;
 
@@ -338,76 +330,7 @@ impl Batch {
         b
     }
 
-    fn is_empty(&self) -> bool {
-        !self.reset && self.events.is_empty() && self.problems.is_empty()
-    }
-
     fn apply(self, data: &mut RunData, cap: usize) {
         data.append(self.reset, self.events, self.problems, cap);
-    }
-}
-
-/// Follow an in-progress run's timeline with the follower that loaded it, until
-/// `stop` is set or `meta.json` appears: each batch the tail engine reads becomes
-/// one [`RunUpdate`] (sent through `send`, which returns false when
-/// nobody listens any more). The follower sleeps on filesystem events of the
-/// timeline and of `meta.json` beside it (no timer at all); only without
-/// filesystem events does it look for `meta.json` every [`META_CHECK`]. When
-/// `meta.json` is there, the rest of the timeline (its unterminated last line
-/// included) goes out with `finished: true`.
-pub fn follow(
-    mut follower: Follower,
-    dir: &Path,
-    stop: &AtomicBool,
-    send: &dyn Fn(RunUpdate) -> bool,
-) {
-    follower.wake_on_sibling(run_folder::META);
-    // when meta.json was first seen not (yet) readable
-    let mut unreadable_since: Option<std::time::Instant> = None;
-    loop {
-        // looked at before reading: whatever the writer put in the timeline before
-        // it wrote meta.json is read below
-        let finished = match run_folder::state(dir) {
-            run_folder::RunState::InProgress => false,
-            run_folder::RunState::Ended => true,
-            // being written (its creation wakes us before its content is there),
-            // or left broken: the writer has a moment to finish it
-            run_folder::RunState::MetaUnfinished => {
-                unreadable_since
-                    .get_or_insert_with(std::time::Instant::now)
-                    .elapsed()
-                    >= META_SETTLE
-            }
-        };
-        let mut evs = if finished {
-            follower.read_available()
-        } else if unreadable_since.is_none() && follower.is_event_driven() {
-            // asleep until the timeline or meta.json changes (or `stop`)
-            follower.next_batch(None)
-        } else {
-            // no events to tell, or a meta.json being completed: look again soon
-            follower.next_batch(Some(META_CHECK))
-        };
-        // caught up with a finished run: take its last line even without a newline
-        let done = finished && evs.is_empty();
-        if done {
-            evs = follower.finish();
-        }
-        if stop.load(Ordering::SeqCst) {
-            return;
-        }
-        let b = Batch::of(evs);
-        if b.is_empty() && !done {
-            continue;
-        }
-        let u = RunUpdate {
-            reset: b.reset,
-            events: b.events,
-            problems: b.problems,
-            finished: done,
-        };
-        if !send(u) || done {
-            return;
-        }
     }
 }
