@@ -794,23 +794,32 @@ fn emit(f: &mut Followed, lines: Vec<RunLine>, sink: &Sink) {
     }
 }
 
-/// Everything the store read since the last look; whether the run's end came
-/// with it. A cancel ends it at once.
+/// What the timeline holds now, read through the store on this thread (so a
+/// run's lines come before the runner's output that followed them; a flood
+/// one batch a look), and what the store read meanwhile; whether the run's
+/// end came with it. A cancel ends it at once.
 fn drain(f: &mut Followed, sink: &Sink, cancel: &Cancel) -> bool {
     let mut finished = false;
+    if cancel.is_cancelled() {
+        return finished;
+    }
+    f.run.look_now();
     for c in f.run.changes() {
         if cancel.is_cancelled() {
             return finished;
         }
-        // truncated, replaced, unreadable: the lines that follow say it
-        let RunChange {
-            lines,
-            finished: end,
-            ..
-        } = c;
-        emit(f, lines, sink);
-        finished |= end;
+        finished |= take(f, c, sink);
     }
+    finished
+}
+
+/// Say a change's lines; whether the run ended with it.
+fn take(f: &mut Followed, c: RunChange, sink: &Sink) -> bool {
+    // truncated, replaced, unreadable: the lines that follow say it
+    let RunChange {
+        lines, finished, ..
+    } = c;
+    emit(f, lines, sink);
     finished
 }
 

@@ -148,6 +148,8 @@ struct Entry {
     unreadable_since: Option<Instant>,
     /// The run's end, once seen: `meta.json` is read no more.
     end: Option<End>,
+    /// Its follower is out reading (on the store's thread or a client's).
+    reading: bool,
 }
 
 /// How a run's end was seen (once).
@@ -254,6 +256,7 @@ impl RunStore {
                 dirty: true,
                 unreadable_since: None,
                 end: None,
+                reading: false,
             });
         let mut client = Client {
             id,
@@ -371,6 +374,26 @@ impl RunFollow {
         out
     }
 
+    /// Look at the run now, on this thread, and hand what is new to the
+    /// clients (this one's comes by [`RunFollow::changes`]): after it, what was
+    /// written before the call has been read (one batch at most; call again
+    /// while changes come). A client that must say a run's lines in order
+    /// with what else it saw (a launch, its runner's output) looks so.
+    pub fn look_now(&self) {
+        let inner = &self.store.0;
+        {
+            // a look under way may have begun before what is to be read was written
+            let mut runs = inner.runs.lock().unwrap_or_else(PoisonError::into_inner);
+            while runs.followed.get(&self.dir).is_some_and(|e| e.reading) {
+                runs = inner
+                    .wake
+                    .wait(runs)
+                    .unwrap_or_else(PoisonError::into_inner);
+            }
+        }
+        look(inner, &self.dir);
+    }
+
     /// A change was taken: what waits for room goes on now.
     fn taken(&self) {
         let mut runs = self.store.lock();
@@ -454,6 +477,11 @@ fn look(inner: &Inner, dir: &Path) {
         let Some(e) = runs.followed.get_mut(dir) else {
             return;
         };
+        if e.reading {
+            // another look has its follower: looked at again when it is back
+            e.dirty = true;
+            return;
+        }
         e.clients.retain_mut(|c| match c.outbox.take() {
             Some(waiting) => c.offer(waiting),
             None => true,
@@ -462,6 +490,7 @@ fn look(inner: &Inner, dir: &Path) {
         if e.snapshot.ended || e.clients.iter().any(|c| c.outbox.is_some()) {
             return;
         }
+        e.reading = true;
         (e.follower.take(), e.unreadable_since, e.end.clone())
     };
     let (mut follower, mut since, mut end) = taken;
@@ -475,6 +504,9 @@ fn look(inner: &Inner, dir: &Path) {
     };
     e.follower = follower;
     e.unreadable_since = since;
+    e.reading = false;
+    // a client waiting to look itself goes on
+    inner.wake.notify_all();
     let meta = if first_end { end.clone() } else { None };
     e.end = end;
     if !change.is_empty() || meta.is_some() {
