@@ -803,15 +803,29 @@ fn drain(f: &mut Followed, sink: &Sink, cancel: &Cancel) -> bool {
     if cancel.is_cancelled() {
         return finished;
     }
-    f.run.look_now();
-    for c in f.run.changes() {
-        if cancel.is_cancelled() {
-            return finished;
+    // a few looks: the last lines, then the end they came before (a flood
+    // goes on at the next step)
+    for _ in 0..LOOKS {
+        f.run.look_now();
+        let changes = f.run.changes();
+        if changes.is_empty() {
+            break;
         }
-        finished |= take(f, c, sink);
+        for c in changes {
+            if cancel.is_cancelled() {
+                return finished;
+            }
+            finished |= take(f, c, sink);
+        }
+        if finished {
+            break;
+        }
     }
     finished
 }
+
+/// The most looks at a run in one step.
+const LOOKS: usize = 4;
 
 /// Say a change's lines; whether the run ended with it.
 fn take(f: &mut Followed, c: RunChange, sink: &Sink) -> bool {
