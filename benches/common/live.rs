@@ -126,7 +126,10 @@ pub fn first_events(l: &mut Loaded, n: usize) -> FirstEvents {
         let _ = tx.send(a);
     });
     let t_watch = Instant::now();
-    let watch = testdeck_tui::workspace_watch::start(&root, send);
+    // the runs' store, as the cockpit's runtime hands it (this harness loads a
+    // run and follows none)
+    let runs = testdeck_core::tail::store::RunStore::new(Duration::from_millis(250));
+    let watch = testdeck_tui::workspace_watch::start(&root, send, runs);
     // the watches are set up on its thread: a probe file is written until the
     // watch reports it (then the whole tree is covered)
     let probe = root.join("tests/logs/bench-probe.txt");

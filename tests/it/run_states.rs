@@ -145,6 +145,7 @@ fn a_run_cancelled_through_the_core_is_cancelled_for_a_fresh_process() {
             &state.path().join("testdeck"),
             root,
         )),
+        runs: None,
     };
     let plan = LaunchPlan {
         tests: vec![TestsTarget::Cases {

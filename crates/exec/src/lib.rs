@@ -340,6 +340,10 @@ pub struct LaunchContext {
     /// Where the runs this launch cancels are recorded (see
     /// [`testdeck_core::workspace::cancelled`]); `None`: nowhere (no state folder).
     pub cancelled: Option<PathBuf>,
+    /// The store that reads the run folders the launch writes: the cockpit's
+    /// (woken by its workspace watcher, shared with its live pane), or `None`
+    /// for one of the launch's own that polls (a headless `run`).
+    pub runs: Option<testdeck_core::tail::store::RunStore>,
 }
 
 impl LaunchContext {
@@ -351,6 +355,7 @@ impl LaunchContext {
             runner_env: ws.config.runner.process_env(&ws.root),
             catalog: ws.catalog.clone(),
             cancelled: testdeck_core::workspace::cancelled::file(&ws.root),
+            runs: None,
         }
     }
 
@@ -405,6 +410,7 @@ pub fn launch_with(
             &tests_run::Runner {
                 command: &ctx.runner,
                 env: &ctx.runner_env,
+                runs: ctx.runs.as_ref(),
             },
             &targets,
             plan.runs,
@@ -514,6 +520,7 @@ mod tests {
             runner_env: Vec::new(),
             catalog: None,
             cancelled: None,
+            runs: None,
         };
         let plan = LaunchPlan {
             tests: vec![TestsTarget::Scope("a".into())],

@@ -8,13 +8,12 @@ use super::{ExecEvent, ResultLine, Sink};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-use testdeck_core::tail::{Follower, Start, TailEvent, Watch};
+use testdeck_core::tail::store::{RunChange, RunFollow, RunLine, RunStore};
 use testdeck_core::workspace::config::ConfigLoad as _;
 use testdeck_core::workspace::failure::Digest;
-use testdeck_core::workspace::logs::read_meta;
+use testdeck_core::workspace::logs::parse_meta;
 use testdeck_core::workspace::run_folder;
 use testdeck_core::workspace::run_tests::RunTests;
-use testdeck_core::workspace::run_tests::RunTestsRead as _;
 
 /// How often `tests/logs/` is looked at while the runner works.
 pub(crate) const POLL: Duration = Duration::from_millis(100);
@@ -326,8 +325,8 @@ struct Followed {
     run_id: String,
     rel: String,
     dir: PathBuf,
-    /// The tail engine on the run's `timeline.jsonl` (read on each poll).
-    timeline: Follower,
+    /// The run as the store reads it (its timeline's lines, its end).
+    run: RunFollow,
     started: Instant,
     ended: bool,
     /// `run/finish`'s `data.environment`: why nothing could run here (a
@@ -340,6 +339,8 @@ struct Followed {
 pub(crate) struct Runner<'a> {
     pub(crate) command: &'a [String],
     pub(crate) env: &'a [(String, String)],
+    /// The store that reads its runs (`None`: one of the launch's own, polled).
+    pub(crate) runs: Option<&'a RunStore>,
 }
 
 /// Run the runner once for every target and follow every run it writes.
@@ -357,7 +358,11 @@ pub(crate) fn launch_tests(
     if targets.is_empty() {
         return results;
     }
-    let Runner { command, env } = *runner;
+    let Runner {
+        command,
+        env,
+        runs: store,
+    } = *runner;
     // a runner that is not there: say what testdeck expected, never spawn it
     if let Some(reason) = testdeck_core::workspace::runner::missing(root, command) {
         sink(ExecEvent::RunnerStart {
@@ -410,7 +415,15 @@ pub(crate) fn launch_tests(
     let mut argv = command.to_vec();
     argv.extend(args);
     let call = Call { argv, env };
-    results.extend(run_one(root, targets, call, cancelled, cancel, sink));
+    // no store handed over (a headless run): one of the launch's own, polled
+    let own;
+    let store = if let Some(s) = store {
+        s
+    } else {
+        own = RunStore::new(POLL);
+        &own
+    };
+    results.extend(run_one(root, targets, call, cancelled, store, cancel, sink));
     results
 }
 
@@ -478,7 +491,7 @@ fn target_folders(logs: &Path, target: &TestsTarget, domain: &str) -> Vec<PathBu
 /// e2e request without `--case` first runs the same domain's backend (seed 000
 /// §4), so that backend's runs belong to it too. Any other run that appears
 /// meanwhile was started by someone else: an external run, never counted.
-pub(crate) fn asked_for(target: &TestsTarget, scope: &str, case_id: &str) -> bool {
+pub fn asked_for(target: &TestsTarget, scope: &str, case_id: &str) -> bool {
     let under = |s: &str, top: &str| {
         top.is_empty() || s == top || s.strip_prefix(top).is_some_and(|r| r.starts_with('/'))
     };
@@ -525,6 +538,7 @@ fn run_one(
     targets: &[TestsTarget],
     call: Call<'_>,
     cancelled: Option<&Path>,
+    store: &RunStore,
     cancel: &Cancel,
     sink: &Sink,
 ) -> Vec<ResultLine> {
@@ -602,7 +616,7 @@ fn run_one(
                 // an external run: the workspace watch shows it, the launch not
                 continue;
             }
-            let mut f = start_following(root, &logs, dir, sink);
+            let mut f = start_following(root, &logs, dir, store, sink);
             if let Some(r) = step(root, &mut f, sink, cancel) {
                 results.push(r);
             }
@@ -651,6 +665,7 @@ fn run_one(
     for f in followed.values_mut().filter(|f| !f.ended) {
         drain(f, sink, cancel);
         f.ended = true;
+
         let (verdict, reason) = if outcome.cancelled {
             (Verdict::NotRun, "cancelled".to_owned())
         } else {
@@ -719,7 +734,13 @@ fn run_one(
     results
 }
 
-fn start_following(root: &Path, logs: &Path, dir: &Path, sink: &Sink) -> Followed {
+fn start_following(
+    root: &Path,
+    logs: &Path,
+    dir: &Path,
+    store: &RunStore,
+    sink: &Sink,
+) -> Followed {
     let testdeck_core::workspace::logs::FolderIdent {
         scope,
         case_id,
@@ -727,6 +748,8 @@ fn start_following(root: &Path, logs: &Path, dir: &Path, sink: &Sink) -> Followe
     } = testdeck_core::workspace::logs::FolderIdent::of(logs, dir);
     let key = testdeck_core::workspace::tree::key(&scope, &case_id);
     let rel = testdeck_core::workspace::rel(root, dir);
+    // the run folder this launch made, said before it is read: the shell
+    // follows it from the same store (one reading for both)
     sink(ExecEvent::CaseStart {
         id: key.clone(),
         source: "tests".into(),
@@ -742,28 +765,20 @@ fn start_following(root: &Path, logs: &Path, dir: &Path, sink: &Sink) -> Followe
         run_id,
         rel,
         dir: dir.to_path_buf(),
-        // the timeline stays in its run folder (a link out is refused)
-        timeline: Follower::within(
-            dir.join(run_folder::TIMELINE),
-            Start::Beginning,
-            Watch::Off,
-            Some(dir.to_path_buf()),
-        ),
+        run: store.follow(dir),
         started: Instant::now(),
         ended: false,
         environment: None,
     }
 }
 
-fn emit(f: &mut Followed, events: Vec<TailEvent>, sink: &Sink) {
-    for ev in events {
-        let (TailEvent::Line(mut line) | TailEvent::Incomplete(mut line)) = ev else {
-            // created, truncated, replaced, deleted: the lines that follow say it
-            continue;
-        };
-        let issues = std::mem::take(&mut line.issues);
-        let lineno = line.lineno;
-        let event = line.into_event();
+fn emit(f: &mut Followed, lines: Vec<RunLine>, sink: &Sink) {
+    for RunLine {
+        lineno,
+        event,
+        issues,
+    } in lines
+    {
         if event.kind == "run" && event.name == "run/finish" {
             f.environment = event.data["environment"]
                 .as_str()
@@ -775,39 +790,65 @@ fn emit(f: &mut Followed, events: Vec<TailEvent>, sink: &Sink) {
             id: f.key.clone(),
             lineno,
             event: Box::new(event),
-            issues: issues.into_iter().map(|i| i.message).collect(),
+            issues,
         });
     }
 }
 
-/// Everything the timeline holds now; a cancel ends it at once (a run flooding
-/// its timeline faster than it is read would keep this loop going).
-fn drain(f: &mut Followed, sink: &Sink, cancel: &Cancel) {
-    loop {
-        if cancel.is_cancelled() {
-            return;
-        }
-        let batch = f.timeline.read_available();
-        if batch.is_empty() {
-            return;
-        }
-        emit(f, batch, sink);
+/// What the timeline holds now, read through the store on this thread (so a
+/// run's lines come before the runner's output that followed them; a flood
+/// one batch a look), and what the store read meanwhile; whether the run's
+/// end came with it. A cancel ends it at once.
+fn drain(f: &mut Followed, sink: &Sink, cancel: &Cancel) -> bool {
+    let mut finished = false;
+    if cancel.is_cancelled() {
+        return finished;
     }
+    // a few looks: the last lines, then the end they came before (a flood
+    // goes on at the next step)
+    for _ in 0..LOOKS {
+        f.run.look_now();
+        let changes = f.run.changes();
+        if changes.is_empty() {
+            break;
+        }
+        for c in changes {
+            if cancel.is_cancelled() {
+                return finished;
+            }
+            finished |= take(f, c, sink);
+        }
+        if finished {
+            break;
+        }
+    }
+    finished
 }
 
-/// Stream new timeline lines; end the run when its `meta.json` reads.
+/// The most looks at a run in one step.
+const LOOKS: usize = 4;
+
+/// Say a change's lines; whether the run ended with it.
+fn take(f: &mut Followed, c: RunChange, sink: &Sink) -> bool {
+    // truncated, replaced, unreadable: the lines that follow say it
+    let RunChange {
+        lines, finished, ..
+    } = c;
+    emit(f, lines, sink);
+    finished
+}
+
+/// Stream the new timeline lines; end the run when its `meta.json` reads.
 fn step(root: &Path, f: &mut Followed, sink: &Sink, cancel: &Cancel) -> Option<ResultLine> {
-    drain(f, sink, cancel);
-    // the one decision: a meta.json still being written is not the end yet
-    if !run_folder::state(&f.dir).ended() {
+    let finished = drain(f, sink, cancel) || f.run.snapshot().ended;
+    if !finished {
         return None;
     }
-    let meta_file = f.dir.join(run_folder::META);
-    // a meta.json being written may not parse yet: try again next time
-    let (meta, _) = read_meta(root, &meta_file).ok()?;
-    // the writer is done: the last line counts even without its newline
-    let rest = f.timeline.finish();
-    emit(f, rest, sink);
+    let snap = f.run.snapshot();
+    // refused unread (a link out, a FIFO): no status to take, as a run
+    // without meta.json when the runner is gone
+    let text = String::from_utf8_lossy(snap.meta.as_deref()?).into_owned();
+    let (meta, _) = parse_meta(&format!("{}/{}", f.rel, run_folder::META), &text).ok()?;
     f.ended = true;
     let status = meta.status.clone().unwrap_or_default();
     let (verdict, reason) = match status.as_str() {
@@ -818,7 +859,7 @@ fn step(root: &Path, f: &mut Followed, sink: &Sink, cancel: &Cancel) -> Option<R
         "failed" => (
             Verdict::Fail,
             Some(
-                Digest::read(root, &f.dir)
+                Digest::of_snapshot(root, &snap)
                     .reason()
                     .unwrap_or_else(|| "meta.json status failed".to_owned()),
             ),
@@ -829,7 +870,7 @@ fn step(root: &Path, f: &mut Followed, sink: &Sink, cancel: &Cancel) -> Option<R
         ),
     };
     // the tests inside the file, as its timeline counts them (SPEC §1.2)
-    let tests = RunTests::read(&f.dir).counts;
+    let tests = RunTests::of_events(snap.events()).counts;
     let r = ResultLine {
         id: f.key.clone(),
         verdict,

@@ -7,6 +7,7 @@ use super::action::{Action, ActionSink};
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::mpsc::Receiver;
+use testdeck_core::tail::store::RunStore;
 use testdeck_core::workspace::changes::{Change, Reader};
 use testdeck_core::workspace::config::Config;
 use testdeck_core::workspace::config::ConfigLoad as _;
@@ -40,11 +41,14 @@ impl Drop for WorkspaceWatch {
     }
 }
 
-/// Start watching the workspace at `root`.
-pub fn start(root: &Path, send: ActionSink) -> WorkspaceWatch {
+/// Start watching the workspace at `root`; every path that changes wakes the
+/// runs `runs` follows in its folder at once (no debounce).
+pub fn start(root: &Path, send: ActionSink, runs: RunStore) -> WorkspaceWatch {
     let (watcher, batches) = WorkspaceWatcher::start(root);
+    let store = runs.clone();
+    watcher.tap(Box::new(move |p| store.touched(p)));
     let root = watcher.root().to_path_buf();
-    let thread = std::thread::spawn(move || read(&root, &batches, &send));
+    let thread = std::thread::spawn(move || read(&root, &batches, &send, &runs));
     WorkspaceWatch {
         watcher: Some(watcher),
         thread: Some(thread),
@@ -57,8 +61,9 @@ pub(crate) fn reader_of(root: &Path) -> Reader {
     Reader::new(root, &Config::load(root, &mut problems))
 }
 
-fn read(root: &Path, batches: &Receiver<Arc<Batch>>, send: &ActionSink) {
-    let mut reader = reader_of(root);
+fn read(root: &Path, batches: &Receiver<Arc<Batch>>, send: &ActionSink, runs: &RunStore) {
+    // a run the store saw end is taken as it read it
+    let mut reader = reader_of(root).with_runs(runs.clone());
     for batch in batches {
         if !batch.problems.is_empty() {
             send(Action::WatchProblems(batch.problems.clone()));
@@ -67,7 +72,7 @@ fn read(root: &Path, batches: &Receiver<Arc<Batch>>, send: &ActionSink) {
             continue;
         }
         if batch.changes.contains(&Change::Config) {
-            reader = reader_of(root);
+            reader = reader_of(root).with_runs(runs.clone());
         }
         let updates = reader.read(&batch.changes);
         if !updates.is_empty() {

@@ -20,8 +20,6 @@ pub(crate) struct Signal {
 struct Flags {
     dirty: bool,
     interrupted: bool,
-    /// A file watched beside the followed one changed.
-    sibling: bool,
 }
 
 /// Why a wait ended.
@@ -29,8 +27,6 @@ struct Flags {
 pub(crate) enum Woke {
     Changed,
     Interrupted,
-    /// A file watched beside the followed one changed (see `DirWatch::also`).
-    Sibling,
     TimedOut,
 }
 
@@ -45,10 +41,6 @@ impl Signal {
 
     pub(crate) fn wake(&self) {
         self.set(true, |f| f.dirty = true);
-    }
-
-    fn sibling_changed(&self) {
-        self.set(true, |f| f.sibling = true);
     }
 
     pub(crate) fn interrupt(&self) {
@@ -68,10 +60,6 @@ impl Signal {
             if f.interrupted {
                 f.interrupted = false;
                 return Woke::Interrupted;
-            }
-            if f.sibling {
-                f.sibling = false;
-                return Woke::Sibling;
             }
             if f.dirty {
                 return Woke::Changed;
@@ -103,8 +91,6 @@ pub(crate) struct DirWatch {
     /// made again needs a new watch).
     watched: Option<(PathBuf, Option<FileId>)>,
     signal: Arc<Signal>,
-    /// Other files of the same folder whose changes also wake the follower.
-    siblings: Arc<Mutex<Vec<PathBuf>>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -123,7 +109,6 @@ impl DirWatch {
             watcher: None,
             watched: None,
             signal,
-            siblings: Arc::default(),
         };
         match watch {
             Watch::Off => {}
@@ -131,7 +116,6 @@ impl DirWatch {
             Watch::Auto => {
                 let target = me.target.clone();
                 let signal = Arc::clone(&me.signal);
-                let siblings = Arc::clone(&me.siblings);
                 // No debouncer: every raw event that may concern the file wakes the
                 // follower at once; the follower reads until it has caught up, so a
                 // storm of events costs one read each, never a lost or late line.
@@ -144,12 +128,6 @@ impl DirWatch {
                     };
                     if relevant {
                         signal.wake();
-                    }
-                    if let Ok(ev) = &res {
-                        let watched = siblings.lock().unwrap_or_else(PoisonError::into_inner);
-                        if ev.paths.iter().any(|p| watched.contains(p)) {
-                            signal.sibling_changed();
-                        }
                     }
                 };
                 match crate::workspace::walk::watcher(handler) {
@@ -164,21 +142,6 @@ impl DirWatch {
             }
         }
         me
-    }
-
-    /// Also wake on changes to `name`, a file in the same folder as the target
-    /// (seen only while filesystem events are in use).
-    pub(crate) fn also(&self, name: &std::ffi::OsStr) {
-        if let Some(dir) = self.target.parent() {
-            self.siblings
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .push(dir.join(name));
-        }
-    }
-
-    pub(crate) fn is_event_driven(&self) -> bool {
-        self.mode == Mode::Events
     }
 
     /// How long a wait may last before the file must be checked anyway.

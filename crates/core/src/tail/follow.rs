@@ -183,23 +183,6 @@ impl Follower {
         v.split.partial().map(|(off, b)| (v.lineno, off, b))
     }
 
-    /// Also end a blocked [`Self::next_batch`] when `name`, another file of the
-    /// followed file's folder, is created, changed or removed (a run's
-    /// `meta.json` next to its timeline, say): the call then returns what lines
-    /// there are, possibly none, so the caller can look at that file. This needs
-    /// filesystem events: while [`Self::is_event_driven`] is false the caller
-    /// must look on a timer.
-    pub(crate) fn wake_on_sibling(&mut self, name: impl AsRef<std::ffi::OsStr>) {
-        self.watch.also(name.as_ref());
-    }
-
-    /// Whether changes are noticed by filesystem events (otherwise by a timed
-    /// re-check, or not at all with [`Watch::Off`]). It can turn false while
-    /// following, when the system refuses more inotify watches.
-    pub(crate) fn is_event_driven(&self) -> bool {
-        self.watch.is_event_driven()
-    }
-
     /// A handle that makes a blocked [`Self::next_batch`] return early.
     pub fn interrupt_handle(&self) -> Interrupt {
         Interrupt(Arc::clone(&self.signal))
@@ -225,7 +208,7 @@ impl Follower {
                 (None, u) => u,
             };
             match self.signal.wait(wait_until) {
-                Woke::Interrupted | Woke::Sibling => return self.read_available(),
+                Woke::Interrupted => return self.read_available(),
                 Woke::Changed => {}
                 Woke::TimedOut => {
                     if until.is_some_and(|u| Instant::now() >= u) {
@@ -733,50 +716,5 @@ mod tests {
             "{got:?}"
         );
         assert!(got.last().is_some_and(|l| l == "2:f"), "{got:?}");
-    }
-
-    /// A blocked `next_batch(None)` ends when a watched sibling (a run's
-    /// `meta.json`) appears, with no line; lines still come as before.
-    #[test]
-    fn a_watched_sibling_ends_the_wait() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join(crate::workspace::run_folder::TIMELINE);
-        std::fs::write(&p, ev("a")).unwrap();
-        let mut f = Follower::open(&p, Start::End);
-        f.wake_on_sibling(crate::workspace::run_folder::META);
-        if !f.is_event_driven() {
-            // no inotify here: the caller looks on a timer instead
-            return;
-        }
-        let (tx, rx) = std::sync::mpsc::channel();
-        let waiter = std::thread::spawn(move || {
-            // every return is reported, until one brings a line
-            loop {
-                let got = names(&f.next_batch(None));
-                let done = !got.is_empty();
-                tx.send(got).unwrap();
-                if done {
-                    return;
-                }
-            }
-        });
-        std::fs::write(dir.path().join(crate::workspace::run_folder::META), "{}").unwrap();
-        let patience = Duration::from_secs(10);
-        assert_eq!(rx.recv_timeout(patience).unwrap(), Vec::<String>::new());
-        std::fs::OpenOptions::new()
-            .append(true)
-            .open(&p)
-            .unwrap()
-            .write_all(ev("b").as_bytes())
-            .unwrap();
-        // creating meta.json is several events: more empty returns may come first
-        let line = loop {
-            let got = rx.recv_timeout(patience).unwrap();
-            if !got.is_empty() {
-                break got;
-            }
-        };
-        assert_eq!(line, ["2:b"]);
-        waiter.join().unwrap();
     }
 }

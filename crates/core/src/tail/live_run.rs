@@ -1,6 +1,7 @@
 //! One run folder for a live view: the capped load of its timeline, artifacts and
-//! runtime events, and the live follow of a run in progress until its `meta.json`
-//! reads as JSON. No terminal: a shell maps each [`RunUpdate`] to its own message.
+//! runtime events, and what the run store read of a run in progress as the pane
+//! takes it ([`RunUpdate`]; the follow itself is [`super::store`]'s). No
+//! terminal: a shell maps each [`RunUpdate`] to its own message.
 
 use super::{Follower, Start, TailEvent, Watch};
 use crate::workspace::config::ConfigLoad as _;
@@ -9,21 +10,12 @@ use crate::workspace::run_folder;
 use crate::workspace::timeline::TimelineEvent;
 use std::collections::VecDeque;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
-
-/// How often the follow task looks for `meta.json` (the end of the run) when no
-/// filesystem events can tell it (inotify unavailable or exhausted).
-pub(crate) const META_CHECK: Duration = Duration::from_millis(250);
-/// How long a `meta.json` that does not read as JSON is given to be completed;
-/// after that the run counts as ended anyway (indexing reports the broken file).
-pub(crate) const META_SETTLE: Duration = Duration::from_secs(2);
 /// The most runtime events kept from one file.
 pub(crate) const MAX_RUNTIME_EVENTS: usize = 20_000;
 
 /// The most timeline events kept for one run: the last ones, since the live pane
 /// follows the end (tens of MB at most; the rest are counted in `RunData::skipped`).
-pub const MAX_TIMELINE_EVENTS: usize = 50_000;
+pub use super::store::MAX_TIMELINE_EVENTS;
 /// The most problem lines kept for one run; the rest are only counted.
 pub const MAX_RUN_PROBLEMS: usize = 1_000;
 
@@ -129,6 +121,25 @@ pub struct RunUpdate {
     pub finished: bool,
 }
 
+impl From<super::store::RunChange> for RunUpdate {
+    /// A change the run store read, as the live pane takes it.
+    fn from(c: super::store::RunChange) -> RunUpdate {
+        let mut problems = Vec::new();
+        let mut events = Vec::with_capacity(c.lines.len());
+        for l in c.lines {
+            problems.extend(l.issues.iter().map(|m| format!("line {}: {m}", l.lineno)));
+            events.push(l.event);
+        }
+        problems.extend(c.unreadable.iter().map(|m| format!("timeline.jsonl: {m}")));
+        RunUpdate {
+            reset: c.reset,
+            events,
+            problems,
+            finished: c.finished,
+        }
+    }
+}
+
 /// Read a run folder for the live, details and artifacts panes, keeping the last
 /// [`MAX_TIMELINE_EVENTS`] events of its timeline.
 pub fn load_run(root: &Path, rel: &str) -> RunData {
@@ -142,8 +153,45 @@ pub fn load_run(root: &Path, rel: &str) -> RunData {
 /// line included; an in-progress run up to its last complete line, and its
 /// follower is kept in [`RunData::follower`] so [`follow`] goes on from exactly there.
 pub fn load_run_capped(root: &Path, rel: &str, cap: usize) -> RunData {
-    use crate::workspace::read;
+    load_run_known(root, rel, cap, None)
+}
+
+/// [`load_run_capped`], the timeline and `meta.json` taken from `known` (the
+/// run store's snapshot of the run as it ended) instead of read again; its
+/// artifacts and runtime events are read.
+pub fn load_run_known(
+    root: &Path,
+    rel: &str,
+    cap: usize,
+    known: Option<&super::store::RunSnapshot>,
+) -> RunData {
     let cap = cap.max(1);
+    let Some(snap) = known.filter(|s| s.ended) else {
+        return load_run_read(root, rel, cap);
+    };
+    let dir = root.join(rel);
+    let mut data = RunData {
+        path: rel.to_owned(),
+        skipped: snap.skipped,
+        ..RunData::default()
+    };
+    let from = snap.lines.len().saturating_sub(cap);
+    data.skipped += from as u64;
+    for l in &snap.lines[from..] {
+        for m in &l.issues {
+            data.push_problem(format!("line {}: {m}", l.lineno));
+        }
+        data.events.push_back(l.event.clone());
+    }
+    if let Some(why) = &snap.meta_refused {
+        data.push_problem(format!("{rel}/{}: {why}", run_folder::META));
+    }
+    read_beside(root, rel, &dir, &mut data);
+    data
+}
+
+fn load_run_read(root: &Path, rel: &str, cap: usize) -> RunData {
+    use crate::workspace::read;
     let dir = root.join(rel);
     // the one decision: a meta.json still being written is in progress (followed
     // until it reads); one refused unread (a link out, a FIFO) ends the run and is
@@ -161,9 +209,9 @@ pub fn load_run_capped(root: &Path, rel: &str, cap: usize) -> RunData {
         run_folder::RunState::MetaUnfinished => true,
         run_folder::RunState::Ended => false,
     };
-    // the follower of an in-progress run is handed to the follow task, which sleeps
-    // on filesystem events: it watches from the start so no change is missed
-    let watch = if in_progress { Watch::Auto } else { Watch::Off };
+    // the follower of an in-progress run is handed to the run store, which the
+    // workspace watcher wakes: it watches nothing itself
+    let watch = Watch::Off;
     let start = Start::LastN(cap as u64);
     // the timeline stays in its run folder: a link out is refused by the follower
     let mut follower = Follower::within(
@@ -196,13 +244,6 @@ pub fn load_run_capped(root: &Path, rel: &str, cap: usize) -> RunData {
     } else {
         take(&mut data, Batch::of(follower.finish()));
     }
-    let (artifacts, probs) = crate::workspace::logs::read_artifacts(root, &dir);
-    if std::fs::symlink_metadata(dir.join(run_folder::ARTIFACTS)).is_ok() {
-        for p in &probs {
-            data.push_problem(p.to_string());
-        }
-    }
-    data.artifacts = artifacts;
     if state != run_folder::RunState::InProgress {
         if let Err(e) = read::read(&dir.join(run_folder::META), Some(&dir), read::Kind::RunJson) {
             data.push_problem(
@@ -211,8 +252,22 @@ pub fn load_run_capped(root: &Path, rel: &str, cap: usize) -> RunData {
             );
         }
     }
+    read_beside(root, rel, &dir, &mut data);
+    data
+}
+
+/// The files beside the timeline: the artifacts and the runtime events.
+fn read_beside(root: &Path, rel: &str, dir: &Path, data: &mut RunData) {
+    use crate::workspace::read;
+    let (artifacts, probs) = crate::workspace::logs::read_artifacts(root, dir);
+    if std::fs::symlink_metadata(dir.join(run_folder::ARTIFACTS)).is_ok() {
+        for p in &probs {
+            data.push_problem(p.to_string());
+        }
+    }
+    data.artifacts = artifacts;
     let events_file = dir.join(run_folder::RUNTIME_EVENTS);
-    match read::read_head(&events_file, Some(&dir), read::Kind::RuntimeEvents) {
+    match read::read_head(&events_file, Some(dir), read::Kind::RuntimeEvents) {
         Ok((text, more)) => {
             if more {
                 data.push_problem(format!(
@@ -234,7 +289,6 @@ pub fn load_run_capped(root: &Path, rel: &str, cap: usize) -> RunData {
                 .to_string(),
         ),
     }
-    data
 }
 
 /// A batch of the tail engine's events, as the live pane takes them.
@@ -277,89 +331,7 @@ impl Batch {
         b
     }
 
-    fn is_empty(&self) -> bool {
-        !self.reset && self.events.is_empty() && self.problems.is_empty()
-    }
-
     fn apply(self, data: &mut RunData, cap: usize) {
         data.append(self.reset, self.events, self.problems, cap);
-    }
-}
-
-/// A follower of the timeline of the run folder `dir` from its first line,
-/// woken by filesystem events: a run whose folder was just found (a launch's
-/// case) is followed from the start, so no line written before the follow
-/// began is lost. Hand it to [`follow`].
-pub fn follower_from_start(dir: &Path) -> Follower {
-    Follower::within(
-        dir.join(run_folder::TIMELINE),
-        Start::Beginning,
-        Watch::Auto,
-        Some(dir.to_path_buf()),
-    )
-}
-
-/// Follow an in-progress run's timeline with the follower that loaded it, until
-/// `stop` is set or `meta.json` appears: each batch the tail engine reads becomes
-/// one [`RunUpdate`] (sent through `send`, which returns false when
-/// nobody listens any more). The follower sleeps on filesystem events of the
-/// timeline and of `meta.json` beside it (no timer at all); only without
-/// filesystem events does it look for `meta.json` every [`META_CHECK`]. When
-/// `meta.json` is there, the rest of the timeline (its unterminated last line
-/// included) goes out with `finished: true`.
-pub fn follow(
-    mut follower: Follower,
-    dir: &Path,
-    stop: &AtomicBool,
-    send: &dyn Fn(RunUpdate) -> bool,
-) {
-    follower.wake_on_sibling(run_folder::META);
-    // when meta.json was first seen not (yet) readable
-    let mut unreadable_since: Option<std::time::Instant> = None;
-    loop {
-        // looked at before reading: whatever the writer put in the timeline before
-        // it wrote meta.json is read below
-        let finished = match run_folder::state(dir) {
-            run_folder::RunState::InProgress => false,
-            run_folder::RunState::Ended => true,
-            // being written (its creation wakes us before its content is there),
-            // or left broken: the writer has a moment to finish it
-            run_folder::RunState::MetaUnfinished => {
-                unreadable_since
-                    .get_or_insert_with(std::time::Instant::now)
-                    .elapsed()
-                    >= META_SETTLE
-            }
-        };
-        let mut evs = if finished {
-            follower.read_available()
-        } else if unreadable_since.is_none() && follower.is_event_driven() {
-            // asleep until the timeline or meta.json changes (or `stop`)
-            follower.next_batch(None)
-        } else {
-            // no events to tell, or a meta.json being completed: look again soon
-            follower.next_batch(Some(META_CHECK))
-        };
-        // caught up with a finished run: take its last line even without a newline
-        let done = finished && evs.is_empty();
-        if done {
-            evs = follower.finish();
-        }
-        if stop.load(Ordering::SeqCst) {
-            return;
-        }
-        let b = Batch::of(evs);
-        if b.is_empty() && !done {
-            continue;
-        }
-        let u = RunUpdate {
-            reset: b.reset,
-            events: b.events,
-            problems: b.problems,
-            finished: done,
-        };
-        if !send(u) || done {
-            return;
-        }
     }
 }

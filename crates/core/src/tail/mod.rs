@@ -21,6 +21,7 @@ mod index;
 mod lines;
 pub mod live_run;
 mod pretty;
+pub mod store;
 
 pub use follow::{Follower, Interrupt, TailHandle, spawn};
 pub use index::{LineIndex, Refresh};

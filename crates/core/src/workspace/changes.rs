@@ -173,6 +173,8 @@ pub struct Reader {
     patterns: tree::CasePatterns,
     outside: Option<super::outside::Outside>,
     runs: config::Runs,
+    /// The run store whose ended runs are taken as it read them.
+    store: Option<crate::tail::store::RunStore>,
 }
 
 impl Reader {
@@ -184,7 +186,16 @@ impl Reader {
             patterns: tree::CasePatterns::new(&config.tests.patterns, &mut ignored),
             outside: config.outside.clone(),
             runs: config.runs.clone(),
+            store: None,
         }
+    }
+
+    /// Take a run that `store` saw end as it read it (its `meta.json` and
+    /// timeline not read again while they stay as they were).
+    #[must_use]
+    pub fn with_runs(mut self, store: crate::tail::store::RunStore) -> Reader {
+        self.store = Some(store);
+        self
     }
 
     /// Read what `changes` are now on disk.
@@ -229,7 +240,8 @@ impl Reader {
         let abs = root.join(rel);
         let read = |dir: &Path, out: &mut Vec<Update>| {
             let mut problems = Vec::new();
-            match logs::read_folder(root, dir, &mut problems) {
+            let known = self.store.as_ref().and_then(|s| s.ended(dir));
+            match logs::read_folder_known(root, dir, &mut problems, known.as_deref()) {
                 Some(mut r) => {
                     r.judge(root, judge);
                     out.push(Update::Run(Box::new(r), problems));

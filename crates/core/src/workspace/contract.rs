@@ -49,19 +49,32 @@ pub(crate) struct RunView<'a> {
 /// The contract checks of one run folder, reading it again (the cockpit's
 /// problem count of one run; `validate` checks during the one load pass).
 pub fn check_run(root: &Path, run: &RawRun) -> Vec<Problem> {
+    check_run_known(root, run, None)
+}
+
+/// [`check_run`], `meta.json` taken from `known` (the run store's snapshot of
+/// the run as it ended) instead of read again.
+pub fn check_run_known(
+    root: &Path,
+    run: &RawRun,
+    known: Option<&crate::tail::store::RunSnapshot>,
+) -> Vec<Problem> {
     let dir = root.join(&run.path);
     let Ok(folder) = Folder::open(&dir) else {
         return Vec::new();
     };
     // read through the bounded reader (a link out or a FIFO was reported on load)
-    let meta_text = super::read::read_beneath(
-        folder.fd(),
-        Path::new(super::run_folder::META),
-        super::read::Links::Inside,
-        super::read::Kind::RunJson,
-    )
-    .map(super::read::lossy)
-    .unwrap_or_default();
+    let meta_text = match known.and_then(|k| k.meta.clone()) {
+        Some(bytes) => super::read::lossy(bytes),
+        None => super::read::read_beneath(
+            folder.fd(),
+            Path::new(super::run_folder::META),
+            super::read::Links::Inside,
+            super::read::Kind::RunJson,
+        )
+        .map(super::read::lossy)
+        .unwrap_or_default(),
+    };
     // the index keeps only the meta's summary: the whole of it from the text read here
     let full = run
         .meta

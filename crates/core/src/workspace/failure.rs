@@ -183,6 +183,45 @@ pub struct BoundArtifact {
 impl Digest {
     /// The digest of the run folder `run_dir` of the workspace at `root`.
     pub fn read(root: &Path, run_dir: &Path) -> Digest {
+        let meta = read_meta(root, &run_dir.join(run_folder::META))
+            .ok()
+            .map(|(m, _)| m);
+        let (events, problems) = read_timeline(root, &run_dir.join(run_folder::TIMELINE));
+        let problems = problems.iter().map(ToString::to_string).collect();
+        Digest::of(root, run_dir, meta.as_ref(), &events, problems)
+    }
+
+    /// The digest of a run as the run store read it (its timeline and
+    /// `meta.json` not read again; its artifacts and runtime events are).
+    pub fn of_snapshot(root: &Path, snap: &crate::tail::store::RunSnapshot) -> Digest {
+        let path = rel(root, &snap.dir);
+        let meta = snap.meta.as_deref().and_then(|b| {
+            let text = String::from_utf8_lossy(b);
+            super::logs::parse_meta(&format!("{path}/{}", run_folder::META), &text)
+                .ok()
+                .map(|(m, _)| m)
+        });
+        let events: Vec<TimelineEvent> = snap.events().cloned().collect();
+        let path = path.as_str();
+        let problems = snap
+            .lines
+            .iter()
+            .flat_map(|l| {
+                l.issues
+                    .iter()
+                    .map(move |m| format!("{path}/timeline.jsonl:{}: {m}", l.lineno))
+            })
+            .collect();
+        Digest::of(root, &snap.dir, meta.as_ref(), &events, problems)
+    }
+
+    fn of(
+        root: &Path,
+        run_dir: &Path,
+        meta: Option<&super::logs::Meta>,
+        events: &[TimelineEvent],
+        problems: Vec<String>,
+    ) -> Digest {
         let path = rel(root, run_dir);
         let mut parts: Vec<&str> = path
             .strip_prefix("tests/logs/")
@@ -198,14 +237,8 @@ impl Digest {
             path,
             ..Digest::default()
         };
-        let meta = read_meta(root, &run_dir.join(run_folder::META))
-            .ok()
-            .map(|(m, _)| m);
-        RunStatus::of_meta(meta.as_ref())
-            .as_str()
-            .clone_into(&mut d.status);
-        let (events, problems) = read_timeline(root, &run_dir.join(run_folder::TIMELINE));
-        d.problems.extend(problems.iter().map(ToString::to_string));
+        RunStatus::of_meta(meta).as_str().clone_into(&mut d.status);
+        d.problems.extend(problems);
         let (artifacts, problems) = if run_dir.join(run_folder::ARTIFACTS).is_file() {
             read_artifacts(root, run_dir)
         } else {
@@ -214,8 +247,8 @@ impl Digest {
         d.problems.extend(problems.iter().map(ToString::to_string));
         let mut sources = Sources::new(root);
         let first_failure = events.iter().position(is_failure);
-        d.failures = failures(&events, &artifacts, &mut sources);
-        (d.passed, d.skipped) = tests_not_failed(&events);
+        d.failures = failures(events, &artifacts, &mut sources);
+        (d.passed, d.skipped) = tests_not_failed(events);
         let upto = first_failure.unwrap_or(events.len());
         // a file's tests are the folded line of those that passed, not "before"
         let before: Vec<Before> = events[..upto]

@@ -706,7 +706,7 @@ fn visit(
             ..
         } = listing;
         let mut p = Vec::new();
-        let run = logs::read_run(root, logs, &abs, folder, names, &mut p, None);
+        let run = logs::read_run(root, logs, &abs, folder, names, &mut p, None, None);
         // what its listing passed over is the run's too (replaced with it)
         p.append(&mut passed_over);
         out.read.push((run, p, stamp));

@@ -275,7 +275,10 @@ pub(crate) fn open_beneath(
     hold::wait_beneath(dir, rel);
     // O_NONBLOCK: opening a FIFO with no writer returns at once instead of
     // waiting for one; it has no effect on the reads of a regular file.
-    let fd = beneath(dir, rel, OFlags::RDONLY | OFlags::NONBLOCK, links)?;
+    let fd = beneath(dir, rel, OFlags::RDONLY | OFlags::NONBLOCK, links);
+    #[cfg(any(test, feature = "testkit"))]
+    count::note_beneath(dir, rel, fd.as_ref().err());
+    let fd = fd?;
     let f = File::from(fd);
     let m = f.metadata().map_err(Error::Io)?;
     if let Some(what) = file_kind(&m) {
@@ -362,7 +365,10 @@ pub fn open(path: &Path, within: Option<&Path>) -> Result<(File, Metadata), Erro
     let f = opts.open(path).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory => Error::Missing(e),
         _ => Error::Io(e),
-    })?;
+    });
+    #[cfg(any(test, feature = "testkit"))]
+    count::note(path, f.as_ref().err());
+    let f = f?;
     let m = f.metadata().map_err(Error::Io)?;
     if let Some(what) = file_kind(&m) {
         return Err(Error::NotRegular(what));
@@ -894,6 +900,134 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         .file_name()
         .ok_or_else(|| refusal(path, "not a file"))?;
     write_beneath(dir, Path::new(name), bytes)
+}
+
+/// Counting the opens of the bounded reader (tests only, never in the
+/// product): a test counts how often each file under a folder was opened, and
+/// how often an open found nothing there (polling for a file that does not
+/// exist yet). Only opens under the folders counted are looked at, so tests
+/// running beside it are never counted.
+#[cfg(any(test, feature = "testkit"))]
+pub mod count {
+    use super::Error;
+    use std::collections::BTreeMap;
+    use std::os::fd::{AsRawFd as _, BorrowedFd};
+    use std::path::{Path, PathBuf};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::{Mutex, PoisonError};
+
+    /// The opens of one file.
+    #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+    pub struct Opens {
+        /// Opened (or refused for what it is: found all the same).
+        pub found: usize,
+        /// Tried while it was not there.
+        pub missing: usize,
+    }
+
+    struct Counted {
+        id: usize,
+        root: PathBuf,
+        files: BTreeMap<PathBuf, Opens>,
+    }
+
+    static COUNTED: Mutex<Vec<Counted>> = Mutex::new(Vec::new());
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    /// How many folders are counted: the opens look no further while it is 0.
+    static ANY: AtomicUsize = AtomicUsize::new(0);
+
+    /// The opens under a folder, counted while this lives.
+    pub struct Counting {
+        id: usize,
+        root: PathBuf,
+    }
+
+    /// Count the opens of files under the folder `root` from now on.
+    pub fn opens_under(root: &Path) -> Counting {
+        let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+        let id = NEXT.fetch_add(1, Ordering::SeqCst);
+        COUNTED
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(Counted {
+                id,
+                root: root.clone(),
+                files: BTreeMap::new(),
+            });
+        ANY.fetch_add(1, Ordering::SeqCst);
+        Counting { id, root }
+    }
+
+    impl Counting {
+        /// Every file opened so far, by its path relative to the folder.
+        pub fn files(&self) -> BTreeMap<PathBuf, Opens> {
+            let counted = COUNTED.lock().unwrap_or_else(PoisonError::into_inner);
+            counted
+                .iter()
+                .find(|c| c.id == self.id)
+                .map(|c| c.files.clone())
+                .unwrap_or_default()
+        }
+
+        /// The opens of the file `rel` (relative to the folder).
+        pub fn of(&self, rel: &Path) -> Opens {
+            self.files().get(rel).copied().unwrap_or_default()
+        }
+
+        /// The folder counted.
+        pub fn root(&self) -> &Path {
+            &self.root
+        }
+    }
+
+    impl Drop for Counting {
+        fn drop(&mut self) {
+            let mut counted = COUNTED.lock().unwrap_or_else(PoisonError::into_inner);
+            if let Some(i) = counted.iter().position(|c| c.id == self.id) {
+                counted.remove(i);
+                ANY.fetch_sub(1, Ordering::SeqCst);
+            }
+        }
+    }
+
+    fn add(file: &Path, err: Option<&Error>) {
+        let mut counted = COUNTED.lock().unwrap_or_else(PoisonError::into_inner);
+        for c in counted.iter_mut() {
+            let Ok(rel) = file.strip_prefix(&c.root) else {
+                continue;
+            };
+            let o = c.files.entry(rel.to_path_buf()).or_default();
+            if err.is_some_and(Error::is_missing) {
+                o.missing += 1;
+            } else {
+                o.found += 1;
+            }
+        }
+    }
+
+    /// Count an open of `path` (`err`: how it failed).
+    pub(super) fn note(path: &Path, err: Option<&Error>) {
+        if ANY.load(Ordering::SeqCst) == 0 {
+            return;
+        }
+        let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        add(&abs, err);
+    }
+
+    /// Count an open of `rel` under the open folder `dir`.
+    pub(super) fn note_beneath(dir: BorrowedFd<'_>, rel: &Path, err: Option<&Error>) {
+        if ANY.load(Ordering::SeqCst) == 0 {
+            return;
+        }
+        let Ok(at) = std::fs::read_link(format!("/proc/self/fd/{}", dir.as_raw_fd())) else {
+            return;
+        };
+        let file: PathBuf = rel
+            .components()
+            .filter(|c| !matches!(c, std::path::Component::CurDir))
+            .fold(at, |p, c| p.join(c));
+        add(&file, err);
+    }
 }
 
 /// A test hook: the opens of `meta.json` files under a workspace (or the

@@ -180,9 +180,14 @@ pub fn instances(root: &Path) -> usize {
         .count()
 }
 
+/// Told every changed path at once, before any debounce (see [`WorkspaceWatcher::tap`]).
+pub type Tap = Box<dyn Fn(&Path) + Send + Sync>;
+
 #[derive(Default)]
 struct Shared {
     subscribers: Mutex<Vec<Sender<Arc<Batch>>>>,
+    /// Told every changed path as it comes.
+    taps: Mutex<Vec<Tap>>,
     /// The `[watch] paths` globs a subscriber asked to be told about, not yet
     /// watched by the thread.
     sources: Mutex<Option<Vec<String>>>,
@@ -257,6 +262,17 @@ impl WorkspaceWatcher {
     /// The workspace's root, as watched.
     pub fn root(&self) -> &Path {
         &self.root
+    }
+
+    /// Tell `tap` every path that changes from now on, as the watcher sees it
+    /// (no debounce, no classification): the run store wakes the runs it
+    /// follows with it, so the one watcher serves them too.
+    pub fn tap(&self, tap: Tap) {
+        self.shared
+            .taps
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(tap);
     }
 
     /// Another subscriber: every batch from now on, until the subscription is
@@ -418,6 +434,14 @@ fn change_of(
     })
 }
 
+/// Tell the taps that `path` changed (see [`WorkspaceWatcher::tap`]).
+fn tell_taps(shared: &Shared, path: &Path) {
+    let taps = shared.taps.lock().unwrap_or_else(PoisonError::into_inner);
+    for t in taps.iter() {
+        t(path);
+    }
+}
+
 /// The watch's loop: the watcher's events come on `events` (sent by the
 /// watcher's `tx`, and an error event when the watcher is dropped).
 fn run(
@@ -472,6 +496,7 @@ fn run(
                 if !matches!(ev.kind, notify::EventKind::Access(_)) {
                     let created = matches!(ev.kind, notify::EventKind::Create(_));
                     for p in ev.paths {
+                        tell_taps(shared, &p);
                         plan.event(watcher.as_mut(), &p);
                         if created && new_run(root, &p) {
                             debouncer.push_urgent(p, Instant::now());
@@ -488,6 +513,7 @@ fn run(
         }
         if Instant::now() >= next_poll {
             for p in plan.poll_all(watcher.as_mut()) {
+                tell_taps(shared, &p);
                 debouncer.push(p, Instant::now());
             }
             plan.say();

@@ -117,7 +117,8 @@ impl App {
         if let Some(p) = fresh {
             let busy = self.launch.running() > 0 || self.live.run().is_some_and(|r| r.in_progress);
             let shown = matches!(&self.live.wanted(), Some(RunRef::Folder(w)) if w == p);
-            if !shown && !self.changes.launched.contains(p) {
+            // a launch of ours may show its run folder after the watch does
+            if !shown && !self.changes.launched.contains(p) && !self.launch.covers(p) {
                 if busy || self.tab == super::Tab::Catalog {
                     // another run is followed (or the catalog shown): said, not
                     // swapped in under the person

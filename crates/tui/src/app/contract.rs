@@ -74,6 +74,9 @@ impl Contract {
             }
             Tab::Catalog => {}
         }
+        // a case's latest run is in its history too: asked for once
+        want.sort_unstable();
+        want.dedup();
         let runs: Vec<RawRun> = want
             .into_iter()
             .filter_map(|i| ws.logs.runs.get(i))

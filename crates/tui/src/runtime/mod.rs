@@ -4,7 +4,7 @@
 
 use super::action::{Action, ActionSink};
 use super::app::Effect;
-use super::feature_work::FeatureWork;
+use super::feature_work::{FeatureResult, FeatureWork};
 use super::queue_handle::QueueHandle;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -12,7 +12,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use testdeck_core::tail;
-use testdeck_core::tail::live_run::{RunUpdate, follow, load_run};
+use testdeck_core::tail::live_run::RunUpdate;
+use testdeck_core::tail::store::{RunFollow, RunStore};
 use testdeck_core::workspace::Workspace;
 use testdeck_core::workspace::changes::Change;
 
@@ -56,6 +57,9 @@ pub(crate) struct Runtime {
     send: ActionSink,
     /// The follow task of the in-progress run shown, if any.
     following: Option<Following>,
+    /// The one store of the runs followed (the live pane's, the launches'),
+    /// woken by the workspace watcher.
+    runs: RunStore,
     /// Launches in flight or done (kept for verdicts); dropping one cancels it and
     /// waits for its processes, so none outlives the app.
     launches: Vec<Option<testdeck_exec::LaunchHandle>>,
@@ -73,6 +77,7 @@ impl Runtime {
             root,
             send,
             following: None,
+            runs: RunStore::new(RUN_LOOK),
             launches: Vec::new(),
             jobs: Jobs::default(),
             workspace_watch: None,
@@ -90,7 +95,11 @@ impl Runtime {
     /// Watch the workspace on a thread of its own: what changes comes back as
     /// `Action::Changed`.
     pub(crate) fn start_watching(&mut self) {
-        self.workspace_watch = Some(super::workspace_watch::start(&self.root, self.send.clone()));
+        self.workspace_watch = Some(super::workspace_watch::start(
+            &self.root,
+            self.send.clone(),
+            self.runs.clone(),
+        ));
     }
 
     /// Index the workspace on a blocking task in stages ([`index_staged`]), with a
@@ -142,8 +151,15 @@ impl Runtime {
             Effect::LoadRun(rel) => {
                 let send = self.send.clone();
                 let root = self.root.clone();
+                // a run that just ended: as the store read it
+                let known = self.runs.ended(&root.join(&rel));
                 tokio::task::spawn_blocking(move || {
-                    let data = load_run(&root, &rel);
+                    let data = tail::live_run::load_run_known(
+                        &root,
+                        &rel,
+                        tail::live_run::MAX_TIMELINE_EVENTS,
+                        known.as_deref(),
+                    );
                     send(Action::RunLoaded(Box::new(data)));
                 });
             }
@@ -161,9 +177,12 @@ impl Runtime {
             Effect::ReadRuns(runs) => {
                 let send = self.send.clone();
                 let root = self.root.clone();
+                let store = self.runs.clone();
                 tokio::task::spawn_blocking(move || {
                     let changes = runs.into_iter().map(Change::Logs).collect();
-                    let updates = super::workspace_watch::reader_of(&root).read(&changes);
+                    let updates = super::workspace_watch::reader_of(&root)
+                        .with_runs(store)
+                        .read(&changes);
                     if !updates.is_empty() {
                         send(Action::Changed(updates));
                     }
@@ -181,23 +200,26 @@ impl Runtime {
                 // the previous task (another run) ends here
                 drop(self.following.take());
                 let dir = self.root.join(&path);
-                // a launch's run, its folder just found: from its first line (the
-                // follower only sets up its watch and looks for the file here)
-                let follower =
-                    follower.map_or_else(|| tail::live_run::follower_from_start(&dir), |f| *f);
+                // from the store that reads the run for everyone (a launch's
+                // run, its folder just found, from its first line; a loaded
+                // run from where its load stopped)
+                let run = self.runs.follow_from(&dir, follower.map(|f| *f));
                 let stop = Arc::new(AtomicBool::new(false));
-                self.following = Some(Following {
-                    stop: stop.clone(),
-                    wake: follower.interrupt_handle(),
-                });
+                self.following = Some(Following { stop: stop.clone() });
                 let send = self.send.clone();
                 // a thread of its own, not the runtime's blocking pool: a quit
                 // sets `stop` and does not wait for the batch being read
                 std::thread::spawn(move || {
-                    follow_queued(follower, &dir, &stop, &path, &*send);
+                    follow_queued(&run, &stop, &path, &*send);
                 });
             }
-            Effect::Launch { index, plan, ctx } => {
+            Effect::Launch {
+                index,
+                plan,
+                mut ctx,
+            } => {
+                // the launch's runs are read by the same store as the pane's
+                ctx.runs = Some(self.runs.clone());
                 let send = self.send.clone();
                 let queue = QueueHandle::<super::launch_queue::LaunchQueue>::default();
                 let sink: testdeck_exec::Sink = Arc::new(move |ev| {
@@ -218,6 +240,10 @@ impl Runtime {
                 self.launches[index] = Some(h);
             }
             Effect::Work(job) => {
+                // a run that just ended is checked and digested as the store read it
+                let Some(job) = self.work_from_store(job) else {
+                    return true;
+                };
                 // watch mode subscribes to the one workspace watcher
                 let changes = matches!(job, FeatureWork::Watch(..))
                     .then(|| self.workspace_watch.as_ref()?.subscribe())
@@ -274,6 +300,55 @@ impl Runtime {
         true
     }
 
+    /// Do `job` from the run store's snapshots when it is about runs the store
+    /// saw end (the failure digest, the contract checks): `None` when done so.
+    fn work_from_store(&self, job: FeatureWork) -> Option<FeatureWork> {
+        let send = self.send.clone();
+        let root = self.root.clone();
+        match job {
+            FeatureWork::Digest { run } => {
+                let Some(snap) = self.runs.ended(&root.join(&run)) else {
+                    return Some(FeatureWork::Digest { run });
+                };
+                std::thread::spawn(move || {
+                    let digest =
+                        testdeck_core::workspace::failure::Digest::of_snapshot(&root, &snap);
+                    send(Action::WorkDone(Box::new(FeatureResult::Digest {
+                        digest: Box::new(digest),
+                        run,
+                    })));
+                });
+                None
+            }
+            FeatureWork::Contract(runs) => {
+                let known: Vec<_> = runs
+                    .iter()
+                    .map(|r| self.runs.ended(&root.join(&r.path)))
+                    .collect();
+                if known.iter().all(Option::is_none) {
+                    return Some(FeatureWork::Contract(runs));
+                }
+                std::thread::spawn(move || {
+                    let counts = runs
+                        .iter()
+                        .zip(&known)
+                        .map(|(r, k)| {
+                            let n = testdeck_core::workspace::contract::check_run_known(
+                                &root,
+                                r,
+                                k.as_deref(),
+                            );
+                            (r.path.clone(), n.len())
+                        })
+                        .collect();
+                    send(Action::WorkDone(Box::new(FeatureResult::Contract(counts))));
+                });
+                None
+            }
+            other => Some(other),
+        }
+    }
+
     /// Stop following and watching (the launches end when the runtime is dropped).
     pub(crate) fn stop(&mut self) {
         self.following = None;
@@ -282,38 +357,51 @@ impl Runtime {
     }
 }
 
-/// Follow the run at `path` (its folder `dir`) as [`follow`] does, through a
-/// follow queue: one `Action::FollowQueued` pending at a time and at most the
-/// pane's window waiting, however fast the timeline grows (the reader never
-/// waits for the app, and the app takes a frame's worth at once).
+/// How often the run store looks at the runs it follows besides the watcher's
+/// wake-ups (a run folder past the watcher's budget is seen this late): a
+/// `stat` of `meta.json` and a read of the open timeline each.
+const RUN_LOOK: Duration = Duration::from_millis(250);
+
+/// How often a follow task looks at its stop flag while nothing changes.
+const STOP_LOOK: Duration = Duration::from_millis(50);
+
+/// Hand the changes of the run `run` (at `path`) to the app through a follow
+/// queue, until its end or `stop`: one `Action::FollowQueued` pending at a time
+/// and at most the pane's window waiting, however fast the timeline grows (the
+/// store never waits for the app, and the app takes a frame's worth at once).
 pub(crate) fn follow_queued(
-    follower: tail::Follower,
-    dir: &Path,
+    run: &RunFollow,
     stop: &AtomicBool,
     path: &str,
     send: &(dyn Fn(Action) + Send + Sync),
 ) {
     let queue = QueueHandle::<super::follow_queue::FollowQueue>::default();
-    let to_app = |u: RunUpdate| {
+    while !stop.load(Ordering::SeqCst) {
+        let Ok(c) = run.next(STOP_LOOK) else {
+            continue;
+        };
+        if stop.load(Ordering::SeqCst) {
+            return;
+        }
+        let u = RunUpdate::from(c);
+        let finished = u.finished;
         if queue.push(u, testdeck_core::tail::live_run::MAX_TIMELINE_EVENTS) {
             send(Action::FollowQueued(path.to_owned(), queue.clone()));
         }
-        true
-    };
-    follow(follower, dir, stop, &to_app);
+        if finished {
+            return;
+        }
+    }
 }
 
-/// A follow task in flight; dropping it stops the task at once (on every way
-/// out of the loop, an error included).
+/// A follow task in flight; dropping it stops the task (on every way out of
+/// the loop, an error included) within [`STOP_LOOK`].
 pub(crate) struct Following {
     pub(crate) stop: Arc<AtomicBool>,
-    pub(crate) wake: tail::Interrupt,
 }
 
 impl Drop for Following {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::SeqCst);
-        // the follower may be asleep on the file: wake it to see the flag now
-        self.wake.interrupt();
     }
 }

@@ -1,9 +1,10 @@
 //! One run folder: who it is (from its path), which run files its listing shows, and reading it.
 
-use super::files::read_json_beneath;
+use super::files::{parse_json_bytes, read_json_beneath};
 use super::meta::{MetaSummary, meta_from_value};
 use super::{RawRun, RunStatus};
 use crate::problem::Problem;
+use crate::tail::store::RunSnapshot;
 use crate::workspace::run_folder::{self, Names};
 use crate::workspace::run_tests::RunTests;
 use crate::workspace::walk::Folder;
@@ -15,6 +16,17 @@ use std::sync::Arc;
 /// Read the one run folder `dir` (under `tests/logs/`) as the scan would: `None`
 /// when it holds no run file (yet, or any more).
 pub fn read_folder(root: &Path, dir: &Path, problems: &mut Vec<Problem>) -> Option<RawRun> {
+    read_folder_known(root, dir, problems, None)
+}
+
+/// [`read_folder`], its `meta.json` and timeline taken from `known` (the run
+/// store's snapshot of the run as it ended) instead of read again.
+pub fn read_folder_known(
+    root: &Path,
+    dir: &Path,
+    problems: &mut Vec<Problem>,
+    known: Option<&RunSnapshot>,
+) -> Option<RawRun> {
     let logs = root.join("tests/logs");
     // a run folder needs a caseId folder above it (the scan says so as a problem)
     if dir == logs || dir.parent() == Some(logs.as_path()) || !dir.starts_with(&logs) {
@@ -28,7 +40,9 @@ pub fn read_folder(root: &Path, dir: &Path, problems: &mut Vec<Problem>) -> Opti
     if !(names.meta || names.timeline) {
         return None;
     }
-    Some(read_run(root, &logs, dir, &folder, names, problems, None))
+    Some(read_run(
+        root, &logs, dir, &folder, names, problems, None, known,
+    ))
 }
 
 /// Who a run is, as its folder `LOGS/<scope…>/<caseId>/<runId>` says (in JSON
@@ -66,7 +80,12 @@ impl FolderIdent {
 }
 
 /// Read the run folder `dir`, open as `folder`, whose listing showed `names`;
-/// with `contract`, its contract checks too.
+/// with `contract`, its contract checks too; with `known` (the run store's
+/// snapshot of the run as it ended), its `meta.json` and timeline from there.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the one reading of a run folder, its three callers' ways in"
+)]
 pub(crate) fn read_run(
     root: &Path,
     logs: &Path,
@@ -75,6 +94,7 @@ pub(crate) fn read_run(
     names: Names,
     problems: &mut Vec<Problem>,
     contract: Option<&mut Vec<Problem>>,
+    known: Option<&RunSnapshot>,
 ) -> RawRun {
     let FolderIdent {
         scope,
@@ -88,12 +108,15 @@ pub(crate) fn read_run(
     if names.meta {
         let rel = format!("{path}/{}", run_folder::META);
         // the listing saw a regular file: a link there now is refused
-        let parsed = read_json_beneath(&rel, folder, run_folder::META, "meta", read::Links::Never)
-            .and_then(|(value, text)| {
-                let m = meta_from_value(&rel, value, &text);
-                meta_text = text;
-                m
-            });
+        let read = match known.and_then(|k| k.meta.clone()) {
+            Some(bytes) => parse_json_bytes(&rel, "meta", bytes),
+            None => read_json_beneath(&rel, folder, run_folder::META, "meta", read::Links::Never),
+        };
+        let parsed = read.and_then(|(value, text)| {
+            let m = meta_from_value(&rel, value, &text);
+            meta_text = text;
+            m
+        });
         match parsed {
             Ok((m, mut p)) => {
                 meta = Some(m);
@@ -128,7 +151,10 @@ pub(crate) fn read_run(
     let tests = (status.is_finished() && names.timeline)
         .then(|| {
             if checked {
-                return Some(tests_lines.take());
+                return Some(RunTests::of_bytes(&tests_lines.take()));
+            }
+            if let Some(k) = known {
+                return Some(RunTests::of_events(k.events()));
             }
             read::read_beneath(
                 folder.fd(),
@@ -137,9 +163,9 @@ pub(crate) fn read_run(
                 read::Kind::Timeline,
             )
             .ok()
+            .map(|b| RunTests::of_bytes(&b))
         })
         .flatten()
-        .map(|b| RunTests::of_bytes(&b))
         .filter(|t| !t.is_empty())
         .map(Box::new);
     RawRun {

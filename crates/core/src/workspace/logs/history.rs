@@ -100,7 +100,7 @@ impl Iterator for History {
             .map(|f| match Folder::open(&f.dir) {
                 Ok(folder) => {
                     let mut p = Vec::new();
-                    let run = read_run(root, logs, &f.dir, &folder, f.names, &mut p, None);
+                    let run = read_run(root, logs, &f.dir, &folder, f.names, &mut p, None, None);
                     (Some(run), p)
                 }
                 Err(e) => (None, vec![walk::unreadable(root, &f.dir, &e)]),

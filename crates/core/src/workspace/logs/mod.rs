@@ -16,7 +16,7 @@ pub use files::{
     MAX_JSON_FILE, locate_key, locate_key_value, read_json_beneath, read_json_file, read_timeline,
 };
 pub(crate) use folder::read_run;
-pub use folder::{FolderIdent, read_folder};
+pub use folder::{FolderIdent, read_folder, read_folder_known};
 pub use history::{Chunk, History};
 pub use judge::Judge;
 pub use meta::{META_FIELDS, Meta, MetaRuntime, MetaStats, MetaSummary, parse_meta, read_meta};

@@ -238,7 +238,7 @@ fn scan_dir(
         }
         let mut checks = Vec::new();
         let contract = (mode == Mode::Check).then_some(&mut checks);
-        let run = read_run(root, logs, dir, folder, names, &mut probs, contract);
+        let run = read_run(root, logs, dir, folder, names, &mut probs, contract, None);
         return Found {
             runs: vec![run],
             probs,

@@ -175,6 +175,7 @@ impl App {
             E::Summary(s) => {
                 self.live.release_end();
                 self.launch.running = self.launch.running.saturating_sub(1);
+                self.launch.targets.remove(&index);
                 self.notice = Some(format!(
                     "launch done: {}{}{}",
                     watch::counts(&s.results),

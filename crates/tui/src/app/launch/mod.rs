@@ -50,12 +50,31 @@ pub struct Launch {
     runner: runner_output::RunnerOutput,
     /// The plan of this session's last launch (`.` launches it again).
     last: Option<Box<testdeck_exec::LaunchPlan>>,
+    /// The tests targets of each launch under way, by launch number: a run
+    /// folder of theirs that the watch shows before the launch says it made
+    /// it is the launch's, never another process's.
+    targets: std::collections::BTreeMap<usize, Vec<testdeck_exec::TestsTarget>>,
 }
 
 impl Launch {
     /// Runs in flight.
     pub fn running(&self) -> usize {
         self.running
+    }
+
+    /// Whether the run folder `path` (`tests/logs/<scope>/<caseId>/<runId>`)
+    /// is one a launch under way asked its runner for.
+    pub fn covers(&self, path: &str) -> bool {
+        let mut parts = path.strip_prefix("tests/logs/").unwrap_or(path).rsplit('/');
+        let (Some(_run), Some(case_id)) = (parts.next(), parts.next()) else {
+            return false;
+        };
+        let scope: Vec<&str> = parts.rev().collect();
+        let scope = scope.join("/");
+        self.targets
+            .values()
+            .flatten()
+            .any(|t| testdeck_exec::tests_run::asked_for(t, &scope, case_id))
     }
 
     /// The session's max risk (`None` until a catalog or `m` sets it).
@@ -341,6 +360,7 @@ impl App {
         }
         self.launch.last = Some(Box::new(a.plan.clone()));
         let index = self.launch.launches;
+        self.launch.targets.insert(index, a.plan.tests.clone());
         self.launch.launches += 1;
         self.launch.running += 1;
         self.marks.clear();

@@ -62,12 +62,15 @@ fn the_live_pane_stays_bounded_while_1m_lines_stream() {
         .expect("an in-progress run is followed");
     let (tx, rx) = std::sync::mpsc::channel();
     let stop = std::sync::Arc::new(AtomicBool::new(false));
-    let (fdir, fstop) = (dir.clone(), stop.clone());
+    let fstop = stop.clone();
+    // the run store alone, polled (no watcher here)
+    let run = testdeck_core::tail::store::RunStore::new(std::time::Duration::from_millis(20))
+        .follow_from(&dir, Some(*follower));
     let task = std::thread::spawn(move || {
         let send = move |act: Action| {
             let _ = tx.send(act);
         };
-        crate::runtime::follow_queued(*follower, &fdir, &fstop, REL, &send);
+        crate::runtime::follow_queued(&run, &fstop, REL, &send);
     });
     // the writer: 1M lines in chunks, then meta.json (the end of the run)
     let mut f = std::fs::OpenOptions::new()

@@ -196,9 +196,8 @@ fn stop_ends_the_follow_task_and_it_sends_nothing_more() {
     let (ws, dir) = run_with(&lines("s", 1..=2));
     let (_app, follower) = app_showing(ws.path());
     let follower = follower.expect("followed");
-    let wake = follower.interrupt_handle();
     let (rx, stop, t) = follow_on_thread(follower, &dir);
-    drop(Following { stop, wake });
+    drop(Following { stop });
     joined(t);
     append(&dir, &line("late"));
     assert!(rx.try_recv().is_err(), "an action after the stop");

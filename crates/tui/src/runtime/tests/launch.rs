@@ -3,12 +3,12 @@
 use super::*;
 use crate::feature_work::FeatureResult;
 
-const CASE: &str = "shop/backend/cart/add";
-const CASE_RUN: &str = "tests/logs/shop/backend/cart/add/20260401-120000-000";
+pub(super) const CASE: &str = "shop/backend/cart/add";
+pub(super) const CASE_RUN: &str = "tests/logs/shop/backend/cart/add/20260401-120000-000";
 
 /// A workspace with the case `CASE` and a runner script, `runner.sh`, that
 /// does `script` in the root.
-fn workspace_with_runner(script: &str) -> (tempfile::TempDir, PathBuf) {
+pub(super) fn workspace_with_runner(script: &str) -> (tempfile::TempDir, PathBuf) {
     let d = tempfile::tempdir().expect("tmp");
     let root = d.path().canonicalize().expect("real");
     let write = |rel: &str, text: &str| {

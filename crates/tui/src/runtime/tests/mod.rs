@@ -5,7 +5,7 @@ use std::collections::VecDeque;
 use std::io::Write as _;
 use std::sync::mpsc;
 use testdeck_core::tail::Follower;
-use testdeck_core::tail::live_run::load_run_capped;
+use testdeck_core::tail::live_run::{load_run, load_run_capped};
 use testdeck_core::workspace::timeline;
 
 const REL: &str = "tests/logs/kb/backend/search/basic/kb-search-empty/20260310-120000-000";
@@ -72,12 +72,14 @@ fn follow_on_thread(
 ) {
     let (tx, rx) = mpsc::channel();
     let stop = Arc::new(AtomicBool::new(false));
-    let (dir, s) = (dir.to_path_buf(), stop.clone());
+    let s = stop.clone();
+    // the run store alone, polled (no watcher here)
+    let run = RunStore::new(Duration::from_millis(20)).follow_from(dir, Some(*follower));
     let t = std::thread::spawn(move || {
         let send = move |a| {
             let _ = tx.send(a);
         };
-        follow_queued(*follower, &dir, &s, REL, &send);
+        follow_queued(&run, &s, REL, &send);
     });
     (rx, stop, t)
 }
@@ -258,3 +260,4 @@ impl Drop for Cockpit {
 mod follow;
 mod history;
 mod launch;
+mod one_store;
