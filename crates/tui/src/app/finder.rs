@@ -6,7 +6,7 @@ use testdeck_core::workspace::cases::{CaseRef, CaseRow};
 use testdeck_core::workspace::fuzzy;
 
 /// A candidate of the fuzzy finder.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Candidate {
     /// The case it jumps to.
     pub key: CaseRef,
@@ -16,6 +16,18 @@ pub struct Candidate {
     /// The set of candidates it was built with (each [`candidates`] call makes
     /// a new one): a finder narrows its last results only within one set.
     set: u64,
+}
+
+/// What a candidate is (its set, which only says when it was built, left out:
+/// the same candidates built twice read the same).
+impl std::fmt::Debug for Candidate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Candidate")
+            .field("key", &self.key)
+            .field("text", &self.text.as_str())
+            .field("source", &self.source)
+            .finish_non_exhaustive()
+    }
 }
 
 #[derive(Debug, Clone, Default)]
