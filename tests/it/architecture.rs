@@ -686,3 +686,65 @@ fn no_view_names_the_app_or_a_domain_query() {
         found.join("\n")
     );
 }
+
+/// The code lines of a Rust source: lines that hold more than blanks or a
+/// `//` comment (doc comments included: they are prose).
+fn code_lines(src: &str) -> usize {
+    src.lines()
+        .map(str::trim_start)
+        .filter(|l| !l.is_empty() && !l.starts_with("//"))
+        .count()
+}
+
+/// Every `.rs` file under `dirs`, walked with a stack (no recursion).
+fn rust_files(dirs: Vec<PathBuf>) -> Vec<PathBuf> {
+    let mut stack = dirs;
+    let mut files = Vec::new();
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            let Ok(kind) = e.file_type() else { continue };
+            if kind.is_dir() {
+                stack.push(p);
+            } else if kind.is_file() && p.extension().is_some_and(|x| x == "rs") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn no_source_file_holds_more_than_800_code_lines() {
+    const MOST: usize = 800;
+    assert_eq!(
+        code_lines("fn a() {}\n\n// note\n  /// doc\nlet b = 1;\n"),
+        2
+    );
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut dirs = source_roots(repo);
+    dirs.extend(["tests", "benches"].map(|d| repo.join(d)));
+    dirs.extend(
+        std::fs::read_dir(repo.join("crates"))
+            .expect("crates/")
+            .map(|e| e.expect("entry").path().join("tests")),
+    );
+    let files = rust_files(dirs);
+    assert!(files.len() > 100, "the sources: {}", files.len());
+    let over: Vec<String> = files
+        .iter()
+        .filter_map(|f| {
+            let n = code_lines(&std::fs::read_to_string(f).expect("read"));
+            (n > MOST).then(|| format!("{} ({n})", f.strip_prefix(repo).unwrap_or(f).display()))
+        })
+        .collect();
+    assert!(
+        over.is_empty(),
+        "files over {MOST} code lines: split them along a seam\n{}",
+        over.join("\n")
+    );
+}
