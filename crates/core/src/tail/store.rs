@@ -110,10 +110,13 @@ impl RunSnapshot {
         self.lines.iter().map(|l| &l.event)
     }
 
-    /// Everything so far as one change (a client that comes late starts from it).
-    fn as_change(&self) -> RunChange {
+    /// Everything so far as one change (a client that comes late starts from
+    /// it): a `reset` of what the client read itself when it brought a
+    /// follower, else the lines it has not seen (a launch's pane keeps the rows
+    /// it wrote before the run's first line).
+    fn as_change(&self, reset: bool) -> RunChange {
         RunChange {
-            reset: true,
+            reset,
             lines: self.lines.clone(),
             unreadable: Vec::new(),
             finished: self.ended,
@@ -240,6 +243,7 @@ impl RunStore {
     /// the run yet.
     pub fn follow_from(&self, dir: &Path, follower: Option<Follower>) -> RunFollow {
         let (tx, rx) = sync_channel(1);
+        let read_some = follower.is_some();
         let mut runs = self.lock();
         let id = runs.next;
         runs.next += 1;
@@ -264,7 +268,7 @@ impl RunStore {
             outbox: None,
         };
         if !e.snapshot.lines.is_empty() || e.snapshot.ended {
-            client.offer(Arc::new(e.snapshot.as_change()));
+            client.offer(Arc::new(e.snapshot.as_change(read_some)));
         }
         e.clients.push(client);
         e.dirty = true;

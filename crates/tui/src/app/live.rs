@@ -576,12 +576,18 @@ impl Live {
         // already shown stay when they hold the runner's output lines and every
         // timeline event read from disk, so the output does not leave the pane
         // (a launch's run: its follow, begun with its case, goes on to its end)
+        // A launch's view keeps its rows whatever the read found: its follow,
+        // begun from the timeline's first line with the case, brings the run's
+        // events after them (a busy machine can end the run and read it again
+        // before that follow has handed on its first batch).
         let again = self.run.as_ref().is_some_and(|r| r.path == data.path);
+        let launch_view = self.launch_rows();
         if let Some(old) = self.run.take_if(|r| r.path == data.path) {
             let timeline = old.events.iter().filter(|e| !is_output(e)).count();
-            if old.events.iter().any(is_output)
-                && timeline >= data.events.len()
-                && old.skipped >= data.skipped
+            if launch_view
+                || old.events.iter().any(is_output)
+                    && timeline >= data.events.len()
+                    && old.skipped >= data.skipped
             {
                 data.events = old.events;
                 data.skipped = old.skipped;
