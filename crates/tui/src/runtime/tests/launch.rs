@@ -46,13 +46,7 @@ fn a_launch_s_end_reaches_the_tree_stats_runs_and_artifacts_without_a_full_load(
     assert_eq!(full_loads(&root), 1, "the first index");
     assert!(c.app.jump_to(CASE), "no case {CASE}");
     assert_eq!(c.app.selected_case().map(|r| r.latest), Some(None));
-    let fx = c.app.update(Action::Cmd(crate::action::Command::Run));
-    assert!(
-        fx.iter().any(|e| matches!(e, Effect::Launch { .. })),
-        "no launch: {fx:?} {:?}",
-        c.app.notice()
-    );
-    c.apply(fx);
+    c.launch_selected();
     c.until("the launch done", |a| {
         a.launch().running() == 0
             && a.notice()
@@ -106,13 +100,7 @@ fn a_launch_s_run_reaches_the_live_pane_through_the_follow_path_only() {
     ));
     let mut c = Cockpit::open(&root);
     assert!(c.app.jump_to(CASE), "no case {CASE}");
-    let fx = c.app.update(Action::Cmd(crate::action::Command::Run));
-    assert!(
-        fx.iter().any(|e| matches!(e, Effect::Launch { .. })),
-        "no launch: {fx:?} {:?}",
-        c.app.notice()
-    );
-    c.apply(fx);
+    c.launch_selected();
     let want: Vec<String> = (1..=5).map(|i| format!("step-{i}")).collect();
     let steps = |a: &App| -> Vec<String> {
         a.live()

@@ -197,6 +197,17 @@ impl Cockpit {
     }
 
     /// Hand `fx` to the runtime, as the loop does.
+    /// `r` on the selected case: a launch, its effects applied.
+    fn launch_selected(&mut self) {
+        let fx = self.app.update(Action::Cmd(crate::action::Command::Run));
+        assert!(
+            fx.iter().any(|e| matches!(e, Effect::Launch { .. })),
+            "no launch: {fx:?} {:?}",
+            self.app.notice()
+        );
+        self.apply(fx);
+    }
+
     fn apply(&mut self, fx: Vec<Effect>) {
         let _in = self.tokio.enter();
         for e in fx {

@@ -85,13 +85,7 @@ fn launch_and_follow(status: &str) -> Cost {
     let mut c = Cockpit::open(&root);
     let counting = count::opens_under(&root);
     assert!(c.app.jump_to(CASE), "no case {CASE}");
-    let fx = c.app.update(Action::Cmd(crate::action::Command::Run));
-    assert!(
-        fx.iter().any(|e| matches!(e, Effect::Launch { .. })),
-        "no launch: {fx:?} {:?}",
-        c.app.notice()
-    );
-    c.apply(fx);
+    c.launch_selected();
     let mut notices: Vec<String> = Vec::new();
     let mut inotify = 0;
     let want = match status {
