@@ -18,8 +18,32 @@ macro_rules! shared {
             catalog: &$app.catalog,
             runs: &$app.runs,
             live: &$app.live,
+            opts: &$app.opts,
+            opener_places: &$app.opener_places,
+            focus: $app.focus,
+            size: $app.size,
+            marks: &$app.marks,
+            candidates: &$app.candidates,
         }
     };
+}
+
+/// Hand component `$app.$field` to `$body` with a [`pane::Ctx`] (`$cx`) over the
+/// shared state; then route what it published. The body's value and the effects.
+macro_rules! answer {
+    ($app:ident . $field:ident, |$c:ident, $cx:ident| $body:expr) => {{
+        let (mut fx, mut published) = (Vec::new(), Vec::new());
+        let value = {
+            let mut $cx = $crate::app::pane::Ctx::new(shared!($app), &mut fx, &mut published);
+            let $c = &mut $app.$field;
+            $body
+        };
+        for e in published {
+            let more = $app.publish(e);
+            fx.extend(more);
+        }
+        (value, fx)
+    }};
 }
 
 pub mod add_case;
@@ -461,19 +485,14 @@ impl App {
         let mut fx = Vec::new();
         let mut queue = std::collections::VecDeque::from([e]);
         while let Some(e) = queue.pop_front() {
-            // the App's own: a component asked for a case to be selected
-            match e {
-                Published::Select(key) => {
-                    self.jump_to(&key);
+            // the router's queue: a request goes to its owner
+            let e = match self.route(e) {
+                Ok(more) => {
+                    fx.extend(more);
                     continue;
                 }
-                Published::Ask(j) => {
-                    self.layers.open(Overlay::Prompt(Prompt::Judge(j)));
-                    self.dirty = true;
-                    continue;
-                }
-                _ => {}
-            }
+                Err(e) => e,
+            };
             let mut published = Vec::new();
             // field by field (not `shared()`): the subscribers are borrowed beside it
             let mut cx = pane::Ctx::new(shared!(self), &mut fx, &mut published);
@@ -494,6 +513,46 @@ impl App {
             queue.extend(published);
         }
         fx
+    }
+
+    /// A component's request, routed to its owner (the effects it leads to);
+    /// an event for the subscribers back.
+    fn route(&mut self, e: Published) -> Result<Vec<Effect>, Published> {
+        if matches!(
+            e,
+            Published::Acted | Published::Changed | Published::Reloaded
+        ) {
+            return Err(e);
+        }
+        self.dirty = true;
+        match e {
+            Published::Select(key) => {
+                self.jump_to(&key);
+            }
+            Published::Ask(j) => self.layers.open(Overlay::Prompt(Prompt::Judge(j))),
+            Published::Say(m) => self.notice = Some(m),
+            Published::Hush => self.notice = None,
+            Published::Open(o) => self.layers.open(*o),
+            Published::Show(s) => self.layers.show_screen(*s),
+            Published::ShowOver(s) => self.layers.show_screen_over(*s),
+            Published::CloseScreen => self.layers.close_screen(),
+            Published::Edit(t) => self.layers.edit(t),
+            Published::StopEditing => self.layers.stop_editing(),
+            Published::Tab(t) => self.set_tab(t),
+            Published::Focus(p) => self.focus = p,
+            Published::SelectCase(c) => {
+                self.jump_to_case(&c);
+            }
+            Published::Reselect => return Ok(self.selection_changed()),
+            Published::Refit => self.clamp(),
+            Published::Marks(m) => self.marks = m,
+            Published::Quit => {
+                self.quit = true;
+                return Ok(vec![Effect::Quit]);
+            }
+            Published::Acted | Published::Changed | Published::Reloaded => {}
+        }
+        Ok(Vec::new())
     }
 
     #[expect(

@@ -39,12 +39,9 @@ impl App {
         }
         let took = match (self.tab, self.focus) {
             (_, Pane::Details) => {
-                let (mut fx, mut published) = (Vec::new(), Vec::new());
-                let mut cx = super::pane::Ctx::new(shared!(self), &mut fx, &mut published);
-                super::pane::Component::command(&mut self.details, c, page, &mut cx);
-                for e in published {
-                    fx.extend(self.publish(e));
-                }
+                let ((), fx) = answer!(self.details, |d, cx| {
+                    super::pane::Component::command(d, c, page, &mut cx);
+                });
                 return fx;
             }
             (_, Pane::Live) => self.live.handle(c, page, true),

@@ -5,7 +5,11 @@
 //! pane: `list::ListPane`.)
 
 use super::super::action::Command;
-use super::{CaseRow, CatalogTab, Effect, Live, RunsTab, Tab, TestsTab, TreeNode};
+use super::{
+    CaseRef, CaseRow, CatalogTab, Effect, InputTarget, Live, Options, Overlay, Pane, RunsTab,
+    Screen, Tab, TestsTab, TreeNode,
+};
+use std::collections::BTreeSet;
 use std::path::Path;
 use testdeck_core::workspace::Workspace;
 use testdeck_core::workspace::logs::RunStatus;
@@ -23,6 +27,38 @@ pub enum Published {
     Select(String),
     /// The launch asks a person's verdict (the App opens the prompt).
     Ask(Box<super::prompt::Judging>),
+    // What a component asks of the App, which routes it to the owner (the
+    // router's queue, applied in order once the component has answered):
+    /// The status line says this.
+    Say(String),
+    /// The status line says nothing.
+    Hush,
+    /// An overlay over the panes (in place of the one there).
+    Open(Box<Overlay>),
+    /// A full screen over the panes (in place of the one there).
+    Show(Box<Screen>),
+    /// A full screen over the one shown, which is back when it closes.
+    ShowOver(Box<Screen>),
+    /// The full screen shown closes.
+    CloseScreen,
+    /// The input line edits `InputTarget`.
+    Edit(InputTarget),
+    /// The input line is done.
+    StopEditing,
+    /// Tab `Tab` shown, its tree focused.
+    Tab(Tab),
+    /// The keys go to pane `Pane`.
+    Focus(Pane),
+    /// The cursor on case `CaseRef`, in its own tab.
+    SelectCase(CaseRef),
+    /// The selection may want another run: the live pane follows it.
+    Reselect,
+    /// The panes' cursors kept in view (a list's rows changed).
+    Refit,
+    /// The marks are these.
+    Marks(BTreeSet<CaseRef>),
+    /// The cockpit ends.
+    Quit,
 }
 
 /// The state every pane may read: the workspace and the panes the others
@@ -44,6 +80,18 @@ pub struct Shared<'a> {
     pub catalog: &'a CatalogTab,
     pub runs: &'a RunsTab,
     pub live: &'a Live,
+    /// The options the shell passed in.
+    pub opts: &'a Options,
+    /// Where the person's own openers and remembered trust are.
+    pub opener_places: &'a testdeck_core::workspace::openers::UserDirs,
+    /// The pane with the keys.
+    pub focus: Pane,
+    /// The terminal's size (columns, rows).
+    pub size: (u16, u16),
+    /// Marked cases of both sources.
+    pub marks: &'a BTreeSet<CaseRef>,
+    /// What the finder matches.
+    pub candidates: &'a [super::Candidate],
 }
 
 impl<'a> Shared<'a> {
@@ -111,6 +159,61 @@ impl<'a> Ctx<'a> {
     /// Ask the runtime for `e`.
     pub fn effect(&mut self, e: impl IntoIterator<Item = Effect>) {
         self.effects.extend(e);
+    }
+
+    /// The status line says `m`.
+    pub fn say(&mut self, m: impl Into<String>) {
+        self.publish(Published::Say(m.into()));
+    }
+
+    /// The status line says nothing.
+    pub fn hush(&mut self) {
+        self.publish(Published::Hush);
+    }
+
+    /// Overlay `o` over the panes.
+    pub fn open(&mut self, o: Overlay) {
+        self.publish(Published::Open(Box::new(o)));
+    }
+
+    /// Full screen `s` over the panes.
+    pub fn show(&mut self, s: Screen) {
+        self.publish(Published::Show(Box::new(s)));
+    }
+
+    /// Full screen `s` over the one shown (back when it closes).
+    pub fn show_over(&mut self, s: Screen) {
+        self.publish(Published::ShowOver(Box::new(s)));
+    }
+
+    /// The full screen shown closes.
+    pub fn close_screen(&mut self) {
+        self.publish(Published::CloseScreen);
+    }
+
+    /// Tab `t` shown, its tree focused.
+    pub fn tab(&mut self, t: Tab) {
+        self.publish(Published::Tab(t));
+    }
+
+    /// The keys to pane `p`.
+    pub fn focus(&mut self, p: Pane) {
+        self.publish(Published::Focus(p));
+    }
+
+    /// The tests tree's cursor on `key` (a folder scope or `scope/caseId`).
+    pub fn select(&mut self, key: impl Into<String>) {
+        self.publish(Published::Select(key.into()));
+    }
+
+    /// The selection may want another run: the live pane follows it.
+    pub fn reselect(&mut self) {
+        self.publish(Published::Reselect);
+    }
+
+    /// The panes' cursors kept in view.
+    pub fn refit(&mut self) {
+        self.publish(Published::Refit);
     }
 }
 
