@@ -550,6 +550,18 @@ impl App {
                 self.quit = true;
                 return Ok(vec![Effect::Quit]);
             }
+            Published::AskOrLaunch(a) => return Ok(self.ask_or_launch(*a)),
+            Published::RunLaunched { index, path } => self.changes.launched(index, path),
+            Published::LaunchEnded {
+                index,
+                wrote_record,
+            } => return Ok(self.launch_ended(index, wrote_record)),
+            Published::RereadWhenEnded(p) => return Ok(self.reread_when_ended(&p)),
+            Published::SelectLaunched(id) => self.select_launched(&id),
+            Published::Problem { said, stderr } => {
+                self.problems.failed(said, stderr);
+                self.refresh_problems();
+            }
             Published::Acted | Published::Changed | Published::Reloaded => {}
         }
         Ok(Vec::new())

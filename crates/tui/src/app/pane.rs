@@ -59,6 +59,20 @@ pub enum Published {
     Marks(BTreeSet<CaseRef>),
     /// The cockpit ends.
     Quit,
+    // Between the components (routed by the App to the owner):
+    /// Ask the next question of a launch, or launch it (the launch's own).
+    AskOrLaunch(Box<super::prompt::Asking>),
+    /// Run folder `path` is one of launch `index`'s (the workspace changes').
+    RunLaunched { index: usize, path: String },
+    /// Launch `index` ended; it wrote a run record (the workspace changes').
+    LaunchEnded { index: usize, wrote_record: bool },
+    /// The live pane's run `0` is read again once the index has it ended.
+    RereadWhenEnded(String),
+    /// A launch's case `0` started and the live pane shows it: a cursor on a
+    /// case moves to it (the selection's).
+    SelectLaunched(String),
+    /// A tool failed: the problems list keeps what it said on stderr.
+    Problem { said: String, stderr: Vec<String> },
 }
 
 /// The state every pane may read: the workspace and the panes the others
