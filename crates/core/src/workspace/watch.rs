@@ -167,10 +167,12 @@ pub struct Batch {
 }
 
 /// The roots of the watchers alive in this process, one entry each (a test hook:
-/// [`instances`]).
+/// [`instances`]; tests and the test kit only).
+#[cfg(any(test, feature = "testkit"))]
 static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
 /// How many watchers of the workspace at `root` are alive in this process.
+#[cfg(any(test, feature = "testkit"))]
 pub fn instances(root: &Path) -> usize {
     let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     LIVE.lock()
@@ -227,6 +229,7 @@ impl WorkspaceWatcher {
     /// sees the polling on a small workspace).
     pub fn start_within(root: &Path, budget: usize) -> (WorkspaceWatcher, Receiver<Arc<Batch>>) {
         let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+        #[cfg(any(test, feature = "testkit"))]
         LIVE.lock()
             .unwrap_or_else(PoisonError::into_inner)
             .push(root.clone());
@@ -372,9 +375,12 @@ impl Drop for WorkspaceWatcher {
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
-        let mut live = LIVE.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(i) = live.iter().position(|r| *r == self.root) {
-            live.remove(i);
+        #[cfg(any(test, feature = "testkit"))]
+        {
+            let mut live = LIVE.lock().unwrap_or_else(PoisonError::into_inner);
+            if let Some(i) = live.iter().position(|r| *r == self.root) {
+                live.remove(i);
+            }
         }
     }
 }
