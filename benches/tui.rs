@@ -82,7 +82,7 @@ fn main() {
         }
     }
     let _ = indexer.join();
-    let runs = app.ws().as_ref().map_or(0, |w| w.logs.runs.len());
+    let runs = app.ws().map_or(0, |w| w.logs.runs.len());
     println!(
         "first frame with the tree: {:.1} ms ({} cases)",
         tree_ms.unwrap_or(f64::NAN),

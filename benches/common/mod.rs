@@ -246,7 +246,7 @@ pub fn measure_tui(root: &Path) -> TuiFigures {
     let tree = tree.unwrap_or(indexed);
     let whole_tree = whole_tree.unwrap_or(indexed);
     let cases = app.tests().cases().len();
-    let runs = app.ws().as_ref().map_or(0, |w| w.logs.runs.len());
+    let runs = app.ws().map_or(0, |w| w.logs.runs.len());
     app.on_key(KeyEvent::new(KeyCode::Char('/'), KeyModifiers::NONE));
     let mut keys = Vec::new();
     for c in QUERY.chars() {

@@ -153,7 +153,7 @@ impl Deck {
                 }
                 Effect::ReadRuns(runs) if self.runs.reload => {
                     // as the runtime reads them: the workspace's settings as they are now
-                    let config = self.app.ws().as_ref().expect("loaded").config.clone();
+                    let config = self.app.ws().expect("loaded").config.clone();
                     let changes = runs.into_iter().map(Change::Logs).collect();
                     let updates = Reader::new(&self.root, &config).read(&changes);
                     self.app.update(Action::Changed(updates))

@@ -2,11 +2,13 @@
 //! the model, a new run is followed when nothing else is, and the run shown is
 //! read again (artifacts, details) once it has ended.
 
-use super::live::RunRef;
-use super::{App, Effect};
+use super::live::{Live, RunRef};
+use super::pane::Ctx;
+use super::{Effect, Tab};
 use std::collections::{BTreeMap, BTreeSet};
 use testdeck_core::sanitize::escape;
-use testdeck_core::workspace::changes::{Reread, Update};
+use testdeck_core::workspace::Workspace;
+use testdeck_core::workspace::changes::Applied;
 use testdeck_core::workspace::logs::RunStatus;
 
 #[derive(Debug, Default)]
@@ -48,7 +50,7 @@ impl Changes {
 
     /// How many runs other processes are writing now: external, and in progress
     /// by the index (no `meta.json` yet, not cancelled or abandoned).
-    pub fn live_external(&self, ws: &testdeck_core::workspace::Workspace) -> usize {
+    pub fn live_external(&self, ws: &Workspace) -> usize {
         ws.logs
             .runs
             .iter()
@@ -57,162 +59,65 @@ impl Changes {
     }
 }
 
-impl App {
-    /// Apply what the workspace watch read; no frame when nothing changed.
-    pub(super) fn workspace_changed(&mut self, updates: Vec<Update>) -> Vec<Effect> {
-        // the full index on its way reads the disk as it is now
-        if self.indexing {
-            return Vec::new();
-        }
-        let Some(mut ws) = self.ws.take() else {
-            return Vec::new();
-        };
-        let touched = super::insights::touches_cases(&updates);
-        // run folders deleted: a run followed among them ends (with a note)
-        let removed: Vec<String> = updates
-            .iter()
-            .filter_map(|u| match u {
-                Update::RemoveRuns(p) => Some(p.clone()),
-                _ => None,
-            })
-            .collect();
-        let applied = ws.apply(updates);
-        if applied.reread == Reread::All {
-            self.ws = Some(ws);
-            return vec![Effect::Reload];
-        }
-        // a run record another process wrote (a headless `testdeck run`): the
-        // Runs tab reads the records again; a case's files changed: when, again
-        let mut records: Vec<Effect> = (applied.reread == Reread::Records)
-            .then_some(Effect::ReadRecords)
-            .into_iter()
-            .collect();
-        if touched {
-            records.push(super::insights::change_times_job(&ws));
-        }
-        if !applied.changed {
-            self.ws = Some(ws);
-            return records;
-        }
-        self.dirty = true;
-        self.apply_change(ws, &applied.moves, applied.tree, applied.catalog);
-        self.changes
-            .appeared
-            .extend(applied.new_runs.iter().cloned());
-        // a launch shown keeps the live pane until the person moves on (the
-        // selection stays on its case meanwhile)
-        let launching = self.launch.running() > 0 || self.live.launch().is_some();
-        // a followed run whose folder went ends first (its note on the status
-        // line), then the selection's run is shown again
-        let mut fx = self.end_deleted(&removed);
-        if !launching {
-            fx.extend(self.selection_changed());
-        }
-        // a new run still being written: followed live when nothing else is
+impl Changes {
+    /// Run folders the watch saw appear.
+    pub fn appeared(&mut self, new_runs: &[String]) {
+        self.appeared.extend(new_runs.iter().cloned());
+    }
+
+    /// A change of the watch was applied (`applied`), the selection's run
+    /// shown again (`running`: a launch is under way; `covers`: it asked for
+    /// this run folder). A new run still being written is announced (`J`
+    /// shows it) — or, when nothing else is live, `true`: the App jumps to it.
+    pub fn new_run(
+        &mut self,
+        applied: &Applied,
+        running: bool,
+        covers: impl Fn(&str) -> bool,
+        cx: &mut Ctx,
+    ) -> bool {
         let fresh = applied
             .new_runs
             .iter()
             .rev()
             .find(|p| !applied.ended_runs.contains(p));
-        if let Some(p) = fresh {
-            let busy = self.launch.running() > 0 || self.live.run().is_some_and(|r| r.in_progress);
-            let shown = matches!(&self.live.wanted(), Some(RunRef::Folder(w)) if w == p);
-            // a launch of ours may show its run folder after the watch does
-            if !shown && !self.changes.launched.contains(p) && !self.launch.covers(p) {
-                if busy || self.tab == super::Tab::Catalog {
-                    // another run is followed (or the catalog shown): said, not
-                    // swapped in under the person
-                    self.changes.announced = Some(p.clone());
-                    self.notice = Some(format!(
-                        "J shows the new run {} (another process)",
-                        escape(&super::live::run_name(p))
-                    ));
-                } else {
-                    // nothing else is live: the selection goes to it, and the panes with it
-                    self.changes.announced = Some(p.clone());
-                    fx.extend(self.jump_to_announced());
-                }
-            }
+        let Some(p) = fresh else {
+            return false;
+        };
+        let live = cx.shared.live;
+        let busy = running || live.run().is_some_and(|r| r.in_progress);
+        let shown = matches!(live.wanted(), Some(RunRef::Folder(w)) if w == p);
+        // a launch of ours may show its run folder after the watch does
+        if shown || self.launched.contains(p) || covers(p) {
+            return false;
         }
-        if let Some(p) = self.changes.reread.clone() {
-            if applied.ended_runs.contains(&p) {
-                fx.extend(self.reread_shown(&p));
-            }
+        self.announced = Some(p.clone());
+        if busy || cx.shared.tab == Tab::Catalog {
+            // another run is followed (or the catalog shown): said, not
+            // swapped in under the person
+            cx.say(format!(
+                "J shows the new run {} (another process)",
+                escape(&super::live::run_name(p))
+            ));
+            return false;
         }
-        fx.extend(self.stop_following_ended());
-        fx.extend(records);
-        fx
+        // nothing else is live: the selection goes to it, and the panes with it
+        true
     }
 
-    /// A followed run whose folder was deleted (`removed`: the folders gone)
-    /// ends, with a note in the pane: it is no longer `● live` and another run
-    /// can be followed.
-    fn end_deleted(&mut self, removed: &[String]) -> Vec<Effect> {
-        let Some(p) = self
-            .live
-            .run()
-            .filter(|r| r.in_progress)
-            .map(|r| r.path.clone())
-        else {
-            return Vec::new();
+    /// `J`: the run the status line announced, taken — its path, its place in
+    /// `ws`'s runs, its case's key — or what the status line says instead.
+    pub fn take_announced(
+        &mut self,
+        ws: Option<&Workspace>,
+    ) -> Result<(String, usize, String), Option<&'static str>> {
+        let Some(p) = self.announced.take() else {
+            return Err(Some("no new run to show"));
         };
-        let under = removed.iter().any(|r| {
-            p == *r
-                || p.strip_prefix(r.as_str())
-                    .is_some_and(|t| t.starts_with('/'))
-        });
-        // a folder above it that changed is dropped from the index and read
-        // again (a new run of the same case, a reporter's temporary folder):
-        // the run is gone only when its folder is (one look, on this rare path)
-        let gone = under
-            && self
-                .ws
-                .as_ref()
-                .is_some_and(|ws| !ws.root.join(&p).is_dir());
-        if !gone {
-            return Vec::new();
-        }
-        self.live.vanished();
-        self.notice = Some(format!(
-            "ended, folder deleted: run {}",
-            escape(&super::live::run_name(&p))
-        ));
-        vec![Effect::StopFollow]
-    }
-
-    /// `J`: select the run the status line announced — its case in the Tests
-    /// tab, its row in the Runs tab (from the Catalog tab too) — and the panes
-    /// show it, through the selection as any other run.
-    pub(super) fn jump_to_announced(&mut self) -> Vec<Effect> {
-        let Some(p) = self.changes.announced.take() else {
-            self.notice = Some("no new run to show".into());
-            return Vec::new();
-        };
-        let Some(ws) = self.ws.as_ref() else {
-            return Vec::new();
-        };
-        let Some(i) = ws.logs.runs.iter().position(|r| r.path == p) else {
-            self.notice = Some("that run is gone".into());
-            return Vec::new();
-        };
-        let key = ws.logs.runs[i].key();
-        // the Tests tab when the run is its case's latest (what the case shows)
-        if self.tab == super::Tab::Tests
-            && self.tests.jump_to(&key)
-            && self.wanted_run() == Some(RunRef::Folder(p.clone()))
-        {
-            return self.selection_changed();
-        }
-        self.tab = super::Tab::Runs;
-        if let Some(pos) = self
-            .runs
-            .visible()
-            .iter()
-            .position(|r| *r == super::RunRow::Tests(i))
-        {
-            self.runs.set_cursor(pos);
-        }
-        self.selection_changed()
+        let ws = ws.ok_or(None)?;
+        let i = ws.logs.runs.iter().position(|r| r.path == p);
+        let i = i.ok_or(Some("that run is gone"))?;
+        Ok((p, i, ws.logs.runs[i].key()))
     }
 
     /// Launch `index` ended (its summary came, a watch rerun's too): what it
@@ -220,19 +125,25 @@ impl App {
     /// load. The run folders it wrote are read as they are now (a run it
     /// cancelled is told so only in testdeck's state folder, outside the
     /// workspace: no write the watch could see ends it); the run the live pane
-    /// shows from it is read again (artifacts, details) once the index has it
-    /// ended; and the run records when it wrote one (the Runs tab).
-    pub(super) fn launch_ended(&mut self, index: usize, wrote_record: bool) -> Vec<Effect> {
-        let runs = self.changes.ending.remove(&index).unwrap_or_default();
+    /// shows from it is read again (artifacts, details) once the index of `ws`
+    /// has it ended; and the run records when it wrote one (the Runs tab).
+    pub fn launch_ended(
+        &mut self,
+        (index, wrote_record): (usize, bool),
+        live: &Live,
+        ws: Option<&Workspace>,
+        indexing: bool,
+    ) -> Vec<Effect> {
+        let runs = self.ending.remove(&index).unwrap_or_default();
         let mut fx = Vec::new();
-        if self.live.launch().is_some() {
-            match self.live.run().map(|r| r.path.clone()) {
-                Some(p) => fx.extend(self.reread_when_ended(&p)),
-                None => self.changes.reread = None,
+        if live.launch().is_some() {
+            match live.run().map(|r| r.path.clone()) {
+                Some(p) => fx.extend(self.reread_when_ended(&p, live, ws)),
+                None => self.reread = None,
             }
         }
-        if self.indexing {
-            self.changes.after_index.extend(runs);
+        if indexing {
+            self.after_index.extend(runs);
         } else if !runs.is_empty() {
             fx.push(Effect::ReadRuns(runs.into_iter().collect()));
         }
@@ -245,58 +156,55 @@ impl App {
     /// Read the run `path` the live pane shows again (its artifacts and details
     /// are written last) once the index has it ended: now when the watch has
     /// already applied its end, else when the change that ends it is applied.
-    pub(super) fn reread_when_ended(&mut self, path: &str) -> Vec<Effect> {
-        self.changes.reread = Some(path.to_owned());
-        self.reread_shown(path)
+    pub fn reread_when_ended(
+        &mut self,
+        path: &str,
+        live: &Live,
+        ws: Option<&Workspace>,
+    ) -> Vec<Effect> {
+        self.reread = Some(path.to_owned());
+        self.reread_shown(path, live, ws)
+    }
+
+    /// The runs in `ended` ended with a change of the watch: the run shown
+    /// among them is read again.
+    pub fn reread_ended(
+        &mut self,
+        ended: &[String],
+        live: &Live,
+        ws: Option<&Workspace>,
+    ) -> Vec<Effect> {
+        match self.reread.clone() {
+            Some(p) if ended.contains(&p) => self.reread_shown(&p, live, ws),
+            _ => Vec::new(),
+        }
     }
 
     /// The first index is done: the runs of the launches that ended meanwhile
     /// are read as they are now.
-    pub(super) fn runs_after_index(&mut self) -> Option<Effect> {
-        let runs = std::mem::take(&mut self.changes.after_index);
+    pub fn runs_after_index(&mut self) -> Option<Effect> {
+        let runs = std::mem::take(&mut self.after_index);
         (!runs.is_empty()).then(|| Effect::ReadRuns(runs.into_iter().collect()))
     }
 
     /// After a full load: the run shown that has ended since it was read is read
     /// again, so its artifacts and details are there without a key press.
-    pub(super) fn changes_after_load(&mut self) -> Vec<Effect> {
+    pub fn after_load(&mut self, live: &Live, ws: Option<&Workspace>) -> Vec<Effect> {
         // the load read every run as it is now
-        self.changes.after_index.clear();
-        let mut fx = match self.changes.reread.clone() {
-            Some(p) => self.reread_shown(&p),
+        self.after_index.clear();
+        match self.reread.clone() {
+            Some(p) => self.reread_shown(&p, live, ws),
             None => Vec::new(),
-        };
-        fx.extend(self.stop_following_ended());
-        fx
-    }
-
-    /// The run followed in the live pane was cancelled or abandoned (it never
-    /// gets a meta.json): its follow ends and it is shown as it is, ended.
-    fn stop_following_ended(&mut self) -> Vec<Effect> {
-        let Some(run) = self.live.run().filter(|r| r.in_progress) else {
-            return Vec::new();
-        };
-        let p = run.path.clone();
-        let shown = matches!(&self.live.wanted(), Some(RunRef::Folder(w)) if *w == p);
-        let gone = self.ws.as_ref().is_some_and(|ws| {
-            ws.logs.runs.iter().any(|r| {
-                r.path == p && matches!(r.status, RunStatus::Cancelled | RunStatus::Abandoned)
-            })
-        });
-        if !shown || !gone {
-            return Vec::new();
         }
-        self.live.drop_launch();
-        vec![Effect::StopFollow, Effect::LoadRun(p)]
     }
 
-    fn reread_shown(&mut self, p: &str) -> Vec<Effect> {
-        let shown = matches!(&self.live.wanted(), Some(RunRef::Folder(w)) if w == p);
+    fn reread_shown(&mut self, p: &str, live: &Live, ws: Option<&Workspace>) -> Vec<Effect> {
+        let shown = matches!(live.wanted(), Some(RunRef::Folder(w)) if w == p);
         if !shown {
-            self.changes.reread = None;
+            self.reread = None;
             return Vec::new();
         }
-        let ended = self.ws.as_ref().is_some_and(|ws| {
+        let ended = ws.is_some_and(|ws| {
             ws.logs
                 .runs
                 .iter()
@@ -305,17 +213,9 @@ impl App {
         if !ended {
             return Vec::new();
         }
-        self.changes.reread = None;
+        self.reread = None;
         vec![Effect::LoadRun(p.to_owned())]
     }
-}
-
-/// `cancelled` / `abandoned` when the index says the run at `path` ended so
-/// (without a `meta.json`).
-pub fn ended_without_meta(app: &App, path: &str) -> Option<&'static str> {
-    let ws = app.ws.as_ref()?;
-    let r = ws.logs.runs.iter().find(|r| r.path == path)?;
-    matches!(r.status, RunStatus::Cancelled | RunStatus::Abandoned).then(|| r.status.as_str())
 }
 
 #[cfg(test)]
@@ -340,7 +240,7 @@ mod tests {
         a.opts.root = root.to_path_buf();
         let tree = Workspace::load_tree(root).expect("tree");
         a.update(Action::TreeLoaded(Box::new(tree)));
-        assert!(a.indexing);
+        assert!(a.domain.indexing());
         let key = a
             .tests
             .cases()
@@ -387,10 +287,10 @@ mod tests {
         assert_eq!(runs, std::slice::from_ref(&run));
         assert!(!fx.iter().any(|e| matches!(e, Effect::Reload)), "{fx:?}");
         // read as the runtime reads them: the run is in the model, ended
-        let config = a.ws.as_ref().expect("ws").config.clone();
+        let config = a.domain.ws().expect("ws").config.clone();
         let changes = runs.into_iter().map(Change::Logs).collect();
         a.update(Action::Changed(Reader::new(root, &config).read(&changes)));
-        let ws = a.ws.as_ref().expect("ws");
+        let ws = a.domain.ws().expect("ws");
         let got = ws
             .logs
             .runs
@@ -399,6 +299,6 @@ mod tests {
             .map(|r| r.status);
         assert_eq!(got, Some(RunStatus::Failed));
         // read once: the next index's end has nothing left to read
-        assert!(a.runs_after_index().is_none());
+        assert!(a.changes.runs_after_index().is_none());
     }
 }

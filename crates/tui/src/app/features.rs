@@ -151,7 +151,7 @@ impl App {
                 self.refresh_problems();
             }
             FeatureResult::ChangeTimes(t) => {
-                if let Some(ws) = &self.ws {
+                if let Some(ws) = self.domain.ws() {
                     self.tests.set_change_times(ws, *t);
                 }
             }
@@ -170,6 +170,7 @@ impl App {
                 return self.adopt_planned(adoption, editor);
             }
             FeatureResult::AdoptDone(adoption) => self.adopt_done(adoption),
+            FeatureResult::RunMeta { run, meta } => self.run_meta.read(&run, meta),
         }
         Vec::new()
     }
@@ -180,7 +181,7 @@ impl App {
             if title.starts_with(super::overlay::PROBLEMS_TITLE) {
                 let o = self
                     .problems
-                    .overlay(self.ws.as_ref(), self.live.run(), *scroll);
+                    .overlay(self.domain.ws(), self.live.run(), *scroll);
                 self.layers.open(o);
             }
         }
@@ -188,7 +189,7 @@ impl App {
 
     /// `I`: the Insights screen.
     pub(super) fn insights_open(&mut self) {
-        let Some(ws) = &self.ws else {
+        let Some(ws) = self.domain.ws() else {
             self.notice = Some("still indexing".into());
             return;
         };
@@ -227,7 +228,7 @@ impl App {
     /// `W`: the failure view of the selected case's latest run, the run the live
     /// pane shows (from there), or the selected run.
     pub(super) fn why_open(&mut self) -> Vec<Effect> {
-        let Some(ws) = &self.ws else {
+        let Some(ws) = self.domain.ws() else {
             self.notice = Some("still indexing".into());
             return Vec::new();
         };
@@ -350,7 +351,7 @@ impl App {
 
     /// `w`, `F`, `c`, `R`.
     pub(super) fn feature_command(&mut self, c: Command) -> Vec<Effect> {
-        if self.ws.is_none() {
+        if self.domain.ws().is_none() {
             self.notice = Some("still indexing".into());
             return Vec::new();
         }
@@ -365,7 +366,7 @@ impl App {
 
     /// `c`: pick run A, then B (same case); on a case with no pick, its default pair.
     fn compare_selected(&mut self) -> Vec<Effect> {
-        let Some(ws) = &self.ws else {
+        let Some(ws) = self.domain.ws() else {
             return Vec::new();
         };
         let step = match self.tab {

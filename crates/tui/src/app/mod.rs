@@ -8,8 +8,8 @@ macro_rules! shared {
     ($app:expr) => {
         $crate::app::pane::Shared {
             root: &$app.opts.root,
-            ws: $app.ws.as_ref(),
-            indexing: $app.indexing,
+            ws: $app.domain.ws(),
+            indexing: $app.domain.indexing(),
             asking: $app.layers.overlay().is_some() || $app.layers.input().is_some(),
             picture_background: $app.previews.background(),
             tab: $app.tab,
@@ -23,7 +23,18 @@ macro_rules! shared {
             focus: $app.focus,
             size: $app.size,
             marks: &$app.marks,
-            candidates: &$app.candidates,
+            candidates: $app.domain.candidates(),
+        }
+    };
+}
+
+/// The tabs lent to the Domain beside it ([`domain::Tabs`]) by the App `$app`.
+macro_rules! tabs {
+    ($app:expr) => {
+        domain::Tabs {
+            tests: &mut $app.tests,
+            catalog: &mut $app.catalog,
+            runs: &mut $app.runs,
         }
     };
 }
@@ -54,6 +65,7 @@ mod commands;
 pub mod compare;
 pub mod contract;
 pub mod details;
+pub mod domain;
 pub mod editor;
 mod effect;
 mod features;
@@ -76,6 +88,7 @@ pub mod prompt;
 #[cfg(test)]
 mod random_changes;
 pub mod report;
+mod run_meta;
 pub mod runs_tab;
 pub mod screen;
 mod selection;
@@ -151,20 +164,12 @@ pub struct App {
     /// that do not set them: built-in openers, nothing remembered).
     opener_places: testdeck_core::workspace::openers::UserDirs,
     resolver: Resolver,
-    ws: Option<Workspace>,
-    load_error: Option<String>,
+    /// The workspace loaded, how far its load is, the finder's candidates.
+    domain: domain::Domain,
     /// Animation frame of the indexing spinner.
     spinner: usize,
-    /// The tree is shown but run history is still being indexed.
-    indexing: bool,
-    /// The tree shown holds the walk's first results only (`Action::TreePart`):
-    /// the whole tree, the catalog and the finder's candidates are to come.
-    tree_partial: bool,
-    /// Runs of the history read so far and in all, while it streams in.
-    history_progress: Option<(usize, usize)>,
-    /// The whole `meta.json` of the run the details show (path, meta), read when
-    /// it is selected: the index keeps only a summary per run.
-    run_meta: Option<(String, Option<testdeck_core::workspace::logs::Meta>)>,
+    /// The whole `meta.json` of the run the details show.
+    run_meta: run_meta::RunMeta,
     size: (u16, u16),
     tab: Tab,
     focus: Pane,
@@ -179,14 +184,10 @@ pub struct App {
     marks: BTreeSet<CaseRef>,
     /// Zoom and the tree's width, as the person set them.
     sizing: layout::Sizing,
-    /// What the finder matches.
-    candidates: Vec<Candidate>,
     /// The overlay stack: a full screen, an overlay over it, the filter line.
     layers: overlay::Layers,
     /// The launch component: authorizations, max risk, runs in flight, verdicts.
     launch: launch::Launch,
-    /// The run the selection asked for last (the live pane follows its changes).
-    last_want: Option<RunRef>,
     /// One-line messages for the status bar (config errors, notices).
     notice: Option<String>,
     watch: watch::Watch,
@@ -233,16 +234,12 @@ impl App {
             } else {
                 testdeck_core::workspace::openers::UserDirs::default()
             },
+            domain: domain::Domain::new(opts.use_env),
             opts,
             keymap,
             resolver: Resolver::default(),
-            ws: None,
-            load_error: None,
             spinner: 0,
-            indexing: false,
-            tree_partial: false,
-            history_progress: None,
-            run_meta: None,
+            run_meta: run_meta::RunMeta::default(),
             size: (80, 24),
             tab: Tab::Tests,
             focus: Pane::Tree,
@@ -253,10 +250,8 @@ impl App {
             details: details::DetailsPane::default(),
             marks: BTreeSet::new(),
             sizing: layout::Sizing::default(),
-            candidates: Vec::new(),
             layers: overlay::Layers::default(),
             launch: launch::Launch::default(),
-            last_want: None,
             notice: None,
             watch: watch::Watch::default(),
             compare: compare::Compare::default(),
@@ -279,7 +274,7 @@ impl App {
     }
 
     pub fn loading(&self) -> bool {
-        self.ws.is_none() && self.load_error.is_none()
+        self.domain.loading()
     }
 
     /// The keymap mode the next key is resolved in.
@@ -317,7 +312,7 @@ impl App {
 
     /// The run selected in the Runs tab.
     pub fn selected_run(&self) -> Option<&testdeck_core::workspace::logs::RawRun> {
-        self.runs.selected_run(self.ws.as_ref()?)
+        self.runs.selected_run(self.domain.ws()?)
     }
 
     /// The catalog run record selected in the Runs tab: its path and the record.
@@ -330,7 +325,7 @@ impl App {
     /// The catalog case under the Catalog tab's cursor.
     pub fn selected_catalog_case(&self) -> Option<&testdeck_core::workspace::catalog::Case> {
         self.catalog
-            .selected_case(self.ws.as_ref()?.catalog.as_ref()?)
+            .selected_case(self.domain.ws()?.catalog.as_ref()?)
     }
 
     /// The launch component: authorizations, max risk, runs in flight, verdicts.
@@ -427,7 +422,6 @@ impl App {
         if reloaded {
             fx.extend(self.publish(Published::Reloaded));
         }
-        self.sync_run_meta();
         // the subscribers: the details' subject, the contract checks, the
         // previews, the failure digests
         fx.extend(self.publish(Published::Changed));
@@ -496,7 +490,7 @@ impl App {
             let mut published = Vec::new();
             // field by field (not `shared()`): the subscribers are borrowed beside it
             let mut cx = pane::Ctx::new(shared!(self), &mut fx, &mut published);
-            let subscribers: [&mut dyn pane::Component; 7] = [
+            let subscribers: [&mut dyn pane::Component; 8] = [
                 &mut self.adding,
                 &mut self.details,
                 &mut self.contract,
@@ -504,6 +498,7 @@ impl App {
                 &mut self.layers,
                 &mut self.why,
                 &mut self.launch,
+                &mut self.run_meta,
             ];
             for p in subscribers {
                 if p.subscribes(&e) {
@@ -556,7 +551,10 @@ impl App {
                 index,
                 wrote_record,
             } => return Ok(self.launch_ended(index, wrote_record)),
-            Published::RereadWhenEnded(p) => return Ok(self.reread_when_ended(&p)),
+            Published::RereadWhenEnded(p) => {
+                let ws = self.domain.ws();
+                return Ok(self.changes.reread_when_ended(&p, &self.live, ws));
+            }
             Published::SelectLaunched(id) => self.select_launched(&id),
             Published::Problem { said, stderr } => {
                 self.problems.failed(said, stderr);
@@ -591,56 +589,48 @@ impl App {
             }
             Action::Tick => {
                 // a tick only animates the spinner; it must not cancel a pending frame
-                self.dirty = was_dirty || self.loading() || self.indexing;
+                self.dirty = was_dirty || self.loading() || self.domain.indexing();
                 self.spinner = self.spinner.wrapping_add(1);
                 Vec::new()
             }
             Action::TreePart(ws) => {
-                if self.ws.is_none() || self.tree_partial {
-                    self.tree_part(*ws);
-                    self.indexing = true;
-                }
-                Vec::new()
+                let i = self.domain.tree_part(*ws, &mut tabs!(self));
+                self.installed(i)
             }
             Action::TreeLoaded(ws) => {
-                if self.ws.is_none() || self.tree_partial {
-                    self.tree_loaded(*ws);
-                    self.indexing = true;
-                }
-                Vec::new()
+                let i = self.domain.tree_loaded(*ws, &mut tabs!(self));
+                self.installed(i)
             }
             Action::HistoryStarted { total, problems } => {
-                self.history_started(total, problems);
+                self.domain.history_started(total, problems);
                 Vec::new()
             }
             Action::HistoryChunk(chunk) => {
-                self.history_chunk(*chunk);
-                Vec::new()
+                let i = self.domain.history_chunk(*chunk, &mut tabs!(self));
+                self.installed(i)
             }
             Action::HistoryVerified { updates, problems } => {
-                self.history_verified(updates, problems);
-                Vec::new()
+                let i = (self.domain).history_verified(updates, problems, &mut tabs!(self));
+                self.installed(i)
             }
             Action::HistoryRebuilt(chunk) => {
-                self.history_rebuilt(*chunk);
-                Vec::new()
+                let i = self.domain.history_rebuilt(*chunk, &mut tabs!(self));
+                self.installed(i)
             }
             Action::HistoryDone => {
-                self.indexing = false;
-                self.history_progress = None;
+                self.domain.history_done();
                 let mut fx = self.selection_changed();
-                fx.extend(self.ws.as_ref().map(insights::change_times_job));
-                fx.extend(self.runs_after_index());
+                fx.extend(self.domain.ws().map(insights::change_times_job));
+                fx.extend(self.changes.runs_after_index());
                 fx
             }
             Action::Loaded(ws) => {
-                self.indexing = false;
-                self.tree_partial = false;
-                self.history_progress = None;
-                self.set_workspace(*ws);
+                let i = self.domain.loaded(*ws, &mut tabs!(self));
+                self.installed(i);
                 let mut fx = self.selection_changed();
-                fx.extend(self.changes_after_load());
-                fx.extend(self.ws.as_ref().map(insights::change_times_job));
+                fx.extend(self.changes.after_load(&self.live, self.domain.ws()));
+                fx.extend(self.live.stop_following_ended(self.domain.ws()));
+                fx.extend(self.domain.ws().map(insights::change_times_job));
                 fx
             }
             Action::Changed(updates) => {
@@ -653,7 +643,7 @@ impl App {
                 Vec::new()
             }
             Action::LoadFailed(e) => {
-                self.load_error = Some(e);
+                self.domain.failed(e);
                 Vec::new()
             }
             Action::RunLoaded(data) => self.live.loaded(*data),
@@ -664,7 +654,8 @@ impl App {
                 // its artifacts and details are read again once the index has it
                 // ended (the watch applies its end: the statuses, the statistics)
                 if finished {
-                    self.reread_when_ended(&path)
+                    let ws = self.domain.ws();
+                    self.changes.reread_when_ended(&path, &self.live, ws)
                 } else {
                     Vec::new()
                 }
@@ -778,6 +769,148 @@ impl App {
     }
 }
 
+/// The workspace's way in: the Domain installs it in the tabs, the changes and
+/// the live pane decide what is followed; what each leaves for another, here.
+impl App {
+    /// What an install left for the App: the catalog's host and max risk, the
+    /// cursors in view, the Runs tab's cursor on its top row.
+    fn installed(&mut self, i: domain::Installed) -> Vec<Effect> {
+        if let Some((host, risk)) = i.catalog {
+            self.opts.host = host;
+            self.launch.default_risk(risk);
+        }
+        if i.refit {
+            self.clamp();
+        }
+        if i.runs_top {
+            self.runs.set_cursor(0);
+        }
+        Vec::new()
+    }
+
+    /// Apply what the workspace watch read; no frame when nothing changed.
+    fn workspace_changed(
+        &mut self,
+        updates: Vec<testdeck_core::workspace::changes::Update>,
+    ) -> Vec<Effect> {
+        let ch = match self.domain.changed(updates, &mut tabs!(self)) {
+            Ok(ch) => ch,
+            Err(fx) => return fx,
+        };
+        self.dirty = true;
+        self.installed(ch.installed);
+        self.changes.appeared(&ch.applied.new_runs);
+        // a launch shown keeps the live pane until the person moves on
+        let launching = self.launch.running() > 0 || self.live.launch().is_some();
+        // a followed run whose folder went ends first (its note on the status
+        // line), then the selection's run is shown again
+        let note = self.live.end_deleted(&ch.removed, self.domain.ws());
+        let mut fx: Vec<Effect> = note
+            .is_some()
+            .then_some(Effect::StopFollow)
+            .into_iter()
+            .collect();
+        self.notice = note.or(self.notice.take());
+        if !launching {
+            fx.extend(self.selection_changed());
+        }
+        let running = self.launch.running() > 0;
+        let (jump, more) = answer!(self.changes, |c, cx| {
+            c.new_run(&ch.applied, running, |p| self.launch.covers(p), &mut cx)
+        });
+        fx.extend(more);
+        if jump {
+            fx.extend(self.jump_to_announced());
+        }
+        let ws = self.domain.ws();
+        fx.extend(
+            self.changes
+                .reread_ended(&ch.applied.ended_runs, &self.live, ws),
+        );
+        fx.extend(self.live.stop_following_ended(self.domain.ws()));
+        fx.extend(ch.records);
+        fx
+    }
+
+    /// `J`: select the run the status line announced — its case in the Tests
+    /// tab, its row in the Runs tab (from the Catalog tab too) — and the panes
+    /// show it, through the selection as any other run.
+    pub(super) fn jump_to_announced(&mut self) -> Vec<Effect> {
+        let (p, i, key) = match self.changes.take_announced(self.domain.ws()) {
+            Ok(found) => found,
+            Err(said) => {
+                self.notice = said.map(str::to_owned).or(self.notice.take());
+                return Vec::new();
+            }
+        };
+        // the Tests tab when the run is its case's latest (what the case shows)
+        if self.tab == Tab::Tests
+            && self.tests.jump_to(&key)
+            && selection::wanted_run(&self.shared()) == Some(RunRef::Folder(p))
+        {
+            return self.selection_changed();
+        }
+        self.tab = Tab::Runs;
+        if let Some(pos) = self
+            .runs
+            .visible()
+            .iter()
+            .position(|r| *r == RunRow::Tests(i))
+        {
+            self.runs.set_cursor(pos);
+        }
+        self.selection_changed()
+    }
+
+    /// The live pane follows the run the selection wants now.
+    pub(super) fn selection_changed(&mut self) -> Vec<Effect> {
+        let want = selection::wanted_run(&self.shared());
+        self.live
+            .show_wanted(want, |w| selection::record_data(&self.runs, w))
+    }
+
+    /// A launch's case `id` started and the live pane shows it: a cursor on a
+    /// case moves to it (the details and the timeline show the same case while
+    /// a launch goes from case to case); on a folder or a category it stays.
+    pub(super) fn select_launched(&mut self, id: &str) {
+        match self.tab {
+            Tab::Tests if self.tests.selected_case().is_some() => {
+                self.tests.jump_to(id);
+            }
+            Tab::Catalog if self.selected_catalog_case().is_some() => {
+                if let Some(cat) = self.domain.ws().and_then(|w| w.catalog.as_ref()) {
+                    self.catalog.jump_to(cat, id);
+                }
+            }
+            _ => {}
+        }
+        let want = selection::wanted_run(&self.shared());
+        self.live.wanted_now(want);
+    }
+
+    /// Launch `index` ended: the run folders it wrote read again (the changes').
+    pub(super) fn launch_ended(&mut self, index: usize, wrote_record: bool) -> Vec<Effect> {
+        let (ws, indexing) = (self.domain.ws(), self.domain.indexing());
+        self.changes
+            .launch_ended((index, wrote_record), &self.live, ws, indexing)
+    }
+
+    /// The records changed (read again, or a verdict given): the Runs rows, and the
+    /// live pane when it shows one of them, show what they hold now.
+    pub(super) fn records_changed(&mut self) {
+        self.refilter_runs();
+        self.live
+            .records_read(|w| selection::record_data(&self.runs, w));
+    }
+
+    /// The Runs tab's rows, its filter applied again.
+    pub(super) fn refilter_runs(&mut self) {
+        if let Some(ws) = self.domain.ws() {
+            self.runs.refilter(ws);
+        }
+    }
+}
+
 impl App {
     /// Encode the full-screen screenshot (or a trace's frames) for the terminal's
     /// protocol when shown (once per file and size), and forget them when closed.
@@ -824,24 +957,24 @@ impl App {
         &self.opener_places
     }
 
-    /// The loaded workspace (`None` while loading or when it failed).
-    pub fn ws(&self) -> &Option<Workspace> {
-        &self.ws
+    /// The workspace loaded, how far its load is, the finder's candidates.
+    pub fn domain(&self) -> &domain::Domain {
+        &self.domain
     }
 
-    /// Why the workspace could not be loaded.
-    pub fn load_error(&self) -> &Option<String> {
-        &self.load_error
+    /// The loaded workspace (`None` while loading or when it failed).
+    pub fn ws(&self) -> Option<&Workspace> {
+        self.domain.ws()
     }
 
     /// The tree is shown but run history is still being indexed.
     pub fn indexing(&self) -> bool {
-        self.indexing
+        self.domain.indexing()
     }
 
-    /// Runs of the history read so far and in all, while it streams in.
-    pub fn history_progress(&self) -> Option<(usize, usize)> {
-        self.history_progress
+    /// What the finder matches.
+    pub fn candidates(&self) -> &Vec<Candidate> {
+        self.domain.candidates()
     }
 
     /// The terminal size (columns, rows).
@@ -897,11 +1030,6 @@ impl App {
     /// Zoom and the tree's width.
     pub fn sizing(&self) -> &layout::Sizing {
         &self.sizing
-    }
-
-    /// What the finder matches.
-    pub fn candidates(&self) -> &Vec<Candidate> {
-        &self.candidates
     }
 
     /// The status bar's one-line message.

@@ -87,7 +87,7 @@ impl App {
                 if let Some(p) = &path {
                     self.changes.launched(index, p.clone());
                 }
-                if !self.launch_shown_here() {
+                if !self.tab.shows_launch() {
                     return Vec::new();
                 }
                 let fx = self.live.show_launch(&id, path.as_deref());
@@ -109,7 +109,7 @@ impl App {
                     return Vec::new();
                 }
                 let row = self.launch.runner.line(stream, line);
-                if !self.launch_shown_here() {
+                if !self.tab.shows_launch() {
                     return Vec::new();
                 }
                 self.live.push_runner_line(index, row)
@@ -193,7 +193,7 @@ impl App {
     fn left_out_in_live(&mut self, id: &str, verdict: Verdict, reason: &str) -> Vec<Effect> {
         if !matches!(verdict, Verdict::Skipped | Verdict::NotRun)
             || self.live.launch() == Some(id)
-            || !self.launch_shown_here()
+            || !self.tab.shows_launch()
         {
             return Vec::new();
         }

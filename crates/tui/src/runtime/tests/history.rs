@@ -55,7 +55,7 @@ fn finished_run(root: &Path, case: &str, run: &str, status: &str) {
 /// status), the runs the Runs tab lists, and the runs the tree's
 /// statistics count (passed, failed).
 fn history_shown(a: &App) -> (Vec<(String, RunStatus)>, usize, (u64, u64)) {
-    let runs = a.ws().as_ref().map_or_else(Vec::new, |ws| {
+    let runs = a.ws().map_or_else(Vec::new, |ws| {
         ws.logs
             .runs
             .iter()
