@@ -2,13 +2,13 @@
 //! the model, a new run is followed when nothing else is, and the run shown is
 //! read again (artifacts, details) once it has ended.
 
-use super::live::{Live, RunRef};
-use super::pane::Ctx;
+use super::domain::Changed;
+use super::live::RunRef;
+use super::pane::{Ctx, Published};
 use super::{Effect, Tab};
 use std::collections::{BTreeMap, BTreeSet};
 use testdeck_core::sanitize::escape;
 use testdeck_core::workspace::Workspace;
-use testdeck_core::workspace::changes::Applied;
 use testdeck_core::workspace::logs::RunStatus;
 
 #[derive(Debug, Default)]
@@ -60,38 +60,24 @@ impl Changes {
 }
 
 impl Changes {
-    /// Run folders the watch saw appear.
-    pub fn appeared(&mut self, new_runs: &[String]) {
-        self.appeared.extend(new_runs.iter().cloned());
-    }
-
-    /// A change of the watch was applied (`applied`), the selection's run
-    /// shown again (`running`: a launch is under way; `covers`: it asked for
-    /// this run folder). A new run still being written is announced (`J`
-    /// shows it) — or, when nothing else is live, `true`: the App jumps to it.
-    pub fn new_run(
-        &mut self,
-        applied: &Applied,
-        running: bool,
-        covers: impl Fn(&str) -> bool,
-        cx: &mut Ctx,
-    ) -> bool {
-        let fresh = applied
-            .new_runs
-            .iter()
-            .rev()
-            .find(|p| !applied.ended_runs.contains(p));
-        let Some(p) = fresh else {
-            return false;
+    /// Change `ch` of the watch was applied and the selection's run shown
+    /// again: the runs that appeared are kept; the new run still being written
+    /// (`running`: a launch is under way; `covered`: it asked for this run
+    /// folder) is announced (`J` shows it) — or, when nothing else is live,
+    /// the selection goes to it, and the panes with it.
+    pub fn new_run(&mut self, ch: &Changed, (running, covered): (bool, bool), cx: &mut Ctx) {
+        self.appeared.extend(ch.applied.new_runs.iter().cloned());
+        let Some(p) = ch.fresh.as_deref() else {
+            return;
         };
         let live = cx.shared.live;
         let busy = running || live.run().is_some_and(|r| r.in_progress);
         let shown = matches!(live.wanted(), Some(RunRef::Folder(w)) if w == p);
         // a launch of ours may show its run folder after the watch does
-        if shown || self.launched.contains(p) || covers(p) {
-            return false;
+        if shown || self.launched.contains(p) || covered {
+            return;
         }
-        self.announced = Some(p.clone());
+        self.announced = Some(p.to_owned());
         if busy || cx.shared.tab == Tab::Catalog {
             // another run is followed (or the catalog shown): said, not
             // swapped in under the person
@@ -99,25 +85,38 @@ impl Changes {
                 "J shows the new run {} (another process)",
                 escape(&super::live::run_name(p))
             ));
-            return false;
+            return;
         }
-        // nothing else is live: the selection goes to it, and the panes with it
-        true
+        self.jump_to_announced(cx);
     }
 
-    /// `J`: the run the status line announced, taken — its path, its place in
-    /// `ws`'s runs, its case's key — or what the status line says instead.
-    pub fn take_announced(
-        &mut self,
-        ws: Option<&Workspace>,
-    ) -> Result<(String, usize, String), Option<&'static str>> {
+    /// `J`: select the run the status line announced — its case in the Tests
+    /// tab, its row in the Runs tab (from the Catalog tab too) — and the panes
+    /// show it, through the selection as any other run.
+    pub fn jump_to_announced(&mut self, cx: &mut Ctx) {
         let Some(p) = self.announced.take() else {
-            return Err(Some("no new run to show"));
+            cx.say("no new run to show");
+            return;
         };
-        let ws = ws.ok_or(None)?;
-        let i = ws.logs.runs.iter().position(|r| r.path == p);
-        let i = i.ok_or(Some("that run is gone"))?;
-        Ok((p, i, ws.logs.runs[i].key()))
+        let Some(ws) = cx.shared.ws else {
+            return;
+        };
+        let Some(run) = ws.logs.runs.iter().position(|r| r.path == p) else {
+            cx.say("that run is gone");
+            return;
+        };
+        // the Tests tab when the run is its case's latest (what the case shows)
+        let case = (cx.shared.tab == Tab::Tests).then(|| ws.logs.runs[run].key());
+        let shows = case
+            .as_ref()
+            .and_then(|k| cx.shared.tests.case(k))
+            .is_some_and(|c| cx.shared.case_run(c) == Some(RunRef::Folder(p.clone())));
+        cx.publish(Published::CursorOnRun {
+            case,
+            run,
+            runs: !shows,
+        });
+        cx.reselect();
     }
 
     /// Launch `index` ended (its summary came, a watch rerun's too): what it
@@ -125,58 +124,45 @@ impl Changes {
     /// load. The run folders it wrote are read as they are now (a run it
     /// cancelled is told so only in testdeck's state folder, outside the
     /// workspace: no write the watch could see ends it); the run the live pane
-    /// shows from it is read again (artifacts, details) once the index of `ws`
-    /// has it ended; and the run records when it wrote one (the Runs tab).
-    pub fn launch_ended(
-        &mut self,
-        (index, wrote_record): (usize, bool),
-        live: &Live,
-        ws: Option<&Workspace>,
-        indexing: bool,
-    ) -> Vec<Effect> {
+    /// shows from it is read again (artifacts, details) once the index has it
+    /// ended; and the run records when it wrote one (the Runs tab).
+    pub fn launch_ended(&mut self, index: usize, wrote_record: bool, cx: &mut Ctx) {
         let runs = self.ending.remove(&index).unwrap_or_default();
-        let mut fx = Vec::new();
+        let live = cx.shared.live;
         if live.launch().is_some() {
-            match live.run().map(|r| r.path.clone()) {
-                Some(p) => fx.extend(self.reread_when_ended(&p, live, ws)),
+            match live.run() {
+                Some(r) => self.reread_when_ended(&r.path, cx),
                 None => self.reread = None,
             }
         }
-        if indexing {
+        if cx.shared.indexing {
             self.after_index.extend(runs);
         } else if !runs.is_empty() {
-            fx.push(Effect::ReadRuns(runs.into_iter().collect()));
+            cx.effect([Effect::ReadRuns(runs.into_iter().collect())]);
         }
         if wrote_record {
-            fx.push(Effect::ReadRecords);
+            cx.effect([Effect::ReadRecords]);
         }
-        fx
     }
 
     /// Read the run `path` the live pane shows again (its artifacts and details
     /// are written last) once the index has it ended: now when the watch has
     /// already applied its end, else when the change that ends it is applied.
-    pub fn reread_when_ended(
-        &mut self,
-        path: &str,
-        live: &Live,
-        ws: Option<&Workspace>,
-    ) -> Vec<Effect> {
+    pub fn reread_when_ended(&mut self, path: &str, cx: &mut Ctx) {
         self.reread = Some(path.to_owned());
-        self.reread_shown(path, live, ws)
+        self.reread_shown(path, cx);
     }
 
-    /// The runs in `ended` ended with a change of the watch: the run shown
-    /// among them is read again.
-    pub fn reread_ended(
-        &mut self,
-        ended: &[String],
-        live: &Live,
-        ws: Option<&Workspace>,
-    ) -> Vec<Effect> {
+    /// The runs in `ended` ended with a change of the watch (`None`: a full
+    /// load read every run as it is now): the run shown among them is read
+    /// again, so its artifacts and details are there without a key press.
+    pub fn reread_ended(&mut self, ended: Option<&[String]>, cx: &mut Ctx) {
+        if ended.is_none() {
+            self.after_index.clear();
+        }
         match self.reread.clone() {
-            Some(p) if ended.contains(&p) => self.reread_shown(&p, live, ws),
-            _ => Vec::new(),
+            Some(p) if ended.is_none_or(|e| e.contains(&p)) => self.reread_shown(&p, cx),
+            _ => {}
         }
     }
 
@@ -187,34 +173,22 @@ impl Changes {
         (!runs.is_empty()).then(|| Effect::ReadRuns(runs.into_iter().collect()))
     }
 
-    /// After a full load: the run shown that has ended since it was read is read
-    /// again, so its artifacts and details are there without a key press.
-    pub fn after_load(&mut self, live: &Live, ws: Option<&Workspace>) -> Vec<Effect> {
-        // the load read every run as it is now
-        self.after_index.clear();
-        match self.reread.clone() {
-            Some(p) => self.reread_shown(&p, live, ws),
-            None => Vec::new(),
-        }
-    }
-
-    fn reread_shown(&mut self, p: &str, live: &Live, ws: Option<&Workspace>) -> Vec<Effect> {
-        let shown = matches!(live.wanted(), Some(RunRef::Folder(w)) if w == p);
+    fn reread_shown(&mut self, p: &str, cx: &mut Ctx) {
+        let shown = matches!(cx.shared.live.wanted(), Some(RunRef::Folder(w)) if w == p);
         if !shown {
             self.reread = None;
-            return Vec::new();
+            return;
         }
-        let ended = ws.is_some_and(|ws| {
+        let ended = cx.shared.ws.is_some_and(|ws| {
             ws.logs
                 .runs
                 .iter()
                 .any(|r| r.path == p && r.status != RunStatus::InProgress)
         });
-        if !ended {
-            return Vec::new();
+        if ended {
+            self.reread = None;
+            cx.effect([Effect::LoadRun(p.to_owned())]);
         }
-        self.reread = None;
-        vec![Effect::LoadRun(p.to_owned())]
     }
 }
 

@@ -200,7 +200,7 @@ impl App {
             }
             Command::AddCase => self.add_case(),
             Command::RunLast => return self.run_last(),
-            Command::JumpRun => return self.jump_to_announced(),
+            Command::JumpRun => return answer!(self.changes, |c, cx| c.jump_to_announced(&mut cx)).1,
             Command::Reload => {
                 self.why.forget();
                 self.notice = Some("reading the workspace again…".into());

@@ -2,9 +2,10 @@
 //! tree first, then its history as it streams in, then the watch's changes),
 //! why it could not be, the finder's candidates. Installing or changing it
 //! hands each tab its part through the tab's own methods ([`Tabs`], lent by
-//! the App beside the Domain); what is the App's to apply comes back as
-//! [`Installed`].
+//! the App beside the Domain); what is the App's to apply comes back: the
+//! catalog's host and max risk ([`Installed`]).
 
+use super::super::action::Action;
 use super::{Candidate, CatalogTab, Effect, RunRow, RunsTab, TestsTab, finder, insights};
 use testdeck_core::Problem;
 use testdeck_core::workspace::Workspace;
@@ -38,16 +39,10 @@ pub struct Tabs<'a> {
     pub runs: &'a mut RunsTab,
 }
 
-/// What an install or a change leaves for the App to apply, in this order: the
-/// catalog's host and max risk (the options' host, the launch's default), the
-/// cursors kept in view, the Runs tab's cursor back on its top row.
-#[derive(Debug, Default)]
-#[must_use]
-pub struct Installed {
-    pub catalog: Option<(String, Risk)>,
-    pub refit: bool,
-    pub runs_top: bool,
-}
+/// What an install or a change leaves for the App to apply (then it keeps
+/// the cursors in view): the catalog's host and max risk, when a catalog was
+/// installed (the options' host, the launch's default).
+pub type Installed = Option<(String, Risk)>;
 
 /// A change of the watch applied ([`Domain::changed`]).
 #[derive(Debug)]
@@ -55,9 +50,25 @@ pub struct Changed {
     pub applied: Applied,
     /// The run folders deleted.
     pub removed: Vec<String>,
+    /// The newest run new to the index that is still being written.
+    pub fresh: Option<String>,
     pub installed: Installed,
     /// Read again after the rest: the run records, the change times.
     pub records: Vec<Effect>,
+}
+
+impl<'a> Tabs<'a> {
+    pub fn new(
+        tests: &'a mut TestsTab,
+        catalog: &'a mut CatalogTab,
+        runs: &'a mut RunsTab,
+    ) -> Tabs<'a> {
+        Tabs {
+            tests,
+            catalog,
+            runs,
+        }
+    }
 }
 
 impl Domain {
@@ -105,6 +116,25 @@ impl Domain {
         Some(vars_of(self.use_env, cat))
     }
 
+    /// What the staged index sent (`Action::TreePart`, `TreeLoaded`,
+    /// `HistoryStarted`, `HistoryChunk`, `HistoryVerified`, `HistoryRebuilt`).
+    pub fn indexed(&mut self, a: Action, tabs: &mut Tabs) -> Installed {
+        match a {
+            Action::TreePart(ws) => self.tree_part(*ws, tabs),
+            Action::TreeLoaded(ws) => self.tree_loaded(*ws, tabs),
+            Action::HistoryStarted { total, problems } => {
+                self.history_started(total, problems);
+                None
+            }
+            Action::HistoryChunk(chunk) => self.history_chunk(*chunk, tabs),
+            Action::HistoryVerified { updates, problems } => {
+                self.history_verified(updates, problems, tabs)
+            }
+            Action::HistoryRebuilt(chunk) => self.history_rebuilt(*chunk, tabs),
+            _ => None,
+        }
+    }
+
     /// The workspace could not be loaded: why.
     pub fn failed(&mut self, e: String) {
         self.load_error = Some(e);
@@ -112,10 +142,10 @@ impl Domain {
 
     /// The walk's first results: the tree's first rows shown at once (no
     /// finder candidates, catalog or figures: they come with the whole tree).
-    pub fn tree_part(&mut self, ws: Workspace, tabs: &mut Tabs) -> Installed {
+    fn tree_part(&mut self, ws: Workspace, tabs: &mut Tabs) -> Installed {
         let first = self.ws.is_none();
         if !first && !self.tree_partial {
-            return Installed::default();
+            return None;
         }
         if first {
             tabs.tests.install(&ws, false);
@@ -125,14 +155,11 @@ impl Domain {
         self.ws = Some(ws);
         self.tree_partial = true;
         self.indexing = true;
-        Installed {
-            refit: true,
-            ..Installed::default()
-        }
+        None
     }
 
     /// The whole tree and the catalog (after its first rows, or at once).
-    pub fn tree_loaded(&mut self, ws: Workspace, tabs: &mut Tabs) -> Installed {
+    fn tree_loaded(&mut self, ws: Workspace, tabs: &mut Tabs) -> Installed {
         // the full workspace may already be here (a fast disk): keep it
         let got = if self.ws.is_none() {
             self.install(ws, false, tabs)
@@ -145,13 +172,9 @@ impl Domain {
             tabs.runs.refilter(&ws);
             keep(tabs.runs, keep_row);
             self.ws = Some(ws);
-            Installed {
-                catalog,
-                refit: true,
-                runs_top: false,
-            }
+            catalog
         } else {
-            return Installed::default();
+            return None;
         };
         self.tree_partial = false;
         self.indexing = true;
@@ -159,7 +182,7 @@ impl Domain {
     }
 
     /// The staged index walked the history: its total, before any run is read.
-    pub fn history_started(&mut self, total: usize, mut problems: Vec<Problem>) {
+    fn history_started(&mut self, total: usize, mut problems: Vec<Problem>) {
         if let Some(ws) = &mut self.ws {
             ws.problems.append(&mut problems);
             self.history_progress = Some((0, total));
@@ -168,65 +191,49 @@ impl Domain {
 
     /// One domain's runs arrived: the badges, the statistics and the Runs tab
     /// show them, the person's place kept.
-    pub fn history_chunk(&mut self, chunk: Chunk, tabs: &mut Tabs) -> Installed {
-        let Some(mut ws) = self.ws.take() else {
-            return Installed::default();
-        };
+    fn history_chunk(&mut self, chunk: Chunk, tabs: &mut Tabs) -> Installed {
+        let mut ws = self.ws.take()?;
         let n = chunk.runs.len();
         let moves = ws.add_history(chunk);
         if let Some((done, _)) = &mut self.history_progress {
             *done += n;
         }
-        // the Runs tab's top row is the newest run: while the history streams in, a
-        // cursor left there stays on the newest (not on the run that was newest so far)
-        let runs_top = tabs.runs.list().cursor == 0;
-        Installed {
-            runs_top,
-            ..self.apply_change(ws, &moves, (false, false), tabs)
-        }
+        at_top(tabs, |tabs| {
+            self.apply_change(ws, &moves, (false, false), tabs)
+        })
     }
 
     /// The history cache's check: what differs from the cached history shown
     /// is applied (no run of it is new to the person: none is followed or
     /// announced), and the walk's problems join the list.
-    pub fn history_verified(
+    fn history_verified(
         &mut self,
         updates: Vec<Update>,
         mut problems: Vec<Problem>,
         tabs: &mut Tabs,
     ) -> Installed {
-        let Some(mut ws) = self.ws.take() else {
-            return Installed::default();
-        };
+        let mut ws = self.ws.take()?;
         let applied = ws.apply(updates);
         ws.problems.append(&mut problems);
         if !applied.changed {
             self.ws = Some(ws);
-            return Installed::default();
+            return None;
         }
-        let runs_top = tabs.runs.list().cursor == 0;
         let shape = (applied.tree, applied.catalog);
-        Installed {
-            runs_top,
-            ..self.apply_change(ws, &applied.moves, shape, tabs)
-        }
+        at_top(tabs, |tabs| {
+            self.apply_change(ws, &applied.moves, shape, tabs)
+        })
     }
 
     /// The history cache's check found much changed: the history whole in
     /// place of the cached one (the problems of `tests/logs/` with it).
-    pub fn history_rebuilt(&mut self, chunk: Chunk, tabs: &mut Tabs) -> Installed {
-        let Some(mut ws) = self.ws.take() else {
-            return Installed::default();
-        };
+    fn history_rebuilt(&mut self, chunk: Chunk, tabs: &mut Tabs) -> Installed {
+        let mut ws = self.ws.take()?;
         ws.problems
             .retain(|p| !(p.file == "tests/logs" || p.file.starts_with("tests/logs/")));
         ws.logs.runs.clear();
         ws.add_history(chunk);
-        let runs_top = tabs.runs.list().cursor == 0;
-        Installed {
-            runs_top,
-            ..self.install(ws, true, tabs)
-        }
+        at_top(tabs, |tabs| self.install(ws, true, tabs))
     }
 
     /// The history is all read.
@@ -290,9 +297,17 @@ impl Domain {
         }
         let shape = (applied.tree, applied.catalog);
         let installed = self.apply_change(ws, &applied.moves, shape, tabs);
+        // a new run still being written: followed live when nothing else is
+        let fresh = applied
+            .new_runs
+            .iter()
+            .rev()
+            .find(|p| !applied.ended_runs.contains(p))
+            .cloned();
         Ok(Changed {
             applied,
             removed,
+            fresh,
             installed,
             records,
         })
@@ -324,11 +339,7 @@ impl Domain {
             keep(tabs.runs, keep_row);
         }
         self.ws = Some(ws);
-        Installed {
-            catalog,
-            refit: true,
-            runs_top: false,
-        }
+        catalog
     }
 
     /// A change applied to `ws` (`moves`: where its runs moved; `shape`: the
@@ -361,11 +372,7 @@ impl Domain {
         tabs.runs.runs_moved(&ws, moves);
         self.ws = Some(ws);
         tabs.catalog.clamp();
-        Installed {
-            catalog: got,
-            refit: true,
-            runs_top: false,
-        }
+        got
     }
 
     /// The Catalog tab from `ws`'s catalog; its host and default max risk.
@@ -375,6 +382,18 @@ impl Domain {
         let host = vars_of(self.use_env, cat).host().to_owned();
         Some((host, cat.max_risk()))
     }
+}
+
+/// `change` applied to the tabs: the Runs tab's top row is the newest run, so
+/// a cursor left there stays on the newest (not on the run that was newest
+/// so far) while the history streams in or is checked.
+fn at_top(tabs: &mut Tabs, change: impl FnOnce(&mut Tabs) -> Installed) -> Installed {
+    let top = tabs.runs.list().cursor == 0;
+    let got = change(tabs);
+    if top {
+        tabs.runs.set_cursor(0);
+    }
+    got
 }
 
 /// The Runs tab's cursor back on row `row` when the filter still shows it.

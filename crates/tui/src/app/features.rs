@@ -27,7 +27,10 @@ impl App {
                     Some(watch::Step::Say(m)) => self.notice = Some(m),
                     Some(watch::Step::Done { said, record }) => {
                         self.notice = Some(said);
-                        return self.launch_ended(watch::WATCH_LAUNCH, record);
+                        return self.publish(super::pane::Published::LaunchEnded {
+                            index: watch::WATCH_LAUNCH,
+                            wrote_record: record,
+                        });
                     }
                     Some(watch::Step::Exec(e)) => return self.exec_event(watch::WATCH_LAUNCH, e),
                 }

@@ -88,7 +88,7 @@ impl App {
 
     pub(super) fn refilter_target(&mut self, t: InputTarget) {
         match t {
-            InputTarget::RunsFilter => self.refilter_runs(),
+            InputTarget::RunsFilter => self.runs.refilter_in(self.domain.ws()),
             InputTarget::EventsFilter => {
                 self.live.refilter();
                 self.clamp();

@@ -31,11 +31,7 @@ macro_rules! shared {
 /// The tabs lent to the Domain beside it ([`domain::Tabs`]) by the App `$app`.
 macro_rules! tabs {
     ($app:expr) => {
-        domain::Tabs {
-            tests: &mut $app.tests,
-            catalog: &mut $app.catalog,
-            runs: &mut $app.runs,
-        }
+        domain::Tabs::new(&mut $app.tests, &mut $app.catalog, &mut $app.runs)
     };
 }
 
@@ -111,9 +107,9 @@ use layout::Areas;
 use pane::Published;
 use ratatui::layout::Position;
 use screen::ScreenOutcome;
+use selection::record_data;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
-use testdeck_core::workspace::Workspace;
 
 pub use catalog_tab::{CatRow, CatalogTab};
 pub use effect::{EditTarget, Effect};
@@ -271,10 +267,6 @@ impl App {
 
     pub fn spinner(&self) -> &'static str {
         SPINNER[self.spinner % SPINNER.len()]
-    }
-
-    pub fn loading(&self) -> bool {
-        self.domain.loading()
     }
 
     /// The keymap mode the next key is resolved in.
@@ -548,19 +540,34 @@ impl App {
             Published::AskOrLaunch(a) => return Ok(self.ask_or_launch(*a)),
             Published::RunLaunched { index, path } => self.changes.launched(index, path),
             Published::LaunchEnded {
-                index,
-                wrote_record,
-            } => return Ok(self.launch_ended(index, wrote_record)),
-            Published::RereadWhenEnded(p) => {
-                let ws = self.domain.ws();
-                return Ok(self.changes.reread_when_ended(&p, &self.live, ws));
+                index: i,
+                wrote_record: w,
+            } => {
+                return Ok(answer!(self.changes, |c, cx| c.launch_ended(i, w, &mut cx)).1);
             }
-            Published::SelectLaunched(id) => self.select_launched(&id),
+            Published::RereadWhenEnded(p) => {
+                return Ok(answer!(self.changes, |c, cx| c.reread_when_ended(&p, &mut cx)).1);
+            }
+            Published::SelectLaunched(id) => {
+                let cat = self.domain.ws().and_then(|w| w.catalog.as_ref());
+                self.tests.follow_launch(self.tab, &id);
+                self.catalog.follow_launch(self.tab, cat, &id);
+                self.live.wanted_now(selection::wanted_run(&self.shared()));
+            }
             Published::Problem { said, stderr } => {
                 self.problems.failed(said, stderr);
                 self.refresh_problems();
             }
             Published::Acted | Published::Changed | Published::Reloaded => {}
+            Published::CursorOnRun { case, run, runs } => {
+                if let Some(k) = case {
+                    self.tests.jump_to(&k);
+                }
+                if runs {
+                    self.tab = Tab::Runs;
+                    self.runs.select_run(run);
+                }
+            }
         }
         Ok(Vec::new())
     }
@@ -589,33 +596,9 @@ impl App {
             }
             Action::Tick => {
                 // a tick only animates the spinner; it must not cancel a pending frame
-                self.dirty = was_dirty || self.loading() || self.domain.indexing();
+                self.dirty = was_dirty || self.domain.loading() || self.domain.indexing();
                 self.spinner = self.spinner.wrapping_add(1);
                 Vec::new()
-            }
-            Action::TreePart(ws) => {
-                let i = self.domain.tree_part(*ws, &mut tabs!(self));
-                self.installed(i)
-            }
-            Action::TreeLoaded(ws) => {
-                let i = self.domain.tree_loaded(*ws, &mut tabs!(self));
-                self.installed(i)
-            }
-            Action::HistoryStarted { total, problems } => {
-                self.domain.history_started(total, problems);
-                Vec::new()
-            }
-            Action::HistoryChunk(chunk) => {
-                let i = self.domain.history_chunk(*chunk, &mut tabs!(self));
-                self.installed(i)
-            }
-            Action::HistoryVerified { updates, problems } => {
-                let i = (self.domain).history_verified(updates, problems, &mut tabs!(self));
-                self.installed(i)
-            }
-            Action::HistoryRebuilt(chunk) => {
-                let i = self.domain.history_rebuilt(*chunk, &mut tabs!(self));
-                self.installed(i)
             }
             Action::HistoryDone => {
                 self.domain.history_done();
@@ -625,17 +608,20 @@ impl App {
                 fx
             }
             Action::Loaded(ws) => {
-                let i = self.domain.loaded(*ws, &mut tabs!(self));
-                self.installed(i);
+                let catalog = self.domain.loaded(*ws, &mut tabs!(self));
+                self.installed(catalog);
                 let mut fx = self.selection_changed();
-                fx.extend(self.changes.after_load(&self.live, self.domain.ws()));
+                fx.extend(answer!(self.changes, |c, cx| c.reread_ended(None, &mut cx)).1);
                 fx.extend(self.live.stop_following_ended(self.domain.ws()));
                 fx.extend(self.domain.ws().map(insights::change_times_job));
                 fx
             }
             Action::Changed(updates) => {
                 self.dirty = was_dirty;
-                self.workspace_changed(updates)
+                match self.domain.changed(updates, &mut tabs!(self)) {
+                    Ok(ch) => self.workspace_changed(ch),
+                    Err(fx) => fx,
+                }
             }
             Action::WatchProblems(found) => {
                 self.problems.watching(found);
@@ -654,8 +640,7 @@ impl App {
                 // its artifacts and details are read again once the index has it
                 // ended (the watch applies its end: the statuses, the statistics)
                 if finished {
-                    let ws = self.domain.ws();
-                    self.changes.reread_when_ended(&path, &self.live, ws)
+                    self.publish(Published::RereadWhenEnded(path))
                 } else {
                     Vec::new()
                 }
@@ -691,6 +676,11 @@ impl App {
             Action::Terminate => {
                 self.quit = true;
                 vec![Effect::Quit]
+            }
+            // the rest is what the staged index sends
+            a => {
+                let catalog = self.domain.indexed(a, &mut tabs!(self));
+                self.installed(catalog)
             }
         }
     }
@@ -772,142 +762,56 @@ impl App {
 /// The workspace's way in: the Domain installs it in the tabs, the changes and
 /// the live pane decide what is followed; what each leaves for another, here.
 impl App {
-    /// What an install left for the App: the catalog's host and max risk, the
-    /// cursors in view, the Runs tab's cursor on its top row.
-    fn installed(&mut self, i: domain::Installed) -> Vec<Effect> {
-        if let Some((host, risk)) = i.catalog {
+    /// What an install left for the App: the catalog's host and max risk; the
+    /// cursors kept in view.
+    fn installed(&mut self, catalog: domain::Installed) -> Vec<Effect> {
+        if let Some((host, risk)) = catalog {
             self.opts.host = host;
             self.launch.default_risk(risk);
         }
-        if i.refit {
-            self.clamp();
-        }
-        if i.runs_top {
-            self.runs.set_cursor(0);
-        }
+        self.clamp();
         Vec::new()
     }
 
-    /// Apply what the workspace watch read; no frame when nothing changed.
-    fn workspace_changed(
-        &mut self,
-        updates: Vec<testdeck_core::workspace::changes::Update>,
-    ) -> Vec<Effect> {
-        let ch = match self.domain.changed(updates, &mut tabs!(self)) {
-            Ok(ch) => ch,
-            Err(fx) => return fx,
-        };
+    /// A change of the watch applied to the model and the tabs: a followed run
+    /// whose folder went ends first (its note on the status line), then the
+    /// selection's run is shown again (a launch shown keeps the pane until
+    /// the person moves on), a new run is announced or shown, the run shown
+    /// that ended is read again; then the run records.
+    fn workspace_changed(&mut self, mut ch: domain::Changed) -> Vec<Effect> {
         self.dirty = true;
-        self.installed(ch.installed);
-        self.changes.appeared(&ch.applied.new_runs);
-        // a launch shown keeps the live pane until the person moves on
-        let launching = self.launch.running() > 0 || self.live.launch().is_some();
-        // a followed run whose folder went ends first (its note on the status
-        // line), then the selection's run is shown again
+        self.installed(ch.installed.take());
+        let running = self.launch.running() > 0;
+        let launching = running || self.live.launch().is_some();
         let note = self.live.end_deleted(&ch.removed, self.domain.ws());
-        let mut fx: Vec<Effect> = note
-            .is_some()
-            .then_some(Effect::StopFollow)
-            .into_iter()
-            .collect();
+        let mut fx: Vec<_> = note.iter().map(|_| Effect::StopFollow).collect();
         self.notice = note.or(self.notice.take());
         if !launching {
             fx.extend(self.selection_changed());
         }
-        let running = self.launch.running() > 0;
-        let (jump, more) = answer!(self.changes, |c, cx| {
-            c.new_run(&ch.applied, running, |p| self.launch.covers(p), &mut cx)
-        });
-        fx.extend(more);
-        if jump {
-            fx.extend(self.jump_to_announced());
-        }
-        let ws = self.domain.ws();
-        fx.extend(
-            self.changes
-                .reread_ended(&ch.applied.ended_runs, &self.live, ws),
+        let how = (
+            running,
+            ch.fresh.as_deref().is_some_and(|p| self.launch.covers(p)),
         );
+        fx.extend(answer!(self.changes, |c, cx| c.new_run(&ch, how, &mut cx)).1);
+        let ended = Some(ch.applied.ended_runs.as_slice());
+        fx.extend(answer!(self.changes, |c, cx| c.reread_ended(ended, &mut cx)).1);
         fx.extend(self.live.stop_following_ended(self.domain.ws()));
         fx.extend(ch.records);
         fx
     }
 
-    /// `J`: select the run the status line announced — its case in the Tests
-    /// tab, its row in the Runs tab (from the Catalog tab too) — and the panes
-    /// show it, through the selection as any other run.
-    pub(super) fn jump_to_announced(&mut self) -> Vec<Effect> {
-        let (p, i, key) = match self.changes.take_announced(self.domain.ws()) {
-            Ok(found) => found,
-            Err(said) => {
-                self.notice = said.map(str::to_owned).or(self.notice.take());
-                return Vec::new();
-            }
-        };
-        // the Tests tab when the run is its case's latest (what the case shows)
-        if self.tab == Tab::Tests
-            && self.tests.jump_to(&key)
-            && selection::wanted_run(&self.shared()) == Some(RunRef::Folder(p))
-        {
-            return self.selection_changed();
-        }
-        self.tab = Tab::Runs;
-        if let Some(pos) = self
-            .runs
-            .visible()
-            .iter()
-            .position(|r| *r == RunRow::Tests(i))
-        {
-            self.runs.set_cursor(pos);
-        }
-        self.selection_changed()
-    }
-
     /// The live pane follows the run the selection wants now.
     pub(super) fn selection_changed(&mut self) -> Vec<Effect> {
         let want = selection::wanted_run(&self.shared());
-        self.live
-            .show_wanted(want, |w| selection::record_data(&self.runs, w))
-    }
-
-    /// A launch's case `id` started and the live pane shows it: a cursor on a
-    /// case moves to it (the details and the timeline show the same case while
-    /// a launch goes from case to case); on a folder or a category it stays.
-    pub(super) fn select_launched(&mut self, id: &str) {
-        match self.tab {
-            Tab::Tests if self.tests.selected_case().is_some() => {
-                self.tests.jump_to(id);
-            }
-            Tab::Catalog if self.selected_catalog_case().is_some() => {
-                if let Some(cat) = self.domain.ws().and_then(|w| w.catalog.as_ref()) {
-                    self.catalog.jump_to(cat, id);
-                }
-            }
-            _ => {}
-        }
-        let want = selection::wanted_run(&self.shared());
-        self.live.wanted_now(want);
-    }
-
-    /// Launch `index` ended: the run folders it wrote read again (the changes').
-    pub(super) fn launch_ended(&mut self, index: usize, wrote_record: bool) -> Vec<Effect> {
-        let (ws, indexing) = (self.domain.ws(), self.domain.indexing());
-        self.changes
-            .launch_ended((index, wrote_record), &self.live, ws, indexing)
+        self.live.show_wanted(want, |w| record_data(&self.runs, w))
     }
 
     /// The records changed (read again, or a verdict given): the Runs rows, and the
     /// live pane when it shows one of them, show what they hold now.
     pub(super) fn records_changed(&mut self) {
-        self.refilter_runs();
-        self.live
-            .records_read(|w| selection::record_data(&self.runs, w));
-    }
-
-    /// The Runs tab's rows, its filter applied again.
-    pub(super) fn refilter_runs(&mut self) {
-        if let Some(ws) = self.domain.ws() {
-            self.runs.refilter(ws);
-        }
+        self.runs.refilter_in(self.domain.ws());
+        self.live.records_read(|w| record_data(&self.runs, w));
     }
 }
 
@@ -960,21 +864,6 @@ impl App {
     /// The workspace loaded, how far its load is, the finder's candidates.
     pub fn domain(&self) -> &domain::Domain {
         &self.domain
-    }
-
-    /// The loaded workspace (`None` while loading or when it failed).
-    pub fn ws(&self) -> Option<&Workspace> {
-        self.domain.ws()
-    }
-
-    /// The tree is shown but run history is still being indexed.
-    pub fn indexing(&self) -> bool {
-        self.domain.indexing()
-    }
-
-    /// What the finder matches.
-    pub fn candidates(&self) -> &Vec<Candidate> {
-        self.domain.candidates()
     }
 
     /// The terminal size (columns, rows).

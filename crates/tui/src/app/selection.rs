@@ -19,16 +19,8 @@ pub fn wanted_run(s: &Shared) -> Option<RunRef> {
                 .get(i)
                 .map(|(p, _)| RunRef::Record(p.clone())),
         },
-        Tab::Tests => {
-            let c = s.selected_case()?;
-            if s.live.launch() == Some(c.key.as_str()) {
-                // the case is being launched: its launch is its run
-                return s.live.wanted().cloned();
-            }
-            let ws = s.ws?;
-            (c.run_range.1 > c.run_range.0)
-                .then(|| RunRef::Folder(ws.logs.runs[c.run_range.1 - 1].path.clone()))
-        }
+        // the case is being launched: its launch is its run
+        Tab::Tests => s.case_run(s.selected_case()?),
         Tab::Catalog => {
             let id = s.selected_catalog_case()?.id.as_str();
             if s.live.launch() == Some(id) {

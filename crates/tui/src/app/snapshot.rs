@@ -303,7 +303,7 @@ impl<'a> Snapshot<'a> {
             tab_ctx: TabCtx {
                 ws: app.domain.ws(),
                 load_error: app.domain.load_error(),
-                loading: app.loading(),
+                loading: app.domain.loading(),
                 spinner: app.spinner(),
                 focused: app.has_keys(Pane::Tree),
                 marks: &app.marks,
@@ -314,7 +314,7 @@ impl<'a> Snapshot<'a> {
                 launch: &app.launch,
                 badges,
                 notice: app.notice.as_ref(),
-                loading: app.loading(),
+                loading: app.domain.loading(),
                 indexing: app.domain.indexing(),
                 spinner: app.spinner(),
                 history_progress: app.domain.history_progress(),

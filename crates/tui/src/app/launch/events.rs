@@ -92,7 +92,7 @@ impl App {
                 }
                 let fx = self.live.show_launch(&id, path.as_deref());
                 self.live.opened(index);
-                self.select_launched(&id);
+                self.publish(super::super::pane::Published::SelectLaunched(id.clone()));
                 let msg = command.unwrap_or_default();
                 let risk = risk.map_or(String::new(), |r| format!(" [{}]", r.as_str()));
                 self.live
@@ -182,7 +182,10 @@ impl App {
                     skip_reasons(&s.results),
                     self.launch.runner.closing()
                 ));
-                self.launch_ended(index, s.record.is_some())
+                self.publish(super::super::pane::Published::LaunchEnded {
+                    index,
+                    wrote_record: s.record.is_some(),
+                })
             }
         }
     }
