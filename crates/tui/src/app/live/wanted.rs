@@ -64,8 +64,9 @@ impl Live {
     }
 
     /// A followed run whose folder was deleted (`removed`: the folders gone
-    /// from `ws`) ends, with a note in the pane: it is no longer `● live` and
-    /// another run can be followed. The status line's note when it did.
+    /// from `ws`, the change applied) ends, with a note in the pane: it is no
+    /// longer `● live` and another run can be followed. The status line's note
+    /// when it did.
     pub fn end_deleted(&mut self, removed: &[String], ws: Option<&Workspace>) -> Option<String> {
         let p = self.run().filter(|r| r.in_progress)?.path.clone();
         let under = removed.iter().any(|r| {
@@ -73,10 +74,11 @@ impl Live {
                 || p.strip_prefix(r.as_str())
                     .is_some_and(|t| t.starts_with('/'))
         });
-        // a folder above it that changed is dropped from the index and read
-        // again (a new run of the same case, a reporter's temporary folder):
-        // the run is gone only when its folder is (one look, on this rare path)
-        let gone = under && ws.is_some_and(|ws| !ws.root.join(&p).is_dir());
+        // a folder above it that changed is dropped from the index and the run
+        // folders still under it read again (a new run of the same case, a
+        // reporter's temporary folder): the run is gone only when the index,
+        // the change applied, no longer has it (no look at the disk here)
+        let gone = under && ws.is_some_and(|ws| !ws.logs.runs.iter().any(|r| r.path == p));
         if !gone {
             return None;
         }
