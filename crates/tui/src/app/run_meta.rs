@@ -90,7 +90,7 @@ mod tests {
             fx = a.update(Action::Cmd(Command::MoveDown));
         }
         let run = a.selected_run().expect("a run with meta.json").clone();
-        assert_eq!(meta_jobs(&fx), [run.path.clone()]);
+        assert_eq!(meta_jobs(&fx), std::slice::from_ref(&run.path));
         assert!(a.run_meta.get(&run).is_none(), "nothing read on the loop");
         // the job's answer, as the runtime runs it
         let job = FeatureWork::RunMeta(Box::new(run.clone()));
@@ -111,7 +111,7 @@ mod tests {
         }
         let other = a.selected_run().expect("another run").clone();
         assert_ne!(other.path, run.path);
-        assert_eq!(meta_jobs(&fx), [other.path.clone()]);
+        assert_eq!(meta_jobs(&fx), std::slice::from_ref(&other.path));
         let stale = FeatureResult::RunMeta {
             run: run.path.clone(),
             meta: None,
