@@ -34,9 +34,9 @@ pub struct Domain {
 
 /// The tabs a workspace is installed in, lent by the App for one call.
 pub struct Tabs<'a> {
-    pub tests: &'a mut TestsTab,
-    pub catalog: &'a mut CatalogTab,
-    pub runs: &'a mut RunsTab,
+    tests: &'a mut TestsTab,
+    catalog: &'a mut CatalogTab,
+    runs: &'a mut RunsTab,
 }
 
 /// What an install or a change leaves for the App to apply (then it keeps
@@ -58,6 +58,7 @@ pub struct Changed {
 }
 
 impl<'a> Tabs<'a> {
+    /// The three tabs, lent together.
     pub fn new(
         tests: &'a mut TestsTab,
         catalog: &'a mut CatalogTab,
