@@ -275,4 +275,64 @@ mod tests {
         // read once: the next index's end has nothing left to read
         assert!(a.changes.runs_after_index().is_none());
     }
+
+    /// A run another process writes, followed in the live pane: a change of a
+    /// folder above it (a reporter's temporary folder beside it) leaves it
+    /// followed — the index, the change applied, still has it; its own folder
+    /// deleted ends it, with a note. Nothing is looked at on the disk to tell.
+    #[test]
+    fn a_followed_run_ends_when_the_index_loses_it_not_when_a_folder_above_changes() {
+        let d = tempfile::tempdir().expect("tmp");
+        let root = d.path();
+        let mut a = super::super::test_support::demo_app(root);
+        let config = a.domain.ws().expect("ws").config.clone();
+        let key = a
+            .tests
+            .cases()
+            .iter()
+            .find(|c| !c.orphan())
+            .map(|c| c.key.clone())
+            .expect("a case");
+        let case = format!("tests/logs/{key}");
+        let run = format!("{case}/29990101-120000-000");
+        let write_run = |rel: &str| {
+            std::fs::create_dir_all(root.join(rel)).expect("mkdir");
+            std::fs::write(root.join(rel).join("timeline.jsonl"), "").expect("timeline");
+        };
+        let read = |a: &mut super::super::App, rel: &str| {
+            let changes = std::collections::BTreeSet::from([Change::Logs(rel.to_owned())]);
+            a.update(Action::Changed(Reader::new(root, &config).read(&changes)))
+        };
+        write_run(&run);
+        let fx = read(&mut a, &run);
+        assert!(
+            fx.iter()
+                .any(|e| matches!(e, Effect::LoadRun(p) if *p == run)),
+            "{fx:?}"
+        );
+        let data = testdeck_core::tail::live_run::load_run(root, &run);
+        a.update(Action::RunLoaded(Box::new(data)));
+        assert!(a.live.run().is_some_and(|r| r.path == run && r.in_progress));
+        // a reporter's temporary folder beside it: the case's folder read
+        // again, the run kept
+        std::fs::create_dir_all(root.join(&case).join("reporter-tmp")).expect("mkdir");
+        let fx = read(&mut a, &case);
+        assert!(
+            !fx.iter().any(|e| matches!(e, Effect::StopFollow)),
+            "{fx:?}"
+        );
+        assert!(a.live.run().is_some_and(|r| r.path == run && r.in_progress));
+        // its own folder deleted: it ends first, said on the status line (then
+        // the case's run before it is shown)
+        std::fs::remove_dir_all(root.join(&run)).expect("rm");
+        let fx = read(&mut a, &run);
+        assert!(matches!(fx.first(), Some(Effect::StopFollow)), "{fx:?}");
+        assert!(
+            a.notice()
+                .as_deref()
+                .is_some_and(|n| n.starts_with("ended, folder deleted")),
+            "{:?}",
+            a.notice()
+        );
+    }
 }
