@@ -606,7 +606,7 @@ const QUIET: Duration = Duration::from_millis(150);
 /// of quiet; the query is erased (one backspace a key) and typed again,
 /// three rounds. Medians.
 fn finder_pty(label: &str, root: &Path, app: &testdeck_tui::app::App, t: &mut Table) {
-    let count = app.candidates().len();
+    let count = app.domain().candidates().len();
     let home = tempfile::tempdir().unwrap();
     let first = open_until_history(root, home.path());
     first.cockpit.settle(Duration::from_secs(30));
@@ -634,7 +634,7 @@ fn finder_pty(label: &str, root: &Path, app: &testdeck_tui::app::App, t: &mut Ta
     let _ = ours_read.answer(Instant::now(), QUIET, Duration::from_secs(2));
     let input = tempfile::NamedTempFile::new().unwrap();
     let mut lines = String::new();
-    for c in app.candidates() {
+    for c in app.domain().candidates() {
         lines.push_str(c.text.as_str());
         lines.push('\n');
     }

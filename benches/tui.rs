@@ -82,7 +82,7 @@ fn main() {
         }
     }
     let _ = indexer.join();
-    let runs = app.ws().as_ref().map_or(0, |w| w.logs.runs.len());
+    let runs = app.domain().ws().map_or(0, |w| w.logs.runs.len());
     println!(
         "first frame with the tree: {:.1} ms ({} cases)",
         tree_ms.unwrap_or(f64::NAN),
@@ -91,7 +91,7 @@ fn main() {
     println!(
         "history indexed (streamed by domain, drawn as it came): {:.0} ms ({runs} runs, {domains} domains, {} candidates)",
         ms(t1.elapsed()),
-        app.candidates().len()
+        app.domain().candidates().len()
     );
     println!(
         "peak RSS after indexing: {:.1} MB",
@@ -121,7 +121,7 @@ fn main() {
     times.sort();
     println!(
         "finder keystroke → frame over {} candidates: median {:.2} ms, max {:.2} ms",
-        app.candidates().len(),
+        app.domain().candidates().len(),
         ms(times[times.len() / 2]),
         ms(times[times.len() - 1])
     );

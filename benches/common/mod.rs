@@ -246,7 +246,7 @@ pub fn measure_tui(root: &Path) -> TuiFigures {
     let tree = tree.unwrap_or(indexed);
     let whole_tree = whole_tree.unwrap_or(indexed);
     let cases = app.tests().cases().len();
-    let runs = app.ws().as_ref().map_or(0, |w| w.logs.runs.len());
+    let runs = app.domain().ws().map_or(0, |w| w.logs.runs.len());
     app.on_key(KeyEvent::new(KeyCode::Char('/'), KeyModifiers::NONE));
     let mut keys = Vec::new();
     for c in QUERY.chars() {
@@ -262,7 +262,7 @@ pub fn measure_tui(root: &Path) -> TuiFigures {
         tree,
         whole_tree,
         indexed,
-        candidates: app.candidates().len(),
+        candidates: app.domain().candidates().len(),
         key_median: keys[keys.len() / 2],
         key_max: keys[keys.len() - 1],
         app,
@@ -273,7 +273,7 @@ pub fn measure_tui(root: &Path) -> TuiFigures {
 /// included; `None` when fzf is not installed.
 pub fn fzf(app: &App, query: &str) -> Option<Duration> {
     let mut input = String::new();
-    for c in app.candidates() {
+    for c in app.domain().candidates() {
         input.push_str(c.text.as_str());
         input.push('\n');
     }

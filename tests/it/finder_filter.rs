@@ -13,10 +13,10 @@ use testdeck_tui::app::{App, CaseRef, Finder};
 /// candidates and `Finder::refind`, as typing `/` then `q` does).
 fn finder(app: &App, q: &str) -> Vec<CaseRef> {
     let mut f = Finder::with_query(q);
-    f.refind(app.candidates());
+    f.refind(app.domain().candidates());
     f.results()
         .iter()
-        .map(|i| app.candidates()[*i].key.clone())
+        .map(|i| app.domain().candidates()[*i].key.clone())
         .collect()
 }
 
@@ -54,7 +54,7 @@ fn the_finder_and_list_filter_agree_on_the_demo() {
     let d = common::fs::demo_copy();
     // no size and no effect run: the finder's candidates are all it reads
     let app = Deck::new(options(d.path(), "demo"), Runs::NOTHING).loaded();
-    assert!(!app.candidates().is_empty());
+    assert!(!app.domain().candidates().is_empty());
     let queries = [
         "CLI$",
         "term !live",

@@ -85,7 +85,7 @@ fn compare_without_a_failed_run_says_why() {
         .cases()
         .iter()
         .find(|c| {
-            let ws = app.ws().as_ref().expect("ws");
+            let ws = app.domain().ws().expect("ws");
             testdeck_core::workspace::diff::default_pair(ws, &c.key).is_err()
         })
         .map(|c| c.key.clone())
@@ -253,7 +253,7 @@ fn watching_a_live_case_asks_and_a_no_leaves_it_unwatched() {
 fn rerun_failed_launches_exactly_the_failed_set() {
     let d = demo();
     let mut app = loaded(d.path(), 130, 30);
-    let ws = app.ws().as_ref().expect("ws");
+    let ws = app.domain().ws().expect("ws");
     let set = testdeck_exec::failed::failed_set(ws);
     assert!(!set.is_empty(), "the demo has failures");
     // temp cases are left out unless asked (issue 15): `t` in the preview
@@ -301,7 +301,7 @@ fn rerun_failed_in_a_filtered_runs_tab() {
     app.key(KeyCode::Enter);
     assert_eq!(app.tab(), Tab::Runs);
     let failed = {
-        let ws = app.ws().as_ref().expect("ws");
+        let ws = app.domain().ws().expect("ws");
         testdeck_exec::failed::failed_set(ws)
             .tests
             .iter()
@@ -332,7 +332,7 @@ fn contract_badges_for_the_runs_on_screen() {
     assert!(checked > 0 && checked <= 30, "{checked}");
     // break one run's contract: its runtime-events.jsonl goes
     let run = {
-        let ws = app.ws().as_ref().expect("ws");
+        let ws = app.domain().ws().expect("ws");
         app.runs()
             .visible()
             .iter()

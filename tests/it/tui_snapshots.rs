@@ -320,8 +320,8 @@ fn demo_catalog_tab_and_case_details() {
     insta::assert_snapshot!(t.backend());
     // a case with steps, expectations and a gate
     let id = app
+        .domain()
         .ws()
-        .as_ref()
         .and_then(|w| w.catalog.as_ref())
         .and_then(|c| {
             c.cases
@@ -362,7 +362,7 @@ fn tree_while_history_indexes() {
         Workspace::load(d.path()).expect("load"),
     )));
     app.settle(fx);
-    assert!(!app.indexing());
+    assert!(!app.domain().indexing());
     assert_eq!(app.selected_node().map(|n| n.key.clone()), before);
     app.update(Action::Tick);
     app.drawn();
@@ -445,8 +445,8 @@ fn verdict_prompt_for_a_person_judged_case() {
     let d = demo();
     let mut app = loaded(d.path(), 110, 30);
     let case = app
+        .domain()
         .ws()
-        .as_ref()
         .and_then(|w| w.catalog.as_ref())
         .and_then(|c| c.cases.iter().find(|x| !x.how.steps.is_empty()).cloned())
         .expect("a case with steps");

@@ -105,7 +105,7 @@ fn first_frame_carries_the_tree_before_the_history() {
     assert!(s.contains("indexing 40 / 80 runs"), "{s}");
     assert_eq!(with_badge(&app, "domain-0"), 20);
     assert_eq!(with_badge(&app, "domain-1"), 0);
-    assert!(app.indexing());
+    assert!(app.domain().indexing());
 
     // the rest, let go
     drop(gtx);
@@ -119,7 +119,7 @@ fn first_frame_carries_the_tree_before_the_history() {
     }
     indexer.join().expect("indexer");
     let s = screen(&app);
-    assert!(!app.indexing());
+    assert!(!app.domain().indexing());
     assert!(s.contains("40 cases · 80 runs"), "{s}");
     assert!(!s.contains("indexing"), "{s}");
     assert_eq!(
@@ -185,7 +185,10 @@ fn the_first_frame_shows_the_tree_s_first_rows_while_the_walk_is_held() {
     assert!(s.contains("backend"), "the first levels are open: {s}");
     assert!(!s.contains("domain-1"), "{s}");
     assert!(s.contains("indexing"), "{s}");
-    assert!(app.candidates().is_empty(), "the candidates come after");
+    assert!(
+        app.domain().candidates().is_empty(),
+        "the candidates come after"
+    );
     // nothing else arrives while the walk is held
     assert!(matches!(
         arx.recv_timeout(Duration::from_millis(300)),
@@ -215,8 +218,11 @@ fn the_first_frame_shows_the_tree_s_first_rows_while_the_walk_is_held() {
     let s = screen(&app);
     assert!(s.contains("Tests · 160"), "{s}");
     assert!(s.contains("domain-1"), "{s}");
-    assert_eq!(app.candidates().len(), fresh.candidates().len());
-    assert!(!app.candidates().is_empty());
+    assert_eq!(
+        app.domain().candidates().len(),
+        fresh.domain().candidates().len()
+    );
+    assert!(!app.domain().candidates().is_empty());
     assert_eq!(
         s,
         screen(&fresh),
@@ -232,7 +238,7 @@ fn the_first_frame_shows_the_tree_s_first_rows_while_the_walk_is_held() {
         }
     }
     indexer.join().expect("indexer");
-    assert!(!app.indexing());
+    assert!(!app.domain().indexing());
     assert!(screen(&app).contains("160 cases · 160 runs"));
 }
 

@@ -200,7 +200,7 @@ fn the_failure_view_reads_off_the_loop_folds_foreign_frames_and_colours_its_diff
         .runs()
         .visible()
         .iter()
-        .position(|r| matches!(r, testdeck_tui::app::RunRow::Tests(i) if app.ws().as_ref().is_some_and(|w| w.logs.runs[*i].path == RUN)))
+        .position(|r| matches!(r, testdeck_tui::app::RunRow::Tests(i) if app.domain().ws().is_some_and(|w| w.logs.runs[*i].path == RUN)))
         .expect("the failed run in the Runs tab");
     for _ in 0..i {
         app.keys("j");

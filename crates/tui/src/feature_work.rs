@@ -68,6 +68,8 @@ pub enum FeatureWork {
     AdoptPlan { file: String, to: String },
     /// `a` on a temp case, step two: the file moved (imports rewritten), its runs.
     AdoptMove(Box<Adoption>),
+    /// The whole `meta.json` of the run the details show (the index keeps its summary).
+    RunMeta(Box<RawRun>),
 }
 
 /// What `y` writes in the report view: what the person saw.
@@ -153,4 +155,9 @@ pub enum FeatureResult {
     },
     /// Adopting: the file and its runs moved, or why not.
     AdoptDone(Result<Box<Adoption>, String>),
+    /// The whole `meta.json` of run folder `run` (`None`: it does not read).
+    RunMeta {
+        run: String,
+        meta: Option<Box<testdeck_core::workspace::logs::Meta>>,
+    },
 }

@@ -30,7 +30,8 @@ pub enum Jobs {
 /// What `settle` does itself, as the runtime would; every other effect is handed back.
 #[derive(Clone, Copy, Debug)]
 pub struct Runs {
-    /// Read the run folders asked for (`Effect::LoadRun`).
+    /// Read the run folders asked for (`Effect::LoadRun`, and the details'
+    /// `meta.json`: `FeatureWork::RunMeta`).
     pub folders: bool,
     pub jobs: Jobs,
     /// Read again what the model asks for: the whole workspace and the records
@@ -153,7 +154,7 @@ impl Deck {
                 }
                 Effect::ReadRuns(runs) if self.runs.reload => {
                     // as the runtime reads them: the workspace's settings as they are now
-                    let config = self.app.ws().as_ref().expect("loaded").config.clone();
+                    let config = self.app.domain().ws().expect("loaded").config.clone();
                     let changes = runs.into_iter().map(Change::Logs).collect();
                     let updates = Reader::new(&self.root, &config).read(&changes);
                     self.app.update(Action::Changed(updates))
@@ -172,6 +173,9 @@ impl Deck {
     }
 
     fn runs_job(&self, job: &FeatureWork) -> bool {
+        if matches!(job, FeatureWork::RunMeta(_)) {
+            return self.runs.folders;
+        }
         match self.runs.jobs {
             Jobs::None => false,
             Jobs::Compare => matches!(job, FeatureWork::Compare { .. }),

@@ -58,7 +58,7 @@ impl App {
             self.notice = Some("a adds a case in a folder of the Tests tab (1)".into());
             return;
         }
-        if self.ws.is_none() {
+        if self.domain.ws().is_none() {
             self.notice = Some("still indexing".into());
             return;
         }
@@ -71,7 +71,7 @@ impl App {
                     .get(i)
                     .filter(|c| c.temp)
                     .and_then(|c| c.test)
-                    .and_then(|t| self.ws.as_ref()?.tests.cases.get(t))
+                    .and_then(|t| self.domain.ws()?.tests.cases.get(t))
                     .map(|c| c.path.clone()),
                 NodeKind::Folder => None,
             },

@@ -84,6 +84,16 @@ impl CatalogTab {
         }
     }
 
+    /// A launch's case `id` started in tab `tab` and the live pane shows it: a
+    /// cursor on a case (Catalog tab) moves to it; on a category it stays.
+    pub fn follow_launch(&mut self, tab: super::Tab, cat: Option<&Catalog>, id: &str) {
+        if let Some(cat) =
+            cat.filter(|c| tab == super::Tab::Catalog && self.selected_case(c).is_some())
+        {
+            self.jump_to(cat, id);
+        }
+    }
+
     /// Put the cursor on case `id`.
     pub fn jump_to(&mut self, cat: &Catalog, id: &str) -> bool {
         let Some(pos) = self

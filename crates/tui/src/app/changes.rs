@@ -2,11 +2,13 @@
 //! the model, a new run is followed when nothing else is, and the run shown is
 //! read again (artifacts, details) once it has ended.
 
+use super::domain::Changed;
 use super::live::RunRef;
-use super::{App, Effect};
+use super::pane::{Ctx, Published};
+use super::{Effect, Tab};
 use std::collections::{BTreeMap, BTreeSet};
 use testdeck_core::sanitize::escape;
-use testdeck_core::workspace::changes::{Reread, Update};
+use testdeck_core::workspace::Workspace;
 use testdeck_core::workspace::logs::RunStatus;
 
 #[derive(Debug, Default)]
@@ -48,7 +50,7 @@ impl Changes {
 
     /// How many runs other processes are writing now: external, and in progress
     /// by the index (no `meta.json` yet, not cancelled or abandoned).
-    pub fn live_external(&self, ws: &testdeck_core::workspace::Workspace) -> usize {
+    pub fn live_external(&self, ws: &Workspace) -> usize {
         ws.logs
             .runs
             .iter()
@@ -57,162 +59,64 @@ impl Changes {
     }
 }
 
-impl App {
-    /// Apply what the workspace watch read; no frame when nothing changed.
-    pub(super) fn workspace_changed(&mut self, updates: Vec<Update>) -> Vec<Effect> {
-        // the full index on its way reads the disk as it is now
-        if self.indexing {
-            return Vec::new();
-        }
-        let Some(mut ws) = self.ws.take() else {
-            return Vec::new();
+impl Changes {
+    /// Change `ch` of the watch was applied and the selection's run shown
+    /// again: the runs that appeared are kept; the new run still being written
+    /// (`running`: a launch is under way; `covered`: it asked for this run
+    /// folder) is announced (`J` shows it) — or, when nothing else is live,
+    /// the selection goes to it, and the panes with it.
+    pub fn new_run(&mut self, ch: &Changed, (running, covered): (bool, bool), cx: &mut Ctx) {
+        self.appeared.extend(ch.applied.new_runs.iter().cloned());
+        let Some(p) = ch.fresh.as_deref() else {
+            return;
         };
-        let touched = super::insights::touches_cases(&updates);
-        // run folders deleted: a run followed among them ends (with a note)
-        let removed: Vec<String> = updates
-            .iter()
-            .filter_map(|u| match u {
-                Update::RemoveRuns(p) => Some(p.clone()),
-                _ => None,
-            })
-            .collect();
-        let applied = ws.apply(updates);
-        if applied.reread == Reread::All {
-            self.ws = Some(ws);
-            return vec![Effect::Reload];
+        let live = cx.shared.live;
+        let busy = running || live.run().is_some_and(|r| r.in_progress);
+        let shown = matches!(live.wanted(), Some(RunRef::Folder(w)) if w == p);
+        // a launch of ours may show its run folder after the watch does
+        if shown || self.launched.contains(p) || covered {
+            return;
         }
-        // a run record another process wrote (a headless `testdeck run`): the
-        // Runs tab reads the records again; a case's files changed: when, again
-        let mut records: Vec<Effect> = (applied.reread == Reread::Records)
-            .then_some(Effect::ReadRecords)
-            .into_iter()
-            .collect();
-        if touched {
-            records.push(super::insights::change_times_job(&ws));
+        self.announced = Some(p.to_owned());
+        if busy || cx.shared.tab == Tab::Catalog {
+            // another run is followed (or the catalog shown): said, not
+            // swapped in under the person
+            cx.say(format!(
+                "J shows the new run {} (another process)",
+                escape(&super::live::run_name(p))
+            ));
+            return;
         }
-        if !applied.changed {
-            self.ws = Some(ws);
-            return records;
-        }
-        self.dirty = true;
-        self.apply_change(ws, &applied.moves, applied.tree, applied.catalog);
-        self.changes
-            .appeared
-            .extend(applied.new_runs.iter().cloned());
-        // a launch shown keeps the live pane until the person moves on (the
-        // selection stays on its case meanwhile)
-        let launching = self.launch.running() > 0 || self.live.launch().is_some();
-        // a followed run whose folder went ends first (its note on the status
-        // line), then the selection's run is shown again
-        let mut fx = self.end_deleted(&removed);
-        if !launching {
-            fx.extend(self.selection_changed());
-        }
-        // a new run still being written: followed live when nothing else is
-        let fresh = applied
-            .new_runs
-            .iter()
-            .rev()
-            .find(|p| !applied.ended_runs.contains(p));
-        if let Some(p) = fresh {
-            let busy = self.launch.running() > 0 || self.live.run().is_some_and(|r| r.in_progress);
-            let shown = matches!(&self.live.wanted(), Some(RunRef::Folder(w)) if w == p);
-            // a launch of ours may show its run folder after the watch does
-            if !shown && !self.changes.launched.contains(p) && !self.launch.covers(p) {
-                if busy || self.tab == super::Tab::Catalog {
-                    // another run is followed (or the catalog shown): said, not
-                    // swapped in under the person
-                    self.changes.announced = Some(p.clone());
-                    self.notice = Some(format!(
-                        "J shows the new run {} (another process)",
-                        escape(&super::live::run_name(p))
-                    ));
-                } else {
-                    // nothing else is live: the selection goes to it, and the panes with it
-                    self.changes.announced = Some(p.clone());
-                    fx.extend(self.jump_to_announced());
-                }
-            }
-        }
-        if let Some(p) = self.changes.reread.clone() {
-            if applied.ended_runs.contains(&p) {
-                fx.extend(self.reread_shown(&p));
-            }
-        }
-        fx.extend(self.stop_following_ended());
-        fx.extend(records);
-        fx
-    }
-
-    /// A followed run whose folder was deleted (`removed`: the folders gone)
-    /// ends, with a note in the pane: it is no longer `● live` and another run
-    /// can be followed.
-    fn end_deleted(&mut self, removed: &[String]) -> Vec<Effect> {
-        let Some(p) = self
-            .live
-            .run()
-            .filter(|r| r.in_progress)
-            .map(|r| r.path.clone())
-        else {
-            return Vec::new();
-        };
-        let under = removed.iter().any(|r| {
-            p == *r
-                || p.strip_prefix(r.as_str())
-                    .is_some_and(|t| t.starts_with('/'))
-        });
-        // a folder above it that changed is dropped from the index and read
-        // again (a new run of the same case, a reporter's temporary folder):
-        // the run is gone only when its folder is (one look, on this rare path)
-        let gone = under
-            && self
-                .ws
-                .as_ref()
-                .is_some_and(|ws| !ws.root.join(&p).is_dir());
-        if !gone {
-            return Vec::new();
-        }
-        self.live.vanished();
-        self.notice = Some(format!(
-            "ended, folder deleted: run {}",
-            escape(&super::live::run_name(&p))
-        ));
-        vec![Effect::StopFollow]
+        self.jump_to_announced(cx);
     }
 
     /// `J`: select the run the status line announced — its case in the Tests
     /// tab, its row in the Runs tab (from the Catalog tab too) — and the panes
     /// show it, through the selection as any other run.
-    pub(super) fn jump_to_announced(&mut self) -> Vec<Effect> {
-        let Some(p) = self.changes.announced.take() else {
-            self.notice = Some("no new run to show".into());
-            return Vec::new();
+    pub fn jump_to_announced(&mut self, cx: &mut Ctx) {
+        let Some(p) = self.announced.take() else {
+            cx.say("no new run to show");
+            return;
         };
-        let Some(ws) = self.ws.as_ref() else {
-            return Vec::new();
+        let Some(ws) = cx.shared.ws else {
+            return;
         };
-        let Some(i) = ws.logs.runs.iter().position(|r| r.path == p) else {
-            self.notice = Some("that run is gone".into());
-            return Vec::new();
+        let Some(run) = ws.logs.runs.iter().position(|r| r.path == p) else {
+            cx.say("that run is gone");
+            return;
         };
-        let key = ws.logs.runs[i].key();
         // the Tests tab when the run is its case's latest (what the case shows)
-        if self.tab == super::Tab::Tests
-            && self.tests.jump_to(&key)
-            && self.wanted_run() == Some(RunRef::Folder(p.clone()))
-        {
-            return self.selection_changed();
-        }
-        self.tab = super::Tab::Runs;
-        if let Some(pos) = self
-            .runs
-            .visible()
-            .iter()
-            .position(|r| *r == super::RunRow::Tests(i))
-        {
-            self.runs.set_cursor(pos);
-        }
-        self.selection_changed()
+        let case = (cx.shared.tab == Tab::Tests).then(|| ws.logs.runs[run].key());
+        let shows = case
+            .as_ref()
+            .and_then(|k| cx.shared.tests.case(k))
+            .is_some_and(|c| cx.shared.case_run(c) == Some(RunRef::Folder(p.clone())));
+        cx.publish(Published::CursorOnRun {
+            case,
+            run,
+            runs: !shows,
+        });
+        cx.reselect();
     }
 
     /// Launch `index` ended (its summary came, a watch rerun's too): what it
@@ -222,100 +126,70 @@ impl App {
     /// workspace: no write the watch could see ends it); the run the live pane
     /// shows from it is read again (artifacts, details) once the index has it
     /// ended; and the run records when it wrote one (the Runs tab).
-    pub(super) fn launch_ended(&mut self, index: usize, wrote_record: bool) -> Vec<Effect> {
-        let runs = self.changes.ending.remove(&index).unwrap_or_default();
-        let mut fx = Vec::new();
-        if self.live.launch().is_some() {
-            match self.live.run().map(|r| r.path.clone()) {
-                Some(p) => fx.extend(self.reread_when_ended(&p)),
-                None => self.changes.reread = None,
+    pub fn launch_ended(&mut self, index: usize, wrote_record: bool, cx: &mut Ctx) {
+        let runs = self.ending.remove(&index).unwrap_or_default();
+        let live = cx.shared.live;
+        if live.launch().is_some() {
+            match live.run() {
+                Some(r) => self.reread_when_ended(&r.path, cx),
+                None => self.reread = None,
             }
         }
-        if self.indexing {
-            self.changes.after_index.extend(runs);
+        if cx.shared.indexing {
+            self.after_index.extend(runs);
         } else if !runs.is_empty() {
-            fx.push(Effect::ReadRuns(runs.into_iter().collect()));
+            cx.effect([Effect::ReadRuns(runs.into_iter().collect())]);
         }
         if wrote_record {
-            fx.push(Effect::ReadRecords);
+            cx.effect([Effect::ReadRecords]);
         }
-        fx
     }
 
     /// Read the run `path` the live pane shows again (its artifacts and details
     /// are written last) once the index has it ended: now when the watch has
     /// already applied its end, else when the change that ends it is applied.
-    pub(super) fn reread_when_ended(&mut self, path: &str) -> Vec<Effect> {
-        self.changes.reread = Some(path.to_owned());
-        self.reread_shown(path)
+    pub fn reread_when_ended(&mut self, path: &str, cx: &mut Ctx) {
+        self.reread = Some(path.to_owned());
+        self.reread_shown(path, cx);
+    }
+
+    /// The runs in `ended` ended with a change of the watch (`None`: a full
+    /// load read every run as it is now): the run shown among them is read
+    /// again, so its artifacts and details are there without a key press.
+    pub fn reread_ended(&mut self, ended: Option<&[String]>, cx: &mut Ctx) {
+        if ended.is_none() {
+            self.after_index.clear();
+        }
+        match self.reread.clone() {
+            Some(p) if ended.is_none_or(|e| e.contains(&p)) => self.reread_shown(&p, cx),
+            _ => {}
+        }
     }
 
     /// The first index is done: the runs of the launches that ended meanwhile
     /// are read as they are now.
-    pub(super) fn runs_after_index(&mut self) -> Option<Effect> {
-        let runs = std::mem::take(&mut self.changes.after_index);
+    pub fn runs_after_index(&mut self) -> Option<Effect> {
+        let runs = std::mem::take(&mut self.after_index);
         (!runs.is_empty()).then(|| Effect::ReadRuns(runs.into_iter().collect()))
     }
 
-    /// After a full load: the run shown that has ended since it was read is read
-    /// again, so its artifacts and details are there without a key press.
-    pub(super) fn changes_after_load(&mut self) -> Vec<Effect> {
-        // the load read every run as it is now
-        self.changes.after_index.clear();
-        let mut fx = match self.changes.reread.clone() {
-            Some(p) => self.reread_shown(&p),
-            None => Vec::new(),
-        };
-        fx.extend(self.stop_following_ended());
-        fx
-    }
-
-    /// The run followed in the live pane was cancelled or abandoned (it never
-    /// gets a meta.json): its follow ends and it is shown as it is, ended.
-    fn stop_following_ended(&mut self) -> Vec<Effect> {
-        let Some(run) = self.live.run().filter(|r| r.in_progress) else {
-            return Vec::new();
-        };
-        let p = run.path.clone();
-        let shown = matches!(&self.live.wanted(), Some(RunRef::Folder(w)) if *w == p);
-        let gone = self.ws.as_ref().is_some_and(|ws| {
-            ws.logs.runs.iter().any(|r| {
-                r.path == p && matches!(r.status, RunStatus::Cancelled | RunStatus::Abandoned)
-            })
-        });
-        if !shown || !gone {
-            return Vec::new();
-        }
-        self.live.drop_launch();
-        vec![Effect::StopFollow, Effect::LoadRun(p)]
-    }
-
-    fn reread_shown(&mut self, p: &str) -> Vec<Effect> {
-        let shown = matches!(&self.live.wanted(), Some(RunRef::Folder(w)) if w == p);
+    fn reread_shown(&mut self, p: &str, cx: &mut Ctx) {
+        let shown = matches!(cx.shared.live.wanted(), Some(RunRef::Folder(w)) if w == p);
         if !shown {
-            self.changes.reread = None;
-            return Vec::new();
+            self.reread = None;
+            return;
         }
-        let ended = self.ws.as_ref().is_some_and(|ws| {
+        let ended = cx.shared.ws.is_some_and(|ws| {
             ws.logs
                 .runs
                 .iter()
                 .any(|r| r.path == p && r.status != RunStatus::InProgress)
         });
-        if !ended {
-            return Vec::new();
+        if ended {
+            self.reread = None;
+            cx.effect([Effect::LoadRun(p.to_owned())]);
         }
-        self.changes.reread = None;
-        vec![Effect::LoadRun(p.to_owned())]
     }
-}
-
-/// `cancelled` / `abandoned` when the index says the run at `path` ended so
-/// (without a `meta.json`).
-pub fn ended_without_meta(app: &App, path: &str) -> Option<&'static str> {
-    let ws = app.ws.as_ref()?;
-    let r = ws.logs.runs.iter().find(|r| r.path == path)?;
-    matches!(r.status, RunStatus::Cancelled | RunStatus::Abandoned).then(|| r.status.as_str())
 }
 
 #[cfg(test)]
@@ -340,7 +214,7 @@ mod tests {
         a.opts.root = root.to_path_buf();
         let tree = Workspace::load_tree(root).expect("tree");
         a.update(Action::TreeLoaded(Box::new(tree)));
-        assert!(a.indexing);
+        assert!(a.domain.indexing());
         let key = a
             .tests
             .cases()
@@ -387,10 +261,10 @@ mod tests {
         assert_eq!(runs, std::slice::from_ref(&run));
         assert!(!fx.iter().any(|e| matches!(e, Effect::Reload)), "{fx:?}");
         // read as the runtime reads them: the run is in the model, ended
-        let config = a.ws.as_ref().expect("ws").config.clone();
+        let config = a.domain.ws().expect("ws").config.clone();
         let changes = runs.into_iter().map(Change::Logs).collect();
         a.update(Action::Changed(Reader::new(root, &config).read(&changes)));
-        let ws = a.ws.as_ref().expect("ws");
+        let ws = a.domain.ws().expect("ws");
         let got = ws
             .logs
             .runs
@@ -399,6 +273,66 @@ mod tests {
             .map(|r| r.status);
         assert_eq!(got, Some(RunStatus::Failed));
         // read once: the next index's end has nothing left to read
-        assert!(a.runs_after_index().is_none());
+        assert!(a.changes.runs_after_index().is_none());
+    }
+
+    /// A run another process writes, followed in the live pane: a change of a
+    /// folder above it (a reporter's temporary folder beside it) leaves it
+    /// followed — the index, the change applied, still has it; its own folder
+    /// deleted ends it, with a note. Nothing is looked at on the disk to tell.
+    #[test]
+    fn a_followed_run_ends_when_the_index_loses_it_not_when_a_folder_above_changes() {
+        let d = tempfile::tempdir().expect("tmp");
+        let root = d.path();
+        let mut a = super::super::test_support::demo_app(root);
+        let config = a.domain.ws().expect("ws").config.clone();
+        let key = a
+            .tests
+            .cases()
+            .iter()
+            .find(|c| !c.orphan())
+            .map(|c| c.key.clone())
+            .expect("a case");
+        let case = format!("tests/logs/{key}");
+        let run = format!("{case}/29990101-120000-000");
+        let write_run = |rel: &str| {
+            std::fs::create_dir_all(root.join(rel)).expect("mkdir");
+            std::fs::write(root.join(rel).join("timeline.jsonl"), "").expect("timeline");
+        };
+        let read = |a: &mut super::super::App, rel: &str| {
+            let changes = std::collections::BTreeSet::from([Change::Logs(rel.to_owned())]);
+            a.update(Action::Changed(Reader::new(root, &config).read(&changes)))
+        };
+        write_run(&run);
+        let fx = read(&mut a, &run);
+        assert!(
+            fx.iter()
+                .any(|e| matches!(e, Effect::LoadRun(p) if *p == run)),
+            "{fx:?}"
+        );
+        let data = testdeck_core::tail::live_run::load_run(root, &run);
+        a.update(Action::RunLoaded(Box::new(data)));
+        assert!(a.live.run().is_some_and(|r| r.path == run && r.in_progress));
+        // a reporter's temporary folder beside it: the case's folder read
+        // again, the run kept
+        std::fs::create_dir_all(root.join(&case).join("reporter-tmp")).expect("mkdir");
+        let fx = read(&mut a, &case);
+        assert!(
+            !fx.iter().any(|e| matches!(e, Effect::StopFollow)),
+            "{fx:?}"
+        );
+        assert!(a.live.run().is_some_and(|r| r.path == run && r.in_progress));
+        // its own folder deleted: it ends first, said on the status line (then
+        // the case's run before it is shown)
+        std::fs::remove_dir_all(root.join(&run)).expect("rm");
+        let fx = read(&mut a, &run);
+        assert!(matches!(fx.first(), Some(Effect::StopFollow)), "{fx:?}");
+        assert!(
+            a.notice()
+                .as_deref()
+                .is_some_and(|n| n.starts_with("ended, folder deleted")),
+            "{:?}",
+            a.notice()
+        );
     }
 }

@@ -127,7 +127,7 @@ impl App {
             Command::TabRuns => self.set_tab(Tab::Runs),
             Command::Find => {
                 let mut f = Finder::default();
-                f.refind(&self.candidates);
+                f.refind(self.domain.candidates());
                 self.layers.open(Overlay::Finder(f));
             }
             Command::Filter => {
@@ -168,7 +168,7 @@ impl App {
             Command::Problems => {
                 self.problems.check();
                 self.layers
-                    .open(self.problems.overlay(self.ws.as_ref(), self.live.run(), 0));
+                    .open(self.problems.overlay(self.domain.ws(), self.live.run(), 0));
                 return vec![Effect::Work(FeatureWork::Validate)];
             }
             Command::Close => {
@@ -194,13 +194,13 @@ impl App {
                 self.notice = Some(format!("tree sorted by {}", s.name()));
             }
             Command::MarkChanged => {
-                let (notice, fx) = super::insights::ask_changed(self.ws.is_some());
+                let (notice, fx) = super::insights::ask_changed(self.domain.ws().is_some());
                 self.notice = Some(notice);
                 return fx.into_iter().collect();
             }
             Command::AddCase => self.add_case(),
             Command::RunLast => return self.run_last(),
-            Command::JumpRun => return self.jump_to_announced(),
+            Command::JumpRun => return answer!(self.changes, |c, cx| c.jump_to_announced(&mut cx)).1,
             Command::Reload => {
                 self.why.forget();
                 self.notice = Some("reading the workspace again…".into());

@@ -130,7 +130,7 @@ mod tests {
     fn the_selection_names_the_file_and_line_to_edit_and_the_strings_to_copy() {
         let d = tempfile::tempdir().expect("tmp");
         let mut app = demo_app(d.path());
-        let ws = app.ws.as_ref().expect("ws");
+        let ws = app.domain.ws().expect("ws");
         let case = ws
             .catalog
             .as_ref()
@@ -177,7 +177,7 @@ mod tests {
         );
         // the problems list: its top line's problem, at its line
         app.update(Action::Cmd(crate::action::Command::Problems));
-        let first = app.ws.as_ref().expect("ws").problems.first().cloned();
+        let first = app.domain.ws().expect("ws").problems.first().cloned();
         match first {
             Some(p) if !p.file.is_empty() => assert_eq!(
                 app.edit_target(),

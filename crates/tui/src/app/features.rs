@@ -27,7 +27,10 @@ impl App {
                     Some(watch::Step::Say(m)) => self.notice = Some(m),
                     Some(watch::Step::Done { said, record }) => {
                         self.notice = Some(said);
-                        return self.launch_ended(watch::WATCH_LAUNCH, record);
+                        return self.publish(super::pane::Published::LaunchEnded {
+                            index: watch::WATCH_LAUNCH,
+                            wrote_record: record,
+                        });
                     }
                     Some(watch::Step::Exec(e)) => return self.exec_event(watch::WATCH_LAUNCH, e),
                 }
@@ -151,7 +154,7 @@ impl App {
                 self.refresh_problems();
             }
             FeatureResult::ChangeTimes(t) => {
-                if let Some(ws) = &self.ws {
+                if let Some(ws) = self.domain.ws() {
                     self.tests.set_change_times(ws, *t);
                 }
             }
@@ -170,6 +173,7 @@ impl App {
                 return self.adopt_planned(adoption, editor);
             }
             FeatureResult::AdoptDone(adoption) => self.adopt_done(adoption),
+            FeatureResult::RunMeta { run, meta } => self.run_meta.read(&run, meta),
         }
         Vec::new()
     }
@@ -180,7 +184,7 @@ impl App {
             if title.starts_with(super::overlay::PROBLEMS_TITLE) {
                 let o = self
                     .problems
-                    .overlay(self.ws.as_ref(), self.live.run(), *scroll);
+                    .overlay(self.domain.ws(), self.live.run(), *scroll);
                 self.layers.open(o);
             }
         }
@@ -188,7 +192,7 @@ impl App {
 
     /// `I`: the Insights screen.
     pub(super) fn insights_open(&mut self) {
-        let Some(ws) = &self.ws else {
+        let Some(ws) = self.domain.ws() else {
             self.notice = Some("still indexing".into());
             return;
         };
@@ -227,7 +231,7 @@ impl App {
     /// `W`: the failure view of the selected case's latest run, the run the live
     /// pane shows (from there), or the selected run.
     pub(super) fn why_open(&mut self) -> Vec<Effect> {
-        let Some(ws) = &self.ws else {
+        let Some(ws) = self.domain.ws() else {
             self.notice = Some("still indexing".into());
             return Vec::new();
         };
@@ -350,7 +354,7 @@ impl App {
 
     /// `w`, `F`, `c`, `R`.
     pub(super) fn feature_command(&mut self, c: Command) -> Vec<Effect> {
-        if self.ws.is_none() {
+        if self.domain.ws().is_none() {
             self.notice = Some("still indexing".into());
             return Vec::new();
         }
@@ -365,7 +369,7 @@ impl App {
 
     /// `c`: pick run A, then B (same case); on a case with no pick, its default pair.
     fn compare_selected(&mut self) -> Vec<Effect> {
-        let Some(ws) = &self.ws else {
+        let Some(ws) = self.domain.ws() else {
             return Vec::new();
         };
         let step = match self.tab {

@@ -10,7 +10,7 @@ impl App {
         match c {
             Command::Close => return Vec::new(),
             Command::Confirm => {
-                if let Some(key) = f.selected_key(&self.candidates) {
+                if let Some(key) = f.selected_key(self.domain.candidates()) {
                     self.jump_to_case(&key);
                 }
                 return self.selection_changed();
@@ -18,7 +18,7 @@ impl App {
             Command::MoveDown => f.down(),
             Command::MoveUp => f.up(),
             Command::Mark => {
-                if let Some(key) = f.selected_key(&self.candidates) {
+                if let Some(key) = f.selected_key(self.domain.candidates()) {
                     if !self.marks.remove(&key) {
                         self.marks.insert(key);
                     }
@@ -27,7 +27,7 @@ impl App {
             }
             Command::ClearInput => {
                 f.clear();
-                f.refind(&self.candidates);
+                f.refind(self.domain.candidates());
             }
             _ => {}
         }
@@ -56,7 +56,7 @@ impl App {
         match self.layers.take() {
             Some(Overlay::Finder(mut f)) => {
                 f.type_char(ch);
-                f.refind(&self.candidates);
+                f.refind(self.domain.candidates());
                 self.layers.open(Overlay::Finder(f));
                 return;
             }
@@ -88,7 +88,7 @@ impl App {
 
     pub(super) fn refilter_target(&mut self, t: InputTarget) {
         match t {
-            InputTarget::RunsFilter => self.refilter_runs(),
+            InputTarget::RunsFilter => self.runs.refilter_in(self.domain.ws()),
             InputTarget::EventsFilter => {
                 self.live.refilter();
                 self.clamp();

@@ -52,6 +52,8 @@ pub struct Live {
     cap: usize,
     /// How many columns the rows are scrolled sideways (`<` / `>`).
     hscroll: usize,
+    /// The run the selection asked for last (the pane follows its changes).
+    last_want: Option<RunRef>,
 }
 
 /// How many columns `<` / `>` scroll the rows sideways.
@@ -977,6 +979,8 @@ fn pretty_value(
         }
     }
 }
+
+mod wanted;
 
 #[cfg(test)]
 mod tests;

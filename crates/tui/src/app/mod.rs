@@ -8,8 +8,8 @@ macro_rules! shared {
     ($app:expr) => {
         $crate::app::pane::Shared {
             root: &$app.opts.root,
-            ws: $app.ws.as_ref(),
-            indexing: $app.indexing,
+            ws: $app.domain.ws(),
+            indexing: $app.domain.indexing(),
             asking: $app.layers.overlay().is_some() || $app.layers.input().is_some(),
             picture_background: $app.previews.background(),
             tab: $app.tab,
@@ -23,8 +23,15 @@ macro_rules! shared {
             focus: $app.focus,
             size: $app.size,
             marks: &$app.marks,
-            candidates: &$app.candidates,
+            candidates: $app.domain.candidates(),
         }
+    };
+}
+
+/// The tabs lent to the Domain beside it ([`domain::Tabs`]) by the App `$app`.
+macro_rules! tabs {
+    ($app:expr) => {
+        domain::Tabs::new(&mut $app.tests, &mut $app.catalog, &mut $app.runs)
     };
 }
 
@@ -54,6 +61,7 @@ mod commands;
 pub mod compare;
 pub mod contract;
 pub mod details;
+pub mod domain;
 pub mod editor;
 mod effect;
 mod features;
@@ -76,6 +84,7 @@ pub mod prompt;
 #[cfg(test)]
 mod random_changes;
 pub mod report;
+mod run_meta;
 pub mod runs_tab;
 pub mod screen;
 mod selection;
@@ -98,9 +107,9 @@ use layout::Areas;
 use pane::Published;
 use ratatui::layout::Position;
 use screen::ScreenOutcome;
+use selection::record_data;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
-use testdeck_core::workspace::Workspace;
 
 pub use catalog_tab::{CatRow, CatalogTab};
 pub use effect::{EditTarget, Effect};
@@ -151,20 +160,12 @@ pub struct App {
     /// that do not set them: built-in openers, nothing remembered).
     opener_places: testdeck_core::workspace::openers::UserDirs,
     resolver: Resolver,
-    ws: Option<Workspace>,
-    load_error: Option<String>,
+    /// The workspace loaded, how far its load is, the finder's candidates.
+    domain: domain::Domain,
     /// Animation frame of the indexing spinner.
     spinner: usize,
-    /// The tree is shown but run history is still being indexed.
-    indexing: bool,
-    /// The tree shown holds the walk's first results only (`Action::TreePart`):
-    /// the whole tree, the catalog and the finder's candidates are to come.
-    tree_partial: bool,
-    /// Runs of the history read so far and in all, while it streams in.
-    history_progress: Option<(usize, usize)>,
-    /// The whole `meta.json` of the run the details show (path, meta), read when
-    /// it is selected: the index keeps only a summary per run.
-    run_meta: Option<(String, Option<testdeck_core::workspace::logs::Meta>)>,
+    /// The whole `meta.json` of the run the details show.
+    run_meta: run_meta::RunMeta,
     size: (u16, u16),
     tab: Tab,
     focus: Pane,
@@ -179,14 +180,10 @@ pub struct App {
     marks: BTreeSet<CaseRef>,
     /// Zoom and the tree's width, as the person set them.
     sizing: layout::Sizing,
-    /// What the finder matches.
-    candidates: Vec<Candidate>,
     /// The overlay stack: a full screen, an overlay over it, the filter line.
     layers: overlay::Layers,
     /// The launch component: authorizations, max risk, runs in flight, verdicts.
     launch: launch::Launch,
-    /// The run the selection asked for last (the live pane follows its changes).
-    last_want: Option<RunRef>,
     /// One-line messages for the status bar (config errors, notices).
     notice: Option<String>,
     watch: watch::Watch,
@@ -233,16 +230,12 @@ impl App {
             } else {
                 testdeck_core::workspace::openers::UserDirs::default()
             },
+            domain: domain::Domain::new(opts.use_env),
             opts,
             keymap,
             resolver: Resolver::default(),
-            ws: None,
-            load_error: None,
             spinner: 0,
-            indexing: false,
-            tree_partial: false,
-            history_progress: None,
-            run_meta: None,
+            run_meta: run_meta::RunMeta::default(),
             size: (80, 24),
             tab: Tab::Tests,
             focus: Pane::Tree,
@@ -253,10 +246,8 @@ impl App {
             details: details::DetailsPane::default(),
             marks: BTreeSet::new(),
             sizing: layout::Sizing::default(),
-            candidates: Vec::new(),
             layers: overlay::Layers::default(),
             launch: launch::Launch::default(),
-            last_want: None,
             notice: None,
             watch: watch::Watch::default(),
             compare: compare::Compare::default(),
@@ -276,10 +267,6 @@ impl App {
 
     pub fn spinner(&self) -> &'static str {
         SPINNER[self.spinner % SPINNER.len()]
-    }
-
-    pub fn loading(&self) -> bool {
-        self.ws.is_none() && self.load_error.is_none()
     }
 
     /// The keymap mode the next key is resolved in.
@@ -317,7 +304,7 @@ impl App {
 
     /// The run selected in the Runs tab.
     pub fn selected_run(&self) -> Option<&testdeck_core::workspace::logs::RawRun> {
-        self.runs.selected_run(self.ws.as_ref()?)
+        self.runs.selected_run(self.domain.ws()?)
     }
 
     /// The catalog run record selected in the Runs tab: its path and the record.
@@ -330,7 +317,7 @@ impl App {
     /// The catalog case under the Catalog tab's cursor.
     pub fn selected_catalog_case(&self) -> Option<&testdeck_core::workspace::catalog::Case> {
         self.catalog
-            .selected_case(self.ws.as_ref()?.catalog.as_ref()?)
+            .selected_case(self.domain.ws()?.catalog.as_ref()?)
     }
 
     /// The launch component: authorizations, max risk, runs in flight, verdicts.
@@ -427,7 +414,6 @@ impl App {
         if reloaded {
             fx.extend(self.publish(Published::Reloaded));
         }
-        self.sync_run_meta();
         // the subscribers: the details' subject, the contract checks, the
         // previews, the failure digests
         fx.extend(self.publish(Published::Changed));
@@ -496,7 +482,7 @@ impl App {
             let mut published = Vec::new();
             // field by field (not `shared()`): the subscribers are borrowed beside it
             let mut cx = pane::Ctx::new(shared!(self), &mut fx, &mut published);
-            let subscribers: [&mut dyn pane::Component; 7] = [
+            let subscribers: [&mut dyn pane::Component; 8] = [
                 &mut self.adding,
                 &mut self.details,
                 &mut self.contract,
@@ -504,6 +490,7 @@ impl App {
                 &mut self.layers,
                 &mut self.why,
                 &mut self.launch,
+                &mut self.run_meta,
             ];
             for p in subscribers {
                 if p.subscribes(&e) {
@@ -553,16 +540,34 @@ impl App {
             Published::AskOrLaunch(a) => return Ok(self.ask_or_launch(*a)),
             Published::RunLaunched { index, path } => self.changes.launched(index, path),
             Published::LaunchEnded {
-                index,
-                wrote_record,
-            } => return Ok(self.launch_ended(index, wrote_record)),
-            Published::RereadWhenEnded(p) => return Ok(self.reread_when_ended(&p)),
-            Published::SelectLaunched(id) => self.select_launched(&id),
+                index: i,
+                wrote_record: w,
+            } => {
+                return Ok(answer!(self.changes, |c, cx| c.launch_ended(i, w, &mut cx)).1);
+            }
+            Published::RereadWhenEnded(p) => {
+                return Ok(answer!(self.changes, |c, cx| c.reread_when_ended(&p, &mut cx)).1);
+            }
+            Published::SelectLaunched(id) => {
+                let cat = self.domain.ws().and_then(|w| w.catalog.as_ref());
+                self.tests.follow_launch(self.tab, &id);
+                self.catalog.follow_launch(self.tab, cat, &id);
+                self.live.wanted_now(selection::wanted_run(&self.shared()));
+            }
             Published::Problem { said, stderr } => {
                 self.problems.failed(said, stderr);
                 self.refresh_problems();
             }
             Published::Acted | Published::Changed | Published::Reloaded => {}
+            Published::CursorOnRun { case, run, runs } => {
+                if let Some(k) = case {
+                    self.tests.jump_to(&k);
+                }
+                if runs {
+                    self.tab = Tab::Runs;
+                    self.runs.select_run(run);
+                }
+            }
         }
         Ok(Vec::new())
     }
@@ -591,61 +596,32 @@ impl App {
             }
             Action::Tick => {
                 // a tick only animates the spinner; it must not cancel a pending frame
-                self.dirty = was_dirty || self.loading() || self.indexing;
+                self.dirty = was_dirty || self.domain.loading() || self.domain.indexing();
                 self.spinner = self.spinner.wrapping_add(1);
                 Vec::new()
             }
-            Action::TreePart(ws) => {
-                if self.ws.is_none() || self.tree_partial {
-                    self.tree_part(*ws);
-                    self.indexing = true;
-                }
-                Vec::new()
-            }
-            Action::TreeLoaded(ws) => {
-                if self.ws.is_none() || self.tree_partial {
-                    self.tree_loaded(*ws);
-                    self.indexing = true;
-                }
-                Vec::new()
-            }
-            Action::HistoryStarted { total, problems } => {
-                self.history_started(total, problems);
-                Vec::new()
-            }
-            Action::HistoryChunk(chunk) => {
-                self.history_chunk(*chunk);
-                Vec::new()
-            }
-            Action::HistoryVerified { updates, problems } => {
-                self.history_verified(updates, problems);
-                Vec::new()
-            }
-            Action::HistoryRebuilt(chunk) => {
-                self.history_rebuilt(*chunk);
-                Vec::new()
-            }
             Action::HistoryDone => {
-                self.indexing = false;
-                self.history_progress = None;
+                self.domain.history_done();
                 let mut fx = self.selection_changed();
-                fx.extend(self.ws.as_ref().map(insights::change_times_job));
-                fx.extend(self.runs_after_index());
+                fx.extend(self.domain.ws().map(insights::change_times_job));
+                fx.extend(self.changes.runs_after_index());
                 fx
             }
             Action::Loaded(ws) => {
-                self.indexing = false;
-                self.tree_partial = false;
-                self.history_progress = None;
-                self.set_workspace(*ws);
+                let catalog = self.domain.loaded(*ws, &mut tabs!(self));
+                self.installed(catalog);
                 let mut fx = self.selection_changed();
-                fx.extend(self.changes_after_load());
-                fx.extend(self.ws.as_ref().map(insights::change_times_job));
+                fx.extend(answer!(self.changes, |c, cx| c.reread_ended(None, &mut cx)).1);
+                fx.extend(self.live.stop_following_ended(self.domain.ws()));
+                fx.extend(self.domain.ws().map(insights::change_times_job));
                 fx
             }
             Action::Changed(updates) => {
                 self.dirty = was_dirty;
-                self.workspace_changed(updates)
+                match self.domain.changed(updates, &mut tabs!(self)) {
+                    Ok(ch) => self.workspace_changed(ch),
+                    Err(fx) => fx,
+                }
             }
             Action::WatchProblems(found) => {
                 self.problems.watching(found);
@@ -653,7 +629,7 @@ impl App {
                 Vec::new()
             }
             Action::LoadFailed(e) => {
-                self.load_error = Some(e);
+                self.domain.failed(e);
                 Vec::new()
             }
             Action::RunLoaded(data) => self.live.loaded(*data),
@@ -664,7 +640,7 @@ impl App {
                 // its artifacts and details are read again once the index has it
                 // ended (the watch applies its end: the statuses, the statistics)
                 if finished {
-                    self.reread_when_ended(&path)
+                    self.publish(Published::RereadWhenEnded(path))
                 } else {
                     Vec::new()
                 }
@@ -700,6 +676,11 @@ impl App {
             Action::Terminate => {
                 self.quit = true;
                 vec![Effect::Quit]
+            }
+            // the rest is what the staged index sends
+            a => {
+                let catalog = self.domain.indexed(a, &mut tabs!(self));
+                self.installed(catalog)
             }
         }
     }
@@ -778,6 +759,62 @@ impl App {
     }
 }
 
+/// The workspace's way in: the Domain installs it in the tabs, the changes and
+/// the live pane decide what is followed; what each leaves for another, here.
+impl App {
+    /// What an install left for the App: the catalog's host and max risk; the
+    /// cursors kept in view.
+    fn installed(&mut self, catalog: domain::Installed) -> Vec<Effect> {
+        if let Some((host, risk)) = catalog {
+            self.opts.host = host;
+            self.launch.default_risk(risk);
+        }
+        self.clamp();
+        Vec::new()
+    }
+
+    /// A change of the watch applied to the model and the tabs: a followed run
+    /// whose folder went ends first (its note on the status line), then the
+    /// selection's run is shown again (a launch shown keeps the pane until
+    /// the person moves on), a new run is announced or shown, the run shown
+    /// that ended is read again; then the run records.
+    fn workspace_changed(&mut self, mut ch: domain::Changed) -> Vec<Effect> {
+        self.dirty = true;
+        self.installed(ch.installed.take());
+        let running = self.launch.running() > 0;
+        let launching = running || self.live.launch().is_some();
+        let note = self.live.end_deleted(&ch.removed, self.domain.ws());
+        let mut fx: Vec<_> = note.iter().map(|_| Effect::StopFollow).collect();
+        self.notice = note.or(self.notice.take());
+        if !launching {
+            fx.extend(self.selection_changed());
+        }
+        let how = (
+            running,
+            ch.fresh.as_deref().is_some_and(|p| self.launch.covers(p)),
+        );
+        fx.extend(answer!(self.changes, |c, cx| c.new_run(&ch, how, &mut cx)).1);
+        let ended = Some(ch.applied.ended_runs.as_slice());
+        fx.extend(answer!(self.changes, |c, cx| c.reread_ended(ended, &mut cx)).1);
+        fx.extend(self.live.stop_following_ended(self.domain.ws()));
+        fx.extend(ch.records);
+        fx
+    }
+
+    /// The live pane follows the run the selection wants now.
+    pub(super) fn selection_changed(&mut self) -> Vec<Effect> {
+        let want = selection::wanted_run(&self.shared());
+        self.live.show_wanted(want, |w| record_data(&self.runs, w))
+    }
+
+    /// The records changed (read again, or a verdict given): the Runs rows, and the
+    /// live pane when it shows one of them, show what they hold now.
+    pub(super) fn records_changed(&mut self) {
+        self.runs.refilter_in(self.domain.ws());
+        self.live.records_read(|w| record_data(&self.runs, w));
+    }
+}
+
 impl App {
     /// Encode the full-screen screenshot (or a trace's frames) for the terminal's
     /// protocol when shown (once per file and size), and forget them when closed.
@@ -824,24 +861,9 @@ impl App {
         &self.opener_places
     }
 
-    /// The loaded workspace (`None` while loading or when it failed).
-    pub fn ws(&self) -> &Option<Workspace> {
-        &self.ws
-    }
-
-    /// Why the workspace could not be loaded.
-    pub fn load_error(&self) -> &Option<String> {
-        &self.load_error
-    }
-
-    /// The tree is shown but run history is still being indexed.
-    pub fn indexing(&self) -> bool {
-        self.indexing
-    }
-
-    /// Runs of the history read so far and in all, while it streams in.
-    pub fn history_progress(&self) -> Option<(usize, usize)> {
-        self.history_progress
+    /// The workspace loaded, how far its load is, the finder's candidates.
+    pub fn domain(&self) -> &domain::Domain {
+        &self.domain
     }
 
     /// The terminal size (columns, rows).
@@ -897,11 +919,6 @@ impl App {
     /// Zoom and the tree's width.
     pub fn sizing(&self) -> &layout::Sizing {
         &self.sizing
-    }
-
-    /// What the finder matches.
-    pub fn candidates(&self) -> &Vec<Candidate> {
-        &self.candidates
     }
 
     /// The status bar's one-line message.

@@ -170,7 +170,7 @@ impl App {
         let CaseRef::Catalog(id) = c else {
             return self.jump_to(&c.target());
         };
-        let Some(cat) = self.ws.as_ref().and_then(|w| w.catalog.as_ref()) else {
+        let Some(cat) = self.domain.ws().and_then(|w| w.catalog.as_ref()) else {
             return false;
         };
         if !self.catalog.jump_to(cat, id) {

@@ -73,6 +73,14 @@ pub enum Published {
     SelectLaunched(String),
     /// A tool failed: the problems list keeps what it said on stderr.
     Problem { said: String, stderr: Vec<String> },
+    /// The cursor on run `run` of the workspace (the changes' `J`): the Tests
+    /// tab's on its case `case` (the tab and the focus as they are); when
+    /// `runs`, the Runs tab shown with its cursor on the run's row.
+    CursorOnRun {
+        case: Option<String>,
+        run: usize,
+        runs: bool,
+    },
 }
 
 /// The state every pane may read: the workspace and the panes the others
@@ -132,6 +140,17 @@ impl<'a> Shared<'a> {
             Tab::Catalog => return None,
         };
         (run.status == RunStatus::Failed).then_some(run.path.as_str())
+    }
+
+    /// The run tests case `c` shows when it is selected: the launch of it
+    /// while one runs, else its latest run.
+    pub fn case_run(&self, c: &CaseRow) -> Option<super::RunRef> {
+        if self.live.launch() == Some(c.key.as_str()) {
+            return self.live.wanted().cloned();
+        }
+        let ws = self.ws?;
+        (c.run_range.1 > c.run_range.0)
+            .then(|| super::RunRef::Folder(ws.logs.runs[c.run_range.1 - 1].path.clone()))
     }
 
     /// The run selected in the Runs tab.

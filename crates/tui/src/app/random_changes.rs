@@ -33,10 +33,10 @@ fn render(a: &mut App) -> String {
     for n in stats {
         let _ = writeln!(out, "stats {n}");
     }
-    for c in &a.candidates {
+    for c in a.domain.candidates() {
         let _ = writeln!(out, "candidate {c:?}");
     }
-    let ws = a.ws.as_ref().expect("ws");
+    let ws = a.domain.ws().expect("ws");
     for r in a.runs.visible() {
         let what = match *r {
             super::RunRow::Tests(i) => ws.logs.runs.get(i).map(|r| r.path.clone()),
@@ -51,7 +51,9 @@ fn render(a: &mut App) -> String {
 fn fresh(root: &Path, like: &App) -> App {
     let mut b = app();
     b.opts.root = root.to_path_buf();
-    b.set_workspace(Workspace::load(root).expect("load"));
+    b.update(Action::Loaded(Box::new(
+        Workspace::load(root).expect("load"),
+    )));
     while b.tests.sort() != like.tests.sort() {
         b.tests.cycle_sort();
     }
@@ -76,7 +78,7 @@ fn sequence(seed: u64, steps: usize) {
     })
     .expect("tree");
     a.update(Action::TreeLoaded(Box::new(whole)));
-    let config = a.ws.as_ref().expect("ws").config.clone();
+    let config = a.domain.ws().expect("ws").config.clone();
     let mut history = testdeck_core::workspace::HistoryLoader::new(root, &config.runs);
     for chunk in history.by_ref() {
         a.update(Action::HistoryChunk(Box::new(chunk)));

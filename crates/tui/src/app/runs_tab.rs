@@ -157,6 +157,20 @@ impl RunsTab {
         ws.map_or(0, |w| w.logs.runs.len()) + self.records.len()
     }
 
+    /// Put the cursor on the row of tests run `i` when it is shown.
+    pub fn select_run(&mut self, i: usize) {
+        if let Some(pos) = self.visible.iter().position(|r| *r == RunRow::Tests(i)) {
+            self.list.cursor = pos;
+        }
+    }
+
+    /// [`RunsTab::refilter`] when a workspace is loaded.
+    pub fn refilter_in(&mut self, ws: Option<&Workspace>) {
+        if let Some(ws) = ws {
+            self.refilter(ws);
+        }
+    }
+
     /// The rows of both sources the filter keeps, newest first.
     pub fn refilter(&mut self, ws: &Workspace) {
         let mut q = Query::new(&self.filter);

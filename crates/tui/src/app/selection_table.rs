@@ -35,7 +35,7 @@ fn wanted_path(w: &RunRef) -> &str {
 /// the artifacts list is that run's.
 fn check(a: &App, step: &str) {
     let what = format!("{step} ({:?}, subject {:?})", a.tab, subject(a));
-    let want = a.wanted_run();
+    let want = super::selection::wanted_run(&a.shared());
     let shown = a.live.case_shown();
     // a launch that started and has no case yet: the pane is empty, waiting
     let waiting = matches!(a.live.wanted(), Some(RunRef::Launch(id)) if id.is_empty());
@@ -79,7 +79,7 @@ fn settle(a: &mut App, root: &Path, fx: Vec<Effect>) {
             }
             Effect::ReadRecords => a.update(Action::Records(crate::runtime::read_records(root))),
             Effect::ReadRuns(runs) => {
-                let ws = a.ws.as_ref().expect("ws");
+                let ws = a.domain.ws().expect("ws");
                 let changes = runs.into_iter().map(Change::Logs).collect();
                 let updates = Reader::new(root, &ws.config).read(&changes);
                 a.update(Action::Changed(updates))
@@ -102,7 +102,7 @@ fn exec(a: &mut App, root: &Path, ev: testdeck_exec::ExecEvent) {
 
 /// Another case of the tab than the one selected (a multi-case launch moving on).
 fn other_case(a: &App) -> (String, Option<String>) {
-    let ws = a.ws.as_ref().expect("ws");
+    let ws = a.domain.ws().expect("ws");
     match a.tab {
         Tab::Catalog => {
             let cur = subject(a);
@@ -210,7 +210,7 @@ fn walk(a: &mut App, root: &Path, tab: Tab, n: &mut usize) {
         "{\"type\":\"step\",\"name\":\"external\"}\n",
     )
     .expect("timeline");
-    let ws = a.ws.as_ref().expect("ws");
+    let ws = a.domain.ws().expect("ws");
     let reader = Reader::new(root, &ws.config);
     let changes: std::collections::BTreeSet<Change> = [Change::Logs(rel)].into();
     let updates = reader.read(&changes);
@@ -255,10 +255,11 @@ fn every_pane_shows_the_subject_s_run_whatever_changes_it() {
     }
     // the Catalog tab on a case with a verdict shows that case's latest record
     cmd(&mut a, root, Command::TabCatalog);
-    let cat =
-        a.ws.as_ref()
-            .and_then(|w| w.catalog.clone())
-            .expect("catalog");
+    let cat = a
+        .domain
+        .ws()
+        .and_then(|w| w.catalog.clone())
+        .expect("catalog");
     assert!(a.catalog.jump_to(&cat, "TC-CLI-004"));
     let fx = a.selection_changed();
     settle(&mut a, root, fx);

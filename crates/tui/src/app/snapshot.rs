@@ -119,7 +119,7 @@ pub struct Derived {
 impl Derived {
     /// The derived values of `app` as it is now.
     pub(super) fn of(app: &App) -> Derived {
-        let ws = app.ws.as_ref();
+        let ws = app.domain.ws();
         let chart = match (app.tab, ws, app.selected_case()) {
             (Tab::Tests, Some(ws), Some(c)) => {
                 let runs = ws
@@ -138,7 +138,7 @@ impl Derived {
         };
         let live_ended = app.live.run().and_then(|r| {
             counted();
-            changes::ended_without_meta(app, &r.path)
+            app.domain.ended_without_meta(&r.path)
         });
         let live_external = ws.map_or(0, |ws| {
             counted();
@@ -291,7 +291,7 @@ impl<'a> Snapshot<'a> {
             runs: &app.runs,
             live: &app.live,
             marks: &app.marks,
-            candidates: &app.candidates,
+            candidates: app.domain.candidates(),
             launch: &app.launch,
             reruns: app.watch.reruns(),
             previews: &app.previews,
@@ -301,9 +301,9 @@ impl<'a> Snapshot<'a> {
                 .key_hints
                 .then(|| super::hints::key_hints(&app.keymap, &app.layers, (app.tab, app.focus))),
             tab_ctx: TabCtx {
-                ws: app.ws.as_ref(),
-                load_error: app.load_error.as_ref(),
-                loading: app.loading(),
+                ws: app.domain.ws(),
+                load_error: app.domain.load_error(),
+                loading: app.domain.loading(),
                 spinner: app.spinner(),
                 focused: app.has_keys(Pane::Tree),
                 marks: &app.marks,
@@ -314,12 +314,12 @@ impl<'a> Snapshot<'a> {
                 launch: &app.launch,
                 badges,
                 notice: app.notice.as_ref(),
-                loading: app.loading(),
-                indexing: app.indexing,
+                loading: app.domain.loading(),
+                indexing: app.domain.indexing(),
                 spinner: app.spinner(),
-                history_progress: app.history_progress,
+                history_progress: app.domain.history_progress(),
                 pending_keys: app.pending_keys(),
-                runs: app.runs.total(app.ws.as_ref()),
+                runs: app.runs.total(app.domain.ws()),
                 external_runs: d.live_external,
             },
             around: Around {
@@ -338,7 +338,7 @@ impl<'a> Snapshot<'a> {
 /// What the badges are read from.
 fn badges(app: &App) -> Badges<'_> {
     Badges {
-        ws: app.ws.as_ref(),
+        ws: app.domain.ws(),
         tests: &app.tests,
         watch: &app.watch,
         compare: &app.compare,
@@ -354,13 +354,13 @@ fn details_of<'a>(app: &'a App, badges: Badges<'a>) -> Details<'a> {
         .map(|run| why::summary(app.why.digest(&run)))
         .unwrap_or_default();
     Details {
-        ws: app.ws.as_ref(),
+        ws: app.domain.ws(),
         tab: app.tab,
         why,
         node: app.selected_node(),
         tests: &app.tests,
         badges,
-        run: app.selected_run().map(|r| (r, app.run_meta(r))),
+        run: app.selected_run().map(|r| (r, app.run_meta.get(r))),
         record: app.selected_record(),
         catalog: &app.catalog,
         verdicts: &app.derived.verdicts,

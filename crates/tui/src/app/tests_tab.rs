@@ -486,6 +486,16 @@ impl TestsTab {
         true
     }
 
+    /// A launch's case `id` started in tab `tab` and the live pane shows it: a
+    /// cursor on a case (Tests tab) moves to it (the details and the timeline
+    /// show the same case while a launch goes from case to case); on a folder
+    /// it stays.
+    pub fn follow_launch(&mut self, tab: super::Tab, id: &str) {
+        if tab == super::Tab::Tests && self.selected_case().is_some() {
+            self.jump_to(id);
+        }
+    }
+
     /// The case row of a tests key `scope/caseId`.
     pub fn case(&self, key: &str) -> Option<&CaseRow> {
         self.by_key.get(key).and_then(|&i| self.cases.get(i))

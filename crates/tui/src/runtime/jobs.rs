@@ -6,6 +6,7 @@ use crate::feature_work::{FeatureResult, FeatureWork, ReportWrite};
 use std::path::Path;
 use std::sync::Arc;
 use testdeck_core::workspace::insights::ChangeTimesRead as _;
+use testdeck_core::workspace::logs::RunDetails as _;
 use testdeck_core::workspace::new_case::NewCase;
 use testdeck_exec::process::Cancel;
 
@@ -187,6 +188,11 @@ pub fn run_now_in(job: FeatureWork, root: &Path, cache: Option<&Path>) -> Option
                 .map(|()| a)
                 .map_err(|e| e.to_string()),
         )),
+        // the details' `meta.json`, read beside the loop (the index keeps its summary)
+        FeatureWork::RunMeta(r) => Some(FeatureResult::RunMeta {
+            meta: r.details(root).map(Box::new),
+            run: r.path,
+        }),
     }
 }
 

@@ -87,12 +87,12 @@ impl App {
                 if let Some(p) = &path {
                     self.changes.launched(index, p.clone());
                 }
-                if !self.launch_shown_here() {
+                if !self.tab.shows_launch() {
                     return Vec::new();
                 }
                 let fx = self.live.show_launch(&id, path.as_deref());
                 self.live.opened(index);
-                self.select_launched(&id);
+                self.publish(super::super::pane::Published::SelectLaunched(id.clone()));
                 let msg = command.unwrap_or_default();
                 let risk = risk.map_or(String::new(), |r| format!(" [{}]", r.as_str()));
                 self.live
@@ -109,7 +109,7 @@ impl App {
                     return Vec::new();
                 }
                 let row = self.launch.runner.line(stream, line);
-                if !self.launch_shown_here() {
+                if !self.tab.shows_launch() {
                     return Vec::new();
                 }
                 self.live.push_runner_line(index, row)
@@ -182,7 +182,10 @@ impl App {
                     skip_reasons(&s.results),
                     self.launch.runner.closing()
                 ));
-                self.launch_ended(index, s.record.is_some())
+                self.publish(super::super::pane::Published::LaunchEnded {
+                    index,
+                    wrote_record: s.record.is_some(),
+                })
             }
         }
     }
@@ -193,7 +196,7 @@ impl App {
     fn left_out_in_live(&mut self, id: &str, verdict: Verdict, reason: &str) -> Vec<Effect> {
         if !matches!(verdict, Verdict::Skipped | Verdict::NotRun)
             || self.live.launch() == Some(id)
-            || !self.launch_shown_here()
+            || !self.tab.shows_launch()
         {
             return Vec::new();
         }

@@ -275,7 +275,7 @@ impl App {
     /// `r`: launch the marked cases, or else the selection (shown first when it
     /// is more than one case).
     pub(super) fn start_launch(&mut self) -> Vec<Effect> {
-        let Some(ws) = &self.ws else {
+        let Some(ws) = self.domain.ws() else {
             self.notice = Some("still indexing".into());
             return Vec::new();
         };
@@ -322,7 +322,7 @@ impl App {
         risk: Option<Risk>,
     ) -> Asking {
         let risk = risk.or(self.launch.max_risk).unwrap_or_default();
-        let plan = match &self.ws {
+        let plan = match self.domain.ws() {
             Some(ws) => plan_for(ws, tests, catalog, risk, &self.launch.grants),
             None => testdeck_exec::LaunchPlan::default(),
         };
@@ -339,7 +339,7 @@ impl App {
 
     /// Ask the next question of a launch, or launch it when none is left.
     pub(crate) fn ask_or_launch(&mut self, mut a: Asking) -> Vec<Effect> {
-        let Some(ws) = &self.ws else {
+        let Some(ws) = self.domain.ws() else {
             return Vec::new();
         };
         let ctx = testdeck_exec::LaunchContext::of(ws);
@@ -366,7 +366,7 @@ impl App {
         self.marks.clear();
         // the run launched is watched unfiltered (as another case selected is),
         // and the previous run's rows leave the pane the moment it starts
-        if self.launch_shown_here() {
+        if self.tab.shows_launch() {
             self.live.starting();
         } else {
             self.live.reset_filters();

@@ -84,7 +84,7 @@ impl App {
     /// prompt must authorize, and what the selection and the policy leave out —
     /// from the same decisions the launch takes (`exec::decisions`).
     pub fn outlook(&self, plan: &LaunchPlan, left_out: &[(String, String)]) -> Outlook {
-        let Some(ws) = &self.ws else {
+        let Some(ws) = self.domain.ws() else {
             return Outlook::default();
         };
         let ctx = testdeck_exec::LaunchContext::of(ws);
@@ -129,7 +129,7 @@ impl App {
             excluded: left_out.to_vec(),
             ..Outlook::default()
         };
-        if let (Some(cat), Some(vars)) = (&ctx.catalog, self.vars()) {
+        if let (Some(cat), Some(vars)) = (&ctx.catalog, self.domain.vars()) {
             if !plan.catalog.ids.is_empty() {
                 let sel = testdeck_exec::catalog_run::selection(cat, &vars, &plan.catalog);
                 o.excluded

@@ -11,7 +11,7 @@ impl App {
     /// (catalog), through the prompts of `r`. On the Runs tab with a filter, only the
     /// failed cases the filter shows.
     pub(crate) fn rerun_failed(&mut self) -> Vec<Effect> {
-        let Some(ws) = &self.ws else {
+        let Some(ws) = self.domain.ws() else {
             return Vec::new();
         };
         let set = testdeck_exec::failed::failed_set(ws);

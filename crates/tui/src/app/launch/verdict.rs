@@ -15,12 +15,10 @@ impl App {
     /// in the queue, with the checklist as the person must follow it (`${VAR}`
     /// expanded by the catalog's vars, as the run expands `how.steps`).
     pub(super) fn queue_verdict(&mut self, id: &str, index: usize) {
-        let case = self
-            .ws
-            .as_ref()
+        let case = (self.domain.ws())
             .and_then(|w| w.catalog.as_ref())
             .and_then(|c| c.case(id));
-        let vars = self.vars();
+        let vars = self.domain.vars();
         let steps = case.map_or_else(Vec::new, |c| {
             c.how
                 .steps

@@ -55,7 +55,7 @@ fn finished_run(root: &Path, case: &str, run: &str, status: &str) {
 /// status), the runs the Runs tab lists, and the runs the tree's
 /// statistics count (passed, failed).
 fn history_shown(a: &App) -> (Vec<(String, RunStatus)>, usize, (u64, u64)) {
-    let runs = a.ws().as_ref().map_or_else(Vec::new, |ws| {
+    let runs = a.domain().ws().map_or_else(Vec::new, |ws| {
         ws.logs
             .runs
             .iter()
@@ -140,7 +140,7 @@ fn a_second_open_draws_the_history_from_the_cache_before_any_meta_json_is_read()
         .cloned()
         .collect();
     c.until("the cached history shown", |a| {
-        a.indexing() && history_shown(a).0 == cached
+        a.domain().indexing() && history_shown(a).0 == cached
     });
     // the check against the folders waits on a meta.json: nothing but the
     // cache drew what is shown
@@ -154,7 +154,7 @@ fn a_second_open_draws_the_history_from_the_cache_before_any_meta_json_is_read()
         c.apply(fx);
     }
     let shown = history_shown(&c.app);
-    assert!(c.app.indexing());
+    assert!(c.app.domain().indexing());
     assert_eq!(shown.0, cached);
     assert_eq!(shown.1, 12, "the Runs tab lists the cached runs");
     assert_eq!(shown.2, (10, 2), "the statistics count the cached runs");
@@ -164,7 +164,7 @@ fn a_second_open_draws_the_history_from_the_cache_before_any_meta_json_is_read()
         "the warm open read the history in full"
     );
     drop(hold);
-    c.until("the check applied", |a| !a.indexing());
+    c.until("the check applied", |a| !a.domain().indexing());
     let shown = history_shown(&c.app);
     assert_eq!(shown.0, now);
     assert!(

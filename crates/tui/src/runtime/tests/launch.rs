@@ -63,7 +63,7 @@ fn a_launch_s_end_reaches_the_tree_stats_runs_and_artifacts_without_a_full_load(
                 .stats()
                 .get(CASE)
                 .is_some_and(|s| s.historical.failed_runs == 1);
-            let listed = a.ws().as_ref().is_some_and(|ws| {
+            let listed = a.domain().ws().is_some_and(|ws| {
                 a.runs().visible().iter().any(|r| {
                 matches!(r, crate::app::RunRow::Tests(i) if ws.logs.runs[*i].path == CASE_RUN)
             })

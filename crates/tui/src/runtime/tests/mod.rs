@@ -151,7 +151,9 @@ impl Cockpit {
     /// `cache`, its first index done and its watch set up.
     fn open_with(root: &Path, cache: Option<&Path>) -> Cockpit {
         let mut c = Cockpit::start(root, cache);
-        c.until("the first index", |a| a.ws().is_some() && !a.indexing());
+        c.until("the first index", |a| {
+            a.domain().ws().is_some() && !a.domain().indexing()
+        });
         let end = std::time::Instant::now() + Duration::from_secs(20);
         while !c
             .rt
