@@ -479,6 +479,12 @@ impl Live {
         self.base = 0;
     }
 
+    /// Edit `e` typed on the runtime events' filter line: the rows it keeps.
+    pub(super) fn edit_filter(&mut self, e: super::input::Edit) {
+        e.apply(&mut self.events_filter);
+        self.refilter();
+    }
+
     /// The rows the filters keep, rebuilt (a filter changed, a run was loaded).
     pub fn refilter(&mut self) {
         self.base = 0;

@@ -73,6 +73,9 @@ pub enum Published {
     SelectLaunched(String),
     /// A tool failed: the problems list keeps what it said on stderr.
     Problem { said: String, stderr: Vec<String> },
+    /// The pictures the screen shown holds, after each change (the terminal's
+    /// encoding of them follows: `Graphics`).
+    Shown(Vec<crate::graphics::Picture>),
 }
 
 /// The state every pane may read: the workspace and the panes the others
@@ -106,6 +109,8 @@ pub struct Shared<'a> {
     pub marks: &'a BTreeSet<CaseRef>,
     /// What the finder matches.
     pub candidates: &'a [super::Candidate],
+    /// Runs under way: the launches' and watch mode's reruns.
+    pub runs_live: usize,
 }
 
 impl<'a> Shared<'a> {

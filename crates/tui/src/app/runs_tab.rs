@@ -157,6 +157,14 @@ impl RunsTab {
         ws.map_or(0, |w| w.logs.runs.len()) + self.records.len()
     }
 
+    /// Edit `e` typed on the filter line: the rows it keeps (with `ws` read).
+    pub(super) fn edit_filter(&mut self, e: super::input::Edit, ws: Option<&Workspace>) {
+        e.apply(&mut self.filter);
+        if let Some(ws) = ws {
+            self.refilter(ws);
+        }
+    }
+
     /// The rows of both sources the filter keeps, newest first.
     pub fn refilter(&mut self, ws: &Workspace) {
         let mut q = Query::new(&self.filter);

@@ -283,6 +283,22 @@ impl Runtime {
                 let root = self.root.clone();
                 tokio::task::spawn_blocking(move || send(Action::Records(read_records(&root))));
             }
+            Effect::Discard(copy) => {
+                if let Some(dir) = copy.parent() {
+                    let _ = std::fs::remove_dir_all(dir);
+                }
+            }
+            Effect::Trust {
+                places,
+                slot,
+                argv,
+                shown,
+            } => {
+                // before the opener's `Spawn`, which follows it: remembered first
+                let written =
+                    testdeck_core::workspace::openers::trust(&self.root, &places, slot, &argv);
+                (self.send)(Action::Notice(crate::app::opener::trusted(&shown, written)));
+            }
             Effect::Spawn(argv) => {
                 let send = self.send.clone();
                 let root = self.root.clone();
