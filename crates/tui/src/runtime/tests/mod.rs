@@ -272,3 +272,4 @@ mod follow;
 mod history;
 mod launch;
 mod one_store;
+mod opener;
