@@ -587,7 +587,7 @@ fn a_trust_question_too_long_for_the_screen_scrolls_and_y_waits_for_its_end() {
         serde_json::to_string(&hidden).expect("toml string")
     );
     std::fs::write(&toml, text + &open).expect("toml");
-    let mut app = Deck::new(options(d.path(), "demo"), Runs::FOLDERS)
+    let mut app = Deck::new(options(d.path(), "demo"), Runs::JOBS)
         .sized(100, 30)
         .loaded();
     assert!(app.jump_to(PLAN_CARD_CASE));
@@ -651,7 +651,7 @@ fn the_trust_question_s_answers_are_effects_for_the_runtime_in_order() {
     let toml = d.path().join("testdeck.toml");
     let text = std::fs::read_to_string(&toml).unwrap_or_default();
     std::fs::write(&toml, text + "\n[open]\ndefault = [\"true\"]\n").expect("toml");
-    let mut app = Deck::new(options(d.path(), "demo"), Runs::FOLDERS)
+    let mut app = Deck::new(options(d.path(), "demo"), Runs::JOBS)
         .sized(100, 30)
         .loaded();
     assert!(app.jump_to(PLAN_CARD_CASE));

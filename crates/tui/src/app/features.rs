@@ -176,6 +176,9 @@ impl App {
             FeatureResult::AdoptDone(adoption) => {
                 return answer!(self.adding, |a, cx| a.adopt_done(adoption, &mut cx)).1;
             }
+            FeatureResult::Opened { job, opening } => {
+                return self.answer_with(|cx| super::opener::opened(*job, opening, cx));
+            }
         }
         Vec::new()
     }

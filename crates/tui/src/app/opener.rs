@@ -2,45 +2,52 @@
 //! workspace's own opener is shown and trusted by the person before it first runs.
 
 use super::super::action::Command;
+use super::super::feature_work::{FeatureWork, OpenArtifact, Opening};
 use super::pane::Ctx;
 use super::{Effect, Overlay, Prompt, overlay};
 use testdeck_core::sanitize::escape;
 
-/// `o`: open the selected artifact with its opener. The copy made for an
-/// opener that will not run is removed by the runtime (`Effect::Discard`).
+/// `o`: the selected artifact to its opener — which one, and the private
+/// copy it is handed, are the runtime's job (`FeatureWork::Open`).
 pub(super) fn open(cx: &mut Ctx) {
-    use testdeck_core::workspace::openers::{self, Decision, OpenerKind};
+    use testdeck_core::workspace::openers::OpenerKind;
     let s = cx.shared;
-    let (kind, shown, file) = match s.live.artifact_to_open(s.root) {
+    let (kind, shown, file, within) = match s.live.artifact_to_open(s.root) {
         Ok(a) => a,
         Err(why) => {
             cx.say(why);
             return;
         }
     };
-    // which command runs is the core's decision; the TUI only asks
-    let slot = OpenerKind::of(&kind, &shown);
-    // absolute: the opener runs in the workspace root, not in testdeck's directory
-    let file = std::path::absolute(&file).unwrap_or(file);
-    let target = file.to_string_lossy().into_owned();
-    match openers::decide(s.root, s.opener_places, slot) {
-        Decision::Nothing => {
-            cx.effect([Effect::Discard(file)]);
-            cx.say("no opener configured ([open] is empty)");
-        }
-        Decision::Run(mut argv) => {
-            argv.push(target);
-            cx.say(format!("opening {}", escape(&shown)));
+    let job = OpenArtifact {
+        // which command runs is the core's decision; the TUI only asks
+        slot: OpenerKind::of(&kind, &shown),
+        file,
+        shown,
+        within,
+        places: s.opener_places.clone(),
+    };
+    cx.effect([Effect::Work(FeatureWork::Open(Box::new(job)))]);
+}
+
+/// What `o` on the artifact `job` led to: the opener started, the trust
+/// question asked, or why nothing opens.
+pub(super) fn opened(job: OpenArtifact, opening: Opening, cx: &mut Ctx) {
+    match opening {
+        Opening::Refused(why) => cx.say(why),
+        Opening::Nothing => cx.say("no opener configured ([open] is empty)"),
+        Opening::Run(argv) => {
+            cx.say(format!("opening {}", escape(&job.shown)));
             cx.effect([Effect::Spawn(argv)]);
         }
-        Decision::Ask { argv, file } => {
+        Opening::Ask { argv, file, target } => {
             cx.open(Overlay::Prompt(Prompt::TrustOpener(Box::new(
                 overlay::TrustOpener {
-                    slot,
+                    slot: job.slot,
                     argv,
                     file,
                     target,
-                    shown,
+                    shown: job.shown,
                     scroll: 0,
                 },
             ))));

@@ -283,11 +283,7 @@ impl Runtime {
                 let root = self.root.clone();
                 tokio::task::spawn_blocking(move || send(Action::Records(read_records(&root))));
             }
-            Effect::Discard(copy) => {
-                if let Some(dir) = copy.parent() {
-                    let _ = std::fs::remove_dir_all(dir);
-                }
-            }
+            Effect::Discard(copy) => jobs::discard(&copy),
             Effect::Trust {
                 places,
                 slot,
