@@ -529,7 +529,7 @@ impl App {
             Published::Refit => self.clamp(),
             Published::Marks(m) => self.marks = m,
             Published::Quit => {
-                // once: a second request (the quit question answered meanwhile) is said
+                // the cockpit ends once: a second request finds it ending
                 return Ok((!std::mem::replace(&mut self.quit, true))
                     .then_some(Effect::Quit)
                     .into_iter()
