@@ -63,6 +63,7 @@ mod hints;
 mod input;
 pub mod insights;
 pub mod launch;
+mod layers;
 pub mod layout;
 pub mod list;
 pub mod live;

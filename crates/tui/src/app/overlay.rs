@@ -4,7 +4,6 @@
 use super::super::action::Command;
 use super::finder::{Candidate, Finder};
 use super::input::Edit;
-use super::pane::{Component, Ctx, Published};
 use testdeck_core::sanitize::escape;
 
 #[derive(Debug, Clone)]
@@ -167,41 +166,6 @@ impl Layers {
             _ => return false,
         }
         true
-    }
-
-    /// A command on the finder `f` (taken off the stack to answer it): Enter
-    /// puts the cursor on the case under its own, Space marks that case, Esc
-    /// closes it; anything else keeps it open.
-    pub(in crate::app) fn finder_command(&mut self, mut f: Finder, c: Command, cx: &mut Ctx) {
-        let candidates = cx.shared.candidates;
-        match c {
-            Command::Close => return,
-            Command::Confirm => {
-                if let Some(key) = f.selected_key(candidates) {
-                    cx.publish(Published::SelectCase(key));
-                }
-                cx.reselect();
-                return;
-            }
-            Command::MoveDown => f.down(),
-            Command::MoveUp => f.up(),
-            Command::Mark => {
-                if let Some(key) = f.selected_key(candidates) {
-                    let mut marks = cx.shared.marks.clone();
-                    if !marks.remove(&key) {
-                        marks.insert(key);
-                    }
-                    cx.publish(Published::Marks(marks));
-                }
-                f.down();
-            }
-            Command::ClearInput => {
-                f.clear();
-                f.refind(candidates);
-            }
-            _ => {}
-        }
-        self.open(Overlay::Finder(f));
     }
 
     /// The pictures the screen shown holds, for the terminal's protocol: the
@@ -367,31 +331,5 @@ fn scroll_overlay(c: Command, scroll: usize, max: usize) -> Option<usize> {
         Command::GoTop => Some(0),
         Command::GoBottom => Some(max),
         _ => Some(scroll),
-    }
-}
-
-/// A subscriber: after a change, the trace screen shown asks for the frames it
-/// is about to draw.
-/// A subscriber: after each change, the trace screen's frames to decode, and
-/// the quit question answered once no run is live.
-impl Component for Layers {
-    fn subscribes(&self, e: &Published) -> bool {
-        matches!(e, Published::Changed)
-            && (matches!(self.screen, Some(super::screen::Screen::Trace(_)))
-                || matches!(self.overlay, Some(Overlay::Prompt(Prompt::QuitLive))))
-    }
-
-    fn on_event(&mut self, _: &Published, cx: &mut Ctx) {
-        if let Some(super::screen::Screen::Trace(v)) = self.screen_mut() {
-            cx.effect(v.frame_jobs(cx.shared.picture_background));
-        }
-        // asked to quit while runs were live, and they all ended meanwhile: the
-        // only reason to ask is gone, so the person's `q` goes through
-        if matches!(self.overlay, Some(Overlay::Prompt(Prompt::QuitLive)))
-            && cx.shared.runs_live == 0
-        {
-            self.overlay = None;
-            cx.publish(Published::Quit);
-        }
     }
 }
