@@ -198,7 +198,10 @@ impl App {
                 self.notice = Some(notice);
                 return fx.into_iter().collect();
             }
-            Command::AddCase => return [answer!(self.adding, |a, cx| a.start(&mut cx)).1, self.selection_changed()].into_iter().flatten().collect(),
+            Command::AddCase => {
+                let ((), fx) = answer!(self.adding, |a, cx| a.start(&mut cx));
+                return fx.into_iter().chain(self.selection_changed()).collect();
+            }
             Command::RunLast => return self.run_last(),
             Command::JumpRun => return self.jump_to_announced(),
             Command::Reload => {
