@@ -257,9 +257,20 @@ fn enter_asks_for_the_read_and_the_pane_says_reading_until_it_comes() {
     let t = text(&common::app::draw(&deck));
     assert!(!t.contains("reading trace…"), "{t}");
     assert!(t.contains("✓ workbench/open"), "{t}");
-    // `o` in the pane still hands the trace to its external opener
-    let spawned = deck
+    // `o` in the pane still hands the trace to its external opener (its copy
+    // and the opener's decision are a job of the runtime)
+    let open = deck
         .key(crossterm::event::KeyCode::Char('o'))
+        .into_iter()
+        .find_map(|e| match e {
+            Effect::Work(w @ FeatureWork::Open(_)) => Some(w),
+            _ => None,
+        })
+        .expect("o asks for the opener's job");
+    let done = testdeck_tui::runtime::run_now(open, d.path()).expect("a result");
+    let spawned = deck
+        .app
+        .update(Action::WorkDone(Box::new(done)))
         .into_iter()
         .find_map(|e| match e {
             Effect::Spawn(argv) => Some(argv),

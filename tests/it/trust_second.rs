@@ -587,7 +587,7 @@ fn a_trust_question_too_long_for_the_screen_scrolls_and_y_waits_for_its_end() {
         serde_json::to_string(&hidden).expect("toml string")
     );
     std::fs::write(&toml, text + &open).expect("toml");
-    let mut app = Deck::new(options(d.path(), "demo"), Runs::FOLDERS)
+    let mut app = Deck::new(options(d.path(), "demo"), Runs::JOBS)
         .sized(100, 30)
         .loaded();
     assert!(app.jump_to(PLAN_CARD_CASE));
@@ -635,6 +635,73 @@ fn a_trust_question_too_long_for_the_screen_scrolls_and_y_waits_for_its_end() {
     };
     assert_eq!(argv[2], hidden, "the command shown is the one run");
     if let Some(folder) = argv.last().map(Path::new).and_then(Path::parent) {
+        std::fs::remove_dir_all(folder).expect("rm the copy");
+    }
+}
+
+/// The trust question's answers leave the file work to the runtime: `n` asks
+/// for the private copy to be discarded (still there after the key), `y` asks
+/// for the trust to be remembered before the opener is spawned.
+#[test]
+fn the_trust_question_s_answers_are_effects_for_the_runtime_in_order() {
+    use common::app::{Deck, Runs, options};
+    use crossterm::event::KeyCode;
+    use testdeck_tui::app::{Effect, Pane};
+    let d = common::fs::demo_copy();
+    let toml = d.path().join("testdeck.toml");
+    let text = std::fs::read_to_string(&toml).unwrap_or_default();
+    std::fs::write(&toml, text + "\n[open]\ndefault = [\"true\"]\n").expect("toml");
+    let mut app = Deck::new(options(d.path(), "demo"), Runs::JOBS)
+        .sized(100, 30)
+        .loaded();
+    assert!(app.jump_to(PLAN_CARD_CASE));
+    app.cmd(testdeck_tui::action::Command::Open);
+    app.focus_on(Pane::Artifacts);
+    app.key(KeyCode::Char('j'));
+    let fx = app.key(KeyCode::Char('o'));
+    assert_eq!(spawned_target(&fx), None, "asked first: {fx:?}");
+    let fx = app.key(KeyCode::Char('n'));
+    let discarded: Vec<_> = fx
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Discard(copy) => Some(copy.clone()),
+            _ => None,
+        })
+        .collect();
+    let [copy] = discarded.as_slice() else {
+        panic!("one discard: {fx:?}");
+    };
+    assert!(copy.is_file(), "the key itself removed nothing: {copy:?}");
+    assert!(!copy.starts_with(d.path()), "a copy, not the artifact");
+    std::fs::remove_dir_all(copy.parent().expect("folder")).expect("rm the copy");
+    assert!(
+        app.notice()
+            .clone()
+            .unwrap_or_default()
+            .contains("not opened"),
+        "{:?}",
+        app.notice()
+    );
+    app.key(KeyCode::Char('o'));
+    let fx = app.key(KeyCode::Char('y'));
+    let trust = fx.iter().position(|e| matches!(e, Effect::Trust { .. }));
+    let spawn = fx.iter().position(|e| matches!(e, Effect::Spawn(_)));
+    assert!(
+        matches!((trust, spawn), (Some(t), Some(s)) if t < s),
+        "remembered, then spawned: {fx:?}"
+    );
+    let Some(Effect::Trust { argv, shown, .. }) = trust.map(|t| &fx[t]) else {
+        unreachable!("found above");
+    };
+    assert_eq!(
+        (argv.as_slice(), shown.as_str()),
+        (&["true".to_owned()][..], "artifacts/plan-card.png")
+    );
+    if let Some(folder) = spawned_target(&fx)
+        .as_deref()
+        .map(Path::new)
+        .and_then(Path::parent)
+    {
         std::fs::remove_dir_all(folder).expect("rm the copy");
     }
 }

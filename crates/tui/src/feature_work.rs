@@ -70,6 +70,42 @@ pub enum FeatureWork {
     AdoptMove(Box<Adoption>),
     /// The whole `meta.json` of the run the details show (the index keeps its summary).
     RunMeta(Box<RawRun>),
+    /// `o`: an artifact handed to its opener → `FeatureResult::Opened`.
+    Open(Box<OpenArtifact>),
+}
+
+/// `o` on an artifact: which opener runs for it is decided (the workspace's
+/// `testdeck.toml`, the person's own config and remembered trust are read),
+/// and the opener is handed a private copy of it, checked beneath its run
+/// folder as it is copied.
+#[derive(Debug, Clone)]
+pub struct OpenArtifact {
+    pub slot: testdeck_core::workspace::openers::OpenerKind,
+    /// The artifact (absolute) and as shown (run-relative).
+    pub file: PathBuf,
+    pub shown: String,
+    /// Its run folder, which the copy is read beneath.
+    pub within: PathBuf,
+    /// Where the person's own openers and remembered trust are.
+    pub places: testdeck_core::workspace::openers::UserDirs,
+}
+
+/// What `o` led to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Opening {
+    /// The opener to start: its argv, the private copy (absolute) last.
+    Run(Vec<String>),
+    /// The workspace's own opener `argv`, named by `file`, is not trusted
+    /// yet: the person is asked; `target` is the private copy it would open.
+    Ask {
+        argv: Vec<String>,
+        file: PathBuf,
+        target: String,
+    },
+    /// An opener set to `[]` (the copy removed again).
+    Nothing,
+    /// Why it was not opened (the artifact refused as it was copied).
+    Refused(String),
 }
 
 /// What `y` writes in the report view: what the person saw.
@@ -159,5 +195,10 @@ pub enum FeatureResult {
     RunMeta {
         run: String,
         meta: Option<Box<testdeck_core::workspace::logs::Meta>>,
+    },
+    /// What `o` on the artifact `job` led to.
+    Opened {
+        job: Box<OpenArtifact>,
+        opening: Opening,
     },
 }

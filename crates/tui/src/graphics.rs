@@ -3,7 +3,7 @@
 //! bounded query written after the first frame (half blocks until it is answered), and
 //! the picture on screen encoded for it (by ratatui-image, from the bounded decode's copy).
 
-use super::image::Rgb;
+use super::image::{Preview, Rgb};
 use ratatui::layout::{Rect, Size};
 use ratatui_image::picker::{Picker, ProtocolType};
 use ratatui_image::protocol::Protocol;
@@ -239,6 +239,9 @@ struct Shown {
     protocol: Result<Protocol, String>,
 }
 
+/// A picture on screen: its key (its file), its decoded copy and the area it fills.
+pub type Picture = (PathBuf, std::sync::Arc<Preview>, Rect);
+
 /// The terminal's protocol and the pictures encoded for it.
 #[derive(Default)]
 pub struct Graphics {
@@ -312,6 +315,16 @@ impl Graphics {
             });
         }
         self.shown = kept;
+    }
+
+    /// Keep the encoded pictures in step with `shown`, the pictures on screen
+    /// (none when no screen shows one): [`Graphics::sync`].
+    pub fn show(&mut self, shown: &[Picture]) {
+        let want: Vec<_> = shown
+            .iter()
+            .map(|(file, p, area)| (file.as_path(), &p.image, *area))
+            .collect();
+        self.sync(&want);
     }
 
     /// The picture encoded for `file` in `area`, when the terminal takes a protocol.

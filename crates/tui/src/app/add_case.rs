@@ -6,8 +6,9 @@
 //! with its imports rewritten and its runs.
 
 use super::effect::{EditTarget, Effect};
+use super::input::Edit;
 use super::pane::{Component, Ctx, Published};
-use super::{App, InputTarget, NodeKind, Tab};
+use super::{InputTarget, NodeKind, Tab};
 use crate::feature_work::FeatureWork;
 use testdeck_core::sanitize::escape;
 use testdeck_core::workspace::adopt::Adoption;
@@ -40,10 +41,6 @@ impl AddCase {
         &self.typed
     }
 
-    pub(super) fn typed_mut(&mut self) -> &mut String {
-        &mut self.typed
-    }
-
     pub(super) fn cancel(&mut self) {
         self.folder = None;
         self.adopting = None;
@@ -51,125 +48,111 @@ impl AddCase {
     }
 }
 
-impl App {
-    /// `a`: start typing a caseId for the folder under the cursor (a case: its folder).
-    pub(super) fn add_case(&mut self) {
-        if self.tab != Tab::Tests {
-            self.notice = Some("a adds a case in a folder of the Tests tab (1)".into());
+impl AddCase {
+    /// `a`: start typing a caseId for the folder under the cursor (a case: its
+    /// folder); on a temp case, the folder it is adopted into.
+    pub(super) fn start(&mut self, cx: &mut Ctx) {
+        let s = cx.shared;
+        if s.tab != Tab::Tests {
+            cx.say("a adds a case in a folder of the Tests tab (1)");
             return;
         }
-        if self.domain.ws().is_none() {
-            self.notice = Some("still indexing".into());
+        let Some(ws) = s.ws else {
+            cx.say("still indexing");
             return;
-        }
-        // a temp case: adopt it into the folder typed
-        let temp_file = match self.selected_node() {
-            Some(n) => match n.kind {
-                NodeKind::Case(i) => self
-                    .tests
-                    .cases()
-                    .get(i)
-                    .filter(|c| c.temp)
-                    .and_then(|c| c.test)
-                    .and_then(|t| self.domain.ws()?.tests.cases.get(t))
-                    .map(|c| c.path.clone()),
-                NodeKind::Folder => None,
-            },
-            None => None,
         };
+        let node = s.selected_node();
+        let case = node.and_then(|n| match n.kind {
+            NodeKind::Case(i) => s.tests.cases().get(i),
+            NodeKind::Folder => None,
+        });
+        // a temp case: adopt it into the folder typed
+        let temp_file = case
+            .filter(|c| c.temp)
+            .and_then(|c| c.test)
+            .and_then(|t| ws.tests.cases.get(t))
+            .map(|c| c.path.clone());
         if let Some(file) = temp_file {
-            self.adding.adopting = Some(file);
-            self.adding.folder = None;
-            self.adding.typed.clear();
-            self.layers.edit(InputTarget::NewCase);
+            self.adopting = Some(file);
+            self.folder = None;
+            self.typed.clear();
+            cx.publish(Published::Edit(InputTarget::NewCase));
             return;
         }
-        let folder = match self.selected_node() {
+        let folder = match node {
             Some(n) if n.kind == NodeKind::Folder => Some(n.key.clone()),
-            Some(n) => match n.kind {
-                NodeKind::Case(i) => self.tests.cases().get(i).map(|c| c.scope.clone()),
-                NodeKind::Folder => None,
-            },
-            None => None,
+            _ => case.map(|c| c.scope.clone()),
         };
         let Some(folder) = folder.filter(|f| !f.is_empty()) else {
-            self.notice = Some(if self.tests.nodes().is_empty() {
-                "a: the tree is empty: `testdeck new tests/<domain>/<layer>/<suite>/<name>` writes its first case (`testdeck init` finds the tests you have)".into()
+            cx.say(if s.tests.nodes().is_empty() {
+                "a: the tree is empty: `testdeck new tests/<domain>/<layer>/<suite>/<name>` writes its first case (`testdeck init` finds the tests you have)"
             } else {
-                "a: select a folder of the tree to add a case in".into()
+                "a: select a folder of the tree to add a case in"
             });
             return;
         };
-        self.adding.folder = Some(folder);
-        self.adding.typed.clear();
-        self.layers.edit(InputTarget::NewCase);
+        self.folder = Some(folder);
+        self.typed.clear();
+        cx.publish(Published::Edit(InputTarget::NewCase));
+    }
+
+    /// A key typed on the caseId line (or the folder's, adopting).
+    pub(super) fn typed_key(&mut self, e: Edit) {
+        e.apply(&mut self.typed);
     }
 
     /// Enter on the caseId line: the plan entry's job.
-    pub(super) fn add_case_confirm(&mut self) -> Vec<Effect> {
-        if let Some(file) = self.adding.adopting.take() {
-            let to = self
-                .adding
-                .typed
-                .trim()
-                .trim_start_matches("tests/")
-                .to_owned();
-            self.adding.typed.clear();
+    pub(super) fn confirm(&mut self, cx: &mut Ctx) {
+        if let Some(file) = self.adopting.take() {
+            let to = self.typed.trim().trim_start_matches("tests/").to_owned();
+            self.typed.clear();
             if to.is_empty() {
-                self.notice = Some("a: no folder typed, nothing adopted".into());
-                return Vec::new();
+                cx.say("a: no folder typed, nothing adopted");
+                return;
             }
-            self.notice = Some(format!("a: writing the plan entry of {}…", escape(&file)));
-            return vec![Effect::Work(FeatureWork::AdoptPlan {
+            cx.say(format!("a: writing the plan entry of {}…", escape(&file)));
+            cx.effect([Effect::Work(FeatureWork::AdoptPlan {
                 file,
                 to: format!("tests/{to}"),
-            })];
+            })]);
+            return;
         }
-        let id = self.adding.typed.trim().to_owned();
-        let folder = self.adding.folder.take();
-        self.adding.typed.clear();
+        let id = self.typed.trim().to_owned();
+        let folder = self.folder.take();
+        self.typed.clear();
         let Some(folder) = folder.filter(|_| !id.is_empty()) else {
-            self.notice = Some("a: no caseId typed, nothing added".into());
-            return Vec::new();
+            cx.say("a: no caseId typed, nothing added");
+            return;
         };
-        self.notice = Some(format!("a: writing the plan entry of {}…", escape(&id)));
-        vec![Effect::Work(FeatureWork::NewCasePlan {
+        cx.say(format!("a: writing the plan entry of {}…", escape(&id)));
+        cx.effect([Effect::Work(FeatureWork::NewCasePlan {
             target: format!("tests/{folder}/{id}"),
-        })]
+        })]);
     }
 
     /// The plan entry written: the editor on it (when set), then the test file's job.
-    pub(super) fn add_case_planned(
-        &mut self,
-        case: Result<Box<NewCase>, String>,
-        editor: bool,
-    ) -> Vec<Effect> {
+    pub(super) fn planned(case: Result<Box<NewCase>, String>, editor: bool, cx: &mut Ctx) {
         match case {
-            Err(e) => {
-                self.notice = Some(format!("a: {e}"));
-                Vec::new()
-            }
+            Err(e) => cx.say(format!("a: {e}")),
             Ok(c) => {
-                self.notice = Some(format!(
+                cx.say(format!(
                     "a: plan entry in {}, writing {}…",
                     escape(&c.plan_file),
                     escape(&c.test_file)
                 ));
-                let mut fx = Vec::new();
                 if editor {
-                    fx.push(Effect::Edit(EditTarget::at(&c.plan_file, c.plan_line)));
+                    cx.effect([Effect::Edit(EditTarget::at(&c.plan_file, c.plan_line))]);
                 }
                 // after the editor: the loop runs effects in order, the editor waited for
-                fx.push(Effect::Work(FeatureWork::NewCaseFile(c)));
-                fx
+                cx.effect([Effect::Work(FeatureWork::NewCaseFile(c))]);
             }
         }
     }
 
     /// The test file written: what was written, and the case selected once it shows.
-    pub(super) fn add_case_written(&mut self, case: Result<Box<NewCase>, String>) {
+    pub(super) fn written(&mut self, case: Result<Box<NewCase>, String>, cx: &mut Ctx) {
         match case {
-            Err(e) => self.notice = Some(format!("a: {e}")),
+            Err(e) => cx.say(format!("a: {e}")),
             Ok(c) => {
                 let entry = if c.plan_existed {
                     "its plan entry was there"
@@ -177,54 +160,48 @@ impl App {
                     "plan entry"
                 };
                 let at = c.plan_line.map(|l| format!(":{l}")).unwrap_or_default();
-                self.notice = Some(format!(
+                cx.say(format!(
                     "a: wrote {}{at} ({entry}) and {}",
                     escape(&c.plan_file),
                     escape(&c.test_file)
                 ));
                 // selected once in the tree (now, or when the watch brings it)
-                self.adding.pending =
-                    Some(testdeck_core::workspace::tree::key(&c.scope, &c.case_id));
+                self.pending = Some(testdeck_core::workspace::tree::key(&c.scope, &c.case_id));
             }
         }
     }
 
     /// Adopting, the plan entry written: the editor on it (when set), then the move.
     pub(super) fn adopt_planned(
-        &mut self,
         adoption: Result<Box<Adoption>, String>,
         editor: bool,
-    ) -> Vec<Effect> {
+        cx: &mut Ctx,
+    ) {
         match adoption {
-            Err(e) => {
-                self.notice = Some(format!("a: {e}"));
-                Vec::new()
-            }
+            Err(e) => cx.say(format!("a: {e}")),
             Ok(a) => {
-                self.notice = Some(format!(
+                cx.say(format!(
                     "a: plan entry in {}, moving {}…",
                     escape(&a.case.plan_file),
                     escape(&a.from)
                 ));
-                let mut fx = Vec::new();
                 if editor {
-                    fx.push(Effect::Edit(EditTarget::at(
+                    cx.effect([Effect::Edit(EditTarget::at(
                         &a.case.plan_file,
                         a.case.plan_line,
-                    )));
+                    ))]);
                 }
-                fx.push(Effect::Work(FeatureWork::AdoptMove(a)));
-                fx
+                cx.effect([Effect::Work(FeatureWork::AdoptMove(a))]);
             }
         }
     }
 
     /// Adopting, the file and its runs moved: what moved, and the case selected.
-    pub(super) fn adopt_done(&mut self, adoption: Result<Box<Adoption>, String>) {
+    pub(super) fn adopt_done(&mut self, adoption: Result<Box<Adoption>, String>, cx: &mut Ctx) {
         match adoption {
-            Err(e) => self.notice = Some(format!("a: {e}")),
+            Err(e) => cx.say(format!("a: {e}")),
             Ok(a) => {
-                self.notice = Some(format!(
+                cx.say(format!(
                     "a: moved {} to {} ({} import{} rewritten, {} run{} moved)",
                     escape(&a.from),
                     escape(&a.case.test_file),
@@ -234,7 +211,7 @@ impl App {
                     if a.runs.len() == 1 { "" } else { "s" },
                 ));
                 // selected once in the tree (now, or when the watch brings it)
-                self.adding.pending = Some(testdeck_core::workspace::tree::key(
+                self.pending = Some(testdeck_core::workspace::tree::key(
                     &a.case.scope,
                     &a.case.case_id,
                 ));

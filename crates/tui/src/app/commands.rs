@@ -24,7 +24,9 @@ impl App {
             return fx.into_iter().collect();
         }
         match self.layers.take() {
-            Some(Overlay::Finder(f)) => return self.finder_command(f, c),
+            Some(Overlay::Finder(f)) => {
+                return answer!(self.layers, |l, cx| l.finder_command(f, c, &mut cx)).1;
+            }
             Some(o @ (Overlay::Help { .. } | Overlay::Data { .. })) => {
                 self.layers.put(o.scrolled(c, self.help_len(), self.size));
                 return Vec::new();
@@ -68,7 +70,7 @@ impl App {
         match c {
             Command::Confirm if target == InputTarget::NewCase => {
                 self.layers.stop_editing();
-                return self.add_case_confirm();
+                return answer!(self.adding, |a, cx| a.confirm(&mut cx)).1;
             }
             Command::Close if target == InputTarget::NewCase => {
                 self.layers.stop_editing();
@@ -76,13 +78,11 @@ impl App {
             }
             Command::Close => {
                 self.layers.stop_editing();
-                self.filter_mut(target).clear();
-                self.refilter_target(target);
+                self.edit_input(target, super::input::Edit::Clear);
             }
             Command::Confirm => self.layers.stop_editing(),
             Command::ClearInput => {
-                self.filter_mut(target).clear();
-                self.refilter_target(target);
+                self.edit_input(target, super::input::Edit::Clear);
             }
             _ => {}
         }
@@ -162,7 +162,7 @@ impl App {
             Command::NextFailure | Command::PrevFailure => {
                 self.jump_failure(c == Command::NextFailure);
             }
-            Command::OpenArtifact => return self.open_artifact(),
+            Command::OpenArtifact => return self.answer_with(super::opener::open),
             Command::PreviewImage => return self.preview_open(),
             Command::Help => self.layers.open(Overlay::Help { scroll: 0 }),
             Command::Problems => {
@@ -198,7 +198,10 @@ impl App {
                 self.notice = Some(notice);
                 return fx.into_iter().collect();
             }
-            Command::AddCase => self.add_case(),
+            Command::AddCase => {
+                let ((), fx) = answer!(self.adding, |a, cx| a.start(&mut cx));
+                return fx.into_iter().chain(self.selection_changed()).collect();
+            }
             Command::RunLast => return self.run_last(),
             Command::JumpRun => return answer!(self.changes, |c, cx| c.jump_to_announced(&mut cx)).1,
             Command::Reload => {

@@ -31,6 +31,19 @@ pub enum Effect {
     ReadRecords,
     /// Start a program (an artifact opener) detached: argv, the file last.
     Spawn(Vec<String>),
+    /// Remove the private copy `.0` made for an opener that will not run (its
+    /// folder, which holds only it).
+    Discard(std::path::PathBuf),
+    /// Remember that the person trusts `argv` as the `slot` opener of the
+    /// workspace's `testdeck.toml` (in the trust file of `places`) →
+    /// `Action::Notice`, which says whether it was remembered (the opener of
+    /// `shown` runs either way).
+    Trust {
+        places: testdeck_core::workspace::openers::UserDirs,
+        slot: testdeck_core::workspace::openers::OpenerKind,
+        argv: Vec<String>,
+        shown: String,
+    },
     /// Launch a plan through the exec engine as launch number `index`.
     Launch {
         index: usize,

@@ -166,13 +166,22 @@ impl App {
                 }
             }
             FeatureResult::NewCasePlanned { case, editor } => {
-                return self.add_case_planned(case, editor);
+                return self.answer_with(|cx| super::add_case::AddCase::planned(case, editor, cx));
             }
-            FeatureResult::NewCaseWritten(case) => self.add_case_written(case),
+            FeatureResult::NewCaseWritten(case) => {
+                return answer!(self.adding, |a, cx| a.written(case, &mut cx)).1;
+            }
             FeatureResult::AdoptPlanned { adoption, editor } => {
-                return self.adopt_planned(adoption, editor);
+                return self.answer_with(|cx| {
+                    super::add_case::AddCase::adopt_planned(adoption, editor, cx);
+                });
             }
-            FeatureResult::AdoptDone(adoption) => self.adopt_done(adoption),
+            FeatureResult::AdoptDone(adoption) => {
+                return answer!(self.adding, |a, cx| a.adopt_done(adoption, &mut cx)).1;
+            }
+            FeatureResult::Opened { job, opening } => {
+                return self.answer_with(|cx| super::opener::opened(*job, opening, cx));
+            }
             FeatureResult::RunMeta { run, meta } => self.run_meta.read(&run, meta),
         }
         Vec::new()
@@ -347,7 +356,7 @@ impl App {
             TraceOutcome::Close => self.layers.close_screen(),
             TraceOutcome::Say(m) => self.notice = Some(m.into()),
             TraceOutcome::Help => self.layers.open(Overlay::Help { scroll: 0 }),
-            TraceOutcome::OpenExternal => return self.open_artifact(),
+            TraceOutcome::OpenExternal => return self.answer_with(super::opener::open),
         }
         Vec::new()
     }

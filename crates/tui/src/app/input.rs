@@ -1,99 +1,74 @@
-//! Typed input: the finder's keys and query, the filter lines, the text of a typed
-//! authorization or a verdict's note.
+//! Typed input: what a key no binding took does to a line of text — the
+//! finder's query, a typed authorization, a verdict's note, the filter lines,
+//! the caseId `a` adds. The line's owner applies it to its own text (the
+//! overlay stack to the finder's and the prompts', the Runs tab, the live pane
+//! and the case being added to theirs); the App hands it on.
 
-use super::super::action::Command;
-use super::{App, Effect, Finder, InputTarget, Overlay, Prompt};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-impl App {
-    pub(super) fn finder_command(&mut self, mut f: Finder, c: Command) -> Vec<Effect> {
-        match c {
-            Command::Close => return Vec::new(),
-            Command::Confirm => {
-                if let Some(key) = f.selected_key(self.domain.candidates()) {
-                    self.jump_to_case(&key);
-                }
-                return self.selection_changed();
-            }
-            Command::MoveDown => f.down(),
-            Command::MoveUp => f.up(),
-            Command::Mark => {
-                if let Some(key) = f.selected_key(self.domain.candidates()) {
-                    if !self.marks.remove(&key) {
-                        self.marks.insert(key);
-                    }
-                }
-                f.down();
-            }
-            Command::ClearInput => {
-                f.clear();
-                f.refind(self.domain.candidates());
-            }
-            _ => {}
-        }
-        self.layers.open(Overlay::Finder(f));
-        Vec::new()
-    }
+/// One edit of a line of text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Edit {
+    /// A character typed at its end.
+    Push(char),
+    /// Backspace: its last character erased.
+    Pop,
+    /// The whole line cleared (`Ctrl-U`, or the line closed).
+    Clear,
+}
 
-    pub(super) fn text_key(&mut self, k: KeyEvent) {
-        let ch = match k.code {
+impl Edit {
+    /// What key `k` types: a character without Ctrl or Alt, or Backspace.
+    pub fn of(k: KeyEvent) -> Option<Edit> {
+        match k.code {
             KeyCode::Char(c)
                 if !k
                     .modifiers
                     .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
             {
-                Some(c)
+                Some(Edit::Push(c))
             }
-            KeyCode::Backspace => None,
-            _ => return,
-        };
-        let edit = |s: &mut String| match ch {
-            Some(c) => s.push(c),
-            None => {
+            KeyCode::Backspace => Some(Edit::Pop),
+            _ => None,
+        }
+    }
+
+    /// Apply it to `s`.
+    pub fn apply(self, s: &mut String) {
+        match self {
+            Edit::Push(c) => s.push(c),
+            Edit::Pop => {
                 s.pop();
             }
-        };
-        match self.layers.take() {
-            Some(Overlay::Finder(mut f)) => {
-                f.type_char(ch);
-                f.refind(self.domain.candidates());
-                self.layers.open(Overlay::Finder(f));
-                return;
-            }
-            Some(Overlay::Prompt(Prompt::Authorize(mut a))) if a.typed() => {
-                edit(&mut a.typed);
-                self.layers.open(Overlay::Prompt(Prompt::Authorize(a)));
-                return;
-            }
-            Some(Overlay::Prompt(Prompt::Judge(mut j))) if j.editing_note => {
-                edit(&mut j.note);
-                self.layers.open(Overlay::Prompt(Prompt::Judge(j)));
-                return;
-            }
-            other => self.layers.put(other),
-        }
-        if let Some(t) = self.layers.input() {
-            edit(self.filter_mut(t));
-            self.refilter_target(t);
+            Edit::Clear => s.clear(),
         }
     }
+}
 
-    pub(super) fn filter_mut(&mut self, t: InputTarget) -> &mut String {
-        match t {
-            InputTarget::RunsFilter => self.runs.filter_mut(),
-            InputTarget::EventsFilter => self.live.events_filter_mut(),
-            InputTarget::NewCase => self.adding.typed_mut(),
-        }
-    }
+#[cfg(test)]
+mod tests {
+    use super::Edit;
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-    pub(super) fn refilter_target(&mut self, t: InputTarget) {
-        match t {
-            InputTarget::RunsFilter => self.runs.refilter_in(self.domain.ws()),
-            InputTarget::EventsFilter => {
-                self.live.refilter();
-                self.clamp();
-            }
-            InputTarget::NewCase => {}
-        }
+    #[test]
+    fn a_key_types_a_character_or_erases_one_and_ctrl_or_alt_types_nothing() {
+        let key = |c, m| Edit::of(KeyEvent::new(c, m));
+        assert_eq!(
+            key(KeyCode::Char('x'), KeyModifiers::SHIFT),
+            Some(Edit::Push('x'))
+        );
+        assert_eq!(key(KeyCode::Char('x'), KeyModifiers::CONTROL), None);
+        assert_eq!(key(KeyCode::Char('x'), KeyModifiers::ALT), None);
+        assert_eq!(key(KeyCode::Backspace, KeyModifiers::NONE), Some(Edit::Pop));
+        assert_eq!(key(KeyCode::Enter, KeyModifiers::NONE), None);
+        let mut s = String::from("ab");
+        Edit::Push('c').apply(&mut s);
+        assert_eq!(s, "abc");
+        Edit::Pop.apply(&mut s);
+        Edit::Pop.apply(&mut s);
+        assert_eq!(s, "a");
+        Edit::Clear.apply(&mut s);
+        Edit::Pop.apply(&mut s);
+        assert_eq!(s, "");
     }
 }

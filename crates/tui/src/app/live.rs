@@ -481,6 +481,12 @@ impl Live {
         self.base = 0;
     }
 
+    /// Edit `e` typed on the runtime events' filter line: the rows it keeps.
+    pub(super) fn edit_filter(&mut self, e: super::input::Edit) {
+        e.apply(&mut self.events_filter);
+        self.refilter();
+    }
+
     /// The rows the filters keep, rebuilt (a filter changed, a run was loaded).
     pub fn refilter(&mut self) {
         self.base = 0;
@@ -709,9 +715,13 @@ impl Live {
         ))
     }
 
-    /// The selected artifact to open: its kind, its path as shown (run-relative)
-    /// and a private copy of its file to hand the opener, or why there is none.
-    pub fn artifact_to_open(&self, root: &Path) -> Result<(String, String, PathBuf), String> {
+    /// The selected artifact to open: its kind, its path as shown (run-relative),
+    /// its file and its run folder (which the copy handed to the opener is read
+    /// beneath), or why there is none.
+    pub fn artifact_to_open(
+        &self,
+        root: &Path,
+    ) -> Result<(String, String, PathBuf, PathBuf), String> {
         let Some(run) = &self.run else {
             return Err("no run selected".into());
         };
@@ -728,12 +738,8 @@ impl Live {
         if !a.exists {
             return Err(format!("missing: {}", escape(&a.path)));
         }
-        // checked again as it is opened (the list is older than this key), and
-        // the opener gets a copy of what passed: it resolves its path later, when
-        // a link swapped in would lead it anywhere
-        let copy = testdeck_core::workspace::read::checked_copy(&file, &dir)
-            .map_err(|e| format!("not opened: {}: {e}", escape(&a.path)))?;
-        Ok((a.kind.clone(), a.path.clone(), copy))
+        // checked again as it is copied for its opener (the runtime's job)
+        Ok((a.kind.clone(), a.path.clone(), file, dir))
     }
 
     /// `n` / `N`: the next (previous) failure; `Some(found)` when the timeline is shown.

@@ -24,6 +24,7 @@ macro_rules! shared {
             size: $app.size,
             marks: &$app.marks,
             candidates: $app.domain.candidates(),
+            runs_live: $app.launch.running() + $app.watch.reruns(),
         }
     };
 }
@@ -70,6 +71,7 @@ mod hints;
 mod input;
 pub mod insights;
 pub mod launch;
+mod layers;
 pub mod layout;
 pub mod list;
 pub mod live;
@@ -78,6 +80,7 @@ mod navigate;
 pub mod opener;
 pub mod overlay;
 pub mod pane;
+mod pictures;
 pub mod preview;
 pub mod problems;
 pub mod prompt;
@@ -401,37 +404,16 @@ impl App {
             return Vec::new();
         }
         let reloaded = matches!(action, Action::Loaded(_) | Action::HistoryDone);
-        // a mouse event draws a frame only when what is shown moved (compared before
-        // and after, as yazi's `render!` does)
-        let before =
-            matches!(action, Action::Mouse(_)).then(|| (self.dirty, mouse::ViewKey::of(self)));
         let mut fx = self.update_inner(action);
         // a case `a` added: selected once the watch brings it into the tree
         fx.extend(self.publish(Published::Acted));
-        if let Some((was_dirty, key)) = before {
-            self.dirty = was_dirty || !fx.is_empty() || key != mouse::ViewKey::of(self);
-        }
         if reloaded {
             fx.extend(self.publish(Published::Reloaded));
         }
         // the subscribers: the details' subject, the contract checks, the
         // previews, the failure digests
         fx.extend(self.publish(Published::Changed));
-        self.sync_graphics();
-        // asked to quit while runs were live, and they all ended meanwhile: the
-        // only reason to ask is gone, so the person's `q` goes through
-        if !self.quit
-            && matches!(
-                self.layers.overlay(),
-                Some(Overlay::Prompt(Prompt::QuitLive))
-            )
-            && self.launch.running() == 0
-            && self.watch.reruns() == 0
-        {
-            self.layers.take();
-            self.quit = true;
-            fx.push(Effect::Quit);
-        }
+        fx.extend(self.show_pictures());
         // what the views show is derived once per change, never while drawing
         if self.dirty {
             self.derived = snapshot::Derived::of(self);
@@ -482,7 +464,7 @@ impl App {
             let mut published = Vec::new();
             // field by field (not `shared()`): the subscribers are borrowed beside it
             let mut cx = pane::Ctx::new(shared!(self), &mut fx, &mut published);
-            let subscribers: [&mut dyn pane::Component; 8] = [
+            let subscribers: [&mut dyn pane::Component; 9] = [
                 &mut self.adding,
                 &mut self.details,
                 &mut self.contract,
@@ -491,6 +473,7 @@ impl App {
                 &mut self.why,
                 &mut self.launch,
                 &mut self.run_meta,
+                &mut self.graphics,
             ];
             for p in subscribers {
                 if p.subscribes(&e) {
@@ -507,7 +490,7 @@ impl App {
     fn route(&mut self, e: Published) -> Result<Vec<Effect>, Published> {
         if matches!(
             e,
-            Published::Acted | Published::Changed | Published::Reloaded
+            Published::Acted | Published::Changed | Published::Reloaded | Published::Shown(_)
         ) {
             return Err(e);
         }
@@ -534,8 +517,11 @@ impl App {
             Published::Refit => self.clamp(),
             Published::Marks(m) => self.marks = m,
             Published::Quit => {
-                self.quit = true;
-                return Ok(vec![Effect::Quit]);
+                // the cockpit ends once: a second request finds it ending
+                return Ok((!std::mem::replace(&mut self.quit, true))
+                    .then_some(Effect::Quit)
+                    .into_iter()
+                    .collect());
             }
             Published::AskOrLaunch(a) => return Ok(self.ask_or_launch(*a)),
             Published::RunLaunched { index, path } => self.changes.launched(index, path),
@@ -558,7 +544,7 @@ impl App {
                 self.problems.failed(said, stderr);
                 self.refresh_problems();
             }
-            Published::Acted | Published::Changed | Published::Reloaded => {}
+            Published::Acted | Published::Changed | Published::Reloaded | Published::Shown(_) => {}
             Published::CursorOnRun { case, run, runs } => {
                 if let Some(k) = case {
                     self.tests.jump_to(&k);
@@ -585,7 +571,13 @@ impl App {
                 self.text_key(k);
                 Vec::new()
             }
-            Action::Mouse(m) => self.mouse(m),
+            Action::Mouse(m) => {
+                // a frame only when what is shown moved (compared before and after)
+                let key = mouse::ViewKey::of(self);
+                let fx = self.mouse(m);
+                self.dirty = was_dirty || !fx.is_empty() || key != mouse::ViewKey::of(self);
+                fx
+            }
             Action::Resize(w, h) => {
                 self.size = (w, h);
                 self.clamp();
@@ -757,6 +749,49 @@ impl App {
         modes.dedup();
         overlay::LEGEND.len() + 2 + rows.len() + (modes.len() * 2).saturating_sub(1)
     }
+
+    /// The pictures the screen shown holds, to the terminal's encoding of them.
+    fn show_pictures(&mut self) -> Vec<Effect> {
+        let shown = self.layers.pictures(self.previews.cache(), self.size);
+        self.publish(Published::Shown(shown))
+    }
+
+    /// Hand `body` a [`pane::Ctx`] (for what answers outside a component's
+    /// field: an overlay taken off the stack, a function of the shared state);
+    /// route what it published. The effects.
+    pub(super) fn answer_with(&mut self, body: impl FnOnce(&mut pane::Ctx)) -> Vec<Effect> {
+        let (mut fx, mut published) = (Vec::new(), Vec::new());
+        body(&mut pane::Ctx::new(shared!(self), &mut fx, &mut published));
+        for e in published {
+            let more = self.publish(e);
+            fx.extend(more);
+        }
+        fx
+    }
+
+    /// A key no binding took: the text it types, to the overlay's or to the
+    /// input line's owner.
+    fn text_key(&mut self, k: KeyEvent) {
+        let Some(e) = input::Edit::of(k) else { return };
+        if let (false, Some(t)) = (
+            self.layers.typed(e, self.domain.candidates()),
+            self.layers.input(),
+        ) {
+            self.edit_input(t, e);
+        }
+    }
+
+    /// Edit `e` on the input line `t`, by the pane whose text it is.
+    pub(super) fn edit_input(&mut self, t: InputTarget, e: input::Edit) {
+        match t {
+            InputTarget::RunsFilter => self.runs.edit_filter(e, self.domain.ws()),
+            InputTarget::EventsFilter => {
+                self.live.edit_filter(e);
+                self.clamp();
+            }
+            InputTarget::NewCase => self.adding.typed_key(e),
+        }
+    }
 }
 
 /// The workspace's way in: the Domain installs it in the tabs, the changes and
@@ -812,35 +847,6 @@ impl App {
     pub(super) fn records_changed(&mut self) {
         self.runs.refilter_in(self.domain.ws());
         self.live.records_read(|w| record_data(&self.runs, w));
-    }
-}
-
-impl App {
-    /// Encode the full-screen screenshot (or a trace's frames) for the terminal's
-    /// protocol when shown (once per file and size), and forget them when closed.
-    fn sync_graphics(&mut self) {
-        use super::image::State;
-        use screen::Screen;
-        match self.layers.screen() {
-            Some(Screen::Image { file, .. }) => {
-                let area = super::graphics::screen_body(self.size.0, self.size.1);
-                match self.previews.cache().get(file) {
-                    Some(State::Ready(p)) => {
-                        self.graphics.sync(&[(file.as_path(), &p.image, area)]);
-                    }
-                    _ => self.graphics.sync(&[]),
-                }
-            }
-            Some(Screen::Trace(v)) => {
-                let pics = v.pictures(self.size);
-                let want: Vec<_> = pics
-                    .iter()
-                    .map(|(k, p, r)| (k.as_path(), &p.image, *r))
-                    .collect();
-                self.graphics.sync(&want);
-            }
-            _ => self.graphics.sync(&[]),
-        }
     }
 }
 
@@ -985,7 +991,7 @@ impl App {
     /// from its answers after the first frame (the pictures shown are encoded again).
     pub fn set_graphics(&mut self, g: super::graphics::Graphics) {
         self.graphics = g;
-        self.sync_graphics();
+        self.show_pictures();
         self.dirty = true;
     }
 

@@ -2,115 +2,118 @@
 //! workspace's own opener is shown and trusted by the person before it first runs.
 
 use super::super::action::Command;
-use super::{App, Effect, Overlay, Prompt, overlay};
-use std::path::Path;
+use super::super::feature_work::{FeatureWork, OpenArtifact, Opening};
+use super::pane::Ctx;
+use super::{Effect, Overlay, Prompt, overlay};
 use testdeck_core::sanitize::escape;
 
-impl App {
-    /// `o`: open the selected artifact with its opener.
-    pub(super) fn open_artifact(&mut self) -> Vec<Effect> {
-        use testdeck_core::workspace::openers::{self, Decision, OpenerKind};
-        let (kind, shown, file) = match self.live.artifact_to_open(&self.opts.root) {
-            Ok(a) => a,
-            Err(why) => {
-                self.notice = Some(why);
-                return Vec::new();
-            }
-        };
+/// `o`: the selected artifact to its opener — which one, and the private
+/// copy it is handed, are the runtime's job (`FeatureWork::Open`).
+pub(super) fn open(cx: &mut Ctx) {
+    use testdeck_core::workspace::openers::OpenerKind;
+    let s = cx.shared;
+    let (kind, shown, file, within) = match s.live.artifact_to_open(s.root) {
+        Ok(a) => a,
+        Err(why) => {
+            cx.say(why);
+            return;
+        }
+    };
+    let job = OpenArtifact {
         // which command runs is the core's decision; the TUI only asks
-        let slot = OpenerKind::of(&kind, &shown);
-        // absolute: the opener runs in the workspace root, not in testdeck's directory
-        let file = std::path::absolute(&file).unwrap_or(file);
-        let target = file.to_string_lossy().into_owned();
-        match openers::decide(&self.opts.root, &self.opener_places, slot) {
-            Decision::Nothing => {
-                discard(&file);
-                self.notice = Some("no opener configured ([open] is empty)".into());
-                Vec::new()
-            }
-            Decision::Run(mut argv) => {
-                argv.push(target);
-                self.notice = Some(format!("opening {}", escape(&shown)));
-                vec![Effect::Spawn(argv)]
-            }
-            Decision::Ask { argv, file } => {
-                self.layers
-                    .open(Overlay::Prompt(Prompt::TrustOpener(Box::new(
-                        overlay::TrustOpener {
-                            slot,
-                            argv,
-                            file,
-                            target,
-                            shown,
-                            scroll: 0,
-                        },
-                    ))));
-                Vec::new()
-            }
-        }
-    }
+        slot: OpenerKind::of(&kind, &shown),
+        file,
+        shown,
+        within,
+        places: s.opener_places.clone(),
+    };
+    cx.effect([Effect::Work(FeatureWork::Open(Box::new(job)))]);
+}
 
-    /// A key on the trust question: Enter trusts the workspace's opener (and
-    /// remembers it) and opens the file; anything else opens nothing.
-    /// A question too long for the screen scrolls, and `y` is refused until its
-    /// end (the whole command and the question) has been on screen.
-    pub(super) fn trust_command(&mut self, mut t: overlay::TrustOpener, c: Command) -> Vec<Effect> {
-        let (rows, page) = (trust_rows(&t, self.size).len(), trust_page(self.size));
-        let last = rows.saturating_sub(page);
-        let step = match c {
-            Command::MoveDown => Some(1),
-            Command::MoveUp => Some(-1),
-            Command::PageDown => Some(page.cast_signed()),
-            Command::PageUp => Some(-page.cast_signed()),
-            _ => None,
-        };
-        if let Some(step) = step {
-            t.scroll = t.scroll.saturating_add_signed(step).min(last);
-            self.layers
-                .open(Overlay::Prompt(Prompt::TrustOpener(Box::new(t))));
-            return Vec::new();
+/// What `o` on the artifact `job` led to: the opener started, the trust
+/// question asked, or why nothing opens.
+pub(super) fn opened(job: OpenArtifact, opening: Opening, cx: &mut Ctx) {
+    match opening {
+        Opening::Refused(why) => cx.say(why),
+        Opening::Nothing => cx.say("no opener configured ([open] is empty)"),
+        Opening::Run(argv) => {
+            cx.say(format!("opening {}", escape(&job.shown)));
+            cx.effect([Effect::Spawn(argv)]);
         }
-        if c == Command::Confirm && t.scroll < last {
-            self.notice = Some("the whole command first: ↓ scrolls to its end".into());
-            self.layers
-                .open(Overlay::Prompt(Prompt::TrustOpener(Box::new(t))));
-            return Vec::new();
+        Opening::Ask { argv, file, target } => {
+            cx.open(Overlay::Prompt(Prompt::TrustOpener(Box::new(
+                overlay::TrustOpener {
+                    slot: job.slot,
+                    argv,
+                    file,
+                    target,
+                    shown: job.shown,
+                    scroll: 0,
+                },
+            ))));
         }
-        if c != Command::Confirm {
-            discard(Path::new(&t.target));
-            self.notice = Some(format!(
-                "not opened: the workspace's opener for {} is not trusted",
-                escape(&t.shown)
-            ));
-            return Vec::new();
-        }
-        let root = self.opts.root.clone();
-        self.notice = Some(
-            match testdeck_core::workspace::openers::trust(
-                &root,
-                &self.opener_places,
-                t.slot,
-                &t.argv,
-            ) {
-                Ok(()) => format!("opening {} (opener trusted)", escape(&t.shown)),
-                Err(e) => format!(
-                    "opening {} (trusted this once; not remembered: {})",
-                    escape(&t.shown),
-                    escape(&e.to_string())
-                ),
-            },
-        );
-        let mut argv = t.argv;
-        argv.push(t.target);
-        vec![Effect::Spawn(argv)]
     }
 }
 
-/// Remove the private copy made for an opener that will not run (its folder
-/// holds only it).
-fn discard(copy: &Path) {
-    if let Some(dir) = copy.parent() {
-        let _ = std::fs::remove_dir_all(dir);
+/// A key on the trust question `t` (taken off the stack to answer it): Enter
+/// trusts the workspace's opener (the runtime remembers it, `Effect::Trust`)
+/// and opens the file; anything else opens nothing. A question too long for
+/// the screen scrolls, and `y` is refused until its end (the whole command and
+/// the question) has been on screen.
+pub(super) fn trust_command(mut t: overlay::TrustOpener, c: Command, cx: &mut Ctx) {
+    let size = cx.shared.size;
+    let (rows, page) = (trust_rows(&t, size).len(), trust_page(size));
+    let last = rows.saturating_sub(page);
+    let step = match c {
+        Command::MoveDown => Some(1),
+        Command::MoveUp => Some(-1),
+        Command::PageDown => Some(page.cast_signed()),
+        Command::PageUp => Some(-page.cast_signed()),
+        _ => None,
+    };
+    if let Some(step) = step {
+        t.scroll = t.scroll.saturating_add_signed(step).min(last);
+        cx.open(Overlay::Prompt(Prompt::TrustOpener(Box::new(t))));
+        return;
+    }
+    if c == Command::Confirm && t.scroll < last {
+        cx.say("the whole command first: ↓ scrolls to its end");
+        cx.open(Overlay::Prompt(Prompt::TrustOpener(Box::new(t))));
+        return;
+    }
+    if c != Command::Confirm {
+        cx.effect([Effect::Discard(t.target.into())]);
+        cx.say(format!(
+            "not opened: the workspace's opener for {} is not trusted",
+            escape(&t.shown)
+        ));
+        return;
+    }
+    cx.say(format!("opening {}…", escape(&t.shown)));
+    let places = cx.shared.opener_places.clone();
+    let mut argv = t.argv.clone();
+    argv.push(t.target);
+    cx.effect([
+        Effect::Trust {
+            places,
+            slot: t.slot,
+            argv: t.argv,
+            shown: t.shown,
+        },
+        Effect::Spawn(argv),
+    ]);
+}
+
+/// What the status line says once the trust of the opener of `shown` was
+/// written (`Ok`) or could not be (the opener runs this once).
+pub fn trusted(shown: &str, written: std::io::Result<()>) -> String {
+    match written {
+        Ok(()) => format!("opening {} (opener trusted)", escape(shown)),
+        Err(e) => format!(
+            "opening {} (trusted this once; not remembered: {})",
+            escape(shown),
+            escape(&e.to_string())
+        ),
     }
 }
 

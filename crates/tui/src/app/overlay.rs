@@ -2,8 +2,8 @@
 //! and how their keys scroll them.
 
 use super::super::action::Command;
-use super::finder::Finder;
-use super::pane::{Component, Ctx, Published};
+use super::finder::{Candidate, Finder};
+use super::input::Edit;
 use testdeck_core::sanitize::escape;
 
 #[derive(Debug, Clone)]
@@ -146,6 +146,47 @@ impl Layers {
 
     pub(in crate::app) fn stop_editing(&mut self) {
         self.input = None;
+    }
+
+    /// A key typed while the finder, or a prompt that takes text, is on top:
+    /// its text edited (the finder's results found again in `candidates`);
+    /// whether it took it.
+    pub(in crate::app) fn typed(&mut self, e: Edit, candidates: &[Candidate]) -> bool {
+        match &mut self.overlay {
+            Some(Overlay::Finder(f)) => {
+                match e {
+                    Edit::Push(c) => f.type_char(Some(c)),
+                    Edit::Pop => f.type_char(None),
+                    Edit::Clear => f.clear(),
+                }
+                f.refind(candidates);
+            }
+            Some(Overlay::Prompt(Prompt::Authorize(a))) if a.typed() => e.apply(&mut a.typed),
+            Some(Overlay::Prompt(Prompt::Judge(j))) if j.editing_note => e.apply(&mut j.note),
+            _ => return false,
+        }
+        true
+    }
+
+    /// The pictures the screen shown holds, for the terminal's protocol: the
+    /// screenshot screen's (from the previews decoded, `cache`) or a trace's
+    /// frames, in a terminal of `size`; none for any other screen.
+    pub(in crate::app) fn pictures(
+        &self,
+        cache: &crate::image::Cache,
+        size: (u16, u16),
+    ) -> Vec<crate::graphics::Picture> {
+        match &self.screen {
+            Some(super::screen::Screen::Image { file, .. }) => match cache.get(file) {
+                Some(crate::image::State::Ready(p)) => {
+                    let area = crate::graphics::screen_body(size.0, size.1);
+                    vec![(file.clone(), p.clone(), area)]
+                }
+                _ => Vec::new(),
+            },
+            Some(super::screen::Screen::Trace(v)) => v.pictures(size),
+            _ => Vec::new(),
+        }
     }
 }
 
@@ -290,20 +331,5 @@ fn scroll_overlay(c: Command, scroll: usize, max: usize) -> Option<usize> {
         Command::GoTop => Some(0),
         Command::GoBottom => Some(max),
         _ => Some(scroll),
-    }
-}
-
-/// A subscriber: after a change, the trace screen shown asks for the frames it
-/// is about to draw.
-impl Component for Layers {
-    fn subscribes(&self, e: &Published) -> bool {
-        matches!(e, Published::Changed)
-            && matches!(self.screen, Some(super::screen::Screen::Trace(_)))
-    }
-
-    fn on_event(&mut self, _: &Published, cx: &mut Ctx) {
-        if let Some(super::screen::Screen::Trace(v)) = self.screen_mut() {
-            cx.effect(v.frame_jobs(cx.shared.picture_background));
-        }
     }
 }

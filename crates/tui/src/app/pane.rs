@@ -81,6 +81,9 @@ pub enum Published {
         run: usize,
         runs: bool,
     },
+    /// The pictures the screen shown holds, after each change (the terminal's
+    /// encoding of them follows: `Graphics`).
+    Shown(Vec<crate::graphics::Picture>),
 }
 
 /// The state every pane may read: the workspace and the panes the others
@@ -114,6 +117,8 @@ pub struct Shared<'a> {
     pub marks: &'a BTreeSet<CaseRef>,
     /// What the finder matches.
     pub candidates: &'a [super::Candidate],
+    /// Runs under way: the launches' and watch mode's reruns.
+    pub runs_live: usize,
 }
 
 impl<'a> Shared<'a> {

@@ -164,6 +164,12 @@ impl RunsTab {
         }
     }
 
+    /// Edit `e` typed on the filter line: the rows it keeps (with `ws` read).
+    pub(super) fn edit_filter(&mut self, e: super::input::Edit, ws: Option<&Workspace>) {
+        e.apply(&mut self.filter);
+        self.refilter_in(ws);
+    }
+
     /// [`RunsTab::refilter`] when a workspace is loaded.
     pub fn refilter_in(&mut self, ws: Option<&Workspace>) {
         if let Some(ws) = ws {

@@ -2,7 +2,7 @@
 //! watch thread (`Jobs`).
 
 use crate::action::{Action, ActionSink};
-use crate::feature_work::{FeatureResult, FeatureWork, ReportWrite};
+use crate::feature_work::{FeatureResult, FeatureWork, Opening, ReportWrite};
 use std::path::Path;
 use std::sync::Arc;
 use testdeck_core::workspace::insights::ChangeTimesRead as _;
@@ -193,6 +193,47 @@ pub fn run_now_in(job: FeatureWork, root: &Path, cache: Option<&Path>) -> Option
             meta: r.details(root).map(Box::new),
             run: r.path,
         }),
+        FeatureWork::Open(job) => Some(FeatureResult::Opened {
+            opening: open_artifact(root, &job),
+            job,
+        }),
+    }
+}
+
+/// `o`: the artifact copied for its opener, checked again beneath its run
+/// folder as it is copied (the list is older than the key, and the opener
+/// resolves its path later, when a link swapped in would lead it anywhere);
+/// then which opener runs is the core's decision.
+fn open_artifact(root: &Path, job: &crate::feature_work::OpenArtifact) -> Opening {
+    use testdeck_core::workspace::openers::{self, Decision};
+    let copy = match testdeck_core::workspace::read::checked_copy(&job.file, &job.within) {
+        Ok(c) => c,
+        Err(e) => {
+            let shown = testdeck_core::sanitize::escape(&job.shown);
+            return Opening::Refused(format!("not opened: {shown}: {e}"));
+        }
+    };
+    // absolute: the opener runs in the workspace root, not in testdeck's directory
+    let copy = std::path::absolute(&copy).unwrap_or(copy);
+    let target = copy.to_string_lossy().into_owned();
+    match openers::decide(root, &job.places, job.slot) {
+        Decision::Nothing => {
+            discard(&copy);
+            Opening::Nothing
+        }
+        Decision::Run(mut argv) => {
+            argv.push(target);
+            Opening::Run(argv)
+        }
+        Decision::Ask { argv, file } => Opening::Ask { argv, file, target },
+    }
+}
+
+/// Remove the private copy made for an opener that will not run (its folder
+/// holds only it).
+pub(crate) fn discard(copy: &Path) {
+    if let Some(dir) = copy.parent() {
+        let _ = std::fs::remove_dir_all(dir);
     }
 }
 

@@ -283,6 +283,18 @@ impl Runtime {
                 let root = self.root.clone();
                 tokio::task::spawn_blocking(move || send(Action::Records(read_records(&root))));
             }
+            Effect::Discard(copy) => jobs::discard(&copy),
+            Effect::Trust {
+                places,
+                slot,
+                argv,
+                shown,
+            } => {
+                // before the opener's `Spawn`, which follows it: remembered first
+                let written =
+                    testdeck_core::workspace::openers::trust(&self.root, &places, slot, &argv);
+                (self.send)(Action::Notice(crate::app::opener::trusted(&shown, written)));
+            }
             Effect::Spawn(argv) => {
                 let send = self.send.clone();
                 let root = self.root.clone();

@@ -399,7 +399,9 @@ impl App {
             PromptOverlay::Preview(p) => self.preview_command(p, c),
             PromptOverlay::Authorize(a) => self.authorize_command(a, c),
             PromptOverlay::Judge(j) => self.judge_command(j, c),
-            PromptOverlay::TrustOpener(t) => self.trust_command(*t, c),
+            PromptOverlay::TrustOpener(t) => {
+                self.answer_with(|cx| super::opener::trust_command(*t, c, cx))
+            }
             PromptOverlay::QuitLive => match c {
                 Command::Confirm => {
                     self.quit = true;

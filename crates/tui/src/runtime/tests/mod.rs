@@ -274,3 +274,4 @@ mod follow;
 mod history;
 mod launch;
 mod one_store;
+mod opener;
