@@ -24,18 +24,25 @@ macro_rules! shared {
             size: $app.size,
             marks: &$app.marks,
             candidates: &$app.candidates,
+            notice: $app.notice.as_deref(),
         }
     };
 }
 
-/// Hand component `$app.$field` to `$body` with a [`pane::Ctx`] (`$cx`) over the
-/// shared state; then route what it published. The body's value and the effects.
+/// Hand component `$app.$field` (or no component) to `$body` with a [`pane::Ctx`]
+/// (`$cx`) over the shared state; then route what it published. The body's value
+/// and the effects.
 macro_rules! answer {
-    ($app:ident . $field:ident, |$c:ident, $cx:ident| $body:expr) => {{
+    ($app:ident . $field:ident, |$c:ident, $cx:ident| $body:expr) => {
+        answer!($app, |$cx| {
+            let $c = &mut $app.$field;
+            $body
+        })
+    };
+    ($app:ident, |$cx:ident| $body:expr) => {{
         let (mut fx, mut published) = (Vec::new(), Vec::new());
         let value = {
             let mut $cx = $crate::app::pane::Ctx::new(shared!($app), &mut fx, &mut published);
-            let $c = &mut $app.$field;
             $body
         };
         for e in published {
@@ -91,13 +98,12 @@ pub mod watch;
 pub mod why;
 
 use super::action::{Action, Command};
-use super::feature_work::FeatureWork;
+use super::feature_work::FeatureResult;
 use super::keymap::{Key, Keymap, Resolved, Resolver};
 use crossterm::event::{KeyEvent, MouseButton, MouseEvent, MouseEventKind};
 use layout::Areas;
 use pane::Published;
 use ratatui::layout::Position;
-use screen::ScreenOutcome;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use testdeck_core::workspace::Workspace;
@@ -389,11 +395,6 @@ impl App {
         fx
     }
 
-    /// The selected artifact as something to preview.
-    pub fn preview_target(&self) -> PreviewTarget {
-        preview::target(&self.live, &self.opts.root)
-    }
-
     /// Turn a key press into actions through the keymap of the current mode.
     pub fn on_key(&mut self, e: KeyEvent) -> Vec<Effect> {
         let mode = self.mode();
@@ -559,12 +560,51 @@ impl App {
             Published::RereadWhenEnded(p) => return Ok(self.reread_when_ended(&p)),
             Published::SelectLaunched(id) => self.select_launched(&id),
             Published::Problem { said, stderr } => {
-                self.problems.failed(said, stderr);
-                self.refresh_problems();
+                return Ok(self.learn(|p| p.failed(said, stderr)));
             }
+            Published::LaunchEvent { index, event } => return Ok(self.exec_event(index, *event)),
+            Published::Decode(f, w, l) => return Ok(self.previews.job_for(f, w, l)),
+            Published::OpenArtifact => return Ok(self.open_artifact()),
             Published::Acted | Published::Changed | Published::Reloaded => {}
         }
         Ok(Vec::new())
+    }
+
+    /// The problems list learns with `learn`; when it is open, it shows what is known now.
+    fn learn(&mut self, learn: impl FnOnce(&mut problems::Problems)) -> Vec<Effect> {
+        learn(&mut self.problems);
+        answer!(self.problems, |p, cx| p.refresh(&self.layers, &mut cx)).1
+    }
+
+    /// A feature's background result, to the component it is for.
+    fn done(&mut self, d: FeatureResult) -> Vec<Effect> {
+        use FeatureResult as R;
+        match d {
+            R::Watch { .. } | R::WatchEnded { .. } => {
+                return answer!(self.watch, |w, cx| w.done(d, &mut cx)).1;
+            }
+            R::Digest { run, digest } => {
+                let fx = answer!(self.layers, |l, cx| l.digest(&run, &digest, &mut cx)).1;
+                self.why.put(run, digest);
+                return fx;
+            }
+            R::Validate(found) => return self.learn(|p| p.checked(found)),
+            R::Changed(found) => return answer!(self, |cx| insights::changed(found, &mut cx)).1,
+            R::NewCasePlanned { case, editor } => return self.add_case_planned(case, editor),
+            R::AdoptPlanned { adoption, editor } => return self.adopt_planned(adoption, editor),
+            R::Contract(v) => self.contract.add(v),
+            R::Preview { file, preview } => self.previews.put(file, preview),
+            R::ChangeTimes(t) => {
+                if let Some(ws) = &self.ws {
+                    self.tests.set_change_times(ws, *t);
+                }
+            }
+            R::NewCaseWritten(case) => self.add_case_written(case),
+            R::AdoptDone(adoption) => self.adopt_done(adoption),
+            // the screens': the comparison, the report, the trace
+            _ => return answer!(self.layers, |l, cx| l.done(d, &mut cx)).1,
+        }
+        Vec::new()
     }
 
     #[expect(
@@ -584,9 +624,7 @@ impl App {
             Action::Resize(w, h) => {
                 self.size = (w, h);
                 self.clamp();
-                if let Some(Screen::Trace(v)) = self.layers.screen_mut() {
-                    v.fit((w, h));
-                }
+                self.layers.fit((w, h));
                 Vec::new()
             }
             Action::Tick => {
@@ -647,11 +685,7 @@ impl App {
                 self.dirty = was_dirty;
                 self.workspace_changed(updates)
             }
-            Action::WatchProblems(found) => {
-                self.problems.watching(found);
-                self.refresh_problems();
-                Vec::new()
-            }
+            Action::WatchProblems(found) => self.learn(|p| p.watching(found)),
             Action::LoadFailed(e) => {
                 self.load_error = Some(e);
                 Vec::new()
@@ -675,9 +709,7 @@ impl App {
             }
             Action::ToolFailed { said, stderr } => {
                 self.notice = Some(said.clone());
-                self.problems.failed(said, stderr);
-                self.refresh_problems();
-                Vec::new()
+                self.publish(Published::Problem { said, stderr })
             }
             Action::ExecQueued(index, queue) => {
                 let (evs, more) = queue.take();
@@ -782,28 +814,12 @@ impl App {
     /// Encode the full-screen screenshot (or a trace's frames) for the terminal's
     /// protocol when shown (once per file and size), and forget them when closed.
     fn sync_graphics(&mut self) {
-        use super::image::State;
-        use screen::Screen;
-        match self.layers.screen() {
-            Some(Screen::Image { file, .. }) => {
-                let area = super::graphics::screen_body(self.size.0, self.size.1);
-                match self.previews.cache().get(file) {
-                    Some(State::Ready(p)) => {
-                        self.graphics.sync(&[(file.as_path(), &p.image, area)]);
-                    }
-                    _ => self.graphics.sync(&[]),
-                }
-            }
-            Some(Screen::Trace(v)) => {
-                let pics = v.pictures(self.size);
-                let want: Vec<_> = pics
-                    .iter()
-                    .map(|(k, p, r)| (k.as_path(), &p.image, *r))
-                    .collect();
-                self.graphics.sync(&want);
-            }
-            _ => self.graphics.sync(&[]),
-        }
+        let shown = self.layers.screen();
+        let pics = shown.map(|s| s.pictures(self.previews.cache(), self.size));
+        let want: Vec<_> = (pics.iter().flatten())
+            .map(|(k, p, r)| (k.as_path(), &p.image, *r))
+            .collect();
+        self.graphics.sync(&want);
     }
 }
 

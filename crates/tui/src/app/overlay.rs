@@ -2,9 +2,11 @@
 //! and how their keys scroll them.
 
 use super::super::action::Command;
+use super::super::feature_work::FeatureResult;
 use super::finder::Finder;
 use super::pane::{Component, Ctx, Published};
 use testdeck_core::sanitize::escape;
+use testdeck_core::workspace::failure::Digest;
 
 #[derive(Debug, Clone)]
 pub enum Prompt {
@@ -146,6 +148,23 @@ impl Layers {
 
     pub(in crate::app) fn stop_editing(&mut self) {
         self.input = None;
+    }
+
+    /// The terminal is `size` now: the screen shown keeps its cursors in view.
+    pub(in crate::app) fn fit(&mut self, size: (u16, u16)) {
+        if let Some(s) = &mut self.screen {
+            s.fit(size);
+        }
+    }
+
+    /// A screen's background result, to the screen it opens or fills (`screen::done`).
+    pub(in crate::app) fn done(&mut self, d: FeatureResult, cx: &mut Ctx) {
+        super::screen::done(&mut self.screen, d, cx);
+    }
+
+    /// Run `run`'s failure digest `d` came back: the failure view shown takes it.
+    pub(in crate::app) fn digest(&mut self, run: &str, d: &Digest, cx: &mut Ctx) {
+        super::screen::digest(&mut self.screen, run, d, cx);
     }
 }
 

@@ -73,6 +73,17 @@ pub enum Published {
     SelectLaunched(String),
     /// A tool failed: the problems list keeps what it said on stderr.
     Problem { said: String, stderr: Vec<String> },
+    /// Event `event` of launch `index` (a watch rerun's: `watch::WATCH_LAUNCH`),
+    /// applied as a launch's (the launch's).
+    LaunchEvent {
+        index: usize,
+        event: Box<testdeck_exec::ExecEvent>,
+    },
+    /// Screenshot `0` (beneath run folder `1`, `2` its path in the run) decoded to
+    /// be drawn, once per file (the previews').
+    Decode(std::path::PathBuf, std::path::PathBuf, String),
+    /// The selected artifact goes to its opener (the opener's).
+    OpenArtifact,
 }
 
 /// The state every pane may read: the workspace and the panes the others
@@ -106,6 +117,8 @@ pub struct Shared<'a> {
     pub marks: &'a BTreeSet<CaseRef>,
     /// What the finder matches.
     pub candidates: &'a [super::Candidate],
+    /// What the status line says.
+    pub notice: Option<&'a str>,
 }
 
 impl<'a> Shared<'a> {

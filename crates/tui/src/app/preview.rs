@@ -78,15 +78,17 @@ impl Previews {
 
     /// The decode screenshot `file` (beneath the run folder `within`) needs, once
     /// per file: the failure view's bound screenshot.
-    pub fn job_for(&mut self, file: PathBuf, within: PathBuf, label: String) -> Option<Effect> {
-        self.cache
+    pub fn job_for(&mut self, file: PathBuf, within: PathBuf, label: String) -> Vec<Effect> {
+        let job = self
+            .cache
             .want(&file)
             .then_some(Effect::Work(FeatureWork::Preview {
                 file,
                 within,
                 label,
                 background: self.background,
-            }))
+            }));
+        job.into_iter().collect()
     }
 
     /// The decode the selected screenshot of `live` needs, once per file.
@@ -105,6 +107,15 @@ impl Previews {
                 label,
                 background: self.background,
             }))
+    }
+}
+
+/// `i`: the selected screenshot full screen.
+pub(super) fn open(cx: &mut Ctx) {
+    match target(cx.shared.live, cx.shared.root) {
+        PreviewTarget::None => cx.say("the selected artifact is not an image"),
+        PreviewTarget::Refused(why) => cx.say(why),
+        PreviewTarget::File(file, label) => cx.show(super::Screen::Image { file, label }),
     }
 }
 
