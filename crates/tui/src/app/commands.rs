@@ -141,7 +141,7 @@ impl App {
                 self.jump_failure(c == Command::NextFailure);
             }
             Command::OpenArtifact => return self.open_artifact(),
-            Command::PreviewImage => return answer!(self, |cx| super::preview::open(&mut cx)).1,
+            Command::PreviewImage => return answer!(self, |cx| super::features::open_preview(&mut cx)).1,
             Command::Help => self.layers.open(Overlay::Help { scroll: 0 }),
             Command::Problems => return answer!(self.problems, |p, cx| p.open(&mut cx)).1,
             Command::Close => {
@@ -160,10 +160,10 @@ impl App {
             Command::RerunFailed if self.ws.is_none() => self.notice = Some("still indexing".into()),
             Command::RerunFailed => return self.rerun_failed(),
             Command::Compare => return answer!(self.compare, |p, cx| p.selected(&mut cx)).1,
-            Command::Report => return answer!(self, |cx| super::report::open(&mut cx)).1,
+            Command::Report => return answer!(self, |cx| super::features::open_report(&mut cx)).1,
             Command::Why => return answer!(self.why, |w, cx| w.open(&mut cx)).1,
             Command::Insights => {
-                let mut fx = answer!(self, |cx| super::insights::open(&mut cx)).1;
+                let mut fx = answer!(self, |cx| super::features::open_insights(&mut cx)).1;
                 fx.extend(self.selection_changed());
                 return fx;
             }

@@ -2,9 +2,6 @@
 //! headers, the timelines aligned A | B with the first divergence, changed fields as
 //! − a / + b under their row, step durations with the delta, both artifact lists.
 
-use super::super::feature_work::FeatureWork;
-use super::pane::Ctx;
-use super::{Effect, Screen, Tab};
 use testdeck_core::sanitize::escape;
 use testdeck_core::workspace::Workspace;
 use testdeck_core::workspace::diff::fmt_ms;
@@ -315,49 +312,5 @@ impl Compare {
             Ok((passed, failed)) => Step::Open(passed, failed),
             Err(e) => Step::Say(format!("compare: {}", escape(&e.to_string()))),
         }
-    }
-}
-
-/// Compare as a component: `c`, and the comparison when it comes back.
-impl Compare {
-    /// `c`: pick run A, then B (same case); on a case with no pick, its default pair.
-    pub(super) fn selected(&mut self, cx: &mut Ctx) {
-        let Some(ws) = super::features::loaded(cx) else {
-            return;
-        };
-        let step = match cx.shared.tab {
-            Tab::Runs => match cx.shared.selected_run() {
-                Some(run) => self.on_run(ws, run),
-                None => Step::Say("no run selected".into()),
-            },
-            Tab::Tests => match cx.shared.selected_case() {
-                Some(c) => {
-                    let shown = cx.shared.live.run().map(|r| r.path.clone());
-                    self.on_case(ws, &c.key, shown)
-                }
-                None => Step::Say("compare: select a case or a run".into()),
-            },
-            Tab::Catalog => {
-                Step::Say("compare works on tests runs: the Runs tab or a tests case".into())
-            }
-        };
-        match step {
-            Step::Say(m) => cx.say(m),
-            Step::Open(a, b) => {
-                cx.say("comparing…");
-                cx.effect([Effect::Work(FeatureWork::Compare { a, b })]);
-            }
-        }
-    }
-}
-
-/// The comparison came back: its screen, or why there is none.
-pub(super) fn came_back(r: Result<Box<RunDiff>, String>, cx: &mut Ctx) {
-    match r {
-        Ok(d) => {
-            cx.hush();
-            cx.show(Screen::Compare(Box::new(CompareScreen::new(&d))));
-        }
-        Err(e) => cx.say(format!("compare: {}", escape(&e))),
     }
 }

@@ -7,9 +7,7 @@
 use super::super::action::Command;
 use super::super::feature_work::FeatureWork;
 use super::effect::Effect;
-use super::pane::{Ctx, Published};
 use super::tests_tab::TestsTab;
-use super::{Screen, Tab};
 use testdeck_core::sanitize::escape;
 use testdeck_core::workspace::Workspace;
 use testdeck_core::workspace::cases::CaseRef;
@@ -246,38 +244,6 @@ impl InsightsScreen {
     }
 }
 
-/// `I`: the Insights screen.
-pub(super) fn open(cx: &mut Ctx) {
-    let Some(ws) = cx.shared.ws else {
-        cx.say("still indexing");
-        return;
-    };
-    let v = InsightsScreen::new(cx.shared.tests, &ws.config.insights);
-    cx.show(Screen::Insights(Box::new(v)));
-}
-
-impl InsightsScreen {
-    /// A key on the Insights screen: Enter selects the case in the Tests tab.
-    pub(super) fn key(&mut self, c: Command, cx: &mut Ctx) {
-        let page = (cx.shared.size.1 / 2).max(1) as isize;
-        match self.command(c, page) {
-            Outcome::Stay => return,
-            Outcome::Close => cx.close_screen(),
-            Outcome::Jump(path) => {
-                cx.close_screen();
-                cx.tab(Tab::Tests);
-                if cx.shared.tests.nodes().iter().any(|n| n.key == path) {
-                    cx.select(path);
-                } else {
-                    cx.say(format!("{} is not in the tree", escape(&path)));
-                }
-            }
-        }
-        cx.refit();
-        cx.reselect();
-    }
-}
-
 fn row(look: Look, text: String, path: Option<String>) -> Row {
     Row { look, text, path }
 }
@@ -318,7 +284,7 @@ pub(super) fn ask_changed(loaded: bool) -> (String, Option<Effect>) {
 
 /// What git said for `C`: the changed cases of `tests` and the catalog, to be
 /// the marks (`None` when git failed), and what the status bar says.
-fn changed_marks(
+pub(super) fn changed_marks(
     tests: &TestsTab,
     found: Result<testdeck_core::workspace::changed::Changed, String>,
 ) -> (String, Option<std::collections::BTreeSet<CaseRef>>) {
@@ -341,16 +307,4 @@ fn changed_marks(
         n => format!("C: {n} changed cases marked (r runs them)"),
     };
     (notice, Some(marks))
-}
-
-/// What git said for `C`: the changed cases marked, and the status line says how many.
-pub(super) fn changed(
-    found: Result<testdeck_core::workspace::changed::Changed, String>,
-    cx: &mut Ctx,
-) {
-    let (notice, marks) = changed_marks(cx.shared.tests, found);
-    cx.say(notice);
-    if let Some(m) = marks {
-        cx.publish(Published::Marks(m));
-    }
 }

@@ -559,9 +559,7 @@ impl App {
             } => return Ok(self.launch_ended(index, wrote_record)),
             Published::RereadWhenEnded(p) => return Ok(self.reread_when_ended(&p)),
             Published::SelectLaunched(id) => self.select_launched(&id),
-            Published::Problem { said, stderr } => {
-                return Ok(self.learn(|p| p.failed(said, stderr)));
-            }
+            Published::Problem { said, stderr: e } => return Ok(self.learn(|p| p.failed(said, e))),
             Published::LaunchEvent { index, event } => return Ok(self.exec_event(index, *event)),
             Published::Decode(f, w, l) => return Ok(self.previews.job_for(f, w, l)),
             Published::OpenArtifact => return Ok(self.open_artifact()),
@@ -579,17 +577,18 @@ impl App {
     /// A feature's background result, to the component it is for.
     fn done(&mut self, d: FeatureResult) -> Vec<Effect> {
         use FeatureResult as R;
+        use features::{digested, screen_done};
         match d {
             R::Watch { .. } | R::WatchEnded { .. } => {
                 return answer!(self.watch, |w, cx| w.done(d, &mut cx)).1;
             }
-            R::Digest { run, digest } => {
-                let fx = answer!(self.layers, |l, cx| l.digest(&run, &digest, &mut cx)).1;
-                self.why.put(run, digest);
-                return fx;
+            R::Digest { run, digest: d } => {
+                let fx = answer!(self.layers, |l, cx| digested(l, &run, &d, &mut cx));
+                self.why.put(run, d);
+                return fx.1;
             }
             R::Validate(found) => return self.learn(|p| p.checked(found)),
-            R::Changed(found) => return answer!(self, |cx| insights::changed(found, &mut cx)).1,
+            R::Changed(found) => return answer!(self, |cx| features::changed(found, &mut cx)).1,
             R::NewCasePlanned { case, editor } => return self.add_case_planned(case, editor),
             R::AdoptPlanned { adoption, editor } => return self.adopt_planned(adoption, editor),
             R::Contract(v) => self.contract.add(v),
@@ -602,7 +601,7 @@ impl App {
             R::NewCaseWritten(case) => self.add_case_written(case),
             R::AdoptDone(adoption) => self.adopt_done(adoption),
             // the screens': the comparison, the report, the trace
-            _ => return answer!(self.layers, |l, cx| l.done(d, &mut cx)).1,
+            _ => return answer!(self.layers, |l, cx| screen_done(l, d, &mut cx)).1,
         }
         Vec::new()
     }

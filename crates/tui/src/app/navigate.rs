@@ -140,7 +140,7 @@ impl App {
             }
             (_, Pane::Artifacts) => {
                 // a trace opens in the trace pane (`o` still hands it to its opener)
-                return answer!(self, |cx| super::trace::open(&mut cx)).1;
+                return answer!(self, |cx| super::features::open_trace(&mut cx)).1;
             }
             (Tab::Tests, _) => match self.tests.toggle() {
                 tests_tab::Expand::Case => self.focus = Pane::Live,

@@ -2,11 +2,8 @@
 //! and how their keys scroll them.
 
 use super::super::action::Command;
-use super::super::feature_work::FeatureResult;
 use super::finder::Finder;
-use super::pane::{Component, Ctx, Published};
 use testdeck_core::sanitize::escape;
-use testdeck_core::workspace::failure::Digest;
 
 #[derive(Debug, Clone)]
 pub enum Prompt {
@@ -156,16 +153,6 @@ impl Layers {
             s.fit(size);
         }
     }
-
-    /// A screen's background result, to the screen it opens or fills (`screen::done`).
-    pub(in crate::app) fn done(&mut self, d: FeatureResult, cx: &mut Ctx) {
-        super::screen::done(&mut self.screen, d, cx);
-    }
-
-    /// Run `run`'s failure digest `d` came back: the failure view shown takes it.
-    pub(in crate::app) fn digest(&mut self, run: &str, d: &Digest, cx: &mut Ctx) {
-        super::screen::digest(&mut self.screen, run, d, cx);
-    }
 }
 
 /// The marks and badges of the tree and the lists, what each means, and its theme
@@ -309,20 +296,5 @@ fn scroll_overlay(c: Command, scroll: usize, max: usize) -> Option<usize> {
         Command::GoTop => Some(0),
         Command::GoBottom => Some(max),
         _ => Some(scroll),
-    }
-}
-
-/// A subscriber: after a change, the trace screen shown asks for the frames it
-/// is about to draw.
-impl Component for Layers {
-    fn subscribes(&self, e: &Published) -> bool {
-        matches!(e, Published::Changed)
-            && matches!(self.screen, Some(super::screen::Screen::Trace(_)))
-    }
-
-    fn on_event(&mut self, _: &Published, cx: &mut Ctx) {
-        if let Some(super::screen::Screen::Trace(v)) = self.screen_mut() {
-            cx.effect(v.frame_jobs(cx.shared.picture_background));
-        }
     }
 }

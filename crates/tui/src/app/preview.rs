@@ -110,15 +110,6 @@ impl Previews {
     }
 }
 
-/// `i`: the selected screenshot full screen.
-pub(super) fn open(cx: &mut Ctx) {
-    match target(cx.shared.live, cx.shared.root) {
-        PreviewTarget::None => cx.say("the selected artifact is not an image"),
-        PreviewTarget::Refused(why) => cx.say(why),
-        PreviewTarget::File(file, label) => cx.show(super::Screen::Image { file, label }),
-    }
-}
-
 /// A subscriber: after a change, the screenshot the live pane selects is read.
 impl Component for Previews {
     fn subscribes(&self, e: &Published) -> bool {

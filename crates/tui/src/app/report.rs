@@ -4,10 +4,6 @@
 //! problems under their line; a domain without a report shows its draft, and `u`
 //! shows the report's update from the logs as a diff (`y` writes either).
 
-use super::super::action::Command;
-use super::super::feature_work::{FeatureResult, FeatureWork, ReportWrite};
-use super::pane::Ctx;
-use super::{Effect, Screen, Tab};
 use std::collections::{BTreeMap, BTreeSet};
 use testdeck_core::problem::Problem;
 use testdeck_core::sanitize::escape;
@@ -219,122 +215,6 @@ pub fn domain_of(scope: Option<&str>) -> Option<String> {
         .and_then(|s| s.split('/').next())
         .filter(|d| !d.is_empty() && *d != "temp")
         .map(str::to_owned)
-}
-
-/// `R`: the domain's report of the selected node, beside the tree.
-pub(super) fn open(cx: &mut Ctx) {
-    if super::features::loaded(cx).is_none() {
-        return;
-    }
-    let scope = match cx.shared.tab {
-        Tab::Tests => cx.shared.selected_node().map(|n| n.key.clone()),
-        Tab::Runs => cx.shared.selected_run().map(|r| r.scope.to_string()),
-        Tab::Catalog => None,
-    };
-    let Some(domain) = domain_of(scope.as_deref()) else {
-        cx.say("report: select a domain of the tests tree");
-        return;
-    };
-    cx.effect([Effect::Work(FeatureWork::Report { domain })]);
-}
-
-impl ReportScreen {
-    /// `u` and `y` on the report screen: the update as a diff; write the draft or
-    /// the update shown.
-    pub(super) fn key(&self, c: Command, cx: &mut Ctx) {
-        match (c, &self.kind) {
-            (Command::ReportUpdate, ReportKind::Draft(_)) => {
-                cx.say("no report yet: y writes the draft");
-            }
-            (Command::ReportUpdate, _) => {
-                cx.say("bringing the report to the logs…");
-                cx.effect([Effect::Work(FeatureWork::ReportUpdate {
-                    domain: self.domain.clone(),
-                })]);
-            }
-            (Command::Apply, ReportKind::Draft(d)) => {
-                let w = ReportWrite::Draft((**d).clone());
-                cx.effect([Effect::Work(FeatureWork::ReportWrite(Box::new(w)))]);
-            }
-            (Command::Apply, ReportKind::Update(u)) => {
-                let w = ReportWrite::Update((**u).clone());
-                cx.effect([Effect::Work(FeatureWork::ReportWrite(Box::new(w)))]);
-            }
-            (Command::Apply, ReportKind::Report) => {
-                cx.say("u first: the update from the logs, as a diff");
-            }
-            _ => {}
-        }
-    }
-}
-
-/// A report's background result (`FeatureResult::Report`, `ReportDraft`,
-/// `ReportUpdate`, `ReportWritten`; the others' are not the report's): its screen,
-/// and what the status line says.
-pub(super) fn done(d: FeatureResult, cx: &mut Ctx) {
-    match d {
-        FeatureResult::Report { domain, file, text } => match text {
-            Ok(text) => {
-                let by_path: std::collections::HashMap<
-                    &str,
-                    &testdeck_core::workspace::stats::NodeStats,
-                > = cx
-                    .shared
-                    .tests
-                    .stats()
-                    .iter()
-                    .map(|(k, v)| (k.as_str(), v))
-                    .collect();
-                let problems =
-                    testdeck_core::workspace::report::check_report(&file, &domain, &text, &by_path);
-                let unwritten = problems
-                    .iter()
-                    .filter(|p| p.rule == "report-unwritten")
-                    .count();
-                let said = cx.shared.notice.is_some();
-                cx.show(Screen::Report(Box::new(ReportScreen::new(
-                    &domain, &file, &text, &problems,
-                ))));
-                // what a write just said stays; else what is left to write
-                if unwritten > 0 && !said {
-                    cx.say(format!(
-                        "{unwritten} parts still to write · u: the update from the logs"
-                    ));
-                }
-            }
-            Err(e) => cx.say(escape(&e)),
-        },
-        FeatureResult::ReportDraft { domain, draft } => match draft {
-            Ok(d) => {
-                cx.say(format!(
-                    "no report for {} yet: its draft from the logs · y writes it",
-                    escape(&domain)
-                ));
-                cx.show(Screen::Report(Box::new(ReportScreen::draft(*d))));
-            }
-            Err(e) => cx.say(format!("report: {}", escape(&e))),
-        },
-        FeatureResult::ReportUpdate(u) => match u {
-            Ok(u) if !u.changed => cx.say("the report matches the logs: nothing to update"),
-            Ok(u) => {
-                cx.say(format!(
-                    "{} changes from the logs · y writes them · Esc leaves the report as it is",
-                    u.changes.len()
-                ));
-                cx.show(Screen::Report(Box::new(ReportScreen::update(*u))));
-            }
-            Err(e) => cx.say(format!("report: {}", escape(&e))),
-        },
-        FeatureResult::ReportWritten { domain, result } => match result {
-            Ok(said) => {
-                cx.say(escape(&said));
-                // the report as written, with its checks
-                cx.effect([Effect::Work(FeatureWork::Report { domain })]);
-            }
-            Err(e) => cx.say(format!("report: {}", escape(&e))),
-        },
-        _ => {}
-    }
 }
 
 #[cfg(test)]

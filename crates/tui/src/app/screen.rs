@@ -2,12 +2,10 @@
 //! Playwright trace, why a run failed): they take the keys until closed.
 
 use super::super::action::Command;
-use super::super::feature_work::FeatureResult;
 use super::super::graphics::screen_body;
 use super::super::image;
 use super::compare::CompareScreen;
 use super::insights::InsightsScreen;
-use super::pane::Ctx;
 use super::report::ReportScreen;
 use super::trace::TraceView;
 use super::why::WhyScreen;
@@ -90,36 +88,14 @@ impl Screen {
     }
 }
 
-/// The screens as components: a key goes to the screen shown; a feature's result
-/// to the screen it opens or fills.
 impl Screen {
-    /// Key `c` on the screen shown: the trace's, the Insights', the failure view's
-    /// `i`, the report's `u` and `y`, the rest scroll or close it.
-    pub(super) fn key(&mut self, c: Command, cx: &mut Ctx) {
-        match self {
-            Screen::Trace(v) => v.key(c, cx),
-            Screen::Insights(v) => v.key(c, cx),
-            Screen::Why(w) if c == Command::PreviewImage => w.show_screenshot(cx),
-            Screen::Report(v) if matches!(c, Command::ReportUpdate | Command::Apply) => {
-                v.key(c, cx);
-            }
-            s => match s.command(c, (cx.shared.size.1 / 2).max(1) as isize) {
-                ScreenOutcome::Close => cx.close_screen(),
-                ScreenOutcome::Say(m) => cx.say(m),
-                ScreenOutcome::Stay => {}
-            },
-        }
-    }
-
     /// The terminal is `size` now: the trace's lists keep their cursors in view.
     pub(super) fn fit(&mut self, size: (u16, u16)) {
         if let Screen::Trace(v) = self {
             v.fit(size);
         }
     }
-}
 
-impl Screen {
     /// The pictures the screen shows on a terminal of `size` (its screenshot, a
     /// trace's frames), decoded ones only (`cache`: the screenshots').
     pub(super) fn pictures(
@@ -137,37 +113,5 @@ impl Screen {
             Screen::Trace(v) => v.pictures(size),
             _ => Vec::new(),
         }
-    }
-}
-
-/// A screen's background result (`shown`: the screen over the panes): the
-/// comparison or the report shows, the trace shown fills in. (The others' are
-/// not the screens'.)
-pub(super) fn done(shown: &mut Option<Screen>, d: FeatureResult, cx: &mut Ctx) {
-    match d {
-        FeatureResult::Compare(r) => super::compare::came_back(r, cx),
-        FeatureResult::Report { .. }
-        | FeatureResult::ReportDraft { .. }
-        | FeatureResult::ReportUpdate(_)
-        | FeatureResult::ReportWritten { .. } => super::report::done(d, cx),
-        FeatureResult::Trace { .. } | FeatureResult::TraceFrame { .. } => {
-            if let Some(Screen::Trace(v)) = shown {
-                v.done(d, cx.shared.size);
-            }
-        }
-        _ => {}
-    }
-}
-
-/// Run `run`'s failure digest came back: the failure view shown, of that run and
-/// still without one, shows it.
-pub(super) fn digest(
-    shown: &mut Option<Screen>,
-    run: &str,
-    d: &testdeck_core::workspace::failure::Digest,
-    cx: &mut Ctx,
-) {
-    if let Some(Screen::Why(w)) = shown {
-        w.digest_done(run, d, cx);
     }
 }

@@ -5,14 +5,11 @@
 //! network requests and the test's output.
 
 use super::super::action::Command;
-use super::super::feature_work::{FeatureResult, FeatureWork};
+use super::super::feature_work::FeatureWork;
 use super::super::image;
 use super::effect::{EditTarget, Effect};
 use super::list::{ListState, rows_for};
 use super::live::Live;
-use super::overlay::Overlay;
-use super::pane::{Ctx, Published};
-use super::screen::Screen;
 use ratatui::layout::Rect;
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -728,70 +725,6 @@ fn output_rows(t: &Trace) -> Vec<TextRow> {
         }
     }
     out
-}
-
-/// Enter on the Artifacts pane: a trace opens in the trace pane, read off the UI
-/// thread; any other artifact goes to its opener.
-pub(super) fn open(cx: &mut Ctx) {
-    match target(cx.shared.live, cx.shared.root) {
-        None => cx.publish(Published::OpenArtifact),
-        Some(Err(why)) => cx.say(why),
-        Some(Ok((file, within, label))) => {
-            cx.hush();
-            cx.show(Screen::Trace(Box::new(TraceView::new(
-                file.clone(),
-                label.clone(),
-            ))));
-            cx.effect([Effect::Work(FeatureWork::Trace {
-                file,
-                within,
-                label,
-            })]);
-        }
-    }
-}
-
-impl TraceView {
-    /// A key on the trace pane.
-    pub(super) fn key(&mut self, c: Command, cx: &mut Ctx) {
-        match self.command(c, cx.shared.size) {
-            TraceOutcome::Stay => {}
-            TraceOutcome::Detail => {
-                if let Some((title, lines)) = self.detail(cx.shared.root) {
-                    cx.open(Overlay::Data {
-                        title,
-                        lines,
-                        scroll: 0,
-                    });
-                }
-            }
-            TraceOutcome::Close => cx.close_screen(),
-            TraceOutcome::Say(m) => cx.say(m),
-            TraceOutcome::Help => cx.open(Overlay::Help { scroll: 0 }),
-            TraceOutcome::OpenExternal => cx.publish(Published::OpenArtifact),
-        }
-    }
-
-    /// The trace's reading (`FeatureResult::Trace`) or a frame's decode
-    /// (`FeatureResult::TraceFrame`) came back; the others' are not the trace's.
-    pub(super) fn done(&mut self, d: FeatureResult, size: (u16, u16)) {
-        match d {
-            FeatureResult::Trace {
-                file,
-                trace,
-                root_real,
-            } => {
-                self.loaded(&file, trace, root_real);
-                self.fit(size);
-            }
-            FeatureResult::TraceFrame {
-                file,
-                entry,
-                preview,
-            } => self.frame_done(&file, entry, preview),
-            _ => {}
-        }
-    }
 }
 
 #[cfg(test)]

@@ -253,7 +253,8 @@ impl Watch {
     /// authorizations and max risk of `launch`), or stop watching it when all of it
     /// is watched already.
     pub(super) fn toggle(&mut self, launch: &Launch, cx: &mut Ctx) {
-        let Some(ws) = super::features::loaded(cx) else {
+        let Some(ws) = cx.shared.ws else {
+            cx.say("still indexing");
             return;
         };
         let keys = super::targets::watch_targets(cx.shared.marks, &cx.shared);

@@ -6,14 +6,11 @@
 use super::super::action::Command;
 use super::super::feature_work::FeatureWork;
 use super::effect::{EditTarget, Effect};
-use super::pane::{Component, Ctx, Published};
-use super::{Pane, RunRef, Screen, Tab};
 use std::collections::HashMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use testdeck_core::sanitize::{escape, escape_keep_sgr, strip_sgr};
 use testdeck_core::workspace::failure::{Digest, Failure, tests_count};
-use testdeck_core::workspace::logs::RunStatus;
 use testdeck_core::workspace::per_test;
 
 /// Digests kept: past this the cache starts again (a digest is read in milliseconds).
@@ -754,113 +751,6 @@ pub fn summary(known: Known<'_>) -> Vec<Row> {
     ));
     v.push(row(Look::Muted, ""));
     v
-}
-
-impl Why {
-    /// `W`: the failure view of the selected case's latest run, the run the live
-    /// pane shows (from there), or the selected run.
-    pub(super) fn open(&mut self, cx: &mut Ctx) {
-        let Some(ws) = cx.shared.ws else {
-            cx.say("still indexing");
-            return;
-        };
-        let live = cx.shared.live;
-        let shown = match live.wanted() {
-            Some(RunRef::Folder(p)) if live.run().is_some_and(|r| r.path == *p) => Some(p.clone()),
-            _ => None,
-        };
-        let run = match cx.shared.tab {
-            Tab::Tests if cx.shared.focus == Pane::Live && shown.is_some() => shown,
-            Tab::Tests => match cx.shared.selected_case() {
-                Some(c) if c.run_range.1 > c.run_range.0 => {
-                    let r = &ws.logs.runs[c.run_range.1 - 1];
-                    if r.status != RunStatus::Failed {
-                        cx.say(format!(
-                            "W: the latest run of {} did not fail ({})",
-                            escape(&c.case_id),
-                            r.status.as_str()
-                        ));
-                        return;
-                    }
-                    Some(r.path.clone())
-                }
-                Some(c) => {
-                    cx.say(format!("W: {} has never run", escape(&c.case_id)));
-                    return;
-                }
-                None => None,
-            },
-            Tab::Runs => cx.shared.selected_run().map(|r| r.path.clone()),
-            Tab::Catalog => None,
-        };
-        let Some(run) = run else {
-            cx.say("W: select a failed case (Tests) or a run (Runs) to see why it failed");
-            return;
-        };
-        let root = cx.shared.root;
-        let screen = match self.digest(&run) {
-            Known::Ready(d) => {
-                let w = WhyScreen::new(&run, Some(d), root);
-                w.decode_screenshot(root, cx);
-                w
-            }
-            Known::Reading => WhyScreen::new(&run, None, root),
-            Known::Unknown => {
-                let job = self.job(&run);
-                cx.effect(job);
-                WhyScreen::new(&run, None, root)
-            }
-        };
-        cx.show(Screen::Why(Box::new(screen)));
-    }
-}
-
-impl WhyScreen {
-    /// The screenshot bound to the failure shown, decoded to be drawn (once per file).
-    fn decode_screenshot(&self, root: &Path, cx: &mut Ctx) {
-        if let Some((file, label)) = self.screenshot() {
-            let within = self.run_dir(root);
-            cx.publish(Published::Decode(
-                file.to_path_buf(),
-                within,
-                label.to_owned(),
-            ));
-        }
-    }
-
-    /// Run `run`'s digest came back: the view of that run, still without one, shows it.
-    pub(super) fn digest_done(&mut self, run: &str, d: &Digest, cx: &mut Ctx) {
-        if self.run() == run && self.digest().is_none() {
-            self.set(d, cx.shared.root);
-            self.decode_screenshot(cx.shared.root, cx);
-        }
-    }
-
-    /// `i` on the failure view: its bound screenshot full screen, over it.
-    pub(super) fn show_screenshot(&self, cx: &mut Ctx) {
-        match self.screenshot() {
-            Some((file, label)) => cx.show_over(Screen::Image {
-                file: file.to_path_buf(),
-                label: label.to_owned(),
-            }),
-            None => cx.say("no screenshot is bound to this failure"),
-        }
-    }
-}
-
-/// A subscriber: after a change, the failed run selected has its digest read
-/// once (the details' summary of it).
-impl Component for Why {
-    fn subscribes(&self, e: &Published) -> bool {
-        matches!(e, Published::Changed)
-    }
-
-    fn on_event(&mut self, _: &Published, cx: &mut Ctx) {
-        if let Some(run) = cx.shared.failed_run() {
-            let job = self.job(run);
-            cx.effect(job);
-        }
-    }
 }
 
 #[cfg(test)]
