@@ -1,7 +1,9 @@
 //! The command router: a command goes to the overlay, the screen or the input
 //! that has the keys, else to the panes' command table.
 
-use super::{App, Command, Effect, Finder, InputTarget, Overlay, Pane, Prompt, Tab, clipboard};
+use super::{
+    App, Command, Effect, Finder, InputTarget, Overlay, Pane, Prompt, Tab, clipboard, features,
+};
 
 impl App {
     pub(super) fn command(&mut self, c: Command) -> Vec<Effect> {
@@ -30,10 +32,7 @@ impl App {
             None => {}
         }
         if self.layers.screen().is_some() {
-            return answer!(self.layers, |l, cx| l
-                .screen_mut()
-                .map(|s| s.key(c, &mut cx)))
-            .1;
+            return answer!(self.layers, |l, cx| features::screen_key(l, c, &mut cx)).1;
         }
         if let Some(target) = self.layers.input() {
             return self.input_command(target, c);
@@ -141,7 +140,7 @@ impl App {
                 self.jump_failure(c == Command::NextFailure);
             }
             Command::OpenArtifact => return self.open_artifact(),
-            Command::PreviewImage => return answer!(self, |cx| super::features::open_preview(&mut cx)).1,
+            Command::PreviewImage => return answer!(self, |cx| features::open_preview(&mut cx)).1,
             Command::Help => self.layers.open(Overlay::Help { scroll: 0 }),
             Command::Problems => return answer!(self.problems, |p, cx| p.open(&mut cx)).1,
             Command::Close => {
@@ -157,13 +156,16 @@ impl App {
             }
             Command::MaxRisk => self.notice = self.launch.handle(c).0,
             Command::Watch => return answer!(self.watch, |w, cx| w.toggle(&self.launch, &mut cx)).1,
-            Command::RerunFailed if self.ws.is_none() => self.notice = Some("still indexing".into()),
+            Command::RerunFailed if self.ws.is_none() => {
+                self.notice = Some("still indexing".into());
+                return Vec::new();
+            }
             Command::RerunFailed => return self.rerun_failed(),
             Command::Compare => return answer!(self.compare, |p, cx| p.selected(&mut cx)).1,
-            Command::Report => return answer!(self, |cx| super::features::open_report(&mut cx)).1,
+            Command::Report => return answer!(self, |cx| features::open_report(&mut cx)).1,
             Command::Why => return answer!(self.why, |w, cx| w.open(&mut cx)).1,
             Command::Insights => {
-                let mut fx = answer!(self, |cx| super::features::open_insights(&mut cx)).1;
+                let mut fx = answer!(self, |cx| features::open_insights(&mut cx)).1;
                 fx.extend(self.selection_changed());
                 return fx;
             }

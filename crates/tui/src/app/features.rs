@@ -416,6 +416,13 @@ impl Screen {
     }
 }
 
+/// Key `c` on the screen shown (of `layers`).
+pub(super) fn screen_key(layers: &mut Layers, c: Command, cx: &mut Ctx) {
+    if let Some(s) = layers.screen_mut() {
+        s.key(c, cx);
+    }
+}
+
 /// A screen's background result (`layers`: the screen over the panes): the
 /// comparison or the report shows, the trace shown fills in. (The others' are
 /// not the screens'.)
