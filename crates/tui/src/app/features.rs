@@ -9,8 +9,7 @@ use super::super::action::Command;
 use super::super::feature_work::{FeatureResult, FeatureWork, ReportWrite};
 use super::compare::{Compare, CompareScreen, Step};
 use super::insights::{InsightsScreen, Outcome};
-use super::overlay::Layers;
-use super::overlay::Overlay;
+use super::overlay::{Layers, Overlay};
 use super::pane::{Component, Ctx, Published};
 use super::preview::PreviewTarget;
 use super::report::{ReportKind, ReportScreen};
@@ -600,6 +599,66 @@ mod tests {
             _ => None,
         });
         assert_eq!(again, first);
+    }
+
+    #[test]
+    fn the_features_wait_for_the_workspace_and_say_so() {
+        for c in [
+            Command::Watch,
+            Command::RerunFailed,
+            Command::Compare,
+            Command::Report,
+            Command::Why,
+            Command::Insights,
+        ] {
+            let mut app = super::super::test_support::app();
+            let fx = app.update(Action::Cmd(c));
+            assert!(
+                !fx.iter()
+                    .any(|e| matches!(e, Effect::Work(_) | Effect::Launch { .. })),
+                "{c:?} asked for work before the workspace was read: {fx:?}"
+            );
+            assert_eq!(app.notice().as_deref(), Some("still indexing"), "{c:?}");
+            assert!(app.layers().screen().is_none(), "{c:?} showed a screen");
+            assert!(app.layers().overlay().is_none(), "{c:?} opened an overlay");
+        }
+    }
+
+    #[test]
+    fn w_asks_what_r_would_ask_first_then_watches_what_was_authorized() {
+        use super::super::{Overlay, Prompt};
+        let d = tempfile::tempdir().expect("tmp");
+        let mut app = demo_app(d.path());
+        // a live case: the launch's question first, nothing watched yet
+        app.tests
+            .jump_to("kb-search/backend/query/live/kb-search-live-rerank");
+        let watching = |fx: &[Effect]| {
+            fx.iter()
+                .any(|e| matches!(e, Effect::Work(crate::feature_work::FeatureWork::Watch(..))))
+        };
+        let fx = app.update(Action::Cmd(Command::Watch));
+        assert!(!watching(&fx), "{fx:?}");
+        assert!(
+            matches!(
+                app.layers().overlay(),
+                Some(Overlay::Prompt(Prompt::Authorize(_)))
+            ),
+            "{:?}",
+            app.layers().overlay()
+        );
+        assert!(app.watch().watched().is_empty());
+        // a case no question stands before: watched at once, the watch started
+        let mut app = demo_app(d.path());
+        app.tests
+            .jump_to("kb-search/backend/query/basic/kb-search-basic");
+        let fx = app.update(Action::Cmd(Command::Watch));
+        assert!(watching(&fx), "{fx:?}");
+        assert_eq!(app.watch().watched().len(), 1);
+        let said = app.notice().clone().unwrap_or_default();
+        assert!(said.starts_with("watching 1 (+1)"), "{said}");
+        // `w` again: unwatched, the watch stopped
+        app.update(Action::Cmd(Command::Watch));
+        assert!(app.watch().watched().is_empty());
     }
 
     #[test]
