@@ -207,7 +207,7 @@ impl Deck {
     /// App, as the runtime does with the job it asked for (the details' summary
     /// and `W` show it).
     pub fn with_digest(&mut self) {
-        if let Some(run) = self.app.failed_run() {
+        if let Some(run) = self.app.shared().failed_run().map(str::to_owned) {
             if let Some(d) = run_now(FeatureWork::Digest { run }, &self.root) {
                 let fx = self.app.update(Action::WorkDone(Box::new(d)));
                 self.settle(fx);

@@ -2,8 +2,7 @@
 //! that has the keys, else to the panes' command table.
 
 use super::{
-    App, Command, Effect, FeatureWork, Finder, InputTarget, Overlay, Pane, Prompt, Screen,
-    ScreenOutcome, Tab, clipboard,
+    App, Command, Effect, Finder, InputTarget, Overlay, Pane, Prompt, Tab, clipboard, features,
 };
 
 impl App {
@@ -34,30 +33,8 @@ impl App {
             Some(Overlay::Prompt(p)) => return self.prompt_command(p, c),
             None => {}
         }
-        if matches!(self.layers.screen(), Some(Screen::Trace(_))) {
-            return self.trace_command(c);
-        }
-        if matches!(self.layers.screen(), Some(Screen::Insights(_))) {
-            return self.insights_command(c);
-        }
-        if c == Command::PreviewImage {
-            if let Some(Screen::Why(w)) = self.layers.screen() {
-                let shot = w.screenshot().map(|(f, l)| (f.to_path_buf(), l.to_owned()));
-                return self.why_screenshot(shot);
-            }
-        }
-        if matches!(c, Command::ReportUpdate | Command::Apply)
-            && matches!(self.layers.screen(), Some(Screen::Report(_)))
-        {
-            return self.report_command(c);
-        }
-        if let Some(screen) = self.layers.screen_mut() {
-            match screen.command(c, (self.size.1 / 2).max(1) as isize) {
-                ScreenOutcome::Close => self.layers.close_screen(),
-                ScreenOutcome::Say(m) => self.notice = Some(m.into()),
-                ScreenOutcome::Stay => {}
-            }
-            return Vec::new();
+        if self.layers.screen().is_some() {
+            return answer!(self.layers, |l, cx| features::screen_key(l, c, &mut cx)).1;
         }
         if let Some(target) = self.layers.input() {
             return self.input_command(target, c);
@@ -163,14 +140,9 @@ impl App {
                 self.jump_failure(c == Command::NextFailure);
             }
             Command::OpenArtifact => return self.answer_with(super::opener::open),
-            Command::PreviewImage => return self.preview_open(),
+            Command::PreviewImage => return answer!(self, |cx| features::open_preview(&mut cx)).1,
             Command::Help => self.layers.open(Overlay::Help { scroll: 0 }),
-            Command::Problems => {
-                self.problems.check();
-                self.layers
-                    .open(self.problems.overlay(self.domain.ws(), self.live.run(), 0));
-                return vec![Effect::Work(FeatureWork::Validate)];
-            }
+            Command::Problems => return answer!(self.problems, |p, cx| p.open(&mut cx)).1,
             Command::Close => {
                 self.marks.clear();
                 self.live.clear_filters();
@@ -183,11 +155,20 @@ impl App {
                 return fx;
             }
             Command::MaxRisk => self.notice = self.launch.handle(c).0,
-            Command::Watch | Command::RerunFailed | Command::Compare | Command::Report => {
-                return self.feature_command(c);
+            Command::Watch => return answer!(self.watch, |w, cx| w.toggle(&self.launch, &mut cx)).1,
+            Command::RerunFailed if self.domain.ws().is_none() => {
+                self.notice = Some("still indexing".into());
+                return Vec::new();
             }
-            Command::Why => return self.why_open(),
-            Command::Insights => self.insights_open(),
+            Command::RerunFailed => return self.rerun_failed(),
+            Command::Compare => return answer!(self.compare, |p, cx| p.selected(&mut cx)).1,
+            Command::Report => return answer!(self, |cx| features::open_report(&mut cx)).1,
+            Command::Why => return answer!(self.why, |w, cx| w.open(&mut cx)).1,
+            Command::Insights => {
+                let mut fx = answer!(self, |cx| features::open_insights(&mut cx)).1;
+                fx.extend(self.selection_changed());
+                return fx;
+            }
             Command::Sort => {
                 let s = self.tests.cycle_sort();
                 self.tab = Tab::Tests;

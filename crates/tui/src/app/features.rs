@@ -1,501 +1,480 @@
-//! The features' keys (`w`, `F`, `c`, `R`, `i`, `W`, `I`, Enter on a trace) and their
-//! background results, each routed to its feature's own state (`watch`, `compare`,
-//! `report`, `preview`, `contract`, `why`, `trace`); the state and the rules live there.
+//! The features as components: their keys (`w`, `c`, `R`, `i`, `W`, `I`, Enter on a
+//! trace, a screen's keys) and their background results, answered through a
+//! [`Ctx`]: each changes its own state and asks for the rest (the status line, a
+//! screen, a launch's question, a decode). Their state and rules live in their own
+//! files (`watch` and `problems` answer there); these answers sit here, apart from
+//! the screens' models, which the shared state names.
 
 use super::super::action::Command;
 use super::super::feature_work::{FeatureResult, FeatureWork, ReportWrite};
-use super::trace::{self, TraceOutcome, TraceView};
-use super::{
-    App, CaseRef, Effect, Overlay, Pane, PreviewTarget, RunRef, Screen, Tab, compare, insights,
-    report, watch, why,
-};
-use std::path::PathBuf;
+use super::compare::{Compare, CompareScreen, Step};
+use super::insights::{InsightsScreen, Outcome};
+use super::overlay::{Layers, Overlay};
+use super::pane::{Component, Ctx, Published};
+use super::preview::PreviewTarget;
+use super::report::{ReportKind, ReportScreen};
+use super::screen::{Screen, ScreenOutcome};
+use super::trace::{TraceOutcome, TraceView};
+use super::why::{Known, Why, WhyScreen};
+use super::{Effect, Pane, RunRef, Tab, insights, preview, report, trace};
+use std::path::Path;
 use testdeck_core::sanitize::escape;
+use testdeck_core::workspace::Workspace;
+use testdeck_core::workspace::diff::RunDiff;
+use testdeck_core::workspace::failure::Digest;
 use testdeck_core::workspace::logs::RunStatus;
 
-impl App {
-    /// A feature's background result.
-    #[expect(
-        clippy::too_many_lines,
-        reason = "one arm per feature result, each a few lines"
-    )]
-    pub(super) fn done(&mut self, d: FeatureResult) -> Vec<Effect> {
-        match d {
-            FeatureResult::Watch { generation, event } => {
-                match self.watch.event(generation, *event) {
-                    None => {}
-                    Some(watch::Step::Say(m)) => self.notice = Some(m),
-                    Some(watch::Step::Done { said, record }) => {
-                        self.notice = Some(said);
-                        return self.publish(super::pane::Published::LaunchEnded {
-                            index: watch::WATCH_LAUNCH,
-                            wrote_record: record,
-                        });
-                    }
-                    Some(watch::Step::Exec(e)) => return self.exec_event(watch::WATCH_LAUNCH, e),
-                }
-            }
-            FeatureResult::WatchEnded { generation, error } => {
-                if let Some(m) = self.watch.ended(generation, error) {
-                    self.notice = Some(m);
-                }
-            }
-            FeatureResult::Compare(Ok(d)) => {
-                self.notice = None;
-                self.layers
-                    .show_screen(Screen::Compare(Box::new(compare::CompareScreen::new(&d))));
-            }
-            FeatureResult::Compare(Err(e)) => {
-                self.notice = Some(format!("compare: {}", escape(&e)));
-            }
-            FeatureResult::Report { domain, file, text } => match text {
-                Ok(text) => {
-                    let by_path: std::collections::HashMap<
-                        &str,
-                        &testdeck_core::workspace::stats::NodeStats,
-                    > = self
-                        .tests
-                        .stats()
-                        .iter()
-                        .map(|(k, v)| (k.as_str(), v))
-                        .collect();
-                    let problems = testdeck_core::workspace::report::check_report(
-                        &file, &domain, &text, &by_path,
-                    );
-                    let unwritten = problems
-                        .iter()
-                        .filter(|p| p.rule == "report-unwritten")
-                        .count();
-                    self.layers
-                        .show_screen(Screen::Report(Box::new(report::ReportScreen::new(
-                            &domain, &file, &text, &problems,
-                        ))));
-                    // what a write just said stays; else what is left to write
-                    if unwritten > 0 && self.notice.is_none() {
-                        self.notice = Some(format!(
-                            "{unwritten} parts still to write · u: the update from the logs"
-                        ));
-                    }
-                }
-                Err(e) => self.notice = Some(escape(&e).into_owned()),
-            },
-            FeatureResult::ReportDraft { domain, draft } => match draft {
-                Ok(d) => {
-                    self.notice = Some(format!(
-                        "no report for {} yet: its draft from the logs · y writes it",
-                        escape(&domain)
-                    ));
-                    self.layers
-                        .show_screen(Screen::Report(Box::new(report::ReportScreen::draft(*d))));
-                }
-                Err(e) => self.notice = Some(format!("report: {}", escape(&e))),
-            },
-            FeatureResult::ReportUpdate(u) => match u {
-                Ok(u) if !u.changed => {
-                    self.notice = Some("the report matches the logs: nothing to update".into());
-                }
-                Ok(u) => {
-                    self.notice = Some(format!(
-                        "{} changes from the logs · y writes them · Esc leaves the report as it is",
-                        u.changes.len()
-                    ));
-                    self.layers
-                        .show_screen(Screen::Report(Box::new(report::ReportScreen::update(*u))));
-                }
-                Err(e) => self.notice = Some(format!("report: {}", escape(&e))),
-            },
-            FeatureResult::ReportWritten { domain, result } => match result {
-                Ok(said) => {
-                    self.notice = Some(escape(&said).into_owned());
-                    // the report as written, with its checks
-                    return vec![Effect::Work(FeatureWork::Report { domain })];
-                }
-                Err(e) => self.notice = Some(format!("report: {}", escape(&e))),
-            },
-            FeatureResult::Contract(v) => self.contract.add(v),
-            FeatureResult::Preview { file, preview } => self.previews.put(file, preview),
-            FeatureResult::Trace {
-                file,
-                trace,
-                root_real,
-            } => {
-                if let Some(Screen::Trace(v)) = self.layers.screen_mut() {
-                    v.loaded(&file, trace, root_real);
-                    v.fit(self.size);
-                }
-            }
-            FeatureResult::TraceFrame {
-                file,
-                entry,
-                preview,
-            } => {
-                if let Some(Screen::Trace(v)) = self.layers.screen_mut() {
-                    v.frame_done(&file, entry, preview);
-                }
-            }
-            FeatureResult::Digest { run, digest } => {
-                let root = self.opts.root.clone();
-                let mut fx = Vec::new();
-                if let Some(Screen::Why(w)) = self.layers.screen_mut() {
-                    if w.run() == run && w.digest().is_none() {
-                        w.set(&digest, &root);
-                        let shot = w.screenshot().map(|(f, l)| (f.to_path_buf(), l.to_owned()));
-                        let within = w.run_dir(&root);
-                        if let Some((file, label)) = shot {
-                            fx.extend(self.previews.job_for(file, within, label));
-                        }
-                    }
-                }
-                self.why.put(run, digest);
-                return fx;
-            }
-            FeatureResult::Validate(found) => {
-                self.problems.checked(found);
-                self.refresh_problems();
-            }
-            FeatureResult::ChangeTimes(t) => {
-                if let Some(ws) = self.domain.ws() {
-                    self.tests.set_change_times(ws, *t);
-                }
-            }
-            FeatureResult::Changed(found) => {
-                let (notice, marks) = super::insights::changed_marks(&self.tests, found);
-                self.notice = Some(notice);
-                if let Some(m) = marks {
-                    self.marks = m;
-                }
-            }
-            FeatureResult::NewCasePlanned { case, editor } => {
-                return self.answer_with(|cx| super::add_case::AddCase::planned(case, editor, cx));
-            }
-            FeatureResult::NewCaseWritten(case) => {
-                return answer!(self.adding, |a, cx| a.written(case, &mut cx)).1;
-            }
-            FeatureResult::AdoptPlanned { adoption, editor } => {
-                return self.answer_with(|cx| {
-                    super::add_case::AddCase::adopt_planned(adoption, editor, cx);
-                });
-            }
-            FeatureResult::AdoptDone(adoption) => {
-                return answer!(self.adding, |a, cx| a.adopt_done(adoption, &mut cx)).1;
-            }
-            FeatureResult::Opened { job, opening } => {
-                return self.answer_with(|cx| super::opener::opened(*job, opening, cx));
-            }
-            FeatureResult::RunMeta { run, meta } => self.run_meta.read(&run, meta),
-        }
-        Vec::new()
+/// The workspace, once it is read; before, the status line says so (`c`, `R`
+/// wait for it).
+fn loaded<'a>(cx: &mut Ctx<'a>) -> Option<&'a Workspace> {
+    if cx.shared.ws.is_none() {
+        cx.say("still indexing");
     }
+    cx.shared.ws
+}
 
-    /// The problems list, when it is open, shows what is known now (its scroll kept).
-    pub(super) fn refresh_problems(&mut self) {
-        if let Some(Overlay::Data { title, scroll, .. }) = self.layers.overlay() {
-            if title.starts_with(super::overlay::PROBLEMS_TITLE) {
-                let o = self
-                    .problems
-                    .overlay(self.domain.ws(), self.live.run(), *scroll);
-                self.layers.open(o);
-            }
-        }
-    }
-
-    /// `I`: the Insights screen.
-    pub(super) fn insights_open(&mut self) {
-        let Some(ws) = self.domain.ws() else {
-            self.notice = Some("still indexing".into());
+/// Compare as a component: `c`, and the comparison when it comes back.
+impl Compare {
+    /// `c`: pick run A, then B (same case); on a case with no pick, its default pair.
+    pub(super) fn selected(&mut self, cx: &mut Ctx) {
+        let Some(ws) = loaded(cx) else {
             return;
         };
-        let v = insights::InsightsScreen::new(&self.tests, &ws.config.insights);
-        self.layers.show_screen(Screen::Insights(Box::new(v)));
-    }
-
-    /// A key on the Insights screen: Enter selects the case in the Tests tab.
-    pub(super) fn insights_command(&mut self, c: Command) -> Vec<Effect> {
-        let page = (self.size.1 / 2).max(1) as isize;
-        let Some(Screen::Insights(v)) = self.layers.screen_mut() else {
-            return Vec::new();
-        };
-        match v.command(c, page) {
-            insights::Outcome::Stay => return Vec::new(),
-            insights::Outcome::Close => self.layers.close_screen(),
-            insights::Outcome::Jump(path) => {
-                self.layers.close_screen();
-                self.tab = Tab::Tests;
-                self.focus = Pane::Tree;
-                if !self.tests.jump_to(&path) {
-                    self.notice = Some(format!("{} is not in the tree", escape(&path)));
-                }
-            }
-        }
-        self.clamp();
-        self.selection_changed()
-    }
-
-    /// The run folder of the selection when it failed: the selected case's latest
-    /// run (Tests), the selected run (Runs).
-    pub fn failed_run(&self) -> Option<String> {
-        self.shared().failed_run().map(str::to_owned)
-    }
-
-    /// `W`: the failure view of the selected case's latest run, the run the live
-    /// pane shows (from there), or the selected run.
-    pub(super) fn why_open(&mut self) -> Vec<Effect> {
-        let Some(ws) = self.domain.ws() else {
-            self.notice = Some("still indexing".into());
-            return Vec::new();
-        };
-        let shown = match self.live.wanted() {
-            Some(RunRef::Folder(p)) if self.live.run().is_some_and(|r| r.path == *p) => {
-                Some(p.clone())
-            }
-            _ => None,
-        };
-        let run = match self.tab {
-            Tab::Tests if self.focus == Pane::Live && shown.is_some() => shown,
-            Tab::Tests => match self.selected_case() {
-                Some(c) if c.run_range.1 > c.run_range.0 => {
-                    let r = &ws.logs.runs[c.run_range.1 - 1];
-                    if r.status == RunStatus::Failed {
-                        Some(r.path.clone())
-                    } else {
-                        self.notice = Some(format!(
-                            "W: the latest run of {} did not fail ({})",
-                            escape(&c.case_id),
-                            r.status.as_str()
-                        ));
-                        return Vec::new();
-                    }
-                }
-                Some(c) => {
-                    self.notice = Some(format!("W: {} has never run", escape(&c.case_id)));
-                    return Vec::new();
-                }
-                None => None,
+        let step = match cx.shared.tab {
+            Tab::Runs => match cx.shared.selected_run() {
+                Some(run) => self.on_run(ws, run),
+                None => Step::Say("no run selected".into()),
             },
-            Tab::Runs => self.runs.selected_run(ws).map(|r| r.path.clone()),
-            Tab::Catalog => None,
-        };
-        let Some(run) = run else {
-            self.notice =
-                Some("W: select a failed case (Tests) or a run (Runs) to see why it failed".into());
-            return Vec::new();
-        };
-        let root = self.opts.root.clone();
-        let mut fx = Vec::new();
-        let screen = match self.why.digest(&run) {
-            why::Known::Ready(d) => {
-                let w = why::WhyScreen::new(&run, Some(d), &root);
-                let shot = w.screenshot().map(|(f, l)| (f.to_path_buf(), l.to_owned()));
-                if let Some((file, label)) = shot {
-                    fx.extend(self.previews.job_for(file, w.run_dir(&root), label));
+            Tab::Tests => match cx.shared.selected_case() {
+                Some(c) => {
+                    let shown = cx.shared.live.run().map(|r| r.path.clone());
+                    self.on_case(ws, &c.key, shown)
                 }
-                w
-            }
-            why::Known::Reading => why::WhyScreen::new(&run, None, &root),
-            why::Known::Unknown => {
-                fx.extend(self.why.job(&run));
-                why::WhyScreen::new(&run, None, &root)
+                None => Step::Say("compare: select a case or a run".into()),
+            },
+            Tab::Catalog => {
+                Step::Say("compare works on tests runs: the Runs tab or a tests case".into())
             }
         };
-        self.layers.show_screen(Screen::Why(Box::new(screen)));
-        fx
-    }
-
-    /// `i` on the failure view: its bound screenshot full screen, over it.
-    pub(super) fn why_screenshot(&mut self, shot: Option<(PathBuf, String)>) -> Vec<Effect> {
-        match shot {
-            Some((file, label)) => {
-                self.layers.show_screen_over(Screen::Image { file, label });
-            }
-            None => self.notice = Some("no screenshot is bound to this failure".into()),
-        }
-        Vec::new()
-    }
-
-    /// Enter on the Artifacts pane: a trace opens in the trace pane, read off the
-    /// UI thread; `None` when the selected artifact is not a trace.
-    pub(super) fn open_trace(&mut self) -> Option<Vec<Effect>> {
-        match trace::target(&self.live, &self.opts.root)? {
-            Err(why) => {
-                self.notice = Some(why);
-                Some(Vec::new())
-            }
-            Ok((file, within, label)) => {
-                self.notice = None;
-                self.layers
-                    .show_screen(Screen::Trace(Box::new(TraceView::new(
-                        file.clone(),
-                        label.clone(),
-                    ))));
-                Some(vec![Effect::Work(FeatureWork::Trace {
-                    file,
-                    within,
-                    label,
-                })])
+        match step {
+            Step::Say(m) => cx.say(m),
+            Step::Open(a, b) => {
+                cx.say("comparing…");
+                cx.effect([Effect::Work(FeatureWork::Compare { a, b })]);
             }
         }
     }
+}
 
+/// The comparison came back: its screen, or why there is none.
+fn compared(r: Result<Box<RunDiff>, String>, cx: &mut Ctx) {
+    match r {
+        Ok(d) => {
+            cx.hush();
+            cx.show(Screen::Compare(Box::new(CompareScreen::new(&d))));
+        }
+        Err(e) => cx.say(format!("compare: {}", escape(&e))),
+    }
+}
+
+/// `R`: the domain's report of the selected node, beside the tree.
+pub(super) fn open_report(cx: &mut Ctx) {
+    if loaded(cx).is_none() {
+        return;
+    }
+    let scope = match cx.shared.tab {
+        Tab::Tests => cx.shared.selected_node().map(|n| n.key.clone()),
+        Tab::Runs => cx.shared.selected_run().map(|r| r.scope.to_string()),
+        Tab::Catalog => None,
+    };
+    let Some(domain) = report::domain_of(scope.as_deref()) else {
+        cx.say("report: select a domain of the tests tree");
+        return;
+    };
+    cx.effect([Effect::Work(FeatureWork::Report { domain })]);
+}
+
+impl ReportScreen {
+    /// `u` and `y` on the report screen: the update as a diff; write the draft or
+    /// the update shown.
+    pub(super) fn key(&self, c: Command, cx: &mut Ctx) {
+        match (c, &self.kind) {
+            (Command::ReportUpdate, ReportKind::Draft(_)) => {
+                cx.say("no report yet: y writes the draft");
+            }
+            (Command::ReportUpdate, _) => {
+                cx.say("bringing the report to the logs…");
+                cx.effect([Effect::Work(FeatureWork::ReportUpdate {
+                    domain: self.domain.clone(),
+                })]);
+            }
+            (Command::Apply, ReportKind::Draft(d)) => {
+                let w = ReportWrite::Draft((**d).clone());
+                cx.effect([Effect::Work(FeatureWork::ReportWrite(Box::new(w)))]);
+            }
+            (Command::Apply, ReportKind::Update(u)) => {
+                let w = ReportWrite::Update((**u).clone());
+                cx.effect([Effect::Work(FeatureWork::ReportWrite(Box::new(w)))]);
+            }
+            (Command::Apply, ReportKind::Report) => {
+                cx.say("u first: the update from the logs, as a diff");
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A report's background result (`FeatureResult::Report`, `ReportDraft`,
+/// `ReportUpdate`, `ReportWritten`; the others' are not the report's): its screen,
+/// and what the status line says.
+fn report_done(d: FeatureResult, cx: &mut Ctx) {
+    match d {
+        FeatureResult::Report { domain, file, text } => match text {
+            Ok(text) => {
+                let by_path: std::collections::HashMap<
+                    &str,
+                    &testdeck_core::workspace::stats::NodeStats,
+                > = cx
+                    .shared
+                    .tests
+                    .stats()
+                    .iter()
+                    .map(|(k, v)| (k.as_str(), v))
+                    .collect();
+                let problems =
+                    testdeck_core::workspace::report::check_report(&file, &domain, &text, &by_path);
+                let unwritten = problems
+                    .iter()
+                    .filter(|p| p.rule == "report-unwritten")
+                    .count();
+                let said = cx.shared.notice.is_some();
+                cx.show(Screen::Report(Box::new(ReportScreen::new(
+                    &domain, &file, &text, &problems,
+                ))));
+                // what a write just said stays; else what is left to write
+                if unwritten > 0 && !said {
+                    cx.say(format!(
+                        "{unwritten} parts still to write · u: the update from the logs"
+                    ));
+                }
+            }
+            Err(e) => cx.say(escape(&e)),
+        },
+        FeatureResult::ReportDraft { domain, draft } => match draft {
+            Ok(d) => {
+                cx.say(format!(
+                    "no report for {} yet: its draft from the logs · y writes it",
+                    escape(&domain)
+                ));
+                cx.show(Screen::Report(Box::new(ReportScreen::draft(*d))));
+            }
+            Err(e) => cx.say(format!("report: {}", escape(&e))),
+        },
+        FeatureResult::ReportUpdate(u) => match u {
+            Ok(u) if !u.changed => cx.say("the report matches the logs: nothing to update"),
+            Ok(u) => {
+                cx.say(format!(
+                    "{} changes from the logs · y writes them · Esc leaves the report as it is",
+                    u.changes.len()
+                ));
+                cx.show(Screen::Report(Box::new(ReportScreen::update(*u))));
+            }
+            Err(e) => cx.say(format!("report: {}", escape(&e))),
+        },
+        FeatureResult::ReportWritten { domain, result } => match result {
+            Ok(said) => {
+                cx.say(escape(&said));
+                // the report as written, with its checks
+                cx.effect([Effect::Work(FeatureWork::Report { domain })]);
+            }
+            Err(e) => cx.say(format!("report: {}", escape(&e))),
+        },
+        _ => {}
+    }
+}
+
+/// `I`: the Insights screen.
+pub(super) fn open_insights(cx: &mut Ctx) {
+    let Some(ws) = cx.shared.ws else {
+        cx.say("still indexing");
+        return;
+    };
+    let v = InsightsScreen::new(cx.shared.tests, &ws.config.insights);
+    cx.show(Screen::Insights(Box::new(v)));
+}
+
+impl InsightsScreen {
+    /// A key on the Insights screen: Enter selects the case in the Tests tab.
+    pub(super) fn key(&mut self, c: Command, cx: &mut Ctx) {
+        let page = (cx.shared.size.1 / 2).max(1) as isize;
+        match self.command(c, page) {
+            Outcome::Stay => return,
+            Outcome::Close => cx.close_screen(),
+            Outcome::Jump(path) => {
+                cx.close_screen();
+                cx.tab(Tab::Tests);
+                if cx.shared.tests.nodes().iter().any(|n| n.key == path) {
+                    cx.select(path);
+                } else {
+                    cx.say(format!("{} is not in the tree", escape(&path)));
+                }
+            }
+        }
+        cx.refit();
+        cx.reselect();
+    }
+}
+
+/// What git said for `C`: the changed cases marked, and the status line says how many.
+pub(super) fn changed(
+    found: Result<testdeck_core::workspace::changed::Changed, String>,
+    cx: &mut Ctx,
+) {
+    let (notice, marks) = insights::changed_marks(cx.shared.tests, found);
+    cx.say(notice);
+    if let Some(m) = marks {
+        cx.publish(Published::Marks(m));
+    }
+}
+
+/// Enter on the Artifacts pane: a trace opens in the trace pane, read off the UI
+/// thread; any other artifact goes to its opener.
+pub(super) fn open_trace(cx: &mut Ctx) {
+    match trace::target(cx.shared.live, cx.shared.root) {
+        None => cx.publish(Published::OpenArtifact),
+        Some(Err(why)) => cx.say(why),
+        Some(Ok((file, within, label))) => {
+            cx.hush();
+            cx.show(Screen::Trace(Box::new(TraceView::new(
+                file.clone(),
+                label.clone(),
+            ))));
+            cx.effect([Effect::Work(FeatureWork::Trace {
+                file,
+                within,
+                label,
+            })]);
+        }
+    }
+}
+
+impl TraceView {
     /// A key on the trace pane.
-    pub(super) fn trace_command(&mut self, c: Command) -> Vec<Effect> {
-        let size = self.size;
-        let Some(Screen::Trace(v)) = self.layers.screen_mut() else {
-            return Vec::new();
-        };
-        match v.command(c, size) {
+    pub(super) fn key(&mut self, c: Command, cx: &mut Ctx) {
+        match self.command(c, cx.shared.size) {
             TraceOutcome::Stay => {}
             TraceOutcome::Detail => {
-                if let Some((title, lines)) = v.detail(&self.opts.root) {
-                    self.layers.open(Overlay::Data {
+                if let Some((title, lines)) = self.detail(cx.shared.root) {
+                    cx.open(Overlay::Data {
                         title,
                         lines,
                         scroll: 0,
                     });
                 }
             }
-            TraceOutcome::Close => self.layers.close_screen(),
-            TraceOutcome::Say(m) => self.notice = Some(m.into()),
-            TraceOutcome::Help => self.layers.open(Overlay::Help { scroll: 0 }),
-            TraceOutcome::OpenExternal => return self.answer_with(super::opener::open),
-        }
-        Vec::new()
-    }
-
-    /// `w`, `F`, `c`, `R`.
-    pub(super) fn feature_command(&mut self, c: Command) -> Vec<Effect> {
-        if self.domain.ws().is_none() {
-            self.notice = Some("still indexing".into());
-            return Vec::new();
-        }
-        match c {
-            Command::Watch => self.watch_toggle(),
-            Command::RerunFailed => self.rerun_failed(),
-            Command::Compare => self.compare_selected(),
-            Command::Report => self.open_report(),
-            _ => Vec::new(),
+            TraceOutcome::Close => cx.close_screen(),
+            TraceOutcome::Say(m) => cx.say(m),
+            TraceOutcome::Help => cx.open(Overlay::Help { scroll: 0 }),
+            TraceOutcome::OpenExternal => cx.publish(Published::OpenArtifact),
         }
     }
 
-    /// `c`: pick run A, then B (same case); on a case with no pick, its default pair.
-    fn compare_selected(&mut self) -> Vec<Effect> {
-        let Some(ws) = self.domain.ws() else {
-            return Vec::new();
+    /// The trace's reading (`FeatureResult::Trace`) or a frame's decode
+    /// (`FeatureResult::TraceFrame`) came back; the others' are not the trace's.
+    pub(super) fn done(&mut self, d: FeatureResult, size: (u16, u16)) {
+        match d {
+            FeatureResult::Trace {
+                file,
+                trace,
+                root_real,
+            } => {
+                self.loaded(&file, trace, root_real);
+                self.fit(size);
+            }
+            FeatureResult::TraceFrame {
+                file,
+                entry,
+                preview,
+            } => self.frame_done(&file, entry, preview),
+            _ => {}
+        }
+    }
+}
+
+impl Why {
+    /// `W`: the failure view of the selected case's latest run, the run the live
+    /// pane shows (from there), or the selected run.
+    pub(super) fn open(&mut self, cx: &mut Ctx) {
+        let Some(ws) = cx.shared.ws else {
+            cx.say("still indexing");
+            return;
         };
-        let step = match self.tab {
-            Tab::Runs => match self.runs.selected_run(ws) {
-                Some(run) => self.compare.on_run(ws, run),
-                None => compare::Step::Say("no run selected".into()),
-            },
-            Tab::Tests => match self.tests.selected_case() {
-                Some(c) => {
-                    let shown = self.live.run().map(|r| r.path.clone());
-                    self.compare.on_case(ws, &c.key, shown)
+        let live = cx.shared.live;
+        let shown = match live.wanted() {
+            Some(RunRef::Folder(p)) if live.run().is_some_and(|r| r.path == *p) => Some(p.clone()),
+            _ => None,
+        };
+        let run = match cx.shared.tab {
+            Tab::Tests if cx.shared.focus == Pane::Live && shown.is_some() => shown,
+            Tab::Tests => match cx.shared.selected_case() {
+                Some(c) if c.run_range.1 > c.run_range.0 => {
+                    let r = &ws.logs.runs[c.run_range.1 - 1];
+                    if r.status != RunStatus::Failed {
+                        cx.say(format!(
+                            "W: the latest run of {} did not fail ({})",
+                            escape(&c.case_id),
+                            r.status.as_str()
+                        ));
+                        return;
+                    }
+                    Some(r.path.clone())
                 }
-                None => compare::Step::Say("compare: select a case or a run".into()),
+                Some(c) => {
+                    cx.say(format!("W: {} has never run", escape(&c.case_id)));
+                    return;
+                }
+                None => None,
             },
-            Tab::Catalog => compare::Step::Say(
-                "compare works on tests runs: the Runs tab or a tests case".into(),
-            ),
-        };
-        match step {
-            compare::Step::Say(m) => {
-                self.notice = Some(m);
-                Vec::new()
-            }
-            compare::Step::Open(a, b) => {
-                self.notice = Some("comparing…".into());
-                vec![Effect::Work(FeatureWork::Compare { a, b })]
-            }
-        }
-    }
-
-    /// `u` and `y` on the report screen: the update as a diff; write the draft or
-    /// the update shown.
-    pub(super) fn report_command(&mut self, c: Command) -> Vec<Effect> {
-        let Some(Screen::Report(v)) = self.layers.screen() else {
-            return Vec::new();
-        };
-        match (c, &v.kind) {
-            (Command::ReportUpdate, report::ReportKind::Draft(_)) => {
-                self.notice = Some("no report yet: y writes the draft".into());
-                Vec::new()
-            }
-            (Command::ReportUpdate, _) => {
-                self.notice = Some("bringing the report to the logs…".into());
-                vec![Effect::Work(FeatureWork::ReportUpdate {
-                    domain: v.domain.clone(),
-                })]
-            }
-            (Command::Apply, report::ReportKind::Draft(d)) => {
-                let w = ReportWrite::Draft((**d).clone());
-                vec![Effect::Work(FeatureWork::ReportWrite(Box::new(w)))]
-            }
-            (Command::Apply, report::ReportKind::Update(u)) => {
-                let w = ReportWrite::Update((**u).clone());
-                vec![Effect::Work(FeatureWork::ReportWrite(Box::new(w)))]
-            }
-            (Command::Apply, report::ReportKind::Report) => {
-                self.notice = Some("u first: the update from the logs, as a diff".into());
-                Vec::new()
-            }
-            _ => Vec::new(),
-        }
-    }
-
-    /// `R`: the domain's report of the selected node, beside the tree.
-    fn open_report(&mut self) -> Vec<Effect> {
-        let scope = match self.tab {
-            Tab::Tests => self.selected_node().map(|n| n.key.clone()),
-            Tab::Runs => self.selected_run().map(|r| r.scope.to_string()),
+            Tab::Runs => cx.shared.selected_run().map(|r| r.path.clone()),
             Tab::Catalog => None,
         };
-        let Some(domain) = report::domain_of(scope.as_deref()) else {
-            self.notice = Some("report: select a domain of the tests tree".into());
-            return Vec::new();
+        let Some(run) = run else {
+            cx.say("W: select a failed case (Tests) or a run (Runs) to see why it failed");
+            return;
         };
-        vec![Effect::Work(FeatureWork::Report { domain })]
+        let root = cx.shared.root;
+        let screen = match self.digest(&run) {
+            Known::Ready(d) => {
+                let w = WhyScreen::new(&run, Some(d), root);
+                w.decode_screenshot(root, cx);
+                w
+            }
+            Known::Reading => WhyScreen::new(&run, None, root),
+            Known::Unknown => {
+                let job = self.job(&run);
+                cx.effect(job);
+                WhyScreen::new(&run, None, root)
+            }
+        };
+        cx.show(Screen::Why(Box::new(screen)));
+    }
+}
+
+impl WhyScreen {
+    /// The screenshot bound to the failure shown, decoded to be drawn (once per file).
+    fn decode_screenshot(&self, root: &Path, cx: &mut Ctx) {
+        if let Some((file, label)) = self.screenshot() {
+            let within = self.run_dir(root);
+            cx.publish(Published::Decode(
+                file.to_path_buf(),
+                within,
+                label.to_owned(),
+            ));
+        }
     }
 
-    /// `i`: the selected screenshot full screen.
-    pub(super) fn preview_open(&mut self) -> Vec<Effect> {
-        match self.preview_target() {
-            PreviewTarget::None => {
-                self.notice = Some("the selected artifact is not an image".into());
-            }
-            PreviewTarget::Refused(why) => self.notice = Some(why),
-            PreviewTarget::File(file, label) => {
-                self.layers.show_screen(Screen::Image { file, label });
-            }
+    /// Run `run`'s digest came back: the view of that run, still without one, shows it.
+    pub(super) fn digest_done(&mut self, run: &str, d: &Digest, cx: &mut Ctx) {
+        if self.run() == run && self.digest().is_none() {
+            self.set(d, cx.shared.root);
+            self.decode_screenshot(cx.shared.root, cx);
         }
-        Vec::new()
     }
 
-    /// `w`: watch what is selected (asking what `r` would ask first), or stop watching
-    /// it when all of it is watched already.
-    fn watch_toggle(&mut self) -> Vec<Effect> {
-        let keys = super::targets::watch_targets(&self.marks, &self.shared());
-        if keys.is_empty() {
-            self.notice = Some("nothing to watch here (an orphan has no test file)".into());
-            return Vec::new();
+    /// `i` on the failure view: its bound screenshot full screen, over it.
+    pub(super) fn show_screenshot(&self, cx: &mut Ctx) {
+        match self.screenshot() {
+            Some((file, label)) => cx.show_over(Screen::Image {
+                file: file.to_path_buf(),
+                label: label.to_owned(),
+            }),
+            None => cx.say("no screenshot is bound to this failure"),
         }
-        if let Some(msg) = self.watch.unwatch(&keys) {
-            self.notice = Some(msg);
-            return vec![self.watch.job(self.launch.grants(), self.launch.max_risk())];
+    }
+}
+
+/// The screens as components: a key goes to the screen shown; a feature's result
+/// to the screen it opens or fills.
+impl Screen {
+    /// Key `c` on the screen shown: the trace's, the Insights', the failure view's
+    /// `i`, the report's `u` and `y`, the rest scroll or close it.
+    pub(super) fn key(&mut self, c: Command, cx: &mut Ctx) {
+        match self {
+            Screen::Trace(v) => v.key(c, cx),
+            Screen::Insights(v) => v.key(c, cx),
+            Screen::Why(w) if c == Command::PreviewImage => w.show_screenshot(cx),
+            Screen::Report(v) if matches!(c, Command::ReportUpdate | Command::Apply) => {
+                v.key(c, cx);
+            }
+            s => match s.command(c, (cx.shared.size.1 / 2).max(1) as isize) {
+                ScreenOutcome::Close => cx.close_screen(),
+                ScreenOutcome::Say(m) => cx.say(m),
+                ScreenOutcome::Stay => {}
+            },
         }
-        let tests: Vec<(String, Option<String>)> = keys
-            .iter()
-            .filter_map(|k| match k {
-                CaseRef::Tests { scope, case_id } => Some((scope.clone(), Some(case_id.clone()))),
-                CaseRef::Catalog(_) => None,
-            })
-            .collect();
-        let catalog: Vec<String> = keys
-            .iter()
-            .filter_map(|k| k.catalog_id().map(str::to_owned))
-            .collect();
-        let a = self.asking(&tests, &catalog, None);
-        self.watch.ask(keys);
-        self.ask_or_launch(a)
+    }
+}
+
+/// Key `c` on the screen shown (of `layers`).
+pub(super) fn screen_key(layers: &mut Layers, c: Command, cx: &mut Ctx) {
+    if let Some(s) = layers.screen_mut() {
+        s.key(c, cx);
+    }
+}
+
+/// A screen's background result (`layers`: the screen over the panes): the
+/// comparison or the report shows, the trace shown fills in. (The others' are
+/// not the screens'.)
+pub(super) fn screen_done(layers: &mut Layers, d: FeatureResult, cx: &mut Ctx) {
+    match d {
+        FeatureResult::Compare(r) => compared(r, cx),
+        FeatureResult::Report { .. }
+        | FeatureResult::ReportDraft { .. }
+        | FeatureResult::ReportUpdate(_)
+        | FeatureResult::ReportWritten { .. } => report_done(d, cx),
+        FeatureResult::Trace { .. } | FeatureResult::TraceFrame { .. } => {
+            if let Some(Screen::Trace(v)) = layers.screen_mut() {
+                v.done(d, cx.shared.size);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Run `run`'s failure digest came back: the failure view shown, of that run and
+/// still without one, shows it.
+pub(super) fn digested(
+    layers: &mut Layers,
+    run: &str,
+    d: &testdeck_core::workspace::failure::Digest,
+    cx: &mut Ctx,
+) {
+    if let Some(Screen::Why(w)) = layers.screen_mut() {
+        w.digest_done(run, d, cx);
+    }
+}
+
+/// `i`: the selected screenshot full screen.
+pub(super) fn open_preview(cx: &mut Ctx) {
+    match preview::target(cx.shared.live, cx.shared.root) {
+        PreviewTarget::None => cx.say("the selected artifact is not an image"),
+        PreviewTarget::Refused(why) => cx.say(why),
+        PreviewTarget::File(file, label) => cx.show(Screen::Image { file, label }),
+    }
+}
+
+/// A subscriber: after a change, the failed run selected has its digest read
+/// once (the details' summary of it).
+impl Component for Why {
+    fn subscribes(&self, e: &Published) -> bool {
+        matches!(e, Published::Changed)
+    }
+
+    fn on_event(&mut self, _: &Published, cx: &mut Ctx) {
+        if let Some(run) = cx.shared.failed_run() {
+            let job = self.job(run);
+            cx.effect(job);
+        }
     }
 }
 
@@ -606,6 +585,66 @@ mod tests {
             _ => None,
         });
         assert_eq!(again, first);
+    }
+
+    #[test]
+    fn the_features_wait_for_the_workspace_and_say_so() {
+        for c in [
+            Command::Watch,
+            Command::RerunFailed,
+            Command::Compare,
+            Command::Report,
+            Command::Why,
+            Command::Insights,
+        ] {
+            let mut app = super::super::test_support::app();
+            let fx = app.update(Action::Cmd(c));
+            assert!(
+                !fx.iter()
+                    .any(|e| matches!(e, Effect::Work(_) | Effect::Launch { .. })),
+                "{c:?} asked for work before the workspace was read: {fx:?}"
+            );
+            assert_eq!(app.notice().as_deref(), Some("still indexing"), "{c:?}");
+            assert!(app.layers().screen().is_none(), "{c:?} showed a screen");
+            assert!(app.layers().overlay().is_none(), "{c:?} opened an overlay");
+        }
+    }
+
+    #[test]
+    fn w_asks_what_r_would_ask_first_then_watches_what_was_authorized() {
+        use super::super::{Overlay, Prompt};
+        let d = tempfile::tempdir().expect("tmp");
+        let mut app = demo_app(d.path());
+        // a live case: the launch's question first, nothing watched yet
+        app.tests
+            .jump_to("kb-search/backend/query/live/kb-search-live-rerank");
+        let watching = |fx: &[Effect]| {
+            fx.iter()
+                .any(|e| matches!(e, Effect::Work(crate::feature_work::FeatureWork::Watch(..))))
+        };
+        let fx = app.update(Action::Cmd(Command::Watch));
+        assert!(!watching(&fx), "{fx:?}");
+        assert!(
+            matches!(
+                app.layers().overlay(),
+                Some(Overlay::Prompt(Prompt::Authorize(_)))
+            ),
+            "{:?}",
+            app.layers().overlay()
+        );
+        assert!(app.watch().watched().is_empty());
+        // a case no question stands before: watched at once, the watch started
+        let mut app = demo_app(d.path());
+        app.tests
+            .jump_to("kb-search/backend/query/basic/kb-search-basic");
+        let fx = app.update(Action::Cmd(Command::Watch));
+        assert!(watching(&fx), "{fx:?}");
+        assert_eq!(app.watch().watched().len(), 1);
+        let said = app.notice().clone().unwrap_or_default();
+        assert!(said.starts_with("watching 1 (+1)"), "{said}");
+        // `w` again: unwatched, the watch stopped
+        app.update(Action::Cmd(Command::Watch));
+        assert!(app.watch().watched().is_empty());
     }
 
     #[test]

@@ -130,7 +130,10 @@ pub fn areas(w: u16, h: u16, app: &App) -> Areas {
         let n_art = app.live.artifact_count() as u16;
         // a focused screenshot grows the pane to preview it under the list
         let previewing = app.focus == Pane::Artifacts
-            && !matches!(app.preview_target(), super::preview::PreviewTarget::None);
+            && !matches!(
+                super::preview::target(&app.live, &app.opts.root),
+                super::preview::PreviewTarget::None
+            );
         let arts_h = if previewing {
             n_art.min(6) + 2 + 2 * super::preview::PREVIEW_ROWS
         } else {

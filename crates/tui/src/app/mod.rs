@@ -25,6 +25,7 @@ macro_rules! shared {
             marks: &$app.marks,
             candidates: $app.domain.candidates(),
             runs_live: $app.launch.running() + $app.watch.reruns(),
+            notice: $app.notice.as_deref(),
         }
     };
 }
@@ -36,14 +37,20 @@ macro_rules! tabs {
     };
 }
 
-/// Hand component `$app.$field` to `$body` with a [`pane::Ctx`] (`$cx`) over the
-/// shared state; then route what it published. The body's value and the effects.
+/// Hand component `$app.$field` (or no component) to `$body` with a [`pane::Ctx`]
+/// (`$cx`) over the shared state; then route what it published. The body's value
+/// and the effects.
 macro_rules! answer {
-    ($app:ident . $field:ident, |$c:ident, $cx:ident| $body:expr) => {{
+    ($app:ident . $field:ident, |$c:ident, $cx:ident| $body:expr) => {
+        answer!($app, |$cx| {
+            let $c = &mut $app.$field;
+            $body
+        })
+    };
+    ($app:ident, |$cx:ident| $body:expr) => {{
         let (mut fx, mut published) = (Vec::new(), Vec::new());
         let value = {
             let mut $cx = $crate::app::pane::Ctx::new(shared!($app), &mut fx, &mut published);
-            let $c = &mut $app.$field;
             $body
         };
         for e in published {
@@ -103,13 +110,12 @@ pub mod watch;
 pub mod why;
 
 use super::action::{Action, Command};
-use super::feature_work::FeatureWork;
+use super::feature_work::FeatureResult;
 use super::keymap::{Key, Keymap, Resolved, Resolver};
 use crossterm::event::{KeyEvent, MouseButton, MouseEvent, MouseEventKind};
 use layout::Areas;
 use pane::Published;
 use ratatui::layout::Position;
-use screen::ScreenOutcome;
 use selection::record_data;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -379,11 +385,6 @@ impl App {
         fx
     }
 
-    /// The selected artifact as something to preview.
-    pub fn preview_target(&self) -> PreviewTarget {
-        preview::target(&self.live, &self.opts.root)
-    }
-
     /// Turn a key press into actions through the keymap of the current mode.
     pub fn on_key(&mut self, e: KeyEvent) -> Vec<Effect> {
         let mode = self.mode();
@@ -540,10 +541,7 @@ impl App {
                 self.catalog.follow_launch(self.tab, cat, &id);
                 self.live.wanted_now(selection::wanted_run(&self.shared()));
             }
-            Published::Problem { said, stderr } => {
-                self.problems.failed(said, stderr);
-                self.refresh_problems();
-            }
+            Published::Problem { said, stderr: e } => return Ok(self.learn(|p| p.failed(said, e))),
             Published::Acted | Published::Changed | Published::Reloaded | Published::Shown(_) => {}
             Published::CursorOnRun { case, run, runs } => {
                 if let Some(k) = case {
@@ -554,8 +552,60 @@ impl App {
                     self.runs.select_run(run);
                 }
             }
+            Published::LaunchEvent { index, event } => return Ok(self.exec_event(index, *event)),
+            Published::Decode(f, w, l) => return Ok(self.previews.job_for(f, w, l)),
+            Published::OpenArtifact => return Ok(self.answer_with(opener::open)),
         }
         Ok(Vec::new())
+    }
+
+    /// The problems list learns with `learn`; when it is open, it shows what is known now.
+    fn learn(&mut self, learn: impl FnOnce(&mut problems::Problems)) -> Vec<Effect> {
+        learn(&mut self.problems);
+        answer!(self.problems, |p, cx| p.refresh(&self.layers, &mut cx)).1
+    }
+
+    /// A feature's background result, to the component it is for.
+    fn done(&mut self, d: FeatureResult) -> Vec<Effect> {
+        use FeatureResult as R;
+        use features::{digested, screen_done};
+        match d {
+            R::Watch { .. } | R::WatchEnded { .. } => {
+                return answer!(self.watch, |w, cx| w.done(d, &mut cx)).1;
+            }
+            R::Digest { run, digest: d } => {
+                let fx = answer!(self.layers, |l, cx| digested(l, &run, &d, &mut cx));
+                self.why.put(run, d);
+                return fx.1;
+            }
+            R::Validate(found) => return self.learn(|p| p.checked(found)),
+            R::Changed(found) => return answer!(self, |cx| features::changed(found, &mut cx)).1,
+            R::NewCasePlanned { case, editor } => {
+                return self.answer_with(|cx| add_case::AddCase::planned(case, editor, cx));
+            }
+            R::AdoptPlanned { adoption, editor } => {
+                return self
+                    .answer_with(|cx| add_case::AddCase::adopt_planned(adoption, editor, cx));
+            }
+            R::Contract(v) => self.contract.add(v),
+            R::Preview { file, preview } => self.previews.put(file, preview),
+            R::ChangeTimes(t) => {
+                if let Some(ws) = self.domain.ws() {
+                    self.tests.set_change_times(ws, *t);
+                }
+            }
+            R::NewCaseWritten(case) => {
+                return answer!(self.adding, |a, cx| a.written(case, &mut cx)).1;
+            }
+            R::AdoptDone(a) => return answer!(self.adding, |c, cx| c.adopt_done(a, &mut cx)).1,
+            R::Opened { job, opening } => {
+                return self.answer_with(|cx| opener::opened(*job, opening, cx));
+            }
+            R::RunMeta { run, meta } => self.run_meta.read(&run, meta),
+            // the screens': the comparison, the report, the trace
+            _ => return answer!(self.layers, |l, cx| screen_done(l, d, &mut cx)).1,
+        }
+        Vec::new()
     }
 
     #[expect(
@@ -581,9 +631,7 @@ impl App {
             Action::Resize(w, h) => {
                 self.size = (w, h);
                 self.clamp();
-                if let Some(Screen::Trace(v)) = self.layers.screen_mut() {
-                    v.fit((w, h));
-                }
+                self.layers.fit((w, h));
                 Vec::new()
             }
             Action::Tick => {
@@ -615,11 +663,7 @@ impl App {
                     Err(fx) => fx,
                 }
             }
-            Action::WatchProblems(found) => {
-                self.problems.watching(found);
-                self.refresh_problems();
-                Vec::new()
-            }
+            Action::WatchProblems(found) => self.learn(|p| p.watching(found)),
             Action::LoadFailed(e) => {
                 self.domain.failed(e);
                 Vec::new()
@@ -643,9 +687,7 @@ impl App {
             }
             Action::ToolFailed { said, stderr } => {
                 self.notice = Some(said.clone());
-                self.problems.failed(said, stderr);
-                self.refresh_problems();
-                Vec::new()
+                self.publish(Published::Problem { said, stderr })
             }
             Action::ExecQueued(index, queue) => {
                 let (evs, more) = queue.take();

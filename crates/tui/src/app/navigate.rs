@@ -140,9 +140,7 @@ impl App {
             }
             (_, Pane::Artifacts) => {
                 // a trace opens in the trace pane (`o` still hands it to its opener)
-                return self
-                    .open_trace()
-                    .unwrap_or_else(|| self.answer_with(super::opener::open));
+                return answer!(self, |cx| super::features::open_trace(&mut cx)).1;
             }
             (Tab::Tests, _) => match self.tests.toggle() {
                 tests_tab::Expand::Case => self.focus = Pane::Live,

@@ -176,16 +176,15 @@ impl Layers {
         cache: &crate::image::Cache,
         size: (u16, u16),
     ) -> Vec<crate::graphics::Picture> {
-        match &self.screen {
-            Some(super::screen::Screen::Image { file, .. }) => match cache.get(file) {
-                Some(crate::image::State::Ready(p)) => {
-                    let area = crate::graphics::screen_body(size.0, size.1);
-                    vec![(file.clone(), p.clone(), area)]
-                }
-                _ => Vec::new(),
-            },
-            Some(super::screen::Screen::Trace(v)) => v.pictures(size),
-            _ => Vec::new(),
+        self.screen
+            .as_ref()
+            .map_or_else(Vec::new, |s| s.pictures(cache, size))
+    }
+
+    /// The terminal is `size` now: the screen shown keeps its cursors in view.
+    pub(in crate::app) fn fit(&mut self, size: (u16, u16)) {
+        if let Some(s) = &mut self.screen {
+            s.fit(size);
         }
     }
 }

@@ -84,6 +84,17 @@ pub enum Published {
     /// The pictures the screen shown holds, after each change (the terminal's
     /// encoding of them follows: `Graphics`).
     Shown(Vec<crate::graphics::Picture>),
+    /// Event `event` of launch `index` (a watch rerun's: `watch::WATCH_LAUNCH`),
+    /// applied as a launch's (the launch's).
+    LaunchEvent {
+        index: usize,
+        event: Box<testdeck_exec::ExecEvent>,
+    },
+    /// Screenshot `0` (beneath run folder `1`, `2` its path in the run) decoded to
+    /// be drawn, once per file (the previews').
+    Decode(std::path::PathBuf, std::path::PathBuf, String),
+    /// The selected artifact goes to its opener (the opener's).
+    OpenArtifact,
 }
 
 /// The state every pane may read: the workspace and the panes the others
@@ -119,6 +130,8 @@ pub struct Shared<'a> {
     pub candidates: &'a [super::Candidate],
     /// Runs under way: the launches' and watch mode's reruns.
     pub runs_live: usize,
+    /// What the status line says.
+    pub notice: Option<&'a str>,
 }
 
 impl<'a> Shared<'a> {

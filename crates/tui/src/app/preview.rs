@@ -78,15 +78,17 @@ impl Previews {
 
     /// The decode screenshot `file` (beneath the run folder `within`) needs, once
     /// per file: the failure view's bound screenshot.
-    pub fn job_for(&mut self, file: PathBuf, within: PathBuf, label: String) -> Option<Effect> {
-        self.cache
+    pub fn job_for(&mut self, file: PathBuf, within: PathBuf, label: String) -> Vec<Effect> {
+        let job = self
+            .cache
             .want(&file)
             .then_some(Effect::Work(FeatureWork::Preview {
                 file,
                 within,
                 label,
                 background: self.background,
-            }))
+            }));
+        job.into_iter().collect()
     }
 
     /// The decode the selected screenshot of `live` needs, once per file.

@@ -3,7 +3,10 @@
 //! shown run's problems, and the openers' and runners' failures with their whole
 //! stderr.
 
-use super::overlay::{Overlay, PROBLEMS_TITLE};
+use super::super::feature_work::FeatureWork;
+use super::Effect;
+use super::overlay::{Layers, Overlay, PROBLEMS_TITLE};
+use super::pane::Ctx;
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 use testdeck_core::problem::Problem;
@@ -129,6 +132,26 @@ impl Problems {
             title,
             lines,
             scroll: scroll.min(last),
+        }
+    }
+}
+
+/// The problems list as a component: `p`, and the list kept up to date while open.
+impl Problems {
+    /// `p`: the list over the panes, and a check of the workspace as it is on disk.
+    pub(super) fn open(&mut self, cx: &mut Ctx) {
+        self.check();
+        cx.open(self.overlay(cx.shared.ws, cx.shared.live.run(), 0));
+        cx.effect([Effect::Work(FeatureWork::Validate)]);
+    }
+
+    /// The list, when it is the overlay of `layers`, shows what is known now (its
+    /// scroll kept).
+    pub(super) fn refresh(&self, layers: &Layers, cx: &mut Ctx) {
+        if let Some(Overlay::Data { title, scroll, .. }) = layers.overlay() {
+            if title.starts_with(PROBLEMS_TITLE) {
+                cx.open(self.overlay(cx.shared.ws, cx.shared.live.run(), *scroll));
+            }
         }
     }
 }

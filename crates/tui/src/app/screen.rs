@@ -2,12 +2,16 @@
 //! Playwright trace, why a run failed): they take the keys until closed.
 
 use super::super::action::Command;
+use super::super::graphics::screen_body;
+use super::super::image;
 use super::compare::CompareScreen;
 use super::insights::InsightsScreen;
 use super::report::ReportScreen;
 use super::trace::TraceView;
 use super::why::WhyScreen;
+use ratatui::layout::Rect;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// A full view over the panes: it takes the keys until closed.
 #[derive(Debug, Clone)]
@@ -23,7 +27,7 @@ pub enum Screen {
     Trace(Box<TraceView>),
     /// Why a run failed (`W`).
     Why(Box<WhyScreen>),
-    /// What the history says (`I`; its keys: `App::insights_command`).
+    /// What the history says (`I`; its keys: `insights::InsightsScreen::key`).
     Insights(Box<InsightsScreen>),
 }
 
@@ -81,5 +85,33 @@ impl Screen {
             _ => {}
         }
         ScreenOutcome::Stay
+    }
+}
+
+impl Screen {
+    /// The terminal is `size` now: the trace's lists keep their cursors in view.
+    pub(super) fn fit(&mut self, size: (u16, u16)) {
+        if let Screen::Trace(v) = self {
+            v.fit(size);
+        }
+    }
+
+    /// The pictures the screen shows on a terminal of `size` (its screenshot, a
+    /// trace's frames), decoded ones only (`cache`: the screenshots').
+    pub(super) fn pictures(
+        &self,
+        cache: &image::Cache,
+        size: (u16, u16),
+    ) -> Vec<(PathBuf, Arc<image::Preview>, Rect)> {
+        match self {
+            Screen::Image { file, .. } => match cache.get(file) {
+                Some(image::State::Ready(p)) => {
+                    vec![(file.clone(), p.clone(), screen_body(size.0, size.1))]
+                }
+                _ => Vec::new(),
+            },
+            Screen::Trace(v) => v.pictures(size),
+            _ => Vec::new(),
+        }
     }
 }

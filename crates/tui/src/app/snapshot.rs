@@ -296,7 +296,7 @@ impl<'a> Snapshot<'a> {
             reruns: app.watch.reruns(),
             previews: &app.previews,
             graphics: &app.graphics,
-            preview_target: app.preview_target(),
+            preview_target: super::preview::target(&app.live, &app.opts.root),
             key_hints: app
                 .key_hints
                 .then(|| super::hints::key_hints(&app.keymap, &app.layers, (app.tab, app.focus))),
@@ -350,8 +350,9 @@ fn badges(app: &App) -> Badges<'_> {
 /// What the details pane is drawn from.
 fn details_of<'a>(app: &'a App, badges: Badges<'a>) -> Details<'a> {
     let why = app
+        .shared()
         .failed_run()
-        .map(|run| why::summary(app.why.digest(&run)))
+        .map(|run| why::summary(app.why.digest(run)))
         .unwrap_or_default();
     Details {
         ws: app.domain.ws(),

@@ -2,8 +2,10 @@
 //! flight and its generation (events of an older watch are dropped), and the cases a
 //! `w` is asking authorization for.
 
-use super::super::feature_work::FeatureWork;
+use super::super::feature_work::{FeatureResult, FeatureWork};
 use super::Effect;
+use super::launch::{Asking, Launch};
+use super::pane::{Ctx, Published};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use testdeck_core::sanitize::escape;
 use testdeck_core::workspace::Workspace;
@@ -242,5 +244,81 @@ impl Watch {
             }
             WatchEvent::Exec(e) => Step::Exec(e),
         })
+    }
+}
+
+/// The watch as a component: `w`, and what the watch in the background says.
+impl Watch {
+    /// `w`: watch what is selected (asking what `r` would ask first, with the
+    /// authorizations and max risk of `launch`), or stop watching it when all of it
+    /// is watched already.
+    pub(super) fn toggle(&mut self, launch: &Launch, cx: &mut Ctx) {
+        let Some(ws) = cx.shared.ws else {
+            cx.say("still indexing");
+            return;
+        };
+        let keys = super::targets::watch_targets(cx.shared.marks, &cx.shared);
+        if keys.is_empty() {
+            cx.say("nothing to watch here (an orphan has no test file)");
+            return;
+        }
+        if let Some(msg) = self.unwatch(&keys) {
+            cx.say(msg);
+            cx.effect([self.job(launch.grants(), launch.max_risk())]);
+            return;
+        }
+        let tests: Vec<(String, Option<String>)> = keys
+            .iter()
+            .filter_map(|k| match k {
+                CaseRef::Tests { scope, case_id } => Some((scope.clone(), Some(case_id.clone()))),
+                CaseRef::Catalog(_) => None,
+            })
+            .collect();
+        let catalog: Vec<String> = keys
+            .iter()
+            .filter_map(|k| k.catalog_id().map(str::to_owned))
+            .collect();
+        // the question `r` would ask first, with the session's answers
+        let risk = launch.max_risk().unwrap_or_default();
+        let a = Asking {
+            plan: super::launch::plan_for(ws, &tests, &catalog, risk, launch.grants()),
+            prompt: testdeck_exec::Prompt::Live {
+                case: String::new(),
+            },
+            typed: String::new(),
+            declined: Vec::new(),
+            skipped: Vec::new(),
+        };
+        self.ask(keys);
+        cx.publish(Published::AskOrLaunch(Box::new(a)));
+    }
+
+    /// What the watch in the background says (`FeatureResult::Watch`,
+    /// `FeatureResult::WatchEnded`; the others' are not its): a rerun's events
+    /// are a launch's, its end read as a launch's end.
+    pub(super) fn done(&mut self, d: FeatureResult, cx: &mut Ctx) {
+        match d {
+            FeatureResult::Watch { generation, event } => match self.event(generation, *event) {
+                None => {}
+                Some(Step::Say(m)) => cx.say(m),
+                Some(Step::Done { said, record }) => {
+                    cx.say(said);
+                    cx.publish(Published::LaunchEnded {
+                        index: WATCH_LAUNCH,
+                        wrote_record: record,
+                    });
+                }
+                Some(Step::Exec(e)) => cx.publish(Published::LaunchEvent {
+                    index: WATCH_LAUNCH,
+                    event: Box::new(e),
+                }),
+            },
+            FeatureResult::WatchEnded { generation, error } => {
+                if let Some(m) = self.ended(generation, error) {
+                    cx.say(m);
+                }
+            }
+            _ => {}
+        }
     }
 }

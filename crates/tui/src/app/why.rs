@@ -6,7 +6,6 @@
 use super::super::action::Command;
 use super::super::feature_work::FeatureWork;
 use super::effect::{EditTarget, Effect};
-use super::pane::{Component, Ctx, Published};
 use std::collections::HashMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -752,21 +751,6 @@ pub fn summary(known: Known<'_>) -> Vec<Row> {
     ));
     v.push(row(Look::Muted, ""));
     v
-}
-
-/// A subscriber: after a change, the failed run selected has its digest read
-/// once (the details' summary of it).
-impl Component for Why {
-    fn subscribes(&self, e: &Published) -> bool {
-        matches!(e, Published::Changed)
-    }
-
-    fn on_event(&mut self, _: &Published, cx: &mut Ctx) {
-        if let Some(run) = cx.shared.failed_run() {
-            let job = self.job(run);
-            cx.effect(job);
-        }
-    }
 }
 
 #[cfg(test)]
