@@ -29,7 +29,10 @@ impl App {
                 self.layers.put(o.scrolled(c, self.help_len(), self.size));
                 return Vec::new();
             }
-            Some(Overlay::Prompt(p)) => return self.prompt_command(p, c),
+            Some(Overlay::Prompt(Prompt::TrustOpener(t))) => return self.trust_command(*t, c),
+            Some(Overlay::Prompt(p)) => {
+                return answer!(self.launch, |l, cx| l.prompt_command(p, c, &mut cx)).1;
+            }
             None => {}
         }
         if matches!(self.layers.screen(), Some(Screen::Trace(_))) {
@@ -176,13 +179,9 @@ impl App {
                 self.live.clear_filters();
                 self.clamp();
             }
-            Command::Run => return self.start_launch(),
-            Command::Cancel => {
-                let (notice, fx) = self.launch.handle(c);
-                self.notice = notice;
-                return fx;
-            }
-            Command::MaxRisk => self.notice = self.launch.handle(c).0,
+            Command::Run => return answer!(self.launch, |l, cx| l.start_launch(&mut cx)).1,
+            Command::Cancel => return answer!(self.launch, |l, cx| l.handle(c, &mut cx)).1,
+            Command::MaxRisk => _ = answer!(self.launch, |l, cx| l.handle(c, &mut cx)),
             Command::Watch | Command::RerunFailed | Command::Compare | Command::Report => {
                 return self.feature_command(c);
             }
@@ -199,7 +198,7 @@ impl App {
                 return fx.into_iter().collect();
             }
             Command::AddCase => self.add_case(),
-            Command::RunLast => return self.run_last(),
+            Command::RunLast => return answer!(self.launch, |l, cx| l.run_last(&mut cx)).1,
             Command::JumpRun => return self.jump_to_announced(),
             Command::Reload => {
                 self.why.forget();

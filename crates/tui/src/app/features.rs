@@ -356,7 +356,7 @@ impl App {
         }
         match c {
             Command::Watch => self.watch_toggle(),
-            Command::RerunFailed => self.rerun_failed(),
+            Command::RerunFailed => answer!(self.launch, |l, cx| l.rerun_failed(&mut cx)).1,
             Command::Compare => self.compare_selected(),
             Command::Report => self.open_report(),
             _ => Vec::new(),
@@ -480,9 +480,9 @@ impl App {
             .iter()
             .filter_map(|k| k.catalog_id().map(str::to_owned))
             .collect();
-        let a = self.asking(&tests, &catalog, None);
+        let a = self.launch.asking(self.ws.as_ref(), &tests, &catalog, None);
         self.watch.ask(keys);
-        self.ask_or_launch(a)
+        self.publish(super::pane::Published::AskOrLaunch(Box::new(a)))
     }
 }
 

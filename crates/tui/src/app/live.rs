@@ -978,5 +978,7 @@ fn pretty_value(
     }
 }
 
+mod launch;
+
 #[cfg(test)]
 mod tests;

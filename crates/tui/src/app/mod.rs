@@ -550,7 +550,12 @@ impl App {
                 self.quit = true;
                 return Ok(vec![Effect::Quit]);
             }
-            Published::AskOrLaunch(a) => return Ok(self.ask_or_launch(*a)),
+            Published::AskOrLaunch(a) => {
+                return Ok(answer!(self.launch, |_l, cx| launch::Launch::ask_or_launch(
+                    *a, &mut cx
+                ))
+                .1);
+            }
             Published::RunLaunched { index, path } => self.changes.launched(index, path),
             Published::LaunchEnded {
                 index,
@@ -561,6 +566,26 @@ impl App {
             Published::Problem { said, stderr } => {
                 self.problems.failed(said, stderr);
                 self.refresh_problems();
+            }
+            Published::Authorized(a) => {
+                // a `w`'s questions: the watch takes what they authorized
+                let (grants, risk) = (self.launch.grants().clone(), self.launch.max_risk());
+                let said = (self.ws.as_ref()).and_then(|ws| self.watch.ready(ws, &grants, risk));
+                let watching = said.map(|m| (m, self.watch.job(&grants, risk)));
+                return Ok(answer!(self.launch, |l, cx| l.launch(*a, watching, &mut cx)).1);
+            }
+            Published::Launching => self.live.launching(self.tab != Tab::Runs),
+            Published::RecordLaunched { index, run_id } => self.runs.set_launched(index, run_id),
+            Published::Judged {
+                launch,
+                case_id,
+                verdict,
+                note,
+            } => {
+                self.live.judged(&case_id, verdict);
+                if (self.runs.judged(launch, &case_id, verdict, note)).is_some() {
+                    self.records_changed();
+                }
             }
             Published::Acted | Published::Changed | Published::Reloaded => {}
         }
@@ -775,6 +800,37 @@ impl App {
         let mut modes: Vec<&str> = rows.iter().map(|r| r.0).collect();
         modes.dedup();
         overlay::LEGEND.len() + 2 + rows.len() + (modes.len() * 2).saturating_sub(1)
+    }
+
+    /// Several events of launch `index` at once, in order (a flood of output comes
+    /// in batches): the live pane is refiltered once, so applying a batch costs
+    /// the same whatever the pane already holds.
+    pub(crate) fn exec_events(
+        &mut self,
+        index: usize,
+        evs: impl IntoIterator<Item = testdeck_exec::ExecEvent>,
+    ) -> Vec<Effect> {
+        self.live.begin_batch();
+        let mut fx = Vec::new();
+        for ev in evs {
+            fx.extend(self.exec_event(index, ev));
+        }
+        self.live.end_batch();
+        self.clamp();
+        fx
+    }
+
+    /// One event of launch `index` (`watch::WATCH_LAUNCH` for a watch's reruns):
+    /// the live pane's rows, then the launch's part, then the runner's row it kept.
+    pub(crate) fn exec_event(&mut self, index: usize, ev: testdeck_exec::ExecEvent) -> Vec<Effect> {
+        let mut fx = self.live.launch_event(index, &ev, self.tab != Tab::Runs);
+        let (row, more) = answer!(self.launch, |l, cx| l.exec_event(index, ev, &mut cx));
+        fx.extend(more);
+        fx.extend(
+            row.map(|r| self.live.push_runner_line(index, r))
+                .unwrap_or_default(),
+        );
+        fx
     }
 }
 

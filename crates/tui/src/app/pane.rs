@@ -73,6 +73,21 @@ pub enum Published {
     SelectLaunched(String),
     /// A tool failed: the problems list keeps what it said on stderr.
     Problem { said: String, stderr: Vec<String> },
+    /// A launch's questions are all answered: a `w`'s start the watch (the
+    /// watch's), any other launches (the launch's).
+    Authorized(Box<super::prompt::Asking>),
+    /// A launch starts: the live pane makes room for it (the live pane's).
+    Launching,
+    /// Launch `index` writes run record `run_id` (the Runs tab's).
+    RecordLaunched { index: usize, run_id: String },
+    /// A person gave case `case_id` of launch `launch` its verdict: every pane
+    /// that shows it changes now (the live pane's, the Runs tab's).
+    Judged {
+        launch: usize,
+        case_id: String,
+        verdict: testdeck_exec::record::Verdict,
+        note: Option<String>,
+    },
 }
 
 /// The state every pane may read: the workspace and the panes the others

@@ -309,13 +309,6 @@ impl App {
         }
     }
 
-    /// Whether a launch takes the live pane: in the Tests and Catalog tabs the
-    /// cursor follows its cases; in the Runs tab the pane keeps the run selected
-    /// (the launch's run is a row there once the index reads it).
-    pub(super) fn launch_shown_here(&self) -> bool {
-        self.tab != Tab::Runs
-    }
-
     /// A launch's case `id` started and the live pane shows it: a cursor on a
     /// case moves to it (the details and the timeline show the same case while
     /// a launch goes from case to case); on a folder or a category it stays.

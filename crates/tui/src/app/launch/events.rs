@@ -1,12 +1,14 @@
-//! A launch's events as the cockpit applies them: its run record, each case's
-//! start (its run folder followed) and end in the live pane (a case left out says why there), the
-//! runner's lines (`runner_output`), and the closing summary.
+//! A launch's events as the launch keeps them: its run record, each case's
+//! start (its run folder, the cursor that follows it) and end (a verdict a
+//! person gives), the runner's lines (`runner_output`), and the closing summary.
+//! What the live pane shows of them is the pane's own (`live::launch`).
 
-use super::super::{App, Effect, watch};
-use super::runner_output;
-use super::runner_output::note;
+use super::super::pane::{Ctx, Published};
+use super::super::{Tab, watch};
+use super::Launch;
 use std::fmt::Write as _;
 use testdeck_core::sanitize::escape;
+use testdeck_core::workspace::timeline::TimelineEvent;
 use testdeck_exec::record::Verdict;
 
 /// ` — ID: why` for the first case a launch skipped or did not run (`+N more`),
@@ -30,113 +32,65 @@ pub fn skip_reasons(results: &[testdeck_exec::ResultLine]) -> String {
     s
 }
 
-impl App {
-    /// Several events of a launch at once, in order (a flood of output comes in
-    /// batches): the live pane is refiltered once, so applying a batch costs the
-    /// same whatever the pane already holds.
-    pub(crate) fn exec_events(
+/// Whether `line` is blank (spaces, colour codes alone): no row of its own.
+pub fn blank(line: &str) -> bool {
+    testdeck_core::sanitize::strip_sgr(line).trim().is_empty()
+}
+
+impl Launch {
+    /// The launch's own part of event `ev` of launch `index` (`watch::WATCH_LAUNCH`
+    /// for a watch's reruns), once the live pane showed its rows: the status
+    /// line, the runner's lines kept, the runs in flight, the verdicts to ask,
+    /// and what the other owners keep of it (requests through `cx`). A row of the
+    /// runner's for the live pane back, when the launch is shown there.
+    pub(in crate::app) fn exec_event(
         &mut self,
         index: usize,
-        evs: impl IntoIterator<Item = testdeck_exec::ExecEvent>,
-    ) -> Vec<Effect> {
-        self.live.begin_batch();
-        let mut fx = Vec::new();
-        for ev in evs {
-            fx.extend(self.exec_event(index, ev));
-        }
-        self.live.end_batch();
-        self.clamp();
-        fx
-    }
-
-    /// One event of launch `index` (`watch::WATCH_LAUNCH` for a watch's reruns).
-    #[expect(
-        clippy::too_many_lines,
-        reason = "one arm per exec event, each a few lines"
-    )]
-    pub(crate) fn exec_event(&mut self, index: usize, ev: testdeck_exec::ExecEvent) -> Vec<Effect> {
+        ev: testdeck_exec::ExecEvent,
+        cx: &mut Ctx,
+    ) -> Option<TimelineEvent> {
         use testdeck_exec::ExecEvent as E;
+        let shown_here = cx.shared.tab != Tab::Runs;
         match ev {
             E::RunStart { run_id, .. } => {
-                self.notice = Some(format!("run record {}", escape(&run_id)));
-                self.runs.set_launched(index, run_id);
-                Vec::new()
+                cx.say(format!("run record {}", escape(&run_id)));
+                cx.publish(Published::RecordLaunched { index, run_id });
             }
             E::RunnerStart { command } => {
-                self.notice = Some(format!("runner: {}", escape(&command.join(" "))));
-                self.launch.runner.started();
-                Vec::new()
+                cx.say(format!("runner: {}", escape(&command.join(" "))));
+                self.runner.started();
             }
             E::Probe { category, probe } => {
                 if let Some(p) = probe {
                     let msg = serde_json::to_string(&p).unwrap_or_default();
-                    self.notice = Some(format!("probe {}: {}", escape(&category), escape(&msg)));
+                    cx.say(format!("probe {}: {}", escape(&category), escape(&msg)));
                 }
-                Vec::new()
             }
             E::CaseStart {
-                id,
-                source,
-                command,
-                path,
-                risk,
-                ..
+                id, source, path, ..
             } => {
                 // a catalog case's path is its case file: a run folder only for tests
-                let path = path.filter(|_| source != "catalog");
-                if let Some(p) = &path {
-                    self.changes.launched(index, p.clone());
+                if let Some(path) = path.filter(|_| source != "catalog") {
+                    cx.publish(Published::RunLaunched { index, path });
                 }
-                if !self.launch_shown_here() {
-                    return Vec::new();
+                // the live pane shows it: a cursor on a case follows
+                if shown_here {
+                    cx.publish(Published::SelectLaunched(id));
                 }
-                let fx = self.live.show_launch(&id, path.as_deref());
-                self.live.opened(index);
-                self.select_launched(&id);
-                let msg = command.unwrap_or_default();
-                let risk = risk.map_or(String::new(), |r| format!(" [{}]", r.as_str()));
-                self.live
-                    .push(&id, note("run", &format!("start {id}{risk}"), "info", msg));
-                fx
             }
             E::Output { id, stream, line } => {
-                // a blank line (spaces, colour codes alone) is no row of its own
-                if testdeck_core::sanitize::strip_sgr(&line).trim().is_empty() {
-                    return Vec::new();
+                if id == testdeck_exec::tests_run::RUNNER_ID && !blank(&line) {
+                    let row = self.runner.line(stream, line);
+                    return shown_here.then_some(row);
                 }
-                if id != testdeck_exec::tests_run::RUNNER_ID {
-                    self.live.push(&id, runner_output::row(stream, line));
-                    return Vec::new();
-                }
-                let row = self.launch.runner.line(stream, line);
-                if !self.launch_shown_here() {
-                    return Vec::new();
-                }
-                self.live.push_runner_line(index, row)
             }
             // a run's events reach the pane through the follow of its folder
             // (`Effect::Follow` from `CaseStart`), whoever started the run: the
             // runtime's sinks drop the launch's own reading of its timeline
-            E::Timeline { .. } => Vec::new(),
+            E::Timeline { .. } => {}
             E::CaseEnd(r) => {
-                let status = super::super::live::status_of(r.verdict);
                 let reason = r.reason.clone().unwrap_or_default();
-                let fx = self.left_out_in_live(&r.id, r.verdict, &reason);
-                self.live.push_end(
-                    &r.id,
-                    note(
-                        "run",
-                        &format!("end {}", r.verdict.as_str()),
-                        status,
-                        reason.clone(),
-                    ),
-                );
-                if self.live.launch() == Some(r.id.as_str()) {
-                    if let Some(run) = self.live.run_mut() {
-                        run.in_progress = false;
-                    }
-                }
-                self.notice = Some(format!(
+                cx.say(format!(
                     "{}: {} {}",
                     escape(&r.id),
                     r.verdict.as_str(),
@@ -145,9 +99,8 @@ impl App {
                 if r.verdict == Verdict::NotRun
                     && reason.starts_with(testdeck_exec::catalog_run::NEEDS_A_PERSON)
                 {
-                    self.queue_verdict(&r.id, index);
+                    self.verdict_wanted(&r.id, index, &cx.shared);
                 }
-                fx
             }
             E::RunnerExit {
                 reason,
@@ -155,64 +108,36 @@ impl App {
                 signal,
                 runs,
             } => {
-                let Some(r) = reason else {
-                    return Vec::new();
-                };
-                self.notice = Some(format!("runner: {}", escape(&r)));
+                let r = reason?;
+                cx.say(format!("runner: {}", escape(&r)));
                 if !runs.is_empty() || r == "cancelled" {
-                    return Vec::new();
+                    return None;
                 }
                 // no run to show: the pane keeps how the runner ended and what it
                 // last said on stderr, and the launch's closing notice repeats it
-                let row = self.launch.runner.exited(&r, exit_code, signal);
+                let row = self.runner.exited(&r, exit_code, signal);
                 // the problems list keeps all it said on stderr
-                self.problems.failed(
-                    format!("runner: {}", escape(&row.message)),
-                    self.launch.runner.stderr(),
-                );
-                self.live.push_runner_line(index, row)
+                cx.publish(Published::Problem {
+                    said: format!("runner: {}", escape(&row.message)),
+                    stderr: self.runner.stderr(),
+                });
+                return Some(row);
             }
             E::Summary(s) => {
-                self.live.release_end();
-                self.launch.running = self.launch.running.saturating_sub(1);
-                self.launch.targets.remove(&index);
-                self.notice = Some(format!(
+                self.running = self.running.saturating_sub(1);
+                self.targets.remove(&index);
+                cx.say(format!(
                     "launch done: {}{}{}",
                     watch::counts(&s.results),
                     skip_reasons(&s.results),
-                    self.launch.runner.closing()
+                    self.runner.closing()
                 ));
-                self.launch_ended(index, s.record.is_some())
+                cx.publish(Published::LaunchEnded {
+                    index,
+                    wrote_record: s.record.is_some(),
+                });
             }
         }
-    }
-
-    /// A case of the launch that ends without having started (skipped, or left
-    /// out with its `run_together` group): its reason goes into the live pane —
-    /// the launch's view, opened for it when nothing of the launch is shown yet.
-    fn left_out_in_live(&mut self, id: &str, verdict: Verdict, reason: &str) -> Vec<Effect> {
-        if !matches!(verdict, Verdict::Skipped | Verdict::NotRun)
-            || self.live.launch() == Some(id)
-            || !self.launch_shown_here()
-        {
-            return Vec::new();
-        }
-        let mut fx = Vec::new();
-        if self.live.launch().is_none() {
-            fx = self.live.show_launch(id, None);
-        }
-        let Some(shown) = self.live.launch().map(str::to_owned) else {
-            return fx;
-        };
-        self.live.push(
-            &shown,
-            note(
-                "run",
-                &format!("{} {id}", verdict.as_str()),
-                "skipped",
-                reason.to_owned(),
-            ),
-        );
-        fx
+        None
     }
 }

@@ -3,24 +3,21 @@
 //! and what giving it changes at once (the live pane, the run record's row).
 
 use super::super::super::action::Command;
-use super::super::App;
 use super::super::effect::Effect;
 use super::super::overlay::{Overlay, Prompt as PromptOverlay};
-use super::super::pane::{Component, Ctx, Published};
+use super::super::pane::{Component, Ctx, Published, Shared};
 use super::super::prompt::{Judging, VERDICTS};
 use super::Launch;
 
-impl App {
+impl Launch {
     /// A case launch `index` ran ended needing a person: its verdict prompt waits
     /// in the queue, with the checklist as the person must follow it (`${VAR}`
     /// expanded by the catalog's vars, as the run expands `how.steps`).
-    pub(super) fn queue_verdict(&mut self, id: &str, index: usize) {
-        let case = self
-            .ws
-            .as_ref()
-            .and_then(|w| w.catalog.as_ref())
-            .and_then(|c| c.case(id));
-        let vars = self.vars();
+    pub(super) fn verdict_wanted(&mut self, id: &str, index: usize, s: &Shared) {
+        let case =
+            s.ws.and_then(|w| w.catalog.as_ref())
+                .and_then(|c| c.case(id));
+        let vars = super::vars(s);
         let steps = case.map_or_else(Vec::new, |c| {
             c.how
                 .steps
@@ -31,7 +28,7 @@ impl App {
                 })
                 .collect()
         });
-        self.launch.judge_queue.push_back(Judging::new(
+        self.judge_queue.push_back(Judging::new(
             id.to_owned(),
             case.map(|c| c.title.clone()).unwrap_or_default(),
             steps,
@@ -41,7 +38,7 @@ impl App {
 
     /// A key on the verdict prompt: move over steps and verdicts, tick a step,
     /// type the note, give the verdict (Enter) or leave the case not-run (Esc).
-    pub(super) fn judge_command(&mut self, mut j: Box<Judging>, c: Command) -> Vec<Effect> {
+    pub(super) fn judge_command(mut j: Box<Judging>, c: Command, cx: &mut Ctx) {
         if j.editing_note {
             // Enter or Esc ends the note; the verdict is still to give
             if matches!(c, Command::Confirm | Command::Close) {
@@ -49,8 +46,8 @@ impl App {
             } else if c == Command::ClearInput {
                 j.note.clear();
             }
-            self.layers.open(Overlay::Prompt(PromptOverlay::Judge(j)));
-            return Vec::new();
+            cx.open(Overlay::Prompt(PromptOverlay::Judge(j)));
+            return;
         }
         let n = VERDICTS.len();
         match c {
@@ -60,7 +57,7 @@ impl App {
             Command::Filter => j.editing_note = true,
             Command::Confirm => {
                 let verdict = VERDICTS[j.choice.min(n - 1)];
-                self.notice = Some(format!(
+                cx.say(format!(
                     "{}: {} (judged by a person)",
                     j.case_id,
                     verdict.as_str()
@@ -69,29 +66,27 @@ impl App {
                 // every pane that shows this case changes now, not after
                 // the next launch: the live pane's end row, the run
                 // record's row and the catalog row's latest verdict
-                self.live.judged(&j.case_id, verdict);
-                if self
-                    .runs
-                    .judged(j.launch, &j.case_id, verdict, note.clone())
-                    .is_some()
-                {
-                    self.records_changed();
-                }
-                return vec![Effect::Judge {
+                cx.publish(Published::Judged {
+                    launch: j.launch,
+                    case_id: j.case_id.clone(),
+                    verdict,
+                    note: note.clone(),
+                });
+                cx.effect([Effect::Judge {
                     index: j.launch,
                     case_id: j.case_id,
                     verdict,
                     note,
-                }];
+                }]);
+                return;
             }
             Command::Close => {
-                self.notice = Some(format!("{}: left not-run", j.case_id));
-                return Vec::new();
+                cx.say(format!("{}: left not-run", j.case_id));
+                return;
             }
             _ => {}
         }
-        self.layers.open(Overlay::Prompt(PromptOverlay::Judge(j)));
-        Vec::new()
+        cx.open(Overlay::Prompt(PromptOverlay::Judge(j)));
     }
 }
 

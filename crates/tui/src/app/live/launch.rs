@@ -1,0 +1,115 @@
+//! What the live pane shows of a launch's events: each case's start (its run
+//! folder followed) and end, the lines a case wrote, a case left out and why —
+//! the launch's view, opened for it. The runner's own lines come through
+//! [`Live::push_runner_line`] once the launch kept them.
+
+use super::super::Effect;
+use super::super::launch::events::blank;
+use super::super::launch::runner_output::{self, note};
+use super::{Live, status_of};
+use testdeck_exec::ExecEvent;
+use testdeck_exec::record::Verdict;
+
+impl Live {
+    /// A launch starts: shown here (`shown_here`: not in the Runs tab, where the
+    /// pane keeps the run selected) the previous run's rows leave at once;
+    /// either way the launch is watched unfiltered.
+    pub fn launching(&mut self, shown_here: bool) {
+        if shown_here {
+            self.starting();
+        } else {
+            self.reset_filters();
+        }
+    }
+
+    /// Event `ev` of launch `index` as the pane shows it (`shown_here`: the
+    /// launch takes the pane, as outside the Runs tab); the effects (a case's
+    /// run folder followed).
+    pub fn launch_event(&mut self, index: usize, ev: &ExecEvent, shown_here: bool) -> Vec<Effect> {
+        match ev {
+            ExecEvent::CaseStart {
+                id,
+                source,
+                command,
+                path,
+                risk,
+                ..
+            } if shown_here => {
+                // a catalog case's path is its case file: a run folder only for tests
+                let path = path.as_deref().filter(|_| source != "catalog");
+                let fx = self.show_launch(id, path);
+                self.opened(index);
+                let msg = command.clone().unwrap_or_default();
+                let risk = risk.map_or(String::new(), |r| format!(" [{}]", r.as_str()));
+                self.push(id, note("run", &format!("start {id}{risk}"), "info", msg));
+                fx
+            }
+            ExecEvent::Output { id, stream, line }
+                if id != testdeck_exec::tests_run::RUNNER_ID && !blank(line) =>
+            {
+                self.push(id, runner_output::row(*stream, line.clone()));
+                Vec::new()
+            }
+            ExecEvent::CaseEnd(r) => {
+                let status = status_of(r.verdict);
+                let reason = r.reason.clone().unwrap_or_default();
+                let fx = self.left_out(&r.id, r.verdict, &reason, shown_here);
+                self.push_end(
+                    &r.id,
+                    note(
+                        "run",
+                        &format!("end {}", r.verdict.as_str()),
+                        status,
+                        reason,
+                    ),
+                );
+                if self.launch() == Some(r.id.as_str()) {
+                    if let Some(run) = self.run_mut() {
+                        run.in_progress = false;
+                    }
+                }
+                fx
+            }
+            ExecEvent::Summary(_) => {
+                self.release_end();
+                Vec::new()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// A case of the launch that ends without having started (skipped, or left
+    /// out with its `run_together` group): its reason goes into the pane — the
+    /// launch's view, opened for it when nothing of the launch is shown yet.
+    fn left_out(
+        &mut self,
+        id: &str,
+        verdict: Verdict,
+        reason: &str,
+        shown_here: bool,
+    ) -> Vec<Effect> {
+        if !matches!(verdict, Verdict::Skipped | Verdict::NotRun)
+            || self.launch() == Some(id)
+            || !shown_here
+        {
+            return Vec::new();
+        }
+        let mut fx = Vec::new();
+        if self.launch().is_none() {
+            fx = self.show_launch(id, None);
+        }
+        let Some(shown) = self.launch().map(str::to_owned) else {
+            return fx;
+        };
+        self.push(
+            &shown,
+            note(
+                "run",
+                &format!("{} {id}", verdict.as_str()),
+                "skipped",
+                reason.to_owned(),
+            ),
+        );
+        fx
+    }
+}
