@@ -29,7 +29,10 @@ impl App {
                         self.notice = Some(said);
                         return self.launch_ended(watch::WATCH_LAUNCH, record);
                     }
-                    Some(watch::Step::Exec(e)) => return self.exec_event(watch::WATCH_LAUNCH, e),
+                    Some(watch::Step::Exec(e)) => {
+                        let i = watch::WATCH_LAUNCH;
+                        return answer!(self.launch, |l, cx| l.exec_event(i, e, &mut cx)).1;
+                    }
                 }
             }
             FeatureResult::WatchEnded { generation, error } => {

@@ -978,7 +978,7 @@ fn pretty_value(
     }
 }
 
-mod launch;
+pub mod launch;
 
 #[cfg(test)]
 mod tests;

@@ -529,7 +529,6 @@ impl App {
             Published::Select(key) => {
                 self.jump_to(&key);
             }
-            Published::Ask(j) => self.layers.open(Overlay::Prompt(Prompt::Judge(j))),
             Published::Say(m) => self.notice = Some(m),
             Published::Hush => self.notice = None,
             Published::Open(o) => self.layers.open(*o),
@@ -551,10 +550,7 @@ impl App {
                 return Ok(vec![Effect::Quit]);
             }
             Published::AskOrLaunch(a) => {
-                return Ok(answer!(self.launch, |_l, cx| launch::Launch::ask_or_launch(
-                    *a, &mut cx
-                ))
-                .1);
+                return Ok(answer!(self.launch, |l, c| l.ask(*a, &mut c)).1);
             }
             Published::RunLaunched { index, path } => self.changes.launched(index, path),
             Published::LaunchEnded {
@@ -574,16 +570,10 @@ impl App {
                 let watching = said.map(|m| (m, self.watch.job(&grants, risk)));
                 return Ok(answer!(self.launch, |l, cx| l.launch(*a, watching, &mut cx)).1);
             }
-            Published::Launching => self.live.launching(self.tab != Tab::Runs),
+            Published::Live(s) => return Ok(self.live.launch_step(*s, self.tab != Tab::Runs)),
             Published::RecordLaunched { index, run_id } => self.runs.set_launched(index, run_id),
-            Published::Judged {
-                launch,
-                case_id,
-                verdict,
-                note,
-            } => {
-                self.live.judged(&case_id, verdict);
-                if (self.runs.judged(launch, &case_id, verdict, note)).is_some() {
+            Published::Judged(j, v) => {
+                if (self.runs.judged(j.launch, &j.case_id, v, j.recorded_note())).is_some() {
                     self.records_changed();
                 }
             }
@@ -706,7 +696,7 @@ impl App {
             }
             Action::ExecQueued(index, queue) => {
                 let (evs, more) = queue.take();
-                let mut fx = self.exec_events(index, evs);
+                let mut fx = answer!(self.launch, |l, cx| l.exec_events(index, evs, &mut cx)).1;
                 if more {
                     fx.push(Effect::Requeue(Box::new(Action::ExecQueued(index, queue))));
                 }
@@ -800,37 +790,6 @@ impl App {
         let mut modes: Vec<&str> = rows.iter().map(|r| r.0).collect();
         modes.dedup();
         overlay::LEGEND.len() + 2 + rows.len() + (modes.len() * 2).saturating_sub(1)
-    }
-
-    /// Several events of launch `index` at once, in order (a flood of output comes
-    /// in batches): the live pane is refiltered once, so applying a batch costs
-    /// the same whatever the pane already holds.
-    pub(crate) fn exec_events(
-        &mut self,
-        index: usize,
-        evs: impl IntoIterator<Item = testdeck_exec::ExecEvent>,
-    ) -> Vec<Effect> {
-        self.live.begin_batch();
-        let mut fx = Vec::new();
-        for ev in evs {
-            fx.extend(self.exec_event(index, ev));
-        }
-        self.live.end_batch();
-        self.clamp();
-        fx
-    }
-
-    /// One event of launch `index` (`watch::WATCH_LAUNCH` for a watch's reruns):
-    /// the live pane's rows, then the launch's part, then the runner's row it kept.
-    pub(crate) fn exec_event(&mut self, index: usize, ev: testdeck_exec::ExecEvent) -> Vec<Effect> {
-        let mut fx = self.live.launch_event(index, &ev, self.tab != Tab::Runs);
-        let (row, more) = answer!(self.launch, |l, cx| l.exec_event(index, ev, &mut cx));
-        fx.extend(more);
-        fx.extend(
-            row.map(|r| self.live.push_runner_line(index, r))
-                .unwrap_or_default(),
-        );
-        fx
     }
 }
 

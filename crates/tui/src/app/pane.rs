@@ -25,8 +25,6 @@ pub enum Published {
     Reloaded,
     /// A component wants the tests tree's cursor on case `key` (the App moves it).
     Select(String),
-    /// The launch asks a person's verdict (the App opens the prompt).
-    Ask(Box<super::prompt::Judging>),
     // What a component asks of the App, which routes it to the owner (the
     // router's queue, applied in order once the component has answered):
     /// The status line says this.
@@ -76,18 +74,13 @@ pub enum Published {
     /// A launch's questions are all answered: a `w`'s start the watch (the
     /// watch's), any other launches (the launch's).
     Authorized(Box<super::prompt::Asking>),
-    /// A launch starts: the live pane makes room for it (the live pane's).
-    Launching,
+    /// What the live pane shows of a launch (the live pane's).
+    Live(Box<super::live::launch::Shown>),
     /// Launch `index` writes run record `run_id` (the Runs tab's).
     RecordLaunched { index: usize, run_id: String },
-    /// A person gave case `case_id` of launch `launch` its verdict: every pane
-    /// that shows it changes now (the live pane's, the Runs tab's).
-    Judged {
-        launch: usize,
-        case_id: String,
-        verdict: testdeck_exec::record::Verdict,
-        note: Option<String>,
-    },
+    /// A person gave verdict `1` to the case of `0`: its run record's row
+    /// changes now (the Runs tab's).
+    Judged(Box<super::prompt::Judging>, testdeck_exec::record::Verdict),
 }
 
 /// The state every pane may read: the workspace and the panes the others

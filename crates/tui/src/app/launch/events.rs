@@ -1,15 +1,19 @@
 //! A launch's events as the launch keeps them: its run record, each case's
 //! start (its run folder, the cursor that follows it) and end (a verdict a
 //! person gives), the runner's lines (`runner_output`), and the closing summary.
-//! What the live pane shows of them is the pane's own (`live::launch`).
+//! What the live pane shows of them the launch hands on (`live::launch::Shown`).
 
+use super::super::live::launch::Shown;
 use super::super::pane::{Ctx, Published};
 use super::super::{Tab, watch};
 use super::Launch;
+use super::runner_output::blank;
 use std::fmt::Write as _;
 use testdeck_core::sanitize::escape;
-use testdeck_core::workspace::timeline::TimelineEvent;
+use testdeck_exec::ExecEvent;
+use testdeck_exec::ExecEvent as E;
 use testdeck_exec::record::Verdict;
+use testdeck_exec::tests_run::RUNNER_ID;
 
 /// ` — ID: why` for the first case a launch skipped or did not run (`+N more`),
 /// so the status line says why and not only how many.
@@ -32,25 +36,32 @@ pub fn skip_reasons(results: &[testdeck_exec::ResultLine]) -> String {
     s
 }
 
-/// Whether `line` is blank (spaces, colour codes alone): no row of its own.
-pub fn blank(line: &str) -> bool {
-    testdeck_core::sanitize::strip_sgr(line).trim().is_empty()
-}
-
 impl Launch {
-    /// The launch's own part of event `ev` of launch `index` (`watch::WATCH_LAUNCH`
-    /// for a watch's reruns), once the live pane showed its rows: the status
-    /// line, the runner's lines kept, the runs in flight, the verdicts to ask,
-    /// and what the other owners keep of it (requests through `cx`). A row of the
-    /// runner's for the live pane back, when the launch is shown there.
-    pub(in crate::app) fn exec_event(
+    /// Several events of launch `index` at once, in order (a flood of output
+    /// comes in batches): the live pane follows its rows once a batch, so
+    /// applying one costs the same whatever the pane already holds.
+    pub(in crate::app) fn exec_events(
         &mut self,
         index: usize,
-        ev: testdeck_exec::ExecEvent,
+        evs: impl IntoIterator<Item = ExecEvent>,
         cx: &mut Ctx,
-    ) -> Option<TimelineEvent> {
-        use testdeck_exec::ExecEvent as E;
+    ) {
+        cx.publish(Published::Live(Box::new(Shown::Batch(true))));
+        for ev in evs {
+            self.exec_event(index, ev, cx);
+        }
+        cx.publish(Published::Live(Box::new(Shown::Batch(false))));
+        cx.refit();
+    }
+
+    /// Event `ev` of launch `index` (`watch::WATCH_LAUNCH` for a watch's
+    /// reruns): what the live pane shows of it first (the pane's), then the
+    /// launch's own part — the status line, the runner's lines kept, the runs
+    /// in flight, the verdicts to ask — and what the other owners keep of it,
+    /// each asked through `cx` in that order.
+    pub(in crate::app) fn exec_event(&mut self, index: usize, ev: ExecEvent, cx: &mut Ctx) {
         let shown_here = cx.shared.tab != Tab::Runs;
+        let show = |cx: &mut Ctx, s: Shown| cx.publish(Published::Live(Box::new(s)));
         match ev {
             E::RunStart { run_id, .. } => {
                 cx.say(format!("run record {}", escape(&run_id)));
@@ -67,10 +78,16 @@ impl Launch {
                 }
             }
             E::CaseStart {
-                id, source, path, ..
+                ref id,
+                ref source,
+                ref path,
+                ..
             } => {
                 // a catalog case's path is its case file: a run folder only for tests
-                if let Some(path) = path.filter(|_| source != "catalog") {
+                let path = path.clone().filter(|_| source != "catalog");
+                let id = id.clone();
+                show(cx, Shown::Event(index, ev));
+                if let Some(path) = path {
                     cx.publish(Published::RunLaunched { index, path });
                 }
                 // the live pane shows it: a cursor on a case follows
@@ -78,10 +95,17 @@ impl Launch {
                     cx.publish(Published::SelectLaunched(id));
                 }
             }
-            E::Output { id, stream, line } => {
-                if id == testdeck_exec::tests_run::RUNNER_ID && !blank(&line) {
-                    let row = self.runner.line(stream, line);
-                    return shown_here.then_some(row);
+            E::Output {
+                ref id, ref line, ..
+            } if blank(line) || id != RUNNER_ID => {
+                if !blank(line) {
+                    show(cx, Shown::Event(index, ev));
+                }
+            }
+            E::Output { stream, line, .. } => {
+                let row = self.runner.line(stream, line);
+                if shown_here {
+                    show(cx, Shown::RunnerLine(index, row));
                 }
             }
             // a run's events reach the pane through the follow of its folder
@@ -89,7 +113,8 @@ impl Launch {
             // runtime's sinks drop the launch's own reading of its timeline
             E::Timeline { .. } => {}
             E::CaseEnd(r) => {
-                let reason = r.reason.clone().unwrap_or_default();
+                show(cx, Shown::Event(index, E::CaseEnd(r.clone())));
+                let reason = r.reason.unwrap_or_default();
                 cx.say(format!(
                     "{}: {} {}",
                     escape(&r.id),
@@ -108,10 +133,12 @@ impl Launch {
                 signal,
                 runs,
             } => {
-                let r = reason?;
+                let Some(r) = reason else {
+                    return;
+                };
                 cx.say(format!("runner: {}", escape(&r)));
                 if !runs.is_empty() || r == "cancelled" {
-                    return None;
+                    return;
                 }
                 // no run to show: the pane keeps how the runner ended and what it
                 // last said on stderr, and the launch's closing notice repeats it
@@ -121,9 +148,11 @@ impl Launch {
                     said: format!("runner: {}", escape(&row.message)),
                     stderr: self.runner.stderr(),
                 });
-                return Some(row);
+                show(cx, Shown::RunnerLine(index, row));
             }
             E::Summary(s) => {
+                // the end row the pane held goes in before the launch ends
+                show(cx, Shown::Ended);
                 self.running = self.running.saturating_sub(1);
                 self.targets.remove(&index);
                 cx.say(format!(
@@ -138,6 +167,5 @@ impl Launch {
                 });
             }
         }
-        None
     }
 }

@@ -6,6 +6,7 @@
 
 use super::super::action::Command;
 use super::effect::Effect;
+use super::live::launch::Shown;
 use super::overlay::{Overlay, Prompt as PromptOverlay};
 use super::pane::{Ctx, Published, Shared};
 use std::collections::{BTreeMap, BTreeSet};
@@ -15,7 +16,7 @@ use testdeck_exec::{
     Risk, TestsTarget,
 };
 
-pub mod events;
+mod events;
 pub mod preview;
 mod rerun;
 pub mod runner_output;
@@ -322,7 +323,7 @@ impl Launch {
         plan.grants = self.grants.clone();
         let mut a = self.asking(cx.shared.ws, &[], &[], None);
         a.plan = plan;
-        Self::ask_or_launch(a, cx);
+        self.ask(a, cx);
     }
 
     /// A launch to ask about in workspace `ws`, as `r` builds it (`risk`: this
@@ -355,7 +356,11 @@ impl Launch {
     /// Ask the next question of a launch; when none is left it is authorized
     /// (the App hands it to the watch when the questions were a `w`'s, and
     /// back to [`Launch::launch`]).
-    pub(in crate::app) fn ask_or_launch(mut a: Asking, cx: &mut Ctx) {
+    #[expect(
+        clippy::unused_self,
+        reason = "the launch's own question: asked through its component"
+    )]
+    pub(in crate::app) fn ask(&mut self, mut a: Asking, cx: &mut Ctx) {
         let Some(ws) = cx.shared.ws else {
             return;
         };
@@ -400,7 +405,7 @@ impl Launch {
         cx.publish(Published::Marks(BTreeSet::new()));
         // the run launched is watched unfiltered (as another case selected is),
         // and the previous run's rows leave the pane the moment it starts
-        cx.publish(Published::Launching);
+        cx.publish(Published::Live(Box::new(Shown::Starting)));
         let launched = if a.skipped.is_empty() {
             "launched".to_owned()
         } else {
@@ -455,7 +460,7 @@ impl Launch {
                     ));
                 }
                 answer(&mut a, &mut self.grants, yes);
-                Self::ask_or_launch(*a, cx);
+                self.ask(*a, cx);
             }
             Command::ClearInput => {
                 a.typed.clear();

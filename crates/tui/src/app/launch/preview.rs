@@ -202,7 +202,7 @@ impl Launch {
             if p.rerun {
                 asking.framed.0 = format!("rerun failed ({}): ", p.tests.len() + p.catalog.len());
             }
-            Self::ask_or_launch(asking, cx);
+            self.ask(asking, cx);
             return;
         }
         p.line = o.line();
@@ -232,7 +232,7 @@ impl Launch {
                 if rerun {
                     a.framed.0 = format!("rerun failed ({n}): ");
                 }
-                Self::ask_or_launch(a, cx);
+                self.ask(a, cx);
             }
             Command::IncludeTemp if !p.temp.is_empty() => {
                 p.with_temp = !p.with_temp;

@@ -4,6 +4,7 @@
 
 use super::super::super::action::Command;
 use super::super::effect::Effect;
+use super::super::live::launch::Shown;
 use super::super::overlay::{Overlay, Prompt as PromptOverlay};
 use super::super::pane::{Component, Ctx, Published, Shared};
 use super::super::prompt::{Judging, VERDICTS};
@@ -63,21 +64,18 @@ impl Launch {
                     verdict.as_str()
                 ));
                 let note = j.recorded_note();
-                // every pane that shows this case changes now, not after
-                // the next launch: the live pane's end row, the run
-                // record's row and the catalog row's latest verdict
-                cx.publish(Published::Judged {
-                    launch: j.launch,
-                    case_id: j.case_id.clone(),
-                    verdict,
-                    note: note.clone(),
-                });
                 cx.effect([Effect::Judge {
                     index: j.launch,
-                    case_id: j.case_id,
+                    case_id: j.case_id.clone(),
                     verdict,
                     note,
                 }]);
+                // every pane that shows this case changes now, not after
+                // the next launch: the live pane's end row, the run
+                // record's row and the catalog row's latest verdict
+                let shown = Shown::Judged(j.case_id.clone(), verdict);
+                cx.publish(Published::Live(Box::new(shown)));
+                cx.publish(Published::Judged(j, verdict));
                 return;
             }
             Command::Close => {
@@ -91,7 +89,7 @@ impl Launch {
 }
 
 /// A subscriber: after a change, the next verdict queued is asked once no
-/// overlay or input line has the keys (the App opens the prompt); the count
+/// overlay or input line has the keys; the count
 /// of prompts in a row starts again when none waits.
 impl Component for Launch {
     fn subscribes(&self, e: &Published) -> bool {
@@ -105,7 +103,7 @@ impl Component for Launch {
         if let Some(mut j) = self.judge_queue.pop_front() {
             self.verdicts_asked += 1;
             j.nth = self.verdicts_asked;
-            cx.publish(Published::Ask(Box::new(j)));
+            cx.open(Overlay::Prompt(PromptOverlay::Judge(Box::new(j))));
         } else {
             self.verdicts_asked = 0;
         }

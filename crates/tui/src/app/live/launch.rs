@@ -1,20 +1,54 @@
-//! What the live pane shows of a launch's events: each case's start (its run
-//! folder followed) and end, the lines a case wrote, a case left out and why —
-//! the launch's view, opened for it. The runner's own lines come through
-//! [`Live::push_runner_line`] once the launch kept them.
+//! What the live pane shows of a launch, as the launch hands it on: the pane
+//! made ready when it starts, each case's start (its run folder followed) and
+//! end, the lines a case or the runner wrote, a case left out and why — the
+//! launch's view, opened for it — and a person's verdict.
 
 use super::super::Effect;
-use super::super::launch::events::blank;
-use super::super::launch::runner_output::{self, note};
+use super::super::launch::runner_output::{self, blank, note};
 use super::{Live, status_of};
+use testdeck_core::workspace::timeline::TimelineEvent;
 use testdeck_exec::ExecEvent;
 use testdeck_exec::record::Verdict;
 
+/// What the live pane shows of a launch (the launch hands it on, the App
+/// routes it to [`Live::launch_step`]).
+#[derive(Debug, Clone)]
+pub enum Shown {
+    /// A launch starts.
+    Starting,
+    /// A batch of a launch's events begins (`true`) or is in (`false`): the
+    /// cursor follows the rows once, at its end.
+    Batch(bool),
+    /// Event `1` of launch `0`: a case's start, its output line, its end.
+    Event(usize, ExecEvent),
+    /// A row of the runner of launch `0`: a line it wrote, how it ended.
+    RunnerLine(usize, TimelineEvent),
+    /// The launch ended.
+    Ended,
+    /// A person gave case `0` verdict `1`.
+    Judged(String, Verdict),
+}
+
 impl Live {
+    /// `s` shown (`shown_here`: the launch takes the pane, as it does outside
+    /// the Runs tab); the effects (a case's run folder followed).
+    pub fn launch_step(&mut self, s: Shown, shown_here: bool) -> Vec<Effect> {
+        match s {
+            Shown::Starting => self.launching(shown_here),
+            Shown::Batch(true) => self.begin_batch(),
+            Shown::Batch(false) => self.end_batch(),
+            Shown::Event(index, ev) => return self.launch_event(index, &ev, shown_here),
+            Shown::RunnerLine(index, row) => return self.push_runner_line(index, row),
+            Shown::Ended => self.release_end(),
+            Shown::Judged(id, verdict) => self.judged(&id, verdict),
+        }
+        Vec::new()
+    }
+
     /// A launch starts: shown here (`shown_here`: not in the Runs tab, where the
     /// pane keeps the run selected) the previous run's rows leave at once;
     /// either way the launch is watched unfiltered.
-    pub fn launching(&mut self, shown_here: bool) {
+    fn launching(&mut self, shown_here: bool) {
         if shown_here {
             self.starting();
         } else {
@@ -25,7 +59,7 @@ impl Live {
     /// Event `ev` of launch `index` as the pane shows it (`shown_here`: the
     /// launch takes the pane, as outside the Runs tab); the effects (a case's
     /// run folder followed).
-    pub fn launch_event(&mut self, index: usize, ev: &ExecEvent, shown_here: bool) -> Vec<Effect> {
+    fn launch_event(&mut self, index: usize, ev: &ExecEvent, shown_here: bool) -> Vec<Effect> {
         match ev {
             ExecEvent::CaseStart {
                 id,
@@ -69,10 +103,6 @@ impl Live {
                     }
                 }
                 fx
-            }
-            ExecEvent::Summary(_) => {
-                self.release_end();
-                Vec::new()
             }
             _ => Vec::new(),
         }
