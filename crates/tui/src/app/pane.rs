@@ -178,6 +178,12 @@ impl<'a> Ctx<'a> {
         self.published.push(e);
     }
 
+    /// What was published last while answering (a request to add to: a flood
+    /// of lines is one request, not one a line).
+    pub fn last_published(&mut self) -> Option<&mut Published> {
+        self.published.last_mut()
+    }
+
     /// Ask the runtime for `e`.
     pub fn effect(&mut self, e: impl IntoIterator<Item = Effect>) {
         self.effects.extend(e);

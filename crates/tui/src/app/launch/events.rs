@@ -10,6 +10,7 @@ use super::Launch;
 use super::runner_output::blank;
 use std::fmt::Write as _;
 use testdeck_core::sanitize::escape;
+use testdeck_core::workspace::timeline::TimelineEvent;
 use testdeck_exec::ExecEvent;
 use testdeck_exec::ExecEvent as E;
 use testdeck_exec::record::Verdict;
@@ -61,7 +62,6 @@ impl Launch {
     /// each asked through `cx` in that order.
     pub(in crate::app) fn exec_event(&mut self, index: usize, ev: ExecEvent, cx: &mut Ctx) {
         let shown_here = cx.shared.tab != Tab::Runs;
-        let show = |cx: &mut Ctx, s: Shown| cx.publish(Published::Live(Box::new(s)));
         match ev {
             E::RunStart { run_id, .. } => {
                 cx.say(format!("run record {}", escape(&run_id)));
@@ -86,7 +86,7 @@ impl Launch {
                 // a catalog case's path is its case file: a run folder only for tests
                 let path = path.clone().filter(|_| source != "catalog");
                 let id = id.clone();
-                show(cx, Shown::Event(index, ev));
+                show(cx, index, ev);
                 if let Some(path) = path {
                     cx.publish(Published::RunLaunched { index, path });
                 }
@@ -95,17 +95,13 @@ impl Launch {
                     cx.publish(Published::SelectLaunched(id));
                 }
             }
-            E::Output {
-                ref id, ref line, ..
-            } if blank(line) || id != RUNNER_ID => {
-                if !blank(line) {
-                    show(cx, Shown::Event(index, ev));
-                }
-            }
+            // a blank line (spaces, colour codes alone) is no row of its own
+            E::Output { ref line, .. } if blank(line) => {}
+            E::Output { ref id, .. } if id != RUNNER_ID => show(cx, index, ev),
             E::Output { stream, line, .. } => {
                 let row = self.runner.line(stream, line);
                 if shown_here {
-                    show(cx, Shown::RunnerLine(index, row));
+                    show_row(cx, index, row);
                 }
             }
             // a run's events reach the pane through the follow of its folder
@@ -113,7 +109,7 @@ impl Launch {
             // runtime's sinks drop the launch's own reading of its timeline
             E::Timeline { .. } => {}
             E::CaseEnd(r) => {
-                show(cx, Shown::Event(index, E::CaseEnd(r.clone())));
+                show(cx, index, E::CaseEnd(r.clone()));
                 let reason = r.reason.unwrap_or_default();
                 cx.say(format!(
                     "{}: {} {}",
@@ -148,11 +144,11 @@ impl Launch {
                     said: format!("runner: {}", escape(&row.message)),
                     stderr: self.runner.stderr(),
                 });
-                show(cx, Shown::RunnerLine(index, row));
+                show_row(cx, index, row);
             }
             E::Summary(s) => {
                 // the end row the pane held goes in before the launch ends
-                show(cx, Shown::Ended);
+                cx.publish(Published::Live(Box::new(Shown::Ended)));
                 self.running = self.running.saturating_sub(1);
                 self.targets.remove(&index);
                 cx.say(format!(
@@ -168,4 +164,34 @@ impl Launch {
             }
         }
     }
+}
+
+/// Event `ev` of launch `index` to the live pane: with the events handed on
+/// just before it when there are (a flood of lines is one request).
+fn show(cx: &mut Ctx, index: usize, ev: ExecEvent) {
+    if let Some(Published::Live(s)) = cx.last_published() {
+        if let Shown::Events(i, evs) = &mut **s {
+            if *i == index {
+                evs.push(ev);
+                return;
+            }
+        }
+    }
+    cx.publish(Published::Live(Box::new(Shown::Events(index, vec![ev]))));
+}
+
+/// Row `row` of the runner of launch `index` to the live pane, as [`show`].
+fn show_row(cx: &mut Ctx, index: usize, row: TimelineEvent) {
+    if let Some(Published::Live(s)) = cx.last_published() {
+        if let Shown::RunnerLines(i, rows) = &mut **s {
+            if *i == index {
+                rows.push(row);
+                return;
+            }
+        }
+    }
+    cx.publish(Published::Live(Box::new(Shown::RunnerLines(
+        index,
+        vec![row],
+    ))));
 }

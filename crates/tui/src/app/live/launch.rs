@@ -4,7 +4,7 @@
 //! launch's view, opened for it — and a person's verdict.
 
 use super::super::Effect;
-use super::super::launch::runner_output::{self, blank, note};
+use super::super::launch::runner_output::{self, note};
 use super::{Live, status_of};
 use testdeck_core::workspace::timeline::TimelineEvent;
 use testdeck_exec::ExecEvent;
@@ -19,10 +19,11 @@ pub enum Shown {
     /// A batch of a launch's events begins (`true`) or is in (`false`): the
     /// cursor follows the rows once, at its end.
     Batch(bool),
-    /// Event `1` of launch `0`: a case's start, its output line, its end.
-    Event(usize, ExecEvent),
-    /// A row of the runner of launch `0`: a line it wrote, how it ended.
-    RunnerLine(usize, TimelineEvent),
+    /// Events `1` of launch `0`, in order: a case's start, its output lines,
+    /// its end.
+    Events(usize, Vec<ExecEvent>),
+    /// Rows of the runner of launch `0`: the lines it wrote, how it ended.
+    RunnerLines(usize, Vec<TimelineEvent>),
     /// The launch ended.
     Ended,
     /// A person gave case `0` verdict `1`.
@@ -37,8 +38,16 @@ impl Live {
             Shown::Starting => self.launching(shown_here),
             Shown::Batch(true) => self.begin_batch(),
             Shown::Batch(false) => self.end_batch(),
-            Shown::Event(index, ev) => return self.launch_event(index, &ev, shown_here),
-            Shown::RunnerLine(index, row) => return self.push_runner_line(index, row),
+            Shown::Events(index, evs) => {
+                let each = evs
+                    .into_iter()
+                    .map(|ev| self.launch_event(index, ev, shown_here));
+                return each.flatten().collect();
+            }
+            Shown::RunnerLines(index, rows) => {
+                let each = rows.into_iter().map(|r| self.push_runner_line(index, r));
+                return each.flatten().collect();
+            }
             Shown::Ended => self.release_end(),
             Shown::Judged(id, verdict) => self.judged(&id, verdict),
         }
@@ -59,7 +68,7 @@ impl Live {
     /// Event `ev` of launch `index` as the pane shows it (`shown_here`: the
     /// launch takes the pane, as outside the Runs tab); the effects (a case's
     /// run folder followed).
-    fn launch_event(&mut self, index: usize, ev: &ExecEvent, shown_here: bool) -> Vec<Effect> {
+    fn launch_event(&mut self, index: usize, ev: ExecEvent, shown_here: bool) -> Vec<Effect> {
         match ev {
             ExecEvent::CaseStart {
                 id,
@@ -70,18 +79,17 @@ impl Live {
                 ..
             } if shown_here => {
                 // a catalog case's path is its case file: a run folder only for tests
-                let path = path.as_deref().filter(|_| source != "catalog");
-                let fx = self.show_launch(id, path);
+                let path = path.filter(|_| source != "catalog");
+                let fx = self.show_launch(&id, path.as_deref());
                 self.opened(index);
-                let msg = command.clone().unwrap_or_default();
+                let msg = command.unwrap_or_default();
                 let risk = risk.map_or(String::new(), |r| format!(" [{}]", r.as_str()));
-                self.push(id, note("run", &format!("start {id}{risk}"), "info", msg));
+                self.push(&id, note("run", &format!("start {id}{risk}"), "info", msg));
                 fx
             }
-            ExecEvent::Output { id, stream, line }
-                if id != testdeck_exec::tests_run::RUNNER_ID && !blank(line) =>
-            {
-                self.push(id, runner_output::row(*stream, line.clone()));
+            // a case's line (the launch hands on no blank one, nor the runner's)
+            ExecEvent::Output { id, stream, line } => {
+                self.push(&id, runner_output::row(stream, line));
                 Vec::new()
             }
             ExecEvent::CaseEnd(r) => {
