@@ -195,3 +195,93 @@ fn show_row(cx: &mut Ctx, index: usize, row: TimelineEvent) {
         vec![row],
     ))));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::pane::{Ctx, Published};
+    use super::super::super::test_support::app;
+    use super::super::Launch;
+    use super::Shown;
+    use testdeck_exec::ExecEvent as E;
+    use testdeck_exec::process::Stream;
+    use testdeck_exec::tests_run::RUNNER_ID;
+
+    fn out(id: &str, line: &str) -> E {
+        E::Output {
+            id: id.into(),
+            stream: Stream::Stdout,
+            line: line.into(),
+        }
+    }
+
+    /// What a batch asks of the others, each request by kind (the live pane's
+    /// with how many events or rows it holds).
+    fn asked(evs: Vec<E>) -> Vec<String> {
+        let a = app();
+        let (mut fx, mut published) = (Vec::new(), Vec::new());
+        let mut cx = Ctx::new(a.shared(), &mut fx, &mut published);
+        Launch::default().exec_events(0, evs, &mut cx);
+        published
+            .iter()
+            .map(|p| match p {
+                Published::Live(s) => match &**s {
+                    Shown::Batch(b) => format!("batch {b}"),
+                    Shown::Events(_, e) => format!("events {}", e.len()),
+                    Shown::RunnerLines(_, r) => format!("runner {}", r.len()),
+                    other => format!("{other:?}"),
+                },
+                Published::Say(_) => "say".into(),
+                Published::SelectLaunched(id) => format!("select {id}"),
+                Published::Refit => "refit".into(),
+                other => format!("{other:?}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_flood_of_lines_is_one_request_in_the_launch_s_order() {
+        let evs = vec![
+            out(RUNNER_ID, "compiling"),
+            out(RUNNER_ID, "  "),
+            out(RUNNER_ID, "compiled"),
+            E::CaseStart {
+                id: "k/a".into(),
+                source: "tests".into(),
+                title: None,
+                category: None,
+                risk: None,
+                command: None,
+                run_id: None,
+                path: None,
+            },
+            out("k/a", "one"),
+            out("k/a", "\u{1b}[0m"),
+            out("k/a", "two"),
+            out("k/a", "three"),
+            E::RunnerExit {
+                reason: Some("cancelled".into()),
+                exit_code: None,
+                signal: None,
+                runs: Vec::new(),
+            },
+            out("k/a", "four"),
+        ];
+        assert_eq!(
+            asked(evs),
+            [
+                "batch true",
+                // the runner's two lines that say something, as one request
+                "runner 2",
+                // the case's start, then the cursor follows it
+                "events 1",
+                "select k/a",
+                // its three lines that say something
+                "events 3",
+                "say",
+                "events 1",
+                "batch false",
+                "refit",
+            ]
+        );
+    }
+}
