@@ -30,7 +30,12 @@ impl App {
                 self.layers.put(o.scrolled(c, self.help_len(), self.size));
                 return Vec::new();
             }
-            Some(Overlay::Prompt(p)) => return self.prompt_command(p, c),
+            Some(Overlay::Prompt(Prompt::TrustOpener(t))) => {
+                return self.answer_with(|cx| super::opener::trust_command(*t, c, cx));
+            }
+            Some(Overlay::Prompt(p)) => {
+                return answer!(self.launch, |l, cx| l.prompt_command(p, c, &mut cx)).1;
+            }
             None => {}
         }
         if self.layers.screen().is_some() {
@@ -148,19 +153,15 @@ impl App {
                 self.live.clear_filters();
                 self.clamp();
             }
-            Command::Run => return self.start_launch(),
-            Command::Cancel => {
-                let (notice, fx) = self.launch.handle(c);
-                self.notice = notice;
-                return fx;
-            }
-            Command::MaxRisk => self.notice = self.launch.handle(c).0,
+            Command::Run => return answer!(self.launch, |l, cx| l.start_launch(&mut cx)).1,
+            Command::Cancel => return answer!(self.launch, |l, cx| l.handle(c, &mut cx)).1,
+            Command::MaxRisk => _ = answer!(self.launch, |l, cx| l.handle(c, &mut cx)),
             Command::Watch => return answer!(self.watch, |w, cx| w.toggle(&self.launch, &mut cx)).1,
             Command::RerunFailed if self.domain.ws().is_none() => {
                 self.notice = Some("still indexing".into());
                 return Vec::new();
             }
-            Command::RerunFailed => return self.rerun_failed(),
+            Command::RerunFailed => return answer!(self.launch, |l, cx| l.rerun_failed(&mut cx)).1,
             Command::Compare => return answer!(self.compare, |p, cx| p.selected(&mut cx)).1,
             Command::Report => return answer!(self, |cx| features::open_report(&mut cx)).1,
             Command::Why => return answer!(self.why, |w, cx| w.open(&mut cx)).1,
@@ -183,7 +184,7 @@ impl App {
                 let ((), fx) = answer!(self.adding, |a, cx| a.start(&mut cx));
                 return fx.into_iter().chain(self.selection_changed()).collect();
             }
-            Command::RunLast => return self.run_last(),
+            Command::RunLast => return answer!(self.launch, |l, cx| l.run_last(&mut cx)).1,
             Command::JumpRun => return answer!(self.changes, |c, cx| c.jump_to_announced(&mut cx)).1,
             Command::Reload => {
                 self.why.forget();

@@ -986,6 +986,7 @@ fn pretty_value(
     }
 }
 
+pub mod launch;
 mod wanted;
 
 #[cfg(test)]

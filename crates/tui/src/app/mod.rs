@@ -500,7 +500,6 @@ impl App {
             Published::Select(key) => {
                 self.jump_to(&key);
             }
-            Published::Ask(j) => self.layers.open(Overlay::Prompt(Prompt::Judge(j))),
             Published::Say(m) => self.notice = Some(m),
             Published::Hush => self.notice = None,
             Published::Open(o) => self.layers.open(*o),
@@ -524,7 +523,9 @@ impl App {
                     .into_iter()
                     .collect());
             }
-            Published::AskOrLaunch(a) => return Ok(self.ask_or_launch(*a)),
+            Published::AskOrLaunch(a) => {
+                return Ok(answer!(self.launch, |l, c| l.ask(*a, &mut c)).1);
+            }
             Published::RunLaunched { index, path } => self.changes.launched(index, path),
             Published::LaunchEnded {
                 index: i,
@@ -552,9 +553,25 @@ impl App {
                     self.runs.select_run(run);
                 }
             }
-            Published::LaunchEvent { index, event } => return Ok(self.exec_event(index, *event)),
+            Published::LaunchEvent { index: i, event } => {
+                return Ok(answer!(self.launch, |l, cx| l.exec_event(i, *event, &mut cx)).1);
+            }
             Published::Decode(f, w, l) => return Ok(self.previews.job_for(f, w, l)),
             Published::OpenArtifact => return Ok(self.answer_with(opener::open)),
+            Published::Authorized(a) => {
+                // a `w`'s questions: the watch takes what they authorized
+                let (grants, risk) = (self.launch.grants().clone(), self.launch.max_risk());
+                let said = (self.domain.ws()).and_then(|ws| self.watch.ready(ws, &grants, risk));
+                let watching = said.map(|m| (m, self.watch.job(&grants, risk)));
+                return Ok(answer!(self.launch, |l, cx| l.launch(*a, watching, &mut cx)).1);
+            }
+            Published::Live(s) => return Ok(self.live.launch_step(*s, self.tab != Tab::Runs)),
+            Published::RecordLaunched { index, run_id } => self.runs.set_launched(index, run_id),
+            Published::Judged(j, v) => {
+                if (self.runs.judged(j.launch, &j.case_id, v, j.recorded_note())).is_some() {
+                    self.records_changed();
+                }
+            }
         }
         Ok(Vec::new())
     }
@@ -691,7 +708,7 @@ impl App {
             }
             Action::ExecQueued(index, queue) => {
                 let (evs, more) = queue.take();
-                let mut fx = self.exec_events(index, evs);
+                let mut fx = answer!(self.launch, |l, cx| l.exec_events(index, evs, &mut cx)).1;
                 if more {
                     fx.push(Effect::Requeue(Box::new(Action::ExecQueued(index, queue))));
                 }

@@ -25,8 +25,6 @@ pub enum Published {
     Reloaded,
     /// A component wants the tests tree's cursor on case `key` (the App moves it).
     Select(String),
-    /// The launch asks a person's verdict (the App opens the prompt).
-    Ask(Box<super::prompt::Judging>),
     // What a component asks of the App, which routes it to the owner (the
     // router's queue, applied in order once the component has answered):
     /// The status line says this.
@@ -95,6 +93,16 @@ pub enum Published {
     Decode(std::path::PathBuf, std::path::PathBuf, String),
     /// The selected artifact goes to its opener (the opener's).
     OpenArtifact,
+    /// A launch's questions are all answered: a `w`'s start the watch (the
+    /// watch's), any other launches (the launch's).
+    Authorized(Box<super::prompt::Asking>),
+    /// What the live pane shows of a launch (the live pane's).
+    Live(Box<super::live::launch::Shown>),
+    /// Launch `index` writes run record `run_id` (the Runs tab's).
+    RecordLaunched { index: usize, run_id: String },
+    /// A person gave verdict `1` to the case of `0`: its run record's row
+    /// changes now (the Runs tab's).
+    Judged(Box<super::prompt::Judging>, testdeck_exec::record::Verdict),
 }
 
 /// The state every pane may read: the workspace and the panes the others
@@ -205,6 +213,12 @@ impl<'a> Ctx<'a> {
     /// Tell the other components (and the App) `e`, once this event is answered.
     pub fn publish(&mut self, e: Published) {
         self.published.push(e);
+    }
+
+    /// What was published last while answering (a request to add to: a flood
+    /// of lines is one request, not one a line).
+    pub fn last_published(&mut self) -> Option<&mut Published> {
+        self.published.last_mut()
     }
 
     /// Ask the runtime for `e`.

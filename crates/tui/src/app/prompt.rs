@@ -19,6 +19,9 @@ pub struct Asking {
     pub declined: Vec<Grantable>,
     /// Cases skipped already, with the reason (shown when the launch starts).
     pub skipped: Vec<(String, String)>,
+    /// What the status line says before and after `launched…` when the launch
+    /// starts without a question first (`rerun failed (N): `, ` · 2 excluded: …`).
+    pub framed: (String, String),
 }
 
 impl Asking {

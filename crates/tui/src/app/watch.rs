@@ -4,7 +4,7 @@
 
 use super::super::feature_work::{FeatureResult, FeatureWork};
 use super::Effect;
-use super::launch::{Asking, Launch};
+use super::launch::Launch;
 use super::pane::{Ctx, Published};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use testdeck_core::sanitize::escape;
@@ -279,16 +279,7 @@ impl Watch {
             .filter_map(|k| k.catalog_id().map(str::to_owned))
             .collect();
         // the question `r` would ask first, with the session's answers
-        let risk = launch.max_risk().unwrap_or_default();
-        let a = Asking {
-            plan: super::launch::plan_for(ws, &tests, &catalog, risk, launch.grants()),
-            prompt: testdeck_exec::Prompt::Live {
-                case: String::new(),
-            },
-            typed: String::new(),
-            declined: Vec::new(),
-            skipped: Vec::new(),
-        };
+        let a = launch.asking(Some(ws), &tests, &catalog, None);
         self.ask(keys);
         cx.publish(Published::AskOrLaunch(Box::new(a)));
     }

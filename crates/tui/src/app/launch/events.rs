@@ -1,13 +1,20 @@
-//! A launch's events as the cockpit applies them: its run record, each case's
-//! start (its run folder followed) and end in the live pane (a case left out says why there), the
-//! runner's lines (`runner_output`), and the closing summary.
+//! A launch's events as the launch keeps them: its run record, each case's
+//! start (its run folder, the cursor that follows it) and end (a verdict a
+//! person gives), the runner's lines (`runner_output`), and the closing summary.
+//! What the live pane shows of them the launch hands on (`live::launch::Shown`).
 
-use super::super::{App, Effect, watch};
-use super::runner_output;
-use super::runner_output::note;
+use super::super::live::launch::Shown;
+use super::super::pane::{Ctx, Published};
+use super::super::{Tab, watch};
+use super::Launch;
+use super::runner_output::blank;
 use std::fmt::Write as _;
 use testdeck_core::sanitize::escape;
+use testdeck_core::workspace::timeline::TimelineEvent;
+use testdeck_exec::ExecEvent;
+use testdeck_exec::ExecEvent as E;
 use testdeck_exec::record::Verdict;
+use testdeck_exec::tests_run::RUNNER_ID;
 
 /// ` — ID: why` for the first case a launch skipped or did not run (`+N more`),
 /// so the status line says why and not only how many.
@@ -30,113 +37,81 @@ pub fn skip_reasons(results: &[testdeck_exec::ResultLine]) -> String {
     s
 }
 
-impl App {
-    /// Several events of a launch at once, in order (a flood of output comes in
-    /// batches): the live pane is refiltered once, so applying a batch costs the
-    /// same whatever the pane already holds.
-    pub(crate) fn exec_events(
+impl Launch {
+    /// Several events of launch `index` at once, in order (a flood of output
+    /// comes in batches): the live pane follows its rows once a batch, so
+    /// applying one costs the same whatever the pane already holds.
+    pub(in crate::app) fn exec_events(
         &mut self,
         index: usize,
-        evs: impl IntoIterator<Item = testdeck_exec::ExecEvent>,
-    ) -> Vec<Effect> {
-        self.live.begin_batch();
-        let mut fx = Vec::new();
+        evs: impl IntoIterator<Item = ExecEvent>,
+        cx: &mut Ctx,
+    ) {
+        cx.publish(Published::Live(Box::new(Shown::Batch(true))));
         for ev in evs {
-            fx.extend(self.exec_event(index, ev));
+            self.exec_event(index, ev, cx);
         }
-        self.live.end_batch();
-        self.clamp();
-        fx
+        cx.publish(Published::Live(Box::new(Shown::Batch(false))));
+        cx.refit();
     }
 
-    /// One event of launch `index` (`watch::WATCH_LAUNCH` for a watch's reruns).
-    #[expect(
-        clippy::too_many_lines,
-        reason = "one arm per exec event, each a few lines"
-    )]
-    pub(crate) fn exec_event(&mut self, index: usize, ev: testdeck_exec::ExecEvent) -> Vec<Effect> {
-        use testdeck_exec::ExecEvent as E;
+    /// Event `ev` of launch `index` (`watch::WATCH_LAUNCH` for a watch's
+    /// reruns): what the live pane shows of it first (the pane's), then the
+    /// launch's own part — the status line, the runner's lines kept, the runs
+    /// in flight, the verdicts to ask — and what the other owners keep of it,
+    /// each asked through `cx` in that order.
+    pub(in crate::app) fn exec_event(&mut self, index: usize, ev: ExecEvent, cx: &mut Ctx) {
+        let shown_here = cx.shared.tab != Tab::Runs;
         match ev {
             E::RunStart { run_id, .. } => {
-                self.notice = Some(format!("run record {}", escape(&run_id)));
-                self.runs.set_launched(index, run_id);
-                Vec::new()
+                cx.say(format!("run record {}", escape(&run_id)));
+                cx.publish(Published::RecordLaunched { index, run_id });
             }
             E::RunnerStart { command } => {
-                self.notice = Some(format!("runner: {}", escape(&command.join(" "))));
-                self.launch.runner.started();
-                Vec::new()
+                cx.say(format!("runner: {}", escape(&command.join(" "))));
+                self.runner.started();
             }
             E::Probe { category, probe } => {
                 if let Some(p) = probe {
                     let msg = serde_json::to_string(&p).unwrap_or_default();
-                    self.notice = Some(format!("probe {}: {}", escape(&category), escape(&msg)));
+                    cx.say(format!("probe {}: {}", escape(&category), escape(&msg)));
                 }
-                Vec::new()
             }
             E::CaseStart {
-                id,
-                source,
-                command,
-                path,
-                risk,
+                ref id,
+                ref source,
+                ref path,
                 ..
             } => {
                 // a catalog case's path is its case file: a run folder only for tests
-                let path = path.filter(|_| source != "catalog");
-                if let Some(p) = &path {
-                    self.changes.launched(index, p.clone());
+                let path = path.clone().filter(|_| source != "catalog");
+                let id = id.clone();
+                show(cx, index, ev);
+                if let Some(path) = path {
+                    cx.publish(Published::RunLaunched { index, path });
                 }
-                if !self.tab.shows_launch() {
-                    return Vec::new();
+                // the live pane shows it: a cursor on a case follows
+                if shown_here {
+                    cx.publish(Published::SelectLaunched(id));
                 }
-                let fx = self.live.show_launch(&id, path.as_deref());
-                self.live.opened(index);
-                self.publish(super::super::pane::Published::SelectLaunched(id.clone()));
-                let msg = command.unwrap_or_default();
-                let risk = risk.map_or(String::new(), |r| format!(" [{}]", r.as_str()));
-                self.live
-                    .push(&id, note("run", &format!("start {id}{risk}"), "info", msg));
-                fx
             }
-            E::Output { id, stream, line } => {
-                // a blank line (spaces, colour codes alone) is no row of its own
-                if testdeck_core::sanitize::strip_sgr(&line).trim().is_empty() {
-                    return Vec::new();
+            // a blank line (spaces, colour codes alone) is no row of its own
+            E::Output { ref line, .. } if blank(line) => {}
+            E::Output { ref id, .. } if id != RUNNER_ID => show(cx, index, ev),
+            E::Output { stream, line, .. } => {
+                let row = self.runner.line(stream, line);
+                if shown_here {
+                    show_row(cx, index, row);
                 }
-                if id != testdeck_exec::tests_run::RUNNER_ID {
-                    self.live.push(&id, runner_output::row(stream, line));
-                    return Vec::new();
-                }
-                let row = self.launch.runner.line(stream, line);
-                if !self.tab.shows_launch() {
-                    return Vec::new();
-                }
-                self.live.push_runner_line(index, row)
             }
             // a run's events reach the pane through the follow of its folder
             // (`Effect::Follow` from `CaseStart`), whoever started the run: the
             // runtime's sinks drop the launch's own reading of its timeline
-            E::Timeline { .. } => Vec::new(),
+            E::Timeline { .. } => {}
             E::CaseEnd(r) => {
-                let status = super::super::live::status_of(r.verdict);
-                let reason = r.reason.clone().unwrap_or_default();
-                let fx = self.left_out_in_live(&r.id, r.verdict, &reason);
-                self.live.push_end(
-                    &r.id,
-                    note(
-                        "run",
-                        &format!("end {}", r.verdict.as_str()),
-                        status,
-                        reason.clone(),
-                    ),
-                );
-                if self.live.launch() == Some(r.id.as_str()) {
-                    if let Some(run) = self.live.run_mut() {
-                        run.in_progress = false;
-                    }
-                }
-                self.notice = Some(format!(
+                show(cx, index, E::CaseEnd(r.clone()));
+                let reason = r.reason.unwrap_or_default();
+                cx.say(format!(
                     "{}: {} {}",
                     escape(&r.id),
                     r.verdict.as_str(),
@@ -145,9 +120,8 @@ impl App {
                 if r.verdict == Verdict::NotRun
                     && reason.starts_with(testdeck_exec::catalog_run::NEEDS_A_PERSON)
                 {
-                    self.queue_verdict(&r.id, index);
+                    self.verdict_wanted(&r.id, index, &cx.shared);
                 }
-                fx
             }
             E::RunnerExit {
                 reason,
@@ -156,66 +130,158 @@ impl App {
                 runs,
             } => {
                 let Some(r) = reason else {
-                    return Vec::new();
+                    return;
                 };
-                self.notice = Some(format!("runner: {}", escape(&r)));
+                cx.say(format!("runner: {}", escape(&r)));
                 if !runs.is_empty() || r == "cancelled" {
-                    return Vec::new();
+                    return;
                 }
                 // no run to show: the pane keeps how the runner ended and what it
                 // last said on stderr, and the launch's closing notice repeats it
-                let row = self.launch.runner.exited(&r, exit_code, signal);
+                let row = self.runner.exited(&r, exit_code, signal);
                 // the problems list keeps all it said on stderr
-                self.problems.failed(
-                    format!("runner: {}", escape(&row.message)),
-                    self.launch.runner.stderr(),
-                );
-                self.live.push_runner_line(index, row)
+                cx.publish(Published::Problem {
+                    said: format!("runner: {}", escape(&row.message)),
+                    stderr: self.runner.stderr(),
+                });
+                show_row(cx, index, row);
             }
             E::Summary(s) => {
-                self.live.release_end();
-                self.launch.running = self.launch.running.saturating_sub(1);
-                self.launch.targets.remove(&index);
-                self.notice = Some(format!(
+                // the end row the pane held goes in before the launch ends
+                cx.publish(Published::Live(Box::new(Shown::Ended)));
+                self.running = self.running.saturating_sub(1);
+                self.targets.remove(&index);
+                cx.say(format!(
                     "launch done: {}{}{}",
                     watch::counts(&s.results),
                     skip_reasons(&s.results),
-                    self.launch.runner.closing()
+                    self.runner.closing()
                 ));
-                self.publish(super::super::pane::Published::LaunchEnded {
+                cx.publish(Published::LaunchEnded {
                     index,
                     wrote_record: s.record.is_some(),
-                })
+                });
             }
         }
     }
+}
 
-    /// A case of the launch that ends without having started (skipped, or left
-    /// out with its `run_together` group): its reason goes into the live pane —
-    /// the launch's view, opened for it when nothing of the launch is shown yet.
-    fn left_out_in_live(&mut self, id: &str, verdict: Verdict, reason: &str) -> Vec<Effect> {
-        if !matches!(verdict, Verdict::Skipped | Verdict::NotRun)
-            || self.live.launch() == Some(id)
-            || !self.tab.shows_launch()
-        {
-            return Vec::new();
+/// Event `ev` of launch `index` to the live pane: with the events handed on
+/// just before it when there are (a flood of lines is one request).
+fn show(cx: &mut Ctx, index: usize, ev: ExecEvent) {
+    if let Some(Published::Live(s)) = cx.last_published() {
+        if let Shown::Events(i, evs) = &mut **s {
+            if *i == index {
+                evs.push(ev);
+                return;
+            }
         }
-        let mut fx = Vec::new();
-        if self.live.launch().is_none() {
-            fx = self.live.show_launch(id, None);
+    }
+    cx.publish(Published::Live(Box::new(Shown::Events(index, vec![ev]))));
+}
+
+/// Row `row` of the runner of launch `index` to the live pane, as [`show`].
+fn show_row(cx: &mut Ctx, index: usize, row: TimelineEvent) {
+    if let Some(Published::Live(s)) = cx.last_published() {
+        if let Shown::RunnerLines(i, rows) = &mut **s {
+            if *i == index {
+                rows.push(row);
+                return;
+            }
         }
-        let Some(shown) = self.live.launch().map(str::to_owned) else {
-            return fx;
-        };
-        self.live.push(
-            &shown,
-            note(
-                "run",
-                &format!("{} {id}", verdict.as_str()),
-                "skipped",
-                reason.to_owned(),
-            ),
+    }
+    cx.publish(Published::Live(Box::new(Shown::RunnerLines(
+        index,
+        vec![row],
+    ))));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::pane::{Ctx, Published};
+    use super::super::super::test_support::app;
+    use super::super::Launch;
+    use super::Shown;
+    use testdeck_exec::ExecEvent as E;
+    use testdeck_exec::process::Stream;
+    use testdeck_exec::tests_run::RUNNER_ID;
+
+    fn out(id: &str, line: &str) -> E {
+        E::Output {
+            id: id.into(),
+            stream: Stream::Stdout,
+            line: line.into(),
+        }
+    }
+
+    /// What a batch asks of the others, each request by kind (the live pane's
+    /// with how many events or rows it holds).
+    fn asked(evs: Vec<E>) -> Vec<String> {
+        let a = app();
+        let (mut fx, mut published) = (Vec::new(), Vec::new());
+        let mut cx = Ctx::new(a.shared(), &mut fx, &mut published);
+        Launch::default().exec_events(0, evs, &mut cx);
+        published
+            .iter()
+            .map(|p| match p {
+                Published::Live(s) => match &**s {
+                    Shown::Batch(b) => format!("batch {b}"),
+                    Shown::Events(_, e) => format!("events {}", e.len()),
+                    Shown::RunnerLines(_, r) => format!("runner {}", r.len()),
+                    other => format!("{other:?}"),
+                },
+                Published::Say(_) => "say".into(),
+                Published::SelectLaunched(id) => format!("select {id}"),
+                Published::Refit => "refit".into(),
+                other => format!("{other:?}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_flood_of_lines_is_one_request_in_the_launch_s_order() {
+        let evs = vec![
+            out(RUNNER_ID, "compiling"),
+            out(RUNNER_ID, "  "),
+            out(RUNNER_ID, "compiled"),
+            E::CaseStart {
+                id: "k/a".into(),
+                source: "tests".into(),
+                title: None,
+                category: None,
+                risk: None,
+                command: None,
+                run_id: None,
+                path: None,
+            },
+            out("k/a", "one"),
+            out("k/a", "\u{1b}[0m"),
+            out("k/a", "two"),
+            out("k/a", "three"),
+            E::RunnerExit {
+                reason: Some("cancelled".into()),
+                exit_code: None,
+                signal: None,
+                runs: Vec::new(),
+            },
+            out("k/a", "four"),
+        ];
+        assert_eq!(
+            asked(evs),
+            [
+                "batch true",
+                // the runner's two lines that say something, as one request
+                "runner 2",
+                // the case's start, then the cursor follows it
+                "events 1",
+                "select k/a",
+                // its three lines that say something
+                "events 3",
+                "say",
+                "events 1",
+                "batch false",
+                "refit",
+            ]
         );
-        fx
     }
 }

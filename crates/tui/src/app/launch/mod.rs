@@ -5,10 +5,11 @@
 //! file here.
 
 use super::super::action::Command;
-use super::App;
 use super::effect::Effect;
+use super::live::launch::Shown;
 use super::overlay::{Overlay, Prompt as PromptOverlay};
-use std::collections::BTreeMap;
+use super::pane::{Ctx, Published, Shared};
+use std::collections::{BTreeMap, BTreeSet};
 use testdeck_core::workspace::Workspace;
 use testdeck_exec::{
     self as exec, Decision, GrantSource, Grantable, Grants, LaunchContext, LaunchPlan, Prompt,
@@ -98,16 +99,16 @@ impl Launch {
     }
 
     /// The launch's own keys: `m` cycles the max risk, `Cancel` ends the runs in
-    /// flight. Returns the notice to show and the effects to run.
-    pub(in crate::app) fn handle(&mut self, c: Command) -> (Option<String>, Vec<Effect>) {
+    /// flight.
+    pub(in crate::app) fn handle(&mut self, c: Command, cx: &mut Ctx) {
         match c {
-            Command::MaxRisk => (Some(self.cycle_risk()), Vec::new()),
-            Command::Cancel if self.running == 0 => (Some("nothing is running".into()), Vec::new()),
-            Command::Cancel => (
-                Some("cancelling: SIGTERM, then SIGKILL after 3 s".into()),
-                vec![Effect::Cancel],
-            ),
-            _ => (None, Vec::new()),
+            Command::MaxRisk => cx.say(self.cycle_risk()),
+            Command::Cancel if self.running == 0 => cx.say("nothing is running"),
+            Command::Cancel => {
+                cx.say("cancelling: SIGTERM, then SIGKILL after 3 s");
+                cx.effect([Effect::Cancel]);
+            }
+            _ => {}
         }
     }
 
@@ -271,20 +272,31 @@ pub fn prompt_text(p: &Prompt) -> (String, Vec<String>) {
     }
 }
 
-impl App {
+/// The catalog's vars as cases see them (the process environment only when the
+/// cockpit reads it: never in tests).
+pub(in crate::app) fn vars(s: &Shared) -> Option<testdeck_core::workspace::vars::Vars> {
+    use testdeck_core::workspace::vars;
+    let cat = s.ws?.catalog.as_ref()?;
+    let env_fn = |n: &str| vars::process_env(n);
+    let none_fn = |_: &str| None;
+    let env: vars::Env = if s.opts.use_env { &env_fn } else { &none_fn };
+    Some(vars::Vars::resolve(cat, env))
+}
+
+impl Launch {
     /// `r`: launch the marked cases, or else the selection (shown first when it
     /// is more than one case).
-    pub(super) fn start_launch(&mut self) -> Vec<Effect> {
-        let Some(ws) = self.domain.ws() else {
-            self.notice = Some("still indexing".into());
-            return Vec::new();
-        };
-        let (tests, catalog) = super::targets::launch_targets(&self.marks, &self.shared());
-        if tests.is_empty() && catalog.is_empty() {
-            self.notice = Some("nothing to run here (an orphan has no test file)".into());
-            return Vec::new();
+    pub(in crate::app) fn start_launch(&mut self, cx: &mut Ctx) {
+        if cx.shared.ws.is_none() {
+            cx.say("still indexing");
+            return;
         }
-        let _ = ws;
+        let s = cx.shared;
+        let (tests, catalog) = super::targets::launch_targets(s.marks, &s);
+        if tests.is_empty() && catalog.is_empty() {
+            cx.say("nothing to run here (an orphan has no test file)");
+            return;
+        }
         self.preview_or_launch(
             Preview {
                 tests,
@@ -296,34 +308,37 @@ impl App {
                 ..Preview::default()
             },
             false,
-        )
+            cx,
+        );
     }
 
     /// `.`: this session's last launch again — the same cases, through the
     /// prompts with the answers the session holds (none asked again).
-    pub(super) fn run_last(&mut self) -> Vec<Effect> {
-        let Some(last) = &self.launch.last else {
-            self.notice = Some(".: nothing launched yet in this session (r runs a case)".into());
-            return Vec::new();
+    pub(in crate::app) fn run_last(&mut self, cx: &mut Ctx) {
+        let Some(last) = &self.last else {
+            cx.say(".: nothing launched yet in this session (r runs a case)");
+            return;
         };
         let mut plan = (**last).clone();
-        plan.grants = self.launch.grants.clone();
-        let mut a = self.asking(&[], &[], None);
+        plan.grants = self.grants.clone();
+        let mut a = self.asking(cx.shared.ws, &[], &[], None);
         a.plan = plan;
-        self.ask_or_launch(a)
+        self.ask(a, cx);
     }
 
-    /// A launch to ask about, as `r` builds it (`risk`: this launch's max risk,
-    /// when the preview raised it; the session's otherwise).
-    pub(super) fn asking(
+    /// A launch to ask about in workspace `ws`, as `r` builds it (`risk`: this
+    /// launch's max risk, when the preview raised it; the session's otherwise),
+    /// with the session's authorizations.
+    pub(in crate::app) fn asking(
         &self,
+        ws: Option<&Workspace>,
         tests: &[(String, Option<String>)],
         catalog: &[String],
         risk: Option<Risk>,
     ) -> Asking {
-        let risk = risk.or(self.launch.max_risk).unwrap_or_default();
-        let plan = match self.domain.ws() {
-            Some(ws) => plan_for(ws, tests, catalog, risk, &self.launch.grants),
+        let risk = risk.or(self.max_risk).unwrap_or_default();
+        let plan = match ws {
+            Some(ws) => plan_for(ws, tests, catalog, risk, &self.grants),
             None => testdeck_exec::LaunchPlan::default(),
         };
         Asking {
@@ -334,13 +349,20 @@ impl App {
             typed: String::new(),
             declined: Vec::new(),
             skipped: Vec::new(),
+            framed: (String::new(), String::new()),
         }
     }
 
-    /// Ask the next question of a launch, or launch it when none is left.
-    pub(crate) fn ask_or_launch(&mut self, mut a: Asking) -> Vec<Effect> {
-        let Some(ws) = self.domain.ws() else {
-            return Vec::new();
+    /// Ask the next question of a launch; when none is left it is authorized
+    /// (the App hands it to the watch when the questions were a `w`'s, and
+    /// back to [`Launch::launch`]).
+    #[expect(
+        clippy::unused_self,
+        reason = "the launch's own question: asked through its component"
+    )]
+    pub(in crate::app) fn ask(&mut self, mut a: Asking, cx: &mut Ctx) {
+        let Some(ws) = cx.shared.ws else {
+            return;
         };
         let ctx = testdeck_exec::LaunchContext::of(ws);
         let (next, skipped) = next_prompt(&ctx, &a.plan, &a.declined);
@@ -348,30 +370,43 @@ impl App {
         if let Some(p) = next {
             a.prompt = p;
             a.typed.clear();
-            self.layers
-                .open(Overlay::Prompt(PromptOverlay::Authorize(Box::new(a))));
-            return Vec::new();
+            // a launch that starts after a question says only that it did
+            a.framed = (String::new(), String::new());
+            cx.open(Overlay::Prompt(PromptOverlay::Authorize(Box::new(a))));
+            return;
         }
-        // the prompts were a watch's: it starts watching what was authorized
-        if let Some(msg) = self.watch.ready(ws, &a.plan.grants, self.launch.max_risk) {
-            self.marks.clear();
-            self.notice = Some(msg);
-            return vec![self.watch.job(&self.launch.grants, self.launch.max_risk)];
+        cx.publish(Published::Authorized(Box::new(a)));
+    }
+
+    /// Launch `a`, whose questions are all answered — unless they were a
+    /// watch's (`watching`: what the watch says and its job): then it starts
+    /// watching what was authorized and nothing launches.
+    pub(in crate::app) fn launch(
+        &mut self,
+        a: Asking,
+        watching: Option<(String, Effect)>,
+        cx: &mut Ctx,
+    ) {
+        let Some(ws) = cx.shared.ws else {
+            return;
+        };
+        if let Some((msg, job)) = watching {
+            cx.publish(Published::Marks(BTreeSet::new()));
+            cx.say(msg);
+            cx.effect([job]);
+            return;
         }
-        self.launch.last = Some(Box::new(a.plan.clone()));
-        let index = self.launch.launches;
-        self.launch.targets.insert(index, a.plan.tests.clone());
-        self.launch.launches += 1;
-        self.launch.running += 1;
-        self.marks.clear();
+        let ctx = testdeck_exec::LaunchContext::of(ws);
+        self.last = Some(Box::new(a.plan.clone()));
+        let index = self.launches;
+        self.targets.insert(index, a.plan.tests.clone());
+        self.launches += 1;
+        self.running += 1;
+        cx.publish(Published::Marks(BTreeSet::new()));
         // the run launched is watched unfiltered (as another case selected is),
         // and the previous run's rows leave the pane the moment it starts
-        if self.tab.shows_launch() {
-            self.live.starting();
-        } else {
-            self.live.reset_filters();
-        }
-        self.notice = Some(if a.skipped.is_empty() {
+        cx.publish(Published::Live(Box::new(Shown::Starting)));
+        let launched = if a.skipped.is_empty() {
             "launched".to_owned()
         } else {
             format!(
@@ -382,66 +417,56 @@ impl App {
                     .collect::<Vec<_>>()
                     .join(", ")
             )
-        });
-        vec![
+        };
+        cx.say(format!("{}{launched}{}", a.framed.0, a.framed.1));
+        cx.effect([
             Effect::StopFollow,
             Effect::Launch {
                 index,
                 plan: Box::new(a.plan),
                 ctx: Box::new(ctx),
             },
-        ]
+        ]);
     }
 
-    /// A key on a prompt, handed to that prompt's own handling.
-    pub(super) fn prompt_command(&mut self, p: PromptOverlay, c: Command) -> Vec<Effect> {
+    /// A key on a prompt, handed to that prompt's own handling (an opener's
+    /// trust prompt is the opener's: the App routes it there first).
+    pub(in crate::app) fn prompt_command(&mut self, p: PromptOverlay, c: Command, cx: &mut Ctx) {
         match p {
-            PromptOverlay::Preview(p) => self.preview_command(p, c),
-            PromptOverlay::Authorize(a) => self.authorize_command(a, c),
-            PromptOverlay::Judge(j) => self.judge_command(j, c),
+            PromptOverlay::Preview(p) => self.preview_command(p, c, cx),
+            PromptOverlay::Authorize(a) => self.authorize_command(a, c, cx),
+            PromptOverlay::Judge(j) => Self::judge_command(j, c, cx),
             PromptOverlay::TrustOpener(t) => {
-                self.answer_with(|cx| super::opener::trust_command(*t, c, cx))
+                cx.open(Overlay::Prompt(PromptOverlay::TrustOpener(t)));
             }
             PromptOverlay::QuitLive => match c {
-                Command::Confirm => {
-                    self.quit = true;
-                    vec![Effect::Quit]
-                }
-                Command::Close => Vec::new(),
-                _ => {
-                    self.layers.open(Overlay::Prompt(PromptOverlay::QuitLive));
-                    Vec::new()
-                }
+                Command::Confirm => cx.publish(Published::Quit),
+                Command::Close => {}
+                _ => cx.open(Overlay::Prompt(PromptOverlay::QuitLive)),
             },
         }
     }
 
     /// A key on an authorization prompt: `y` (or the word typed) grants it for the
     /// session, anything else declines it for this launch; then the next question.
-    fn authorize_command(&mut self, mut a: Box<Asking>, c: Command) -> Vec<Effect> {
+    fn authorize_command(&mut self, mut a: Box<Asking>, c: Command, cx: &mut Ctx) {
         match c {
             Command::Confirm | Command::Close => {
                 let yes =
                     c == Command::Confirm && (!a.typed() || a.typed.trim() == DESTRUCTIVE_WORD);
                 if a.typed() && c == Command::Confirm && !yes {
-                    self.notice = Some(format!(
+                    cx.say(format!(
                         "not authorized: type {DESTRUCTIVE_WORD} to authorize"
                     ));
                 }
-                answer(&mut a, &mut self.launch.grants, yes);
-                self.ask_or_launch(*a)
+                answer(&mut a, &mut self.grants, yes);
+                self.ask(*a, cx);
             }
             Command::ClearInput => {
                 a.typed.clear();
-                self.layers
-                    .open(Overlay::Prompt(PromptOverlay::Authorize(a)));
-                Vec::new()
+                cx.open(Overlay::Prompt(PromptOverlay::Authorize(a)));
             }
-            _ => {
-                self.layers
-                    .open(Overlay::Prompt(PromptOverlay::Authorize(a)));
-                Vec::new()
-            }
+            _ => cx.open(Overlay::Prompt(PromptOverlay::Authorize(a))),
         }
     }
 }
@@ -461,6 +486,7 @@ mod tests {
             typed: "y".into(),
             declined: Vec::new(),
             skipped: Vec::new(),
+            framed: (String::new(), String::new()),
         };
         let mut g = Grants::default();
         answer(&mut a, &mut g, false);

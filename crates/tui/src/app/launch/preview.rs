@@ -3,10 +3,10 @@
 //! its prompts, `t` brings temp cases in, Esc cancels).
 
 use super::super::super::action::Command;
-use super::super::App;
-use super::super::effect::Effect;
 use super::super::overlay::{Overlay, Prompt as PromptOverlay};
+use super::super::pane::{Ctx, Shared};
 use super::super::prompt::Preview;
+use super::Launch;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use testdeck_core::sanitize::escape;
@@ -79,104 +79,104 @@ impl Outlook {
     }
 }
 
-impl App {
-    /// What `plan` will do: the cases it runs (a folder counts its cases), those a
-    /// prompt must authorize, and what the selection and the policy leave out —
-    /// from the same decisions the launch takes (`exec::decisions`).
-    pub fn outlook(&self, plan: &LaunchPlan, left_out: &[(String, String)]) -> Outlook {
-        let Some(ws) = self.domain.ws() else {
-            return Outlook::default();
-        };
-        let ctx = testdeck_exec::LaunchContext::of(ws);
-        // a folder's cases by name; its live ones are left out (the runner runs
-        // them only when the live/ folder itself is launched)
-        let names = |t: &TestsTarget| -> (Vec<String>, Vec<String>) {
-            match t {
-                TestsTarget::Cases { scope, case_ids } => (
-                    case_ids
-                        .iter()
-                        .map(|c| testdeck_core::workspace::tree::key(scope, c))
-                        .collect(),
-                    Vec::new(),
-                ),
-                TestsTarget::Scope(scope) => {
-                    let live_target = testdeck_exec::tests_run::is_live_scope(scope);
-                    let (live, run): (Vec<&super::super::CaseRow>, _) = self
-                        .tests
-                        .cases()
-                        .iter()
-                        .filter(|c| {
-                            !c.orphan()
-                                && (c.scope == *scope
-                                    || c.scope
-                                        .strip_prefix(scope.as_str())
-                                        .is_some_and(|r| r.starts_with('/')))
-                        })
-                        .partition(|c| {
-                            !live_target && testdeck_exec::tests_run::is_live_scope(&c.scope)
-                        });
-                    (
-                        run.iter().map(|c| c.key.clone()).collect(),
-                        live.iter().map(|c| c.key.clone()).collect(),
-                    )
-                }
-            }
-        };
-        let targets = testdeck_exec::tests_run::merge_targets(plan.tests.clone());
-        let by_label: HashMap<String, (Vec<String>, Vec<String>)> =
-            targets.iter().map(|t| (t.label(), names(t))).collect();
-        let mut o = Outlook {
-            excluded: left_out.to_vec(),
-            ..Outlook::default()
-        };
-        if let (Some(cat), Some(vars)) = (&ctx.catalog, self.domain.vars()) {
-            if !plan.catalog.ids.is_empty() {
-                let sel = testdeck_exec::catalog_run::selection(cat, &vars, &plan.catalog);
-                o.excluded
-                    .extend(sel.excluded.into_iter().map(|e| (e.id, e.reason)));
+/// What `plan` will do: the cases it runs (a folder counts its cases), those a
+/// prompt must authorize, and what the selection and the policy leave out —
+/// from the same decisions the launch takes (`exec::decisions`).
+pub fn outlook(s: &Shared, plan: &LaunchPlan, left_out: &[(String, String)]) -> Outlook {
+    let Some(ws) = s.ws else {
+        return Outlook::default();
+    };
+    let ctx = testdeck_exec::LaunchContext::of(ws);
+    // a folder's cases by name; its live ones are left out (the runner runs
+    // them only when the live/ folder itself is launched)
+    let names = |t: &TestsTarget| -> (Vec<String>, Vec<String>) {
+        match t {
+            TestsTarget::Cases { scope, case_ids } => (
+                case_ids
+                    .iter()
+                    .map(|c| testdeck_core::workspace::tree::key(scope, c))
+                    .collect(),
+                Vec::new(),
+            ),
+            TestsTarget::Scope(scope) => {
+                let live_target = testdeck_exec::tests_run::is_live_scope(scope);
+                let (live, run): (Vec<&super::super::CaseRow>, _) = s
+                    .tests
+                    .cases()
+                    .iter()
+                    .filter(|c| {
+                        !c.orphan()
+                            && (c.scope == *scope
+                                || c.scope
+                                    .strip_prefix(scope.as_str())
+                                    .is_some_and(|r| r.starts_with('/')))
+                    })
+                    .partition(|c| {
+                        !live_target && testdeck_exec::tests_run::is_live_scope(&c.scope)
+                    });
+                (
+                    run.iter().map(|c| c.key.clone()).collect(),
+                    live.iter().map(|c| c.key.clone()).collect(),
+                )
             }
         }
-        for (id, d) in exec::decisions(&ctx, plan) {
-            let (cases, live) = by_label
-                .get(&id)
-                .cloned()
-                .unwrap_or_else(|| (vec![id.clone()], Vec::new()));
+    };
+    let targets = testdeck_exec::tests_run::merge_targets(plan.tests.clone());
+    let by_label: HashMap<String, (Vec<String>, Vec<String>)> =
+        targets.iter().map(|t| (t.label(), names(t))).collect();
+    let mut o = Outlook {
+        excluded: left_out.to_vec(),
+        ..Outlook::default()
+    };
+    if let (Some(cat), Some(vars)) = (&ctx.catalog, super::vars(s)) {
+        if !plan.catalog.ids.is_empty() {
+            let sel = testdeck_exec::catalog_run::selection(cat, &vars, &plan.catalog);
             o.excluded
-                .extend(live.into_iter().map(|c| (c, LIVE_LEFT_OUT.to_owned())));
-            for c in cases {
-                match &d {
-                    Decision::Allowed(_) => {
-                        o.cases += 1;
-                        o.rows.push(format!("▸ runs  {c}"));
-                    }
-                    Decision::NeedsPrompt(_) => {
-                        o.cases += 1;
-                        o.need_auth += 1;
-                        o.rows.push(format!("? asks  {c}"));
-                    }
-                    Decision::Skip(why) => o.excluded.push((c, why.clone())),
-                }
-            }
+                .extend(sel.excluded.into_iter().map(|e| (e.id, e.reason)));
         }
-        o.rows.extend(
-            o.excluded
-                .iter()
-                .map(|(id, why)| format!("✗ out   {id} — {why}")),
-        );
-        for r in &mut o.rows {
-            *r = escape(r).into_owned();
-        }
-        o
     }
+    for (id, d) in exec::decisions(&ctx, plan) {
+        let (cases, live) = by_label
+            .get(&id)
+            .cloned()
+            .unwrap_or_else(|| (vec![id.clone()], Vec::new()));
+        o.excluded
+            .extend(live.into_iter().map(|c| (c, LIVE_LEFT_OUT.to_owned())));
+        for c in cases {
+            match &d {
+                Decision::Allowed(_) => {
+                    o.cases += 1;
+                    o.rows.push(format!("▸ runs  {c}"));
+                }
+                Decision::NeedsPrompt(_) => {
+                    o.cases += 1;
+                    o.need_auth += 1;
+                    o.rows.push(format!("? asks  {c}"));
+                }
+                Decision::Skip(why) => o.excluded.push((c, why.clone())),
+            }
+        }
+    }
+    o.rows.extend(
+        o.excluded
+            .iter()
+            .map(|(id, why)| format!("✗ out   {id} — {why}")),
+    );
+    for r in &mut o.rows {
+        *r = escape(r).into_owned();
+    }
+    o
+}
 
+impl Launch {
     /// Launch `p` at once when it is one case; else (or when the preview is open
     /// already: `stay`) show what it will do first.
-    pub(super) fn preview_or_launch(&mut self, mut p: Preview, stay: bool) -> Vec<Effect> {
+    pub(super) fn preview_or_launch(&mut self, mut p: Preview, stay: bool, cx: &mut Ctx) {
         let mut tests = p.tests.clone();
         if p.with_temp {
             tests.extend(p.temp.iter().cloned());
         }
-        let asking = self.asking(&tests, &p.catalog, p.risk);
+        let mut asking = self.asking(cx.shared.ws, &tests, &p.catalog, p.risk);
         let mut left = p.left_out.clone();
         if !p.with_temp {
             left.extend(p.temp.iter().map(|(scope, case)| {
@@ -187,7 +187,7 @@ impl App {
                 )
             }));
         }
-        let o = self.outlook(&asking.plan, &left);
+        let o = outlook(&cx.shared, &asking.plan, &left);
         // the max risk alone leaves cases out: the preview offers to raise it
         // for this launch (never at once: a person sees what it lets run)
         let risk = asking.plan.catalog.max_risk.unwrap_or_default();
@@ -195,26 +195,26 @@ impl App {
             && risk < testdeck_exec::Risk::Destructive)
             .then(|| risk.cycled());
         if o.cases == 1 && p.raise.is_none() && !stay {
-            let fx = self.ask_or_launch(asking);
             // say what was left out, even when one case runs at once
-            if !left.is_empty() && fx.iter().any(|e| matches!(e, Effect::Launch { .. })) {
-                let prev = self.notice.take().unwrap_or_default();
-                self.notice = Some(format!("{prev} · {}", Outlook::left_out(left)));
+            if !left.is_empty() {
+                asking.framed.1 = format!(" · {}", Outlook::left_out(left));
             }
-            return fx;
+            if p.rerun {
+                asking.framed.0 = format!("rerun failed ({}): ", p.tests.len() + p.catalog.len());
+            }
+            self.ask(asking, cx);
+            return;
         }
         p.line = o.line();
         p.rows = o.rows;
         p.scroll = p.scroll.min(p.rows.len().saturating_sub(1));
-        self.layers
-            .open(Overlay::Prompt(PromptOverlay::Preview(Box::new(p))));
-        Vec::new()
+        cx.open(Overlay::Prompt(PromptOverlay::Preview(Box::new(p))));
     }
 
     /// A key on the preview: Enter launches (through the prompts), `t` brings the
     /// temp cases in or leaves them out again, `m` raises the max risk for this
     /// launch, j / k scroll the cases, Esc cancels.
-    pub(super) fn preview_command(&mut self, mut p: Box<Preview>, c: Command) -> Vec<Effect> {
+    pub(super) fn preview_command(&mut self, mut p: Box<Preview>, c: Command, cx: &mut Ctx) {
         match c {
             Command::Confirm => {
                 let rerun = p.rerun;
@@ -223,50 +223,37 @@ impl App {
                     tests.extend(p.temp.iter().cloned());
                 }
                 let n = tests.len() + p.catalog.len();
-                let a = self.asking(&tests, &p.catalog, p.risk);
-                if self.outlook(&a.plan, &[]).cases == 0 {
+                let mut a = self.asking(cx.shared.ws, &tests, &p.catalog, p.risk);
+                if outlook(&cx.shared, &a.plan, &[]).cases == 0 {
                     // nothing would run: no launch, and no run record of nothing
-                    self.notice = Some("not launched: no case would run".into());
-                    return Vec::new();
+                    cx.say("not launched: no case would run");
+                    return;
                 }
-                let fx = self.ask_or_launch(a);
-                if fx.iter().any(|e| matches!(e, Effect::Launch { .. })) {
-                    let prev = self.notice.take().unwrap_or_default();
-                    self.notice = Some(if rerun {
-                        format!("rerun failed ({n}): {prev}")
-                    } else {
-                        prev
-                    });
+                if rerun {
+                    a.framed.0 = format!("rerun failed ({n}): ");
                 }
-                fx
+                self.ask(a, cx);
             }
             Command::IncludeTemp if !p.temp.is_empty() => {
                 p.with_temp = !p.with_temp;
-                self.preview_or_launch(*p, true)
+                self.preview_or_launch(*p, true, cx);
             }
             Command::MaxRisk if p.raise.is_some() => {
                 p.risk = p.raise;
-                self.notice = Some(format!(
+                cx.say(format!(
                     "max risk raised to {} for this launch",
                     p.risk.unwrap_or_default().as_str()
                 ));
-                self.preview_or_launch(*p, true)
+                self.preview_or_launch(*p, true, cx);
             }
             Command::MoveDown | Command::MoveUp => {
                 let d: isize = if c == Command::MoveDown { 1 } else { -1 };
                 let last = p.rows.len().saturating_sub(1);
                 p.scroll = p.scroll.saturating_add_signed(d).min(last);
-                self.layers.open(Overlay::Prompt(PromptOverlay::Preview(p)));
-                Vec::new()
+                cx.open(Overlay::Prompt(PromptOverlay::Preview(p)));
             }
-            Command::Close => {
-                self.notice = Some("not launched".into());
-                Vec::new()
-            }
-            _ => {
-                self.layers.open(Overlay::Prompt(PromptOverlay::Preview(p)));
-                Vec::new()
-            }
+            Command::Close => cx.say("not launched"),
+            _ => cx.open(Overlay::Prompt(PromptOverlay::Preview(p))),
         }
     }
 }

@@ -1,23 +1,25 @@
 //! `F`, rerun failed: every case whose latest run or verdict failed, through the
 //! launch preview and the prompts of `r`; temp cases and orphans named, not dropped.
 
-use super::super::{App, Effect, RunRow, Tab};
-use super::{Outlook, Preview};
+use super::super::pane::Ctx;
+use super::super::{RunRow, Tab};
+use super::{Launch, Outlook, Preview};
 use std::collections::HashSet;
 use testdeck_core::workspace::logs::RawRun;
 
-impl App {
+impl Launch {
     /// `F`: every case whose latest run failed (tests) or whose latest verdict failed
     /// (catalog), through the prompts of `r`. On the Runs tab with a filter, only the
     /// failed cases the filter shows.
-    pub(crate) fn rerun_failed(&mut self) -> Vec<Effect> {
-        let Some(ws) = self.domain.ws() else {
-            return Vec::new();
+    pub(in crate::app) fn rerun_failed(&mut self, cx: &mut Ctx) {
+        let s = cx.shared;
+        let Some(ws) = s.ws else {
+            return;
         };
         let set = testdeck_exec::failed::failed_set(ws);
-        let shown: Option<HashSet<String>> =
-            (self.tab == Tab::Runs && !self.runs.filter().is_empty()).then(|| {
-                self.runs
+        let shown: Option<HashSet<String>> = (s.tab == Tab::Runs && !s.runs.filter().is_empty())
+            .then(|| {
+                s.runs
                     .visible()
                     .iter()
                     .filter_map(|r| match r {
@@ -39,7 +41,7 @@ impl App {
         let tests: Vec<(String, Option<String>)> = tests.iter().map(as_target).collect();
         let temp: Vec<(String, Option<String>)> = temp.iter().map(as_target).collect();
         // a failed orphan has no test file to run: named, not silently dropped
-        let left_out: Vec<(String, String)> = self
+        let left_out: Vec<(String, String)> = s
             .tests
             .cases()
             .iter()
@@ -56,18 +58,18 @@ impl App {
             set.catalog
         };
         if tests.is_empty() && catalog.is_empty() && temp.is_empty() {
-            self.notice = Some(if left_out.is_empty() {
-                "no failed case to rerun".into()
+            cx.say(if left_out.is_empty() {
+                "no failed case to rerun".to_owned()
             } else {
                 format!(
                     "no failed case to rerun; left out: {}",
                     Outlook::left_out(left_out)
                 )
             });
-            return Vec::new();
+            return;
         }
-        let n = tests.len() + catalog.len();
-        let fx = self.preview_or_launch(
+        // a launch at once says `rerun failed (N): launched…` (the preview's own)
+        self.preview_or_launch(
             Preview {
                 tests,
                 catalog,
@@ -78,11 +80,7 @@ impl App {
                 ..Preview::default()
             },
             false,
+            cx,
         );
-        if fx.iter().any(|e| matches!(e, Effect::Launch { .. })) {
-            let prev = self.notice.take().unwrap_or_default();
-            self.notice = Some(format!("rerun failed ({n}): {prev}"));
-        }
-        fx
     }
 }

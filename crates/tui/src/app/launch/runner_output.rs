@@ -28,6 +28,11 @@ pub fn note(kind: &str, name: &str, status: &str, message: String) -> TimelineEv
     }
 }
 
+/// Whether `line` is blank (spaces, colour codes alone): no row of its own.
+pub fn blank(line: &str) -> bool {
+    testdeck_core::sanitize::strip_sgr(line).trim().is_empty()
+}
+
 /// A row of the runner's own output rather than of the timeline.
 pub fn is_output(e: &TimelineEvent) -> bool {
     (e.kind == OUT || e.kind == ERR) && e.name.is_empty()
@@ -291,7 +296,7 @@ mod tests {
     fn a_runner_that_writes_no_run_leaves_its_exit_and_stderr_in_the_pane() {
         let mut a = app();
         let reason = "the runner exited with status 3 without writing a run";
-        a.exec_events(
+        a.exec_queued(
             0,
             vec![
                 E::RunnerStart {

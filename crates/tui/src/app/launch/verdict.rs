@@ -3,22 +3,22 @@
 //! and what giving it changes at once (the live pane, the run record's row).
 
 use super::super::super::action::Command;
-use super::super::App;
 use super::super::effect::Effect;
+use super::super::live::launch::Shown;
 use super::super::overlay::{Overlay, Prompt as PromptOverlay};
-use super::super::pane::{Component, Ctx, Published};
+use super::super::pane::{Component, Ctx, Published, Shared};
 use super::super::prompt::{Judging, VERDICTS};
 use super::Launch;
 
-impl App {
+impl Launch {
     /// A case launch `index` ran ended needing a person: its verdict prompt waits
     /// in the queue, with the checklist as the person must follow it (`${VAR}`
     /// expanded by the catalog's vars, as the run expands `how.steps`).
-    pub(super) fn queue_verdict(&mut self, id: &str, index: usize) {
-        let case = (self.domain.ws())
-            .and_then(|w| w.catalog.as_ref())
-            .and_then(|c| c.case(id));
-        let vars = self.domain.vars();
+    pub(super) fn verdict_wanted(&mut self, id: &str, index: usize, s: &Shared) {
+        let case =
+            s.ws.and_then(|w| w.catalog.as_ref())
+                .and_then(|c| c.case(id));
+        let vars = super::vars(s);
         let steps = case.map_or_else(Vec::new, |c| {
             c.how
                 .steps
@@ -29,7 +29,7 @@ impl App {
                 })
                 .collect()
         });
-        self.launch.judge_queue.push_back(Judging::new(
+        self.judge_queue.push_back(Judging::new(
             id.to_owned(),
             case.map(|c| c.title.clone()).unwrap_or_default(),
             steps,
@@ -39,7 +39,7 @@ impl App {
 
     /// A key on the verdict prompt: move over steps and verdicts, tick a step,
     /// type the note, give the verdict (Enter) or leave the case not-run (Esc).
-    pub(super) fn judge_command(&mut self, mut j: Box<Judging>, c: Command) -> Vec<Effect> {
+    pub(super) fn judge_command(mut j: Box<Judging>, c: Command, cx: &mut Ctx) {
         if j.editing_note {
             // Enter or Esc ends the note; the verdict is still to give
             if matches!(c, Command::Confirm | Command::Close) {
@@ -47,8 +47,8 @@ impl App {
             } else if c == Command::ClearInput {
                 j.note.clear();
             }
-            self.layers.open(Overlay::Prompt(PromptOverlay::Judge(j)));
-            return Vec::new();
+            cx.open(Overlay::Prompt(PromptOverlay::Judge(j)));
+            return;
         }
         let n = VERDICTS.len();
         match c {
@@ -58,43 +58,38 @@ impl App {
             Command::Filter => j.editing_note = true,
             Command::Confirm => {
                 let verdict = VERDICTS[j.choice.min(n - 1)];
-                self.notice = Some(format!(
+                cx.say(format!(
                     "{}: {} (judged by a person)",
                     j.case_id,
                     verdict.as_str()
                 ));
                 let note = j.recorded_note();
+                cx.effect([Effect::Judge {
+                    index: j.launch,
+                    case_id: j.case_id.clone(),
+                    verdict,
+                    note,
+                }]);
                 // every pane that shows this case changes now, not after
                 // the next launch: the live pane's end row, the run
                 // record's row and the catalog row's latest verdict
-                self.live.judged(&j.case_id, verdict);
-                if self
-                    .runs
-                    .judged(j.launch, &j.case_id, verdict, note.clone())
-                    .is_some()
-                {
-                    self.records_changed();
-                }
-                return vec![Effect::Judge {
-                    index: j.launch,
-                    case_id: j.case_id,
-                    verdict,
-                    note,
-                }];
+                let shown = Shown::Judged(j.case_id.clone(), verdict);
+                cx.publish(Published::Live(Box::new(shown)));
+                cx.publish(Published::Judged(j, verdict));
+                return;
             }
             Command::Close => {
-                self.notice = Some(format!("{}: left not-run", j.case_id));
-                return Vec::new();
+                cx.say(format!("{}: left not-run", j.case_id));
+                return;
             }
             _ => {}
         }
-        self.layers.open(Overlay::Prompt(PromptOverlay::Judge(j)));
-        Vec::new()
+        cx.open(Overlay::Prompt(PromptOverlay::Judge(j)));
     }
 }
 
 /// A subscriber: after a change, the next verdict queued is asked once no
-/// overlay or input line has the keys (the App opens the prompt); the count
+/// overlay or input line has the keys; the count
 /// of prompts in a row starts again when none waits.
 impl Component for Launch {
     fn subscribes(&self, e: &Published) -> bool {
@@ -108,7 +103,7 @@ impl Component for Launch {
         if let Some(mut j) = self.judge_queue.pop_front() {
             self.verdicts_asked += 1;
             j.nth = self.verdicts_asked;
-            cx.publish(Published::Ask(Box::new(j)));
+            cx.open(Overlay::Prompt(PromptOverlay::Judge(Box::new(j))));
         } else {
             self.verdicts_asked = 0;
         }
