@@ -687,6 +687,51 @@ fn no_view_names_the_app_or_a_domain_query() {
     );
 }
 
+/// The App only routes: its one `impl App` is the router's file; every other
+/// file of the cockpit answers as a component of its own (issue 41).
+#[test]
+fn the_app_is_implemented_in_one_file() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let files = rust_files(vec![repo.join("crates/tui/src")]);
+    assert!(files.len() > 50, "the cockpit's sources: {}", files.len());
+    let with_impl: Vec<String> = files
+        .iter()
+        .filter(|f| {
+            let toks = tokens(&std::fs::read_to_string(f).expect("read"));
+            impls_the_app(&toks)
+        })
+        .map(|f| f.strip_prefix(repo).unwrap_or(f).display().to_string())
+        .collect();
+    assert_eq!(
+        with_impl,
+        ["crates/tui/src/app/router.rs"],
+        "`impl App` outside the router: make it a component's answer"
+    );
+    // the check sees an `impl App` block, and only that
+    assert!(impls_the_app(&tokens("impl App {\n fn f() {} }")));
+    assert!(impls_the_app(&tokens("impl super::App {}")));
+    assert!(!impls_the_app(&tokens(
+        "// impl App {\nimpl Apps {}\nimpl Component for App {}\nlet s = \"impl App {\";"
+    )));
+}
+
+/// Whether `toks` hold an inherent `impl App` block (its path as written:
+/// `impl App`, `impl super::App`).
+fn impls_the_app(toks: &[String]) -> bool {
+    toks.iter().enumerate().any(|(i, t)| {
+        if t != "impl" {
+            return false;
+        }
+        let mut j = i + 1;
+        let mut last = toks.get(j).filter(|t| is_ident(t));
+        while last.is_some() && toks.get(j + 1).is_some_and(|t| t == "::") {
+            j += 2;
+            last = toks.get(j).filter(|t| is_ident(t));
+        }
+        last.is_some_and(|t| t == "App") && toks.get(j + 1).is_some_and(|t| t == "{")
+    })
+}
+
 /// The code lines of a Rust source: lines that hold more than blanks or a
 /// `//` comment (doc comments included: they are prose).
 fn code_lines(src: &str) -> usize {

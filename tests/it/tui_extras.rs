@@ -63,7 +63,11 @@ fn compare_picks_a_then_b_in_the_runs_tab() {
     app.keys("s");
     app.keys("kb-search-multi-doc-ranking");
     app.key(KeyCode::Enter);
-    let a = app.selected_run().map(|r| r.path.clone()).expect("a run");
+    let a = app
+        .shared()
+        .selected_run()
+        .map(|r| r.path.clone())
+        .expect("a run");
     app.keys("c");
     assert_eq!(app.compare().pick(), Some(a.as_str()));
     assert!(text(&draw(&app)).contains("A "), "the pick shows");

@@ -36,7 +36,7 @@ fn select_catalog(app: &mut Deck, id: &str) {
     app.keys(&format!("'{id}"));
     app.key(KeyCode::Enter);
     assert_eq!(
-        app.selected_catalog_case().map(|c| c.id.as_str()),
+        app.shared().selected_catalog_case().map(|c| c.id.as_str()),
         Some(id),
         "the finder did not land on {id}"
     );

@@ -151,7 +151,7 @@ fn finder_with_results_and_jump() {
     assert_eq!(app.marks().len(), 1);
     app.key(KeyCode::Enter);
     assert!(app.layers().overlay().is_none());
-    let sel = app.selected_case().map(|c| c.case_id.clone());
+    let sel = app.shared().selected_case().map(|c| c.case_id.clone());
     assert!(sel.is_some_and(|s| s.starts_with("terminal-")));
 }
 
@@ -357,13 +357,13 @@ fn tree_while_history_indexes() {
     insta::assert_snapshot!(t.backend());
     // the full index keeps the open folders and the selection
     app.keys("jj");
-    let before = app.selected_node().map(|n| n.key.clone());
+    let before = app.shared().selected_node().map(|n| n.key.clone());
     let fx = app.update(Action::Loaded(Box::new(
         Workspace::load(d.path()).expect("load"),
     )));
     app.settle(fx);
     assert!(!app.domain().indexing());
-    assert_eq!(app.selected_node().map(|n| n.key.clone()), before);
+    assert_eq!(app.shared().selected_node().map(|n| n.key.clone()), before);
     app.update(Action::Tick);
     app.drawn();
     app.update(Action::Tick);

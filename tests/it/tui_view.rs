@@ -330,7 +330,7 @@ fn a_frame_runs_no_domain_query() {
         (
             &|a| {
                 a.keys("2");
-                while a.selected_catalog_case().is_none() {
+                while a.shared().selected_catalog_case().is_none() {
                     a.keys("j");
                 }
             },

@@ -63,6 +63,13 @@ fn subject(s: &Shared) -> Subject {
     }
 }
 
+impl DetailsPane {
+    /// A cursor key (`page`: its rows a page) scrolls the details; whether it took it.
+    pub fn key(&mut self, c: Command, page: isize) -> bool {
+        rows_for(c, page).map(|d| self.step(d)).is_some()
+    }
+}
+
 impl Component for DetailsPane {
     fn subscribes(&self, e: &Published) -> bool {
         matches!(e, Published::Changed)
@@ -78,6 +85,6 @@ impl Component for DetailsPane {
     }
 
     fn command(&mut self, c: Command, page: isize, _: &mut Ctx) -> bool {
-        rows_for(c, page).map(|d| self.step(d)).is_some()
+        self.key(c, page)
     }
 }

@@ -565,7 +565,7 @@ mod tests {
         assert!(app.layers().screen().is_none());
         assert_eq!(app.tab(), Tab::Tests);
         assert_eq!(
-            app.selected_case().map(|c| c.key.as_str()),
+            app.shared().selected_case().map(|c| c.key.as_str()),
             Some("kb-search/backend/query/live/kb-search-live-rerank")
         );
         // a case launched, then `.`: the same plan again

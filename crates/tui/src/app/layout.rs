@@ -1,6 +1,6 @@
 //! Where each pane goes for a terminal size: one pure function shared by drawing and mouse hits.
 
-use super::{App, Pane};
+use super::Pane;
 use ratatui::layout::{Constraint, Layout, Rect};
 
 /// The rectangles of one frame.
@@ -84,11 +84,26 @@ impl Panes {
     }
 }
 
-pub fn areas(w: u16, h: u16, app: &App) -> Areas {
+/// What the layout reads: the HOST banner and the hints line shown, the zoom
+/// and widths, the focused pane, the live pane (its artifacts) and the root.
+pub struct Look<'a> {
+    pub banner: bool,
+    pub hints: bool,
+    pub sizing: Sizing,
+    pub focus: Pane,
+    pub live: &'a super::Live,
+    pub root: &'a std::path::Path,
+}
+
+/// The HOST banner is shown for `host`: the one classifier the policy uses,
+/// so the banner and the prompts agree.
+pub fn banner(host: &str) -> bool {
+    !testdeck_core::workspace::host::is_loopback_host(host)
+}
+
+pub fn areas(w: u16, h: u16, app: &Look) -> Areas {
     let full = Rect::new(0, 0, w, h);
-    // the one classifier the policy uses, so the banner and the prompts agree
-    let banner = !testdeck_core::workspace::host::is_loopback_host(&app.opts.host);
-    let hints = app.key_hints;
+    let (banner, hints) = (app.banner, app.hints);
     let [tabs, banner_r, body, hints_r, status] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Length(u16::from(banner)),
@@ -131,7 +146,7 @@ pub fn areas(w: u16, h: u16, app: &App) -> Areas {
         // a focused screenshot grows the pane to preview it under the list
         let previewing = app.focus == Pane::Artifacts
             && !matches!(
-                super::preview::target(&app.live, &app.opts.root),
+                super::preview::target(app.live, app.root),
                 super::preview::PreviewTarget::None
             );
         let arts_h = if previewing {

@@ -332,3 +332,12 @@ fn scroll_overlay(c: Command, scroll: usize, max: usize) -> Option<usize> {
         _ => Some(scroll),
     }
 }
+
+/// Lines of the help overlay for `keymap`: the legend, then each mode's title
+/// and rows, a blank line between modes (as `view::help::lines` draws them).
+pub fn help_len(keymap: &crate::keymap::Keymap) -> usize {
+    let rows = keymap.help_rows();
+    let mut modes: Vec<&str> = rows.iter().map(|r| r.0).collect();
+    modes.dedup();
+    LEGEND.len() + 2 + rows.len() + (modes.len() * 2).saturating_sub(1)
+}

@@ -85,11 +85,15 @@ mod tests {
         let mut a = demo_app(d.path());
         let mut fx = a.update(Action::Cmd(Command::TabRuns));
         // the newest run that has ended (a `meta.json` to read)
-        while a.selected_run().is_some_and(|r| r.meta.is_none()) {
+        while a.shared().selected_run().is_some_and(|r| r.meta.is_none()) {
             assert!(meta_jobs(&fx).is_empty(), "no meta.json to read: {fx:?}");
             fx = a.update(Action::Cmd(Command::MoveDown));
         }
-        let run = a.selected_run().expect("a run with meta.json").clone();
+        let run = a
+            .shared()
+            .selected_run()
+            .expect("a run with meta.json")
+            .clone();
         assert_eq!(meta_jobs(&fx), std::slice::from_ref(&run.path));
         assert!(a.run_meta.get(&run).is_none(), "nothing read on the loop");
         // the job's answer, as the runtime runs it
@@ -106,10 +110,10 @@ mod tests {
         assert!(meta_jobs(&a.update(Action::Cmd(Command::Noop))).is_empty());
         // another run: its own read; the first run's late answer is not taken
         let mut fx = a.update(Action::Cmd(Command::MoveDown));
-        while a.selected_run().is_some_and(|r| r.meta.is_none()) {
+        while a.shared().selected_run().is_some_and(|r| r.meta.is_none()) {
             fx = a.update(Action::Cmd(Command::MoveDown));
         }
-        let other = a.selected_run().expect("another run").clone();
+        let other = a.shared().selected_run().expect("another run").clone();
         assert_ne!(other.path, run.path);
         assert_eq!(meta_jobs(&fx), std::slice::from_ref(&other.path));
         let stale = FeatureResult::RunMeta {

@@ -94,6 +94,11 @@ impl RunsTab {
         self.records.iter().filter_map(|(_, r)| r.as_ref().ok())
     }
 
+    /// The last `n` verdicts of catalog case `id` over the records, newest first.
+    pub fn last_verdicts(&self, id: &str, n: usize) -> Vec<testdeck_exec::record::PastVerdict> {
+        testdeck_exec::record::last_verdicts(self.readable(), id, n)
+    }
+
     /// Every catalog case's latest verdict, again (after the records changed).
     pub fn reindex(&mut self) {
         let mut latest = std::collections::HashMap::new();

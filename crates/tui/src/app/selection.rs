@@ -27,7 +27,7 @@ pub fn wanted_run(s: &Shared) -> Option<RunRef> {
                 return s.live.wanted().cloned();
             }
             // the record of the case's latest verdict (the one the details show)
-            let latest = super::snapshot::last_verdicts(s.runs, id, 1).pop()?;
+            let latest = s.runs.last_verdicts(id, 1).pop()?;
             s.runs
                 .records()
                 .iter()

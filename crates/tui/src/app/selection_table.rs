@@ -16,9 +16,10 @@ use testdeck_core::workspace::changes::{Change, Reader};
 /// category or a run record: none).
 fn subject(a: &App) -> Option<String> {
     match a.tab {
-        Tab::Tests => a.selected_case().map(|c| c.case_id.clone()),
-        Tab::Catalog => a.selected_catalog_case().map(|c| c.id.clone()),
+        Tab::Tests => a.shared().selected_case().map(|c| c.case_id.clone()),
+        Tab::Catalog => a.shared().selected_catalog_case().map(|c| c.id.clone()),
         Tab::Runs => a
+            .shared()
             .selected_run()
             .and_then(|r| r.path.rsplit('/').nth(1).map(str::to_owned)),
     }
@@ -114,7 +115,7 @@ fn other_case(a: &App) -> (String, Option<String>) {
             (c.id.clone(), None)
         }
         Tab::Tests | Tab::Runs => {
-            let cur = a.selected_case().map(|c| c.key.clone());
+            let cur = a.shared().selected_case().map(|c| c.key.clone());
             let c = a
                 .tests
                 .cases()
@@ -290,7 +291,7 @@ fn a_quit_asked_during_a_launch_goes_through_when_the_launch_ends() {
     let root = d.path();
     let mut a = demo_loaded(root);
     cmd(&mut a, root, Command::ExpandAll);
-    while a.selected_case().is_none() {
+    while a.shared().selected_case().is_none() {
         cmd(&mut a, root, Command::MoveDown);
     }
     let fx = a.update(Action::Cmd(Command::Run));

@@ -43,7 +43,7 @@ fn counted() {
 /// The last `n` verdicts of catalog case `id` over the run records, newest first.
 pub fn last_verdicts(runs: &RunsTab, id: &str, n: usize) -> Vec<PastVerdict> {
     counted();
-    testdeck_exec::record::last_verdicts(runs.readable(), id, n)
+    runs.last_verdicts(id, n)
 }
 
 /// What the duration chart draws.
@@ -120,7 +120,7 @@ impl Derived {
     /// The derived values of `app` as it is now.
     pub(super) fn of(app: &App) -> Derived {
         let ws = app.domain.ws();
-        let chart = match (app.tab, ws, app.selected_case()) {
+        let chart = match (app.tab, ws, app.shared().selected_case()) {
             (Tab::Tests, Some(ws), Some(c)) => {
                 let runs = ws
                     .logs
@@ -132,7 +132,7 @@ impl Derived {
             }
             _ => None,
         };
-        let verdicts = match (app.tab, app.selected_catalog_case()) {
+        let verdicts = match (app.tab, app.shared().selected_catalog_case()) {
             (Tab::Catalog, Some(c)) => last_verdicts(&app.runs, &c.id, LAST_VERDICTS),
             _ => Vec::new(),
         };
@@ -327,7 +327,7 @@ impl<'a> Snapshot<'a> {
                 external: live_path.is_some_and(|p| app.changes.is_external(p)),
                 editing: app.layers.input() == Some(overlay::InputTarget::EventsFilter),
                 focused: app.has_keys(Pane::Live),
-                case_selected: app.selected_case().is_some(),
+                case_selected: app.shared().selected_case().is_some(),
             },
             details: details_of(app, badges),
             focus: app.focus,
@@ -358,11 +358,14 @@ fn details_of<'a>(app: &'a App, badges: Badges<'a>) -> Details<'a> {
         ws: app.domain.ws(),
         tab: app.tab,
         why,
-        node: app.selected_node(),
+        node: app.shared().selected_node(),
         tests: &app.tests,
         badges,
-        run: app.selected_run().map(|r| (r, app.run_meta.get(r))),
-        record: app.selected_record(),
+        run: app
+            .shared()
+            .selected_run()
+            .map(|r| (r, app.run_meta.get(r))),
+        record: app.runs.selected_record(),
         catalog: &app.catalog,
         verdicts: &app.derived.verdicts,
         chart: app.derived.chart.as_ref(),

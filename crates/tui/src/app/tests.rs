@@ -1,7 +1,8 @@
 use super::test_support::{app, step};
 use super::*;
+use crate::action::Action;
 use crate::action::RunData;
-use crossterm::event::{KeyCode, KeyModifiers, MouseButton};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEventKind};
 
 #[test]
 fn a_tick_never_cancels_a_pending_frame() {

@@ -45,7 +45,7 @@ fn a_launch_s_end_reaches_the_tree_stats_runs_and_artifacts_without_a_full_load(
     let mut c = Cockpit::open(&root);
     assert_eq!(full_loads(&root), 1, "the first index");
     assert!(c.app.jump_to(CASE), "no case {CASE}");
-    assert_eq!(c.app.selected_case().map(|r| r.latest), Some(None));
+    assert_eq!(c.app.shared().selected_case().map(|r| r.latest), Some(None));
     c.launch_selected();
     c.until("the launch done", |a| {
         a.launch().running() == 0
@@ -76,7 +76,10 @@ fn a_launch_s_end_reaches_the_tree_stats_runs_and_artifacts_without_a_full_load(
         },
     );
     // the tree's row says it too
-    assert_eq!(c.app.selected_case().map(|r| r.latest), Some(failed));
+    assert_eq!(
+        c.app.shared().selected_case().map(|r| r.latest),
+        Some(failed)
+    );
     assert_eq!(full_loads(&root), 1, "a full load after the launch");
 }
 
