@@ -275,12 +275,8 @@ pub fn prompt_text(p: &Prompt) -> (String, Vec<String>) {
 /// The catalog's vars as cases see them (the process environment only when the
 /// cockpit reads it: never in tests).
 pub(in crate::app) fn vars(s: &Shared) -> Option<testdeck_core::workspace::vars::Vars> {
-    use testdeck_core::workspace::vars;
     let cat = s.ws?.catalog.as_ref()?;
-    let env_fn = |n: &str| vars::process_env(n);
-    let none_fn = |_: &str| None;
-    let env: vars::Env = if s.opts.use_env { &env_fn } else { &none_fn };
-    Some(vars::Vars::resolve(cat, env))
+    Some(super::domain::vars_of(s.opts.use_env, cat))
 }
 
 impl Launch {
