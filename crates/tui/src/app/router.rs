@@ -339,7 +339,7 @@ impl App {
                 return Ok(answer!(self.launch, |l, cx| l.exec_event(i, *event, &mut cx)).1);
             }
             Published::Decode(f, w, l) => return Ok(self.previews.job_for(f, w, l)),
-            Published::OpenArtifact => return Ok(self.answer_with(opener::open)),
+            Published::OpenArtifact => return Ok(answer!(self, |cx| opener::open(&mut cx)).1),
             Published::Authorized(a) => {
                 // a `w`'s questions: the watch takes what they authorized
                 let (grants, risk) = (self.launch.grants().clone(), self.launch.max_risk());
@@ -380,11 +380,12 @@ impl App {
             R::Validate(found) => return self.learn(|p| p.checked(found)),
             R::Changed(found) => return answer!(self, |cx| features::changed(found, &mut cx)).1,
             R::NewCasePlanned { case, editor } => {
-                return self.answer_with(|cx| add_case::AddCase::planned(case, editor, cx));
+                return answer!(self, |cx| add_case::AddCase::planned(case, editor, &mut cx)).1;
             }
             R::AdoptPlanned { adoption, editor } => {
-                return self
-                    .answer_with(|cx| add_case::AddCase::adopt_planned(adoption, editor, cx));
+                let adopt =
+                    |cx: &mut pane::Ctx| add_case::AddCase::adopt_planned(adoption, editor, cx);
+                return answer!(self, |cx| adopt(&mut cx)).1;
             }
             R::Contract(v) => self.contract.add(v),
             R::Preview { file, preview } => self.previews.put(file, preview),
@@ -398,7 +399,7 @@ impl App {
             }
             R::AdoptDone(a) => return answer!(self.adding, |c, cx| c.adopt_done(a, &mut cx)).1,
             R::Opened { job, opening } => {
-                return self.answer_with(|cx| opener::opened(*job, opening, cx));
+                return answer!(self, |cx| opener::opened(*job, opening, &mut cx)).1;
             }
             R::RunMeta { run, meta } => self.run_meta.read(&run, meta),
             // the screens': the comparison, the report, the trace
@@ -432,7 +433,7 @@ impl App {
                 return Vec::new();
             }
             Some(Overlay::Prompt(Prompt::TrustOpener(t))) => {
-                return self.answer_with(|cx| opener::trust_command(*t, c, cx));
+                return answer!(self, |cx| opener::trust_command(*t, c, &mut cx)).1;
             }
             Some(Overlay::Prompt(p)) => {
                 return answer!(self.launch, |l, cx| l.prompt_command(p, c, &mut cx)).1;
@@ -520,7 +521,7 @@ impl App {
                     deck!(self).move_by(1);
                 }
             }
-            Command::OpenArtifact => return self.answer_with(opener::open),
+            Command::OpenArtifact => return answer!(self, |cx| opener::open(&mut cx)).1,
             Command::PreviewImage => return answer!(self, |cx| features::open_preview(&mut cx)).1,
             Command::Help => self.layers.open(Overlay::Help { scroll: 0 }),
             Command::Problems => return answer!(self.problems, |p, cx| p.open(&mut cx)).1,
@@ -693,19 +694,6 @@ impl App {
     fn show_pictures(&mut self) -> Vec<Effect> {
         let shown = self.layers.pictures(self.previews.cache(), self.size);
         self.publish(Published::Shown(shown))
-    }
-
-    /// Hand `body` a [`pane::Ctx`] (for what answers outside a component's
-    /// field: an overlay taken off the stack, a function of the shared state);
-    /// route what it published. The effects.
-    pub(super) fn answer_with(&mut self, body: impl FnOnce(&mut pane::Ctx)) -> Vec<Effect> {
-        let (mut fx, mut published) = (Vec::new(), Vec::new());
-        body(&mut pane::Ctx::new(shared!(self), &mut fx, &mut published));
-        for e in published {
-            let more = self.publish(e);
-            fx.extend(more);
-        }
-        fx
     }
 
     /// A key no binding took: the text it types, to the overlay's or to the
