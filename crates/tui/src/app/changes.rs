@@ -194,7 +194,7 @@ impl Changes {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::app;
+    use super::super::test_support::{app, case_start, first_case};
     use super::super::{Action, Effect};
     use testdeck_core::workspace::Workspace;
     use testdeck_core::workspace::changes::{Change, Reader};
@@ -215,27 +215,9 @@ mod tests {
         let tree = Workspace::load_tree(root).expect("tree");
         a.update(Action::TreeLoaded(Box::new(tree)));
         assert!(a.domain.indexing());
-        let key = a
-            .tests
-            .cases()
-            .iter()
-            .find(|c| !c.orphan())
-            .map(|c| c.key.clone())
-            .expect("a case");
+        let key = first_case(&a);
         let run = format!("tests/logs/{key}/29990101-120000-000");
-        a.exec_queued(
-            0,
-            [ExecEvent::CaseStart {
-                id: key.clone(),
-                source: "tests".into(),
-                title: None,
-                category: None,
-                risk: None,
-                command: None,
-                run_id: None,
-                path: Some(run.clone()),
-            }],
-        );
+        a.exec_queued(0, [case_start(&key, Some(run.clone()))]);
         let dir = root.join(&run);
         std::fs::create_dir_all(&dir).expect("mkdir");
         std::fs::write(dir.join("timeline.jsonl"), "").expect("timeline");
@@ -286,13 +268,7 @@ mod tests {
         let root = d.path();
         let mut a = super::super::test_support::demo_app(root);
         let config = a.domain.ws().expect("ws").config.clone();
-        let key = a
-            .tests
-            .cases()
-            .iter()
-            .find(|c| !c.orphan())
-            .map(|c| c.key.clone())
-            .expect("a case");
+        let key = first_case(&a);
         let case = format!("tests/logs/{key}");
         let run = format!("{case}/29990101-120000-000");
         let write_run = |rel: &str| {

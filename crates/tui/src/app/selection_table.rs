@@ -155,20 +155,7 @@ fn walk(a: &mut App, root: &Path, tab: Tab, n: &mut usize) {
     cmd(a, root, Command::Close);
     check(a, "launch start");
     let (id, path) = other_case(a);
-    exec(
-        a,
-        root,
-        testdeck_exec::ExecEvent::CaseStart {
-            id: id.clone(),
-            source: "tests".into(),
-            title: None,
-            category: None,
-            risk: None,
-            command: None,
-            run_id: None,
-            path,
-        },
-    );
+    exec(a, root, super::test_support::case_start(&id, path));
     check(a, "launch start (a case of it)");
     cmd(a, root, Command::MoveUp);
     check(a, "cursor move during a launch");
@@ -196,13 +183,7 @@ fn walk(a: &mut App, root: &Path, tab: Tab, n: &mut usize) {
     check(a, "launch end");
     // an external run appears (a run folder another process writes)
     *n += 1;
-    let key = a
-        .tests
-        .cases()
-        .iter()
-        .find(|c| !c.orphan())
-        .map(|c| c.key.clone())
-        .expect("a case");
+    let key = super::test_support::first_case(a);
     let rel = format!("tests/logs/{key}/2999010{n}-120000-000");
     let dir = root.join(&rel);
     std::fs::create_dir_all(&dir).expect("mkdir");

@@ -32,3 +32,27 @@ pub fn demo_app(root: &std::path::Path) -> App {
 pub fn step(name: &str) -> TimelineEvent {
     super::launch::runner_output::note("step", name, "ok", String::new())
 }
+
+/// A tests case `id` starting in a launch, its run folder `path`.
+pub fn case_start(id: &str, path: Option<String>) -> testdeck_exec::ExecEvent {
+    testdeck_exec::ExecEvent::CaseStart {
+        id: id.into(),
+        source: "tests".into(),
+        title: None,
+        category: None,
+        risk: None,
+        command: None,
+        run_id: None,
+        path,
+    }
+}
+
+/// The key of the tests tree's first case that has a test file.
+pub fn first_case(app: &App) -> String {
+    app.tests
+        .cases()
+        .iter()
+        .find(|c| !c.orphan())
+        .map(|c| c.key.clone())
+        .expect("a case")
+}

@@ -199,7 +199,7 @@ fn show_row(cx: &mut Ctx, index: usize, row: TimelineEvent) {
 #[cfg(test)]
 mod tests {
     use super::super::super::pane::{Ctx, Published};
-    use super::super::super::test_support::app;
+    use super::super::super::test_support::{app, case_start};
     use super::super::Launch;
     use super::Shown;
     use testdeck_exec::ExecEvent as E;
@@ -244,16 +244,7 @@ mod tests {
             out(RUNNER_ID, "compiling"),
             out(RUNNER_ID, "  "),
             out(RUNNER_ID, "compiled"),
-            E::CaseStart {
-                id: "k/a".into(),
-                source: "tests".into(),
-                title: None,
-                category: None,
-                risk: None,
-                command: None,
-                run_id: None,
-                path: None,
-            },
+            case_start("k/a", None),
             out("k/a", "one"),
             out("k/a", "\u{1b}[0m"),
             out("k/a", "two"),
